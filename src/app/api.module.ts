@@ -1,0 +1,25 @@
+import { type DynamicModule, Module } from '@nestjs/common';
+import { APP_GUARD } from '@nestjs/core';
+import { HealthModule } from '../common/health/health.module';
+import { OutboxModule } from '../common/outbox/outbox.module';
+import { AccountsModule } from '../modules/accounts/accounts.module';
+import { ApiAuthGuard } from '../modules/accounts/api-auth.guard';
+import { CoreModule, type CoreOptions, QueueModule } from './core.module';
+
+/** The API process: HTTP routes; it produces jobs but consumes none. */
+@Module({})
+export class ApiModule {
+  static forRoot(options: CoreOptions): DynamicModule {
+    return {
+      module: ApiModule,
+      imports: [
+        CoreModule.forRoot(options),
+        QueueModule.forRoot(options.config),
+        HealthModule,
+        OutboxModule,
+        AccountsModule,
+      ],
+      providers: [{ provide: APP_GUARD, useClass: ApiAuthGuard }],
+    };
+  }
+}

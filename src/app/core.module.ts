@@ -1,0 +1,73 @@
+import { BullModule } from '@nestjs/bull';
+import { type DynamicModule, Global, Module } from '@nestjs/common';
+import { CqrsModule } from '@nestjs/cqrs';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import type { Logger } from 'pino';
+import { DataSource } from 'typeorm';
+import { Secrets } from '../common/crypto/secrets';
+import { dataSourceOptions } from '../common/database/data-source-options';
+import { createDatabaseIfMissing, migrate } from '../common/database/schema';
+import { LoggingModule } from '../common/logging/logging.module';
+import type { AppConfig } from '../config/app-config';
+import { ConfigModule } from '../config/config.module';
+
+export interface CoreOptions {
+  config: AppConfig;
+  logger: Logger;
+}
+
+/**
+ * What every process shares: configuration, logs, MySQL (schema created and migrated at start unless
+ * switched off), CQRS buses and the server's secrets.
+ */
+@Global()
+@Module({})
+export class CoreModule {
+  static forRoot({ config, logger }: CoreOptions): DynamicModule {
+    return {
+      module: CoreModule,
+      imports: [
+        ConfigModule.forRoot(config),
+        LoggingModule.forRoot(logger),
+        TypeOrmModule.forRootAsync({
+          useFactory: async () => {
+            if (config.db.migrateOnStart) await createDatabaseIfMissing(config.db);
+            return { ...dataSourceOptions(config.db), autoLoadEntities: true };
+          },
+          dataSourceFactory: async (options) => {
+            const dataSource = await new DataSource(options!).initialize();
+            if (config.db.migrateOnStart) {
+              const applied = await migrate(dataSource);
+              if (applied.length > 0) logger.info({ migrations: applied }, 'database migrated');
+            }
+            return dataSource;
+          },
+        }),
+        CqrsModule.forRoot(),
+      ],
+      providers: [Secrets],
+      exports: [Secrets],
+    };
+  }
+}
+
+/** Bull on Redis, for the processes that produce or consume jobs (not the CLI). */
+@Module({})
+export class QueueModule {
+  static forRoot(config: AppConfig): DynamicModule {
+    return {
+      module: QueueModule,
+      imports: [
+        BullModule.forRoot({
+          redis: {
+            host: config.redis.host,
+            port: config.redis.port,
+            password: config.redis.password,
+            db: config.redis.db,
+          },
+          prefix: config.queue.prefix,
+        }),
+      ],
+    };
+  }
+}

@@ -1,0 +1,75 @@
+import type { IncomingMessage } from 'node:http';
+import type { INestApplication } from '@nestjs/common';
+import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import { Logger as NestPinoLogger } from 'nestjs-pino';
+import type { Logger } from 'pino';
+import { ApiExceptionFilter } from '../common/errors/api-exception.filter';
+import { ApiValidationPipe } from '../common/http/api-validation.pipe';
+import {
+  API_PREFIX,
+  OPENAPI_PATH,
+  parseQuery,
+  registerBodyParsing,
+  rewriteUrl,
+} from '../common/http/request-parsing';
+import { RouteCatalog } from '../common/http/route-catalog';
+import { requestIdFor } from '../common/logging/logging.module';
+
+const BODY_LIMIT_BYTES = 1024 * 1024;
+
+/** Fastify as the API runs it: URL normalisation, query arrays, request ids. */
+export function createHttpAdapter(): FastifyAdapter {
+  return new FastifyAdapter({
+    rewriteUrl,
+    routerOptions: { querystringParser: parseQuery },
+    genReqId: (req: IncomingMessage) => requestIdFor(req.headers['x-request-id']),
+    bodyLimit: BODY_LIMIT_BYTES,
+    // On close, drop idle keep-alive sockets at once; in-flight requests finish.
+    forceCloseConnections: 'idle',
+    return503OnClosing: true,
+  });
+}
+
+/** NestFactory options for an HTTP process: our own body parsing, logs buffered until pino is set. */
+export const HTTP_APP_OPTIONS = { bodyParser: false, bufferLogs: true } as const;
+
+/**
+ * Everything between the framework and the contract, for the API process and for e2e tests alike:
+ * error envelope, validation, body and query parsing, the `/api/v1` prefix, OpenAPI. Call before init.
+ */
+export function configureApi(app: NestFastifyApplication, logger: Logger): RouteCatalog {
+  const fastify = app.getHttpAdapter().getInstance();
+  const routes = new RouteCatalog(API_PREFIX);
+  fastify.addHook('onRoute', (route) => routes.add(route.method, route.url));
+  fastify.addHook('onRequest', (req, reply, done) => {
+    void reply.header('x-request-id', req.id);
+    done();
+  });
+  registerBodyParsing(fastify);
+
+  app.useLogger(app.get(NestPinoLogger));
+  app.setGlobalPrefix(API_PREFIX.slice(1), { exclude: ['health/live', 'health/ready'] });
+  app.useGlobalFilters(new ApiExceptionFilter(routes, logger));
+  app.useGlobalPipes(new ApiValidationPipe());
+  setUpOpenApi(app);
+  return routes;
+}
+
+function setUpOpenApi(app: INestApplication): void {
+  const document = SwaggerModule.createDocument(
+    app,
+    new DocumentBuilder()
+      .setTitle('v1')
+      .setVersion('1.1')
+      .setDescription('Appointment scheduling API. Errors: `{status_code, message, error}`.')
+      .addBasicAuth({ type: 'http', scheme: 'basic', description: 'User ID and API key' })
+      .build(),
+  );
+  SwaggerModule.setup(`${API_PREFIX.slice(1)}/docs`, app, document, {
+    useGlobalPrefix: false,
+    jsonDocumentUrl: OPENAPI_PATH.slice(1),
+    yamlDocumentUrl: `${API_PREFIX.slice(1)}/openapi.yaml`,
+    swaggerOptions: { persistAuthorization: true },
+  });
+}

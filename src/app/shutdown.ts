@@ -1,0 +1,44 @@
+import type { INestApplication } from '@nestjs/common';
+import type { Logger } from 'pino';
+
+/**
+ * Graceful stop on SIGTERM/SIGINT, in the order a pod needs: first stop accepting and drain the HTTP
+ * requests in flight, then let Nest stop the rest (queue consumers finish their active jobs, the
+ * outbox relay its pass, pools close). Nest's own hooks would close the pools before the server.
+ * A second signal, or the timeout, exits at once.
+ */
+export function closeGracefullyOnSignals(
+  app: INestApplication,
+  logger: Logger,
+  timeoutMs: number,
+): void {
+  let closing = false;
+  const shutdown = (signal: NodeJS.Signals) => {
+    if (closing) {
+      logger.warn({ signal }, 'second signal: exiting now');
+      process.exit(1);
+    }
+    closing = true;
+    logger.info({ signal }, 'shutting down');
+    const timer = setTimeout(() => {
+      logger.error({ timeoutMs }, 'graceful shutdown timed out; exiting');
+      process.exit(1);
+    }, timeoutMs);
+    timer.unref();
+    void (async () => {
+      try {
+        await app.getHttpAdapter().close();
+        await app.close();
+        logger.info('stopped');
+        logger.flush();
+        process.exitCode = 0;
+      } catch (err) {
+        logger.error({ err }, 'error while shutting down');
+        logger.flush();
+        process.exitCode = 1;
+      }
+    })();
+  };
+  process.once('SIGTERM', shutdown);
+  process.once('SIGINT', shutdown);
+}

@@ -1,0 +1,20 @@
+import { type DynamicModule, Module } from '@nestjs/common';
+import { HealthModule } from '../common/health/health.module';
+import { OutboxWorkerModule } from '../common/outbox/outbox-worker.module';
+import { CoreModule, type CoreOptions, QueueModule } from './core.module';
+
+/** The worker process: queue consumers and the outbox relay; over HTTP only its health. */
+@Module({})
+export class WorkerModule {
+  static forRoot(options: CoreOptions): DynamicModule {
+    return {
+      module: WorkerModule,
+      imports: [
+        CoreModule.forRoot(options),
+        QueueModule.forRoot(options.config),
+        HealthModule,
+        OutboxWorkerModule,
+      ],
+    };
+  }
+}

@@ -1,0 +1,48 @@
+import { AppConfig } from '../../config/app-config';
+import { Secrets } from './secrets';
+
+const config = (secret: string) => AppConfig.fromEnvironment({ APP_SECRET: secret });
+
+describe('Secrets', () => {
+  const secrets = new Secrets(config('a'.repeat(32)));
+
+  it('encrypts to a different text each time and decrypts back', () => {
+    const a = secrets.encrypt('0123456789abcdef');
+    const b = secrets.encrypt('0123456789abcdef');
+    expect(a).not.toEqual(b);
+    expect(a).not.toContain('0123456789abcdef');
+    expect(secrets.decrypt(a)).toBe('0123456789abcdef');
+  });
+
+  it('refuses a ciphertext that was tampered with or sealed under another secret', () => {
+    const sealed = secrets.encrypt('key');
+    const parts = sealed.split('.');
+    parts[2] = Buffer.from('kez').toString('base64url');
+    expect(() => secrets.decrypt(parts.join('.'))).toThrow();
+    expect(() => new Secrets(config('b'.repeat(32))).decrypt(sealed)).toThrow();
+    expect(() => secrets.decrypt('garbage')).toThrow('Unrecognised encrypted value');
+  });
+
+  it('hashes with the server secret and matches only the same secret', () => {
+    const hash = secrets.hash('api-key');
+    expect(hash).toMatch(/^[0-9a-f]{64}$/);
+    expect(secrets.matches('api-key', hash)).toBe(true);
+    expect(secrets.matches('api-kez', hash)).toBe(false);
+    expect(secrets.matches('api-key', 'abcd')).toBe(false);
+    expect(new Secrets(config('b'.repeat(32))).hash('api-key')).not.toBe(hash);
+  });
+
+  it('hashes passwords with a salt and verifies them', async () => {
+    const stored = await secrets.hashPassword('correct horse');
+    expect(stored).toMatch(/^scrypt\$16384\$8\$1\$/);
+    expect(await secrets.hashPassword('correct horse')).not.toBe(stored);
+    await expect(secrets.verifyPassword('correct horse', stored)).resolves.toBe(true);
+    await expect(secrets.verifyPassword('wrong horse', stored)).resolves.toBe(false);
+    await expect(secrets.verifyPassword('correct horse', 'plain')).resolves.toBe(false);
+  });
+
+  it('generates hex secrets of the asked entropy', () => {
+    expect(Secrets.generate()).toMatch(/^[0-9a-f]{32}$/);
+    expect(Secrets.generate(32)).toMatch(/^[0-9a-f]{64}$/);
+  });
+});

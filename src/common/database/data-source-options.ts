@@ -1,0 +1,31 @@
+import type { DataSourceOptions } from 'typeorm';
+import type { DatabaseConfig } from '../../config/app-config';
+import { migrations } from './migrations';
+
+/**
+ * TypeORM options shared by the service and the TypeORM CLI (`ormconfig.ts`).
+ *
+ * Times: mysql2 reads and writes DATETIME as UTC (`timezone: 'Z'`), but the session's own zone is the
+ * server's, so SQL must not use NOW()/CURRENT_TIMESTAMP for stored times: the code passes them.
+ */
+export function dataSourceOptions(db: DatabaseConfig): DataSourceOptions {
+  return {
+    type: 'mysql',
+    host: db.host,
+    port: db.port,
+    username: db.user,
+    password: db.password,
+    database: db.name,
+    charset: 'utf8mb4_unicode_ci',
+    timezone: 'Z',
+    poolSize: db.poolSize,
+    bigNumberStrings: false,
+    supportBigNumbers: true,
+    synchronize: false,
+    migrationsRun: false,
+    migrations,
+    migrationsTableName: 'migrations',
+    // Off: TypeORM would print failing queries with their parameters (secrets among them).
+    logging: false,
+  };
+}

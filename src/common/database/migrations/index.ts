@@ -1,0 +1,7 @@
+import { InitialSchema1763800000000 } from './1763800000000-initial-schema';
+
+/**
+ * Every migration, in order. Listed explicitly (not globbed) so that the compiled service, ts-jest and
+ * the TypeORM CLI all run the same set; a unit test checks that no file of this folder is missing.
+ */
+export const migrations = [InitialSchema1763800000000];

@@ -1,0 +1,22 @@
+import { QueryFailedError } from 'typeorm';
+
+const ER_DUP_ENTRY = 1062;
+const ER_LOCK_WAIT_TIMEOUT = 1205;
+const ER_LOCK_DEADLOCK = 1213;
+
+function errnoOf(e: unknown): number | undefined {
+  return e instanceof QueryFailedError
+    ? (e.driverError as { errno?: number } | undefined)?.errno
+    : undefined;
+}
+
+/** A unique key refused the write. */
+export function isDuplicateEntry(e: unknown): boolean {
+  return errnoOf(e) === ER_DUP_ENTRY;
+}
+
+/** InnoDB gave up on a lock (deadlock victim or wait timeout): the transaction may be retried. */
+export function isLockConflict(e: unknown): boolean {
+  const errno = errnoOf(e);
+  return errno === ER_LOCK_DEADLOCK || errno === ER_LOCK_WAIT_TIMEOUT;
+}

@@ -1,0 +1,60 @@
+/**
+ * An error the contract names: HTTP status, stable `error` code and human-readable message.
+ * Domain code throws these (never Nest HTTP exceptions); the exception filter renders them as
+ * `{status_code, message, error}`.
+ */
+export class DomainError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = new.target.name;
+  }
+}
+
+export class BadRequestError extends DomainError {
+  constructor(code = 'bad_request', message = 'Bad Request') {
+    super(400, code, message);
+  }
+}
+
+/** The body is required but is not a JSON object. */
+export class ExpectedJsonObjectError extends DomainError {
+  constructor() {
+    super(400, 'bad_request', 'Expected a JSON object.');
+  }
+}
+
+export class UnauthorizedError extends DomainError {
+  constructor() {
+    super(401, 'unauthorized', 'Unauthorized');
+  }
+}
+
+/** Authenticated, but the resource belongs to another account. */
+export class ForbiddenError extends DomainError {
+  constructor() {
+    super(403, 'forbidden', 'Forbidden');
+  }
+}
+
+export class NotFoundError extends DomainError {
+  constructor(message = 'Not Found') {
+    super(404, 'not_found', message);
+  }
+}
+
+export class ConflictError extends DomainError {
+  constructor(code = 'conflict', message = 'Conflict') {
+    super(409, code, message);
+  }
+}
+
+/** A validation failure of a request attribute (class-validator or a domain rule). */
+export class InvalidAttributeError extends DomainError {
+  constructor(code: string, message: string, status = 400) {
+    super(status, code, message);
+  }
+}

@@ -1,0 +1,87 @@
+import { STATUS_CODES } from 'node:http';
+import { HttpException, NotFoundException } from '@nestjs/common';
+import { isDuplicateEntry } from '../database/mysql-errors';
+import type { RouteCatalog } from '../http/route-catalog';
+import { DomainError } from './domain-error';
+
+/** The contract's error body. */
+export interface ErrorEnvelope {
+  status_code: number;
+  message: string;
+  error: string;
+}
+
+export interface RenderedError {
+  envelope: ErrorEnvelope;
+  headers: Record<string, string>;
+  /** Unexpected: log it with its stack (the client sees only "Internal Server Error"). */
+  unexpected: boolean;
+}
+
+export const BASIC_CHALLENGE = 'Basic realm="api", charset="UTF-8"';
+
+/** `Not Found` → `not_found`, `Payload Too Large` → `payload_too_large`. */
+function codeFor(status: number): string {
+  return (STATUS_CODES[status] ?? 'Error')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '_')
+    .replace(/^_|_$/g, '');
+}
+
+function envelope(
+  status: number,
+  error = codeFor(status),
+  message = STATUS_CODES[status] ?? 'Error',
+): ErrorEnvelope {
+  return { status_code: status, message, error };
+}
+
+/** Fastify's own errors (body parsing, limits) carry a status and an `FST_ERR_…` code. */
+function isFrameworkClientError(e: unknown): e is { statusCode: number; code?: string } {
+  if (typeof e !== 'object' || e === null) return false;
+  const status = (e as { statusCode?: unknown }).statusCode;
+  return typeof status === 'number' && status >= 400 && status < 500;
+}
+
+/**
+ * Turns anything thrown while serving a request into the contract's envelope. Only client errors
+ * keep a specific message; everything else is a bare 500 (details go to the log, never the body).
+ */
+export function renderError(
+  exception: unknown,
+  request: { method: string; url: string },
+  routes: RouteCatalog | undefined,
+): RenderedError {
+  const headers: Record<string, string> = {};
+  let body: ErrorEnvelope;
+
+  if (exception instanceof DomainError) {
+    body = envelope(exception.status, exception.code, exception.message);
+  } else if (exception instanceof NotFoundException) {
+    // Thrown by the router only: domain code throws NotFoundError.
+    const allowed = routes?.allowedMethods(request.url) ?? [];
+    if (allowed.length > 0) {
+      headers.allow = allowed.join(', ');
+      body = envelope(405);
+    } else {
+      const suggestion = routes?.suggest(request.url);
+      body = envelope(
+        404,
+        'not_found',
+        suggestion ? `Not Found. Did you mean \`${suggestion}\`?` : 'Not Found',
+      );
+    }
+  } else if (isDuplicateEntry(exception)) {
+    // A unique key refused a write that domain code did not anticipate (a race): the client may retry.
+    body = envelope(409);
+  } else if (exception instanceof HttpException && exception.getStatus() < 500) {
+    body = envelope(exception.getStatus());
+  } else if (isFrameworkClientError(exception)) {
+    body = envelope(exception.statusCode);
+  } else {
+    return { envelope: envelope(500), headers, unexpected: true };
+  }
+
+  if (body.status_code === 401) headers['www-authenticate'] = BASIC_CHALLENGE;
+  return { envelope: body, headers, unexpected: false };
+}

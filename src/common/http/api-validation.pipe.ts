@@ -1,0 +1,94 @@
+import {
+  type ArgumentMetadata,
+  Injectable,
+  ValidationPipe,
+  type ValidationError,
+} from '@nestjs/common';
+import { ExpectedJsonObjectError, InvalidAttributeError } from '../errors/domain-error';
+
+/**
+ * What a DTO attaches to a constraint to choose its error:
+ * `@IsNotEmpty({ context: { code: 'required_first_name', message: 'Attribute "firstName" is required.' } })`.
+ */
+export interface ErrorContext {
+  code: string;
+  message: string;
+}
+
+const REQUIRED = new Set(['isDefined', 'isNotEmpty']);
+
+function snake(name: string): string {
+  return name
+    .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
+    .replace(/[^A-Za-z0-9]+/g, '_')
+    .toLowerCase();
+}
+
+/** The first failure of the first invalid attribute, in declaration order. */
+function firstFailure(
+  errors: ValidationError[],
+  path: string[] = [],
+): { path: string[]; error: ValidationError } | undefined {
+  for (const error of errors) {
+    if (error.constraints && Object.keys(error.constraints).length > 0)
+      return { path: [...path, error.property], error };
+    const nested = firstFailure(error.children ?? [], [...path, error.property]);
+    if (nested) return nested;
+  }
+  return undefined;
+}
+
+/** `fields.0.value` for a nested attribute; the code is named after the top-level attribute. */
+export function toInvalidAttribute(errors: ValidationError[]): InvalidAttributeError {
+  const failure = firstFailure(errors);
+  if (!failure) return new InvalidAttributeError('bad_request', 'Bad Request');
+  const { path, error } = failure;
+  const constraint = Object.keys(error.constraints ?? {})[0];
+  const context = error.contexts?.[constraint] as ErrorContext | undefined;
+  if (context) return new InvalidAttributeError(context.code, context.message);
+  const attribute = path.join('.');
+  return REQUIRED.has(constraint) || error.value === undefined
+    ? new InvalidAttributeError(
+        `required_${snake(path[0])}`,
+        `Attribute "${attribute}" is required.`,
+      )
+    : new InvalidAttributeError(
+        `invalid_${snake(path[0])}`,
+        `Invalid "${attribute}" attribute value.`,
+      );
+}
+
+/**
+ * Validates request DTOs (bodies and query strings) into the contract's errors. Unknown attributes are
+ * dropped (never reach an entity); a body a DTO expects must be a JSON object.
+ */
+@Injectable()
+export class ApiValidationPipe extends ValidationPipe {
+  constructor() {
+    super({
+      transform: true,
+      whitelist: true,
+      forbidNonWhitelisted: false,
+      forbidUnknownValues: true,
+      stopAtFirstError: true,
+      validationError: { target: false, value: true },
+      exceptionFactory: toInvalidAttribute,
+    });
+  }
+
+  override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
+    if (metadata.type === 'body' && this.expectsObject(metadata) && !isPlainObject(value)) {
+      throw new ExpectedJsonObjectError();
+    }
+    return super.transform(value, metadata);
+  }
+
+  private expectsObject(metadata: ArgumentMetadata): boolean {
+    const type = metadata.metatype;
+    return !!type && !metadata.data && type !== Array && this.toValidate(metadata);
+  }
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

@@ -1,0 +1,26 @@
+import { Transform } from 'class-transformer';
+
+/**
+ * A list of ids from a query string or body in any shape clients send: `[1, 2]`, `"1,2"`, `"1"`,
+ * `1`, or qs's object form for sparse indices (`{ "0": "1", "5": "2" }`). Anything that is not a
+ * whole positive number is kept as given so that the DTO's validators reject it.
+ */
+export function toIdList(value: unknown): unknown {
+  if (value === undefined || value === null || value === '') return value === '' ? [] : value;
+  const parts: unknown[] = Array.isArray(value)
+    ? value
+    : typeof value === 'object'
+      ? Object.values(value)
+      : typeof value === 'string'
+        ? value.split(',')
+        : [value];
+  return parts
+    .flatMap((p) => (typeof p === 'string' && p.includes(',') ? p.split(',') : [p]))
+    .map((p) => {
+      const text = typeof p === 'string' ? p.trim() : p;
+      return typeof text === 'string' && /^\d{1,10}$/.test(text) ? Number(text) : text;
+    });
+}
+
+/** Use with `@IsArray() @IsInt({ each: true })`. */
+export const IdList = () => Transform(({ value }: { value: unknown }) => toIdList(value));

@@ -1,0 +1,24 @@
+import { normalizeUrl, parseQuery } from './request-parsing';
+
+describe('normalizeUrl', () => {
+  it.each([
+    ['/api/v1/appointments.json', '/api/v1/appointments'],
+    ['/api/v1/appointments/5.json?max=1', '/api/v1/appointments/5?max=1'],
+    ['/api/v1//appointments', '/api/v1/appointments'],
+    ['//api///v1/me.json', '/api/v1/me'],
+    ['/api/v1/openapi.json', '/api/v1/openapi.json'],
+    ['/api/v1/me?file=a.json', '/api/v1/me?file=a.json'],
+    ['/health/live', '/health/live'],
+    ['/elsewhere/x.json', '/elsewhere/x.json'],
+  ])('%s → %s', (url, expected) => {
+    expect(normalizeUrl(url)).toBe(expected);
+  });
+});
+
+describe('parseQuery', () => {
+  it('keeps plain values as strings and refuses prototype keys', () => {
+    const query = parseQuery('max=10&email=a%40b.c&__proto__[x]=1&constructor[prototype][y]=2');
+    expect(query).toEqual({ max: '10', email: 'a@b.c' });
+    expect(({} as Record<string, unknown>).x).toBeUndefined();
+  });
+});

@@ -1,0 +1,83 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { IncomingMessage } from 'node:http';
+import qs from 'qs';
+import { DomainError, ExpectedJsonObjectError } from '../errors/domain-error';
+
+export const API_PREFIX = '/api/v1';
+/** The one API path that really ends in `.json`. */
+export const OPENAPI_PATH = `${API_PREFIX}/openapi.json`;
+
+/**
+ * Before routing: `//` → `/`, and an optional `.json` suffix on API paths is dropped
+ * (`/api/v1/appointments.json` is `/api/v1/appointments`), as clients of the reference service send.
+ */
+export function normalizeUrl(url: string): string {
+  const q = url.indexOf('?');
+  let path = q < 0 ? url : url.slice(0, q);
+  const query = q < 0 ? '' : url.slice(q);
+  if (path.includes('//')) path = path.replace(/\/{2,}/g, '/');
+  if (path.endsWith('.json') && path.startsWith(`${API_PREFIX}/`) && path !== OPENAPI_PATH) {
+    path = path.slice(0, -'.json'.length);
+  }
+  return path + query;
+}
+
+export function rewriteUrl(req: IncomingMessage): string {
+  return normalizeUrl(req.url ?? '/');
+}
+
+/**
+ * Query strings with arrays in the shapes clients send: `a[]=1&a[]=2`, `a[0]=1&a[1]=2` and (split by
+ * the DTO, see IdList) `a=1,2`. Repeated plain keys combine into an array.
+ */
+export function parseQuery(query: string): Record<string, unknown> {
+  return qs.parse(query, {
+    depth: 1,
+    arrayLimit: 100,
+    parameterLimit: 200,
+    allowPrototypes: false,
+    duplicates: 'combine',
+  });
+}
+
+class UnsupportedMediaTypeError extends DomainError {
+  constructor() {
+    super(415, 'unsupported_media_type', 'Unsupported Media Type');
+  }
+}
+
+/**
+ * Request bodies. Under /api/v1 every body is read as JSON whatever its Content-Type (clients such as
+ * `curl -d` send form types with JSON in them); anything that does not parse is 400 "Expected a JSON
+ * object.". `__proto__` and `constructor.prototype` keys are dropped. An empty body is no body.
+ * A PUT with no body or the literal `[]` means `{}` (the contract).
+ */
+export function registerBodyParsing(fastify: FastifyInstance): void {
+  const parseJson = fastify.getDefaultJsonParser('remove', 'remove');
+  const parse = (
+    req: FastifyRequest,
+    body: string,
+    done: (err: Error | null, value?: unknown) => void,
+  ) => {
+    if (body.trim() === '') return done(null, undefined);
+    void parseJson(req, body, (err, value) =>
+      err ? done(new ExpectedJsonObjectError()) : done(null, value),
+    );
+  };
+  fastify.removeAllContentTypeParsers();
+  fastify.addContentTypeParser('application/json', { parseAs: 'string' }, parse);
+  fastify.addContentTypeParser('*', { parseAs: 'string' }, (req, body, done) =>
+    req.url.startsWith(`${API_PREFIX}/`)
+      ? parse(req, body as string, done)
+      : done(new UnsupportedMediaTypeError()),
+  );
+  fastify.addHook('preValidation', (req, _reply, done) => {
+    if (
+      req.method === 'PUT' &&
+      (req.body === undefined || (Array.isArray(req.body) && req.body.length === 0))
+    ) {
+      req.body = {};
+    }
+    done();
+  });
+}

@@ -1,0 +1,23 @@
+/**
+ * Something that happened in the domain and must reach the outside (webhooks, notifications). It is
+ * recorded in the `outbox` table inside the transaction that made it happen, then delivered through
+ * Bull at least once.
+ */
+export abstract class DomainEvent<P extends object = Record<string, unknown>> {
+  /** Stable name, e.g. `appointment.scheduled`; it names the Bull job too. */
+  abstract readonly type: string;
+
+  constructor(
+    readonly accountId: number | null,
+    readonly payload: P,
+  ) {}
+}
+
+/** A domain event as it travels through the queue: its outbox row id is its identity. */
+export interface RecordedEvent {
+  outboxId: string;
+  type: string;
+  accountId: number | null;
+  payload: Record<string, unknown>;
+  occurredAt: string;
+}

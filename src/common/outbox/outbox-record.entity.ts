@@ -1,0 +1,36 @@
+import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
+import type { RecordedEvent } from './domain-event';
+
+/** A row of the transactional outbox. */
+@Entity('outbox')
+export class OutboxRecord {
+  /** BIGINT, read as a string (exact beyond 2^53). */
+  @PrimaryGeneratedColumn({ type: 'bigint', unsigned: true })
+  id!: string;
+
+  @Column({ name: 'account_id', type: 'int', unsigned: true, nullable: true })
+  accountId!: number | null;
+
+  @Column({ type: 'varchar', length: 64 })
+  type!: string;
+
+  @Column({ type: 'json' })
+  payload!: Record<string, unknown>;
+
+  @Column({ name: 'created_at', type: 'datetime', precision: 3 })
+  createdAt!: Date;
+
+  /** When the event reached the queue; null while pending. */
+  @Column({ name: 'dispatched_at', type: 'datetime', precision: 3, nullable: true })
+  dispatchedAt!: Date | null;
+}
+
+export function toRecordedEvent(row: OutboxRecord): RecordedEvent {
+  return {
+    outboxId: String(row.id),
+    type: row.type,
+    accountId: row.accountId,
+    payload: row.payload,
+    occurredAt: row.createdAt.toISOString(),
+  };
+}

@@ -1,0 +1,92 @@
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { parseEnvironment } from './environment';
+
+/** The development secret: never accepted in production (see parseEnvironment). */
+const DEVELOPMENT_SECRET = 'development-only-secret-do-not-use-in-production';
+
+export interface DatabaseConfig {
+  host: string;
+  port: number;
+  user: string;
+  password: string;
+  name: string;
+  poolSize: number;
+  migrateOnStart: boolean;
+}
+
+export interface RedisConfig {
+  host: string;
+  port: number;
+  password: string | undefined;
+  db: number;
+}
+
+/**
+ * The service's configuration, validated once at start and injected by this class as the token.
+ * Nothing else in the code reads process.env.
+ */
+export class AppConfig {
+  constructor(
+    readonly env: 'development' | 'test' | 'production',
+    readonly http: { host: string; port: number; publicUrl: string },
+    readonly db: DatabaseConfig,
+    readonly redis: RedisConfig,
+    readonly queue: { prefix: string },
+    readonly secret: string,
+    readonly log: { level: string },
+    readonly auth: { cacheTtlMs: number },
+    readonly worker: { port: number },
+    readonly outbox: { relayIntervalMs: number; relayDelayMs: number },
+    readonly shutdownTimeoutMs: number,
+  ) {}
+
+  /** Builds the configuration from an environment (process.env by default). */
+  static fromEnvironment(raw: NodeJS.ProcessEnv = process.env): AppConfig {
+    const e = parseEnvironment(raw);
+    return new AppConfig(
+      e.NODE_ENV,
+      {
+        host: e.HOST,
+        port: e.PORT,
+        publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
+      },
+      {
+        host: e.DB_HOST,
+        port: e.DB_PORT,
+        user: e.DB_USER,
+        password: raw.DB_PASSWORD ?? '',
+        name: e.DB_NAME,
+        poolSize: e.DB_POOL_SIZE,
+        migrateOnStart: e.DB_MIGRATE_ON_START,
+      },
+      {
+        host: e.REDIS_HOST,
+        port: e.REDIS_PORT,
+        password: raw.REDIS_PASSWORD || undefined,
+        db: e.REDIS_DB,
+      },
+      { prefix: e.QUEUE_PREFIX },
+      e.APP_SECRET ?? DEVELOPMENT_SECRET,
+      { level: e.LOG_LEVEL },
+      { cacheTtlMs: e.AUTH_CACHE_TTL_MS },
+      { port: e.WORKER_PORT },
+      { relayIntervalMs: e.OUTBOX_RELAY_INTERVAL_MS, relayDelayMs: e.OUTBOX_RELAY_DELAY_MS },
+      e.SHUTDOWN_TIMEOUT_MS,
+    );
+  }
+
+  /** Returns a copy with some parts replaced (tests, benchmarks). */
+  with(overrides: Partial<{ -readonly [K in keyof AppConfig]: AppConfig[K] }>): AppConfig {
+    return Object.assign(Object.create(AppConfig.prototype) as AppConfig, this, overrides);
+  }
+}
+
+/**
+ * Loads `.env` from the working directory when there is one (variables already set win), for the
+ * entry points only: tests build their configuration explicitly.
+ */
+export function loadDotEnv(cwd = process.cwd()): void {
+  const file = resolve(cwd, '.env');
+  if (existsSync(file)) process.loadEnvFile(file);
+}

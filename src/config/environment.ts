@@ -1,0 +1,171 @@
+import { Transform, plainToInstance } from 'class-transformer';
+import {
+  IsBoolean,
+  IsIn,
+  IsInt,
+  IsOptional,
+  IsString,
+  IsUrl,
+  Matches,
+  Max,
+  Min,
+  MinLength,
+  validateSync,
+} from 'class-validator';
+
+const toBoolean = ({ value }: { value: unknown }): unknown => {
+  if (typeof value !== 'string') return value;
+  const v = value.trim().toLowerCase();
+  if (['true', '1', 'yes', 'on'].includes(v)) return true;
+  if (['false', '0', 'no', 'off'].includes(v)) return false;
+  return value; // left as a string so that @IsBoolean() reports it
+};
+
+const toInt = ({ value }: { value: unknown }): unknown =>
+  typeof value === 'string' && /^-?\d+$/.test(value.trim()) ? Number(value) : value;
+
+/**
+ * Every environment variable the service reads, with the defaults that work on a developer machine
+ * (local MySQL as root without password, local Redis). Documented in `.env.example` and the README.
+ */
+export class Environment {
+  @IsIn(['development', 'test', 'production'])
+  NODE_ENV: 'development' | 'test' | 'production' = 'development';
+
+  @IsString()
+  HOST = '0.0.0.0';
+
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(65535)
+  PORT = 3000;
+
+  /** Base URL clients reach the service at; used to build links (confirmation pages, OAuth). */
+  @IsOptional()
+  @IsUrl({ require_tld: false, require_protocol: true, protocols: ['http', 'https'] })
+  PUBLIC_URL?: string;
+
+  @IsString()
+  DB_HOST = '127.0.0.1';
+
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(65535)
+  DB_PORT = 3306;
+
+  @IsString()
+  DB_USER = 'root';
+
+  @IsString()
+  DB_PASSWORD = '';
+
+  @Matches(/^[A-Za-z0-9_]{1,64}$/, { message: 'DB_NAME must be letters, digits and _ only' })
+  DB_NAME = 'scheduling';
+
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(500)
+  DB_POOL_SIZE = 10;
+
+  /** Create the database if missing and run pending migrations at start. Off in production pods. */
+  @Transform(toBoolean)
+  @IsBoolean()
+  DB_MIGRATE_ON_START = true;
+
+  @IsString()
+  REDIS_HOST = '127.0.0.1';
+
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(65535)
+  REDIS_PORT = 6379;
+
+  @IsString()
+  REDIS_PASSWORD = '';
+
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  @Max(15)
+  REDIS_DB = 0;
+
+  /** Prefix of every Bull key in Redis; lets several deployments (or test runs) share one Redis. */
+  @Matches(/^[A-Za-z0-9_:.-]{1,64}$/, {
+    message: 'QUEUE_PREFIX must be 1-64 of A-Z a-z 0-9 _ : . -',
+  })
+  QUEUE_PREFIX = 'scheduling';
+
+  /** Server secret: encrypts API keys at rest and keys the hashes of secrets. Required in production. */
+  @IsOptional()
+  @IsString()
+  @MinLength(32, { message: 'APP_SECRET must be at least 32 characters long' })
+  APP_SECRET?: string;
+
+  @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
+  LOG_LEVEL = 'info';
+
+  /** How long a verified account stays cached by an API pod (a rotated key dies within this time). */
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  @Max(300_000)
+  AUTH_CACHE_TTL_MS = 15_000;
+
+  /** Port of the worker's health endpoints (the worker serves nothing else over HTTP). */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(65535)
+  WORKER_PORT = 3001;
+
+  @Transform(toInt)
+  @IsInt()
+  @Min(50)
+  OUTBOX_RELAY_INTERVAL_MS = 1000;
+
+  /** Rows younger than this are left to the process that wrote them (it dispatches after commit). */
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  OUTBOX_RELAY_DELAY_MS = 5000;
+
+  /** Longest a graceful shutdown waits for in-flight requests and jobs before the process exits. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1000)
+  SHUTDOWN_TIMEOUT_MS = 25_000;
+}
+
+export class ConfigError extends Error {
+  override readonly name = 'ConfigError';
+}
+
+/** Validates the raw environment; throws a ConfigError naming every bad variable. */
+export function parseEnvironment(raw: NodeJS.ProcessEnv): Environment {
+  const known = Object.keys(new Environment());
+  const input: Record<string, string> = {};
+  for (const key of [...known, 'PUBLIC_URL', 'APP_SECRET']) {
+    const value = raw[key];
+    if (value !== undefined && value !== '') input[key] = value;
+  }
+  // DB_PASSWORD and REDIS_PASSWORD may legitimately be empty strings.
+  const env = plainToInstance(Environment, input);
+  const errors = validateSync(env, { whitelist: true, forbidUnknownValues: true });
+  if (errors.length > 0) {
+    const lines = errors.map((e) => {
+      const reason = Object.values(e.constraints ?? {})[0] ?? 'is invalid';
+      return `${e.property}: ${reason} (got ${JSON.stringify(input[e.property])})`;
+    });
+    throw new ConfigError(`Invalid configuration:\n  ${lines.join('\n  ')}`);
+  }
+  if (env.NODE_ENV === 'production' && !env.APP_SECRET) {
+    throw new ConfigError(
+      'Invalid configuration:\n  APP_SECRET: must be set in production (at least 32 characters)',
+    );
+  }
+  return env;
+}

@@ -1,0 +1,33 @@
+import { NestFactory } from '@nestjs/core';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { ApiModule } from './app/api.module';
+import { HTTP_APP_OPTIONS, configureApi, createHttpAdapter } from './app/http-app';
+import { configOrExit } from './app/process';
+import { closeGracefullyOnSignals } from './app/shutdown';
+import { createRootLogger } from './common/logging/logging.module';
+
+/** The API process: serves HTTP, consumes no queue. */
+async function bootstrap(): Promise<void> {
+  const config = configOrExit();
+  const logger = createRootLogger(config.log.level, 'api');
+  try {
+    const app = await NestFactory.create<NestFastifyApplication>(
+      ApiModule.forRoot({ config, logger }),
+      createHttpAdapter(),
+      HTTP_APP_OPTIONS,
+    );
+    configureApi(app, logger);
+    closeGracefullyOnSignals(app, logger, config.shutdownTimeoutMs);
+    await app.listen(config.http.port, config.http.host);
+    logger.info(
+      { port: config.http.port, docs: `${config.http.publicUrl}/api/v1/docs` },
+      'API listening',
+    );
+  } catch (err) {
+    logger.fatal({ err }, 'API failed to start');
+    logger.flush();
+    process.exit(1);
+  }
+}
+
+void bootstrap();

@@ -1,0 +1,50 @@
+import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
+
+@Entity('accounts')
+export class Account {
+  /** The account's user ID: the Basic-auth username. */
+  @PrimaryGeneratedColumn({ type: 'int', unsigned: true })
+  id!: number;
+
+  @Column({ type: 'varchar', length: 254 })
+  email!: string;
+
+  @Column({ type: 'varchar', length: 255 })
+  name!: string;
+
+  /** IANA zone name. */
+  @Column({ type: 'varchar', length: 64 })
+  timezone!: string;
+
+  @Column({ type: 'char', length: 3 })
+  currency!: string;
+
+  /** 0 = Sunday, 1 = Monday. */
+  @Column({ name: 'first_day_of_week', type: 'tinyint', unsigned: true })
+  firstDayOfWeek!: number;
+
+  /** `ampm` or `24h`. */
+  @Column({ name: 'time_format', type: 'varchar', length: 8 })
+  timeFormat!: string;
+
+  @Column({ type: 'varchar', length: 32 })
+  plan!: string;
+
+  /** scrypt hash of the login password (OAuth consent); null until an operator sets one. */
+  @Column({ name: 'password_hash', type: 'varchar', length: 255, nullable: true })
+  passwordHash!: string | null;
+
+  /** Keyed hash of the API key: how a presented key is recognised. */
+  @Column({ name: 'api_key_hash', type: 'char', length: 64 })
+  apiKeyHash!: string;
+
+  /** The API key encrypted with the server secret: it keys webhook signatures. */
+  @Column({ name: 'api_key_encrypted', type: 'varchar', length: 255 })
+  apiKeyEncrypted!: string;
+
+  @Column({ name: 'created_at', type: 'datetime', precision: 3 })
+  createdAt!: Date;
+
+  @Column({ name: 'updated_at', type: 'datetime', precision: 3 })
+  updatedAt!: Date;
+}

@@ -1,0 +1,24 @@
+import { Module } from '@nestjs/common';
+import { PassportModule } from '@nestjs/passport';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { AccountDirectory } from './account-directory';
+import { Account } from './account.entity';
+import { BasicStrategy } from './basic.strategy';
+import { CreateAccountHandler } from './create-account.handler';
+import { MeController } from './me.controller';
+import { RotateApiKeyHandler } from './rotate-api-key.handler';
+import { SetPasswordHandler } from './set-password.handler';
+
+@Module({
+  imports: [TypeOrmModule.forFeature([Account]), PassportModule],
+  controllers: [MeController],
+  providers: [
+    AccountDirectory,
+    BasicStrategy,
+    CreateAccountHandler,
+    RotateApiKeyHandler,
+    SetPasswordHandler,
+  ],
+  exports: [AccountDirectory],
+})
+export class AccountsModule {}

@@ -1,0 +1,60 @@
+import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import { InjectRepository } from '@nestjs/typeorm';
+import { Repository } from 'typeorm';
+import { Secrets } from '../../common/crypto/secrets';
+import { isDuplicateEntry } from '../../common/database/mysql-errors';
+import { ConflictError } from '../../common/errors/domain-error';
+import type { AccountCredentials } from './account-credentials';
+import { Account } from './account.entity';
+import {
+  DEFAULT_ACCOUNT_TIMEZONE,
+  assertEmail,
+  assertName,
+  assertPassword,
+  assertTimezone,
+} from './account-rules';
+import { CreateAccountCommand } from './create-account.command';
+
+@CommandHandler(CreateAccountCommand)
+export class CreateAccountHandler implements ICommandHandler<CreateAccountCommand> {
+  constructor(
+    @InjectRepository(Account) private readonly accounts: Repository<Account>,
+    private readonly secrets: Secrets,
+  ) {}
+
+  async execute({ account: input }: CreateAccountCommand): Promise<AccountCredentials> {
+    const email = assertEmail(input.email);
+    const name = assertName(input.name);
+    const timezone = assertTimezone(input.timezone ?? DEFAULT_ACCOUNT_TIMEZONE);
+    const password = input.password === undefined ? undefined : assertPassword(input.password);
+
+    const apiKey = Secrets.generate();
+    const now = new Date();
+    const account = this.accounts.create({
+      email,
+      name,
+      timezone,
+      currency: 'USD',
+      firstDayOfWeek: 0,
+      timeFormat: 'ampm',
+      plan: 'standard',
+      passwordHash: password === undefined ? null : await this.secrets.hashPassword(password),
+      apiKeyHash: this.secrets.hash(apiKey),
+      apiKeyEncrypted: this.secrets.encrypt(apiKey),
+      createdAt: now,
+      updatedAt: now,
+    });
+    try {
+      await this.accounts.insert(account);
+    } catch (e) {
+      if (isDuplicateEntry(e)) {
+        throw new ConflictError(
+          'email_taken',
+          `An account with the e-mail "${email}" already exists.`,
+        );
+      }
+      throw e;
+    }
+    return { id: account.id, apiKey };
+  }
+}

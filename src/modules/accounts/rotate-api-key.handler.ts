@@ -1,0 +1,33 @@
+import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import { InjectRepository } from '@nestjs/typeorm';
+import { Repository } from 'typeorm';
+import { Secrets } from '../../common/crypto/secrets';
+import { NotFoundError } from '../../common/errors/domain-error';
+import { AccountDirectory } from './account-directory';
+import type { AccountCredentials } from './account-credentials';
+import { Account } from './account.entity';
+import { RotateApiKeyCommand } from './rotate-api-key.command';
+
+@CommandHandler(RotateApiKeyCommand)
+export class RotateApiKeyHandler implements ICommandHandler<RotateApiKeyCommand> {
+  constructor(
+    @InjectRepository(Account) private readonly accounts: Repository<Account>,
+    private readonly secrets: Secrets,
+    private readonly directory: AccountDirectory,
+  ) {}
+
+  async execute({ accountId }: RotateApiKeyCommand): Promise<AccountCredentials> {
+    const apiKey = Secrets.generate();
+    const result = await this.accounts.update(
+      { id: accountId },
+      {
+        apiKeyHash: this.secrets.hash(apiKey),
+        apiKeyEncrypted: this.secrets.encrypt(apiKey),
+        updatedAt: new Date(),
+      },
+    );
+    if (!result.affected) throw new NotFoundError(`The account "${accountId}" does not exist.`);
+    this.directory.evict(accountId);
+    return { id: accountId, apiKey };
+  }
+}

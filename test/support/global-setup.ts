@@ -1,0 +1,21 @@
+import { DataSource } from 'typeorm';
+import { dataSourceOptions } from '../../src/common/database/data-source-options';
+import { createDatabaseIfMissing, migrate } from '../../src/common/database/schema';
+import { testConfig } from './test-environment';
+
+/**
+ * Creates and migrates this run's database. The run id travels to the test workers through the
+ * environment, so every file of the run shares the database; tests stay apart by using accounts of
+ * their own (every query is scoped by account).
+ */
+export default async function globalSetup(): Promise<void> {
+  process.env.SCHEDULING_TEST_RUN ??= `t${process.pid}`;
+  const config = testConfig();
+  await createDatabaseIfMissing(config.db);
+  const dataSource = await new DataSource(dataSourceOptions(config.db)).initialize();
+  try {
+    await migrate(dataSource);
+  } finally {
+    await dataSource.destroy();
+  }
+}

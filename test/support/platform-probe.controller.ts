@@ -1,0 +1,73 @@
+import { Body, Controller, Get, Param, Post, Put, Query } from '@nestjs/common';
+import { IsArray, IsEmail, IsInt, IsNotEmpty, IsOptional, IsString, Min } from 'class-validator';
+import { ForbiddenError } from '../../src/common/errors/domain-error';
+import { IdList } from '../../src/common/http/id-list';
+import { NUMERIC } from '../../src/common/http/route-catalog';
+
+class ProbeBody {
+  @IsString()
+  @IsNotEmpty()
+  name!: string;
+
+  @IsOptional()
+  @IsInt()
+  size?: number;
+
+  @IsOptional()
+  @IsEmail({}, { context: { code: 'invalid_email', message: 'Invalid "email" attribute value.' } })
+  email?: string;
+}
+
+class ProbeUpdate {
+  @IsOptional()
+  @IsString()
+  name?: string;
+}
+
+class ProbeQuery {
+  @IsOptional()
+  @IdList()
+  @IsArray()
+  @IsInt({ each: true })
+  @Min(1, { each: true })
+  ids?: number[];
+}
+
+/**
+ * Test-only routes that exercise the platform (parsing, validation, errors) through the real
+ * bootstrap, before the feature modules that will use it exist. Mounted by tests, never by the app.
+ */
+@Controller('probe')
+export class PlatformProbeController {
+  @Post('echo')
+  create(@Body() body: ProbeBody): ProbeBody {
+    return body;
+  }
+
+  @Put('echo')
+  update(@Body() body: ProbeUpdate): ProbeUpdate {
+    return body;
+  }
+
+  @Get('ids')
+  ids(@Query() query: ProbeQuery): { ids: number[] | undefined } {
+    return { ids: query.ids };
+  }
+
+  @Get(`widgets/:id${NUMERIC}`)
+  widget(@Param('id') id: string): { id: number } {
+    return { id: Number(id) };
+  }
+
+  @Get('forbidden')
+  forbidden(): never {
+    throw new ForbiddenError();
+  }
+
+  @Get('crash')
+  crash(): never {
+    throw new Error(
+      "ER_PARSE_ERROR near 'SELECT password_hash FROM accounts' at /srv/app/src/accounts.ts:12",
+    );
+  }
+}

@@ -1,0 +1,72 @@
+import type { Type } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { Test } from '@nestjs/testing';
+import type { Writable } from 'node:stream';
+import { randomUUID } from 'node:crypto';
+import { ApiModule } from '../../src/app/api.module';
+import { HTTP_APP_OPTIONS, configureApi, createHttpAdapter } from '../../src/app/http-app';
+import type { AppConfig } from '../../src/config/app-config';
+import { createRootLogger } from '../../src/common/logging/logging.module';
+import {
+  CreateAccountCommand,
+  type NewAccount,
+} from '../../src/modules/accounts/create-account.command';
+import { testConfig } from './test-environment';
+
+export interface ApiOptions {
+  config?: AppConfig;
+  /** Extra controllers mounted beside the real ones (probes of platform behaviour). */
+  controllers?: Type[];
+  /** Where the JSON logs go (to assert on them); silent when not given. */
+  logStream?: Writable;
+}
+
+/** The API as main.ts builds it, on the run's test database and Redis prefix; call close() after. */
+export async function startApi(options: ApiOptions = {}): Promise<NestFastifyApplication> {
+  const config = options.config ?? testConfig();
+  const logger = createRootLogger(
+    options.logStream ? 'info' : config.log.level,
+    'api',
+    options.logStream,
+  );
+  const moduleRef = await Test.createTestingModule({
+    imports: [ApiModule.forRoot({ config, logger })],
+    controllers: options.controllers ?? [],
+  }).compile();
+  const app = moduleRef.createNestApplication<NestFastifyApplication>(
+    createHttpAdapter(),
+    HTTP_APP_OPTIONS,
+  );
+  configureApi(app, logger);
+  await app.init();
+  await app.getHttpAdapter().getInstance().ready();
+  return app;
+}
+
+export interface TestAccount {
+  id: number;
+  apiKey: string;
+  /** `Authorization` header value. */
+  authorization: string;
+}
+
+export function basicAuth(id: number | string, key: string): string {
+  return `Basic ${Buffer.from(`${id}:${key}`).toString('base64')}`;
+}
+
+/** A fresh account of its own for a test (unique e-mail), created as the operator CLI does. */
+export async function createAccount(
+  app: { get: NestFastifyApplication['get'] },
+  overrides: Partial<NewAccount> = {},
+): Promise<TestAccount> {
+  const { id, apiKey } = await app.get(CommandBus).execute(
+    new CreateAccountCommand({
+      email: `owner-${randomUUID()}@example.test`,
+      name: 'Test Owner',
+      timezone: 'America/New_York',
+      ...overrides,
+    }),
+  );
+  return { id, apiKey, authorization: basicAuth(id, apiKey) };
+}

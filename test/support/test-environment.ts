@@ -1,0 +1,33 @@
+import { AppConfig } from '../../src/config/app-config';
+
+/**
+ * The configuration of a test run: its own `*_test` database and its own Redis key prefix, both made
+ * by the global setup (test/support/global-setup.ts) and removed by the teardown.
+ */
+export function testRun(): { database: string; queuePrefix: string } {
+  const id = process.env.SCHEDULING_TEST_RUN ?? `t${process.pid}`;
+  return { database: `scheduling_${id}_test`, queuePrefix: `test:${id}` };
+}
+
+/** Refuses any database whose name does not say it is a test database. */
+export function assertTestDatabase(name: string): void {
+  if (!/_test$/.test(name)) {
+    throw new Error(
+      `Refusing to run tests against "${name}": a test database name ends in "_test".`,
+    );
+  }
+}
+
+export function testConfig(overrides: Parameters<AppConfig['with']>[0] = {}): AppConfig {
+  const { database, queuePrefix } = testRun();
+  assertTestDatabase(database);
+  return AppConfig.fromEnvironment({
+    ...process.env,
+    NODE_ENV: 'test',
+    DB_NAME: database,
+    QUEUE_PREFIX: queuePrefix,
+    DB_MIGRATE_ON_START: 'false',
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+    PORT: '3000',
+  }).with(overrides);
+}
