@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
+import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import type { DomainEvent } from './domain-event';
 import { OutboxRecord } from './outbox-record.entity';
 
@@ -29,7 +30,9 @@ export class Outbox {
         dispatchedAt: null,
       }),
     );
-    if (records.length > 0) await tx.save(OutboxRecord, records, { reload: false });
+    // insert() sets each record's generated id (consecutive ids from the batch's first one).
+    if (records.length > 0)
+      await tx.insert(OutboxRecord, records as QueryDeepPartialEntity<OutboxRecord>[]);
     return { events, records };
   }
 }

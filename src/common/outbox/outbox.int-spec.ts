@@ -1,0 +1,159 @@
+import { getQueueToken } from '@nestjs/bull';
+import { Test, type TestingModule } from '@nestjs/testing';
+import type { Queue } from 'bull';
+import { DataSource } from 'typeorm';
+import { PrivateRedis } from '../../../test/support/redis-server';
+import { testConfig } from '../../../test/support/test-environment';
+import { WorkerModule } from '../../app/worker.module';
+import { createRootLogger } from '../logging/logging.module';
+import { QueueName } from '../queues/queue-names';
+import { DomainEvent, type RecordedEvent } from './domain-event';
+import { DomainEventConsumer, type DomainEventHandler } from './domain-event-consumer';
+import { DomainEventPublisher } from './domain-event-publisher';
+import { Outbox } from './outbox';
+import { OutboxRecord } from './outbox-record.entity';
+import { OutboxRelay } from './outbox-relay';
+
+class ThingHappenedEvent extends DomainEvent<{ thingId: number }> {
+  readonly type = 'thing.happened';
+}
+
+@DomainEventConsumer()
+class RecordingConsumer implements DomainEventHandler {
+  readonly received: RecordedEvent[] = [];
+  handle(event: RecordedEvent): Promise<void> {
+    this.received.push(event);
+    return Promise.resolve();
+  }
+}
+
+async function eventually<T>(
+  check: () => Promise<T | undefined> | T | undefined,
+  timeoutMs = 15_000,
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+describe('Outbox: events reach the queue exactly once (MySQL + Redis)', () => {
+  let redis: PrivateRedis;
+  let worker: TestingModule;
+  let db: DataSource;
+  let consumer: RecordingConsumer;
+  let queue: Queue<RecordedEvent>;
+  let thingId = 0;
+
+  beforeAll(async () => {
+    redis = await PrivateRedis.start();
+    const base = testConfig();
+    const config = base.with({
+      redis: { ...base.redis, port: redis.port },
+      outbox: { relayIntervalMs: 100, relayDelayMs: 300 },
+    });
+    worker = await Test.createTestingModule({
+      imports: [WorkerModule.forRoot({ config, logger: createRootLogger('silent', 'worker') })],
+      providers: [RecordingConsumer],
+    }).compile();
+    await worker.init();
+    db = worker.get(DataSource);
+    consumer = worker.get(RecordingConsumer);
+    queue = worker.get<Queue<RecordedEvent>>(getQueueToken(QueueName.DomainEvents));
+    await queue.isReady();
+  });
+
+  afterAll(async () => {
+    await redis.start(); // lets Bull close cleanly if a test left Redis down
+    await worker.close();
+    await redis.stop();
+  });
+
+  /** Commits one event the way a command handler does, then publishes it after commit. */
+  async function commitEvent(): Promise<OutboxRecord> {
+    const id = ++thingId;
+    const pending = await db.transaction((tx) =>
+      worker.get(Outbox).record(tx, [new ThingHappenedEvent(7, { thingId: id })]),
+    );
+    worker.get(DomainEventPublisher).publishAfterCommit(pending);
+    return pending.records[0];
+  }
+
+  const deliveriesOf = (outboxId: string) =>
+    consumer.received.filter((e) => e.outboxId === outboxId);
+  const rowOf = (id: string) => db.getRepository(OutboxRecord).findOneByOrFail({ id });
+
+  it('dispatches at once after commit when Redis is up, and the relay adds no second copy', async () => {
+    const record = await commitEvent();
+    const delivered = await eventually(() => deliveriesOf(record.id)[0]);
+    expect(delivered).toEqual({
+      outboxId: record.id,
+      type: 'thing.happened',
+      accountId: 7,
+      payload: { thingId: thingId },
+      occurredAt: record.createdAt.toISOString(),
+    });
+    await eventually(async () => ((await rowOf(record.id)).dispatchedAt ? true : undefined));
+    // Past the relay delay, and enqueued once more by hand: still one job, one delivery.
+    await new Promise((r) => setTimeout(r, 600));
+    await worker.get(OutboxRelay).relayOnce();
+    await queue.add({ ...delivered }, { jobId: record.id });
+    await new Promise((r) => setTimeout(r, 300));
+    expect(deliveriesOf(record.id)).toHaveLength(1);
+  });
+
+  it('keeps a row committed while Redis is down and relays it exactly once when Redis is back', async () => {
+    await redis.stop();
+    await eventually(() => (queue.client.status !== 'ready' ? true : undefined));
+
+    const record = await commitEvent();
+    await new Promise((r) => setTimeout(r, 800)); // several relay passes while Redis is down
+    expect((await rowOf(record.id)).dispatchedAt).toBeNull();
+    expect(deliveriesOf(record.id)).toHaveLength(0);
+
+    await redis.start(); // an empty Redis: nothing of the event survives there
+    await eventually(() => deliveriesOf(record.id)[0]);
+    await eventually(async () => ((await rowOf(record.id)).dispatchedAt ? true : undefined));
+    expect(await queue.getJob(record.id)).not.toBeNull();
+
+    await new Promise((r) => setTimeout(r, 800)); // more relay passes
+    expect(deliveriesOf(record.id)).toHaveLength(1);
+  });
+
+  it('writes nothing when the transaction rolls back', async () => {
+    const before = await db.getRepository(OutboxRecord).count();
+    await expect(
+      db.transaction(async (tx) => {
+        await worker.get(Outbox).record(tx, [new ThingHappenedEvent(7, { thingId: -1 })]);
+        throw new Error('business rule refused');
+      }),
+    ).rejects.toThrow('business rule refused');
+    expect(await db.getRepository(OutboxRecord).count()).toBe(before);
+  });
+
+  it('refuses to record outside a transaction', async () => {
+    await expect(
+      worker.get(Outbox).record(db.manager, [new ThingHappenedEvent(7, { thingId: 0 })]),
+    ).rejects.toThrow('Outbox.record must run inside a transaction');
+  });
+
+  it('lets two relays share a backlog without enqueuing a row twice', async () => {
+    await redis.stop();
+    await eventually(() => (queue.client.status !== 'ready' ? true : undefined));
+    const records: OutboxRecord[] = [];
+    for (let i = 0; i < 30; i++) records.push(await commitEvent());
+    await redis.start();
+    await eventually(() => (queue.client.status === 'ready' ? true : undefined));
+    await new Promise((r) => setTimeout(r, 400));
+    const relay = worker.get(OutboxRelay);
+    await Promise.all([relay.relayOnce(), relay.relayOnce(), relay.relayOnce()]);
+    await eventually(() =>
+      records.every((r) => deliveriesOf(r.id).length > 0) ? true : undefined,
+    );
+    await new Promise((r) => setTimeout(r, 500));
+    expect(records.map((r) => deliveriesOf(r.id).length)).toEqual(records.map(() => 1));
+  });
+});

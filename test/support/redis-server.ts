@@ -1,0 +1,69 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { createServer } from 'node:net';
+import Redis from 'ioredis';
+
+/** A free TCP port on 127.0.0.1. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() =>
+        typeof address === 'object' && address
+          ? resolve(address.port)
+          : reject(new Error('no port')),
+      );
+    });
+  });
+}
+
+/**
+ * A Redis server of a test's own (Debian's redis-server, in memory only), which the test may stop and
+ * start again on the same port: how a test sees what happens while Redis is down.
+ */
+export class PrivateRedis {
+  private process: ChildProcess | undefined;
+
+  private constructor(readonly port: number) {}
+
+  static async start(): Promise<PrivateRedis> {
+    const redis = new PrivateRedis(await freePort());
+    await redis.start();
+    return redis;
+  }
+
+  /** Starts the server (again); does nothing while it runs. */
+  async start(): Promise<void> {
+    if (this.process && this.process.exitCode === null) return;
+    this.process = spawn(
+      'redis-server',
+      ['--port', String(this.port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+      { stdio: 'ignore' },
+    );
+    const client = new Redis({ port: this.port, host: '127.0.0.1', retryStrategy: () => 50 });
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      await Promise.race([
+        client.ping(),
+        new Promise((_, reject) => {
+          timer = setTimeout(() => reject(new Error('redis-server did not start')), 10_000);
+        }),
+      ]);
+    } finally {
+      clearTimeout(timer);
+      client.disconnect();
+    }
+  }
+
+  /** Kills the server at once (everything in it is lost, as in a crash). */
+  async stop(): Promise<void> {
+    const child = this.process;
+    if (!child || child.exitCode !== null) return;
+    await new Promise<void>((resolve) => {
+      child.once('exit', () => resolve());
+      child.kill('SIGKILL');
+    });
+    this.process = undefined;
+  }
+}
