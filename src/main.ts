@@ -13,7 +13,7 @@ async function bootstrap(): Promise<void> {
   try {
     const app = await NestFactory.create<NestFastifyApplication>(
       ApiModule.forRoot({ config, logger }),
-      createHttpAdapter(),
+      createHttpAdapter(logger),
       HTTP_APP_OPTIONS,
     );
     configureApi(app, logger);

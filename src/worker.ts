@@ -14,7 +14,7 @@ async function bootstrap(): Promise<void> {
   try {
     const app = await NestFactory.create<NestFastifyApplication>(
       WorkerModule.forRoot({ config, logger }),
-      createHttpAdapter(),
+      createHttpAdapter(logger),
       HTTP_APP_OPTIONS,
     );
     app.useLogger(app.get(NestPinoLogger));

@@ -267,6 +267,25 @@ describe('Platform: the error contract and request handling (e2e)', () => {
     });
   });
 
+  it('writes one JSON log line per request, and a service log line, under the request id', async () => {
+    const res = await get('/api/v1/probe/log', { 'x-request-id': 'req-log-1' });
+    expect(res.statusCode).toBe(200);
+    await new Promise((r) => setTimeout(r, 50));
+    const lines = logLines.filter((l) => l.reqId === 'req-log-1');
+    expect(lines).toEqual([
+      expect.objectContaining({ level: 30, msg: 'probe logged', context: 'Probe' }),
+      expect.objectContaining({
+        level: 30,
+        msg: 'request completed',
+        req: { method: 'GET', url: '/api/v1/probe/log' },
+        res: { statusCode: 200 },
+        responseTime: expect.any(Number),
+      }),
+    ]);
+    expect(JSON.stringify(lines)).not.toContain(account.apiKey);
+    expect(JSON.stringify(lines)).not.toMatch(/authorization/i);
+  });
+
   it('gives every response a request id, keeping a well-formed one from the caller', async () => {
     const own = await get('/api/v1/me', { 'x-request-id': 'abc-123' });
     expect(own.headers['x-request-id']).toBe('abc-123');

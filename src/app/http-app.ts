@@ -14,13 +14,21 @@ import {
   rewriteUrl,
 } from '../common/http/request-parsing';
 import { RouteCatalog } from '../common/http/route-catalog';
-import { requestIdFor } from '../common/logging/logging.module';
+import {
+  RequestLogController,
+  bindRequestLogger,
+  requestIdFor,
+} from '../common/logging/logging.module';
 
 const BODY_LIMIT_BYTES = 1024 * 1024;
 
-/** Fastify as the API runs it: URL normalisation, query arrays, request ids. */
-export function createHttpAdapter(): FastifyAdapter {
+/** Fastify as the API runs it: URL normalisation, query arrays, request ids and request logs. */
+export function createHttpAdapter(logger: Logger): FastifyAdapter {
   return new FastifyAdapter({
+    // No Nest middleware in this service: without middie every request skips a layer (bench:http).
+    skipMiddie: true,
+    loggerInstance: logger,
+    logController: new RequestLogController(),
     rewriteUrl,
     routerOptions: { querystringParser: parseQuery },
     genReqId: (req: IncomingMessage) => requestIdFor(req.headers['x-request-id']),
@@ -46,6 +54,7 @@ export function configureApi(app: NestFastifyApplication, logger: Logger): Route
     void reply.header('x-request-id', req.id);
     done();
   });
+  bindRequestLogger(fastify);
   registerBodyParsing(fastify);
 
   app.useLogger(app.get(NestPinoLogger));

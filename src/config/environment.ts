@@ -157,8 +157,13 @@ export function parseEnvironment(raw: NodeJS.ProcessEnv): Environment {
   const errors = validateSync(env, { whitelist: true, forbidUnknownValues: true });
   if (errors.length > 0) {
     const lines = errors.map((e) => {
-      const reason = Object.values(e.constraints ?? {})[0] ?? 'is invalid';
-      return `${e.property}: ${reason} (got ${JSON.stringify(input[e.property])})`;
+      const constraints = e.constraints ?? {};
+      // A value of the wrong type fails its range too; the type is what to tell.
+      const reason = constraints.isInt ?? constraints.isBoolean ?? Object.values(constraints)[0];
+      const got = /SECRET|PASSWORD/.test(e.property)
+        ? `${input[e.property]?.length ?? 0} characters`
+        : JSON.stringify(input[e.property]);
+      return `${e.property}: ${reason} (got ${got})`;
     });
     throw new ConfigError(`Invalid configuration:\n  ${lines.join('\n  ')}`);
   }

@@ -1,4 +1,4 @@
-import { Body, Controller, Get, Param, Post, Put, Query } from '@nestjs/common';
+import { Body, Controller, Get, Logger, Param, Post, Put, Query } from '@nestjs/common';
 import { IsArray, IsEmail, IsInt, IsNotEmpty, IsOptional, IsString, Min } from 'class-validator';
 import { ForbiddenError } from '../../src/common/errors/domain-error';
 import { IdList } from '../../src/common/http/id-list';
@@ -57,6 +57,13 @@ export class PlatformProbeController {
   @Get(`widgets/:id${NUMERIC}`)
   widget(@Param('id') id: string): { id: number } {
     return { id: Number(id) };
+  }
+
+  /** Logs through Nest's Logger, as any service does: the line must carry the request's id. */
+  @Get('log')
+  log(): { logged: true } {
+    new Logger('Probe').log('probe logged');
+    return { logged: true };
   }
 
   @Get('forbidden')

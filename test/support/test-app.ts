@@ -35,7 +35,7 @@ export async function startApi(options: ApiOptions = {}): Promise<NestFastifyApp
     controllers: options.controllers ?? [],
   }).compile();
   const app = moduleRef.createNestApplication<NestFastifyApplication>(
-    createHttpAdapter(),
+    createHttpAdapter(logger),
     HTTP_APP_OPTIONS,
   );
   configureApi(app, logger);

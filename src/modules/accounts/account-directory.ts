@@ -1,6 +1,8 @@
+import { timingSafeEqual } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
+import { Secrets } from '../../common/crypto/secrets';
 import { AppConfig } from '../../config/app-config';
 import { Account } from './account.entity';
 
@@ -9,6 +11,8 @@ const MAX_ENTRIES = 10_000;
 interface Entry {
   account: Account | null;
   expiresAt: number;
+  /** The key last proven against the stored hash: the same key again needs no HMAC. */
+  verifiedKey?: Buffer;
 }
 
 /**
@@ -19,19 +23,37 @@ interface Entry {
 @Injectable()
 export class AccountDirectory {
   private readonly entries = new Map<number, Entry>();
-  private readonly loading = new Map<number, Promise<Account | null>>();
+  private readonly loading = new Map<number, Promise<Entry>>();
   private readonly ttlMs: number;
 
   constructor(
     @InjectRepository(Account) private readonly accounts: Repository<Account>,
+    private readonly secrets: Secrets,
     config: AppConfig,
   ) {
     this.ttlMs = config.auth.cacheTtlMs;
   }
 
-  async find(id: number): Promise<Account | null> {
+  /** The account whose user ID and API key these are, or null. Constant-time in the key. */
+  async authenticate(id: number, apiKey: string): Promise<Account | null> {
+    const entry = await this.entry(id);
+    if (!entry.account) return null;
+    const given = Buffer.from(apiKey, 'utf8');
+    const known = entry.verifiedKey;
+    if (known && known.length === given.length && timingSafeEqual(known, given))
+      return entry.account;
+    if (!this.secrets.matches(apiKey, entry.account.apiKeyHash)) return null;
+    entry.verifiedKey = given;
+    return entry.account;
+  }
+
+  evict(id: number): void {
+    this.entries.delete(id);
+  }
+
+  private entry(id: number): Promise<Entry> {
     const cached = this.entries.get(id);
-    if (cached && cached.expiresAt > Date.now()) return cached.account;
+    if (cached && cached.expiresAt > Date.now()) return Promise.resolve(cached);
     let pending = this.loading.get(id);
     if (!pending) {
       pending = this.load(id);
@@ -40,22 +62,21 @@ export class AccountDirectory {
     return pending;
   }
 
-  evict(id: number): void {
-    this.entries.delete(id);
-  }
-
-  private async load(id: number): Promise<Account | null> {
+  private async load(id: number): Promise<Entry> {
     try {
-      const account = await this.accounts.findOneBy({ id });
+      const entry: Entry = {
+        account: await this.accounts.findOneBy({ id }),
+        expiresAt: Date.now() + this.ttlMs,
+      };
       if (this.ttlMs > 0) {
         if (this.entries.size >= MAX_ENTRIES) {
           // Map keeps insertion order: drop the oldest entry.
           const oldest = this.entries.keys().next();
           if (!oldest.done) this.entries.delete(oldest.value);
         }
-        this.entries.set(id, { account, expiresAt: Date.now() + this.ttlMs });
+        this.entries.set(id, entry);
       }
-      return account;
+      return entry;
     } finally {
       this.loading.delete(id);
     }

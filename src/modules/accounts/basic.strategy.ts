@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { PassportStrategy } from '@nestjs/passport';
 import { BasicStrategy as PassportBasicStrategy } from 'passport-http';
-import { Secrets } from '../../common/crypto/secrets';
 import { AccountDirectory } from './account-directory';
 import type { Principal } from './principal';
 
@@ -10,17 +9,14 @@ const USER_ID = /^[1-9]\d{0,9}$/;
 /** HTTP Basic: username = the account's user ID, password = its API key. */
 @Injectable()
 export class BasicStrategy extends PassportStrategy(PassportBasicStrategy, 'basic') {
-  constructor(
-    private readonly directory: AccountDirectory,
-    private readonly secrets: Secrets,
-  ) {
+  constructor(private readonly directory: AccountDirectory) {
     super();
   }
 
   async validate(userId: string, apiKey: string): Promise<Principal | false> {
     if (!USER_ID.test(userId)) return false;
-    const account = await this.directory.find(Number(userId));
-    if (!account || !this.secrets.matches(apiKey, account.apiKeyHash)) return false;
+    const account = await this.directory.authenticate(Number(userId), apiKey);
+    if (!account) return false;
     return { accountId: account.id, account, scheme: 'basic' };
   }
 }

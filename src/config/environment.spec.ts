@@ -1,0 +1,74 @@
+import { AppConfig } from './app-config';
+import { ConfigError, parseEnvironment } from './environment';
+
+describe('configuration', () => {
+  it('has defaults that work on a developer machine', () => {
+    const config = AppConfig.fromEnvironment({});
+    expect(config.env).toBe('development');
+    expect(config.http).toEqual({
+      host: '0.0.0.0',
+      port: 3000,
+      publicUrl: 'http://localhost:3000',
+    });
+    expect(config.db).toEqual({
+      host: '127.0.0.1',
+      port: 3306,
+      user: 'root',
+      password: '',
+      name: 'scheduling',
+      poolSize: 10,
+      migrateOnStart: true,
+    });
+    expect(config.redis).toEqual({ host: '127.0.0.1', port: 6379, password: undefined, db: 0 });
+    expect(config.queue.prefix).toBe('scheduling');
+    expect(config.secret.length).toBeGreaterThanOrEqual(32);
+  });
+
+  it('reads every variable, converting numbers and booleans', () => {
+    const config = AppConfig.fromEnvironment({
+      PORT: '8080',
+      PUBLIC_URL: 'https://booking.example.com/',
+      DB_PASSWORD: 's3cret',
+      DB_MIGRATE_ON_START: 'false',
+      REDIS_PASSWORD: 'r3dis',
+      AUTH_CACHE_TTL_MS: '0',
+      APP_SECRET: 'x'.repeat(40),
+    });
+    expect(config.http.port).toBe(8080);
+    expect(config.http.publicUrl).toBe('https://booking.example.com');
+    expect(config.db.password).toBe('s3cret');
+    expect(config.db.migrateOnStart).toBe(false);
+    expect(config.redis.password).toBe('r3dis');
+    expect(config.auth.cacheTtlMs).toBe(0);
+    expect(config.secret).toBe('x'.repeat(40));
+  });
+
+  it.each([
+    [{ PORT: 'abc' }, 'PORT'],
+    [{ PORT: '70000' }, 'PORT'],
+    [{ DB_PORT: '-1' }, 'DB_PORT'],
+    [{ DB_NAME: 'bad-name; DROP' }, 'DB_NAME'],
+    [{ DB_MIGRATE_ON_START: 'maybe' }, 'DB_MIGRATE_ON_START'],
+    [{ PUBLIC_URL: 'not a url' }, 'PUBLIC_URL'],
+    [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],
+    [{ APP_SECRET: 'short' }, 'APP_SECRET'],
+    [{ NODE_ENV: 'production' }, 'APP_SECRET'],
+  ])('refuses %j, naming %s', (env, name) => {
+    expect(() => parseEnvironment(env)).toThrow(ConfigError);
+    expect(() => parseEnvironment(env)).toThrow(
+      new RegExp(`^Invalid configuration:\\n  ${name}: `),
+    );
+  });
+
+  it('never prints a secret it refuses', () => {
+    expect(() => parseEnvironment({ APP_SECRET: 'hunter2' })).toThrow(
+      'APP_SECRET: APP_SECRET must be at least 32 characters long (got 7 characters)',
+    );
+  });
+
+  it('names every bad variable at once, with the value it got', () => {
+    expect(() => parseEnvironment({ PORT: 'abc', REDIS_PORT: 'x' })).toThrow(
+      /PORT: .*\(got "abc"\)\n {2}REDIS_PORT: .*\(got "x"\)/,
+    );
+  });
+});

@@ -1,0 +1,87 @@
+import { createConnection } from 'mysql2/promise';
+import { finished, spawnEntry, waitForStatus } from './support/processes';
+import { freePort } from './support/redis-server';
+import { testEnvVars } from './support/test-env-vars';
+import { testConfig } from './support/test-environment';
+
+/** The API and worker entry points as separate processes, the way pods run them. */
+describe('Processes: start-up, schema, graceful stop (e2e)', () => {
+  it('refuses to start with a bad variable, naming it', async () => {
+    const run = await finished(
+      spawnEntry('main.ts', [], testEnvVars({ PORT: 'eighty', REDIS_PORT: '99999' })),
+    );
+    expect(run.code).toBe(78);
+    expect(run.stderr).toContain('Invalid configuration:');
+    expect(run.stderr).toContain('PORT: PORT must be an integer number (got "eighty")');
+    expect(run.stderr).toContain(
+      'REDIS_PORT: REDIS_PORT must not be greater than 65535 (got "99999")',
+    );
+  });
+
+  describe('on a machine without the database', () => {
+    const database = `${testConfig().db.name.replace(/_test$/, '')}_fresh_test`;
+    const mysql = () => {
+      const { db } = testConfig();
+      return createConnection({
+        host: db.host,
+        port: db.port,
+        user: db.user,
+        password: db.password,
+      });
+    };
+
+    afterAll(async () => {
+      const connection = await mysql();
+      await connection.query(`DROP DATABASE IF EXISTS \`${database}\``);
+      await connection.end();
+    });
+
+    it('API and worker started together create the database, migrate it once, serve, and stop on SIGTERM', async () => {
+      const [apiPort, workerPort] = [await freePort(), await freePort()];
+      const env = testEnvVars({
+        DB_NAME: database,
+        DB_MIGRATE_ON_START: 'true',
+        PORT: String(apiPort),
+        WORKER_PORT: String(workerPort),
+        LOG_LEVEL: 'info',
+      });
+      const api = spawnEntry('main.ts', [], env);
+      const worker = spawnEntry('worker.ts', [], env);
+      const apiDone = finished(api);
+      const workerDone = finished(worker);
+
+      await waitForStatus(`http://127.0.0.1:${apiPort}/health/ready`, 200);
+      await waitForStatus(`http://127.0.0.1:${workerPort}/health/ready`, 200);
+
+      const connection = await mysql();
+      const [tables] = await connection.query(`SHOW TABLES FROM \`${database}\``);
+      const [applied] = await connection.query(`SELECT name FROM \`${database}\`.migrations`);
+      await connection.end();
+      expect((tables as Record<string, string>[]).map((t) => Object.values(t)[0]).sort()).toEqual([
+        'accounts',
+        'migrations',
+        'outbox',
+      ]);
+      expect(applied).toEqual([{ name: 'InitialSchema1763800000000' }]);
+
+      // The worker serves its health only, never the API.
+      expect((await fetch(`http://127.0.0.1:${workerPort}/api/v1/me`)).status).toBe(404);
+      expect((await fetch(`http://127.0.0.1:${apiPort}/api/v1/me`)).status).toBe(401);
+
+      api.kill('SIGTERM');
+      worker.kill('SIGTERM');
+      const [a, w] = await Promise.all([apiDone, workerDone]);
+      expect({ code: a.code, stopped: a.stdout.includes('"msg":"stopped"') }).toEqual({
+        code: 0,
+        stopped: true,
+      });
+      expect({ code: w.code, stopped: w.stdout.includes('"msg":"stopped"') }).toEqual({
+        code: 0,
+        stopped: true,
+      });
+      // Exactly one of the two ran the migration; the other found nothing to do.
+      const migratedBy = [a, w].filter((p) => p.stdout.includes('"msg":"database migrated"'));
+      expect(migratedBy).toHaveLength(1);
+    });
+  });
+});
