@@ -6,7 +6,7 @@ import type { Logger } from 'pino';
 import { DataSource } from 'typeorm';
 import { Secrets } from '../common/crypto/secrets';
 import { dataSourceOptions } from '../common/database/data-source-options';
-import { createDatabaseIfMissing, migrate } from '../common/database/schema';
+import { migrate, prepareServer } from '../common/database/schema';
 import { LoggingModule } from '../common/logging/logging.module';
 import type { AppConfig } from '../config/app-config';
 import { ConfigModule } from '../config/config.module';
@@ -31,8 +31,10 @@ export class CoreModule {
         LoggingModule.forRoot(logger),
         TypeOrmModule.forRootAsync({
           useFactory: async () => {
-            if (config.db.migrateOnStart) await createDatabaseIfMissing(config.db);
-            return { ...dataSourceOptions(config.db), autoLoadEntities: true };
+            const type = await prepareServer(config.db, {
+              createDatabase: config.db.migrateOnStart,
+            });
+            return { ...dataSourceOptions(config.db, type), autoLoadEntities: true };
           },
           dataSourceFactory: async (options) => {
             const dataSource = await new DataSource(options!).initialize();

@@ -1,6 +1,6 @@
 import { DataSource } from 'typeorm';
 import { dataSourceOptions } from '../../src/common/database/data-source-options';
-import { createDatabaseIfMissing, migrate } from '../../src/common/database/schema';
+import { migrate, prepareServer } from '../../src/common/database/schema';
 import { testConfig } from './test-environment';
 
 /**
@@ -11,8 +11,8 @@ import { testConfig } from './test-environment';
 export default async function globalSetup(): Promise<void> {
   process.env.SCHEDULING_TEST_RUN ??= `t${process.pid}`;
   const config = testConfig();
-  await createDatabaseIfMissing(config.db);
-  const dataSource = await new DataSource(dataSourceOptions(config.db)).initialize();
+  const type = await prepareServer(config.db, { createDatabase: true });
+  const dataSource = await new DataSource(dataSourceOptions(config.db, type)).initialize();
   try {
     await migrate(dataSource);
   } finally {

@@ -1,16 +1,19 @@
 import type { DataSourceOptions } from 'typeorm';
 import type { DatabaseConfig } from '../../config/app-config';
 import { migrations } from './migrations';
+import type { ServerType } from './schema';
 
 /**
  * TypeORM options shared by the service and the TypeORM CLI (`ormconfig.ts`).
  *
  * Times: mysql2 reads and writes DATETIME as UTC (`timezone: 'Z'`), but the session's own zone is the
  * server's, so SQL must not use NOW()/CURRENT_TIMESTAMP for stored times: the code passes them.
+ * `type` is the server's own (see prepareServer): the SQL is the same, but `migration:generate`
+ * compares the entities with the schema only when TypeORM reads the server's catalog right.
  */
-export function dataSourceOptions(db: DatabaseConfig): DataSourceOptions {
+export function dataSourceOptions(db: DatabaseConfig, type: ServerType): DataSourceOptions {
   return {
-    type: 'mysql',
+    type,
     host: db.host,
     port: db.port,
     username: db.user,

@@ -4,8 +4,17 @@ import type { DatabaseConfig } from '../../config/app-config';
 
 const MIGRATION_LOCK = 'scheduling:migrations';
 
-/** Creates the configured database when it does not exist (a fresh machine). */
-export async function createDatabaseIfMissing(db: DatabaseConfig): Promise<void> {
+/** Which server the database runs on: TypeORM reads column defaults differently on each. */
+export type ServerType = 'mysql' | 'mariadb';
+
+/**
+ * Connects to the server without a database: tells whether it is MySQL or MariaDB and, when asked,
+ * creates the configured database if it does not exist (a fresh machine).
+ */
+export async function prepareServer(
+  db: DatabaseConfig,
+  { createDatabase }: { createDatabase: boolean },
+): Promise<ServerType> {
   const connection = await createConnection({
     host: db.host,
     port: db.port,
@@ -13,10 +22,15 @@ export async function createDatabaseIfMissing(db: DatabaseConfig): Promise<void>
     password: db.password,
   });
   try {
-    // The name is validated by the config schema ([A-Za-z0-9_] only), so quoting it is enough.
-    await connection.query(
-      `CREATE DATABASE IF NOT EXISTS \`${db.name}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`,
-    );
+    if (createDatabase) {
+      // The name is validated by the config schema ([A-Za-z0-9_] only), so quoting it is enough.
+      await connection.query(
+        `CREATE DATABASE IF NOT EXISTS \`${db.name}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`,
+      );
+    }
+    const [rows] = await connection.query('SELECT VERSION() AS version');
+    const [{ version }] = rows as [{ version: string }];
+    return /mariadb/i.test(version) ? 'mariadb' : 'mysql';
   } finally {
     await connection.end();
   }

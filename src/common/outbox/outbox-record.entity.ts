@@ -1,8 +1,9 @@
-import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
+import { Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
 import type { RecordedEvent } from './domain-event';
 
 /** A row of the transactional outbox. */
 @Entity('outbox')
+@Index('idx_outbox_pending', ['dispatchedAt', 'id'])
 export class OutboxRecord {
   /** BIGINT, read as a string (exact beyond 2^53). */
   @PrimaryGeneratedColumn({ type: 'bigint', unsigned: true })

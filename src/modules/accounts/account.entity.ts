@@ -1,6 +1,7 @@
-import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
+import { Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
 
 @Entity('accounts')
+@Index('uq_accounts_email', ['email'], { unique: true })
 export class Account {
   /** The account's user ID: the Basic-auth username. */
   @PrimaryGeneratedColumn({ type: 'int', unsigned: true })
@@ -16,18 +17,18 @@ export class Account {
   @Column({ type: 'varchar', length: 64 })
   timezone!: string;
 
-  @Column({ type: 'char', length: 3 })
+  @Column({ type: 'char', length: 3, default: 'USD' })
   currency!: string;
 
   /** 0 = Sunday, 1 = Monday. */
-  @Column({ name: 'first_day_of_week', type: 'tinyint', unsigned: true })
+  @Column({ name: 'first_day_of_week', type: 'tinyint', unsigned: true, default: 0 })
   firstDayOfWeek!: number;
 
   /** `ampm` or `24h`. */
-  @Column({ name: 'time_format', type: 'varchar', length: 8 })
+  @Column({ name: 'time_format', type: 'varchar', length: 8, default: 'ampm' })
   timeFormat!: string;
 
-  @Column({ type: 'varchar', length: 32 })
+  @Column({ type: 'varchar', length: 32, default: 'standard' })
   plan!: string;
 
   /** scrypt hash of the login password (OAuth consent); null until an operator sets one. */

@@ -1,0 +1,26 @@
+/**
+ * The DataSource of the TypeORM CLI (`npm run migration:run`, `migration:revert`, `migration:generate`),
+ * built from the same configuration as the service (environment variables, `.env`). The service itself
+ * does not read this file: it migrates at start (DB_MIGRATE_ON_START) with the same options.
+ *
+ * Generating a migration from the entities:
+ *   npm run migration:generate -- src/common/database/migrations/add-something
+ * then list the new class in src/common/database/migrations/index.ts (a unit test checks it is there).
+ */
+import { join } from 'node:path';
+import { DataSource } from 'typeorm';
+import { dataSourceOptions } from './src/common/database/data-source-options';
+import { prepareServer } from './src/common/database/schema';
+import { AppConfig, loadDotEnv } from './src/config/app-config';
+
+async function cliDataSource(): Promise<DataSource> {
+  loadDotEnv();
+  const { db } = AppConfig.fromEnvironment();
+  const type = await prepareServer(db, { createDatabase: true });
+  return new DataSource({
+    ...dataSourceOptions(db, type),
+    entities: [join(__dirname, 'src', '**', '*.entity.ts')],
+  });
+}
+
+export default cliDataSource();
