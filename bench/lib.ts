@@ -1,6 +1,7 @@
 /* Shared helpers of the benchmarks: start the built service, load it with autocannon, report. */
 import autocannon from 'autocannon';
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { type ChildProcess, execFileSync, spawn, spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
 
@@ -42,13 +43,40 @@ export async function waitFor(url: string, timeoutMs = 30_000): Promise<void> {
   }
 }
 
+/**
+ * Where the processes of a benchmark run: the server under test on the last core, the load generator
+ * (this process) on the others, so that neither steals the other's CPU in the middle of a request
+ * (on a 2-core machine, unpinned runs of the same build varied by 2×). Without taskset, unpinned.
+ */
+export interface CpuLayout {
+  server: string | undefined;
+  client: string | undefined;
+  describe: string;
+}
+
+export function cpuLayout(): CpuLayout {
+  const count = cpus().length;
+  const hasTaskset = spawnSync('taskset', ['--version']).status === 0;
+  if (count < 2 || !hasTaskset)
+    return { server: undefined, client: undefined, describe: 'unpinned' };
+  const server = String(count - 1);
+  const client = count === 2 ? '0' : `0-${count - 2}`;
+  execFileSync('taskset', ['-pc', client, String(process.pid)], { stdio: 'ignore' });
+  return { server, client, describe: `server on CPU ${server}, load generator on CPU ${client}` };
+}
+
 /** Starts a node script in its own process (output discarded); resolves once `readyUrl` answers. */
 export async function startProcess(
   script: string,
   env: NodeJS.ProcessEnv,
   readyUrl: string,
+  cpu?: string,
 ): Promise<ChildProcess> {
-  const child = spawn(process.execPath, [script], { env, stdio: ['ignore', 'ignore', 'inherit'] });
+  const command = cpu ? ['taskset', '-c', cpu, process.execPath] : [process.execPath];
+  const child = spawn(command[0], [...command.slice(1), script], {
+    env,
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
   await waitFor(readyUrl);
   return child;
 }
@@ -62,6 +90,7 @@ export async function stopProcess(child: ChildProcess): Promise<void> {
 }
 
 export interface LoadResult {
+  requests: number;
   requestsPerSecond: number;
   p50Ms: number;
   p99Ms: number;
@@ -72,11 +101,68 @@ export interface LoadResult {
 export async function load(options: autocannon.Options): Promise<LoadResult> {
   const result = await autocannon({ ...options });
   return {
+    requests: result.requests.total,
     requestsPerSecond: result.requests.average,
     p50Ms: result.latency.p50,
     p99Ms: result.latency.p99,
     errors: result.errors + result.timeouts,
     non2xx: result.non2xx,
+  };
+}
+
+/** CPU time (user + system, ms) a process has used so far; undefined where /proc is not there. */
+export function cpuTimeMs(pid: number | undefined): number | undefined {
+  if (pid === undefined) return undefined;
+  try {
+    // Fields 14 and 15 of /proc/<pid>/stat, after the parenthesised command name; in clock ticks.
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS_PER_SECOND;
+  } catch {
+    return undefined;
+  }
+}
+
+const CLOCK_TICKS_PER_SECOND = 100;
+
+/** Time the hypervisor gave to other guests (steal), all CPUs, ms; undefined off Linux. */
+export function stealTimeMs(): number | undefined {
+  try {
+    const cpu = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/);
+    return (Number(cpu[8]) * 1000) / CLOCK_TICKS_PER_SECOND;
+  } catch {
+    return undefined;
+  }
+}
+
+export interface ServerLoadResult extends LoadResult {
+  /** CPU the server process used per request (µs): steadier than req/s on a busy machine. */
+  cpuUsPerRequest: number | undefined;
+  /** Share of the machine's CPU time stolen by the hypervisor during the load (0-1). */
+  steal: number | undefined;
+}
+
+/** Loads a server process and reports, besides autocannon's figures, what the server spent. */
+export async function loadServer(
+  pid: number | undefined,
+  options: autocannon.Options,
+): Promise<ServerLoadResult> {
+  const cpuBefore = cpuTimeMs(pid);
+  const stealBefore = stealTimeMs();
+  const started = Date.now();
+  const result = await load(options);
+  const elapsedMs = (Date.now() - started) * cpus().length;
+  const cpuAfter = cpuTimeMs(pid);
+  const stealAfter = stealTimeMs();
+  return {
+    ...result,
+    cpuUsPerRequest:
+      cpuBefore === undefined || cpuAfter === undefined || result.requests === 0
+        ? undefined
+        : ((cpuAfter - cpuBefore) * 1000) / result.requests,
+    steal:
+      stealBefore === undefined || stealAfter === undefined
+        ? undefined
+        : (stealAfter - stealBefore) / elapsedMs,
   };
 }
 

@@ -267,20 +267,24 @@ describe('Platform: the error contract and request handling (e2e)', () => {
     });
   });
 
-  it('writes one JSON log line per request, and a service log line, under the request id', async () => {
+  it('writes one JSON log line per request, and what request.log writes, under the request id', async () => {
     const res = await get('/api/v1/probe/log', { 'x-request-id': 'req-log-1' });
     expect(res.statusCode).toBe(200);
     await new Promise((r) => setTimeout(r, 50));
     const lines = logLines.filter((l) => l.reqId === 'req-log-1');
     expect(lines).toEqual([
-      expect.objectContaining({ level: 30, msg: 'probe logged', context: 'Probe' }),
-      expect.objectContaining({
+      expect.objectContaining({ level: 30, msg: 'probe logged', probe: true, service: 'api' }),
+      {
         level: 30,
-        msg: 'request completed',
-        req: { method: 'GET', url: '/api/v1/probe/log' },
-        res: { statusCode: 200 },
+        time: expect.any(Number),
+        service: 'api',
+        reqId: 'req-log-1',
+        method: 'GET',
+        url: '/api/v1/probe/log',
+        statusCode: 200,
         responseTime: expect.any(Number),
-      }),
+        msg: 'request completed',
+      },
     ]);
     expect(JSON.stringify(lines)).not.toContain(account.apiKey);
     expect(JSON.stringify(lines)).not.toMatch(/authorization/i);

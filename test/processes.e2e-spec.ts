@@ -1,5 +1,5 @@
 import { createConnection } from 'mysql2/promise';
-import { finished, spawnEntry, waitForStatus } from './support/processes';
+import { finished, spawnEntry, waitForLine, waitForStatus } from './support/processes';
 import { freePort } from './support/redis-server';
 import { testEnvVars } from './support/test-env-vars';
 import { testConfig } from './support/test-environment';
@@ -66,7 +66,17 @@ describe('Processes: start-up, schema, graceful stop (e2e)', () => {
 
       // The worker serves its health only, never the API.
       expect((await fetch(`http://127.0.0.1:${workerPort}/api/v1/me`)).status).toBe(404);
-      expect((await fetch(`http://127.0.0.1:${apiPort}/api/v1/me`)).status).toBe(401);
+      const unauthorized = await fetch(`http://127.0.0.1:${apiPort}/api/v1/me`, {
+        headers: { 'x-request-id': 'quiet-pod-1' },
+      });
+      expect(unauthorized.status).toBe(401);
+
+      // A quiet process still writes its request log within the flush interval (not at exit).
+      const requestLine = await waitForLine(
+        api,
+        (line) => line.reqId === 'quiet-pod-1' && line.msg === 'request completed',
+      );
+      expect(requestLine).toMatchObject({ service: 'api', statusCode: 401, url: '/api/v1/me' });
 
       api.kill('SIGTERM');
       worker.kill('SIGTERM');

@@ -16,7 +16,7 @@ import {
 import { RouteCatalog } from '../common/http/route-catalog';
 import {
   RequestLogController,
-  bindRequestLogger,
+  lazyChildLogger,
   requestIdFor,
 } from '../common/logging/logging.module';
 
@@ -28,7 +28,8 @@ export function createHttpAdapter(logger: Logger): FastifyAdapter {
     // No Nest middleware in this service: without middie every request skips a layer (bench:http).
     skipMiddie: true,
     loggerInstance: logger,
-    logController: new RequestLogController(),
+    childLoggerFactory: lazyChildLogger,
+    logController: new RequestLogController(logger),
     rewriteUrl,
     routerOptions: { querystringParser: parseQuery },
     genReqId: (req: IncomingMessage) => requestIdFor(req.headers['x-request-id']),
@@ -54,7 +55,6 @@ export function configureApi(app: NestFastifyApplication, logger: Logger): Route
     void reply.header('x-request-id', req.id);
     done();
   });
-  bindRequestLogger(fastify);
   registerBodyParsing(fastify);
 
   app.useLogger(app.get(NestPinoLogger));

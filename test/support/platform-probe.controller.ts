@@ -1,4 +1,5 @@
-import { Body, Controller, Get, Logger, Param, Post, Put, Query } from '@nestjs/common';
+import { Body, Controller, Get, Param, Post, Put, Query, Req } from '@nestjs/common';
+import type { FastifyRequest } from 'fastify';
 import { IsArray, IsEmail, IsInt, IsNotEmpty, IsOptional, IsString, Min } from 'class-validator';
 import { ForbiddenError } from '../../src/common/errors/domain-error';
 import { IdList } from '../../src/common/http/id-list';
@@ -59,10 +60,10 @@ export class PlatformProbeController {
     return { id: Number(id) };
   }
 
-  /** Logs through Nest's Logger, as any service does: the line must carry the request's id. */
+  /** Logs through the request's logger: the line must carry the request's id. */
   @Get('log')
-  log(): { logged: true } {
-    new Logger('Probe').log('probe logged');
+  log(@Req() request: FastifyRequest): { logged: true } {
+    request.log.info({ probe: true }, 'probe logged');
     return { logged: true };
   }
 

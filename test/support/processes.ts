@@ -71,3 +71,38 @@ export async function waitForStatus(
     await new Promise((r) => setTimeout(r, 100));
   }
 }
+
+/** Resolves with the first JSON line of the child's stdout that `matches` (or fails after the time). */
+export function waitForLine(
+  child: ChildProcess,
+  matches: (line: Record<string, unknown>) => boolean,
+  timeoutMs = 3000,
+): Promise<Record<string, unknown>> {
+  return new Promise((resolve, reject) => {
+    let pending = '';
+    const timer = setTimeout(() => {
+      child.stdout?.off('data', onData);
+      reject(new Error(`no matching log line within ${timeoutMs} ms`));
+    }, timeoutMs);
+    const onData = (chunk: Buffer) => {
+      pending += chunk.toString();
+      const lines = pending.split('\n');
+      pending = lines.pop() ?? '';
+      for (const text of lines) {
+        let line: Record<string, unknown>;
+        try {
+          line = JSON.parse(text) as Record<string, unknown>;
+        } catch {
+          continue;
+        }
+        if (matches(line)) {
+          clearTimeout(timer);
+          child.stdout?.off('data', onData);
+          resolve(line);
+          return;
+        }
+      }
+    };
+    child.stdout?.on('data', onData);
+  });
+}

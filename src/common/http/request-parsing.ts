@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { IncomingMessage } from 'node:http';
 import qs from 'qs';
 import { DomainError, ExpectedJsonObjectError } from '../errors/domain-error';
@@ -71,13 +71,20 @@ export function registerBodyParsing(fastify: FastifyInstance): void {
       ? parse(req, body as string, done)
       : done(new UnsupportedMediaTypeError()),
   );
-  fastify.addHook('preValidation', (req, _reply, done) => {
-    if (
-      req.method === 'PUT' &&
-      (req.body === undefined || (Array.isArray(req.body) && req.body.length === 0))
-    ) {
-      req.body = {};
-    }
-    done();
+  // Only PUT routes get the hook, so that no other request pays for it.
+  fastify.addHook('onRoute', (route) => {
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    if (!methods.includes('PUT')) return;
+    const own = route.preValidation ?? [];
+    route.preValidation = [emptyPutBodyAsObject, ...(Array.isArray(own) ? own : [own])];
   });
+}
+
+function emptyPutBodyAsObject(
+  req: FastifyRequest,
+  _reply: FastifyReply,
+  done: (err?: Error) => void,
+): void {
+  if (req.body === undefined || (Array.isArray(req.body) && req.body.length === 0)) req.body = {};
+  done();
 }
