@@ -5,9 +5,10 @@ import { type CliCommand, type OptionValues, UsageError, usage } from './app/cli
 import { CliModule } from './app/cli.module';
 import { configOrExit } from './app/process';
 import { DomainError } from './common/errors/domain-error';
+import { databaseCommands } from './common/database/database.cli';
 import { accountCommands } from './modules/accounts/accounts.cli';
 
-const commands: CliCommand[] = [...accountCommands];
+const commands: CliCommand[] = [...databaseCommands, ...accountCommands];
 
 function help(): string {
   return `Usage: npm run cli -- <command> [options]\n\nCommands:\n${commands.map((c) => `  ${usage(c)}`).join('\n')}\n`;
@@ -48,7 +49,7 @@ async function main(argv: string[]): Promise<number> {
     return 2;
   }
 
-  const config = configOrExit();
+  const config = command.configure ? command.configure(configOrExit()) : configOrExit();
   const logger = pino({ level: 'warn', base: { service: 'cli' } }, pino.destination(2));
   const app = await NestFactory.createApplicationContext(CliModule.forRoot({ config, logger }), {
     logger: ['error', 'warn'],

@@ -127,6 +127,24 @@ describe('Operator CLI (e2e, separate processes)', () => {
     expect((await me(created.id, rotated.result!.apiKey)).statusCode).toBe(200);
   });
 
+  it('db:migrate creates a missing database and migrates it, even with DB_MIGRATE_ON_START=false', async () => {
+    const { db } = testConfig();
+    const database = `${db.name.replace(/_test$/, '')}_release_test`;
+    try {
+      const run = await runCli(['db:migrate'], testEnvVars({ DB_NAME: database }));
+      expect(run.code).toBe(0);
+      expect(run.result).toEqual({
+        database,
+        pending: false,
+        migrations: ['InitialSchema1763800000000'],
+      });
+      const again = await runCli(['db:migrate'], testEnvVars({ DB_NAME: database }));
+      expect(again.result).toEqual(run.result);
+    } finally {
+      await app.get(DataSource).query(`DROP DATABASE IF EXISTS \`${database}\``);
+    }
+  });
+
   it('account:set-password stores a password hash the account can sign in with', async () => {
     const created = (await runCli(['account:create', '--email', email(), '--name', 'Pw'], env))
       .result!;

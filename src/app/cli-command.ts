@@ -1,4 +1,5 @@
 import type { INestApplicationContext } from '@nestjs/common';
+import type { AppConfig } from '../config/app-config';
 
 export type OptionSpec = Record<
   string,
@@ -12,6 +13,8 @@ export interface CliCommand {
   name: string;
   summary: string;
   options: OptionSpec;
+  /** Adjusts the configuration the command's application starts with. */
+  configure?(config: AppConfig): AppConfig;
   run(app: INestApplicationContext, options: OptionValues): Promise<unknown>;
 }
 

@@ -1,5 +1,7 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { AppConfig } from './app-config';
-import { ConfigError, parseEnvironment } from './environment';
+import { ConfigError, Environment, parseEnvironment } from './environment';
 
 describe('configuration', () => {
   it('has defaults that work on a developer machine', () => {
@@ -70,5 +72,14 @@ describe('configuration', () => {
     expect(() => parseEnvironment({ PORT: 'abc', REDIS_PORT: 'x' })).toThrow(
       /PORT: .*\(got "abc"\)\n {2}REDIS_PORT: .*\(got "x"\)/,
     );
+  });
+
+  it('documents every variable in .env.example and in the README', () => {
+    const root = join(__dirname, '..', '..');
+    const variables = [...Object.keys(new Environment()), 'PUBLIC_URL', 'APP_SECRET'];
+    const example = readFileSync(join(root, '.env.example'), 'utf8');
+    const readme = readFileSync(join(root, 'README.md'), 'utf8');
+    expect(variables.filter((v) => !new RegExp(`^${v}=`, 'm').test(example))).toEqual([]);
+    expect(variables.filter((v) => !readme.includes(`\`${v}\``))).toEqual([]);
   });
 });
