@@ -1,12 +1,29 @@
+import type { Server } from 'node:http';
 import type { INestApplication } from '@nestjs/common';
 import type { Logger } from 'pino';
 
+const IDLE_CONNECTION_REAP_MS = 50;
+
 /**
- * Graceful stop on SIGTERM/SIGINT, in the order a pod needs: first stop accepting and drain the HTTP
- * requests in flight, then let Nest stop the rest (queue consumers finish their active jobs, the
- * outbox relay its pass, pools close). Nest's own hooks would close the pools before the server.
- * A second signal, or the timeout, exits at once.
+ * Stops a process in the order a pod needs: first stop accepting and drain the HTTP requests in
+ * flight, then let Nest stop the rest (queue consumers finish their active jobs, the outbox relay its
+ * pass, pools close). Nest's own hooks would close the pools before the server.
  */
+export async function closeGracefully(app: INestApplication): Promise<void> {
+  const server = app.getHttpServer() as Server;
+  // A keep-alive connection whose response finishes after the close began would stay open until its
+  // client or the keep-alive timeout (72 s) ends it, and the close would wait for it: end each one as
+  // soon as it is idle.
+  const reaper = setInterval(() => server.closeIdleConnections(), IDLE_CONNECTION_REAP_MS);
+  try {
+    await app.getHttpAdapter().close();
+  } finally {
+    clearInterval(reaper);
+  }
+  await app.close();
+}
+
+/** closeGracefully on SIGTERM/SIGINT; a second signal, or the timeout, exits at once. */
 export function closeGracefullyOnSignals(
   app: INestApplication,
   logger: Logger,
@@ -27,8 +44,7 @@ export function closeGracefullyOnSignals(
     timer.unref();
     void (async () => {
       try {
-        await app.getHttpAdapter().close();
-        await app.close();
+        await closeGracefully(app);
         logger.info('stopped');
         logger.flush();
         process.exitCode = 0;
