@@ -7,9 +7,8 @@
  *   npm run migration:generate -- src/common/database/migrations/add-something
  * then list the new class in src/common/database/migrations/index.ts (a unit test checks it is there).
  */
-import { join } from 'node:path';
 import { DataSource } from 'typeorm';
-import { dataSourceOptions } from './src/common/database/data-source-options';
+import { ENTITY_SOURCES, dataSourceOptions } from './src/common/database/data-source-options';
 import { prepareServer } from './src/common/database/schema';
 import { AppConfig, loadDotEnv } from './src/config/app-config';
 
@@ -19,7 +18,7 @@ async function cliDataSource(): Promise<DataSource> {
   const type = await prepareServer(db, { createDatabase: true });
   return new DataSource({
     ...dataSourceOptions(db, type),
-    entities: [join(__dirname, 'src', '**', '*.entity.ts')],
+    entities: [ENTITY_SOURCES],
   });
 }
 

@@ -1,7 +1,15 @@
+import { join } from 'node:path';
 import type { DataSourceOptions } from 'typeorm';
 import type { DatabaseConfig } from '../../config/app-config';
 import { migrations } from './migrations';
 import type { ServerType } from './schema';
+
+/**
+ * Every entity's source file, for what loads entities without the service's modules: the TypeORM
+ * CLI (`ormconfig.ts`, under ts-node) and the schema test. The service registers its entities
+ * through its modules (`autoLoadEntities`).
+ */
+export const ENTITY_SOURCES = join(__dirname, '..', '..', '**', '*.entity.ts');
 
 /**
  * TypeORM options shared by the service and the TypeORM CLI (`ormconfig.ts`).

@@ -1,7 +1,6 @@
-import { join } from 'node:path';
 import { DataSource } from 'typeorm';
 import { testConfig } from '../../../test/support/test-environment';
-import { dataSourceOptions } from './data-source-options';
+import { ENTITY_SOURCES, dataSourceOptions } from './data-source-options';
 import { prepareServer } from './schema';
 
 /**
@@ -17,7 +16,7 @@ describe('Schema: the migrations build what the entities describe (MySQL)', () =
     const type = await prepareServer(db, { createDatabase: false });
     dataSource = await new DataSource({
       ...dataSourceOptions(db, type),
-      entities: [join(__dirname, '..', '..', '**', '*.entity.ts')],
+      entities: [ENTITY_SOURCES],
     }).initialize();
   });
 
