@@ -14,7 +14,7 @@ import {
   DIST,
   benchEnv,
   cli,
-  cpuLayout,
+  pinCpus,
   load,
   loadServer,
   machine,
@@ -32,7 +32,7 @@ const API_PORT = 3900;
 const BARE_PORT = 3901;
 
 async function main(): Promise<void> {
-  const cpu = cpuLayout();
+  const cpu = pinCpus();
   const env = benchEnv({ PORT: String(API_PORT) });
   const account = cli<{ id: number; apiKey: string }>(
     ['account:create', '--email', `bench-${Date.now()}@example.test`, '--name', 'Bench'],

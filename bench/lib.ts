@@ -44,8 +44,8 @@ export async function waitFor(url: string, timeoutMs = 30_000): Promise<void> {
 }
 
 /**
- * Where the processes of a benchmark run: the server under test on the last core, the load generator
- * (this process) on the others, so that neither steals the other's CPU in the middle of a request
+ * Pins this process (the load generator) to all cores but the last and returns where the server under
+ * test is to run: the last core, so that neither steals the other's CPU in the middle of a request
  * (on a 2-core machine, unpinned runs of the same build varied by 2×). Without taskset, unpinned.
  */
 export interface CpuLayout {
@@ -54,7 +54,7 @@ export interface CpuLayout {
   describe: string;
 }
 
-export function cpuLayout(): CpuLayout {
+export function pinCpus(): CpuLayout {
   const count = cpus().length;
   const hasTaskset = spawnSync('taskset', ['--version']).status === 0;
   if (count < 2 || !hasTaskset)

@@ -71,7 +71,7 @@ export class RequestLogController extends LogController {
   }
 }
 
-const LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+const LOG_METHODS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace'] as const;
 
 /**
  * `request.log`, made only when something logs through it: Fastify would otherwise build a pino child
@@ -103,8 +103,7 @@ class LazyChildLogger {
 }
 
 // The log methods forward their arguments as given (pino's overloads).
-for (const level of LEVELS) {
-  if (level === 'silent') continue;
+for (const level of LOG_METHODS) {
   Object.defineProperty(LazyChildLogger.prototype, level, {
     value(this: { logger: Logger }, ...args: Parameters<LogFn>) {
       this.logger[level](...args);
