@@ -5,8 +5,7 @@ import { Secrets } from '../src/common/crypto/secrets';
 import { Account } from '../src/modules/accounts/account.entity';
 import { runCli } from './support/processes';
 import { basicAuth, startApi } from './support/test-app';
-import { testEnvVars } from './support/test-env-vars';
-import { testConfig } from './support/test-environment';
+import { testConfig, testEnvVars } from './support/test-environment';
 
 describe('Operator CLI (e2e, separate processes)', () => {
   let app: NestFastifyApplication;

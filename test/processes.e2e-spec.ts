@@ -1,8 +1,7 @@
 import { createConnection } from 'mysql2/promise';
 import { finished, spawnEntry, waitForLine, waitForStatus } from './support/processes';
 import { freePort } from './support/redis-server';
-import { testEnvVars } from './support/test-env-vars';
-import { testConfig } from './support/test-environment';
+import { testConfig, testEnvVars } from './support/test-environment';
 
 /** The API and worker entry points as separate processes, the way pods run them. */
 describe('Processes: start-up, schema, graceful stop (e2e)', () => {

@@ -17,6 +17,7 @@ import { DomainEventPublisher } from '../src/common/outbox/domain-event-publishe
 import { Outbox } from '../src/common/outbox/outbox';
 import { QueueName } from '../src/common/queues/queue-names';
 import { Public } from '../src/common/http/public.decorator';
+import { eventually } from './support/eventually';
 import { startApi } from './support/test-app';
 import { testConfig } from './support/test-environment';
 
@@ -45,14 +46,6 @@ class SlowConsumer implements DomainEventHandler {
     this.started = Date.now();
     await sleep(800);
     this.finished = Date.now();
-  }
-}
-
-async function until(condition: () => boolean, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await sleep(20);
   }
 }
 
@@ -101,7 +94,7 @@ describe('Graceful stop (e2e)', () => {
     );
     worker.get(DomainEventPublisher).publishAfterCommit(pending);
     const consumer = worker.get(SlowConsumer);
-    await until(() => consumer.started !== undefined);
+    await eventually(() => consumer.started);
 
     await closeGracefully(worker);
     const stoppedAt = Date.now();

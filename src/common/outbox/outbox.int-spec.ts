@@ -2,6 +2,7 @@ import { getQueueToken } from '@nestjs/bull';
 import { Test, type TestingModule } from '@nestjs/testing';
 import type { Queue } from 'bull';
 import { DataSource } from 'typeorm';
+import { eventually } from '../../../test/support/eventually';
 import { PrivateRedis } from '../../../test/support/redis-server';
 import { testConfig } from '../../../test/support/test-environment';
 import { WorkerModule } from '../../app/worker.module';
@@ -24,19 +25,6 @@ class RecordingConsumer implements DomainEventHandler {
   handle(event: RecordedEvent): Promise<void> {
     this.received.push(event);
     return Promise.resolve();
-  }
-}
-
-async function eventually<T>(
-  check: () => Promise<T | undefined> | T | undefined,
-  timeoutMs = 15_000,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 50));
   }
 }
 
