@@ -3,6 +3,7 @@ import { APP_GUARD } from '@nestjs/core';
 import { HealthModule } from '../common/health/health.module';
 import { OutboxModule } from '../common/outbox/outbox.module';
 import { AccountsModule } from '../modules/accounts/accounts.module';
+import { CatalogModule } from '../modules/catalog/catalog.module';
 import { ApiAuthGuard } from '../modules/accounts/api-auth.guard';
 import { CoreModule, type CoreOptions, QueueModule } from './core.module';
 
@@ -18,6 +19,7 @@ export class ApiModule {
         HealthModule,
         OutboxModule,
         AccountsModule,
+        CatalogModule,
       ],
       providers: [{ provide: APP_GUARD, useClass: ApiAuthGuard }],
     };

@@ -15,7 +15,7 @@ export interface ErrorContext {
   message: string;
 }
 
-const REQUIRED = new Set(['isDefined', 'isNotEmpty']);
+const REQUIRED = new Set(['isDefined', 'isNotEmpty', 'isNotBlank']);
 
 function snake(name: string): string {
   return name
@@ -47,6 +47,11 @@ export function toInvalidAttribute(errors: ValidationError[]): InvalidAttributeE
   const context = error.contexts?.[constraint] as ErrorContext | undefined;
   if (context) return new InvalidAttributeError(context.code, context.message);
   const attribute = path.join('.');
+  if (constraint === 'isNotCleared')
+    return new InvalidAttributeError(
+      `invalid_${snake(path[0])}`,
+      `Attribute "${attribute}" cannot be cleared.`,
+    );
   return REQUIRED.has(constraint) || error.value === undefined
     ? new InvalidAttributeError(
         `required_${snake(path[0])}`,

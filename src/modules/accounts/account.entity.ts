@@ -31,6 +31,25 @@ export class Account {
   @Column({ type: 'varchar', length: 32, default: 'standard' })
   plan!: string;
 
+  /* Settings: the account-wide booking rules (`GET/PUT /settings`). */
+
+  /** Clients cannot book sooner than this many hours from now (a type may override it). */
+  @Column({ name: 'min_hours_in_advance', type: 'int', unsigned: true, default: 0 })
+  minHoursInAdvance!: number;
+
+  /** Clients cannot book further ahead than this many days (a type may override it). */
+  @Column({ name: 'max_days_in_advance', type: 'int', unsigned: true, default: 60 })
+  maxDaysInAdvance!: number;
+
+  @Column({ name: 'require_phone', type: 'boolean', default: false })
+  requirePhone!: boolean;
+
+  @Column({ name: 'send_confirmation_email', type: 'boolean', default: true })
+  sendConfirmationEmail!: boolean;
+
+  @Column({ name: 'send_sms', type: 'boolean', default: true })
+  sendSms!: boolean;
+
   /** scrypt hash of the login password (OAuth consent); null until an operator sets one. */
   @Column({ name: 'password_hash', type: 'varchar', length: 255, nullable: true })
   passwordHash!: string | null;

@@ -1,0 +1,62 @@
+import { Transform } from 'class-transformer';
+import { ValidateIf, type ValidationOptions, registerDecorator } from 'class-validator';
+import { isMoney } from '../money/money';
+
+/*
+ * Request-attribute decorators shared by the DTOs. class-validator runs a property's decorators from
+ * the bottom up, so the type check (`@IsString()`, written last) fails first and the more specific
+ * rules above it only see values of the right type.
+ */
+
+/** Absent attributes are not validated (and not changed); `null` is validated, so refused by types. */
+export const Optional = () => ValidateIf((_: object, value: unknown) => value !== undefined);
+
+/** Absent or `null` attributes are not validated: `null` clears the attribute. */
+export const OptionalNullable = () =>
+  ValidateIf((_: object, value: unknown) => value !== undefined && value !== null);
+
+/** Strings arrive trimmed; other values are left for the validators to refuse. */
+export const Trim = () =>
+  Transform(({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value));
+
+/** A required text attribute of a create request (`required_<attribute>` when missing or blank). */
+export function IsNotBlank(options?: ValidationOptions): PropertyDecorator {
+  return (target, propertyName) =>
+    registerDecorator({
+      name: 'isNotBlank',
+      target: target.constructor,
+      propertyName: propertyName as string,
+      options,
+      validator: { validate: (value: unknown) => typeof value === 'string' && value.trim() !== '' },
+    });
+}
+
+/**
+ * A required text attribute of an update: it may be left out, not emptied
+ * (`invalid_<attribute>`: `Attribute "name" cannot be cleared.`).
+ */
+export function IsNotCleared(options?: ValidationOptions): PropertyDecorator {
+  return (target, propertyName) =>
+    registerDecorator({
+      name: 'isNotCleared',
+      target: target.constructor,
+      propertyName: propertyName as string,
+      options,
+      validator: { validate: (value: unknown) => typeof value === 'string' && value.trim() !== '' },
+    });
+}
+
+/** An amount of money: `10`, `10.5`, `"10.50"`; not negative, at most two decimals. */
+export function IsMoney(options?: ValidationOptions): PropertyDecorator {
+  return (target, propertyName) =>
+    registerDecorator({
+      name: 'isMoney',
+      target: target.constructor,
+      propertyName: propertyName as string,
+      options,
+      validator: { validate: isMoney },
+    });
+}
+
+/** `#RRGGBB`, or a color name (`red`, `lightblue`): what calendars of labels and types are drawn in. */
+export const COLOR_PATTERN = /^(#[0-9a-f]{6}|[a-z]{3,20})$/i;

@@ -1,0 +1,64 @@
+import { DateTime } from 'luxon';
+import { formatApiDatetime, formatInZone, parseDatetime } from './datetimes';
+
+const iso = (value: string, zone: string) => {
+  const parsed = parseDatetime(value, zone);
+  return parsed.kind === 'moment' ? parsed.moment.toUTC().toISO() : parsed.kind;
+};
+
+describe('parseDatetime: the shapes clients send', () => {
+  it.each([
+    ['2026-03-03T14:30:00-0500', '2026-03-03T19:30:00.000Z'],
+    ['2026-03-03T14:30:00-05:00', '2026-03-03T19:30:00.000Z'],
+    ['2026-03-03T14:30:00+05', '2026-03-03T09:30:00.000Z'],
+    ['2026-03-03T14:30:00Z', '2026-03-03T14:30:00.000Z'],
+    ['2026-03-03T14:30Z', '2026-03-03T14:30:00.000Z'],
+    ['2026-03-03 14:30:00+0000', '2026-03-03T14:30:00.000Z'],
+    ['2026-03-03T14:30:00.250Z', '2026-03-03T14:30:00.250Z'],
+    // no offset: read in the zone given (the calendar's)
+    ['2026-03-03T14:30', '2026-03-03T19:30:00.000Z'],
+    ['2026-03-03 14:30:00', '2026-03-03T19:30:00.000Z'],
+    ['2026-07-03T14:30', '2026-07-03T18:30:00.000Z'],
+  ])('%s → %s', (value, expected) => {
+    expect(iso(value, 'America/New_York')).toBe(expected);
+  });
+
+  it.each([
+    '',
+    'tomorrow',
+    '2026-03-03',
+    '2026-3-3T14:30',
+    '2026-02-30T10:00',
+    '2026-03-03T25:00',
+    '2026-03-03T14:60',
+    '2026-03-03T14:30:00+25:00',
+    '2026-03-03T14:30:00 EST',
+    '03/03/2026 14:30',
+    '1772566200',
+  ])('%p is invalid', (value) => {
+    expect(iso(value, 'America/New_York')).toBe('invalid');
+  });
+
+  it('refuses a local time inside a DST gap, which a zone never shows', () => {
+    expect(iso('2026-03-08T02:30', 'America/New_York')).toBe('nonexistent');
+    expect(iso('2026-03-29T02:15', 'Europe/Paris')).toBe('nonexistent');
+    // the same wall time with an explicit offset is a real moment
+    expect(iso('2026-03-08T02:30:00-0500', 'America/New_York')).toBe('2026-03-08T07:30:00.000Z');
+  });
+
+  it('reads the repeated hour of a fall-back day as its first occurrence', () => {
+    expect(iso('2026-11-01T01:30', 'America/New_York')).toBe('2026-11-01T05:30:00.000Z');
+  });
+});
+
+describe('formatApiDatetime', () => {
+  it.each([
+    ['2026-03-03T19:30:00Z', 'America/New_York', '2026-03-03T14:30:00-0500'],
+    ['2026-07-03T18:30:00Z', 'America/New_York', '2026-07-03T14:30:00-0400'],
+    ['2026-03-03T19:30:00Z', 'Asia/Kolkata', '2026-03-04T01:00:00+0530'],
+    ['2026-03-03T19:30:00Z', 'UTC', '2026-03-03T19:30:00+0000'],
+  ])('%s in %s → %s', (utc, zone, expected) => {
+    expect(formatInZone(new Date(utc), zone)).toBe(expected);
+    expect(formatApiDatetime(DateTime.fromISO(utc, { zone }))).toBe(expected);
+  });
+});

@@ -1,0 +1,64 @@
+import { DateTime, FixedOffsetZone } from 'luxon';
+
+/** `2026-03-03T14:30:00-0500`: how the API writes a moment, in the zone it is shown in. */
+export function formatApiDatetime(moment: DateTime): string {
+  return moment.toFormat("yyyy-MM-dd'T'HH:mm:ssZZZ");
+}
+
+/** The moment `utc` as the API writes it in `zone`. */
+export function formatInZone(utc: Date, zone: string): string {
+  return formatApiDatetime(DateTime.fromJSDate(utc, { zone }));
+}
+
+export type ParsedDatetime =
+  /** A real moment, shown in the zone it was read in (the offset's, or `zone`). */
+  | { kind: 'moment'; moment: DateTime }
+  /** A local time the zone skips (a DST gap): no such moment exists there. */
+  | { kind: 'nonexistent' }
+  | { kind: 'invalid' };
+
+const LENIENT =
+  /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?\s*(Z|[+-]\d{2}(?::?\d{2})?)?$/i;
+
+/**
+ * Reads a datetime as clients send it: `2026-03-03T14:30:00-0500`, `…-05:00`, `…Z`, with a space for
+ * the `T`, with or without seconds; without an offset the local time is read in `zone` (the
+ * calendar's, else the account's). Anything else is invalid; a local time inside a DST gap is
+ * nonexistent (luxon would silently move it an hour).
+ */
+export function parseDatetime(value: string, zone: string): ParsedDatetime {
+  const m = LENIENT.exec(value.trim());
+  if (!m) return { kind: 'invalid' };
+  const [, year, month, day, hour, minute, second = '0', fraction = '', offset] = m;
+  const local = {
+    year: Number(year),
+    month: Number(month),
+    day: Number(day),
+    hour: Number(hour),
+    minute: Number(minute),
+    second: Number(second),
+    millisecond: Number(fraction.slice(0, 3).padEnd(3, '0')),
+  };
+  const readIn = offset ? offsetZone(offset) : zone;
+  if (!readIn) return { kind: 'invalid' };
+  const moment = DateTime.fromObject(local, { zone: readIn });
+  if (!moment.isValid) return { kind: 'invalid' };
+  const same =
+    moment.year === local.year &&
+    moment.month === local.month &&
+    moment.day === local.day &&
+    moment.hour === local.hour &&
+    moment.minute === local.minute;
+  if (!same) return { kind: 'nonexistent' };
+  // A wall time a fall-back day shows twice is read as its first occurrence (as RFC 5545 does).
+  const [first] = moment.getPossibleOffsets().sort((a, b) => a.toMillis() - b.toMillis());
+  return { kind: 'moment', moment: first ?? moment };
+}
+
+function offsetZone(offset: string): FixedOffsetZone | null {
+  if (offset.toUpperCase() === 'Z') return FixedOffsetZone.utcInstance;
+  const [, sign, hours, minutes = '00'] = /^([+-])(\d{2}):?(\d{2})?$/.exec(offset) ?? [];
+  if (!sign || Number(hours) > 18 || Number(minutes) > 59) return null;
+  const total = (Number(hours) * 60 + Number(minutes)) * (sign === '-' ? -1 : 1);
+  return FixedOffsetZone.instance(total);
+}

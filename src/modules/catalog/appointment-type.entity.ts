@@ -1,0 +1,83 @@
+import { Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
+
+export const APPOINTMENT_KINDS = ['service', 'class'] as const;
+export type AppointmentKind = (typeof APPOINTMENT_KINDS)[number];
+
+/** What clients book: a service (one client at a time) or a class (sessions with seats). */
+@Entity('appointment_types')
+@Index('idx_appointment_types_account', ['accountId', 'id'])
+export class AppointmentType {
+  @PrimaryGeneratedColumn({ type: 'int', unsigned: true })
+  id!: number;
+
+  @Column({ name: 'account_id', type: 'int', unsigned: true })
+  accountId!: number;
+
+  @Column({ type: 'varchar', length: 255 })
+  name!: string;
+
+  /** Inactive types stay listed but are not offered to clients. */
+  @Column({ type: 'boolean', default: true })
+  active!: boolean;
+
+  @Column({ type: 'text' })
+  description!: string;
+
+  /** Minutes. */
+  @Column({ type: 'smallint', unsigned: true })
+  duration!: number;
+
+  @Column({ name: 'price_cents', type: 'int', unsigned: true, default: 0 })
+  priceCents!: number;
+
+  @Column({ type: 'varchar', length: 255, default: '' })
+  category!: string;
+
+  @Column({ type: 'varchar', length: 32, default: '' })
+  color!: string;
+
+  /** Hidden from the public scheduling page; bookable by direct link and through the API. */
+  @Column({ type: 'boolean', default: false })
+  private!: boolean;
+
+  @Column({ type: 'varchar', length: 8 })
+  kind!: AppointmentKind;
+
+  /** Seats of each session (class types); null for services. */
+  @Column({ name: 'class_size', type: 'int', unsigned: true, nullable: true })
+  classSize!: number | null;
+
+  /** Minutes kept free before and after, counted when checking overlaps. */
+  @Column({ name: 'padding_before', type: 'smallint', unsigned: true, default: 0 })
+  paddingBefore!: number;
+
+  @Column({ name: 'padding_after', type: 'smallint', unsigned: true, default: 0 })
+  paddingAfter!: number;
+
+  @Column({ type: 'varchar', length: 2048, default: '' })
+  image!: string;
+
+  /** Minutes between offered start times; null = the duration. */
+  @Column({ name: 'slot_interval', type: 'smallint', unsigned: true, nullable: true })
+  slotInterval!: number | null;
+
+  /** Override the account's rules when set. */
+  @Column({ name: 'min_hours_in_advance', type: 'int', unsigned: true, nullable: true })
+  minHoursInAdvance!: number | null;
+
+  @Column({ name: 'max_days_in_advance', type: 'int', unsigned: true, nullable: true })
+  maxDaysInAdvance!: number | null;
+
+  @Column({ name: 'require_sms_opt_in', type: 'boolean', default: false })
+  requireSmsOptIn!: boolean;
+
+  /** Soft delete: appointments keep their type; `?includeDeleted=true` lists it. */
+  @Column({ name: 'deleted_at', type: 'datetime', precision: 3, nullable: true })
+  deletedAt!: Date | null;
+
+  @Column({ name: 'created_at', type: 'datetime', precision: 3 })
+  createdAt!: Date;
+
+  @Column({ name: 'updated_at', type: 'datetime', precision: 3 })
+  updatedAt!: Date;
+}

@@ -1,0 +1,55 @@
+import { Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
+import type { DateOverrides, WeeklyHours } from './working-hours';
+
+/** A calendar (a staff member, a room): where appointments are booked, in its own zone. */
+@Entity('calendars')
+@Index('idx_calendars_account', ['accountId', 'id'])
+export class Calendar {
+  @PrimaryGeneratedColumn({ type: 'int', unsigned: true })
+  id!: number;
+
+  @Column({ name: 'account_id', type: 'int', unsigned: true })
+  accountId!: number;
+
+  @Column({ type: 'varchar', length: 255 })
+  name!: string;
+
+  @Column({ type: 'varchar', length: 254, default: '' })
+  email!: string;
+
+  @Column({ name: 'reply_to', type: 'varchar', length: 254, default: '' })
+  replyTo!: string;
+
+  @Column({ type: 'text' })
+  description!: string;
+
+  @Column({ type: 'varchar', length: 255, default: '' })
+  location!: string;
+
+  /** IANA zone name: hours, overrides and availability are read in it. */
+  @Column({ type: 'varchar', length: 64 })
+  timezone!: string;
+
+  @Column({ type: 'varchar', length: 2048, default: '' })
+  image!: string;
+
+  @Column({ type: 'varchar', length: 2048, default: '' })
+  thumbnail!: string;
+
+  /** Weekly working intervals by day name, sorted and non-overlapping. */
+  @Column({ type: 'json' })
+  hours!: WeeklyHours;
+
+  /** Date (`YYYY-MM-DD`) → that day's intervals instead of the weekly ones; `[]` closes the day. */
+  @Column({ type: 'json' })
+  overrides!: DateOverrides;
+
+  @Column({ name: 'deleted_at', type: 'datetime', precision: 3, nullable: true })
+  deletedAt!: Date | null;
+
+  @Column({ name: 'created_at', type: 'datetime', precision: 3 })
+  createdAt!: Date;
+
+  @Column({ name: 'updated_at', type: 'datetime', precision: 3 })
+  updatedAt!: Date;
+}

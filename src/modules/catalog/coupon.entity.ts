@@ -1,0 +1,54 @@
+import { Column, Entity, Index, PrimaryColumn, PrimaryGeneratedColumn } from 'typeorm';
+
+export const DISCOUNT_TYPES = ['percentage', 'price'] as const;
+export type DiscountType = (typeof DISCOUNT_TYPES)[number];
+
+/** A discount definition; certificates of kind coupon are issued from it. */
+@Entity('coupons')
+@Index('idx_coupons_account', ['accountId', 'id'])
+@Index('uq_coupons_account_code', ['accountId', 'code'], { unique: true })
+export class Coupon {
+  @PrimaryGeneratedColumn({ type: 'int', unsigned: true })
+  id!: number;
+
+  @Column({ name: 'account_id', type: 'int', unsigned: true })
+  accountId!: number;
+
+  /** The code clients type, upper-cased; null when the coupon is handed out as issued certificates. */
+  @Column({ type: 'varchar', length: 64, nullable: true })
+  code!: string | null;
+
+  @Column({ type: 'varchar', length: 255 })
+  name!: string;
+
+  @Column({ name: 'discount_type', type: 'varchar', length: 16 })
+  discountType!: DiscountType;
+
+  /** Hundredths: cents for `price`, hundredths of a percent for `percentage` (1250 = 12.5%). */
+  @Column({ name: 'discount_amount', type: 'int', unsigned: true })
+  discountAmount!: number;
+
+  /** Last day it can be used (`YYYY-MM-DD`, the account's zone); null = never expires. */
+  @Column({ type: 'date', nullable: true })
+  expiration!: string | null;
+
+  @Column({ name: 'deleted_at', type: 'datetime', precision: 3, nullable: true })
+  deletedAt!: Date | null;
+
+  @Column({ name: 'created_at', type: 'datetime', precision: 3 })
+  createdAt!: Date;
+
+  @Column({ name: 'updated_at', type: 'datetime', precision: 3 })
+  updatedAt!: Date;
+}
+
+/** The appointment types a coupon applies to; none = every type. */
+@Entity('coupon_appointment_types')
+@Index('idx_coupon_appointment_types_type', ['appointmentTypeId'])
+export class CouponAppointmentType {
+  @PrimaryColumn({ name: 'coupon_id', type: 'int', unsigned: true })
+  couponId!: number;
+
+  @PrimaryColumn({ name: 'appointment_type_id', type: 'int', unsigned: true })
+  appointmentTypeId!: number;
+}

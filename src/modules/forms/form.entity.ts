@@ -1,0 +1,80 @@
+import { Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
+
+export const FIELD_TYPES = [
+  'textbox',
+  'textarea',
+  'dropdown',
+  'checkbox',
+  'checkboxlist',
+  'yesno',
+  'file',
+  'address',
+] as const;
+export type FieldType = (typeof FIELD_TYPES)[number];
+
+/** An intake form: questions asked when booking the appointment types it is linked to. */
+@Entity('forms')
+@Index('idx_forms_account', ['accountId', 'id'])
+export class Form {
+  @PrimaryGeneratedColumn({ type: 'int', unsigned: true })
+  id!: number;
+
+  @Column({ name: 'account_id', type: 'int', unsigned: true })
+  accountId!: number;
+
+  @Column({ type: 'varchar', length: 255 })
+  name!: string;
+
+  @Column({ type: 'text' })
+  description!: string;
+
+  /** Shown to admins only: clients neither see nor answer its fields. */
+  @Column({ type: 'boolean', default: false })
+  hidden!: boolean;
+
+  @Column({ name: 'deleted_at', type: 'datetime', precision: 3, nullable: true })
+  deletedAt!: Date | null;
+
+  @Column({ name: 'created_at', type: 'datetime', precision: 3 })
+  createdAt!: Date;
+
+  @Column({ name: 'updated_at', type: 'datetime', precision: 3 })
+  updatedAt!: Date;
+}
+
+/**
+ * A question of a form. Its id is what clients send values for, so it stays the same across updates
+ * of the form; a field removed from the form is soft-deleted so stored answers keep their question.
+ */
+@Entity('form_fields')
+@Index('idx_form_fields_form', ['formId', 'position'])
+export class FormField {
+  @PrimaryGeneratedColumn({ type: 'int', unsigned: true })
+  id!: number;
+
+  @Column({ name: 'form_id', type: 'int', unsigned: true })
+  formId!: number;
+
+  @Column({ type: 'varchar', length: 255 })
+  name!: string;
+
+  @Column({ type: 'varchar', length: 16 })
+  type!: FieldType;
+
+  /** The choices of a dropdown or checkboxlist; null for other types. */
+  @Column({ type: 'json', nullable: true })
+  options!: string[] | null;
+
+  @Column({ type: 'boolean', default: false })
+  required!: boolean;
+
+  /** Rows of a textarea; null for other types. */
+  @Column({ name: 'line_count', type: 'tinyint', unsigned: true, nullable: true })
+  lines!: number | null;
+
+  @Column({ type: 'smallint', unsigned: true })
+  position!: number;
+
+  @Column({ name: 'deleted_at', type: 'datetime', precision: 3, nullable: true })
+  deletedAt!: Date | null;
+}
