@@ -1,5 +1,5 @@
 import { Transform } from 'class-transformer';
-import { ValidateIf, type ValidationOptions, registerDecorator } from 'class-validator';
+import { ValidateIf, type ValidationOptions, isURL, registerDecorator } from 'class-validator';
 import { isMoney } from '../money/money';
 
 /*
@@ -60,3 +60,27 @@ export function IsMoney(options?: ValidationOptions): PropertyDecorator {
 
 /** `#RRGGBB`, or a color name (`red`, `lightblue`): what calendars of labels and types are drawn in. */
 export const COLOR_PATTERN = /^(#[0-9a-f]{6}|[a-z]{3,20})$/i;
+
+/** A boolean query parameter: `true`/`1` and `false`/`0`; anything else is left to be refused. */
+export const BooleanQuery = () =>
+  Transform(({ value }: { value: unknown }) =>
+    value === 'true' || value === '1' ? true : value === 'false' || value === '0' ? false : value,
+  );
+
+/** An absolute http(s) URL of at most 2048 characters, or "" (none): images, links. */
+export function IsUrlOrEmpty(options?: ValidationOptions): PropertyDecorator {
+  return (target, propertyName) =>
+    registerDecorator({
+      name: 'isUrlOrEmpty',
+      target: target.constructor,
+      propertyName: propertyName as string,
+      options,
+      validator: {
+        validate: (value: unknown) =>
+          value === '' ||
+          (typeof value === 'string' &&
+            value.length <= 2048 &&
+            isURL(value, { protocols: ['http', 'https'], require_protocol: true })),
+      },
+    });
+}

@@ -8,17 +8,20 @@ import { CreateAccountHandler } from './create-account.handler';
 import { MeController } from './me.controller';
 import { RotateApiKeyHandler } from './rotate-api-key.handler';
 import { SetPasswordHandler } from './set-password.handler';
+import { SettingsController } from './settings.controller';
+import { SettingsService } from './settings.service';
 
 @Module({
   imports: [TypeOrmModule.forFeature([Account]), PassportModule],
-  controllers: [MeController],
+  controllers: [MeController, SettingsController],
   providers: [
     AccountDirectory,
     BasicStrategy,
     CreateAccountHandler,
     RotateApiKeyHandler,
     SetPasswordHandler,
+    SettingsService,
   ],
-  exports: [AccountDirectory],
+  exports: [AccountDirectory, SettingsService],
 })
 export class AccountsModule {}

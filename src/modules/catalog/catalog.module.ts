@@ -1,12 +1,16 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { Addon } from './addon.entity';
+import { AddonsController } from './addons.controller';
+import { AddonsService } from './addons.service';
 import {
   AppointmentTypeAddon,
   AppointmentTypeCalendar,
   AppointmentTypeForm,
 } from './appointment-type-links.entity';
 import { AppointmentType } from './appointment-type.entity';
+import { AppointmentTypesController } from './appointment-types.controller';
+import { AppointmentTypesService } from './appointment-types.service';
 import { Calendar } from './calendar.entity';
 import { ClassSession } from './class-session.entity';
 import { Coupon, CouponAppointmentType } from './coupon.entity';
@@ -14,6 +18,7 @@ import { Label } from './label.entity';
 import { LabelsController } from './labels.controller';
 import { LabelsService } from './labels.service';
 import { Product, ProductAppointmentType } from './product.entity';
+import { Form } from '../forms/form.entity';
 
 /** What an account's owner configures before clients can book. */
 @Module({
@@ -28,13 +33,15 @@ import { Product, ProductAppointmentType } from './product.entity';
       ClassSession,
       Coupon,
       CouponAppointmentType,
+      // Read for the forms linked to types (the forms module owns them).
+      Form,
       Label,
       Product,
       ProductAppointmentType,
     ]),
   ],
-  controllers: [LabelsController],
-  providers: [LabelsService],
-  exports: [LabelsService],
+  controllers: [AddonsController, AppointmentTypesController, LabelsController],
+  providers: [AddonsService, AppointmentTypesService, LabelsService],
+  exports: [AddonsService, AppointmentTypesService, LabelsService],
 })
 export class CatalogModule {}

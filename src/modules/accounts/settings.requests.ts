@@ -1,0 +1,34 @@
+import { IsBoolean, IsInt, IsString, Max, Min } from 'class-validator';
+import { Optional } from '../../common/http/attributes';
+
+/** `PUT /settings`: the attributes given change, the others stay. */
+export class UpdateSettingsRequest {
+  /** IANA zone; checked by the service so that the message can name the value. */
+  @Optional()
+  @IsString()
+  timezone?: string;
+
+  @Optional()
+  @Max(8760)
+  @Min(0)
+  @IsInt()
+  minHoursInAdvance?: number;
+
+  @Optional()
+  @Max(3650)
+  @Min(1)
+  @IsInt()
+  maxDaysInAdvance?: number;
+
+  @Optional()
+  @IsBoolean()
+  requirePhone?: boolean;
+
+  @Optional()
+  @IsBoolean()
+  sendConfirmationEmail?: boolean;
+
+  @Optional()
+  @IsBoolean()
+  sendSms?: boolean;
+}

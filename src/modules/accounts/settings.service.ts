@@ -1,0 +1,39 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { Repository } from 'typeorm';
+import { AccountDirectory } from './account-directory';
+import { Account } from './account.entity';
+import { assertTimezone } from './account-rules';
+import type { UpdateSettingsRequest } from './settings.requests';
+import { type SettingsView, toSettingsView } from './settings.view';
+
+@Injectable()
+export class SettingsService {
+  constructor(
+    @InjectRepository(Account) private readonly accounts: Repository<Account>,
+    private readonly directory: AccountDirectory,
+  ) {}
+
+  /** Read from the database, not the auth cache: an owner sees a change of another pod at once. */
+  async get(accountId: number): Promise<SettingsView> {
+    return toSettingsView(await this.accounts.findOneByOrFail({ id: accountId }));
+  }
+
+  async update(accountId: number, request: UpdateSettingsRequest): Promise<SettingsView> {
+    const changes: Partial<Account> = {};
+    if (request.timezone !== undefined) changes.timezone = assertTimezone(request.timezone);
+    if (request.minHoursInAdvance !== undefined)
+      changes.minHoursInAdvance = request.minHoursInAdvance;
+    if (request.maxDaysInAdvance !== undefined) changes.maxDaysInAdvance = request.maxDaysInAdvance;
+    if (request.requirePhone !== undefined) changes.requirePhone = request.requirePhone;
+    if (request.sendConfirmationEmail !== undefined)
+      changes.sendConfirmationEmail = request.sendConfirmationEmail;
+    if (request.sendSms !== undefined) changes.sendSms = request.sendSms;
+    if (Object.keys(changes).length > 0) {
+      await this.accounts.update({ id: accountId }, { ...changes, updatedAt: new Date() });
+      // The cached account (GET /me, the principal) must not show the old zone in this process.
+      this.directory.evict(accountId);
+    }
+    return this.get(accountId);
+  }
+}

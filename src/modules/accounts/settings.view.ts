@@ -1,0 +1,22 @@
+import type { Account } from './account.entity';
+
+/** The account-wide booking rules (`GET/PUT /settings`). */
+export interface SettingsView {
+  timezone: string;
+  minHoursInAdvance: number;
+  maxDaysInAdvance: number;
+  requirePhone: boolean;
+  sendConfirmationEmail: boolean;
+  sendSms: boolean;
+}
+
+export function toSettingsView(account: Account): SettingsView {
+  return {
+    timezone: account.timezone,
+    minHoursInAdvance: account.minHoursInAdvance,
+    maxDaysInAdvance: account.maxDaysInAdvance,
+    requirePhone: account.requirePhone,
+    sendConfirmationEmail: account.sendConfirmationEmail,
+    sendSms: account.sendSms,
+  };
+}

@@ -1,0 +1,159 @@
+import {
+  ArrayMaxSize,
+  IsArray,
+  IsBoolean,
+  IsIn,
+  IsInt,
+  IsString,
+  Matches,
+  Max,
+  MaxLength,
+  Min,
+} from 'class-validator';
+import {
+  BooleanQuery,
+  COLOR_PATTERN,
+  IsMoney,
+  IsNotCleared,
+  IsUrlOrEmpty,
+  Optional,
+  OptionalNullable,
+  Trim,
+} from '../../common/http/attributes';
+import { IdList } from '../../common/http/id-list';
+import { APPOINTMENT_KINDS, type AppointmentKind } from './appointment-type.entity';
+
+const MINUTES_IN_A_DAY = 1440;
+const MAX_LINKS = 100;
+const COLOR_OR_EMPTY = new RegExp(`^$|${COLOR_PATTERN.source}`, 'i');
+
+/*
+ * One shape for create and update: every attribute is optional here, and what a create requires
+ * (name, duration, classSize for classes) is checked by the service, which knows the stored type.
+ * An update leaves out what it does not change; `null` clears only the nullable rules.
+ */
+export class AppointmentTypeAttributes {
+  @Trim()
+  @Optional()
+  @IsNotCleared()
+  @MaxLength(255)
+  @IsString()
+  name?: string;
+
+  @Optional()
+  @IsBoolean()
+  active?: boolean;
+
+  @Optional()
+  @MaxLength(4000)
+  @IsString()
+  description?: string;
+
+  /** Minutes. */
+  @Optional()
+  @Max(MINUTES_IN_A_DAY)
+  @Min(1)
+  @IsInt()
+  duration?: number;
+
+  @Optional()
+  @IsMoney()
+  price?: number | string;
+
+  @Trim()
+  @Optional()
+  @MaxLength(255)
+  @IsString()
+  category?: string;
+
+  @Optional()
+  @Matches(COLOR_OR_EMPTY)
+  @IsString()
+  color?: string;
+
+  @Optional()
+  @IsBoolean()
+  private?: boolean;
+
+  @Optional()
+  @IsIn(APPOINTMENT_KINDS)
+  type?: AppointmentKind;
+
+  @OptionalNullable()
+  @Max(10_000)
+  @Min(1)
+  @IsInt()
+  classSize?: number | null;
+
+  @Optional()
+  @Max(MINUTES_IN_A_DAY)
+  @Min(0)
+  @IsInt()
+  paddingBefore?: number;
+
+  @Optional()
+  @Max(MINUTES_IN_A_DAY)
+  @Min(0)
+  @IsInt()
+  paddingAfter?: number;
+
+  @IdList()
+  @Optional()
+  @ArrayMaxSize(MAX_LINKS)
+  @Min(1, { each: true })
+  @IsInt({ each: true })
+  @IsArray()
+  calendarIDs?: number[];
+
+  @IdList()
+  @Optional()
+  @ArrayMaxSize(MAX_LINKS)
+  @Min(1, { each: true })
+  @IsInt({ each: true })
+  @IsArray()
+  addonIDs?: number[];
+
+  @IdList()
+  @Optional()
+  @ArrayMaxSize(MAX_LINKS)
+  @Min(1, { each: true })
+  @IsInt({ each: true })
+  @IsArray()
+  formIDs?: number[];
+
+  @Optional()
+  @IsUrlOrEmpty()
+  image?: string;
+
+  /** Minutes between offered start times; null = the duration. */
+  @OptionalNullable()
+  @Max(MINUTES_IN_A_DAY)
+  @Min(1)
+  @IsInt()
+  slotInterval?: number | null;
+
+  /** null = the account's setting. */
+  @OptionalNullable()
+  @Max(8760)
+  @Min(0)
+  @IsInt()
+  minHoursInAdvance?: number | null;
+
+  /** null = the account's setting. */
+  @OptionalNullable()
+  @Max(3650)
+  @Min(1)
+  @IsInt()
+  maxDaysInAdvance?: number | null;
+
+  @Optional()
+  @IsBoolean()
+  requireSmsOptIn?: boolean;
+}
+
+export class ListAppointmentTypesQuery {
+  @BooleanQuery()
+  @Optional()
+  @IsBoolean()
+  includeDeleted?: boolean;
+}

@@ -1,0 +1,259 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
+import { DataSource, type EntityManager, In, IsNull, Repository } from 'typeorm';
+import { InvalidAttributeError } from '../../common/errors/domain-error';
+import { findOwned, findReferenced } from '../../common/database/tenant-rows';
+import { toCents } from '../../common/money/money';
+import { AppConfig } from '../../config/app-config';
+import { Form } from '../forms/form.entity';
+import { Addon } from './addon.entity';
+import {
+  AppointmentTypeAddon,
+  AppointmentTypeCalendar,
+  AppointmentTypeForm,
+} from './appointment-type-links.entity';
+import { AppointmentType } from './appointment-type.entity';
+import type { AppointmentTypeAttributes } from './appointment-type.requests';
+import {
+  type AppointmentTypeDetails,
+  type AppointmentTypeLinks,
+  type AppointmentTypeView,
+  toAppointmentTypeDetails,
+  toAppointmentTypeView,
+} from './appointment-type.view';
+import { Calendar } from './calendar.entity';
+import { ClassSession } from './class-session.entity';
+
+export const invalidAppointmentType = (id: number) =>
+  new InvalidAttributeError(
+    'invalid_appointment_type',
+    `The appointment type "${id}" does not exist.`,
+  );
+
+const invalidCalendar = (id: number) =>
+  new InvalidAttributeError('invalid_calendar', `The calendar "${id}" does not exist.`);
+const invalidAddon = (id: number) =>
+  new InvalidAttributeError('invalid_addon', `The addon "${id}" does not exist.`);
+const invalidForm = (id: number) =>
+  new InvalidAttributeError('invalid_form', `The form "${id}" does not exist.`);
+
+@Injectable()
+export class AppointmentTypesService {
+  private readonly publicUrl: string;
+
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    @InjectRepository(AppointmentType) private readonly types: Repository<AppointmentType>,
+    config: AppConfig,
+  ) {
+    this.publicUrl = config.http.publicUrl;
+  }
+
+  async list(accountId: number, includeDeleted = false): Promise<AppointmentTypeView[]> {
+    const rows = await this.types.find({
+      where: includeDeleted ? { accountId } : { accountId, deletedAt: IsNull() },
+      order: { id: 'ASC' },
+    });
+    const links = await loadLinks(this.dataSource.manager, rows);
+    return rows.map((row) => toAppointmentTypeView(row, links.get(row.id)!, this.publicUrl));
+  }
+
+  /** A deleted type is still readable by id: its appointments refer to it. */
+  async get(accountId: number, id: number): Promise<AppointmentTypeDetails> {
+    const type = await findOwned(this.types, accountId, id, { includeDeleted: true });
+    return this.details(this.dataSource.manager, type);
+  }
+
+  async create(
+    accountId: number,
+    request: AppointmentTypeAttributes,
+  ): Promise<AppointmentTypeDetails> {
+    if (request.name === undefined)
+      throw new InvalidAttributeError('required_name', 'Attribute "name" is required.');
+    if (request.duration === undefined)
+      throw new InvalidAttributeError('required_duration', 'Attribute "duration" is required.');
+    const now = new Date();
+    const type = this.types.create({
+      accountId,
+      name: request.name,
+      active: true,
+      description: '',
+      duration: request.duration,
+      priceCents: 0,
+      category: '',
+      color: '',
+      private: false,
+      kind: 'service',
+      classSize: null,
+      paddingBefore: 0,
+      paddingAfter: 0,
+      image: '',
+      slotInterval: null,
+      minHoursInAdvance: null,
+      maxDaysInAdvance: null,
+      requireSmsOptIn: false,
+      deletedAt: null,
+      createdAt: now,
+      updatedAt: now,
+    });
+    return this.dataSource.transaction(async (tx) => {
+      applyAttributes(type, request);
+      const saved = await tx.save(type);
+      await replaceLinks(tx, saved, request);
+      return this.details(tx, saved);
+    });
+  }
+
+  async update(
+    accountId: number,
+    id: number,
+    request: AppointmentTypeAttributes,
+  ): Promise<AppointmentTypeDetails> {
+    return this.dataSource.transaction(async (tx) => {
+      const type = await findOwned(tx.getRepository(AppointmentType), accountId, id);
+      const wasClass = type.kind === 'class';
+      applyAttributes(type, request);
+      if (wasClass && type.kind !== 'class') {
+        const sessions = await tx.countBy(ClassSession, { appointmentTypeId: type.id });
+        if (sessions > 0)
+          throw new InvalidAttributeError(
+            'invalid_type',
+            `The appointment type "${type.id}" has class sessions: delete them before making it a service.`,
+          );
+      }
+      type.updatedAt = new Date();
+      const saved = await tx.save(type);
+      await replaceLinks(tx, saved, request);
+      return this.details(tx, saved);
+    });
+  }
+
+  /** Soft delete: clients can no longer book it; its appointments keep it; `includeDeleted` lists it. */
+  async delete(accountId: number, id: number): Promise<void> {
+    const type = await findOwned(this.types, accountId, id);
+    await this.types.update({ id: type.id }, { deletedAt: new Date() });
+  }
+
+  private async details(tx: EntityManager, type: AppointmentType): Promise<AppointmentTypeDetails> {
+    const links = await loadLinks(tx, [type]);
+    return toAppointmentTypeDetails(type, links.get(type.id)!, this.publicUrl);
+  }
+}
+
+/** Copies the given attributes onto the type and checks the rules that span several of them. */
+function applyAttributes(type: AppointmentType, request: AppointmentTypeAttributes): void {
+  if (request.name !== undefined) type.name = request.name;
+  if (request.active !== undefined) type.active = request.active;
+  if (request.description !== undefined) type.description = request.description;
+  if (request.duration !== undefined) type.duration = request.duration;
+  if (request.price !== undefined) type.priceCents = toCents(request.price);
+  if (request.category !== undefined) type.category = request.category;
+  if (request.color !== undefined) type.color = request.color;
+  if (request.private !== undefined) type.private = request.private;
+  if (request.type !== undefined) type.kind = request.type;
+  if (request.paddingBefore !== undefined) type.paddingBefore = request.paddingBefore;
+  if (request.paddingAfter !== undefined) type.paddingAfter = request.paddingAfter;
+  if (request.image !== undefined) type.image = request.image;
+  if (request.slotInterval !== undefined) type.slotInterval = request.slotInterval;
+  if (request.minHoursInAdvance !== undefined) type.minHoursInAdvance = request.minHoursInAdvance;
+  if (request.maxDaysInAdvance !== undefined) type.maxDaysInAdvance = request.maxDaysInAdvance;
+  if (request.requireSmsOptIn !== undefined) type.requireSmsOptIn = request.requireSmsOptIn;
+
+  if (type.kind === 'class') {
+    if (request.classSize !== undefined) type.classSize = request.classSize;
+    if (type.classSize === null)
+      throw new InvalidAttributeError(
+        'required_class_size',
+        'Attribute "classSize" is required for class types.',
+      );
+  } else {
+    if (request.classSize !== undefined && request.classSize !== null)
+      throw new InvalidAttributeError(
+        'invalid_class_size',
+        'Attribute "classSize" applies to class types only.',
+      );
+    type.classSize = null;
+  }
+}
+
+/** Replaces the links the request names (each checked to be a live row of the account). */
+async function replaceLinks(
+  tx: EntityManager,
+  type: AppointmentType,
+  request: AppointmentTypeAttributes,
+): Promise<void> {
+  const appointmentTypeId = type.id;
+  if (request.calendarIDs !== undefined) {
+    const calendars = await findReferenced(
+      tx,
+      Calendar,
+      type.accountId,
+      request.calendarIDs,
+      invalidCalendar,
+    );
+    await tx.delete(AppointmentTypeCalendar, { appointmentTypeId });
+    if (calendars.length > 0)
+      await tx.insert(
+        AppointmentTypeCalendar,
+        calendars.map((c) => ({ appointmentTypeId, calendarId: c.id })),
+      );
+  }
+  if (request.addonIDs !== undefined) {
+    const addons = await findReferenced(tx, Addon, type.accountId, request.addonIDs, invalidAddon);
+    await tx.delete(AppointmentTypeAddon, { appointmentTypeId });
+    if (addons.length > 0)
+      await tx.insert(
+        AppointmentTypeAddon,
+        addons.map((a) => ({ appointmentTypeId, addonId: a.id })),
+      );
+  }
+  if (request.formIDs !== undefined) {
+    const forms = await findReferenced(tx, Form, type.accountId, request.formIDs, invalidForm);
+    await tx.delete(AppointmentTypeForm, { appointmentTypeId });
+    if (forms.length > 0)
+      await tx.insert(
+        AppointmentTypeForm,
+        forms.map((f, position) => ({ appointmentTypeId, formId: f.id, position })),
+      );
+  }
+}
+
+/**
+ * The live calendars, addons and forms of each type, in three queries whatever the number of types
+ * (a deleted calendar, addon or form drops out of every type that listed it).
+ */
+async function loadLinks(
+  manager: EntityManager,
+  types: AppointmentType[],
+): Promise<Map<number, AppointmentTypeLinks>> {
+  const links = new Map<number, AppointmentTypeLinks>(
+    types.map((t) => [t.id, { calendarIDs: [], addonIDs: [], formIDs: [] }]),
+  );
+  if (types.length === 0) return links;
+  const typeIds = In(types.map((t) => t.id));
+  const [calendars, addons, forms] = await Promise.all([
+    manager
+      .createQueryBuilder(AppointmentTypeCalendar, 'link')
+      .innerJoin(Calendar, 'c', 'c.id = link.calendarId AND c.deletedAt IS NULL')
+      .where({ appointmentTypeId: typeIds })
+      .orderBy('link.calendarId')
+      .getMany(),
+    manager
+      .createQueryBuilder(AppointmentTypeAddon, 'link')
+      .innerJoin(Addon, 'a', 'a.id = link.addonId AND a.deletedAt IS NULL')
+      .where({ appointmentTypeId: typeIds })
+      .orderBy('link.addonId')
+      .getMany(),
+    manager
+      .createQueryBuilder(AppointmentTypeForm, 'link')
+      .innerJoin(Form, 'f', 'f.id = link.formId AND f.deletedAt IS NULL')
+      .where({ appointmentTypeId: typeIds })
+      .orderBy('link.position')
+      .addOrderBy('link.formId')
+      .getMany(),
+  ]);
+  for (const l of calendars) links.get(l.appointmentTypeId)!.calendarIDs.push(l.calendarId);
+  for (const l of addons) links.get(l.appointmentTypeId)!.addonIDs.push(l.addonId);
+  for (const l of forms) links.get(l.appointmentTypeId)!.formIDs.push(l.formId);
+  return links;
+}

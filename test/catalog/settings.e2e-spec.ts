@@ -1,0 +1,93 @@
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { type ApiClient, apiClient, apiError } from '../support/api-client';
+import { createAccount, startApi } from '../support/test-app';
+
+describe('Settings: /settings (e2e)', () => {
+  let app: NestFastifyApplication;
+
+  beforeAll(async () => {
+    app = await startApi();
+  });
+
+  afterAll(() => app.close());
+
+  const newOwner = async (): Promise<ApiClient> =>
+    apiClient(app, await createAccount(app, { timezone: 'America/Chicago' }));
+
+  it('reads the defaults of a new account', async () => {
+    const api = await newOwner();
+    expect(await api.get('/settings')).toMatchObject({ status: 200 });
+    expect((await api.get('/settings')).body).toEqual({
+      timezone: 'America/Chicago',
+      minHoursInAdvance: 0,
+      maxDaysInAdvance: 60,
+      requirePhone: false,
+      sendConfirmationEmail: true,
+      sendSms: true,
+    });
+  });
+
+  it('changes what is given and keeps the rest; GET /me shows the new zone at once', async () => {
+    const api = await newOwner();
+    const updated = await api.put('/settings', {
+      timezone: 'Europe/Berlin',
+      minHoursInAdvance: 12,
+      requirePhone: true,
+      sendSms: false,
+    });
+    const expected = {
+      timezone: 'Europe/Berlin',
+      minHoursInAdvance: 12,
+      maxDaysInAdvance: 60,
+      requirePhone: true,
+      sendConfirmationEmail: true,
+      sendSms: false,
+    };
+    expect(updated).toMatchObject({ status: 200 });
+    expect(updated.body).toEqual(expected);
+    expect((await api.get('/settings')).body).toEqual(expected);
+    expect((await api.get('/me')).body).toMatchObject({ timezone: 'Europe/Berlin' });
+
+    expect((await api.put('/settings', { maxDaysInAdvance: 365 })).body).toEqual({
+      ...expected,
+      maxDaysInAdvance: 365,
+    });
+    expect((await api.put('/settings')).body).toEqual({ ...expected, maxDaysInAdvance: 365 });
+  });
+
+  it("changes only the caller's own settings", async () => {
+    const [first, second] = [await newOwner(), await newOwner()];
+    await first.put('/settings', { sendConfirmationEmail: false });
+    expect((await second.get('/settings')).body).toMatchObject({ sendConfirmationEmail: true });
+  });
+
+  it.each([
+    [{ timezone: 'Mars/Olympus' }, 'invalid_timezone', 'Invalid timezone "Mars/Olympus".'],
+    [{ timezone: 'EST5EDT-nope' }, 'invalid_timezone', 'Invalid timezone "EST5EDT-nope".'],
+    [{ timezone: 7 }, 'invalid_timezone', 'Invalid "timezone" attribute value.'],
+    [
+      { minHoursInAdvance: -1 },
+      'invalid_min_hours_in_advance',
+      'Invalid "minHoursInAdvance" attribute value.',
+    ],
+    [
+      { maxDaysInAdvance: 0 },
+      'invalid_max_days_in_advance',
+      'Invalid "maxDaysInAdvance" attribute value.',
+    ],
+    [
+      { maxDaysInAdvance: '30' },
+      'invalid_max_days_in_advance',
+      'Invalid "maxDaysInAdvance" attribute value.',
+    ],
+    [{ requirePhone: 'true' }, 'invalid_require_phone', 'Invalid "requirePhone" attribute value.'],
+    [{ sendSms: null }, 'invalid_send_sms', 'Invalid "sendSms" attribute value.'],
+  ])('refuses %p and changes nothing', async (body, error, message) => {
+    const api = await newOwner();
+    const before = (await api.get('/settings')).body as unknown;
+    expect(await api.put('/settings', { minHoursInAdvance: 5, ...body })).toMatchObject(
+      apiError(400, error, message),
+    );
+    expect((await api.get('/settings')).body).toEqual(before);
+  });
+});
