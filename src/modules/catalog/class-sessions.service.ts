@@ -1,0 +1,120 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, type EntityManager, In } from 'typeorm';
+import { InvalidAttributeError } from '../../common/errors/domain-error';
+import { findOwned, findReferenced } from '../../common/database/tenant-rows';
+import { parseDatetime } from '../../common/time/datetimes';
+import { AppointmentTypeCalendar } from './appointment-type-links.entity';
+import { AppointmentType } from './appointment-type.entity';
+import { invalidAppointmentType } from './appointment-types.service';
+import { Calendar } from './calendar.entity';
+import { ClassSession } from './class-session.entity';
+import type { CreateClassSessionRequest, ListClassSessionsQuery } from './class-session.requests';
+import { type ClassSessionView, toClassSessionView } from './class-session.view';
+
+const invalidCalendar = (id: number) =>
+  new InvalidAttributeError('invalid_calendar', `The calendar "${id}" does not exist.`);
+
+@Injectable()
+export class ClassSessionsService {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  async list(accountId: number, query: ListClassSessionsQuery): Promise<ClassSessionView[]> {
+    const sessions = await this.dataSource.manager.find(ClassSession, {
+      where: {
+        accountId,
+        ...(query.appointmentTypeID ? { appointmentTypeId: In(query.appointmentTypeID) } : {}),
+        ...(query.calendarID ? { calendarId: In(query.calendarID) } : {}),
+      },
+      order: { startsAt: 'ASC', id: 'ASC' },
+    });
+    return this.views(this.dataSource.manager, sessions);
+  }
+
+  async get(accountId: number, id: number): Promise<ClassSessionView> {
+    const session = await findOwned(this.dataSource.getRepository(ClassSession), accountId, id);
+    const [view] = await this.views(this.dataSource.manager, [session]);
+    return view;
+  }
+
+  async create(accountId: number, request: CreateClassSessionRequest): Promise<ClassSessionView> {
+    const tx = this.dataSource.manager;
+    const [type] = await findReferenced(
+      tx,
+      AppointmentType,
+      accountId,
+      [request.appointmentTypeID],
+      invalidAppointmentType,
+    );
+    if (type.kind !== 'class')
+      throw new InvalidAttributeError(
+        'invalid_appointment_type',
+        `The appointment type "${type.id}" is not a class.`,
+      );
+    const [calendar] = await findReferenced(
+      tx,
+      Calendar,
+      accountId,
+      [request.calendarID],
+      invalidCalendar,
+    );
+    const offered = await tx.existsBy(AppointmentTypeCalendar, {
+      appointmentTypeId: type.id,
+      calendarId: calendar.id,
+    });
+    if (!offered)
+      throw new InvalidAttributeError(
+        'invalid_calendar',
+        `The calendar "${calendar.id}" does not offer appointment type "${type.id}".`,
+      );
+    const parsed = parseDatetime(request.datetime, calendar.timezone);
+    if (parsed.kind !== 'moment')
+      throw new InvalidAttributeError(
+        'invalid_datetime',
+        `The datetime "${request.datetime}" is invalid.`,
+      );
+    const startsAt = parsed.moment.toJSDate();
+    const taken = await tx.existsBy(ClassSession, {
+      appointmentTypeId: type.id,
+      calendarId: calendar.id,
+      startsAt,
+    });
+    if (taken)
+      throw new InvalidAttributeError(
+        'duplicate_class',
+        `A session of appointment type "${type.id}" already starts at "${request.datetime}" on calendar "${calendar.id}".`,
+      );
+    const session = await tx.save(
+      tx.create(ClassSession, {
+        accountId,
+        appointmentTypeId: type.id,
+        calendarId: calendar.id,
+        name: request.name ?? type.name,
+        startsAt,
+        createdAt: new Date(),
+      }),
+    );
+    return toClassSessionView(session, type, calendar);
+  }
+
+  /** Removes the session. (Sessions with bookings are the appointments module's to protect.) */
+  async delete(accountId: number, id: number): Promise<void> {
+    const session = await findOwned(this.dataSource.getRepository(ClassSession), accountId, id);
+    await this.dataSource.manager.delete(ClassSession, { id: session.id });
+  }
+
+  private async views(tx: EntityManager, sessions: ClassSession[]): Promise<ClassSessionView[]> {
+    if (sessions.length === 0) return [];
+    const [types, calendars] = await Promise.all([
+      tx.findBy(AppointmentType, {
+        id: In([...new Set(sessions.map((s) => s.appointmentTypeId))]),
+      }),
+      tx.findBy(Calendar, { id: In([...new Set(sessions.map((s) => s.calendarId))]) }),
+    ]);
+    const typeById = new Map(types.map((t) => [t.id, t]));
+    const calendarById = new Map(calendars.map((c) => [c.id, c]));
+    return sessions.map((s) =>
+      toClassSessionView(s, typeById.get(s.appointmentTypeId)!, calendarById.get(s.calendarId)!),
+    );
+  }
+}
