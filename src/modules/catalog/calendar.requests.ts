@@ -1,0 +1,84 @@
+import { Allow, IsEmail, IsString, MaxLength, ValidateIf } from 'class-validator';
+import {
+  IsNotBlank,
+  IsNotCleared,
+  IsUrlOrEmpty,
+  Optional,
+  Trim,
+} from '../../common/http/attributes';
+
+/** Absent or "" (no address) is not validated; anything else must be an e-mail address. */
+const OptionalOrEmpty = () =>
+  ValidateIf((_: object, value: unknown) => value !== undefined && value !== '');
+
+/*
+ * The attributes create and update share. `timezone`, `hours` and `overrides` are only let through
+ * here: the service checks them, because their errors name the value or the problem found in it
+ * (`Invalid timezone "Mars/Olympus".`), which a constraint's fixed message cannot.
+ */
+class CalendarAttributes {
+  @Trim()
+  @OptionalOrEmpty()
+  @MaxLength(254)
+  @IsEmail()
+  @IsString()
+  email?: string;
+
+  @Trim()
+  @OptionalOrEmpty()
+  @MaxLength(254)
+  @IsEmail()
+  @IsString()
+  replyTo?: string;
+
+  @Trim()
+  @Optional()
+  @MaxLength(4000)
+  @IsString()
+  description?: string;
+
+  @Trim()
+  @Optional()
+  @MaxLength(255)
+  @IsString()
+  location?: string;
+
+  @Trim()
+  @Optional()
+  @IsUrlOrEmpty()
+  @IsString()
+  image?: string;
+
+  @Trim()
+  @Optional()
+  @IsUrlOrEmpty()
+  @IsString()
+  thumbnail?: string;
+
+  @Allow()
+  timezone?: unknown;
+
+  @Allow()
+  hours?: unknown;
+
+  @Allow()
+  overrides?: unknown;
+}
+
+export class CreateCalendarRequest extends CalendarAttributes {
+  @Trim()
+  @IsNotBlank()
+  @MaxLength(255)
+  @IsString()
+  name!: string;
+}
+
+/** A partial update: what is left out is unchanged; `hours` and `overrides` are replaced whole. */
+export class UpdateCalendarRequest extends CalendarAttributes {
+  @Trim()
+  @Optional()
+  @IsNotCleared()
+  @MaxLength(255)
+  @IsString()
+  name?: string;
+}
