@@ -64,6 +64,7 @@ describe('Addons: /appointment-addons (e2e)', () => {
     [{ name: 'A', price: -1 }, 'invalid_price', 'Invalid "price" attribute value.'],
     [{ name: 'A', price: '1.999' }, 'invalid_price', 'Invalid "price" attribute value.'],
     [{ name: 'A', price: 'free' }, 'invalid_price', 'Invalid "price" attribute value.'],
+    [{ name: 'A', price: '10000000.00' }, 'invalid_price', 'Invalid "price" attribute value.'],
     [{ name: 'A', private: 'yes' }, 'invalid_private', 'Invalid "private" attribute value.'],
   ])('refuses to create %p', async (body, error, message) => {
     const before = (await api.get('/appointment-addons')).body as unknown[];

@@ -1,5 +1,8 @@
-/** The largest amount accepted: what an unsigned INT of cents holds, rounded down to a round figure. */
-export const MAX_CENTS = 99_999_999_99;
+/**
+ * The largest amount accepted, $9,999,999.99: money is stored as cents in unsigned INT columns
+ * (at most 4,294,967,295), and a round limit is easier to state in an error than that.
+ */
+export const MAX_CENTS = 9_999_999_99;
 
 const MONEY_TEXT = /^\d{1,10}(\.\d{1,2})?$/;
 

@@ -12,12 +12,20 @@ import { AppointmentType } from './appointment-type.entity';
 import { AppointmentTypesController } from './appointment-types.controller';
 import { AppointmentTypesService } from './appointment-types.service';
 import { Calendar } from './calendar.entity';
+import { CalendarsController } from './calendars.controller';
+import { CalendarsService } from './calendars.service';
 import { ClassSession } from './class-session.entity';
+import { ClassSessionsController } from './class-sessions.controller';
+import { ClassSessionsService } from './class-sessions.service';
 import { Coupon, CouponAppointmentType } from './coupon.entity';
+import { CouponsController } from './coupons.controller';
+import { CouponsService } from './coupons.service';
 import { Label } from './label.entity';
 import { LabelsController } from './labels.controller';
 import { LabelsService } from './labels.service';
 import { Product, ProductAppointmentType } from './product.entity';
+import { ProductsController } from './products.controller';
+import { ProductsService } from './products.service';
 import { Form } from '../forms/form.entity';
 
 /** What an account's owner configures before clients can book. */
@@ -40,8 +48,32 @@ import { Form } from '../forms/form.entity';
       ProductAppointmentType,
     ]),
   ],
-  controllers: [AddonsController, AppointmentTypesController, LabelsController],
-  providers: [AddonsService, AppointmentTypesService, LabelsService],
-  exports: [AddonsService, AppointmentTypesService, LabelsService],
+  controllers: [
+    AddonsController,
+    AppointmentTypesController,
+    CalendarsController,
+    ClassSessionsController,
+    CouponsController,
+    LabelsController,
+    ProductsController,
+  ],
+  providers: [
+    AddonsService,
+    AppointmentTypesService,
+    CalendarsService,
+    ClassSessionsService,
+    CouponsService,
+    LabelsService,
+    ProductsService,
+  ],
+  exports: [
+    AddonsService,
+    AppointmentTypesService,
+    CalendarsService,
+    ClassSessionsService,
+    CouponsService,
+    LabelsService,
+    ProductsService,
+  ],
 })
 export class CatalogModule {}

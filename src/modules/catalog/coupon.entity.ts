@@ -29,7 +29,8 @@ export class Coupon {
   discountAmount!: number;
 
   /** Last day it can be used (`YYYY-MM-DD`, the account's zone); null = never expires. */
-  @Column({ type: 'date', nullable: true })
+  /* utc: read back as written, whatever the server's zone (a DATE has none). */
+  @Column({ type: 'date', nullable: true, utc: true })
   expiration!: string | null;
 
   @Column({ name: 'deleted_at', type: 'datetime', precision: 3, nullable: true })

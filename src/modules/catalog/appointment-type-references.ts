@@ -1,0 +1,58 @@
+import type { EntityManager, EntityTarget, ObjectLiteral } from 'typeorm';
+import { findReferenced } from '../../common/database/tenant-rows';
+import { InvalidAttributeError } from '../../common/errors/domain-error';
+import { AppointmentType } from './appointment-type.entity';
+
+/** The contract's error for a type id that is not a live type of the account. */
+export function unknownAppointmentType(id: number): InvalidAttributeError {
+  return new InvalidAttributeError(
+    'invalid_appointment_type',
+    `The appointment type "${id}" does not exist.`,
+  );
+}
+
+/** Type ids a product or coupon is to be linked to: 400 unknown or deleted, 403 another account's. */
+export async function checkAppointmentTypeIds(
+  manager: EntityManager,
+  accountId: number,
+  ids: readonly number[],
+): Promise<void> {
+  await findReferenced(manager, AppointmentType, accountId, ids, unknownAppointmentType);
+}
+
+/**
+ * The link rows (product or coupon → type) of `ownerIds` whose type is still live, by type id
+ * ascending: a deleted type disappears from what links to it without the links being rewritten.
+ */
+export function liveTypeLinks<T extends ObjectLiteral & { appointmentTypeId: number }>(
+  manager: EntityManager,
+  link: EntityTarget<T>,
+  ownerProperty: keyof T & string,
+  accountId: number,
+  ownerIds: readonly number[],
+): Promise<T[]> {
+  if (ownerIds.length === 0) return Promise.resolve([]);
+  return manager
+    .createQueryBuilder(link, 'link')
+    .innerJoin(
+      AppointmentType,
+      'type',
+      'type.id = link.appointmentTypeId AND type.accountId = :accountId AND type.deletedAt IS NULL',
+      { accountId },
+    )
+    .where(`link.${ownerProperty} IN (:...ownerIds)`, { ownerIds })
+    .orderBy('link.appointmentTypeId', 'ASC')
+    .getMany();
+}
+
+/** Groups rows by an owner id (`productId`, `couponId`), keeping their order. */
+export function groupBy<T>(rows: readonly T[], key: (row: T) => number): Map<number, T[]> {
+  const groups = new Map<number, T[]>();
+  for (const row of rows) {
+    const id = key(row);
+    const group = groups.get(id);
+    if (group) group.push(row);
+    else groups.set(id, [row]);
+  }
+  return groups;
+}

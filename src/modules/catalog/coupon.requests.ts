@@ -1,0 +1,117 @@
+import { Transform } from 'class-transformer';
+import {
+  IsArray,
+  IsIn,
+  IsInt,
+  IsString,
+  Matches,
+  MaxLength,
+  Min,
+  ValidateBy,
+} from 'class-validator';
+import { DateTime } from 'luxon';
+import {
+  IsMoney,
+  IsNotBlank,
+  IsNotCleared,
+  Optional,
+  OptionalNullable,
+  Trim,
+} from '../../common/http/attributes';
+import { IdList } from '../../common/http/id-list';
+import { DISCOUNT_TYPES, type DiscountType } from './coupon.entity';
+
+/** What clients type at checkout: stored upper-cased, so `spring-10` and `SPRING-10` are one code. */
+export const COUPON_CODE = /^[A-Z0-9_-]{3,40}$/;
+
+const CodeCase = () =>
+  Transform(({ value }: { value: unknown }) =>
+    typeof value === 'string' ? value.trim().toUpperCase() : value,
+  );
+
+const DATE_TEXT = /^[1-9]\d{3}-\d{2}-\d{2}$/;
+
+/** `YYYY-MM-DD` naming a day of the calendar (`2026-02-30` is not one). */
+function isCalendarDate(value: unknown): boolean {
+  return (
+    typeof value === 'string' &&
+    DATE_TEXT.test(value) &&
+    DateTime.fromFormat(value, 'yyyy-MM-dd', { zone: 'utc' }).isValid
+  );
+}
+
+const IsCalendarDate = () =>
+  ValidateBy({ name: 'isCalendarDate', validator: { validate: isCalendarDate } });
+
+export class CreateCouponRequest {
+  /** Absent or null: the coupon is handed out only as issued certificates. */
+  @CodeCase()
+  @OptionalNullable()
+  @Matches(COUPON_CODE)
+  @IsString()
+  code?: string | null;
+
+  @Trim()
+  @IsNotBlank()
+  @MaxLength(255)
+  @IsString()
+  name!: string;
+
+  @IsIn(DISCOUNT_TYPES)
+  discountType!: DiscountType;
+
+  /** Dollars or percent; its range depends on the discount type (see CouponsService). */
+  @IsMoney()
+  discountAmount!: number | string;
+
+  /** Empty or absent: the coupon applies to every type. */
+  @Optional()
+  @IdList()
+  @Min(1, { each: true })
+  @IsInt({ each: true })
+  @IsArray()
+  appointmentTypeIDs?: number[];
+
+  /** The last day the coupon can be used; null = it never expires. */
+  @OptionalNullable()
+  @IsCalendarDate()
+  @IsString()
+  expiration?: string | null;
+}
+
+export class UpdateCouponRequest {
+  /** null removes the code. */
+  @CodeCase()
+  @OptionalNullable()
+  @Matches(COUPON_CODE)
+  @IsString()
+  code?: string | null;
+
+  @Trim()
+  @Optional()
+  @IsNotCleared()
+  @MaxLength(255)
+  @IsString()
+  name?: string;
+
+  @Optional()
+  @IsIn(DISCOUNT_TYPES)
+  discountType?: DiscountType;
+
+  @Optional()
+  @IsMoney()
+  discountAmount?: number | string;
+
+  /** Replaces the list whole; `[]` makes the coupon apply to every type. */
+  @Optional()
+  @IdList()
+  @Min(1, { each: true })
+  @IsInt({ each: true })
+  @IsArray()
+  appointmentTypeIDs?: number[];
+
+  @OptionalNullable()
+  @IsCalendarDate()
+  @IsString()
+  expiration?: string | null;
+}

@@ -1,0 +1,33 @@
+import { formatCents } from '../../common/money/money';
+import type { Product, ProductAppointmentType, ProductKind } from './product.entity';
+
+/** `GET /products`, as clients of the reference service know it. */
+export interface ProductView {
+  id: number;
+  name: string;
+  description: string;
+  price: string;
+  type: ProductKind;
+  hidden: boolean;
+  /** Days a certificate issued from the product stays valid; null = it never expires. */
+  expires: number | null;
+  appointmentTypeIDs: number[];
+  appointmentTypeCounts: Record<string, number>;
+}
+
+/** `links`: the product's links to live types, by type id ascending (see liveTypeLinks). */
+export function toProductView(product: Product, links: ProductAppointmentType[]): ProductView {
+  return {
+    id: product.id,
+    name: product.name,
+    description: product.description,
+    price: formatCents(product.priceCents),
+    type: product.kind,
+    hidden: product.hidden,
+    expires: product.expiresDays,
+    appointmentTypeIDs: links.map((link) => link.appointmentTypeId),
+    appointmentTypeCounts: Object.fromEntries(
+      links.map((link) => [String(link.appointmentTypeId), link.count]),
+    ),
+  };
+}
