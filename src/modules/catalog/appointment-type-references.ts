@@ -1,15 +1,7 @@
 import type { EntityManager, EntityTarget, ObjectLiteral } from 'typeorm';
 import { findReferenced } from '../../common/database/tenant-rows';
-import { InvalidAttributeError } from '../../common/errors/domain-error';
 import { AppointmentType } from './appointment-type.entity';
-
-/** The contract's error for a type id that is not a live type of the account. */
-export function unknownAppointmentType(id: number): InvalidAttributeError {
-  return new InvalidAttributeError(
-    'invalid_appointment_type',
-    `The appointment type "${id}" does not exist.`,
-  );
-}
+import { invalidAppointmentType } from './catalog.errors';
 
 /** Type ids a product or coupon is to be linked to: 400 unknown or deleted, 403 another account's. */
 export async function checkAppointmentTypeIds(
@@ -17,7 +9,7 @@ export async function checkAppointmentTypeIds(
   accountId: number,
   ids: readonly number[],
 ): Promise<void> {
-  await findReferenced(manager, AppointmentType, accountId, ids, unknownAppointmentType);
+  await findReferenced(manager, AppointmentType, accountId, ids, invalidAppointmentType);
 }
 
 /**

@@ -22,20 +22,8 @@ import {
   toAppointmentTypeView,
 } from './appointment-type.view';
 import { Calendar } from './calendar.entity';
+import { invalidAddon, invalidCalendar, invalidForm } from './catalog.errors';
 import { ClassSession } from './class-session.entity';
-
-export const invalidAppointmentType = (id: number) =>
-  new InvalidAttributeError(
-    'invalid_appointment_type',
-    `The appointment type "${id}" does not exist.`,
-  );
-
-const invalidCalendar = (id: number) =>
-  new InvalidAttributeError('invalid_calendar', `The calendar "${id}" does not exist.`);
-const invalidAddon = (id: number) =>
-  new InvalidAttributeError('invalid_addon', `The addon "${id}" does not exist.`);
-const invalidForm = (id: number) =>
-  new InvalidAttributeError('invalid_form', `The form "${id}" does not exist.`);
 
 @Injectable()
 export class AppointmentTypesService {

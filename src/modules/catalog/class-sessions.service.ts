@@ -6,14 +6,11 @@ import { findOwned, findReferenced } from '../../common/database/tenant-rows';
 import { parseDatetime } from '../../common/time/datetimes';
 import { AppointmentTypeCalendar } from './appointment-type-links.entity';
 import { AppointmentType } from './appointment-type.entity';
-import { invalidAppointmentType } from './appointment-types.service';
 import { Calendar } from './calendar.entity';
+import { invalidAppointmentType, invalidCalendar } from './catalog.errors';
 import { ClassSession } from './class-session.entity';
 import type { CreateClassSessionRequest, ListClassSessionsQuery } from './class-session.requests';
 import { type ClassSessionView, toClassSessionView } from './class-session.view';
-
-const invalidCalendar = (id: number) =>
-  new InvalidAttributeError('invalid_calendar', `The calendar "${id}" does not exist.`);
 
 @Injectable()
 export class ClassSessionsService {
