@@ -7,8 +7,9 @@ import { configOrExit } from './app/process';
 import { DomainError } from './common/errors/domain-error';
 import { databaseCommands } from './common/database/database.cli';
 import { accountCommands } from './modules/accounts/accounts.cli';
+import { demoCommands } from './app/demo.cli';
 
-const commands: CliCommand[] = [...databaseCommands, ...accountCommands];
+const commands: CliCommand[] = [...databaseCommands, ...accountCommands, ...demoCommands];
 
 function help(): string {
   return `Usage: npm run cli -- <command> [options]\n\nCommands:\n${commands.map((c) => `  ${usage(c)}`).join('\n')}\n`;

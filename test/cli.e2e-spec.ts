@@ -2,6 +2,7 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { Secrets } from '../src/common/crypto/secrets';
+import { migrations } from '../src/common/database/migrations';
 import { Account } from '../src/modules/accounts/account.entity';
 import { runCli } from './support/processes';
 import { basicAuth, startApi } from './support/test-app';
@@ -135,7 +136,7 @@ describe('Operator CLI (e2e, separate processes)', () => {
       expect(run.result).toEqual({
         database,
         pending: false,
-        migrations: ['InitialSchema1763800000000'],
+        migrations: migrations.map((m) => m.name),
       });
       const again = await runCli(['db:migrate'], testEnvVars({ DB_NAME: database }));
       expect(again.result).toEqual(run.result);

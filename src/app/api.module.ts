@@ -4,6 +4,7 @@ import { HealthModule } from '../common/health/health.module';
 import { OutboxModule } from '../common/outbox/outbox.module';
 import { AccountsModule } from '../modules/accounts/accounts.module';
 import { CatalogModule } from '../modules/catalog/catalog.module';
+import { FormsModule } from '../modules/forms/forms.module';
 import { ApiAuthGuard } from '../modules/accounts/api-auth.guard';
 import { CoreModule, type CoreOptions, QueueModule } from './core.module';
 
@@ -20,6 +21,7 @@ export class ApiModule {
         OutboxModule,
         AccountsModule,
         CatalogModule,
+        FormsModule,
       ],
       providers: [{ provide: APP_GUARD, useClass: ApiAuthGuard }],
     };
