@@ -144,6 +144,20 @@ describe('Appointment types: /appointment-types (e2e)', () => {
     expect(unchanged.body).toEqual(res.body);
   });
 
+  it('serializes concurrent updates that replace the links', async () => {
+    const calendars = await Promise.all([1, 2, 3, 4, 5, 6].map(() => createCalendar(api)));
+    const id = await createAppointmentType(api);
+    const answers = await Promise.all(
+      calendars.map((calendar) => api.put(`/appointment-types/${id}`, { calendarIDs: [calendar] })),
+    );
+    expect(answers.map((a) => a.status)).toEqual(calendars.map(() => 200));
+    const { calendarIDs } = (await api.get(`/appointment-types/${id}`)).body as {
+      calendarIDs: number[];
+    };
+    expect(calendarIDs).toHaveLength(1);
+    expect(calendars).toContain(calendarIDs[0]);
+  });
+
   it('turns a service into a class and back', async () => {
     const id = await createAppointmentType(api);
     expect(await api.put(`/appointment-types/${id}`, { type: 'class' })).toMatchObject(

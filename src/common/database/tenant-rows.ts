@@ -11,15 +11,19 @@ export interface TenantRow {
 /**
  * The account's row `id`, as the contract's access rule reads: another account's row is 403
  * `forbidden` (it exists, just not for this caller), a row that exists nowhere is 404. A soft-deleted
- * row of the account is 404 too unless `includeDeleted`.
+ * row of the account is 404 too unless `includeDeleted`. `forUpdate` (inside a transaction) locks
+ * the row, so that concurrent updates replacing its links whole run one after the other.
  */
 export async function findOwned<T extends TenantRow>(
   repository: Repository<T>,
   accountId: number,
   id: number,
-  options: { includeDeleted?: boolean } = {},
+  options: { includeDeleted?: boolean; forUpdate?: boolean } = {},
 ): Promise<T> {
-  const row = await repository.findOne({ where: { id } as never });
+  const row = await repository.findOne({
+    where: { id } as never,
+    ...(options.forUpdate ? { lock: { mode: 'pessimistic_write' as const } } : {}),
+  });
   if (!row) throw new NotFoundError();
   if (row.accountId !== accountId) throw new ForbiddenError();
   if (row.deletedAt && !options.includeDeleted) throw new NotFoundError();

@@ -98,7 +98,9 @@ export class AppointmentTypesService {
     request: AppointmentTypeAttributes,
   ): Promise<AppointmentTypeDetails> {
     return this.dataSource.transaction(async (tx) => {
-      const type = await findOwned(tx.getRepository(AppointmentType), accountId, id);
+      const type = await findOwned(tx.getRepository(AppointmentType), accountId, id, {
+        forUpdate: true,
+      });
       const wasClass = type.kind === 'class';
       applyAttributes(type, request);
       if (wasClass && type.kind !== 'class') {

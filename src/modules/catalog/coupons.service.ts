@@ -88,9 +88,9 @@ export class CouponsService {
   async update(accountId: number, id: number, request: UpdateCouponRequest): Promise<CouponView> {
     return this.withCodeRace(request.code ?? null, () =>
       this.dataSource.transaction(async (tx) => {
-        // Serializes concurrent updates of one coupon: each replaces the type list whole.
-        await tx.findOne(Coupon, { where: { id }, lock: { mode: 'pessimistic_write' } });
-        const coupon = await findOwned(tx.getRepository(Coupon), accountId, id);
+        const coupon = await findOwned(tx.getRepository(Coupon), accountId, id, {
+          forUpdate: true,
+        });
         const discountType = request.discountType ?? coupon.discountType;
         const discountAmount =
           request.discountAmount === undefined

@@ -91,9 +91,9 @@ export class ProductsService {
 
   async update(accountId: number, id: number, request: UpdateProductRequest): Promise<ProductView> {
     return this.dataSource.transaction(async (tx) => {
-      // Serializes concurrent updates of one product: each replaces the counts whole.
-      await tx.findOne(Product, { where: { id }, lock: { mode: 'pessimistic_write' } });
-      const product = await findOwned(tx.getRepository(Product), accountId, id);
+      const product = await findOwned(tx.getRepository(Product), accountId, id, {
+        forUpdate: true,
+      });
       const kind = request.type ?? product.kind;
       const counts = countsFor(kind, request.appointmentTypeCounts, product.kind);
       if (counts) await checkAppointmentTypeIds(tx, accountId, typeIdsOf(counts));

@@ -121,9 +121,9 @@ export class FormsService {
 
   async update(accountId: number, id: number, request: UpdateFormRequest): Promise<FormView> {
     return this.dataSource.transaction(async (tx) => {
-      // Serializes concurrent updates of one form: each rewrites the field list whole.
-      await tx.findOne(Form, { where: { id }, lock: { mode: 'pessimistic_write' } });
-      const form = await findOwned(tx.getRepository(Form), accountId, id);
+      const form = await findOwned(tx.getRepository(Form), accountId, id, {
+        forUpdate: true,
+      });
       if (request.fields !== undefined) {
         const live = await liveFields(tx, [form.id]);
         const rows = fieldRows(request.fields, live, form.id);
