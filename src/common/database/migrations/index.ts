@@ -1,8 +1,13 @@
 import { InitialSchema1763800000000 } from './1763800000000-initial-schema';
 import { Catalog1763900000000 } from './1763900000000-catalog';
+import { Availability1764000000000 } from './1764000000000-availability';
 
 /**
  * Every migration, in order. Listed explicitly (not globbed) so that the compiled service, ts-jest and
  * the TypeORM CLI all run the same set; a unit test checks that no file of this folder is missing.
  */
-export const migrations = [InitialSchema1763800000000, Catalog1763900000000];
+export const migrations = [
+  InitialSchema1763800000000,
+  Catalog1763900000000,
+  Availability1764000000000,
+];

@@ -1,0 +1,131 @@
+import type { DateOverrides, WeeklyHours } from '../catalog/working-hours';
+import { type Span, localDateOf, mergeSpans, nextDate, workingSpans } from './working-time';
+
+/*
+ * The slot engine: which start times a calendar can take, from its hours, overrides and busy time and
+ * the appointment type's rules. Pure (no I/O, `now` given): `/availability/*` and booking both ask it,
+ * so they cannot disagree.
+ */
+
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+const DAY = 24 * HOUR;
+
+/** A calendar as the engine sees it. */
+export interface CalendarSchedule {
+  /** IANA zone of the hours and overrides. */
+  zone: string;
+  hours: WeeklyHours;
+  overrides: DateOverrides;
+  /**
+   * Time already taken: non-canceled appointments (with their own padding), blocks, class sessions.
+   * Any order, may overlap.
+   */
+  busy: Span[];
+}
+
+/** What is being booked, and when it may be. */
+export interface SlotRules {
+  /** Minutes: the type's duration plus the chosen addons'. */
+  duration: number;
+  paddingBefore: number;
+  paddingAfter: number;
+  /** Minutes between candidate starts, from the start of each working span. */
+  slotInterval: number;
+  minHoursInAdvance: number;
+  maxDaysInAdvance: number;
+}
+
+/** Why a start cannot be booked: the `error` code POST /appointments gives. */
+export type Unavailable =
+  'not_available_min_hours_in_advance' | 'not_available_max_days_in_advance' | 'not_available';
+
+/** The bookable span of starts: `[now + minHours, now + maxDays]`. */
+export function advanceWindow(
+  rules: Pick<SlotRules, 'minHoursInAdvance' | 'maxDaysInAdvance'>,
+  now: number,
+): { earliest: number; latest: number } {
+  return {
+    earliest: now + rules.minHoursInAdvance * HOUR,
+    latest: now + rules.maxDaysInAdvance * DAY,
+  };
+}
+
+/**
+ * The starts (epoch ms, ascending, distinct) the calendar can take inside `window`: on the grid of each
+ * working span, the whole padded span `[start - paddingBefore, start + duration + paddingAfter)` inside
+ * that working span and clear of busy time, within the advance window.
+ */
+export function freeStarts(
+  calendar: CalendarSchedule,
+  rules: SlotRules,
+  window: Span,
+  now: number,
+): number[] {
+  const { earliest, latest } = advanceWindow(rules, now);
+  const from = Math.max(window.from, earliest);
+  const until = Math.min(window.until, latest + 1);
+  if (from >= until) return [];
+  const busy = mergeSpans(calendar.busy);
+  const step = rules.slotInterval * MINUTE;
+  const before = rules.paddingBefore * MINUTE;
+  const after = (rules.duration + rules.paddingAfter) * MINUTE;
+  const starts: number[] = [];
+  // A start lies in a working span of its own local date: the dates from `from`'s to `until`'s.
+  const lastDate = localDateOf(calendar.zone, until - 1);
+  for (let date = localDateOf(calendar.zone, from); date <= lastDate; date = nextDate(date)) {
+    for (const span of workingSpans(calendar.zone, calendar.hours, calendar.overrides, date)) {
+      for (let start = span.from; start + after <= span.until; start += step) {
+        if (start < from || start >= until || start - before < span.from) continue;
+        if (!overlapsAny(busy, start - before, start + after)) starts.push(start);
+      }
+    }
+  }
+  return starts;
+}
+
+/** Whether the calendar can take `start`, and if not, why (in the order booking checks). */
+export function checkStart(
+  calendar: CalendarSchedule,
+  rules: SlotRules,
+  start: number,
+  now: number,
+): Unavailable | null {
+  const { earliest, latest } = advanceWindow(rules, now);
+  if (start < earliest) return 'not_available_min_hours_in_advance';
+  if (start > latest) return 'not_available_max_days_in_advance';
+  const free = freeStarts(calendar, rules, { from: start, until: start + 1 }, now);
+  return free.length === 1 ? null : 'not_available';
+}
+
+/** A class session as the engine sees it. */
+export interface SessionSeats {
+  start: number;
+  seats: number;
+  /** Seats taken by non-canceled appointments. */
+  taken: number;
+}
+
+/** Whether a class session can take one more client at `now`, and if not, why. */
+export function checkSession(
+  session: SessionSeats,
+  rules: Pick<SlotRules, 'minHoursInAdvance' | 'maxDaysInAdvance'>,
+  now: number,
+): Unavailable | null {
+  const { earliest, latest } = advanceWindow(rules, now);
+  if (session.start < earliest) return 'not_available_min_hours_in_advance';
+  if (session.start > latest) return 'not_available_max_days_in_advance';
+  return session.seats > session.taken ? null : 'not_available';
+}
+
+/** Merged busy spans are disjoint and sorted, so only the last one starting before `until` can overlap. */
+function overlapsAny(busy: Span[], from: number, until: number): boolean {
+  let low = 0;
+  let high = busy.length;
+  while (low < high) {
+    const mid = (low + high) >>> 1;
+    if (busy[mid].from < until) low = mid + 1;
+    else high = mid;
+  }
+  return low > 0 && busy[low - 1].until > from;
+}
