@@ -3,6 +3,7 @@ import { APP_GUARD } from '@nestjs/core';
 import { HealthModule } from '../common/health/health.module';
 import { OutboxModule } from '../common/outbox/outbox.module';
 import { AccountsModule } from '../modules/accounts/accounts.module';
+import { AvailabilityModule } from '../modules/availability/availability.module';
 import { CatalogModule } from '../modules/catalog/catalog.module';
 import { FormsModule } from '../modules/forms/forms.module';
 import { ApiAuthGuard } from '../modules/accounts/api-auth.guard';
@@ -21,6 +22,7 @@ export class ApiModule {
         OutboxModule,
         AccountsModule,
         CatalogModule,
+        AvailabilityModule,
         FormsModule,
       ],
       providers: [{ provide: APP_GUARD, useClass: ApiAuthGuard }],
