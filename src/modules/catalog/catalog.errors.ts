@@ -5,17 +5,17 @@ import { InvalidAttributeError } from '../../common/errors/domain-error';
  * calendars are the contract's (POST /appointments gives the same).
  */
 
-export const invalidAppointmentType = (id: number) =>
+export const invalidAppointmentType = (id: number | string) =>
   new InvalidAttributeError(
     'invalid_appointment_type',
     `The appointment type "${id}" does not exist.`,
   );
 
-export const invalidCalendar = (id: number) =>
+export const invalidCalendar = (id: number | string) =>
   new InvalidAttributeError('invalid_calendar', `The calendar "${id}" does not exist.`);
 
-export const invalidAddon = (id: number) =>
+export const invalidAddon = (id: number | string) =>
   new InvalidAttributeError('invalid_addon', `The addon "${id}" does not exist.`);
 
-export const invalidForm = (id: number) =>
+export const invalidForm = (id: number | string) =>
   new InvalidAttributeError('invalid_form', `The form "${id}" does not exist.`);

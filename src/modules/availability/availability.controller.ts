@@ -1,0 +1,67 @@
+import { Body, Controller, Get, HttpCode, Post, Query } from '@nestjs/common';
+import { ApiBasicAuth, ApiTags } from '@nestjs/swagger';
+import { ExpectedJsonObjectError } from '../../common/errors/domain-error';
+import { CurrentPrincipal } from '../accounts/auth.decorators';
+import type { Principal } from '../accounts/principal';
+import {
+  AvailableClassesQuery,
+  AvailableDatesQuery,
+  AvailableTimesQuery,
+} from './availability.requests';
+import { AvailabilityService } from './availability.service';
+import type {
+  AvailableClass,
+  AvailableDate,
+  AvailableTime,
+  CheckedTime,
+} from './availability.views';
+
+@ApiTags('availability')
+@ApiBasicAuth()
+@Controller('availability')
+export class AvailabilityController {
+  constructor(private readonly availability: AvailabilityService) {}
+
+  /** The dates of a month with at least one bookable time. */
+  @Get('dates')
+  dates(
+    @CurrentPrincipal() principal: Principal,
+    @Query() query: AvailableDatesQuery,
+  ): Promise<AvailableDate[]> {
+    return this.availability.dates(principal.account, query);
+  }
+
+  /** The bookable times of a date. */
+  @Get('times')
+  times(
+    @CurrentPrincipal() principal: Principal,
+    @Query() query: AvailableTimesQuery,
+  ): Promise<AvailableTime[]> {
+    return this.availability.times(principal.account, query);
+  }
+
+  /** The sessions of class types, with their free seats. */
+  @Get('classes')
+  classes(
+    @CurrentPrincipal() principal: Principal,
+    @Query() query: AvailableClassesQuery,
+  ): Promise<AvailableClass[]> {
+    return this.availability.classes(principal.account, query);
+  }
+
+  /** One time (an object) or several (an array), each answered with `valid` and a `reason`. */
+  @Post('check-times')
+  @HttpCode(200)
+  checkTimes(
+    @CurrentPrincipal() principal: Principal,
+    @Body() body: unknown,
+  ): Promise<CheckedTime[]> {
+    const items = Array.isArray(body) ? (body as unknown[]) : [body];
+    if (items.length === 0 || !items.every(isObject)) throw new ExpectedJsonObjectError();
+    return this.availability.checkTimes(principal.account, items);
+  }
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

@@ -1,0 +1,107 @@
+import { Transform } from 'class-transformer';
+import { IsArray, IsBoolean, IsDefined, IsInt, IsString, Max, Min } from 'class-validator';
+import { BooleanQuery, Optional } from '../../common/http/attributes';
+import { IdList } from '../../common/http/id-list';
+
+const MAX_INT32 = 2_147_483_647;
+
+/** A single id in a query string (`"12"` → 12); anything else is left for `@IsInt()` to refuse. */
+const IdQuery = () =>
+  Transform(({ value }: { value: unknown }) =>
+    typeof value === 'string' && /^\d{1,10}$/.test(value) ? Number(value) : value,
+  );
+
+const required = (name: string) => ({
+  context: {
+    code: `required_${name.replace(/([a-z])([A-Z])/g, '$1_$2').toLowerCase()}`,
+    message: `The parameter "${name}" is required.`,
+  },
+});
+
+/** What every availability question names: the type, and optionally the calendar, zone and addons. */
+class SlotQuery {
+  @IdQuery()
+  @Max(MAX_INT32)
+  @Min(1)
+  @IsInt()
+  @IsDefined(required('appointmentTypeID'))
+  appointmentTypeID!: number;
+
+  @IdQuery()
+  @Optional()
+  @Max(MAX_INT32)
+  @Min(1)
+  @IsInt()
+  calendarID?: number;
+
+  /** The zone to show times and read dates in (checked by the service, to name the value). */
+  @Optional()
+  @IsString()
+  timezone?: string;
+
+  @IdList()
+  @Optional()
+  @Min(1, { each: true })
+  @IsInt({ each: true })
+  @IsArray()
+  addonIDs?: number[];
+}
+
+export class AvailableDatesQuery extends SlotQuery {
+  /** `YYYY-MM` (checked by the service, to name the value). */
+  @IsString()
+  @IsDefined(required('month'))
+  month!: string;
+}
+
+export class AvailableTimesQuery extends SlotQuery {
+  /** `YYYY-MM-DD` (checked by the service, to name the value). */
+  @IsString()
+  @IsDefined(required('date'))
+  date!: string;
+
+  /** Appointments to leave out (a reschedule sees its own slot as free). */
+  @IdList()
+  @Optional()
+  @Min(1, { each: true })
+  @IsInt({ each: true })
+  @IsArray()
+  ignoreAppointmentIDs?: number[];
+}
+
+export class AvailableClassesQuery {
+  @IdQuery()
+  @Optional()
+  @Max(MAX_INT32)
+  @Min(1)
+  @IsInt()
+  appointmentTypeID?: number;
+
+  @IdQuery()
+  @Optional()
+  @Max(MAX_INT32)
+  @Min(1)
+  @IsInt()
+  calendarID?: number;
+
+  @Optional()
+  @IsString()
+  timezone?: string;
+
+  @Optional()
+  @IsString()
+  month?: string;
+
+  @Optional()
+  @IsString()
+  minDate?: string;
+
+  @Optional()
+  @IsString()
+  maxDate?: string;
+
+  @BooleanQuery()
+  @Optional()
+  @IsBoolean()
+  includeUnavailable?: boolean;
+}

@@ -1,0 +1,424 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DateTime } from 'luxon';
+import { DataSource, In, IsNull } from 'typeorm';
+import { findReferenced } from '../../common/database/tenant-rows';
+import { DomainError, InvalidAttributeError } from '../../common/errors/domain-error';
+import { toIdList } from '../../common/http/id-list';
+import { formatApiDatetime, formatInZone, parseDatetime } from '../../common/time/datetimes';
+import type { Account } from '../accounts/account.entity';
+import { assertTimezone } from '../accounts/account-rules';
+import { AppointmentType } from '../catalog/appointment-type.entity';
+import { Calendar } from '../catalog/calendar.entity';
+import { invalidAppointmentType, invalidCalendar } from '../catalog/catalog.errors';
+import { ClassSession } from '../catalog/class-session.entity';
+import type {
+  AvailableClassesQuery,
+  AvailableDatesQuery,
+  AvailableTimesQuery,
+} from './availability.requests';
+import type {
+  AvailableClass,
+  AvailableDate,
+  AvailableTime,
+  CheckedTime,
+} from './availability.views';
+import { MAX_APPOINTMENT_MINUTES, readBusyTime, readSeatsTaken } from './busy-time';
+import { type SlotContext, resolveSlotContext } from './slot-context';
+import { type Unavailable, advanceWindow, checkSession, freeStarts } from './slot-engine';
+import type { Span } from './working-time';
+
+const MINUTE = 60_000;
+
+/** At most this many times in one `POST /availability/check-times`. */
+export const MAX_CHECKED_TIMES = 100;
+
+interface OpenSession {
+  session: ClassSession;
+  type: AppointmentType;
+  calendar: Calendar;
+  seats: number;
+  taken: number;
+  /** Why it cannot take one more client now, or null. */
+  unavailable: Unavailable | null;
+}
+
+/**
+ * `/availability/*`: the slot engine fed with a type's calendars and their busy time. Dates and
+ * times are read and shown in the `timezone` asked for, else the calendar's (when one is asked for,
+ * or the type has one), else the account's.
+ */
+@Injectable()
+export class AvailabilityService {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  async dates(
+    account: Account,
+    query: AvailableDatesQuery,
+    now = Date.now(),
+  ): Promise<AvailableDate[]> {
+    const ctx = await resolveSlotContext(this.dataSource.manager, account, query);
+    const zone = displayZone(account, ctx, query.timezone);
+    const month = parseMonth(query.month, zone);
+    const starts =
+      ctx.type.kind === 'class'
+        ? (await this.sessions(ctx, month, now)).filter((s) => !s.unavailable).map(startOf)
+        : [...(await this.serviceStarts(ctx, month, now)).keys()];
+    const dates = new Set(starts.map((start) => DateTime.fromMillis(start, { zone }).toISODate()!));
+    return [...dates].sort().map((date) => ({ date }));
+  }
+
+  async times(
+    account: Account,
+    query: AvailableTimesQuery,
+    now = Date.now(),
+  ): Promise<AvailableTime[]> {
+    const ctx = await resolveSlotContext(this.dataSource.manager, account, query);
+    const zone = displayZone(account, ctx, query.timezone);
+    const day = parseDay(query.date, zone);
+    const ignore = query.ignoreAppointmentIDs ?? [];
+    const counts = new Map<number, number>();
+    if (ctx.type.kind === 'class') {
+      for (const open of await this.sessions(ctx, day, now, ignore))
+        if (!open.unavailable)
+          counts.set(startOf(open), (counts.get(startOf(open)) ?? 0) + open.seats - open.taken);
+    } else {
+      for (const [start, calendars] of await this.serviceStarts(ctx, day, now, ignore))
+        counts.set(start, calendars);
+    }
+    return [...counts.entries()]
+      .sort(([a], [b]) => a - b)
+      .map(([start, slotsAvailable]) => ({
+        time: formatApiDatetime(DateTime.fromMillis(start, { zone })),
+        slotsAvailable,
+      }));
+  }
+
+  async classes(
+    account: Account,
+    query: AvailableClassesQuery,
+    now = Date.now(),
+  ): Promise<AvailableClass[]> {
+    const manager = this.dataSource.manager;
+    const timezone = query.timezone === undefined ? undefined : assertTimezone(query.timezone);
+    const rangeZone = timezone ?? account.timezone;
+    const range = classRange(query, rangeZone, account, now);
+    const types = await this.classTypes(account, query.appointmentTypeID);
+    const calendarIds =
+      query.calendarID === undefined
+        ? undefined
+        : (
+            await findReferenced(manager, Calendar, account.id, [query.calendarID], invalidCalendar)
+          ).map((c) => c.id);
+    const open = await this.openSessions(account, types, calendarIds, range, now, []);
+    return open
+      .filter((s) => query.includeUnavailable || !s.unavailable)
+      .map(({ session, type, calendar, seats, taken }) => ({
+        id: session.id,
+        appointmentTypeID: type.id,
+        calendarID: calendar.id,
+        name: session.name,
+        time: formatInZone(session.startsAt, timezone ?? calendar.timezone),
+        calendar: calendar.name,
+        duration: type.duration,
+        isSeries: false,
+        slots: seats,
+        slotsAvailable: Math.max(0, seats - taken),
+      }));
+  }
+
+  /** Each item checked as POST /appointments would check it; a refusal is a `reason`, not a 4xx. */
+  async checkTimes(
+    account: Account,
+    items: Record<string, unknown>[],
+    now = Date.now(),
+  ): Promise<CheckedTime[]> {
+    if (items.length > MAX_CHECKED_TIMES)
+      throw new InvalidAttributeError(
+        'bad_request',
+        `At most ${MAX_CHECKED_TIMES} times can be checked at once.`,
+      );
+    const results: CheckedTime[] = [];
+    for (const item of items) {
+      const asked: CheckedTime = { valid: false };
+      for (const key of ['datetime', 'appointmentTypeID', 'calendarID', 'addonIDs'] as const)
+        if (item[key] !== undefined) asked[key] = item[key];
+      try {
+        await this.assertBookable(account, item, now);
+        results.push({ ...asked, valid: true });
+      } catch (e) {
+        if (!(e instanceof DomainError)) throw e;
+        results.push({ ...asked, valid: false, reason: e.code });
+      }
+    }
+    return results;
+  }
+
+  /** Throws the error booking would give for this time, in booking's order. */
+  private async assertBookable(
+    account: Account,
+    item: Record<string, unknown>,
+    now: number,
+  ): Promise<void> {
+    const { appointmentTypeID, calendarID, datetime } = item;
+    if (appointmentTypeID === undefined || appointmentTypeID === null || appointmentTypeID === '')
+      throw new InvalidAttributeError(
+        'required_appointment_type_id',
+        'The parameter "appointmentTypeID" is required.',
+      );
+    if (datetime === undefined || datetime === null || datetime === '')
+      throw new InvalidAttributeError('required_datetime', 'The parameter "datetime" is required.');
+    const typeId = wholeId(appointmentTypeID);
+    if (typeId === undefined) throw invalidAppointmentType(shown(appointmentTypeID));
+    let calendarId: number | undefined;
+    if (calendarID !== undefined && calendarID !== null && calendarID !== '') {
+      calendarId = wholeId(calendarID);
+      if (calendarId === undefined) throw invalidCalendar(shown(calendarID));
+    }
+    const addonIDs = toIdList(item.addonIDs);
+    const addonIds = Array.isArray(addonIDs) ? addonIDs.filter((a) => typeof a === 'number') : [];
+    const ctx = await resolveSlotContext(this.dataSource.manager, account, {
+      appointmentTypeID: typeId,
+      calendarID: calendarId,
+      addonIDs: addonIds,
+    });
+    const zone = calendarId === undefined ? account.timezone : ctx.calendars[0].timezone;
+    const text = shown(datetime);
+    const parsed = parseDatetime(text, zone);
+    if (parsed.kind === 'invalid')
+      throw new InvalidAttributeError('invalid_datetime', `The datetime "${text}" is invalid.`);
+    const notAvailable = (reason: Unavailable) =>
+      new InvalidAttributeError(reason, unavailableMessage(reason, text));
+    if (parsed.kind === 'nonexistent') throw notAvailable('not_available');
+    const start = parsed.moment.toMillis();
+    const { earliest, latest } = advanceWindow(ctx.rules, now);
+    if (start < earliest) throw notAvailable('not_available_min_hours_in_advance');
+    if (start > latest) throw notAvailable('not_available_max_days_in_advance');
+
+    const point = { from: start, until: start + 1 };
+    const free =
+      ctx.type.kind === 'class'
+        ? (await this.sessions(ctx, point, now)).some((s) => !s.unavailable)
+        : (await this.serviceStarts(ctx, point, now)).size > 0;
+    if (free) return;
+    if (calendarId === undefined)
+      throw new InvalidAttributeError(
+        'no_available_calendar',
+        'We could not find an available calendar.',
+      );
+    throw notAvailable('not_available');
+  }
+
+  /** Free starts in `window` over the context's calendars: start → how many calendars can take it. */
+  private async serviceStarts(
+    ctx: SlotContext,
+    window: Span,
+    now: number,
+    ignore: number[] = [],
+  ): Promise<Map<number, number>> {
+    const counts = new Map<number, number>();
+    if (
+      !ctx.type.active ||
+      ctx.rules.duration > MAX_APPOINTMENT_MINUTES ||
+      ctx.calendars.length === 0
+    )
+      return counts;
+    const { rules } = ctx;
+    const busy = await readBusyTime(
+      this.dataSource.manager,
+      ctx.calendars.map((c) => c.id),
+      {
+        from: window.from - rules.paddingBefore * MINUTE,
+        until: window.until + (rules.duration + rules.paddingAfter) * MINUTE,
+      },
+      ignore,
+    );
+    for (const calendar of ctx.calendars) {
+      const schedule = {
+        zone: calendar.timezone,
+        hours: calendar.hours,
+        overrides: calendar.overrides,
+        busy: busy.get(calendar.id) ?? [],
+      };
+      for (const start of freeStarts(schedule, rules, window, now))
+        counts.set(start, (counts.get(start) ?? 0) + 1);
+    }
+    return counts;
+  }
+
+  /** The sessions of the context's class type on its calendars starting in `window`. */
+  private sessions(
+    ctx: SlotContext,
+    window: Span,
+    now: number,
+    ignore: number[] = [],
+  ): Promise<OpenSession[]> {
+    if (!ctx.type.active || ctx.calendars.length === 0) return Promise.resolve([]);
+    return this.openSessions(
+      undefined,
+      [ctx.type],
+      ctx.calendars.map((c) => c.id),
+      window,
+      now,
+      ignore,
+      ctx,
+    );
+  }
+
+  private async openSessions(
+    account: Account | undefined,
+    types: AppointmentType[],
+    calendarIds: number[] | undefined,
+    window: Span,
+    now: number,
+    ignore: number[],
+    ctx?: SlotContext,
+  ): Promise<OpenSession[]> {
+    if (types.length === 0 || calendarIds?.length === 0) return [];
+    const manager = this.dataSource.manager;
+    const sessions = await manager
+      .createQueryBuilder(ClassSession, 's')
+      .where('s.appointmentTypeId IN (:...typeIds)', { typeIds: types.map((t) => t.id) })
+      .andWhere(calendarIds ? 's.calendarId IN (:...calendarIds)' : '1 = 1', { calendarIds })
+      .andWhere('s.startsAt >= :from AND s.startsAt < :until', {
+        from: new Date(window.from),
+        until: new Date(window.until),
+      })
+      .orderBy('s.startsAt', 'ASC')
+      .addOrderBy('s.id', 'ASC')
+      .getMany();
+    if (sessions.length === 0) return [];
+    const calendars = new Map(
+      (
+        await manager.find(Calendar, {
+          where: { id: In([...new Set(sessions.map((s) => s.calendarId))]), deletedAt: IsNull() },
+        })
+      ).map((c) => [c.id, c]),
+    );
+    const taken = await readSeatsTaken(
+      manager,
+      sessions.map((s) => s.id),
+      ignore,
+    );
+    const typeById = new Map(types.map((t) => [t.id, t]));
+    const open: OpenSession[] = [];
+    for (const session of sessions) {
+      const type = typeById.get(session.appointmentTypeId)!;
+      const calendar = calendars.get(session.calendarId);
+      if (!calendar) continue;
+      const seats = type.classSize ?? 0;
+      const rules = ctx?.rules ?? {
+        minHoursInAdvance: type.minHoursInAdvance ?? account!.minHoursInAdvance,
+        maxDaysInAdvance: type.maxDaysInAdvance ?? account!.maxDaysInAdvance,
+      };
+      const seatsTaken = taken.get(session.id) ?? 0;
+      const unavailable = type.active
+        ? checkSession({ start: session.startsAt.getTime(), seats, taken: seatsTaken }, rules, now)
+        : 'not_available';
+      open.push({ session, type, calendar, seats, taken: seatsTaken, unavailable });
+    }
+    return open;
+  }
+
+  /** The live class types asked for (one, or all the account's). */
+  private async classTypes(
+    account: Account,
+    typeId: number | undefined,
+  ): Promise<AppointmentType[]> {
+    const manager = this.dataSource.manager;
+    if (typeId === undefined)
+      return manager.find(AppointmentType, {
+        where: { accountId: account.id, kind: 'class', deletedAt: IsNull() },
+      });
+    const [type] = await findReferenced(
+      manager,
+      AppointmentType,
+      account.id,
+      [typeId],
+      invalidAppointmentType,
+    );
+    if (type.kind !== 'class')
+      throw new InvalidAttributeError(
+        'invalid_appointment_type',
+        `The appointment type "${type.id}" is not a class.`,
+      );
+    return [type];
+  }
+}
+
+function startOf(open: OpenSession): number {
+  return open.session.startsAt.getTime();
+}
+
+function displayZone(account: Account, ctx: SlotContext, timezone: string | undefined): string {
+  if (timezone !== undefined) return assertTimezone(timezone);
+  return ctx.calendars.length === 1 ? ctx.calendars[0].timezone : account.timezone;
+}
+
+/** A value as a message quotes it. */
+function shown(value: unknown): string {
+  return typeof value === 'string' ? value : (JSON.stringify(value) ?? String(value));
+}
+
+function wholeId(value: unknown): number | undefined {
+  const id = typeof value === 'string' && /^\d{1,10}$/.test(value) ? Number(value) : value;
+  return typeof id === 'number' && Number.isInteger(id) && id > 0 && id <= 2_147_483_647
+    ? id
+    : undefined;
+}
+
+function unavailableMessage(reason: Unavailable, datetime: string): string {
+  switch (reason) {
+    case 'not_available_min_hours_in_advance':
+      return `The time "${datetime}" is not far enough in advance.`;
+    case 'not_available_max_days_in_advance':
+      return `The time "${datetime}" is too far in advance.`;
+    default:
+      return `The time "${datetime}" is not an available time slot.`;
+  }
+}
+
+/** `YYYY-MM` → the month's span in `zone`. */
+function parseMonth(value: string, zone: string): Span {
+  const start = /^\d{4}-\d{2}$/.test(value)
+    ? DateTime.fromFormat(value, 'yyyy-MM', { zone })
+    : DateTime.invalid('format');
+  if (!start.isValid)
+    throw new InvalidAttributeError('invalid_month', `The month "${value}" is invalid.`);
+  return { from: start.toMillis(), until: start.plus({ months: 1 }).toMillis() };
+}
+
+/** `YYYY-MM-DD` → the day's span in `zone`. */
+function parseDay(value: string, zone: string, code = 'invalid_date'): Span {
+  const start = /^\d{4}-\d{2}-\d{2}$/.test(value)
+    ? DateTime.fromISO(value, { zone }).startOf('day')
+    : DateTime.invalid('format');
+  if (!start.isValid) throw new InvalidAttributeError(code, `The date "${value}" is invalid.`);
+  return { from: start.toMillis(), until: start.plus({ days: 1 }).startOf('day').toMillis() };
+}
+
+/**
+ * The sessions `/availability/classes` lists: the month asked for, narrowed by `minDate`/`maxDate`
+ * (inclusive); without any of them, from now to the account's booking horizon.
+ */
+function classRange(
+  query: AvailableClassesQuery,
+  zone: string,
+  account: Account,
+  now: number,
+): Span {
+  let from = now;
+  let until = advanceWindow(account, now).latest;
+  if (query.month !== undefined || query.minDate !== undefined || query.maxDate !== undefined) {
+    from = Number.NEGATIVE_INFINITY;
+    until = Number.POSITIVE_INFINITY;
+  }
+  if (query.month !== undefined) ({ from, until } = parseMonth(query.month, zone));
+  if (query.minDate !== undefined)
+    from = Math.max(from, parseDay(query.minDate, zone, 'invalid_min_date').from);
+  if (query.maxDate !== undefined)
+    until = Math.min(until, parseDay(query.maxDate, zone, 'invalid_max_date').until);
+  if (from === Number.NEGATIVE_INFINITY) from = now;
+  if (until === Number.POSITIVE_INFINITY) until = advanceWindow(account, from).latest;
+  return { from, until: Math.max(from, until) };
+}
