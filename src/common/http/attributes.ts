@@ -27,7 +27,11 @@ export function IsNotBlank(options?: ValidationOptions): PropertyDecorator {
       target: target.constructor,
       propertyName: propertyName as string,
       options,
-      validator: { validate: (value: unknown) => typeof value === 'string' && value.trim() !== '' },
+      validator: {
+        validate: (value: unknown) => typeof value === 'string' && value.trim() !== '',
+        // Non-empty: class-validator attaches a constraint's `context` only to a failure with a message.
+        defaultMessage: () => '$property is blank',
+      },
     });
 }
 
@@ -42,7 +46,11 @@ export function IsNotCleared(options?: ValidationOptions): PropertyDecorator {
       target: target.constructor,
       propertyName: propertyName as string,
       options,
-      validator: { validate: (value: unknown) => typeof value === 'string' && value.trim() !== '' },
+      validator: {
+        validate: (value: unknown) => typeof value === 'string' && value.trim() !== '',
+        // Non-empty: class-validator attaches a constraint's `context` only to a failure with a message.
+        defaultMessage: () => '$property is blank',
+      },
     });
 }
 
@@ -54,7 +62,7 @@ export function IsMoney(options?: ValidationOptions): PropertyDecorator {
       target: target.constructor,
       propertyName: propertyName as string,
       options,
-      validator: { validate: isMoney },
+      validator: { validate: isMoney, defaultMessage: () => '$property is not money' },
     });
 }
 
@@ -81,6 +89,7 @@ export function IsUrlOrEmpty(options?: ValidationOptions): PropertyDecorator {
           (typeof value === 'string' &&
             value.length <= 2048 &&
             isURL(value, { protocols: ['http', 'https'], require_protocol: true })),
+        defaultMessage: () => '$property is not an http(s) URL',
       },
     });
 }

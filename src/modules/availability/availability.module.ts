@@ -1,13 +1,17 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { Appointment } from '../appointments/appointment.entity';
+import { AvailabilityController } from './availability.controller';
+import { AvailabilityService } from './availability.service';
 import { Block } from './block.entity';
+import { BlocksController } from './blocks.controller';
+import { BlocksService } from './blocks.service';
 
 /** Which times can be booked: the slot engine's data, `/availability/*` and blocks. */
 @Module({
   imports: [TypeOrmModule.forFeature([Appointment, Block])],
-  controllers: [],
-  providers: [],
-  exports: [],
+  controllers: [AvailabilityController, BlocksController],
+  providers: [AvailabilityService, BlocksService],
+  exports: [AvailabilityService, BlocksService],
 })
 export class AvailabilityModule {}

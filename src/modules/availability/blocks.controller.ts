@@ -1,0 +1,45 @@
+import { Body, Controller, Delete, Get, HttpCode, Post, Query } from '@nestjs/common';
+import { ApiBasicAuth, ApiTags } from '@nestjs/swagger';
+import { IdParam } from '../../common/http/id-param';
+import { NUMERIC } from '../../common/http/route-catalog';
+import { CurrentAccountId, CurrentPrincipal } from '../accounts/auth.decorators';
+import type { Principal } from '../accounts/principal';
+import { CreateBlockRequest, ListBlocksQuery } from './block.requests';
+import type { BlockView } from './block.view';
+import { BlocksService } from './blocks.service';
+
+/** Time taken off a calendar (no PUT: a block is changed by deleting and creating). */
+@ApiTags('availability')
+@ApiBasicAuth()
+@Controller('blocks')
+export class BlocksController {
+  constructor(private readonly blocks: BlocksService) {}
+
+  @Get()
+  list(
+    @CurrentPrincipal() principal: Principal,
+    @Query() query: ListBlocksQuery,
+  ): Promise<BlockView[]> {
+    return this.blocks.list(principal.account, query);
+  }
+
+  @Get(`:id${NUMERIC}`)
+  get(@CurrentAccountId() accountId: number, @IdParam() id: number): Promise<BlockView> {
+    return this.blocks.get(accountId, id);
+  }
+
+  @Post()
+  @HttpCode(200)
+  create(
+    @CurrentAccountId() accountId: number,
+    @Body() request: CreateBlockRequest,
+  ): Promise<BlockView> {
+    return this.blocks.create(accountId, request);
+  }
+
+  @Delete(`:id${NUMERIC}`)
+  @HttpCode(204)
+  delete(@CurrentAccountId() accountId: number, @IdParam() id: number): Promise<void> {
+    return this.blocks.delete(accountId, id);
+  }
+}

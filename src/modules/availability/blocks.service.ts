@@ -1,0 +1,152 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DateTime } from 'luxon';
+import { DataSource, In } from 'typeorm';
+import { findOwned, findReferenced } from '../../common/database/tenant-rows';
+import { InvalidAttributeError } from '../../common/errors/domain-error';
+import { parseDatetime } from '../../common/time/datetimes';
+import type { Account } from '../accounts/account.entity';
+import { Calendar } from '../catalog/calendar.entity';
+import { invalidCalendar } from '../catalog/catalog.errors';
+import { Block } from './block.entity';
+import {
+  type CreateBlockRequest,
+  DEFAULT_BLOCK_LIST_MAX,
+  type ListBlocksQuery,
+} from './block.requests';
+import { type BlockView, toBlockView } from './block.view';
+
+@Injectable()
+export class BlocksService {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  /**
+   * The blocks that overlap `[minDate 00:00, maxDate + 1 00:00)`, earliest first. The dates are read
+   * in the zone of the one calendar asked for, else in the account's. Blocks of deleted calendars
+   * are left out (as the calendar is left out of every list).
+   */
+  async list(account: Account, query: ListBlocksQuery): Promise<BlockView[]> {
+    const tx = this.dataSource.manager;
+    const calendars = await findReferenced(
+      tx,
+      Calendar,
+      account.id,
+      query.calendarID ?? [],
+      invalidCalendar,
+    );
+    if (query.minDate && query.maxDate && query.maxDate < query.minDate)
+      throw new InvalidAttributeError(
+        'invalid_max_date',
+        `The maxDate "${query.maxDate}" is before the minDate "${query.minDate}".`,
+      );
+    const zone = calendars.length === 1 ? calendars[0].timezone : account.timezone;
+
+    // The bounds use the indexes: (calendar_id, ends_at) when calendars are named, else
+    // (account_id, starts_at).
+    const rows = tx
+      .createQueryBuilder(Block, 'b')
+      .where('b.account_id = :accountId', { accountId: account.id })
+      .orderBy('b.starts_at', 'ASC')
+      .addOrderBy('b.id', 'ASC')
+      // limit, not take: the join matches one calendar per block, so LIMIT counts blocks.
+      .limit(query.max ?? DEFAULT_BLOCK_LIST_MAX);
+    if (calendars.length > 0)
+      rows.andWhere('b.calendar_id IN (:...calendarIds)', {
+        calendarIds: calendars.map((c) => c.id),
+      });
+    else rows.innerJoin(Calendar, 'c', 'c.id = b.calendar_id AND c.deleted_at IS NULL');
+    const from = query.minDate ? startOfLocalDate(query.minDate, zone) : undefined;
+    const until = query.maxDate
+      ? startOfLocalDate(query.maxDate, zone, { plusDays: 1 })
+      : undefined;
+    // A bound outside the years a DATETIME holds bounds nothing (and would not compare as a date).
+    if (from && storable(from)) rows.andWhere('b.ends_at > :from', { from });
+    if (until && storable(until)) rows.andWhere('b.starts_at < :until', { until });
+    const blocks = await rows.getMany();
+
+    const known = new Map(calendars.map((c) => [c.id, c]));
+    const missing = [...new Set(blocks.map((b) => b.calendarId))].filter((id) => !known.has(id));
+    if (missing.length > 0)
+      for (const calendar of await tx.findBy(Calendar, { id: In(missing) }))
+        known.set(calendar.id, calendar);
+    return blocks.map((block) => toBlockView(block, known.get(block.calendarId)!));
+  }
+
+  async get(accountId: number, id: number): Promise<BlockView> {
+    const block = await findOwned(this.dataSource.getRepository(Block), accountId, id);
+    return toBlockView(block, await this.calendarOf(block));
+  }
+
+  async create(accountId: number, request: CreateBlockRequest): Promise<BlockView> {
+    const tx = this.dataSource.manager;
+    const [calendar] = await findReferenced(
+      tx,
+      Calendar,
+      accountId,
+      [request.calendarID],
+      invalidCalendar,
+    );
+    const startsAt = readDatetime('start', request.start, calendar.timezone);
+    const endsAt = readDatetime('end', request.end, calendar.timezone);
+    if (endsAt < startsAt)
+      throw new InvalidAttributeError(
+        'invalid_time',
+        `The end "${request.end}" is before the start "${request.start}".`,
+        422,
+      );
+    if (endsAt.getTime() === startsAt.getTime())
+      throw new InvalidAttributeError(
+        'invalid_time',
+        `The end "${request.end}" is the same as the start "${request.start}".`,
+        422,
+      );
+    const block = await tx.save(
+      tx.create(Block, {
+        accountId,
+        calendarId: calendar.id,
+        startsAt,
+        endsAt,
+        notes: request.notes ?? '',
+        createdAt: new Date(),
+      }),
+    );
+    return toBlockView(block, calendar);
+  }
+
+  /** A hard delete: nothing refers to a block. */
+  async delete(accountId: number, id: number): Promise<void> {
+    const block = await findOwned(this.dataSource.getRepository(Block), accountId, id);
+    await this.dataSource.manager.delete(Block, { id: block.id });
+  }
+
+  /** The block's calendar, deleted or not: its zone is the one the block is shown in. */
+  private async calendarOf(block: Block): Promise<Calendar> {
+    return this.dataSource.manager.findOneByOrFail(Calendar, { id: block.calendarId });
+  }
+}
+
+/**
+ * `value` as a moment, read in `zone` unless it carries an offset. The years are those a DATETIME
+ * column holds (1000–9999), so that a far-off typo is refused rather than stored wrong.
+ */
+function readDatetime(attribute: 'start' | 'end', value: string, zone: string): Date {
+  const parsed = parseDatetime(value, zone);
+  const moment = parsed.kind === 'moment' ? parsed.moment.toJSDate() : null;
+  if (!moment || !storable(moment))
+    throw new InvalidAttributeError(`invalid_${attribute}`, `The datetime "${value}" is invalid.`);
+  return moment;
+}
+
+/** Within the years a DATETIME column holds (1000–9999, UTC). */
+function storable(moment: Date): boolean {
+  const year = moment.getUTCFullYear();
+  return year >= 1000 && year <= 9999;
+}
+
+/** The first instant of a local date in `zone` (its midnight, or the end of a DST gap that swallows it). */
+function startOfLocalDate(date: string, zone: string, shift: { plusDays?: number } = {}): Date {
+  return DateTime.fromISO(date, { zone })
+    .plus({ days: shift.plusDays ?? 0 })
+    .startOf('day')
+    .toJSDate();
+}
