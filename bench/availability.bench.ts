@@ -1,0 +1,218 @@
+/**
+ * bench:availability — GET /api/v1/availability/times (one day) and /availability/dates (one month)
+ * through the built API (dist/main.js, production settings, request logs on), 10 connections, for
+ * three calendars alike but for their history: 100, 1,000 and 10,000 appointments spread over two
+ * years (one year back, one ahead; weekdays 09:00–17:00 New York, 30-minute appointments).
+ * Targets on this 2-core machine: /dates p50 ≤ 20 ms and /times ≥ 1,500 req/s with 10,000
+ * appointments; and the 10,000 figures close to the 100 ones (the reads are bounded index ranges,
+ * so the cost follows the appointments in the range asked about, not the calendar's history).
+ */
+import { join } from 'node:path';
+import { DateTime } from 'luxon';
+import { createConnection } from 'mysql2/promise';
+import {
+  DIST,
+  benchEnv,
+  cli,
+  load,
+  loadServer,
+  machine,
+  median,
+  pinCpus,
+  startProcess,
+  stopProcess,
+} from './lib';
+
+const CONNECTIONS = 10;
+const DURATION_S = Number(process.env.BENCH_DURATION ?? 8);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const WARMUP_REQUESTS = Number(process.env.BENCH_WARMUP ?? 3_000);
+const SIZES = [100, 1_000, 10_000];
+const API_PORT = 3902;
+const ZONE = 'America/New_York';
+const TARGET_DATES_P50_MS = 20;
+const TARGET_TIMES_RPS = 1_500;
+
+interface Figures {
+  rps: number;
+  p50: number;
+  p99: number;
+  cpuUs: number | undefined;
+}
+
+async function main(): Promise<void> {
+  const cpu = pinCpus();
+  const env = benchEnv({ PORT: String(API_PORT) });
+  const account = cli<{ id: number; apiKey: string }>(
+    ['account:create', '--email', `bench-${Date.now()}@example.test`, '--name', 'Bench'],
+    env,
+  );
+  const headers = {
+    authorization: `Basic ${Buffer.from(`${account.id}:${account.apiKey}`).toString('base64')}`,
+    'content-type': 'application/json',
+  };
+  const base = `http://127.0.0.1:${API_PORT}/api/v1`;
+  const api = await startProcess(
+    join(DIST, 'main.js'),
+    env,
+    `http://127.0.0.1:${API_PORT}/health/live`,
+    cpu.server,
+  );
+
+  const post = async (path: string, body: unknown): Promise<number> => {
+    const res = await fetch(`${base}${path}`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify(body),
+    });
+    if (res.status !== 200) throw new Error(`POST ${path}: ${res.status} ${await res.text()}`);
+    return ((await res.json()) as { id: number }).id;
+  };
+
+  // The day and month asked about: a Wednesday about a month ahead, and its month.
+  const day = DateTime.now().setZone(ZONE).plus({ days: 30 }).set({ weekday: 3 }).toISODate()!;
+  const month = day.slice(0, 7);
+  const results: { size: number; times: Figures; dates: Figures }[] = [];
+  try {
+    for (const size of SIZES) {
+      const calendar = await post('/calendars', {
+        name: `History ${size}`,
+        timezone: ZONE,
+        hours: Object.fromEntries(
+          ['monday', 'tuesday', 'wednesday', 'thursday', 'friday'].map((d) => [
+            d,
+            [{ start: '09:00', end: '17:00' }],
+          ]),
+        ),
+      });
+      const type = await post('/appointment-types', {
+        name: `Consultation ${size}`,
+        duration: 30,
+        calendarIDs: [calendar],
+        maxDaysInAdvance: 3650,
+      });
+      await insertHistory(env, account.id, type, calendar, size, day);
+      const timesUrl = `${base}/availability/times?appointmentTypeID=${type}&calendarID=${calendar}&date=${day}`;
+      const datesUrl = `${base}/availability/dates?appointmentTypeID=${type}&calendarID=${calendar}&month=${month}`;
+      for (const url of [timesUrl, datesUrl]) {
+        const res = await fetch(url, { headers });
+        if (res.status !== 200) throw new Error(`${url}: ${res.status} ${await res.text()}`);
+        await load({ url, headers, connections: CONNECTIONS, amount: WARMUP_REQUESTS });
+      }
+      const times: Figures[] = [];
+      const dates: Figures[] = [];
+      for (let round = 1; round <= ROUNDS; round++) {
+        times.push(await measure(api.pid, timesUrl, headers));
+        dates.push(await measure(api.pid, datesUrl, headers));
+        console.log(
+          `${size} appointments, round ${round}: /times ${describe(times[round - 1])} | /dates ${describe(dates[round - 1])}`,
+        );
+      }
+      results.push({ size, times: medianOf(times), dates: medianOf(dates) });
+    }
+  } finally {
+    await stopProcess(api);
+  }
+
+  console.log(
+    `\nbench:availability — ${CONNECTIONS} connections, ${ROUNDS} × ${DURATION_S}s per figure after ${WARMUP_REQUESTS} warm-up requests; day ${day}, month ${month}`,
+  );
+  console.log(`  ${machine()}; ${cpu.describe}; LOG_LEVEL=${env.LOG_LEVEL}`);
+  for (const { size, times, dates } of results)
+    console.log(
+      `  ${String(size).padStart(6)} appointments: /times ${describe(times)} | /dates ${describe(dates)}`,
+    );
+  const small = results[0];
+  const large = results[results.length - 1];
+  console.log(
+    `  /dates p50 with ${large.size}: ${large.dates.p50} ms (target ≤ ${TARGET_DATES_P50_MS} ms) → ${large.dates.p50 <= TARGET_DATES_P50_MS ? 'MET' : 'NOT MET'}`,
+  );
+  console.log(
+    `  /times with ${large.size}: ${large.times.rps.toFixed(0)} req/s (target ≥ ${TARGET_TIMES_RPS}) → ${large.times.rps >= TARGET_TIMES_RPS ? 'MET' : 'NOT MET'}`,
+  );
+  console.log(
+    `  history cost (${large.size} vs ${small.size} appointments): /times ${ratio(large.times.rps, small.times.rps)} of the req/s, /dates ${ratio(large.dates.rps, small.dates.rps)} of the req/s`,
+  );
+}
+
+/** `size` appointments on weekdays' working hours, evenly over one year back and one year ahead. */
+async function insertHistory(
+  env: NodeJS.ProcessEnv,
+  accountId: number,
+  typeId: number,
+  calendarId: number,
+  size: number,
+  day: string,
+): Promise<void> {
+  const connection = await createConnection({
+    host: env.DB_HOST ?? '127.0.0.1',
+    port: Number(env.DB_PORT ?? 3306),
+    user: env.DB_USER ?? 'root',
+    password: env.DB_PASSWORD ?? '',
+    database: env.DB_NAME,
+    timezone: 'Z',
+  });
+  const first = DateTime.now().setZone(ZONE).minus({ years: 1 }).startOf('day');
+  const days = Math.round(DateTime.now().setZone(ZONE).plus({ years: 1 }).diff(first, 'days').days);
+  const rows: unknown[][] = [];
+  for (let i = 0; i < size; i++) {
+    let date = first.plus({ days: Math.floor((i * days) / size) });
+    while (date.weekday > 5) date = date.plus({ days: 1 });
+    const start = date.set({ hour: 9 + (i % 8), minute: (i % 2) * 30 });
+    // Leave the day asked about half free, so that /times has something to offer.
+    if (start.toISODate() === day && start.hour >= 13) continue;
+    const startsAt = start.toJSDate();
+    const endsAt = start.plus({ minutes: 30 }).toJSDate();
+    rows.push([
+      accountId,
+      typeId,
+      calendarId,
+      startsAt,
+      endsAt,
+      startsAt,
+      endsAt,
+      new Date(),
+      new Date(),
+    ]);
+  }
+  for (let i = 0; i < rows.length; i += 1000)
+    await connection.query(
+      'INSERT INTO appointments (account_id, appointment_type_id, calendar_id, starts_at, ends_at, busy_from, busy_until, created_at, updated_at) VALUES ?',
+      [rows.slice(i, i + 1000)],
+    );
+  await connection.end();
+}
+
+async function measure(
+  pid: number | undefined,
+  url: string,
+  headers: Record<string, string>,
+): Promise<Figures> {
+  const r = await loadServer(pid, { url, headers, connections: CONNECTIONS, duration: DURATION_S });
+  if (r.errors || r.non2xx) throw new Error(`${url}: ${r.errors} errors, ${r.non2xx} non-2xx`);
+  return { rps: r.requestsPerSecond, p50: r.p50Ms, p99: r.p99Ms, cpuUs: r.cpuUsPerRequest };
+}
+
+function medianOf(figures: Figures[]): Figures {
+  const cpu = figures.map((f) => f.cpuUs).filter((c): c is number => c !== undefined);
+  return {
+    rps: median(figures.map((f) => f.rps)),
+    p50: median(figures.map((f) => f.p50)),
+    p99: median(figures.map((f) => f.p99)),
+    cpuUs: cpu.length > 0 ? median(cpu) : undefined,
+  };
+}
+
+function describe(f: Figures): string {
+  const cpu = f.cpuUs === undefined ? '' : `, ${f.cpuUs.toFixed(0)} µs CPU/req`;
+  return `${f.rps.toFixed(0)} req/s, p50 ${f.p50} ms, p99 ${f.p99} ms${cpu}`;
+}
+
+function ratio(value: number, reference: number): string {
+  return `${((value / reference) * 100).toFixed(0)}%`;
+}
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exit(1);
+});
