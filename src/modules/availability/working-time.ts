@@ -11,7 +11,15 @@ const MINUTE = 60_000;
 
 /** The first instant of a local date (its midnight, or the end of a DST gap that swallows it). */
 export function startOfLocalDate(zone: string, date: string): number {
-  return DateTime.fromISO(date, { zone }).startOf('day').toMillis();
+  const start = DateTime.fromISO(date, { zone }).startOf('day').toMillis();
+  // A midnight that happens twice (a fall-back from 01:00 to 00:00, as America/Havana has) is
+  // resolved by luxon to its second occurrence; the date began at the first, read with the offset
+  // in force just before.
+  const iana = IANAZone.create(zone);
+  const offsetBefore = iana.offset(start - 1);
+  const [year, month, day] = date.split('-').map(Number);
+  const first = Date.UTC(year, month - 1, day) - offsetBefore * MINUTE;
+  return first < start && iana.offset(first) === offsetBefore ? first : start;
 }
 
 /** `YYYY-MM-DD` of the day after `date`. */
