@@ -5,7 +5,7 @@ import { DataSource, In, IsNull } from 'typeorm';
 import { findReferenced } from '../../common/database/tenant-rows';
 import { DomainError, InvalidAttributeError } from '../../common/errors/domain-error';
 import { toIdList } from '../../common/http/id-list';
-import { formatApiDatetime, formatInZone, parseDatetime } from '../../common/time/datetimes';
+import { formatInZone, parseDatetime } from '../../common/time/datetimes';
 import type { Account } from '../accounts/account.entity';
 import { assertTimezone } from '../accounts/account-rules';
 import { AppointmentType } from '../catalog/appointment-type.entity';
@@ -24,9 +24,9 @@ import type {
   CheckedTime,
 } from './availability.views';
 import { MAX_APPOINTMENT_MINUTES, readBusyTime, readSeatsTaken } from './busy-time';
-import { type SlotContext, resolveSlotContext } from './slot-context';
+import { type SlotContext, type SlotType, resolveSlotContext } from './slot-context';
 import { type Unavailable, advanceWindow, checkSession, freeStarts } from './slot-engine';
-import type { Span } from './working-time';
+import { type Span, ZoneClock } from './working-time';
 
 const MINUTE = 60_000;
 
@@ -35,7 +35,7 @@ export const MAX_CHECKED_TIMES = 100;
 
 interface OpenSession {
   session: ClassSession;
-  type: AppointmentType;
+  type: SlotType;
   calendar: Calendar;
   seats: number;
   taken: number;
@@ -64,7 +64,8 @@ export class AvailabilityService {
       ctx.type.kind === 'class'
         ? (await this.sessions(ctx, month, now)).filter((s) => !s.unavailable).map(startOf)
         : [...(await this.serviceStarts(ctx, month, now)).keys()];
-    const dates = new Set(starts.map((start) => DateTime.fromMillis(start, { zone }).toISODate()!));
+    const clock = new ZoneClock(zone, month.from, month.until);
+    const dates = new Set(starts.map((start) => clock.localDate(start)));
     return [...dates].sort().map((date) => ({ date }));
   }
 
@@ -86,12 +87,10 @@ export class AvailabilityService {
       for (const [start, calendars] of await this.serviceStarts(ctx, day, now, ignore))
         counts.set(start, calendars);
     }
+    const clock = new ZoneClock(zone, day.from, day.until);
     return [...counts.entries()]
       .sort(([a], [b]) => a - b)
-      .map(([start, slotsAvailable]) => ({
-        time: formatApiDatetime(DateTime.fromMillis(start, { zone })),
-        slotsAvailable,
-      }));
+      .map(([start, slotsAvailable]) => ({ time: clock.format(start), slotsAvailable }));
   }
 
   async classes(
@@ -267,7 +266,7 @@ export class AvailabilityService {
 
   private async openSessions(
     account: Account | undefined,
-    types: AppointmentType[],
+    types: SlotType[],
     calendarIds: number[] | undefined,
     window: Span,
     now: number,
@@ -381,7 +380,10 @@ function unavailableMessage(reason: Unavailable, datetime: string): string {
 /** `YYYY-MM` → the month's span in `zone`. */
 function parseMonth(value: string, zone: string): Span {
   const start = /^\d{4}-\d{2}$/.test(value)
-    ? DateTime.fromFormat(value, 'yyyy-MM', { zone })
+    ? DateTime.fromObject(
+        { year: Number(value.slice(0, 4)), month: Number(value.slice(5, 7)), day: 1 },
+        { zone },
+      )
     : DateTime.invalid('format');
   if (!start.isValid)
     throw new InvalidAttributeError('invalid_month', `The month "${value}" is invalid.`);

@@ -1,8 +1,5 @@
 import type { EntityManager } from 'typeorm';
 import { Appointment } from '../appointments/appointment.entity';
-import { AppointmentType } from '../catalog/appointment-type.entity';
-import { ClassSession } from '../catalog/class-session.entity';
-import { Block } from './block.entity';
 import type { Span } from './working-time';
 
 const MINUTE = 60_000;
@@ -32,48 +29,43 @@ export async function readBusyTime(
   if (calendarIds.length === 0 || window.from >= window.until) return busy;
   const from = new Date(window.from);
   const until = new Date(window.until);
-  const appointments = manager
-    .createQueryBuilder(Appointment, 'a')
-    .select(['a.calendarId', 'a.busyFrom', 'a.busyUntil'])
-    .where('a.calendarId IN (:...calendarIds)', { calendarIds })
-    .andWhere('a.busyFrom >= :lower AND a.busyFrom < :until', {
-      lower: new Date(window.from - MAX_BUSY_SPAN_MINUTES * MINUTE),
+  const ignore = ignoreAppointmentIds.length > 0 ? ignoreAppointmentIds : [0];
+  // One round trip, each part on its index: appointments by (calendar_id, busy_from) between the
+  // window's end and its start minus the longest busy span; blocks (which may be long: a holiday)
+  // by (calendar_id, ends_at); sessions by (calendar_id, starts_at), a class lasting at most a day.
+  const rows: { calendarId: number; busyFrom: Date; busyUntil: Date }[] = await manager.query(
+    `SELECT a.calendar_id AS calendarId, a.busy_from AS busyFrom, a.busy_until AS busyUntil
+       FROM appointments a
+      WHERE a.calendar_id IN (?) AND a.busy_from >= ? AND a.busy_from < ? AND a.busy_until > ?
+        AND a.canceled = 0 AND a.id NOT IN (?)
+     UNION ALL
+     SELECT b.calendar_id, b.starts_at, b.ends_at
+       FROM blocks b
+      WHERE b.calendar_id IN (?) AND b.ends_at > ? AND b.starts_at < ?
+     UNION ALL
+     SELECT s.calendar_id, s.starts_at, s.starts_at + INTERVAL t.duration MINUTE
+       FROM classes s
+       JOIN appointment_types t ON t.id = s.appointment_type_id AND t.deleted_at IS NULL
+      WHERE s.calendar_id IN (?) AND s.starts_at >= ? AND s.starts_at < ?`,
+    [
+      calendarIds,
+      new Date(window.from - MAX_BUSY_SPAN_MINUTES * MINUTE),
       until,
-    })
-    .andWhere('a.busyUntil > :from AND a.canceled = 0', { from });
-  if (ignoreAppointmentIds.length > 0)
-    appointments.andWhere('a.id NOT IN (:...ignoreAppointmentIds)', { ignoreAppointmentIds });
-  const [appointmentRows, blocks, sessions] = await Promise.all([
-    appointments.getMany(),
-    // Blocks can be long (a holiday), so no lower bound on their start: the few ending later are read.
-    manager
-      .createQueryBuilder(Block, 'b')
-      .select(['b.calendarId', 'b.startsAt', 'b.endsAt'])
-      .where('b.calendarId IN (:...calendarIds) AND b.endsAt > :from AND b.startsAt < :until', {
-        calendarIds,
-        from,
-        until,
-      })
-      .getMany(),
-    manager
-      .createQueryBuilder(ClassSession, 's')
-      .innerJoin(AppointmentType, 't', 't.id = s.appointmentTypeId AND t.deletedAt IS NULL')
-      .select(['s.calendarId AS calendarId', 's.startsAt AS startsAt', 't.duration AS duration'])
-      .where('s.calendarId IN (:...calendarIds)', { calendarIds })
-      .andWhere('s.startsAt >= :lower AND s.startsAt < :until', {
-        lower: new Date(window.from - MAX_APPOINTMENT_MINUTES * MINUTE),
-        until,
-      })
-      .getRawMany<{ calendarId: number; startsAt: Date; duration: number }>(),
-  ]);
-  for (const a of appointmentRows)
-    busy.get(a.calendarId)!.push({ from: a.busyFrom.getTime(), until: a.busyUntil.getTime() });
-  for (const b of blocks)
-    busy.get(b.calendarId)!.push({ from: b.startsAt.getTime(), until: b.endsAt.getTime() });
-  for (const s of sessions) {
-    const start = new Date(s.startsAt).getTime();
-    busy.get(s.calendarId)!.push({ from: start, until: start + s.duration * MINUTE });
-  }
+      from,
+      ignore,
+      calendarIds,
+      from,
+      until,
+      calendarIds,
+      new Date(window.from - MAX_APPOINTMENT_MINUTES * MINUTE),
+      until,
+    ],
+  );
+  for (const row of rows)
+    busy.get(Number(row.calendarId))?.push({
+      from: new Date(row.busyFrom).getTime(),
+      until: new Date(row.busyUntil).getTime(),
+    });
   return busy;
 }
 

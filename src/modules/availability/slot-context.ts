@@ -1,15 +1,12 @@
-import { type EntityManager, In, IsNull } from 'typeorm';
+import type { EntityManager } from 'typeorm';
 import { findReferenced } from '../../common/database/tenant-rows';
-import { InvalidAttributeError } from '../../common/errors/domain-error';
+import { ForbiddenError, InvalidAttributeError } from '../../common/errors/domain-error';
 import type { Account } from '../accounts/account.entity';
 import { Addon } from '../catalog/addon.entity';
-import {
-  AppointmentTypeAddon,
-  AppointmentTypeCalendar,
-} from '../catalog/appointment-type-links.entity';
-import { AppointmentType } from '../catalog/appointment-type.entity';
-import { Calendar } from '../catalog/calendar.entity';
+import type { AppointmentType } from '../catalog/appointment-type.entity';
+import type { Calendar } from '../catalog/calendar.entity';
 import { invalidAddon, invalidAppointmentType, invalidCalendar } from '../catalog/catalog.errors';
+import type { DateOverrides, WeeklyHours } from '../catalog/working-hours';
 import type { SlotRules } from './slot-engine';
 
 /** What a question about availability (or a booking) is about, checked against the account. */
@@ -19,33 +16,119 @@ export interface SlotRequest {
   addonIDs?: number[];
 }
 
+/** The parts of a type and a calendar that availability reads. */
+export type SlotType = Pick<
+  AppointmentType,
+  | 'id'
+  | 'accountId'
+  | 'name'
+  | 'active'
+  | 'kind'
+  | 'duration'
+  | 'classSize'
+  | 'paddingBefore'
+  | 'paddingAfter'
+  | 'slotInterval'
+  | 'minHoursInAdvance'
+  | 'maxDaysInAdvance'
+>;
+export type SlotCalendar = Pick<Calendar, 'id' | 'name' | 'timezone' | 'hours' | 'overrides'>;
+
 /** The type, the calendars that may take it, and the rules the engine applies. */
 export interface SlotContext {
-  type: AppointmentType;
+  type: SlotType;
   /** The calendar asked for, or every live calendar of the type (ascending id). */
-  calendars: Calendar[];
+  calendars: SlotCalendar[];
   addons: Addon[];
   rules: SlotRules;
 }
 
+/** A row of the context query: the type, and one calendar (or none) with whether it offers it. */
+interface ContextRow {
+  id: number;
+  accountId: number;
+  name: string;
+  active: number;
+  kind: 'service' | 'class';
+  duration: number;
+  classSize: number | null;
+  paddingBefore: number;
+  paddingAfter: number;
+  slotInterval: number | null;
+  minHoursInAdvance: number | null;
+  maxDaysInAdvance: number | null;
+  deletedAt: Date | null;
+  calendarId: number | null;
+  calendarAccountId: number | null;
+  calendarName: string | null;
+  calendarTimezone: string | null;
+  calendarHours: string | WeeklyHours | null;
+  calendarOverrides: string | DateOverrides | null;
+  calendarDeletedAt: Date | null;
+  offered: number | null;
+}
+
+const TYPE_COLUMNS = `t.id, t.account_id AS accountId, t.name, t.active, t.kind, t.duration,
+  t.class_size AS classSize, t.padding_before AS paddingBefore, t.padding_after AS paddingAfter,
+  t.slot_interval AS slotInterval, t.min_hours_in_advance AS minHoursInAdvance,
+  t.max_days_in_advance AS maxDaysInAdvance, t.deleted_at AS deletedAt`;
+const CALENDAR_COLUMNS = `c.id AS calendarId, c.account_id AS calendarAccountId,
+  c.name AS calendarName, c.timezone AS calendarTimezone, c.hours AS calendarHours,
+  c.overrides AS calendarOverrides, c.deleted_at AS calendarDeletedAt`;
+
 /**
  * Resolves a request's type, calendar and addons: 400 with the contract's codes for what does not
  * exist (or was deleted), 403 for another account's, 400 for a calendar or addon the type is not
- * offered with. The type's rules win over the account's.
+ * offered with. The type's rules win over the account's. The type and its calendars come in one
+ * query (this runs on every availability request and every booking).
  */
 export async function resolveSlotContext(
   manager: EntityManager,
   account: Account,
   request: SlotRequest,
 ): Promise<SlotContext> {
-  const [type] = await findReferenced(
-    manager,
-    AppointmentType,
-    account.id,
-    [request.appointmentTypeID],
-    invalidAppointmentType,
-  );
-  const calendars = await offeredCalendars(manager, account, type, request.calendarID);
+  const typeId = request.appointmentTypeID;
+  const calendarId = request.calendarID;
+  const rows: ContextRow[] =
+    calendarId === undefined
+      ? await manager.query(
+          `SELECT ${TYPE_COLUMNS}, ${CALENDAR_COLUMNS}, 1 AS offered
+             FROM appointment_types t
+             LEFT JOIN appointment_type_calendars l ON l.appointment_type_id = t.id
+             LEFT JOIN calendars c
+               ON c.id = l.calendar_id AND c.account_id = t.account_id AND c.deleted_at IS NULL
+            WHERE t.id = ?
+            ORDER BY c.id`,
+          [typeId],
+        )
+      : await manager.query(
+          `SELECT ${TYPE_COLUMNS}, ${CALENDAR_COLUMNS}, l.calendar_id IS NOT NULL AS offered
+             FROM appointment_types t
+             LEFT JOIN calendars c ON c.id = ?
+             LEFT JOIN appointment_type_calendars l
+               ON l.appointment_type_id = t.id AND l.calendar_id = c.id
+            WHERE t.id = ?`,
+          [calendarId, typeId],
+        );
+  const first = rows[0];
+  if (!first) throw invalidAppointmentType(typeId);
+  if (Number(first.accountId) !== account.id) throw new ForbiddenError();
+  if (first.deletedAt) throw invalidAppointmentType(typeId);
+  const type = toSlotType(first);
+
+  const calendars: SlotCalendar[] = [];
+  if (calendarId !== undefined) {
+    if (first.calendarId === null) throw invalidCalendar(calendarId);
+    if (Number(first.calendarAccountId) !== account.id) throw new ForbiddenError();
+    if (first.calendarDeletedAt) throw invalidCalendar(calendarId);
+    if (!Number(first.offered))
+      throw new InvalidAttributeError(
+        'invalid_calendar',
+        `The calendar "${calendarId}" does not offer appointment type "${type.id}".`,
+      );
+  }
+  for (const row of rows) if (row.calendarId !== null) calendars.push(toSlotCalendar(row));
+
   const addons = await offeredAddons(manager, account, type, request.addonIDs ?? []);
   const duration = type.duration + addons.reduce((sum, addon) => sum + addon.duration, 0);
   return {
@@ -63,53 +146,52 @@ export async function resolveSlotContext(
   };
 }
 
-async function offeredCalendars(
-  manager: EntityManager,
-  account: Account,
-  type: AppointmentType,
-  calendarId: number | undefined,
-): Promise<Calendar[]> {
-  if (calendarId !== undefined) {
-    const [calendar] = await findReferenced(
-      manager,
-      Calendar,
-      account.id,
-      [calendarId],
-      invalidCalendar,
-    );
-    const offered = await manager.existsBy(AppointmentTypeCalendar, {
-      appointmentTypeId: type.id,
-      calendarId,
-    });
-    if (!offered)
-      throw new InvalidAttributeError(
-        'invalid_calendar',
-        `The calendar "${calendarId}" does not offer appointment type "${type.id}".`,
-      );
-    return [calendar];
-  }
-  const links = await manager.findBy(AppointmentTypeCalendar, { appointmentTypeId: type.id });
-  if (links.length === 0) return [];
-  return manager.find(Calendar, {
-    where: { id: In(links.map((l) => l.calendarId)), accountId: account.id, deletedAt: IsNull() },
-    order: { id: 'ASC' },
-  });
+function toSlotType(row: ContextRow): SlotType {
+  return {
+    id: Number(row.id),
+    accountId: Number(row.accountId),
+    name: row.name,
+    active: Boolean(Number(row.active)),
+    kind: row.kind,
+    duration: Number(row.duration),
+    classSize: row.classSize === null ? null : Number(row.classSize),
+    paddingBefore: Number(row.paddingBefore),
+    paddingAfter: Number(row.paddingAfter),
+    slotInterval: row.slotInterval === null ? null : Number(row.slotInterval),
+    minHoursInAdvance: row.minHoursInAdvance === null ? null : Number(row.minHoursInAdvance),
+    maxDaysInAdvance: row.maxDaysInAdvance === null ? null : Number(row.maxDaysInAdvance),
+  };
+}
+
+function toSlotCalendar(row: ContextRow): SlotCalendar {
+  return {
+    id: Number(row.calendarId),
+    name: row.calendarName!,
+    timezone: row.calendarTimezone!,
+    hours: json<WeeklyHours>(row.calendarHours),
+    overrides: json<DateOverrides>(row.calendarOverrides),
+  };
+}
+
+/** MySQL hands JSON columns over parsed; MariaDB (where JSON is LONGTEXT) as text. */
+function json<T>(value: string | T | null): T {
+  return (typeof value === 'string' ? JSON.parse(value) : value) as T;
 }
 
 async function offeredAddons(
   manager: EntityManager,
   account: Account,
-  type: AppointmentType,
+  type: SlotType,
   addonIds: number[],
 ): Promise<Addon[]> {
   const addons = await findReferenced(manager, Addon, account.id, addonIds, invalidAddon);
   if (addons.length === 0) return [];
-  const links = await manager.findBy(AppointmentTypeAddon, {
-    appointmentTypeId: type.id,
-    addonId: In(addons.map((a) => a.id)),
-  });
-  const linked = new Set(links.map((l) => l.addonId));
-  const stray = addons.find((addon) => !linked.has(addon.id));
+  const linked: { addonId: number }[] = await manager.query(
+    'SELECT addon_id AS addonId FROM appointment_type_addons WHERE appointment_type_id = ? AND addon_id IN (?)',
+    [type.id, addons.map((a) => a.id)],
+  );
+  const offered = new Set(linked.map((l) => Number(l.addonId)));
+  const stray = addons.find((addon) => !offered.has(addon.id));
   if (stray)
     throw new InvalidAttributeError(
       'invalid_addon',

@@ -10,7 +10,8 @@ import {
   workingIntervalsOn,
 } from '../catalog/working-hours';
 import { type CalendarSchedule, type SlotRules, checkStart, freeStarts } from './slot-engine';
-import { type Span, localDateOf, startOfLocalDate, workingSpans } from './working-time';
+import { type Span, ZoneClock, localDateOf, startOfLocalDate, workingSpans } from './working-time';
+import { formatApiDatetime } from '../../common/time/datetimes';
 
 /*
  * Properties of the slot engine over random calendars, rules and dates (concentrated around each
@@ -450,6 +451,20 @@ describe('working-time (property)', () => {
         expect(localDateOf(zone, start + shift)).toBe(oracleDateOf(zone, start + shift));
       }),
       { numRuns: 300 },
+    );
+  });
+
+  it('a ZoneClock over a month formats and dates every instant as luxon does', () => {
+    fc.assert(
+      fc.property(dayArb, fc.integer({ min: 0, max: 31 * DAY }), ({ zone, date }, shift) => {
+        const from = startOfLocalDate(zone, date) - 2 * DAY;
+        const clock = new ZoneClock(zone, from, from + 31 * DAY);
+        const instant = from + shift;
+        const moment = DateTime.fromMillis(instant, { zone });
+        expect(clock.format(instant)).toBe(formatApiDatetime(moment));
+        expect(clock.localDate(instant)).toBe(moment.toISODate());
+      }),
+      { numRuns: 500 },
     );
   });
 

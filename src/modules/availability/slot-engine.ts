@@ -1,5 +1,5 @@
 import type { DateOverrides, WeeklyHours } from '../catalog/working-hours';
-import { type Span, localDateOf, mergeSpans, nextDate, workingSpans } from './working-time';
+import { type Span, ZoneClock, mergeSpans, nextDate, workingSpans } from './working-time';
 
 /*
  * The slot engine: which start times a calendar can take, from its hours, overrides and busy time and
@@ -72,9 +72,11 @@ export function freeStarts(
   const after = (rules.duration + rules.paddingAfter) * MINUTE;
   const starts: number[] = [];
   // A start lies in a working span of its own local date: the dates from `from`'s to `until`'s.
-  const lastDate = localDateOf(calendar.zone, until - 1);
-  for (let date = localDateOf(calendar.zone, from); date <= lastDate; date = nextDate(date)) {
-    for (const span of workingSpans(calendar.zone, calendar.hours, calendar.overrides, date)) {
+  const clock = new ZoneClock(calendar.zone, from, until);
+  const lastDate = clock.localDate(until - 1);
+  for (let date = clock.localDate(from); date <= lastDate; date = nextDate(date)) {
+    const { zone, hours, overrides } = calendar;
+    for (const span of workingSpans(zone, hours, overrides, date, clock)) {
       for (let start = span.from; start + after <= span.until; start += step) {
         if (start < from || start >= until || start - before < span.from) continue;
         if (!overlapsAny(busy, start - before, start + after)) starts.push(start);

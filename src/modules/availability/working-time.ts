@@ -1,4 +1,4 @@
-import { DateTime, IANAZone } from 'luxon';
+import { IANAZone } from 'luxon';
 import { type DateOverrides, type WeeklyHours, workingIntervalsOn } from '../catalog/working-hours';
 
 /** A half-open span of real time, in epoch milliseconds: `[from, until)`. */
@@ -8,28 +8,133 @@ export interface Span {
 }
 
 const MINUTE = 60_000;
+const DAY = 24 * 60 * MINUTE;
 
-/** The first instant of a local date (its midnight, or the end of a DST gap that swallows it). */
+/**
+ * Offsets already read, by zone and instant. A zone answers through an `Intl` formatting (costly),
+ * and the same instants come back request after request (a month's day boundaries). Bounded: cleared
+ * when full.
+ */
+const offsetCache = new Map<string, number>();
+const OFFSET_CACHE_SIZE = 100_000;
+
+function offsetOf(zone: IANAZone, instant: number): number {
+  const key = `${zone.name}@${instant}`;
+  let offset = offsetCache.get(key);
+  if (offset === undefined) {
+    offset = zone.offset(instant);
+    if (offsetCache.size >= OFFSET_CACHE_SIZE) offsetCache.clear();
+    offsetCache.set(key, offset);
+  }
+  return offset;
+}
+
+interface OffsetSegment extends Span {
+  /** Minutes east of UTC. */
+  offset: number;
+}
+
+/**
+ * A zone's offsets over a stretch of time, read once: local dates and the first instant of a date
+ * then come by arithmetic. (Asking the zone costs an `Intl` formatting each time: done per start, it
+ * was most of what `/availability/dates` spent.) Offsets are read at every day boundary and a change
+ * is found by bisection to the millisecond, so any number of changes at least a day apart is seen.
+ */
+export class ZoneClock {
+  private readonly segments: OffsetSegment[];
+  /** `YYYY-MM-DD` by local day number (days since 1970-01-01). */
+  private readonly dates = new Map<number, string>();
+
+  constructor(
+    readonly zone: string,
+    from: number,
+    until: number,
+  ) {
+    // Two days of margin: the dates around the stretch are looked up too.
+    this.segments = offsetSegments(IANAZone.create(zone), from - 2 * DAY, until + 2 * DAY);
+  }
+
+  /** Minutes east of UTC at `instant`. */
+  offsetAt(instant: number): number {
+    const segments = this.segments;
+    if (instant < segments[0].from || instant >= segments[segments.length - 1].until)
+      return offsetOf(IANAZone.create(this.zone), instant);
+    let low = 0;
+    let high = segments.length - 1;
+    while (low < high) {
+      const mid = (low + high) >>> 1;
+      if (segments[mid].until <= instant) low = mid + 1;
+      else high = mid;
+    }
+    return segments[low].offset;
+  }
+
+  /** The local date (`YYYY-MM-DD`) of an instant. */
+  localDate(instant: number): string {
+    const day = Math.floor((instant + this.offsetAt(instant) * MINUTE) / DAY);
+    let date = this.dates.get(day);
+    if (date === undefined) {
+      date = isoDate(new Date(day * DAY));
+      this.dates.set(day, date);
+    }
+    return date;
+  }
+
+  /** The instant as the API writes it in this zone: `2026-03-03T14:30:00-0500`. */
+  format(instant: number): string {
+    const offset = this.offsetAt(instant);
+    const local = new Date(instant + offset * MINUTE).toISOString();
+    const sign = offset < 0 ? '-' : '+';
+    const abs = Math.abs(offset);
+    const hh = String(Math.floor(abs / 60)).padStart(2, '0');
+    const mm = String(abs % 60).padStart(2, '0');
+    return `${local.slice(0, 19)}${sign}${hh}${mm}`;
+  }
+
+  /**
+   * The first instant of a local date: its midnight (the first one when a fall-back repeats it), or
+   * the end of the DST gap that swallows it.
+   */
+  startOfDate(date: string): number {
+    const utcMidnight = utcMidnightOf(date);
+    let first = Number.POSITIVE_INFINITY;
+    for (const segment of this.segments) {
+      const midnight = utcMidnight - segment.offset * MINUTE;
+      if (midnight >= segment.from && midnight < segment.until && midnight < first)
+        first = midnight;
+    }
+    if (first !== Number.POSITIVE_INFINITY) return first;
+    const afterGap = this.segments.find((s) => this.localDate(s.from) === date);
+    if (afterGap) return afterGap.from;
+    throw new Error(`${date} is outside this clock of ${this.zone}`);
+  }
+
+  /** The segments of constant offset inside `[from, until)`, clipped to it. */
+  segmentsWithin(from: number, until: number): OffsetSegment[] {
+    return this.segments
+      .filter((s) => s.until > from && s.from < until)
+      .map((s) => ({
+        from: Math.max(s.from, from),
+        until: Math.min(s.until, until),
+        offset: s.offset,
+      }));
+  }
+}
+
+/** The first instant of a local date in `zone` (see ZoneClock.startOfDate). */
 export function startOfLocalDate(zone: string, date: string): number {
-  const start = DateTime.fromISO(date, { zone }).startOf('day').toMillis();
-  // A midnight that happens twice (a fall-back from 01:00 to 00:00, as America/Havana has) is
-  // resolved by luxon to its second occurrence; the date began at the first, read with the offset
-  // in force just before.
-  const iana = IANAZone.create(zone);
-  const offsetBefore = iana.offset(start - 1);
-  const [year, month, day] = date.split('-').map(Number);
-  const first = Date.UTC(year, month - 1, day) - offsetBefore * MINUTE;
-  return first < start && iana.offset(first) === offsetBefore ? first : start;
+  const midnight = utcMidnightOf(date);
+  return new ZoneClock(zone, midnight - DAY, midnight + DAY).startOfDate(date);
 }
 
 /** `YYYY-MM-DD` of the day after `date`. */
 export function nextDate(date: string): string {
-  return DateTime.fromISO(date, { zone: 'UTC' }).plus({ days: 1 }).toISODate()!;
+  return isoDate(new Date(utcMidnightOf(date) + DAY));
 }
 
 /** The local date (`YYYY-MM-DD`) of an instant in `zone`. */
 export function localDateOf(zone: string, instant: number): string {
-  return DateTime.fromMillis(instant, { zone }).toISODate()!;
+  return new ZoneClock(zone, instant, instant + 1).localDate(instant);
 }
 
 /**
@@ -37,22 +142,24 @@ export function localDateOf(zone: string, instant: number): string {
  * inside one of that date's intervals (weekly hours, or the date's override). Computed on the zone's
  * offsets, not on wall-clock arithmetic, so a DST change inside working hours is exact: a spring-forward
  * gap is skipped (03:00 follows 01:59), a fall-back hour is worked once per occurrence it falls in.
- * Spans are sorted, disjoint, and merged where they touch.
+ * Spans are sorted, disjoint, and merged where they touch. `clock` (of `zone`, covering the date)
+ * saves reading the zone again when many dates are asked.
  */
 export function workingSpans(
   zone: string,
   hours: WeeklyHours,
   overrides: DateOverrides,
   date: string,
+  clock?: ZoneClock,
 ): Span[] {
   const intervals = workingIntervalsOn(hours, overrides, date);
   if (intervals.length === 0) return [];
-  const dayStart = startOfLocalDate(zone, date);
-  const dayEnd = startOfLocalDate(zone, nextDate(date));
-  const [year, month, day] = date.split('-').map(Number);
-  const utcMidnight = Date.UTC(year, month - 1, day);
+  const utcMidnight = utcMidnightOf(date);
+  const zoneClock = clock ?? new ZoneClock(zone, utcMidnight - DAY, utcMidnight + 2 * DAY);
+  const dayStart = zoneClock.startOfDate(date);
+  const dayEnd = zoneClock.startOfDate(nextDate(date));
   const spans: Span[] = [];
-  for (const segment of offsetSegments(zone, dayStart, dayEnd)) {
+  for (const segment of zoneClock.segmentsWithin(dayStart, dayEnd)) {
     // Within a segment the offset is constant, so wall-clock minutes are a straight line of time.
     const localMidnight = utcMidnight - segment.offset * MINUTE;
     for (const { start, end } of intervals) {
@@ -77,35 +184,44 @@ export function mergeSpans(spans: Span[]): Span[] {
 }
 
 function minutesOf(time: string): number {
-  const [h, m] = time.split(':').map(Number);
-  return h * 60 + m;
+  return Number(time.slice(0, 2)) * 60 + Number(time.slice(3, 5));
 }
 
-interface OffsetSegment extends Span {
-  /** Minutes east of UTC. */
-  offset: number;
+function utcMidnightOf(date: string): number {
+  return Date.UTC(
+    Number(date.slice(0, 4)),
+    Number(date.slice(5, 7)) - 1,
+    Number(date.slice(8, 10)),
+  );
 }
 
-/** `[from, until)` cut where the zone's offset changes (found by bisection, to the millisecond). */
-function offsetSegments(zoneName: string, from: number, until: number): OffsetSegment[] {
-  const zone = IANAZone.create(zoneName);
+function isoDate(utc: Date): string {
+  return utc.toISOString().slice(0, 10);
+}
+
+/** `[from, until)` cut where the zone's offset changes. */
+function offsetSegments(zone: IANAZone, from: number, until: number): OffsetSegment[] {
   const segments: OffsetSegment[] = [];
   let start = from;
-  while (start < until) {
-    const offset = zone.offset(start);
-    if (zone.offset(until - 1) === offset) {
-      segments.push({ from: start, until, offset });
-      break;
+  let offset = offsetOf(zone, from);
+  for (let probe = Math.min(from + DAY, until); ; probe = Math.min(probe + DAY, until)) {
+    const last = probe === until;
+    const probeOffset = offsetOf(zone, last ? until - 1 : probe);
+    if (probeOffset !== offset) {
+      // The change lies in (probe - 1 day, probe]: bisect to the first instant of the new offset.
+      let low = Math.max(start, probe - DAY);
+      let high = last ? until - 1 : probe;
+      while (high - low > 1) {
+        const mid = Math.floor((low + high) / 2);
+        if (offsetOf(zone, mid) === offset) low = mid;
+        else high = mid;
+      }
+      segments.push({ from: start, until: high, offset });
+      start = high;
+      offset = offsetOf(zone, high);
     }
-    let low = start; // offset(low) === offset
-    let high = until - 1; // offset(high) !== offset
-    while (high - low > 1) {
-      const mid = Math.floor((low + high) / 2);
-      if (zone.offset(mid) === offset) low = mid;
-      else high = mid;
-    }
-    segments.push({ from: start, until: high, offset });
-    start = high;
+    if (last) break;
   }
+  segments.push({ from: start, until, offset });
   return segments;
 }

@@ -1,4 +1,3 @@
-import { DateTime } from 'luxon';
 import { InvalidAttributeError } from '../../common/errors/domain-error';
 
 /*
@@ -83,7 +82,7 @@ export function workingIntervalsOn(
   if (!isCalendarDate(date)) throw new Error(`Not a calendar date: ${JSON.stringify(date)}`);
   const intervals = Object.hasOwn(overrides, date)
     ? overrides[date]
-    : hours[DAY_NAMES[DateTime.fromISO(date, { zone: 'utc' }).weekday - 1]];
+    : hours[DAY_NAMES[(utcDateOf(date).getUTCDay() + 6) % 7]];
   return (intervals ?? []).map(({ start, end }) => ({ start, end }));
 }
 
@@ -135,8 +134,15 @@ function parseIntervals(
   return intervals;
 }
 
+/* Plain UTC date arithmetic: the slot engine asks for every date of a month on each request. */
+function utcDateOf(date: string): Date {
+  return new Date(
+    Date.UTC(Number(date.slice(0, 4)), Number(date.slice(5, 7)) - 1, Number(date.slice(8, 10))),
+  );
+}
+
 function isCalendarDate(value: string): boolean {
-  return DATE.test(value) && DateTime.fromISO(value, { zone: 'utc' }).isValid;
+  return DATE.test(value) && utcDateOf(value).toISOString().startsWith(value);
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
