@@ -26,7 +26,7 @@ import type {
 import { MAX_APPOINTMENT_MINUTES, readBusyTime, readSeatsTaken } from './busy-time';
 import { type SlotContext, type SlotType, resolveSlotContext } from './slot-context';
 import { type Unavailable, advanceWindow, checkSession, freeStarts } from './slot-engine';
-import { type Span, ZoneClock } from './working-time';
+import { type Span, ZoneClock, nextDate, startOfLocalDate } from './working-time';
 
 const MINUTE = 60_000;
 
@@ -392,11 +392,19 @@ function parseMonth(value: string, zone: string): Span {
 
 /** `YYYY-MM-DD` → the day's span in `zone`. */
 function parseDay(value: string, zone: string, code = 'invalid_date'): Span {
-  const start = /^\d{4}-\d{2}-\d{2}$/.test(value)
-    ? DateTime.fromISO(value, { zone }).startOf('day')
-    : DateTime.invalid('format');
-  if (!start.isValid) throw new InvalidAttributeError(code, `The date "${value}" is invalid.`);
-  return { from: start.toMillis(), until: start.plus({ days: 1 }).startOf('day').toMillis() };
+  if (!isCalendarDate(value))
+    throw new InvalidAttributeError(code, `The date "${value}" is invalid.`);
+  return { from: startOfLocalDate(zone, value), until: startOfLocalDate(zone, nextDate(value)) };
+}
+
+function isCalendarDate(value: string): boolean {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(value) || value < '1000') return false;
+  const utc = Date.UTC(
+    Number(value.slice(0, 4)),
+    Number(value.slice(5, 7)) - 1,
+    Number(value.slice(8, 10)),
+  );
+  return new Date(utc).toISOString().startsWith(value);
 }
 
 /**
