@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DateTime } from 'luxon';
 import { DataSource, In } from 'typeorm';
 import { findOwned, findReferenced } from '../../common/database/tenant-rows';
 import { InvalidAttributeError } from '../../common/errors/domain-error';
@@ -15,6 +14,7 @@ import {
   type ListBlocksQuery,
 } from './block.requests';
 import { type BlockView, toBlockView } from './block.view';
+import { nextDate, startOfLocalDate } from './working-time';
 
 @Injectable()
 export class BlocksService {
@@ -55,10 +55,12 @@ export class BlocksService {
         calendarIds: calendars.map((c) => c.id),
       });
     else rows.innerJoin(Calendar, 'c', 'c.id = b.calendar_id AND c.deleted_at IS NULL');
-    const from = query.minDate ? startOfLocalDate(query.minDate, zone) : undefined;
-    const until = query.maxDate
-      ? startOfLocalDate(query.maxDate, zone, { plusDays: 1 })
-      : undefined;
+    const from = query.minDate ? new Date(startOfLocalDate(zone, query.minDate)) : undefined;
+    // The last day a DATETIME holds has no next day to end at: it bounds nothing.
+    const until =
+      query.maxDate && query.maxDate < '9999-12-31'
+        ? new Date(startOfLocalDate(zone, nextDate(query.maxDate)))
+        : undefined;
     // A bound outside the years a DATETIME holds bounds nothing (and would not compare as a date).
     if (from && storable(from)) rows.andWhere('b.ends_at > :from', { from });
     if (until && storable(until)) rows.andWhere('b.starts_at < :until', { until });
@@ -141,12 +143,4 @@ function readDatetime(attribute: 'start' | 'end', value: string, zone: string): 
 function storable(moment: Date): boolean {
   const year = moment.getUTCFullYear();
   return year >= 1000 && year <= 9999;
-}
-
-/** The first instant of a local date in `zone` (its midnight, or the end of a DST gap that swallows it). */
-function startOfLocalDate(date: string, zone: string, shift: { plusDays?: number } = {}): Date {
-  return DateTime.fromISO(date, { zone })
-    .plus({ days: shift.plusDays ?? 0 })
-    .startOf('day')
-    .toJSDate();
 }

@@ -50,6 +50,8 @@ export class ZoneClock {
     from: number,
     until: number,
   ) {
+    if (!Number.isFinite(from) || !Number.isFinite(until))
+      throw new RangeError(`No clock of ${zone} from ${from} to ${until}`);
     // Two days of margin: the dates around the stretch are looked up too.
     this.segments = offsetSegments(IANAZone.create(zone), from - 2 * DAY, until + 2 * DAY);
   }
