@@ -62,7 +62,7 @@ describe('readBusyTime (MySQL)', () => {
   });
 
   it('reads the appointments through a range of the calendar index bounded on both sides', async () => {
-    const [plan] = (await dataSource.query(
+    const [plan] = await dataSource.query<{ key: string; type: string; rows: number | string }[]>(
       `EXPLAIN SELECT a.busy_from FROM appointments a
         WHERE a.calendar_id IN (?) AND a.busy_from >= ? AND a.busy_from < ? AND a.busy_until > ?
           AND a.canceled = 0`,
@@ -72,7 +72,7 @@ describe('readBusyTime (MySQL)', () => {
         new Date(base + DAY),
         new Date(base),
       ],
-    )) as { key: string; type: string; rows: number | string }[];
+    );
     expect(plan.key).toBe('idx_appointments_calendar_busy');
     expect(plan.type).toBe('range');
     // About 4 days of 12 appointments, of the calendar's 8,760.
