@@ -24,7 +24,12 @@ import type {
   CheckedTime,
 } from './availability.views';
 import { MAX_APPOINTMENT_MINUTES, readBusyTime, readSeatsTaken } from './busy-time';
-import { type SlotContext, type SlotType, resolveSlotContext } from './slot-context';
+import {
+  type SlotContext,
+  type SlotType,
+  busySpanAround,
+  resolveSlotContext,
+} from './slot-context';
 import { type Unavailable, advanceWindow, checkSession, freeStarts } from './slot-engine';
 import { type Span, ZoneClock, nextDate, startOfLocalDate } from './working-time';
 
@@ -57,7 +62,10 @@ export class AvailabilityService {
     query: AvailableDatesQuery,
     now = Date.now(),
   ): Promise<AvailableDate[]> {
-    const ctx = await resolveSlotContext(this.dataSource.manager, account, query);
+    const ctx = await resolveSlotContext(this.dataSource.manager, account, query, {
+      ...busySpanAround(anyZoneSpan(monthInUtc(query.month))),
+      ignoreAppointmentIds: [],
+    });
     const zone = displayZone(account, ctx, query.timezone);
     const month = parseMonth(query.month, zone);
     const starts =
@@ -74,10 +82,13 @@ export class AvailabilityService {
     query: AvailableTimesQuery,
     now = Date.now(),
   ): Promise<AvailableTime[]> {
-    const ctx = await resolveSlotContext(this.dataSource.manager, account, query);
+    const ignore = query.ignoreAppointmentIDs ?? [];
+    const ctx = await resolveSlotContext(this.dataSource.manager, account, query, {
+      ...busySpanAround(anyZoneSpan(dayInUtc(query.date))),
+      ignoreAppointmentIds: ignore,
+    });
     const zone = displayZone(account, ctx, query.timezone);
     const day = parseDay(query.date, zone);
-    const ignore = query.ignoreAppointmentIDs ?? [];
     const counts = new Map<number, number>();
     if (ctx.type.kind === 'class') {
       for (const open of await this.sessions(ctx, day, now, ignore))
@@ -223,15 +234,17 @@ export class AvailabilityService {
     )
       return counts;
     const { rules } = ctx;
-    const busy = await readBusyTime(
-      this.dataSource.manager,
-      ctx.calendars.map((c) => c.id),
-      {
-        from: window.from - rules.paddingBefore * MINUTE,
-        until: window.until + (rules.duration + rules.paddingAfter) * MINUTE,
-      },
-      ignore,
-    );
+    const busy =
+      ctx.busy ??
+      (await readBusyTime(
+        this.dataSource.manager,
+        ctx.calendars.map((c) => c.id),
+        {
+          from: window.from - rules.paddingBefore * MINUTE,
+          until: window.until + (rules.duration + rules.paddingAfter) * MINUTE,
+        },
+        ignore,
+      ));
     for (const calendar of ctx.calendars) {
       const schedule = {
         zone: calendar.timezone,
@@ -375,6 +388,21 @@ function unavailableMessage(reason: Unavailable, datetime: string): string {
     default:
       return `The time "${datetime}" is not an available time slot.`;
   }
+}
+
+/** The month's span in UTC, for a month that is checked later (an invalid one is empty). */
+function monthInUtc(value: string): Span {
+  return /^\d{4}-(0[1-9]|1[0-2])$/.test(value) ? parseMonth(value, 'UTC') : { from: 0, until: 0 };
+}
+
+/** The day's span in UTC, for a date that is checked later (an invalid one is empty). */
+function dayInUtc(value: string): Span {
+  return isCalendarDate(value) ? parseDay(value, 'UTC') : { from: 0, until: 0 };
+}
+
+/** Whatever zone a date or month is read in, it lies within 14 hours of its UTC reading. */
+function anyZoneSpan(utc: Span): Span {
+  return { from: utc.from - 14 * 60 * MINUTE, until: utc.until + 14 * 60 * MINUTE };
 }
 
 /** `YYYY-MM` → the month's span in `zone`. */
