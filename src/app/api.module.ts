@@ -5,6 +5,7 @@ import { OutboxModule } from '../common/outbox/outbox.module';
 import { AccountsModule } from '../modules/accounts/accounts.module';
 import { AvailabilityModule } from '../modules/availability/availability.module';
 import { CatalogModule } from '../modules/catalog/catalog.module';
+import { CertificatesModule } from '../modules/certificates/certificates.module';
 import { FormsModule } from '../modules/forms/forms.module';
 import { ApiAuthGuard } from '../modules/accounts/api-auth.guard';
 import { CoreModule, type CoreOptions, QueueModule } from './core.module';
@@ -23,6 +24,7 @@ export class ApiModule {
         AccountsModule,
         CatalogModule,
         AvailabilityModule,
+        CertificatesModule,
         FormsModule,
       ],
       providers: [{ provide: APP_GUARD, useClass: ApiAuthGuard }],

@@ -1,6 +1,7 @@
 import { InitialSchema1763800000000 } from './1763800000000-initial-schema';
 import { Catalog1763900000000 } from './1763900000000-catalog';
 import { Availability1764000000000 } from './1764000000000-availability';
+import { Certificates1764100000000 } from './1764100000000-certificates';
 
 /**
  * Every migration, in order. Listed explicitly (not globbed) so that the compiled service, ts-jest and
@@ -10,4 +11,5 @@ export const migrations = [
   InitialSchema1763800000000,
   Catalog1763900000000,
   Availability1764000000000,
+  Certificates1764100000000,
 ];

@@ -1,0 +1,85 @@
+import { Transform } from 'class-transformer';
+import { IsDefined, IsEmail, IsInt, IsString, Max, MaxLength, Min } from 'class-validator';
+import { Optional } from '../../common/http/attributes';
+
+const MAX_INT32 = 2_147_483_647;
+
+/** A single id in a query string (`"12"` → 12); anything else is left for `@IsInt()` to refuse. */
+const IdQuery = () =>
+  Transform(({ value }: { value: unknown }) =>
+    typeof value === 'string' && /^\d{1,10}$/.test(value) ? Number(value) : value,
+  );
+
+export class CreateCertificateRequest {
+  @Optional()
+  @Max(MAX_INT32)
+  @Min(1)
+  @IsInt()
+  productID?: number;
+
+  @Optional()
+  @Max(MAX_INT32)
+  @Min(1)
+  @IsInt()
+  couponID?: number;
+
+  /** Whose it is: only bookings with this e-mail may use it. */
+  @Optional()
+  @MaxLength(254)
+  @IsEmail()
+  @IsString()
+  email?: string;
+
+  /** The code; generated when not given. */
+  @Optional()
+  @IsString()
+  certificate?: string;
+}
+
+export class CertificateQuery {
+  @IdQuery()
+  @Optional()
+  @Min(1)
+  @IsInt()
+  productID?: number;
+
+  @IdQuery()
+  @Optional()
+  @Min(1)
+  @IsInt()
+  orderID?: number;
+
+  @IdQuery()
+  @Optional()
+  @Min(1)
+  @IsInt()
+  appointmentTypeID?: number;
+
+  @Optional()
+  @IsString()
+  email?: string;
+}
+
+export class CheckCertificateQuery {
+  @IsString()
+  @IsDefined({
+    context: { code: 'required_certificate', message: 'The parameter "certificate" is required.' },
+  })
+  certificate!: string;
+
+  @IdQuery()
+  @Max(MAX_INT32)
+  @Min(1)
+  @IsInt()
+  @IsDefined({
+    context: {
+      code: 'required_appointment_type_id',
+      message: 'The parameter "appointmentTypeID" is required.',
+    },
+  })
+  appointmentTypeID!: number;
+
+  @Optional()
+  @IsString()
+  email?: string;
+}

@@ -1,0 +1,81 @@
+import { formatCents } from '../../common/money/money';
+import type { Coupon } from '../catalog/coupon.entity';
+import type { Certificate, CertificateKind } from './certificate.entity';
+
+/** `GET /certificates`, as clients of the reference service know it. */
+export interface CertificateView {
+  /** null for a coupon's own code (typed by clients, not issued to anyone). */
+  id: number | null;
+  certificate: string;
+  productID: number | null;
+  orderID: number | null;
+  couponID: number | null;
+  /** The types it can be used for; empty = every type (gift certificates, coupons for all). */
+  appointmentTypeIDs: number[];
+  name: string;
+  email: string | null;
+  type: CertificateKind;
+  /** Uses left per type (packages); null for the other kinds. */
+  remainingCounts: Record<string, number> | null;
+  /** Value left (gift certificates); null for the other kinds. */
+  remainingValue: string | null;
+  expiration: string | null;
+  discountType: 'percentage' | 'price' | null;
+  discountAmount: string | null;
+}
+
+/** A certificate as validation and the views see it: the row, or a coupon's own code. */
+export interface ResolvedCertificate {
+  code: string;
+  certificate: Certificate | null;
+  /** The coupon of a coupon certificate or of a coupon code. */
+  coupon: Coupon | null;
+  couponTypeIds: number[];
+  /** Uses left per type of a package. */
+  uses: Map<number, number>;
+}
+
+export function kindOf(resolved: ResolvedCertificate): CertificateKind {
+  return resolved.certificate?.kind ?? 'coupon';
+}
+
+/** The last day it can be used: a coupon's own, else the certificate's. */
+export function expirationOf(resolved: ResolvedCertificate): string | null {
+  return resolved.coupon ? resolved.coupon.expiration : (resolved.certificate?.expiration ?? null);
+}
+
+/** The types it can be used for; empty = every type. */
+export function appointmentTypeIdsOf(resolved: ResolvedCertificate): number[] {
+  if (kindOf(resolved) === 'package') return [...resolved.uses.keys()].sort((a, b) => a - b);
+  if (kindOf(resolved) === 'coupon') return resolved.couponTypeIds;
+  return [];
+}
+
+export function toCertificateView(resolved: ResolvedCertificate): CertificateView {
+  const { certificate, coupon } = resolved;
+  const kind = kindOf(resolved);
+  return {
+    id: certificate?.id ?? null,
+    certificate: resolved.code,
+    productID: certificate?.productId ?? null,
+    orderID: certificate?.orderId ?? null,
+    couponID: coupon?.id ?? certificate?.couponId ?? null,
+    appointmentTypeIDs: appointmentTypeIdsOf(resolved),
+    name: certificate?.name ?? coupon?.name ?? '',
+    email: certificate?.email ?? null,
+    type: kind,
+    remainingCounts:
+      kind === 'package'
+        ? Object.fromEntries(
+            [...resolved.uses.entries()].sort(([a], [b]) => a - b).map(([t, n]) => [String(t), n]),
+          )
+        : null,
+    remainingValue:
+      kind === 'gift' && certificate?.remainingValueCents != null
+        ? formatCents(certificate.remainingValueCents)
+        : null,
+    expiration: expirationOf(resolved),
+    discountType: coupon?.discountType ?? null,
+    discountAmount: coupon ? formatCents(coupon.discountAmount) : null,
+  };
+}

@@ -1,0 +1,62 @@
+import { Body, Controller, Delete, Get, HttpCode, Post, Query } from '@nestjs/common';
+import { ApiBasicAuth, ApiTags } from '@nestjs/swagger';
+import { IdParam } from '../../common/http/id-param';
+import { NUMERIC } from '../../common/http/route-catalog';
+import { CurrentAccountId, CurrentPrincipal } from '../accounts/auth.decorators';
+import type { Principal } from '../accounts/principal';
+import {
+  CertificateQuery,
+  CheckCertificateQuery,
+  CreateCertificateRequest,
+} from './certificate.requests';
+import type { CertificateView } from './certificate.view';
+import { CertificatesService } from './certificates.service';
+
+@ApiTags('certificates')
+@ApiBasicAuth()
+@Controller('certificates')
+export class CertificatesController {
+  constructor(private readonly certificates: CertificatesService) {}
+
+  @Get()
+  list(
+    @CurrentAccountId() accountId: number,
+    @Query() query: CertificateQuery,
+  ): Promise<CertificateView[]> {
+    return this.certificates.list(accountId, query);
+  }
+
+  /** The certificate if booking with it would be accepted, else the error booking would give. */
+  @Get('check')
+  check(
+    @CurrentPrincipal() principal: Principal,
+    @Query() query: CheckCertificateQuery,
+  ): Promise<CertificateView> {
+    return this.certificates.check(
+      principal.account,
+      query.certificate,
+      query.appointmentTypeID,
+      query.email,
+    );
+  }
+
+  @Get(`:id${NUMERIC}`)
+  get(@CurrentAccountId() accountId: number, @IdParam() id: number): Promise<CertificateView> {
+    return this.certificates.get(accountId, id);
+  }
+
+  @Post()
+  @HttpCode(200)
+  create(
+    @CurrentPrincipal() principal: Principal,
+    @Body() request: CreateCertificateRequest,
+  ): Promise<CertificateView> {
+    return this.certificates.create(principal.account, request);
+  }
+
+  @Delete(`:id${NUMERIC}`)
+  @HttpCode(204)
+  delete(@CurrentAccountId() accountId: number, @IdParam() id: number): Promise<void> {
+    return this.certificates.delete(accountId, id);
+  }
+}
