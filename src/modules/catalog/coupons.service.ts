@@ -135,6 +135,12 @@ export class CouponsService {
       where: { accountId, code, ...(exceptId === undefined ? {} : { id: Not(exceptId) }) },
     });
     if (taken) throw codeInUse(code);
+    // Clients type coupon and certificate codes into the same field: one namespace per account.
+    const issued = await tx.query<unknown[]>(
+      'SELECT 1 FROM certificates WHERE account_id = ? AND code = ? LIMIT 1',
+      [accountId, code],
+    );
+    if (issued.length > 0) throw codeInUse(code);
   }
 
   /** Two requests can both find a code free; the unique key then refuses the second. */
