@@ -1,6 +1,6 @@
 import { Transform } from 'class-transformer';
 import { IsDefined, IsEmail, IsInt, IsString, Max, MaxLength, Min } from 'class-validator';
-import { Optional } from '../../common/http/attributes';
+import { IsNotBlank, Optional } from '../../common/http/attributes';
 
 const MAX_INT32 = 2_147_483_647;
 
@@ -61,8 +61,7 @@ export class CertificateQuery {
 }
 
 export class CheckCertificateQuery {
-  @IsString()
-  @IsDefined({
+  @IsNotBlank({
     context: { code: 'required_certificate', message: 'The parameter "certificate" is required.' },
   })
   certificate!: string;

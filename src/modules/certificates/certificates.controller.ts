@@ -20,10 +20,10 @@ export class CertificatesController {
 
   @Get()
   list(
-    @CurrentAccountId() accountId: number,
+    @CurrentPrincipal() principal: Principal,
     @Query() query: CertificateQuery,
   ): Promise<CertificateView[]> {
-    return this.certificates.list(accountId, query);
+    return this.certificates.list(principal.account, query);
   }
 
   /** The certificate if booking with it would be accepted, else the error booking would give. */

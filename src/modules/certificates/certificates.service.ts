@@ -53,7 +53,9 @@ export interface ProductIssue {
 export class CertificatesService {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
-  async list(accountId: number, query: CertificateQuery): Promise<CertificateView[]> {
+  /** With `appointmentTypeID`: what a client could use for it now (not expired, a use left). */
+  async list(account: Account, query: CertificateQuery): Promise<CertificateView[]> {
+    const accountId = account.id;
     const manager = this.dataSource.manager;
     const where = {
       accountId,
@@ -66,7 +68,7 @@ export class CertificatesService {
     const resolved = await resolveAll(manager, rows);
     const typeId = query.appointmentTypeID;
     return resolved
-      .filter((r) => typeId === undefined || usableFor(r, typeId))
+      .filter((r) => typeId === undefined || (usableFor(r, typeId) && !expired(r, account)))
       .map(toCertificateView);
   }
 
@@ -174,8 +176,7 @@ export class CertificatesService {
     const owner = resolved.certificate?.email;
     if (owner && owner !== (email ?? '').trim().toLowerCase())
       throw new InvalidCertificateError(code);
-    const expiration = expirationOf(resolved);
-    if (expiration !== null && today(account) > expiration) throw new ExpiredCertificateError(code);
+    if (expired(resolved, account)) throw new ExpiredCertificateError(code);
     if (!usableFor(resolved, appointmentTypeId, { ignoreUses: true }))
       throw new InvalidCertificateTypeError(code, appointmentTypeId);
     if (kindOf(resolved) === 'package' && (resolved.uses.get(appointmentTypeId) ?? 0) < 1)
@@ -296,6 +297,12 @@ function today(account: Account): string {
   return DateTime.now().setZone(account.timezone).toISODate()!;
 }
 
+/** Past its last day (the account's zone). */
+function expired(resolved: ResolvedCertificate, account: Account): boolean {
+  const expiration = expirationOf(resolved);
+  return expiration !== null && today(account) > expiration;
+}
+
 /** Whether it applies to the type (and, for a package, has a use left for it unless `ignoreUses`). */
 function usableFor(
   resolved: ResolvedCertificate,
@@ -305,11 +312,17 @@ function usableFor(
   const kind = kindOf(resolved);
   if (kind === 'gift') return true;
   if (kind === 'coupon') {
+    if (!liveCoupon(resolved)) return false;
     const types = appointmentTypeIdsOf(resolved);
     return types.length === 0 || types.includes(appointmentTypeId);
   }
   const left = resolved.uses.get(appointmentTypeId);
   return left !== undefined && (options.ignoreUses || left > 0);
+}
+
+/** Whether its coupon (of a coupon certificate or code) still exists. */
+function liveCoupon(resolved: ResolvedCertificate): boolean {
+  return resolved.coupon !== null && resolved.coupon.deletedAt === null;
 }
 
 /** A live certificate of the account with this code, else a live coupon whose own code it is. */
@@ -325,7 +338,7 @@ async function resolveCode(
     if (certificate.deletedAt) return null;
     const [resolved] = await resolveAll(tx, [certificate], forUpdate);
     // A coupon certificate whose coupon was deleted is no longer valid.
-    return certificate.kind === 'coupon' && !resolved.coupon ? null : resolved;
+    return certificate.kind === 'coupon' && !liveCoupon(resolved) ? null : resolved;
   }
   const coupon = await tx.findOneBy(Coupon, { accountId, code, deletedAt: IsNull() });
   if (!coupon) return null;
@@ -348,7 +361,8 @@ async function resolveAll(
   if (certificates.length === 0) return [];
   const couponIds = [...new Set(certificates.map((c) => c.couponId).filter((id) => id !== null))];
   const [coupons, couponTypes, uses] = await Promise.all([
-    couponIds.length ? tx.findBy(Coupon, { id: In(couponIds), deletedAt: IsNull() }) : [],
+    // Deleted ones too: a certificate keeps showing the terms it was issued with.
+    couponIds.length ? tx.findBy(Coupon, { id: In(couponIds) }) : [],
     couponIds.length ? tx.findBy(CouponAppointmentType, { couponId: In(couponIds) }) : [],
     tx.find(CertificateUses, {
       where: { certificateId: In(certificates.map((c) => c.id)) },
