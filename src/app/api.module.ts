@@ -3,6 +3,7 @@ import { APP_GUARD } from '@nestjs/core';
 import { HealthModule } from '../common/health/health.module';
 import { OutboxModule } from '../common/outbox/outbox.module';
 import { AccountsModule } from '../modules/accounts/accounts.module';
+import { AppointmentsModule } from '../modules/appointments/appointments.module';
 import { AvailabilityModule } from '../modules/availability/availability.module';
 import { CatalogModule } from '../modules/catalog/catalog.module';
 import { CertificatesModule } from '../modules/certificates/certificates.module';
@@ -25,6 +26,7 @@ export class ApiModule {
         CatalogModule,
         AvailabilityModule,
         CertificatesModule,
+        AppointmentsModule,
         FormsModule,
       ],
       providers: [{ provide: APP_GUARD, useClass: ApiAuthGuard }],

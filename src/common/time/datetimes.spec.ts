@@ -1,5 +1,11 @@
 import { DateTime } from 'luxon';
-import { formatApiDatetime, formatInZone, parseDatetime } from './datetimes';
+import {
+  formatApiDatetime,
+  formatClockTime,
+  formatInZone,
+  formatLongDate,
+  parseDatetime,
+} from './datetimes';
 
 const iso = (value: string, zone: string) => {
   const parsed = parseDatetime(value, zone);
@@ -60,5 +66,20 @@ describe('formatApiDatetime', () => {
   ])('%s in %s → %s', (utc, zone, expected) => {
     expect(formatInZone(new Date(utc), zone)).toBe(expected);
     expect(formatApiDatetime(DateTime.fromISO(utc, { zone }))).toBe(expected);
+  });
+});
+
+describe('appointment formats', () => {
+  it.each([
+    ['2026-03-03T19:30:00Z', 'America/New_York', 'March 3, 2026', '2:30pm'],
+    ['2026-03-03T05:00:00Z', 'America/New_York', 'March 3, 2026', '12:00am'],
+    ['2026-03-03T17:00:00Z', 'America/New_York', 'March 3, 2026', '12:00pm'],
+    ['2026-12-31T23:15:00Z', 'Asia/Kathmandu', 'January 1, 2027', '5:00am'],
+    ['2026-11-01T05:30:00Z', 'America/New_York', 'November 1, 2026', '1:30am'],
+    ['2026-11-01T06:30:00Z', 'America/New_York', 'November 1, 2026', '1:30am'],
+  ])('%s in %s → %s %s', (utc, zone, date, time) => {
+    const moment = DateTime.fromISO(utc, { zone });
+    expect(formatLongDate(moment)).toBe(date);
+    expect(formatClockTime(moment)).toBe(time);
   });
 });

@@ -62,3 +62,13 @@ function offsetZone(offset: string): FixedOffsetZone | null {
   const total = (Number(hours) * 60 + Number(minutes)) * (sign === '-' ? -1 : 1);
   return FixedOffsetZone.instance(total);
 }
+
+/** `March 3, 2026`: how appointments show their date. */
+export function formatLongDate(moment: DateTime): string {
+  return moment.setLocale('en-US').toFormat('LLLL d, yyyy');
+}
+
+/** `2:30pm`: how appointments show a time of day. */
+export function formatClockTime(moment: DateTime): string {
+  return moment.setLocale('en-US').toFormat('h:mma').toLowerCase();
+}

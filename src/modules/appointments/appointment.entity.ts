@@ -48,6 +48,66 @@ export class Appointment {
   @Column({ type: 'boolean', default: false })
   canceled!: boolean;
 
+  @Column({ name: 'first_name', type: 'varchar', length: 255, default: '' })
+  firstName!: string;
+
+  @Column({ name: 'last_name', type: 'varchar', length: 255, default: '' })
+  lastName!: string;
+
+  @Column({ type: 'varchar', length: 254, default: '' })
+  email!: string;
+
+  @Column({ type: 'varchar', length: 64, default: '' })
+  phone!: string;
+
+  /** The client's zone (what times are shown in), else the calendar's. */
+  @Column({ type: 'varchar', length: 64, default: 'UTC' })
+  timezone!: string;
+
+  @Column({ type: 'text', nullable: true })
+  notes!: string | null;
+
+  /** The type's price and the addons', in cents. */
+  @Column({ name: 'price_cents', type: 'int', unsigned: true, default: 0 })
+  priceCents!: number;
+
+  /** What the client pays: after a coupon, nothing with a package. */
+  @Column({ name: 'price_sold_cents', type: 'int', unsigned: true, default: 0 })
+  priceSoldCents!: number;
+
+  @Column({ name: 'amount_paid_cents', type: 'int', unsigned: true, default: 0 })
+  amountPaidCents!: number;
+
+  /** The code presented, as stored (upper-cased). */
+  @Column({ type: 'varchar', length: 64, nullable: true })
+  certificate!: string | null;
+
+  /** The certificate whose use it took (a package's use is given back on cancel). */
+  @Column({ name: 'certificate_id', type: 'int', unsigned: true, nullable: true })
+  certificateId!: number | null;
+
+  @Column({ name: 'addon_ids', type: 'json', nullable: true })
+  addonIds!: number[] | null;
+
+  @Column({ name: 'label_id', type: 'int', unsigned: true, nullable: true })
+  labelId!: number | null;
+
+  @Column({ name: 'sms_opt_in', type: 'boolean', default: false })
+  smsOptIn!: boolean;
+
+  @Column({ name: 'no_show', type: 'boolean', default: false })
+  noShow!: boolean;
+
+  @Column({ name: 'cancel_note', type: 'text', nullable: true })
+  cancelNote!: string | null;
+
+  @Column({ name: 'canceled_at', type: 'datetime', precision: 3, nullable: true })
+  canceledAt!: Date | null;
+
+  /** Who booked as admin (the account's e-mail); null when the client booked. */
+  @Column({ name: 'scheduled_by', type: 'varchar', length: 254, nullable: true })
+  scheduledBy!: string | null;
+
   @Column({ name: 'created_at', type: 'datetime', precision: 3 })
   createdAt!: Date;
 

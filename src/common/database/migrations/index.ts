@@ -2,6 +2,7 @@ import { InitialSchema1763800000000 } from './1763800000000-initial-schema';
 import { Catalog1763900000000 } from './1763900000000-catalog';
 import { Availability1764000000000 } from './1764000000000-availability';
 import { Certificates1764100000000 } from './1764100000000-certificates';
+import { Booking1764200000000 } from './1764200000000-booking';
 
 /**
  * Every migration, in order. Listed explicitly (not globbed) so that the compiled service, ts-jest and
@@ -12,4 +13,5 @@ export const migrations = [
   Catalog1763900000000,
   Availability1764000000000,
   Certificates1764100000000,
+  Booking1764200000000,
 ];

@@ -1,0 +1,17 @@
+import { Column, Entity, PrimaryColumn } from 'typeorm';
+
+/** An answer an appointment gave to a form field. */
+@Entity('appointment_field_values')
+export class AppointmentFieldValue {
+  @PrimaryColumn({ name: 'appointment_id', type: 'int', unsigned: true })
+  appointmentId!: number;
+
+  @PrimaryColumn({ name: 'field_id', type: 'int', unsigned: true })
+  fieldId!: number;
+
+  @Column({ name: 'form_id', type: 'int', unsigned: true })
+  formId!: number;
+
+  @Column({ type: 'text' })
+  value!: string;
+}

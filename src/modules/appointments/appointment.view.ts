@@ -1,0 +1,135 @@
+import { createHmac } from 'node:crypto';
+import { DateTime } from 'luxon';
+import { formatCents } from '../../common/money/money';
+import { formatApiDatetime, formatClockTime, formatLongDate } from '../../common/time/datetimes';
+import type { Appointment } from './appointment.entity';
+
+/** A form's answers as the Appointment object shows them. */
+export interface AppointmentFormView {
+  id: number;
+  name: string;
+  values: { id: number; fieldID: number; name: string; value: string }[];
+}
+
+/** The Appointment object (the contract's fields, and those `v1-surface.md` adds). */
+export interface AppointmentView {
+  id: number;
+  firstName: string;
+  lastName: string;
+  phone: string;
+  email: string;
+  date: string;
+  time: string;
+  endTime: string;
+  dateCreated: string;
+  datetimeCreated: string;
+  datetime: string;
+  price: string;
+  priceSold: string;
+  paid: string;
+  amountPaid: string;
+  type: string;
+  appointmentTypeID: number;
+  classID: number | null;
+  addonIDs: number[];
+  category: string;
+  duration: string;
+  calendar: string;
+  calendarID: number;
+  calendarTimezone: string;
+  location: string;
+  certificate: string;
+  confirmationPage: string;
+  formsText: string;
+  forms: AppointmentFormView[];
+  notes: string;
+  timezone: string;
+  labels: { id: number; name: string; color: string }[];
+  canceled: boolean;
+  noShow: boolean;
+  canClientCancel: boolean;
+  canClientReschedule: boolean;
+  scheduledBy: string | null;
+}
+
+/** What the view needs besides the row. */
+export interface AppointmentViewContext {
+  typeName: string;
+  category: string;
+  calendarName: string;
+  calendarTimezone: string;
+  location: string;
+  label: { id: number; name: string; color: string } | null;
+  forms: AppointmentFormView[];
+  publicUrl: string;
+  /** Keys the confirmation page's token. */
+  secret: string;
+  now: number;
+}
+
+/**
+ * The confirmation page of an appointment: its id and a token derived from it with the server's
+ * secret, so that one client's page cannot be found from another's by counting ids.
+ */
+export function confirmationPage(publicUrl: string, secret: string, id: number): string {
+  const token = createHmac('sha256', secret).update(`appointment:${id}`).digest('hex').slice(0, 20);
+  return `${publicUrl}/confirmation/${id}-${token}`;
+}
+
+export function toAppointmentView(a: Appointment, c: AppointmentViewContext): AppointmentView {
+  const start = DateTime.fromJSDate(a.startsAt, { zone: a.timezone });
+  const end = DateTime.fromJSDate(a.endsAt, { zone: a.timezone });
+  const created = DateTime.fromJSDate(a.createdAt, { zone: a.timezone });
+  const upcoming = !a.canceled && a.startsAt.getTime() > c.now;
+  return {
+    id: a.id,
+    firstName: a.firstName,
+    lastName: a.lastName,
+    phone: a.phone,
+    email: a.email,
+    date: formatLongDate(start),
+    time: formatClockTime(start),
+    endTime: formatClockTime(end),
+    dateCreated: formatLongDate(created),
+    datetimeCreated: formatApiDatetime(created),
+    datetime: formatApiDatetime(start),
+    price: formatCents(a.priceCents),
+    priceSold: formatCents(a.priceSoldCents),
+    paid: a.amountPaidCents > 0 && a.amountPaidCents >= a.priceSoldCents ? 'yes' : 'no',
+    amountPaid: formatCents(a.amountPaidCents),
+    type: c.typeName,
+    appointmentTypeID: a.appointmentTypeId,
+    classID: a.classId,
+    addonIDs: a.addonIds ?? [],
+    category: c.category,
+    duration: String(Math.round((a.endsAt.getTime() - a.startsAt.getTime()) / 60_000)),
+    calendar: c.calendarName,
+    calendarID: a.calendarId,
+    calendarTimezone: c.calendarTimezone,
+    location: c.location,
+    certificate: a.certificate ?? '',
+    confirmationPage: confirmationPage(c.publicUrl, c.secret, a.id),
+    formsText: formsText(c.forms),
+    forms: c.forms,
+    notes: a.notes ?? '',
+    timezone: a.timezone,
+    labels: c.label ? [c.label] : [],
+    canceled: a.canceled,
+    noShow: a.noShow,
+    canClientCancel: upcoming,
+    canClientReschedule: upcoming,
+    scheduledBy: a.scheduledBy,
+  };
+}
+
+/** The answers as plain text, one form after another (what e-mails and exports show). */
+export function formsText(forms: AppointmentFormView[]): string {
+  return forms
+    .filter((form) => form.values.length > 0)
+    .map(
+      (form) =>
+        `${form.name}\n${'='.repeat(form.name.length)}\n` +
+        form.values.map((v) => `${v.name}: ${v.value}`).join('\n'),
+    )
+    .join('\n\n');
+}

@@ -1,0 +1,24 @@
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { OutboxModule } from '../../common/outbox/outbox.module';
+import { CertificatesModule } from '../certificates/certificates.module';
+import { FormsModule } from '../forms/forms.module';
+import { AppointmentFieldValue } from './appointment-field-value.entity';
+import { Appointment } from './appointment.entity';
+import { AppointmentViews } from './appointment-views';
+import { AppointmentsController } from './appointments.controller';
+import { AppointmentsQueries } from './appointments.queries';
+import { BookAppointmentHandler } from './book-appointment.handler';
+
+/** Booking and the appointment's lifecycle. */
+@Module({
+  imports: [
+    TypeOrmModule.forFeature([Appointment, AppointmentFieldValue]),
+    OutboxModule,
+    CertificatesModule,
+    FormsModule,
+  ],
+  controllers: [AppointmentsController],
+  providers: [AppointmentViews, AppointmentsQueries, BookAppointmentHandler],
+})
+export class AppointmentsModule {}

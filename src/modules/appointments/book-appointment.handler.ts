@@ -1,0 +1,401 @@
+import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { isEmail } from 'class-validator';
+import { DataSource, type EntityManager } from 'typeorm';
+import { isLockConflict } from '../../common/database/mysql-errors';
+import { findReferenced } from '../../common/database/tenant-rows';
+import { InvalidAttributeError } from '../../common/errors/domain-error';
+import { toIdList } from '../../common/http/id-list';
+import { DomainEventPublisher } from '../../common/outbox/domain-event-publisher';
+import { Outbox, type PendingEvents } from '../../common/outbox/outbox';
+import { parseDatetime } from '../../common/time/datetimes';
+import { Account } from '../accounts/account.entity';
+import { assertTimezone } from '../accounts/account-rules';
+import { readBusyTime } from '../availability/busy-time';
+import { type SlotContext, resolveSlotContext } from '../availability/slot-context';
+import {
+  type Unavailable,
+  advanceWindow,
+  checkSession,
+  checkStart,
+} from '../availability/slot-engine';
+import { invalidAppointmentType } from '../catalog/catalog.errors';
+import { ClassSession } from '../catalog/class-session.entity';
+import { Label } from '../catalog/label.entity';
+import { priceAfterCoupon } from '../certificates/coupon-price';
+import { CertificatesService } from '../certificates/certificates.service';
+import { kindOf } from '../certificates/certificate.view';
+import { type FieldValue, validateFieldValues } from '../forms/field-values';
+import { FormsService } from '../forms/forms.service';
+import { AppointmentFieldValue } from './appointment-field-value.entity';
+import {
+  type AppointmentEventPayload,
+  AppointmentChangedEvent,
+  AppointmentScheduledEvent,
+} from './appointment-events';
+import { Appointment } from './appointment.entity';
+import type { AppointmentView } from './appointment.view';
+import { AppointmentViews } from './appointment-views';
+import { BookAppointmentCommand } from './book-appointment.command';
+
+const MINUTE = 60_000;
+/** A deadlock victim or a lock wait timeout is tried again this many times, then fails (500). */
+const LOCK_RETRIES = 3;
+
+const required = (code: string, message: string) => new InvalidAttributeError(code, message);
+
+function unavailable(reason: Unavailable, datetime: string): InvalidAttributeError {
+  const messages: Record<Unavailable, string> = {
+    not_available_min_hours_in_advance: `The time "${datetime}" is not far enough in advance.`,
+    not_available_max_days_in_advance: `The time "${datetime}" is too far in advance.`,
+    not_available: `The time "${datetime}" is not an available time slot.`,
+  };
+  return new InvalidAttributeError(reason, messages[reason]);
+}
+
+/** An id as clients send it: an integer, or its digits. */
+function wholeId(value: unknown): number | undefined {
+  const id = typeof value === 'string' && /^\d{1,10}$/.test(value) ? Number(value) : value;
+  return typeof id === 'number' && Number.isInteger(id) && id > 0 && id <= 2_147_483_647
+    ? id
+    : undefined;
+}
+
+function shown(value: unknown): string {
+  return typeof value === 'string' ? value : (JSON.stringify(value) ?? String(value));
+}
+
+function blank(value: string | undefined): boolean {
+  return value === undefined || value.trim() === '';
+}
+
+/** What the checks before the transaction settled. */
+interface Checked {
+  ctx: SlotContext;
+  start: number;
+  datetimeText: string;
+  timezone: string | undefined;
+  fieldValues: FieldValue[];
+  labelId: number | null;
+}
+
+/**
+ * Books an appointment as the contract says: the attributes, type, calendar, zone and datetime,
+ * forms and label are checked first (in the contract's order); then one transaction locks the
+ * candidate calendars (ascending id), checks availability with the slot engine on what is committed,
+ * takes a package's use, inserts the appointment and its `scheduled` and `changed` events. Two
+ * bookings of one calendar are thus served one after the other: no double booking.
+ */
+@CommandHandler(BookAppointmentCommand)
+export class BookAppointmentHandler implements ICommandHandler<BookAppointmentCommand> {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly forms: FormsService,
+    private readonly certificates: CertificatesService,
+    private readonly outbox: Outbox,
+    private readonly events: DomainEventPublisher,
+    private readonly views: AppointmentViews,
+  ) {}
+
+  async execute({
+    account: principal,
+    request,
+    mode,
+  }: BookAppointmentCommand): Promise<AppointmentView> {
+    // The settings as they are now (the principal may be a few seconds old).
+    const account = await this.dataSource.manager.findOneByOrFail(Account, { id: principal.id });
+    const checked = await this.check(account, request, mode.admin);
+    for (let attempt = 1; ; attempt++) {
+      try {
+        const { appointment, pending } = await this.dataSource.transaction('READ COMMITTED', (tx) =>
+          this.book(tx, account, request, mode, checked),
+        );
+        this.events.publishAfterCommit(pending);
+        const [view] = await this.views.render([appointment]);
+        return view;
+      } catch (e) {
+        if (!isLockConflict(e) || attempt > LOCK_RETRIES) throw e;
+      }
+    }
+  }
+
+  /** Everything that needs no lock, in the contract's order of errors. */
+  private async check(
+    account: Account,
+    r: BookAppointmentCommand['request'],
+    admin: boolean,
+  ): Promise<Checked> {
+    if (blank(r.firstName))
+      throw required('required_first_name', 'Attribute "firstName" is required.');
+    if (blank(r.lastName))
+      throw required('required_last_name', 'Attribute "lastName" is required.');
+    if (!admin) {
+      if (blank(r.email)) throw required('required_email', 'Attribute "email" is required.');
+      if (!isEmail(r.email!.trim()))
+        throw new InvalidAttributeError('invalid_email', 'Invalid "email" attribute value.');
+      if (account.requirePhone && blank(r.phone))
+        throw required('required_phone', 'Attribute "phone" is required.');
+    }
+    if (
+      r.appointmentTypeID === undefined ||
+      r.appointmentTypeID === null ||
+      r.appointmentTypeID === ''
+    )
+      throw required(
+        'required_appointment_type_id',
+        'The parameter "appointmentTypeID" is required.',
+      );
+    if (r.datetime === undefined || r.datetime === null || r.datetime === '')
+      throw required('required_datetime', 'The parameter "datetime" is required.');
+
+    const typeId = wholeId(r.appointmentTypeID);
+    if (typeId === undefined) throw invalidAppointmentType(shown(r.appointmentTypeID));
+    let calendarId: number | undefined;
+    if (r.calendarID !== undefined && r.calendarID !== null && r.calendarID !== '') {
+      calendarId = wholeId(r.calendarID);
+      if (calendarId === undefined)
+        throw new InvalidAttributeError(
+          'invalid_calendar',
+          `The calendar "${shown(r.calendarID)}" does not exist.`,
+        );
+    } else if (admin) {
+      throw required('required_calendar_id', 'The parameter "calendarID" is required.');
+    }
+    const addonList = toIdList(r.addonIDs);
+    const addonIds = addonList === undefined || addonList === null ? [] : (addonList as unknown[]);
+    if (!Array.isArray(addonIds) || !addonIds.every((id) => wholeId(id) !== undefined))
+      throw new InvalidAttributeError('invalid_addon_ids', 'Invalid "addonIDs" attribute value.');
+    const ctx = await resolveSlotContext(this.dataSource.manager, account, {
+      appointmentTypeID: typeId,
+      calendarID: calendarId,
+      addonIDs: addonIds as number[],
+    });
+    const timezone = r.timezone === undefined ? undefined : assertTimezone(r.timezone);
+    const datetimeText = shown(r.datetime);
+    const zone = calendarId !== undefined ? ctx.calendars[0].timezone : account.timezone;
+    const parsed =
+      typeof r.datetime === 'string'
+        ? parseDatetime(r.datetime, zone)
+        : ({ kind: 'invalid' } as const);
+    if (parsed.kind === 'invalid' || (admin && parsed.kind === 'nonexistent'))
+      throw new InvalidAttributeError(
+        'invalid_datetime',
+        `The datetime "${datetimeText}" is invalid.`,
+      );
+
+    const definitions = await this.forms.fieldDefinitionsFor(account.id, ctx.type.id);
+    const fieldValues = validateFieldValues(
+      definitions,
+      (r.fields ?? []).map((f) =>
+        typeof f === 'object' && f !== null
+          ? (f as { id: unknown; value: unknown })
+          : { id: f, value: undefined },
+      ),
+      { asAdmin: admin },
+    );
+    const labelId = await this.label(account, r.labels);
+
+    // A local time that a DST change skips never happens: no calendar can take it.
+    if (parsed.kind === 'nonexistent') throw unavailable('not_available', datetimeText);
+    return { ctx, start: parsed.moment.toMillis(), datetimeText, timezone, fieldValues, labelId };
+  }
+
+  /** `labels: [{id}]`: at most one, a live label of the account. */
+  private async label(account: Account, labels: unknown[] | undefined): Promise<number | null> {
+    if (!labels || labels.length === 0) return null;
+    if (labels.length > 1)
+      throw new InvalidAttributeError(
+        'invalid_labels',
+        'Only one label can be applied to an appointment.',
+      );
+    const id = wholeId((labels[0] as { id?: unknown } | null)?.id);
+    if (id === undefined)
+      throw new InvalidAttributeError('invalid_labels', 'Invalid "labels" attribute value.');
+    await findReferenced(
+      this.dataSource.manager,
+      Label,
+      account.id,
+      [id],
+      (missing) =>
+        new InvalidAttributeError('invalid_labels', `The label "${missing}" does not exist.`),
+    );
+    return id;
+  }
+
+  private async book(
+    tx: EntityManager,
+    account: Account,
+    r: BookAppointmentCommand['request'],
+    mode: BookAppointmentCommand['mode'],
+    { ctx, start, datetimeText, timezone, fieldValues, labelId }: Checked,
+  ): Promise<{ appointment: Appointment; pending: PendingEvents }> {
+    const candidates = ctx.calendars.map((c) => c.id).sort((a, b) => a - b);
+    if (candidates.length > 0)
+      await tx.query('SELECT id FROM calendars WHERE id IN (?) ORDER BY id FOR UPDATE', [
+        candidates,
+      ]);
+
+    const { rules, type } = ctx;
+    const end = start + rules.duration * MINUTE;
+    let calendar = ctx.calendars[0];
+    let classId: number | null = null;
+    if (!mode.admin) {
+      const { earliest, latest } = advanceWindow(rules, Date.now());
+      if (start < earliest) throw unavailable('not_available_min_hours_in_advance', datetimeText);
+      if (start > latest) throw unavailable('not_available_max_days_in_advance', datetimeText);
+      const free = type.active ? await this.freeCalendar(tx, ctx, start) : null;
+      if (!free) {
+        if (r.calendarID === undefined || r.calendarID === null || r.calendarID === '')
+          throw new InvalidAttributeError(
+            'no_available_calendar',
+            'We could not find an available calendar.',
+          );
+        throw unavailable('not_available', datetimeText);
+      }
+      ({ calendar, classId } = free);
+    } else if (type.kind === 'class') {
+      const session = await tx.findOneBy(ClassSession, {
+        appointmentTypeId: type.id,
+        calendarId: calendar.id,
+        startsAt: new Date(start),
+      });
+      classId = session?.id ?? null;
+    }
+
+    const priceCents = await this.price(tx, ctx);
+    let priceSoldCents = priceCents;
+    let certificateId: number | null = null;
+    let certificateCode: string | null = null;
+    if (r.certificate !== undefined && r.certificate.trim() !== '') {
+      const resolved = await this.certificates.validate(
+        tx,
+        account,
+        r.certificate,
+        type.id,
+        r.email ?? null,
+        {
+          forUpdate: true,
+        },
+      );
+      await this.certificates.consumeUse(tx, resolved, type.id);
+      certificateCode = resolved.code;
+      certificateId = resolved.certificate?.id ?? null;
+      const kind = kindOf(resolved);
+      if (kind === 'package') priceSoldCents = 0;
+      else if (kind === 'coupon' && resolved.coupon)
+        priceSoldCents = priceAfterCoupon(priceCents, resolved.coupon);
+    }
+
+    const now = new Date();
+    const appointment = await tx.save(
+      tx.create(Appointment, {
+        accountId: account.id,
+        appointmentTypeId: type.id,
+        calendarId: calendar.id,
+        classId,
+        startsAt: new Date(start),
+        endsAt: new Date(end),
+        busyFrom: new Date(start - rules.paddingBefore * MINUTE),
+        busyUntil: new Date(end + rules.paddingAfter * MINUTE),
+        canceled: false,
+        firstName: r.firstName!.trim(),
+        lastName: r.lastName!.trim(),
+        email: (r.email ?? '').trim().toLowerCase(),
+        phone: (r.phone ?? '').trim(),
+        timezone: timezone ?? calendar.timezone,
+        notes: mode.admin ? (r.notes ?? null) : null,
+        priceCents,
+        priceSoldCents,
+        amountPaidCents: 0,
+        certificate: certificateCode,
+        certificateId,
+        addonIds: ctx.addons.map((a) => a.id),
+        labelId,
+        // Stored as given; whether it matters is the type's rule (notifications read it).
+        smsOptIn: r.smsOptIn ?? false,
+        noShow: false,
+        cancelNote: null,
+        canceledAt: null,
+        scheduledBy: mode.admin ? account.email : null,
+        createdAt: now,
+        updatedAt: now,
+      }),
+    );
+    if (fieldValues.length > 0)
+      await tx.insert(
+        AppointmentFieldValue,
+        fieldValues.map((v) => ({
+          appointmentId: appointment.id,
+          fieldId: v.fieldId,
+          formId: v.formId,
+          value: v.value,
+        })),
+      );
+    const payload: AppointmentEventPayload = {
+      appointmentId: appointment.id,
+      calendarId: appointment.calendarId,
+      appointmentTypeId: appointment.appointmentTypeId,
+      noEmail: mode.noEmail,
+    };
+    const pending = await this.outbox.record(tx, [
+      new AppointmentScheduledEvent(account.id, payload),
+      new AppointmentChangedEvent(account.id, payload),
+    ]);
+    return { appointment, pending };
+  }
+
+  /**
+   * The first calendar (ascending id) that can take `start`, read under the calendars' locks: for a
+   * service, by the slot engine on the committed busy time; for a class, a session with a free seat.
+   */
+  private async freeCalendar(
+    tx: EntityManager,
+    ctx: SlotContext,
+    start: number,
+  ): Promise<{ calendar: SlotContext['calendars'][number]; classId: number | null } | null> {
+    const now = Date.now();
+    if (ctx.type.kind === 'class') {
+      for (const calendar of ctx.calendars) {
+        const session = await tx.findOneBy(ClassSession, {
+          appointmentTypeId: ctx.type.id,
+          calendarId: calendar.id,
+          startsAt: new Date(start),
+        });
+        if (!session) continue;
+        const taken = await tx.countBy(Appointment, { classId: session.id, canceled: false });
+        const seats = ctx.type.classSize ?? 0;
+        if (checkSession({ start, seats, taken }, ctx.rules, now) === null)
+          return { calendar, classId: session.id };
+      }
+      return null;
+    }
+    const { rules } = ctx;
+    const busy = await readBusyTime(
+      tx,
+      ctx.calendars.map((c) => c.id),
+      {
+        from: start - rules.paddingBefore * MINUTE,
+        until: start + (rules.duration + rules.paddingAfter) * MINUTE,
+      },
+    );
+    for (const calendar of ctx.calendars) {
+      const schedule = {
+        zone: calendar.timezone,
+        hours: calendar.hours,
+        overrides: calendar.overrides,
+        busy: busy.get(calendar.id) ?? [],
+      };
+      if (checkStart(schedule, rules, start, now) === null) return { calendar, classId: null };
+    }
+    return null;
+  }
+
+  /** The type's price and the chosen addons'. */
+  private async price(tx: EntityManager, ctx: SlotContext): Promise<number> {
+    const [row] = await tx.query<{ priceCents: number }[]>(
+      'SELECT price_cents AS priceCents FROM appointment_types WHERE id = ?',
+      [ctx.type.id],
+    );
+    return Number(row.priceCents) + ctx.addons.reduce((sum, addon) => sum + addon.priceCents, 0);
+  }
+}
