@@ -53,7 +53,10 @@ describe('POST /appointments (e2e)', () => {
       calendarID: calendar,
       datetime: `${MONDAY}T14:30:00-0400`,
     });
-    expect({ status: res.status, body: res.status === 200 ? 'ok' : res.body }).toEqual({ status: 200, body: 'ok' });
+    expect({ status: res.status, body: res.status === 200 ? 'ok' : res.body }).toEqual({
+      status: 200,
+      body: 'ok',
+    });
     const id = (res.body as { id: number }).id;
     expect(res.body).toEqual({
       id,
