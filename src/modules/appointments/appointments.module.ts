@@ -9,16 +9,18 @@ import { AppointmentViews } from './appointment-views';
 import { AppointmentsController } from './appointments.controller';
 import { AppointmentsQueries } from './appointments.queries';
 import { BookAppointmentHandler } from './book-appointment.handler';
+import { IdempotencyKey } from './idempotency-key.entity';
+import { IdempotencyKeys } from './idempotency-keys';
 
 /** Booking and the appointment's lifecycle. */
 @Module({
   imports: [
-    TypeOrmModule.forFeature([Appointment, AppointmentFieldValue]),
+    TypeOrmModule.forFeature([Appointment, AppointmentFieldValue, IdempotencyKey]),
     OutboxModule,
     CertificatesModule,
     FormsModule,
   ],
   controllers: [AppointmentsController],
-  providers: [AppointmentViews, AppointmentsQueries, BookAppointmentHandler],
+  providers: [AppointmentViews, AppointmentsQueries, BookAppointmentHandler, IdempotencyKeys],
 })
 export class AppointmentsModule {}

@@ -37,6 +37,7 @@ import { Appointment } from './appointment.entity';
 import type { AppointmentView } from './appointment.view';
 import { AppointmentViews } from './appointment-views';
 import { BookAppointmentCommand } from './book-appointment.command';
+import { type IdempotencyClaim, IdempotencyKeys } from './idempotency-keys';
 
 const MINUTE = 60_000;
 /** A deadlock victim or a lock wait timeout is tried again this many times, then fails (500). */
@@ -95,12 +96,14 @@ export class BookAppointmentHandler implements ICommandHandler<BookAppointmentCo
     private readonly outbox: Outbox,
     private readonly events: DomainEventPublisher,
     private readonly views: AppointmentViews,
+    private readonly idempotencyKeys: IdempotencyKeys,
   ) {}
 
   async execute({
     account: principal,
     request,
     mode,
+    idempotency,
   }: BookAppointmentCommand): Promise<AppointmentView> {
     // The settings as they are now (the principal may be a few seconds old).
     const account = await this.dataSource.manager.findOneByOrFail(Account, { id: principal.id });
@@ -108,7 +111,7 @@ export class BookAppointmentHandler implements ICommandHandler<BookAppointmentCo
     for (let attempt = 1; ; attempt++) {
       try {
         const { appointment, pending } = await this.dataSource.transaction('READ COMMITTED', (tx) =>
-          this.book(tx, account, request, mode, checked),
+          this.book(tx, account, request, mode, checked, idempotency),
         );
         this.events.publishAfterCommit(pending);
         const [view] = await this.views.render([appointment]);
@@ -228,6 +231,7 @@ export class BookAppointmentHandler implements ICommandHandler<BookAppointmentCo
     r: BookAppointmentCommand['request'],
     mode: BookAppointmentCommand['mode'],
     { ctx, start, datetimeText, timezone, fieldValues, labelId }: Checked,
+    idempotency: IdempotencyClaim | undefined,
   ): Promise<{ appointment: Appointment; pending: PendingEvents }> {
     const candidates = ctx.calendars.map((c) => c.id).sort((a, b) => a - b);
     if (candidates.length > 0)
@@ -321,6 +325,7 @@ export class BookAppointmentHandler implements ICommandHandler<BookAppointmentCo
         updatedAt: now,
       }),
     );
+    if (idempotency) await this.idempotencyKeys.record(tx, account.id, idempotency, appointment.id);
     if (fieldValues.length > 0)
       await tx.insert(
         AppointmentFieldValue,

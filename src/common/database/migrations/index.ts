@@ -3,6 +3,7 @@ import { Catalog1763900000000 } from './1763900000000-catalog';
 import { Availability1764000000000 } from './1764000000000-availability';
 import { Certificates1764100000000 } from './1764100000000-certificates';
 import { Booking1764200000000 } from './1764200000000-booking';
+import { IdempotencyKeys1764300000000 } from './1764300000000-idempotency-keys';
 
 /**
  * Every migration, in order. Listed explicitly (not globbed) so that the compiled service, ts-jest and
@@ -14,4 +15,5 @@ export const migrations = [
   Availability1764000000000,
   Certificates1764100000000,
   Booking1764200000000,
+  IdempotencyKeys1764300000000,
 ];

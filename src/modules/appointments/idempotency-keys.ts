@@ -1,0 +1,91 @@
+import { createHash } from 'node:crypto';
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, type EntityManager } from 'typeorm';
+import { InvalidAttributeError } from '../../common/errors/domain-error';
+import { IdempotencyKey } from './idempotency-key.entity';
+
+/** How long a key keeps answering with its booking. */
+export const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000;
+
+/** A request's key and what it asked for. */
+export interface IdempotencyClaim {
+  key: string;
+  requestHash: string;
+}
+
+const KEY = /^[\x21-\x7e]{1,255}$/;
+
+/**
+ * `Idempotency-Key` on POST /appointments: a client that retries (a timeout, a lost answer) with the
+ * same key and body gets the appointment the first request booked, not a second one. The key is
+ * written in the booking's own transaction under a unique key, so two requests racing with one key
+ * book once: the second's insert waits for the first and fails, and it answers the first's booking.
+ * Only bookings are remembered; a refused request can be retried with its key.
+ */
+@Injectable()
+export class IdempotencyKeys {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  /** The claim of a request, or undefined without the header; 400 for a malformed key. */
+  claim(header: unknown, request: object, flags: object): IdempotencyClaim | undefined {
+    if (header === undefined) return undefined;
+    if (typeof header !== 'string' || !KEY.test(header))
+      throw new InvalidAttributeError(
+        'invalid_idempotency_key',
+        'The "Idempotency-Key" header must be 1 to 255 visible ASCII characters.',
+      );
+    const requestHash = createHash('sha256')
+      .update(canonicalJson({ request, flags }))
+      .digest('hex');
+    return { key: header, requestHash };
+  }
+
+  /**
+   * The appointment this key booked within the last 24 hours, or null; 400 when the key was used for
+   * another request.
+   */
+  async bookedBy(accountId: number, claim: IdempotencyClaim): Promise<number | null> {
+    const repository = this.dataSource.getRepository(IdempotencyKey);
+    const row = await repository.findOneBy({ accountId, key: claim.key });
+    if (!row) return null;
+    if (row.createdAt.getTime() < Date.now() - IDEMPOTENCY_WINDOW_MS) {
+      await repository.delete({ accountId, key: claim.key, createdAt: row.createdAt });
+      return null;
+    }
+    if (row.requestHash !== claim.requestHash)
+      throw new InvalidAttributeError(
+        'idempotency_key_reused',
+        'This Idempotency-Key was used for a different request.',
+      );
+    return row.appointmentId;
+  }
+
+  /** Inside the booking's transaction: the key now names this appointment (ER_DUP_ENTRY if taken). */
+  async record(
+    tx: EntityManager,
+    accountId: number,
+    claim: IdempotencyClaim,
+    appointmentId: number,
+  ): Promise<void> {
+    await tx.insert(IdempotencyKey, {
+      accountId,
+      key: claim.key,
+      requestHash: claim.requestHash,
+      appointmentId,
+      createdAt: new Date(),
+    });
+  }
+}
+
+/** JSON with object keys sorted, so that the same request hashes the same whatever its key order. */
+function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (value !== null && typeof value === 'object')
+    return `{${Object.keys(value)
+      .filter((k) => (value as Record<string, unknown>)[k] !== undefined)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k])}`)
+      .join(',')}}`;
+  return JSON.stringify(value) ?? 'null';
+}
