@@ -71,7 +71,7 @@ describe('POST /appointments with an Idempotency-Key (e2e)', () => {
   it('books once for ten requests racing with one key', async () => {
     const answers = await Promise.all(Array.from({ length: 10 }, () => book('race-1', '10:00')));
     expect(answers.map((a) => a.statusCode)).toEqual(answers.map(() => 200));
-    expect(new Set(answers.map((a) => (a.json() as { id: number }).id)).size).toBe(1);
+    expect(new Set(answers.map((a) => a.json<{ id: number }>().id)).size).toBe(1);
     expect(await countAt('10:00')).toBe(1);
   });
 
