@@ -1,4 +1,4 @@
-import { Body, Controller, Get, Headers, HttpCode, Post, Query } from '@nestjs/common';
+import { Body, Controller, Get, Headers, HttpCode, Post, Put, Query } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { ApiBasicAuth, ApiTags } from '@nestjs/swagger';
 import { IdParam } from '../../common/http/id-param';
@@ -10,6 +10,13 @@ import { AppointmentsQueries } from './appointments.queries';
 import { BookAppointmentCommand } from './book-appointment.command';
 import { BookAppointmentRequest } from './book-appointment.request';
 import { IdempotencyKeys } from './idempotency-keys';
+import { CancelAppointmentCommand } from './cancel-appointment.command';
+import { CancelAppointmentRequest } from './cancel-appointment.request';
+import { ListAppointmentsQuery, fieldFilters } from './list-appointments.request';
+import { RescheduleAppointmentCommand } from './reschedule-appointment.command';
+import { RescheduleAppointmentRequest } from './reschedule-appointment.request';
+import { UpdateAppointmentCommand } from './update-appointment.command';
+import { UpdateAppointmentRequest } from './update-appointment.request';
 
 const flag = (value: unknown) => value === 'true' || value === '1';
 
@@ -57,5 +64,60 @@ export class AppointmentsController {
   @Get(`:id${NUMERIC}`)
   get(@CurrentPrincipal() principal: Principal, @IdParam() id: number): Promise<AppointmentView> {
     return this.queries.get(principal.account.id, id);
+  }
+
+  /** The account's appointments, latest first; `field:ID=value` filters by a form answer. */
+  @Get()
+  list(
+    @CurrentPrincipal() principal: Principal,
+    @Query() query: ListAppointmentsQuery,
+    @Query() raw: Record<string, unknown>,
+  ): Promise<AppointmentView[]> {
+    return this.queries.list(principal.account, query, fieldFilters(raw));
+  }
+
+  /** Edits the client's side; `?admin=true` may also set `notes` and `certificate`. */
+  @Put(`:id${NUMERIC}`)
+  update(
+    @CurrentPrincipal() principal: Principal,
+    @IdParam() id: number,
+    @Body() request: UpdateAppointmentRequest,
+    @Query('admin') admin: unknown,
+  ): Promise<AppointmentView> {
+    return this.commands.execute(
+      new UpdateAppointmentCommand(principal.account, id, request, { admin: flag(admin) }),
+    );
+  }
+
+  @Put(`:id${NUMERIC}/cancel`)
+  cancel(
+    @CurrentPrincipal() principal: Principal,
+    @IdParam() id: number,
+    @Body() request: CancelAppointmentRequest,
+    @Query('admin') admin: unknown,
+    @Query('noEmail') noEmail: unknown,
+  ): Promise<AppointmentView> {
+    return this.commands.execute(
+      new CancelAppointmentCommand(principal.account, id, request, {
+        admin: flag(admin),
+        noEmail: flag(noEmail),
+      }),
+    );
+  }
+
+  @Put(`:id${NUMERIC}/reschedule`)
+  reschedule(
+    @CurrentPrincipal() principal: Principal,
+    @IdParam() id: number,
+    @Body() request: RescheduleAppointmentRequest,
+    @Query('admin') admin: unknown,
+    @Query('noEmail') noEmail: unknown,
+  ): Promise<AppointmentView> {
+    return this.commands.execute(
+      new RescheduleAppointmentCommand(principal.account, id, request, {
+        admin: flag(admin),
+        noEmail: flag(noEmail),
+      }),
+    );
   }
 }

@@ -9,8 +9,11 @@ import { AppointmentViews } from './appointment-views';
 import { AppointmentsController } from './appointments.controller';
 import { AppointmentsQueries } from './appointments.queries';
 import { BookAppointmentHandler } from './book-appointment.handler';
+import { CancelAppointmentHandler } from './cancel-appointment.handler';
 import { IdempotencyKey } from './idempotency-key.entity';
 import { IdempotencyKeys } from './idempotency-keys';
+import { RescheduleAppointmentHandler } from './reschedule-appointment.handler';
+import { UpdateAppointmentHandler } from './update-appointment.handler';
 
 /** Booking and the appointment's lifecycle. */
 @Module({
@@ -21,6 +24,14 @@ import { IdempotencyKeys } from './idempotency-keys';
     FormsModule,
   ],
   controllers: [AppointmentsController],
-  providers: [AppointmentViews, AppointmentsQueries, BookAppointmentHandler, IdempotencyKeys],
+  providers: [
+    AppointmentViews,
+    AppointmentsQueries,
+    BookAppointmentHandler,
+    IdempotencyKeys,
+    UpdateAppointmentHandler,
+    CancelAppointmentHandler,
+    RescheduleAppointmentHandler,
+  ],
 })
 export class AppointmentsModule {}

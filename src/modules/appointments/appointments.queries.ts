@@ -2,9 +2,20 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { findOwned } from '../../common/database/tenant-rows';
+import { ForbiddenError, InvalidAttributeError } from '../../common/errors/domain-error';
+import type { Account } from '../accounts/account.entity';
+import { nextDate, startOfLocalDate } from '../availability/working-time';
+import { AppointmentType } from '../catalog/appointment-type.entity';
+import { Calendar } from '../catalog/calendar.entity';
+import { invalidAppointmentType, invalidCalendar } from '../catalog/catalog.errors';
 import { Appointment } from './appointment.entity';
 import type { AppointmentView } from './appointment.view';
 import { AppointmentViews } from './appointment-views';
+import {
+  DEFAULT_APPOINTMENT_LIST_MAX,
+  type FieldFilter,
+  type ListAppointmentsQuery,
+} from './list-appointments.request';
 
 /** Reading appointments. */
 @Injectable()
@@ -19,4 +30,81 @@ export class AppointmentsQueries {
     const [view] = await this.views.render([appointment]);
     return view;
   }
+
+  /**
+   * The account's appointments starting in `[minDate 00:00, maxDate + 1 00:00)` (the dates read in
+   * the zone of the calendar asked for, else the account's), by start time, through
+   * `idx_appointments_account_start`: the dates bound the index range and the order is the index's,
+   * so a page costs what it shows (plus the rows the other filters skip). A calendar or type that
+   * was deleted can still be asked for: its appointments stay.
+   */
+  async list(
+    account: Account,
+    query: ListAppointmentsQuery,
+    fields: FieldFilter[],
+  ): Promise<AppointmentView[]> {
+    const manager = this.dataSource.manager;
+    let zone = account.timezone;
+    if (query.calendarID !== undefined) {
+      const calendar = await manager.findOneBy(Calendar, { id: query.calendarID });
+      if (!calendar) throw invalidCalendar(query.calendarID);
+      if (calendar.accountId !== account.id) throw new ForbiddenError();
+      zone = calendar.timezone;
+    }
+    if (query.appointmentTypeID !== undefined) {
+      const type = await manager.findOneBy(AppointmentType, { id: query.appointmentTypeID });
+      if (!type) throw invalidAppointmentType(query.appointmentTypeID);
+      if (type.accountId !== account.id) throw new ForbiddenError();
+    }
+    if (query.minDate && query.maxDate && query.maxDate < query.minDate)
+      throw new InvalidAttributeError(
+        'invalid_max_date',
+        `The maxDate "${query.maxDate}" is before the minDate "${query.minDate}".`,
+      );
+
+    const direction = query.direction ?? 'DESC';
+    const rows = manager
+      .createQueryBuilder(Appointment, 'a')
+      .useIndex('idx_appointments_account_start')
+      .where('a.account_id = :accountId', { accountId: account.id })
+      .orderBy('a.starts_at', direction)
+      .addOrderBy('a.id', direction)
+      .limit(query.max ?? DEFAULT_APPOINTMENT_LIST_MAX);
+    const from = query.minDate ? new Date(startOfLocalDate(zone, query.minDate)) : undefined;
+    // The last day a DATETIME holds has no next day to end at: it bounds nothing.
+    const until =
+      query.maxDate && query.maxDate < '9999-12-31'
+        ? new Date(startOfLocalDate(zone, nextDate(query.maxDate)))
+        : undefined;
+    if (from && storable(from)) rows.andWhere('a.starts_at >= :from', { from });
+    if (until && storable(until)) rows.andWhere('a.starts_at < :until', { until });
+    if (!query.showall)
+      rows.andWhere('a.canceled = :canceled', { canceled: query.canceled ?? false });
+    if (query.calendarID !== undefined)
+      rows.andWhere('a.calendar_id = :calendarId', { calendarId: query.calendarID });
+    if (query.appointmentTypeID !== undefined)
+      rows.andWhere('a.appointment_type_id = :typeId', { typeId: query.appointmentTypeID });
+    // The columns' collation compares without case; e-mails are stored lower-cased anyway.
+    if (query.firstName !== undefined)
+      rows.andWhere('a.first_name = :firstName', { firstName: query.firstName.trim() });
+    if (query.lastName !== undefined)
+      rows.andWhere('a.last_name = :lastName', { lastName: query.lastName.trim() });
+    if (query.email !== undefined)
+      rows.andWhere('a.email = :email', { email: query.email.trim().toLowerCase() });
+    if (query.phone !== undefined) rows.andWhere('a.phone = :phone', { phone: query.phone.trim() });
+    fields.forEach(({ fieldId, value }, i) =>
+      rows.andWhere(
+        `EXISTS (SELECT 1 FROM appointment_field_values v${i}
+          WHERE v${i}.appointment_id = a.id AND v${i}.field_id = :field${i} AND v${i}.value = :value${i})`,
+        { [`field${i}`]: fieldId, [`value${i}`]: value.trim() },
+      ),
+    );
+    return this.views.render(await rows.getMany(), { excludeForms: query.excludeForms ?? false });
+  }
+}
+
+/** Within the years a DATETIME column holds (1000–9999, UTC). */
+function storable(moment: Date): boolean {
+  const year = moment.getUTCFullYear();
+  return year >= 1000 && year <= 9999;
 }

@@ -1,0 +1,16 @@
+import { Command } from '@nestjs/cqrs';
+import type { Account } from '../accounts/account.entity';
+import type { ChangeMode } from './appointment-changes';
+import type { AppointmentView } from './appointment.view';
+import type { CancelAppointmentRequest } from './cancel-appointment.request';
+
+export class CancelAppointmentCommand extends Command<AppointmentView> {
+  constructor(
+    readonly account: Account,
+    readonly appointmentId: number,
+    readonly request: CancelAppointmentRequest,
+    readonly mode: ChangeMode,
+  ) {
+    super();
+  }
+}

@@ -1,0 +1,154 @@
+import { Transform } from 'class-transformer';
+import { IsBoolean, IsIn, IsInt, IsString, Max, Min, ValidateBy } from 'class-validator';
+import { DateTime } from 'luxon';
+import { InvalidAttributeError } from '../../common/errors/domain-error';
+import { Optional } from '../../common/http/attributes';
+
+const MAX_INT32 = 2_147_483_647;
+
+export const DEFAULT_APPOINTMENT_LIST_MAX = 100;
+/** Each appointment listed costs its rendering (forms included): a page is bounded. */
+export const MAX_APPOINTMENT_LIST_MAX = 1000;
+
+/**
+ * A query parameter as clients send it: an empty one (`minDate=`, as the reference's own URL
+ * template writes them) is one not given; `convert` reads the rest, leaving what it cannot read for
+ * the validators to refuse.
+ */
+const QueryParam = (convert: (value: unknown) => unknown = (value) => value) =>
+  Transform(({ value }: { value: unknown }) => (value === '' ? undefined : convert(value)));
+
+const wholeNumber = (value: unknown) =>
+  typeof value === 'string' && /^\d{1,10}$/.test(value) ? Number(value) : value;
+
+const boolean = (value: unknown) =>
+  value === 'true' || value === '1' ? true : value === 'false' || value === '0' ? false : value;
+
+const DATE_TEXT = /^[1-9]\d{3}-\d{2}-\d{2}$/;
+
+/** `YYYY-MM-DD` naming a day of the calendar (`2026-02-30` is not one). */
+const IsCalendarDate = () =>
+  ValidateBy({
+    name: 'isCalendarDate',
+    validator: {
+      validate: (value: unknown) =>
+        typeof value === 'string' &&
+        DATE_TEXT.test(value) &&
+        DateTime.fromFormat(value, 'yyyy-MM-dd', { zone: 'utc' }).isValid,
+    },
+  });
+
+/**
+ * `GET /appointments?max=100&minDate=&maxDate=&calendarID=&appointmentTypeID=&canceled=false
+ * &firstName=&lastName=&email=&phone=&excludeForms=&direction=DESC&showall=` (the `field:ID`
+ * filters are read apart, see fieldFilters). A bad value is 400 `invalid_<param>`.
+ */
+export class ListAppointmentsQuery {
+  /** At most this many (default 100). */
+  @QueryParam(wholeNumber)
+  @Optional()
+  @Max(MAX_APPOINTMENT_LIST_MAX)
+  @Min(1)
+  @IsInt()
+  max?: number;
+
+  /** First day listed (inclusive), in the zone of the calendar asked for, else the account's. */
+  @QueryParam()
+  @Optional()
+  @IsCalendarDate()
+  @IsString()
+  minDate?: string;
+
+  /** Last day listed (inclusive). */
+  @QueryParam()
+  @Optional()
+  @IsCalendarDate()
+  @IsString()
+  maxDate?: string;
+
+  @QueryParam(wholeNumber)
+  @Optional()
+  @Max(MAX_INT32)
+  @Min(1)
+  @IsInt()
+  calendarID?: number;
+
+  @QueryParam(wholeNumber)
+  @Optional()
+  @Max(MAX_INT32)
+  @Min(1)
+  @IsInt()
+  appointmentTypeID?: number;
+
+  /** false (default): the live ones only; true: the canceled ones only. */
+  @QueryParam(boolean)
+  @Optional()
+  @IsBoolean()
+  canceled?: boolean;
+
+  /** Live and canceled together (`canceled` is then not read). */
+  @QueryParam(boolean)
+  @Optional()
+  @IsBoolean()
+  showall?: boolean;
+
+  @QueryParam()
+  @Optional()
+  @IsString()
+  firstName?: string;
+
+  @QueryParam()
+  @Optional()
+  @IsString()
+  lastName?: string;
+
+  @QueryParam()
+  @Optional()
+  @IsString()
+  email?: string;
+
+  @QueryParam()
+  @Optional()
+  @IsString()
+  phone?: string;
+
+  /** `forms: []` and `formsText: ""`: the answers are not read. */
+  @QueryParam(boolean)
+  @Optional()
+  @IsBoolean()
+  excludeForms?: boolean;
+
+  /** By start time: DESC (default, the latest first) or ASC. */
+  @QueryParam((value) => (typeof value === 'string' ? value.toUpperCase() : value))
+  @Optional()
+  @IsIn(['ASC', 'DESC'])
+  @IsString()
+  direction?: 'ASC' | 'DESC';
+}
+
+/** `field:ID=value`: appointments whose answer to field ID is `value`. */
+export interface FieldFilter {
+  fieldId: number;
+  value: string;
+}
+
+const FIELD_PARAM = /^field:(.*)$/s;
+
+/** The `field:ID=value` parameters of a query string (an empty value filters nothing). */
+export function fieldFilters(query: Record<string, unknown>): FieldFilter[] {
+  const filters: FieldFilter[] = [];
+  for (const [key, value] of Object.entries(query)) {
+    const match = FIELD_PARAM.exec(key);
+    if (!match || value === '') continue;
+    const fieldId = wholeNumber(match[1]);
+    if (
+      typeof fieldId !== 'number' ||
+      fieldId < 1 ||
+      fieldId > MAX_INT32 ||
+      typeof value !== 'string'
+    )
+      throw new InvalidAttributeError('invalid_field', `Invalid "${key}" parameter value.`);
+    filters.push({ fieldId, value });
+  }
+  return filters;
+}

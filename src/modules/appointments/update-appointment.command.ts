@@ -1,0 +1,15 @@
+import { Command } from '@nestjs/cqrs';
+import type { Account } from '../accounts/account.entity';
+import type { AppointmentView } from './appointment.view';
+import type { UpdateAppointmentRequest } from './update-appointment.request';
+
+export class UpdateAppointmentCommand extends Command<AppointmentView> {
+  constructor(
+    readonly account: Account,
+    readonly appointmentId: number,
+    readonly request: UpdateAppointmentRequest,
+    readonly mode: { admin: boolean },
+  ) {
+    super();
+  }
+}
