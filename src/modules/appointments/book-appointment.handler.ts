@@ -11,7 +11,7 @@ import { Outbox, type PendingEvents } from '../../common/outbox/outbox';
 import { parseDatetime } from '../../common/time/datetimes';
 import { Account } from '../accounts/account.entity';
 import { assertTimezone } from '../accounts/account-rules';
-import { readBusyTime } from '../availability/busy-time';
+import { MAX_APPOINTMENT_MINUTES, readBusyTime } from '../availability/busy-time';
 import { type SlotContext, resolveSlotContext } from '../availability/slot-context';
 import {
   type Unavailable,
@@ -173,6 +173,13 @@ export class BookAppointmentHandler implements ICommandHandler<BookAppointmentCo
       calendarID: calendarId,
       addonIDs: addonIds as number[],
     });
+    // Busy time is read on index ranges bounded by the longest busy span (MAX_BUSY_SPAN_MINUTES): a
+    // longer appointment would escape them and be double-booked. Clients get not_available below.
+    if (admin && ctx.rules.duration > MAX_APPOINTMENT_MINUTES)
+      throw new InvalidAttributeError(
+        'invalid_addon_ids',
+        `An appointment lasts at most ${MAX_APPOINTMENT_MINUTES} minutes, addons included.`,
+      );
     const timezone = r.timezone === undefined ? undefined : assertTimezone(r.timezone);
     const datetimeText = shown(r.datetime);
     const zone = calendarId !== undefined ? ctx.calendars[0].timezone : account.timezone;
@@ -247,7 +254,11 @@ export class BookAppointmentHandler implements ICommandHandler<BookAppointmentCo
       const { earliest, latest } = advanceWindow(rules, Date.now());
       if (start < earliest) throw unavailable('not_available_min_hours_in_advance', datetimeText);
       if (start > latest) throw unavailable('not_available_max_days_in_advance', datetimeText);
-      const free = type.active ? await this.freeCalendar(tx, ctx, start) : null;
+      // As availability: an inactive type, or one longer than a day with its addons, offers nothing.
+      const free =
+        type.active && rules.duration <= MAX_APPOINTMENT_MINUTES
+          ? await this.freeCalendar(tx, ctx, start)
+          : null;
       if (!free) {
         if (r.calendarID === undefined || r.calendarID === null || r.calendarID === '')
           throw new InvalidAttributeError(
