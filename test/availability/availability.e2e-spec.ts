@@ -507,7 +507,7 @@ describe('Availability: /availability/* (e2e)', () => {
         () => `times?date=${MONDAY}&appointmentTypeID=${type}&calendarID=${otherCalendar}`,
         400,
         'invalid_calendar',
-        () => `The calendar "${otherCalendar}" does not offer appointment type "${type}".`,
+        () => `The calendar "${otherCalendar}" does not exist.`,
       ],
       [
         'an unknown zone',

@@ -24,11 +24,20 @@ export function assertName(name: string): string {
   return trimmed;
 }
 
+/** IANA zone names by their lower case: zones are matched regardless of case, stored as named. */
+const ZONE_NAMES = new Map(
+  [...Intl.supportedValuesOf('timeZone'), 'UTC'].map((zone) => [zone.toLowerCase(), zone]),
+);
+
+/**
+ * The zone as IANA spells it (`america/new_york` → `America/New_York`; a link such as `US/Eastern`
+ * stays as given), or 400 `invalid_timezone`.
+ */
 export function assertTimezone(timezone: string): string {
   if (!isValidTimezone(timezone)) {
     throw new InvalidAttributeError('invalid_timezone', `Invalid timezone "${timezone}".`);
   }
-  return timezone;
+  return ZONE_NAMES.get(timezone.toLowerCase()) ?? timezone;
 }
 
 export function assertPassword(password: string): string {

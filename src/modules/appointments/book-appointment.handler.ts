@@ -37,6 +37,7 @@ import { Appointment } from './appointment.entity';
 import type { AppointmentView } from './appointment.view';
 import { AppointmentViews } from './appointment-views';
 import { BookAppointmentCommand } from './book-appointment.command';
+import { type BookingInput, bookingInput } from './book-appointment.request';
 import { type IdempotencyClaim, IdempotencyKeys } from './idempotency-keys';
 
 const MINUTE = 60_000;
@@ -107,11 +108,12 @@ export class BookAppointmentHandler implements ICommandHandler<BookAppointmentCo
   }: BookAppointmentCommand): Promise<AppointmentView> {
     // The settings as they are now (the principal may be a few seconds old).
     const account = await this.dataSource.manager.findOneByOrFail(Account, { id: principal.id });
-    const checked = await this.check(account, request, mode.admin);
+    const input = bookingInput(request);
+    const checked = await this.check(account, input, mode.admin);
     for (let attempt = 1; ; attempt++) {
       try {
         const { appointment, pending } = await this.dataSource.transaction('READ COMMITTED', (tx) =>
-          this.book(tx, account, request, mode, checked, idempotency),
+          this.book(tx, account, input, mode, checked, idempotency),
         );
         this.events.publishAfterCommit(pending);
         const [view] = await this.views.render([appointment]);
@@ -123,11 +125,7 @@ export class BookAppointmentHandler implements ICommandHandler<BookAppointmentCo
   }
 
   /** Everything that needs no lock, in the contract's order of errors. */
-  private async check(
-    account: Account,
-    r: BookAppointmentCommand['request'],
-    admin: boolean,
-  ): Promise<Checked> {
+  private async check(account: Account, r: BookingInput, admin: boolean): Promise<Checked> {
     if (blank(r.firstName))
       throw required('required_first_name', 'Attribute "firstName" is required.');
     if (blank(r.lastName))
@@ -235,7 +233,7 @@ export class BookAppointmentHandler implements ICommandHandler<BookAppointmentCo
   private async book(
     tx: EntityManager,
     account: Account,
-    r: BookAppointmentCommand['request'],
+    r: BookingInput,
     mode: BookAppointmentCommand['mode'],
     { ctx, start, datetimeText, timezone, fieldValues, labelId }: Checked,
     idempotency: IdempotencyClaim | undefined,

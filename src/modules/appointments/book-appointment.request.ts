@@ -1,26 +1,23 @@
-import { Allow, IsArray, IsBoolean, IsString } from 'class-validator';
+import { Allow, IsArray, IsBoolean } from 'class-validator';
 import { Optional } from '../../common/http/attributes';
 
 /**
- * `POST /appointments`. Only the JSON types are checked here; which attribute is missing or wrong,
+ * `POST /appointments`. Only the JSON types of lists and flags are checked here (text attributes are
+ * read by `bookingInput`, so that `null` or a number get the contract's codes, in its order); which attribute is missing or wrong,
  * and in what order, is the handler's (the contract fixes the precedence of its errors).
  */
 export class BookAppointmentRequest {
-  @Optional()
-  @IsString()
-  firstName?: string;
+  @Allow()
+  firstName?: unknown;
 
-  @Optional()
-  @IsString()
-  lastName?: string;
+  @Allow()
+  lastName?: unknown;
 
-  @Optional()
-  @IsString()
-  email?: string;
+  @Allow()
+  email?: unknown;
 
-  @Optional()
-  @IsString()
-  phone?: string;
+  @Allow()
+  phone?: unknown;
 
   /** An integer, or its digits. */
   @Allow()
@@ -32,13 +29,11 @@ export class BookAppointmentRequest {
   @Allow()
   datetime?: unknown;
 
-  @Optional()
-  @IsString()
-  timezone?: string;
+  @Allow()
+  timezone?: unknown;
 
-  @Optional()
-  @IsString()
-  certificate?: string;
+  @Allow()
+  certificate?: unknown;
 
   /** `[{id, value}]`. */
   @Optional()
@@ -46,9 +41,8 @@ export class BookAppointmentRequest {
   fields?: unknown[];
 
   /** Admins only; ignored for client bookings. */
-  @Optional()
-  @IsString()
-  notes?: string;
+  @Allow()
+  notes?: unknown;
 
   /** An id or a list of ids, in any of the shapes lists are sent in. */
   @Allow()
@@ -68,4 +62,39 @@ export class BookAppointmentRequest {
 export interface BookingMode {
   admin: boolean;
   noEmail: boolean;
+}
+
+/** The text attributes of a booking as the handler checks them. */
+export interface BookingInput extends Omit<
+  BookAppointmentRequest,
+  'firstName' | 'lastName' | 'email' | 'phone' | 'timezone' | 'certificate' | 'notes'
+> {
+  firstName?: string;
+  lastName?: string;
+  email?: string;
+  phone?: string;
+  timezone?: string;
+  certificate?: string;
+  notes?: string;
+}
+
+/** `null` is not given; another JSON value is read as its text (and refused by the checks). */
+function text(value: unknown): string | undefined {
+  if (value === undefined || value === null) return undefined;
+  // JSON.stringify gives a text for every JSON value a body can hold.
+  return typeof value === 'string' ? value : JSON.stringify(value);
+}
+
+export function bookingInput(request: BookAppointmentRequest): BookingInput {
+  return {
+    ...request,
+    // A name that is not text is no name: `required_first_name`.
+    firstName: typeof request.firstName === 'string' ? request.firstName : undefined,
+    lastName: typeof request.lastName === 'string' ? request.lastName : undefined,
+    email: text(request.email),
+    phone: text(request.phone),
+    timezone: text(request.timezone),
+    certificate: text(request.certificate),
+    notes: typeof request.notes === 'string' ? request.notes : undefined,
+  };
 }

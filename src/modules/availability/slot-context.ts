@@ -186,11 +186,9 @@ export async function resolveSlotContext(
     if (first.calendarId === null) throw invalidCalendar(calendarId);
     if (Number(first.calendarAccountId) !== account.id) throw new ForbiddenError();
     if (first.calendarDeletedAt) throw invalidCalendar(calendarId);
-    if (!Number(first.offered))
-      throw new InvalidAttributeError(
-        'invalid_calendar',
-        `The calendar "${calendarId}" does not offer appointment type "${type.id}".`,
-      );
+    // The contract has one message for a calendar the type cannot be booked on: it does not exist
+    // for that type.
+    if (!Number(first.offered)) throw invalidCalendar(calendarId);
   }
   const busyTime = busy ? new Map<number, Span[]>() : undefined;
   for (const row of rows) {
