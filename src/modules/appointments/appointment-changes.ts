@@ -5,8 +5,8 @@ import type { AppointmentEventPayload } from './appointment-events';
 import type { Appointment } from './appointment.entity';
 
 /*
- * What the changes of a booked appointment (update, cancel, reschedule) share. The helpers mirror the
- * booking handler's, so that a change answers with the codes and messages booking gives.
+ * What booking and the changes of a booked appointment (update, cancel, reschedule) share, so that
+ * they answer with the same codes and messages.
  */
 
 export const MINUTE = 60_000;

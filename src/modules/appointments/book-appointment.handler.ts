@@ -2,7 +2,6 @@ import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { isEmail } from 'class-validator';
 import { DataSource, type EntityManager } from 'typeorm';
-import { isLockConflict } from '../../common/database/mysql-errors';
 import { findReferenced } from '../../common/database/tenant-rows';
 import { InvalidAttributeError } from '../../common/errors/domain-error';
 import { toIdList } from '../../common/http/id-list';
@@ -13,12 +12,7 @@ import { Account } from '../accounts/account.entity';
 import { assertTimezone } from '../accounts/account-rules';
 import { MAX_APPOINTMENT_MINUTES, readBusyTime } from '../availability/busy-time';
 import { type SlotContext, resolveSlotContext } from '../availability/slot-context';
-import {
-  type Unavailable,
-  advanceWindow,
-  checkSession,
-  checkStart,
-} from '../availability/slot-engine';
+import { advanceWindow, checkSession, checkStart } from '../availability/slot-engine';
 import { invalidAppointmentType } from '../catalog/catalog.errors';
 import { ClassSession } from '../catalog/class-session.entity';
 import { Label } from '../catalog/label.entity';
@@ -28,48 +22,24 @@ import { kindOf } from '../certificates/certificate.view';
 import { type FieldValue, validateFieldValues } from '../forms/field-values';
 import { FormsService } from '../forms/forms.service';
 import { AppointmentFieldValue } from './appointment-field-value.entity';
-import {
-  type AppointmentEventPayload,
-  AppointmentChangedEvent,
-  AppointmentScheduledEvent,
-} from './appointment-events';
+import { AppointmentChangedEvent, AppointmentScheduledEvent } from './appointment-events';
 import { Appointment } from './appointment.entity';
 import type { AppointmentView } from './appointment.view';
 import { AppointmentViews } from './appointment-views';
 import { BookAppointmentCommand } from './book-appointment.command';
 import { type BookingInput, bookingInput } from './book-appointment.request';
 import { type IdempotencyClaim, IdempotencyKeys } from './idempotency-keys';
-
-const MINUTE = 60_000;
-/** A deadlock victim or a lock wait timeout is tried again this many times, then fails (500). */
-const LOCK_RETRIES = 3;
+import {
+  MINUTE,
+  blank,
+  eventPayload,
+  retryLockConflicts,
+  shown,
+  unavailable,
+  wholeId,
+} from './appointment-changes';
 
 const required = (code: string, message: string) => new InvalidAttributeError(code, message);
-
-function unavailable(reason: Unavailable, datetime: string): InvalidAttributeError {
-  const messages: Record<Unavailable, string> = {
-    not_available_min_hours_in_advance: `The time "${datetime}" is not far enough in advance.`,
-    not_available_max_days_in_advance: `The time "${datetime}" is too far in advance.`,
-    not_available: `The time "${datetime}" is not an available time slot.`,
-  };
-  return new InvalidAttributeError(reason, messages[reason]);
-}
-
-/** An id as clients send it: an integer, or its digits. */
-function wholeId(value: unknown): number | undefined {
-  const id = typeof value === 'string' && /^\d{1,10}$/.test(value) ? Number(value) : value;
-  return typeof id === 'number' && Number.isInteger(id) && id > 0 && id <= 2_147_483_647
-    ? id
-    : undefined;
-}
-
-function shown(value: unknown): string {
-  return typeof value === 'string' ? value : (JSON.stringify(value) ?? String(value));
-}
-
-function blank(value: string | undefined): boolean {
-  return value === undefined || value.trim() === '';
-}
 
 /** What the checks before the transaction settled. */
 interface Checked {
@@ -110,18 +80,14 @@ export class BookAppointmentHandler implements ICommandHandler<BookAppointmentCo
     const account = await this.dataSource.manager.findOneByOrFail(Account, { id: principal.id });
     const input = bookingInput(request);
     const checked = await this.check(account, input, mode.admin);
-    for (let attempt = 1; ; attempt++) {
-      try {
-        const { appointment, pending } = await this.dataSource.transaction('READ COMMITTED', (tx) =>
-          this.book(tx, account, input, mode, checked, idempotency),
-        );
-        this.events.publishAfterCommit(pending);
-        const [view] = await this.views.render([appointment]);
-        return view;
-      } catch (e) {
-        if (!isLockConflict(e) || attempt > LOCK_RETRIES) throw e;
-      }
-    }
+    const { appointment, pending } = await retryLockConflicts(() =>
+      this.dataSource.transaction('READ COMMITTED', (tx) =>
+        this.book(tx, account, input, mode, checked, idempotency),
+      ),
+    );
+    this.events.publishAfterCommit(pending);
+    const [view] = await this.views.render([appointment]);
+    return view;
   }
 
   /** Everything that needs no lock, in the contract's order of errors. */
@@ -345,12 +311,7 @@ export class BookAppointmentHandler implements ICommandHandler<BookAppointmentCo
           value: v.value,
         })),
       );
-    const payload: AppointmentEventPayload = {
-      appointmentId: appointment.id,
-      calendarId: appointment.calendarId,
-      appointmentTypeId: appointment.appointmentTypeId,
-      noEmail: mode.noEmail,
-    };
+    const payload = eventPayload(appointment, mode.noEmail);
     const pending = await this.outbox.record(tx, [
       new AppointmentScheduledEvent(account.id, payload),
       new AppointmentChangedEvent(account.id, payload),
