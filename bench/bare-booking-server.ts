@@ -7,9 +7,9 @@
  * No auth, no type or working hours lookup (the type's duration comes from BARE_DURATION_MINUTES),
  * no framework. It books into the service's own tables, for calendars of its own account.
  */
-import { type IncomingMessage, type ServerResponse, createServer } from 'node:http';
+import { type ServerResponse, createServer } from 'node:http';
 import { createPool } from 'mysql2/promise';
-import type { PoolConnection, RowDataPacket } from 'mysql2/promise';
+import type { PoolConnection, ResultSetHeader, RowDataPacket } from 'mysql2/promise';
 
 const port = Number(process.env.BARE_PORT ?? 3998);
 const durationMs = Number(process.env.BARE_DURATION_MINUTES ?? 15) * 60_000;
@@ -27,7 +27,9 @@ const pool = createPool({
 });
 // The isolation level once per connection, instead of a statement before each transaction.
 pool.pool.on('connection', (connection) => {
-  connection.query('SET SESSION TRANSACTION ISOLATION LEVEL READ COMMITTED');
+  connection.query('SET SESSION TRANSACTION ISOLATION LEVEL READ COMMITTED', (err) => {
+    if (err) console.error(err);
+  });
 });
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
@@ -72,9 +74,8 @@ function parse(raw: string): Booking | string {
   if (!typeId) return 'appointmentTypeID';
   const calendarId = wholeId(body.calendarID);
   if (!calendarId) return 'calendarID';
-  const start = typeof body.datetime === 'string' && ISO.test(body.datetime)
-    ? Date.parse(body.datetime)
-    : NaN;
+  const start =
+    typeof body.datetime === 'string' && ISO.test(body.datetime) ? Date.parse(body.datetime) : NaN;
   if (Number.isNaN(start)) return 'datetime';
   return { firstName, lastName, email: email.toLowerCase(), calendarId, typeId, start };
 }
@@ -104,7 +105,7 @@ async function book(c: PoolConnection, b: Booking): Promise<number | 'calendar' 
       return 'taken';
     }
     const now = new Date();
-    const [inserted] = await c.query<{ insertId: number } & RowDataPacket[]>(
+    const [inserted] = await c.query<ResultSetHeader>(
       `INSERT INTO appointments (account_id, appointment_type_id, calendar_id, starts_at, ends_at,
          busy_from, busy_until, first_name, last_name, email, timezone, addon_ids, created_at, updated_at)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, '[]', ?, ?)`,
@@ -164,7 +165,7 @@ function answer(res: ServerResponse, status: number, value: unknown): void {
   res.end(json);
 }
 
-async function handle(req: IncomingMessage, res: ServerResponse, raw: string): Promise<void> {
+async function handle(res: ServerResponse, raw: string): Promise<void> {
   const booking = parse(raw);
   if (typeof booking === 'string') {
     answer(res, 400, { error: `invalid_${booking}` });
@@ -200,7 +201,7 @@ createServer((req, res) => {
   const chunks: Buffer[] = [];
   req.on('data', (chunk: Buffer) => chunks.push(chunk));
   req.on('end', () => {
-    handle(req, res, Buffer.concat(chunks).toString('utf8')).catch((err: unknown) => {
+    handle(res, Buffer.concat(chunks).toString('utf8')).catch((err: unknown) => {
       console.error(err);
       if (!res.headersSent) answer(res, 500, { error: 'internal' });
     });

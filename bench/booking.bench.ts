@@ -1,0 +1,489 @@
+/**
+ * bench:booking — client bookings (POST /api/v1/appointments, availability checked) through the
+ * built service (dist/main.js, production settings, request logs on), next to a bare node:http +
+ * mysql2 server (bench/bare-booking-server.ts) doing the same transaction for the same bodies, in
+ * the same run, both loaded by autocannon from this (separate) process with 20 connections.
+ *
+ * Each side has its own account (same database) with 100 New York calendars open every day
+ * 00:00–24:00 and one 15-minute type linked to all of them (maxDaysInAdvance 3650, no minimum
+ * notice). Every request books a distinct (calendar, start): a counter walks the calendars first,
+ * then the days from 30 days ahead on, then the 15-minute slots of a day, so that concurrent
+ * requests lock different calendars, nearly all answer 200, and each calendar's days fill evenly
+ * (the same busy time to read on both sides). The service has no rate limits yet: nothing
+ * throttles this.
+ *
+ * Both servers are warmed up first, then measured in alternating rounds (service, bare). Figures per
+ * round and medians: bookings/s (2xx only), p50/p99, CPU per booking of the server process and of
+ * MariaDB, non-2xx answers (reported, not hidden). Targets: the service books at least 40% of the
+ * bare server's bookings/s, and its p99 is under 50 ms.
+ */
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
+import { join } from 'node:path';
+import type autocannon from 'autocannon';
+import Redis from 'ioredis';
+import { type RowDataPacket, createConnection } from 'mysql2/promise';
+import {
+  DIST,
+  benchEnv,
+  cli,
+  cpuTimeMs,
+  load,
+  loadServer,
+  machine,
+  median,
+  pinCpus,
+  startProcess,
+  stopProcess,
+} from './lib';
+
+const CONNECTIONS = 20;
+const DURATION_S = Number(process.env.BENCH_DURATION ?? 10);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const WARMUP_REQUESTS = Number(process.env.BENCH_WARMUP ?? 3_000);
+const KEEP_ROWS = process.env.BENCH_KEEP === '1';
+const CALENDARS = 100;
+const SLOT_MINUTES = 15;
+const FIRST_DAY_AHEAD = 30;
+const MAX_DAYS_IN_ADVANCE = 3650;
+const ZONE = 'America/New_York';
+const TARGET_RATIO = 0.4;
+const TARGET_P99_MS = 50;
+/** Share of the machine other processes may use in a round before the figures are flagged. */
+const NOISY_SHARE = 0.1;
+const API_PORT = 3903;
+const BARE_PORT = 3904;
+/** Its own Bull prefix: the jobs the bookings enqueue (no worker consumes them) are dropped after. */
+const QUEUE_PREFIX = 'bench-booking';
+const MINUTE = 60_000;
+const DAY = 1440 * MINUTE;
+const SLOTS_PER_DAY = 1440 / SLOT_MINUTES;
+
+interface Side {
+  name: 'service' | 'bare';
+  accountId: number;
+  typeId: number;
+  calendarIds: number[];
+  headers: Record<string, string>;
+  url: string;
+  /** Next booking body: a (calendar, start) pair never asked for before in this run. */
+  next: () => string;
+}
+
+interface Round {
+  bookingsPerSecond: number;
+  p50: number;
+  p99: number;
+  cpuUs: number | undefined;
+  dbCpuUs: number | undefined;
+  requests: number;
+  non2xx: number;
+  errors: number;
+  /** Share of the machine's CPU used by processes other than the server, MariaDB, Redis and us. */
+  others: number | undefined;
+  /** Share of the machine's CPU time the hypervisor gave to other guests. */
+  steal: number | undefined;
+}
+
+/** Answers other than 2xx, by status, with the first body seen for each: what went wrong. */
+type Failures = Map<number, { count: number; body: string }>;
+const failures: Record<Side['name'], Failures> = { service: new Map(), bare: new Map() };
+/** 2xx answers per side over the whole run (warm-up included): each must be one appointment row. */
+const booked = { service: 0, bare: 0 };
+
+async function main(): Promise<void> {
+  const cpu = pinCpus();
+  const env = benchEnv({ PORT: String(API_PORT), QUEUE_PREFIX });
+  await dropQueueKeys(env);
+  const accounts = ['service', 'bare'].map((name) =>
+    cli<{ id: number; apiKey: string }>(
+      [
+        'account:create',
+        '--email',
+        `bench-booking-${name}-${Date.now()}@example.test`,
+        '--name',
+        `Bench booking ${name}`,
+        '--timezone',
+        ZONE,
+      ],
+      env,
+    ),
+  );
+  const api = await startProcess(
+    join(DIST, 'main.js'),
+    env,
+    `http://127.0.0.1:${API_PORT}/health/live`,
+    cpu.server,
+  );
+  let bare: Awaited<ReturnType<typeof startProcess>> | undefined;
+  const dbPid = pidOf('mariadbd') ?? pidOf('mysqld');
+  const redisPid = pidOf('redis-server');
+  const loadBefore = loadavg();
+  const service: Round[] = [];
+  const baseline: Round[] = [];
+  const ratios: number[] = [];
+  let sides: Side[] = [];
+  try {
+    sides = await Promise.all(
+      (['service', 'bare'] as const).map((name, i) =>
+        setUp(name, accounts[i], name === 'service' ? API_PORT : BARE_PORT),
+      ),
+    );
+    bare = await startProcess(
+      join(__dirname, 'bare-booking-server.ts'),
+      {
+        ...process.env,
+        DB_NAME: env.DB_NAME,
+        BARE_PORT: String(BARE_PORT),
+        BARE_DURATION_MINUTES: String(SLOT_MINUTES),
+        NODE_OPTIONS: '-r ts-node/register/transpile-only',
+      },
+      `http://127.0.0.1:${BARE_PORT}/health`,
+      cpu.server,
+    );
+    // One booking each by hand: both must answer 200 before anything is measured.
+    for (const side of sides) {
+      const res = await fetch(side.url, {
+        method: 'POST',
+        headers: side.headers,
+        body: side.next(),
+      });
+      const text = await res.text();
+      if (res.status !== 200) throw new Error(`${side.name}: first booking ${res.status} ${text}`);
+      booked[side.name]++;
+    }
+
+    for (const side of sides) await load(options(side, { amount: WARMUP_REQUESTS }));
+    const [s, b] = sides;
+    for (let round = 1; round <= ROUNDS; round++) {
+      const sr = await measure(api.pid, dbPid, redisPid, s);
+      const br = await measure(bare.pid, dbPid, redisPid, b);
+      service.push(sr);
+      baseline.push(br);
+      ratios.push(sr.bookingsPerSecond / br.bookingsPerSecond);
+      console.log(
+        `round ${round}: service ${describe(sr)} | bare ${describe(br)} | ratio ${ratios[ratios.length - 1].toFixed(3)} | others ${percent(sr.others)}/${percent(br.others)}, steal ${percent(sr.steal)}/${percent(br.steal)}`,
+      );
+    }
+  } finally {
+    await stopProcess(api);
+    if (bare) await stopProcess(bare);
+  }
+  const rows = await checkRows(env, sides);
+  await dropQueueKeys(env);
+
+  const ratio = median(ratios);
+  const s = medianOf(service);
+  const b = medianOf(baseline);
+  console.log(
+    `\nbench:booking — POST /api/v1/appointments, ${CONNECTIONS} connections over ${CALENDARS} calendars, ${ROUNDS} × ${DURATION_S}s after ${WARMUP_REQUESTS} warm-up bookings each`,
+  );
+  console.log(`  ${machine()}; ${cpu.describe}; MariaDB and Redis unpinned`);
+  console.log(
+    `  load average at start ${loadBefore.map((l) => l.toFixed(2)).join(' ')}; other processes used ${percent(median(defined(service.map((r) => r.others))))} (service rounds) / ${percent(median(defined(baseline.map((r) => r.others))))} (bare rounds) of the machine's CPU, hypervisor steal ${percent(median(defined(service.map((r) => r.steal))))} / ${percent(median(defined(baseline.map((r) => r.steal))))} (medians)`,
+  );
+  const busiest = Math.max(...defined([...service, ...baseline].map((r) => r.others)));
+  if (busiest > NOISY_SHARE)
+    console.log(
+      `  WARNING: other processes used up to ${percent(busiest)} of the machine in a round (they share the server's core): that round's figures are low, compare quiet rounds`,
+    );
+  console.log(
+    `  each request a distinct (calendar, start): ${CALENDARS} calendars (${ZONE}, open 00:00–24:00 daily) × ${SLOT_MINUTES}-min slots from ${FIRST_DAY_AHEAD} days ahead; no rate limits exist in the service`,
+  );
+  console.log(`  service (LOG_LEVEL=${env.LOG_LEVEL}): median ${describe(s)}`);
+  console.log(`  bare node:http + mysql2:  median ${describe(b)}`);
+  console.log(
+    `  non-2xx: service ${sum(service, 'non2xx')} of ${sum(service, 'requests')}, bare ${sum(baseline, 'non2xx')} of ${sum(baseline, 'requests')} (measured rounds); errors/timeouts: service ${sum(service, 'errors')}, bare ${sum(baseline, 'errors')}`,
+  );
+  for (const side of ['service', 'bare'] as const)
+    for (const [status, { count, body }] of failures[side])
+      console.log(`    ${side} ${status} × ${count} (whole run), e.g. ${body.slice(0, 300)}`);
+  console.log(`  ${rows}`);
+  console.log(
+    `  ratio (median of rounds): ${(ratio * 100).toFixed(1)}% of bare's bookings/s (target ≥ ${TARGET_RATIO * 100}%) → ${ratio >= TARGET_RATIO ? 'MET' : 'NOT MET'}`,
+  );
+  console.log(
+    `  service p99 (median of rounds): ${s.p99} ms (target < ${TARGET_P99_MS} ms) → ${s.p99 < TARGET_P99_MS ? 'MET' : 'NOT MET'}`,
+  );
+}
+
+/** 100 calendars open all week, one 15-minute type on all of them; created through the API. */
+async function setUp(
+  name: Side['name'],
+  account: { id: number; apiKey: string },
+  port: number,
+): Promise<Side> {
+  const headers = {
+    authorization: `Basic ${Buffer.from(`${account.id}:${account.apiKey}`).toString('base64')}`,
+    'content-type': 'application/json',
+  };
+  const post = async (path: string, body: unknown): Promise<number> => {
+    const res = await fetch(`http://127.0.0.1:${API_PORT}/api/v1${path}`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify(body),
+    });
+    if (res.status !== 200) throw new Error(`POST ${path}: ${res.status} ${await res.text()}`);
+    return ((await res.json()) as { id: number }).id;
+  };
+  const allDay = [{ start: '00:00', end: '24:00' }];
+  const hours = Object.fromEntries(
+    ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'].map((d) => [
+      d,
+      allDay,
+    ]),
+  );
+  const calendarIds: number[] = [];
+  for (let i = 0; i < CALENDARS; i++)
+    calendarIds.push(await post('/calendars', { name: `Room ${i + 1}`, timezone: ZONE, hours }));
+  const typeId = await post('/appointment-types', {
+    name: 'Fifteen minutes',
+    duration: SLOT_MINUTES,
+    calendarIDs: calendarIds,
+    minHoursInAdvance: 0,
+    maxDaysInAdvance: MAX_DAYS_IN_ADVANCE,
+  });
+  // Calendars first, then days, then the time of day: a calendar gets one booking a day per pass
+  // over the days, so the overlap read (the 3 days before a start, by the index) finds the same
+  // few rows for both servers however many bookings each makes.
+  const firstDay = Math.floor(Date.now() / DAY) * DAY + FIRST_DAY_AHEAD * DAY;
+  const days = MAX_DAYS_IN_ADVANCE - FIRST_DAY_AHEAD - 2;
+  let counter = 0;
+  const next = () => {
+    const i = counter++;
+    const day = Math.floor(i / CALENDARS) % days;
+    const pass = Math.floor(i / (CALENDARS * days));
+    if (pass >= SLOTS_PER_DAY) throw new Error('out of slots: fewer bookings or more calendars');
+    const start = firstDay + day * DAY + ((day + pass) % SLOTS_PER_DAY) * SLOT_MINUTES * MINUTE;
+    return JSON.stringify({
+      firstName: 'Ada',
+      lastName: 'Lovelace',
+      email: 'ada.lovelace@example.test',
+      appointmentTypeID: typeId,
+      calendarID: calendarIds[i % CALENDARS],
+      datetime: new Date(start).toISOString().replace('.000Z', 'Z'),
+    });
+  };
+  return {
+    name,
+    accountId: account.id,
+    typeId,
+    calendarIds,
+    headers,
+    url: `http://127.0.0.1:${port}/api/v1/appointments`,
+    next,
+  };
+}
+
+function options(side: Side, limit: { duration: number } | { amount: number }): autocannon.Options {
+  const tally = failures[side.name];
+  return {
+    url: side.url,
+    connections: CONNECTIONS,
+    ...limit,
+    requests: [
+      {
+        method: 'POST',
+        path: '/api/v1/appointments',
+        headers: side.headers,
+        setupRequest: (request) => ({ ...request, body: side.next() }),
+        onResponse: (status, body) => {
+          if (status >= 200 && status < 300) {
+            booked[side.name]++;
+            return;
+          }
+          const seen = tally.get(status);
+          if (seen) seen.count++;
+          else tally.set(status, { count: 1, body: String(body) });
+        },
+      },
+    ],
+  };
+}
+
+async function measure(
+  pid: number | undefined,
+  dbPid: number | undefined,
+  redisPid: number | undefined,
+  side: Side,
+): Promise<Round> {
+  const dbBefore = cpuTimeMs(dbPid);
+  const accountedBefore = accountedMs(pid, dbPid, redisPid);
+  const busyBefore = machineBusyMs();
+  const started = Date.now();
+  const r = await loadServer(pid, options(side, { duration: DURATION_S }));
+  const elapsedMs = (Date.now() - started) * cpus().length;
+  const busyAfter = machineBusyMs();
+  const accountedAfter = accountedMs(pid, dbPid, redisPid);
+  const dbAfter = cpuTimeMs(dbPid);
+  const ok = r.requests - r.non2xx;
+  return {
+    // Autocannon's average counts every answer; a booking is a 2xx one.
+    bookingsPerSecond: r.requests > 0 ? (r.requestsPerSecond * ok) / r.requests : 0,
+    p50: r.p50Ms,
+    p99: r.p99Ms,
+    cpuUs:
+      r.cpuUsPerRequest === undefined || ok === 0
+        ? undefined
+        : (r.cpuUsPerRequest * r.requests) / ok,
+    dbCpuUs:
+      dbBefore === undefined || dbAfter === undefined || ok === 0
+        ? undefined
+        : ((dbAfter - dbBefore) * 1000) / ok,
+    requests: r.requests,
+    non2xx: r.non2xx,
+    errors: r.errors,
+    others:
+      busyBefore === undefined ||
+      busyAfter === undefined ||
+      accountedBefore === undefined ||
+      accountedAfter === undefined
+        ? undefined
+        : Math.max(0, busyAfter - busyBefore - (accountedAfter - accountedBefore)) / elapsedMs,
+    steal: r.steal,
+  };
+}
+
+/** CPU time (ms) of the server, MariaDB, Redis and this process (the load generator). */
+function accountedMs(...pids: (number | undefined)[]): number | undefined {
+  let total = process.cpuUsage().user / 1000 + process.cpuUsage().system / 1000;
+  for (const pid of pids) {
+    if (pid === undefined) continue;
+    const ms = cpuTimeMs(pid);
+    if (ms === undefined) return undefined;
+    total += ms;
+  }
+  return total;
+}
+
+/** CPU time (ms, all CPUs) the machine spent running anything (not idle, iowait or steal). */
+function machineBusyMs(): number | undefined {
+  try {
+    const [, user, nice, system, , , irq, softirq] = readFileSync('/proc/stat', 'utf8')
+      .split('\n')[0]
+      .trim()
+      .split(/\s+/)
+      .map(Number);
+    return ((user + nice + system + irq + softirq) * 1000) / 100;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Every 2xx must be one appointment row with its two outbox rows; then the rows are removed. */
+async function checkRows(env: NodeJS.ProcessEnv, sides: Side[]): Promise<string> {
+  if (sides.length === 0) return 'rows: not checked';
+  const connection = await createConnection({
+    host: env.DB_HOST ?? '127.0.0.1',
+    port: Number(env.DB_PORT ?? 3306),
+    user: env.DB_USER ?? 'root',
+    password: env.DB_PASSWORD ?? '',
+    database: env.DB_NAME,
+  });
+  const parts: string[] = [];
+  try {
+    for (const side of sides) {
+      const [[a]] = await connection.query<({ n: number } & RowDataPacket)[]>(
+        'SELECT COUNT(*) AS n FROM appointments WHERE account_id = ?',
+        [side.accountId],
+      );
+      const [[o]] = await connection.query<({ n: number; pending: number } & RowDataPacket)[]>(
+        'SELECT COUNT(*) AS n, COALESCE(SUM(dispatched_at IS NULL), 0) AS pending FROM outbox WHERE account_id = ?',
+        [side.accountId],
+      );
+      // A timed load stops counting with requests in flight (≤ 1 per connection): those book too.
+      const unseen = Number(a.n) - booked[side.name];
+      const fits = unseen >= 0 && unseen <= CONNECTIONS * ROUNDS && Number(o.n) === 2 * Number(a.n);
+      parts.push(
+        `${side.name} ${booked[side.name]} × 2xx → ${a.n} appointments (${unseen} answered after a timed load stopped), ${o.n} outbox rows (${o.pending} left undispatched)${fits ? '' : ' — MISMATCH'}`,
+      );
+      if (!KEEP_ROWS) {
+        await connection.query('DELETE FROM appointments WHERE account_id = ?', [side.accountId]);
+        await connection.query('DELETE FROM outbox WHERE account_id = ?', [side.accountId]);
+      }
+    }
+  } finally {
+    await connection.end();
+  }
+  return `rows: ${parts.join('; ')}${KEEP_ROWS ? '' : ' (then deleted; BENCH_KEEP=1 keeps them)'}`;
+}
+
+/** The Bull jobs of this benchmark's prefix: no worker consumes them, so they would pile up. */
+async function dropQueueKeys(env: NodeJS.ProcessEnv): Promise<void> {
+  const redis = new Redis({
+    host: env.REDIS_HOST ?? '127.0.0.1',
+    port: Number(env.REDIS_PORT ?? 6379),
+    password: env.REDIS_PASSWORD || undefined,
+    db: Number(env.REDIS_DB ?? 0),
+    lazyConnect: true,
+  });
+  await redis.connect();
+  try {
+    let cursor = '0';
+    do {
+      const [nextCursor, keys] = await redis.scan(
+        cursor,
+        'MATCH',
+        `${QUEUE_PREFIX}:*`,
+        'COUNT',
+        1000,
+      );
+      cursor = nextCursor;
+      if (keys.length > 0) await redis.unlink(...keys);
+    } while (cursor !== '0');
+  } finally {
+    redis.disconnect();
+  }
+}
+
+function pidOf(name: string): number | undefined {
+  const out = spawnSync('pgrep', ['-x', name], { encoding: 'utf8' });
+  const pid = Number(out.stdout?.trim().split('\n')[0]);
+  return Number.isInteger(pid) && pid > 0 ? pid : undefined;
+}
+
+function defined(values: (number | undefined)[]): number[] {
+  return values.filter((v): v is number => v !== undefined);
+}
+
+function medianOf(rounds: Round[]): Round {
+  const cpu = defined(rounds.map((r) => r.cpuUs));
+  const db = defined(rounds.map((r) => r.dbCpuUs));
+  return {
+    bookingsPerSecond: median(rounds.map((r) => r.bookingsPerSecond)),
+    p50: median(rounds.map((r) => r.p50)),
+    p99: median(rounds.map((r) => r.p99)),
+    cpuUs: cpu.length > 0 ? median(cpu) : undefined,
+    dbCpuUs: db.length > 0 ? median(db) : undefined,
+    requests: median(rounds.map((r) => r.requests)),
+    non2xx: median(rounds.map((r) => r.non2xx)),
+    errors: median(rounds.map((r) => r.errors)),
+    others: undefined,
+    steal: undefined,
+  };
+}
+
+function sum(rounds: Round[], key: 'requests' | 'non2xx' | 'errors'): number {
+  return rounds.reduce((total, r) => total + r[key], 0);
+}
+
+function describe(r: Round): string {
+  return (
+    `${r.bookingsPerSecond.toFixed(0)} bookings/s, p50 ${r.p50} ms, p99 ${r.p99} ms, ` +
+    `CPU/booking ${us(r.cpuUs)} (MariaDB ${us(r.dbCpuUs)}), non-2xx ${r.non2xx}${r.errors ? `, errors ${r.errors}` : ''}`
+  );
+}
+
+function percent(value: number | undefined): string {
+  return value === undefined || Number.isNaN(value) ? 'n/a' : `${(value * 100).toFixed(0)}%`;
+}
+
+function us(value: number | undefined): string {
+  return value === undefined ? 'n/a' : `${value.toFixed(0)} µs`;
+}
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exit(1);
+});
