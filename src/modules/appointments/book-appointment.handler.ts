@@ -241,7 +241,7 @@ export class BookAppointmentHandler implements ICommandHandler<BookAppointmentCo
       classId = session?.id ?? null;
     }
 
-    const priceCents = await this.price(tx, ctx);
+    const priceCents = this.price(ctx);
     let priceSoldCents = priceCents;
     let certificateId: number | null = null;
     let certificateCode: string | null = null;
@@ -366,11 +366,7 @@ export class BookAppointmentHandler implements ICommandHandler<BookAppointmentCo
   }
 
   /** The type's price and the chosen addons'. */
-  private async price(tx: EntityManager, ctx: SlotContext): Promise<number> {
-    const [row] = await tx.query<{ priceCents: number }[]>(
-      'SELECT price_cents AS priceCents FROM appointment_types WHERE id = ?',
-      [ctx.type.id],
-    );
-    return Number(row.priceCents) + ctx.addons.reduce((sum, addon) => sum + addon.priceCents, 0);
+  private price(ctx: SlotContext): number {
+    return ctx.type.priceCents + ctx.addons.reduce((sum, addon) => sum + addon.priceCents, 0);
   }
 }

@@ -35,6 +35,7 @@ export type SlotType = Pick<
   | 'slotInterval'
   | 'minHoursInAdvance'
   | 'maxDaysInAdvance'
+  | 'priceCents'
 >;
 export type SlotCalendar = Pick<Calendar, 'id' | 'name' | 'timezone' | 'hours' | 'overrides'>;
 
@@ -83,6 +84,7 @@ interface ContextRow {
   slotInterval: number | null;
   minHoursInAdvance: number | null;
   maxDaysInAdvance: number | null;
+  priceCents: number;
   deletedAt: Date | null;
   calendarId: number | null;
   calendarAccountId: number | null;
@@ -101,7 +103,7 @@ interface ContextRow {
 const TYPE_COLUMNS = `t.id, t.account_id AS accountId, t.name, t.active, t.kind, t.duration,
   t.class_size AS classSize, t.padding_before AS paddingBefore, t.padding_after AS paddingAfter,
   t.slot_interval AS slotInterval, t.min_hours_in_advance AS minHoursInAdvance,
-  t.max_days_in_advance AS maxDaysInAdvance, t.deleted_at AS deletedAt`;
+  t.max_days_in_advance AS maxDaysInAdvance, t.price_cents AS priceCents, t.deleted_at AS deletedAt`;
 const CALENDAR_COLUMNS = `c.id AS calendarId, c.account_id AS calendarAccountId,
   c.name AS calendarName, c.timezone AS calendarTimezone, c.hours AS calendarHours,
   c.overrides AS calendarOverrides, c.deleted_at AS calendarDeletedAt`;
@@ -233,6 +235,7 @@ function toSlotType(row: ContextRow): SlotType {
     slotInterval: row.slotInterval === null ? null : Number(row.slotInterval),
     minHoursInAdvance: row.minHoursInAdvance === null ? null : Number(row.minHoursInAdvance),
     maxDaysInAdvance: row.maxDaysInAdvance === null ? null : Number(row.maxDaysInAdvance),
+    priceCents: Number(row.priceCents),
   };
 }
 
