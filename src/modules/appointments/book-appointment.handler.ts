@@ -157,7 +157,10 @@ export class BookAppointmentHandler implements ICommandHandler<BookAppointmentCo
         `The datetime "${datetimeText}" is invalid.`,
       );
 
-    const definitions = await this.forms.fieldDefinitionsFor(account.id, ctx.type.id);
+    const definitions =
+      ctx.type.hasForms === false
+        ? []
+        : await this.forms.fieldDefinitionsFor(account.id, ctx.type.id);
     const fieldValues = validateFieldValues(
       definitions,
       (r.fields ?? []).map((f) =>

@@ -36,7 +36,10 @@ export type SlotType = Pick<
   | 'minHoursInAdvance'
   | 'maxDaysInAdvance'
   | 'priceCents'
->;
+> & {
+  /** Whether any form is linked (booking reads the forms' fields only then); unknown if absent. */
+  hasForms?: boolean;
+};
 export type SlotCalendar = Pick<Calendar, 'id' | 'name' | 'timezone' | 'hours' | 'overrides'>;
 
 /** The type, the calendars that may take it, and the rules the engine applies. */
@@ -85,6 +88,7 @@ interface ContextRow {
   minHoursInAdvance: number | null;
   maxDaysInAdvance: number | null;
   priceCents: number;
+  hasForms: number;
   deletedAt: Date | null;
   calendarId: number | null;
   calendarAccountId: number | null;
@@ -103,7 +107,8 @@ interface ContextRow {
 const TYPE_COLUMNS = `t.id, t.account_id AS accountId, t.name, t.active, t.kind, t.duration,
   t.class_size AS classSize, t.padding_before AS paddingBefore, t.padding_after AS paddingAfter,
   t.slot_interval AS slotInterval, t.min_hours_in_advance AS minHoursInAdvance,
-  t.max_days_in_advance AS maxDaysInAdvance, t.price_cents AS priceCents, t.deleted_at AS deletedAt`;
+  t.max_days_in_advance AS maxDaysInAdvance, t.price_cents AS priceCents, t.deleted_at AS deletedAt,
+  EXISTS (SELECT 1 FROM appointment_type_forms f WHERE f.appointment_type_id = t.id) AS hasForms`;
 const CALENDAR_COLUMNS = `c.id AS calendarId, c.account_id AS calendarAccountId,
   c.name AS calendarName, c.timezone AS calendarTimezone, c.hours AS calendarHours,
   c.overrides AS calendarOverrides, c.deleted_at AS calendarDeletedAt`;
@@ -236,6 +241,7 @@ function toSlotType(row: ContextRow): SlotType {
     minHoursInAdvance: row.minHoursInAdvance === null ? null : Number(row.minHoursInAdvance),
     maxDaysInAdvance: row.maxDaysInAdvance === null ? null : Number(row.maxDaysInAdvance),
     priceCents: Number(row.priceCents),
+    hasForms: Boolean(Number(row.hasForms)),
   };
 }
 
