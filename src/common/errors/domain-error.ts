@@ -58,3 +58,8 @@ export class InvalidAttributeError extends DomainError {
     super(status, code, message);
   }
 }
+
+/** A value as error messages quote it: a string as sent, anything else as its JSON. */
+export function shown(value: unknown): string {
+  return typeof value === 'string' ? value : (JSON.stringify(value) ?? String(value));
+}

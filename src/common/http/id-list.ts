@@ -24,3 +24,17 @@ export function toIdList(value: unknown): unknown {
 
 /** Use with `@IsArray() @IsInt({ each: true })`. */
 export const IdList = () => Transform(({ value }: { value: unknown }) => toIdList(value));
+
+/** An id as clients send it: a whole number from 1 to 2^31 - 1, or its digits; else undefined. */
+export function toId(value: unknown): number | undefined {
+  const id = typeof value === 'string' && /^\d{1,10}$/.test(value) ? Number(value) : value;
+  return typeof id === 'number' && Number.isInteger(id) && id > 0 && id <= 2_147_483_647
+    ? id
+    : undefined;
+}
+
+/** A single id in a query string (`"12"` → 12); anything else is left for `@IsInt()` to refuse. */
+export const IdQuery = () =>
+  Transform(({ value }: { value: unknown }) =>
+    typeof value === 'string' && /^\d{1,10}$/.test(value) ? Number(value) : value,
+  );

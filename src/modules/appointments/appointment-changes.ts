@@ -1,6 +1,5 @@
 import { isLockConflict } from '../../common/database/mysql-errors';
 import { InvalidAttributeError } from '../../common/errors/domain-error';
-import type { Unavailable } from '../availability/slot-engine';
 import type { AppointmentEventPayload } from './appointment-events';
 import type { Appointment } from './appointment.entity';
 
@@ -58,28 +57,6 @@ export class ClientChangeClosedError extends InvalidAttributeError {
       `The appointment "${id}" has already started; only an admin can ${action} it.`,
     );
   }
-}
-
-export function unavailable(reason: Unavailable, datetime: string): InvalidAttributeError {
-  const messages: Record<Unavailable, string> = {
-    not_available_min_hours_in_advance: `The time "${datetime}" is not far enough in advance.`,
-    not_available_max_days_in_advance: `The time "${datetime}" is too far in advance.`,
-    not_available: `The time "${datetime}" is not an available time slot.`,
-  };
-  return new InvalidAttributeError(reason, messages[reason]);
-}
-
-/** An id as clients send it: an integer, or its digits. */
-export function wholeId(value: unknown): number | undefined {
-  const id = typeof value === 'string' && /^\d{1,10}$/.test(value) ? Number(value) : value;
-  return typeof id === 'number' && Number.isInteger(id) && id > 0 && id <= 2_147_483_647
-    ? id
-    : undefined;
-}
-
-/** A value as the error messages quote it: a string as sent, anything else as JSON. */
-export function shown(value: unknown): string {
-  return typeof value === 'string' ? value : (JSON.stringify(value) ?? String(value));
 }
 
 export function blank(value: string | undefined): boolean {

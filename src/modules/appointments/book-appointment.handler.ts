@@ -29,15 +29,10 @@ import { AppointmentViews } from './appointment-views';
 import { BookAppointmentCommand } from './book-appointment.command';
 import { type BookingInput, bookingInput } from './book-appointment.request';
 import { type IdempotencyClaim, IdempotencyKeys } from './idempotency-keys';
-import {
-  MINUTE,
-  blank,
-  eventPayload,
-  retryLockConflicts,
-  shown,
-  unavailable,
-  wholeId,
-} from './appointment-changes';
+import { MINUTE, blank, eventPayload, retryLockConflicts } from './appointment-changes';
+import { toId } from '../../common/http/id-list';
+import { shown } from '../../common/errors/domain-error';
+import { unavailable } from '../availability/unavailable';
 
 const required = (code: string, message: string) => new InvalidAttributeError(code, message);
 
@@ -115,11 +110,11 @@ export class BookAppointmentHandler implements ICommandHandler<BookAppointmentCo
     if (r.datetime === undefined || r.datetime === null || r.datetime === '')
       throw required('required_datetime', 'The parameter "datetime" is required.');
 
-    const typeId = wholeId(r.appointmentTypeID);
+    const typeId = toId(r.appointmentTypeID);
     if (typeId === undefined) throw invalidAppointmentType(shown(r.appointmentTypeID));
     let calendarId: number | undefined;
     if (r.calendarID !== undefined && r.calendarID !== null && r.calendarID !== '') {
-      calendarId = wholeId(r.calendarID);
+      calendarId = toId(r.calendarID);
       if (calendarId === undefined)
         throw new InvalidAttributeError(
           'invalid_calendar',
@@ -130,7 +125,7 @@ export class BookAppointmentHandler implements ICommandHandler<BookAppointmentCo
     }
     const addonList = toIdList(r.addonIDs);
     const addonIds = addonList === undefined || addonList === null ? [] : (addonList as unknown[]);
-    if (!Array.isArray(addonIds) || !addonIds.every((id) => wholeId(id) !== undefined))
+    if (!Array.isArray(addonIds) || !addonIds.every((id) => toId(id) !== undefined))
       throw new InvalidAttributeError('invalid_addon_ids', 'Invalid "addonIDs" attribute value.');
     const ctx = await resolveSlotContext(this.dataSource.manager, account, {
       appointmentTypeID: typeId,
@@ -185,7 +180,7 @@ export class BookAppointmentHandler implements ICommandHandler<BookAppointmentCo
         'invalid_labels',
         'Only one label can be applied to an appointment.',
       );
-    const id = wholeId((labels[0] as { id?: unknown } | null)?.id);
+    const id = toId((labels[0] as { id?: unknown } | null)?.id);
     if (id === undefined)
       throw new InvalidAttributeError('invalid_labels', 'Invalid "labels" attribute value.');
     await findReferenced(

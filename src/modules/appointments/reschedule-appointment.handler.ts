@@ -19,10 +19,10 @@ import {
   type ChangeMode,
   eventPayload,
   retryLockConflicts,
-  shown,
-  unavailable,
-  wholeId,
 } from './appointment-changes';
+import { toId } from '../../common/http/id-list';
+import { shown } from '../../common/errors/domain-error';
+import { unavailable } from '../availability/unavailable';
 import { AppointmentChangedEvent, AppointmentRescheduledEvent } from './appointment-events';
 import { Appointment } from './appointment.entity';
 import type { AppointmentView } from './appointment.view';
@@ -90,7 +90,7 @@ export class RescheduleAppointmentHandler implements ICommandHandler<RescheduleA
       throw new InvalidAttributeError('required_datetime', 'The parameter "datetime" is required.');
     let calendarId = current.calendarId;
     if (r.calendarID !== undefined && r.calendarID !== null && r.calendarID !== '') {
-      const given = wholeId(r.calendarID);
+      const given = toId(r.calendarID);
       if (given === undefined)
         throw new InvalidAttributeError(
           'invalid_calendar',

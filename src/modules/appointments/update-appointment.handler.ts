@@ -19,8 +19,8 @@ import {
   blank,
   eventPayload,
   retryLockConflicts,
-  wholeId,
 } from './appointment-changes';
+import { toId } from '../../common/http/id-list';
 import { AppointmentChangedEvent } from './appointment-events';
 import { AppointmentFieldValue } from './appointment-field-value.entity';
 import { Appointment } from './appointment.entity';
@@ -157,7 +157,7 @@ export class UpdateAppointmentHandler implements ICommandHandler<UpdateAppointme
         'invalid_labels',
         'Only one label can be applied to an appointment.',
       );
-    const id = wholeId((labels[0] as { id?: unknown } | null)?.id);
+    const id = toId((labels[0] as { id?: unknown } | null)?.id);
     if (id === undefined)
       throw new InvalidAttributeError('invalid_labels', 'Invalid "labels" attribute value.');
     await findReferenced(

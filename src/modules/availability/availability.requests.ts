@@ -1,15 +1,8 @@
-import { Transform } from 'class-transformer';
 import { IsArray, IsBoolean, IsDefined, IsInt, IsString, Max, Min } from 'class-validator';
 import { BooleanQuery, Optional } from '../../common/http/attributes';
-import { IdList } from '../../common/http/id-list';
+import { IdList, IdQuery } from '../../common/http/id-list';
 
 const MAX_INT32 = 2_147_483_647;
-
-/** A single id in a query string (`"12"` → 12); anything else is left for `@IsInt()` to refuse. */
-const IdQuery = () =>
-  Transform(({ value }: { value: unknown }) =>
-    typeof value === 'string' && /^\d{1,10}$/.test(value) ? Number(value) : value,
-  );
 
 const required = (name: string) => ({
   context: {

@@ -3,8 +3,9 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DateTime } from 'luxon';
 import { DataSource, In, IsNull } from 'typeorm';
 import { findReferenced } from '../../common/database/tenant-rows';
-import { DomainError, InvalidAttributeError } from '../../common/errors/domain-error';
-import { toIdList } from '../../common/http/id-list';
+import { DomainError, InvalidAttributeError, shown } from '../../common/errors/domain-error';
+import { toId, toIdList } from '../../common/http/id-list';
+import { isCalendarDate } from '../../common/time/calendar-dates';
 import { formatInZone, parseDatetime } from '../../common/time/datetimes';
 import type { Account } from '../accounts/account.entity';
 import { assertTimezone } from '../accounts/account-rules';
@@ -31,6 +32,7 @@ import {
   resolveSlotContext,
 } from './slot-context';
 import { type Unavailable, advanceWindow, checkSession, freeStarts } from './slot-engine';
+import { unavailable } from './unavailable';
 import { type Span, ZoneClock, nextDate, startOfLocalDate } from './working-time';
 
 const MINUTE = 60_000;
@@ -178,11 +180,11 @@ export class AvailabilityService {
       );
     if (datetime === undefined || datetime === null || datetime === '')
       throw new InvalidAttributeError('required_datetime', 'The parameter "datetime" is required.');
-    const typeId = wholeId(appointmentTypeID);
+    const typeId = toId(appointmentTypeID);
     if (typeId === undefined) throw invalidAppointmentType(shown(appointmentTypeID));
     let calendarId: number | undefined;
     if (calendarID !== undefined && calendarID !== null && calendarID !== '') {
-      calendarId = wholeId(calendarID);
+      calendarId = toId(calendarID);
       if (calendarId === undefined) throw invalidCalendar(shown(calendarID));
     }
     const addonIDs = toIdList(item.addonIDs);
@@ -197,8 +199,7 @@ export class AvailabilityService {
     const parsed = parseDatetime(text, zone);
     if (parsed.kind === 'invalid')
       throw new InvalidAttributeError('invalid_datetime', `The datetime "${text}" is invalid.`);
-    const notAvailable = (reason: Unavailable) =>
-      new InvalidAttributeError(reason, unavailableMessage(reason, text));
+    const notAvailable = (reason: Unavailable) => unavailable(reason, text);
     if (parsed.kind === 'nonexistent') throw notAvailable('not_available');
     const start = parsed.moment.toMillis();
     const { earliest, latest } = advanceWindow(ctx.rules, now);
@@ -367,29 +368,6 @@ function displayZone(account: Account, ctx: SlotContext, timezone: string | unde
   return ctx.calendars.length === 1 ? ctx.calendars[0].timezone : account.timezone;
 }
 
-/** A value as a message quotes it. */
-function shown(value: unknown): string {
-  return typeof value === 'string' ? value : (JSON.stringify(value) ?? String(value));
-}
-
-function wholeId(value: unknown): number | undefined {
-  const id = typeof value === 'string' && /^\d{1,10}$/.test(value) ? Number(value) : value;
-  return typeof id === 'number' && Number.isInteger(id) && id > 0 && id <= 2_147_483_647
-    ? id
-    : undefined;
-}
-
-function unavailableMessage(reason: Unavailable, datetime: string): string {
-  switch (reason) {
-    case 'not_available_min_hours_in_advance':
-      return `The time "${datetime}" is not far enough in advance.`;
-    case 'not_available_max_days_in_advance':
-      return `The time "${datetime}" is too far in advance.`;
-    default:
-      return `The time "${datetime}" is not an available time slot.`;
-  }
-}
-
 /** The month's span in UTC, for a month that is checked later (an invalid one is empty). */
 function monthInUtc(value: string): Span {
   return /^\d{4}-(0[1-9]|1[0-2])$/.test(value) ? parseMonth(value, 'UTC') : { from: 0, until: 0 };
@@ -423,16 +401,6 @@ function parseDay(value: string, zone: string, code = 'invalid_date'): Span {
   if (!isCalendarDate(value))
     throw new InvalidAttributeError(code, `The date "${value}" is invalid.`);
   return { from: startOfLocalDate(zone, value), until: startOfLocalDate(zone, nextDate(value)) };
-}
-
-function isCalendarDate(value: string): boolean {
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(value) || value < '1000') return false;
-  const utc = Date.UTC(
-    Number(value.slice(0, 4)),
-    Number(value.slice(5, 7)) - 1,
-    Number(value.slice(8, 10)),
-  );
-  return new Date(utc).toISOString().startsWith(value);
 }
 
 /**

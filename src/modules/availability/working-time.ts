@@ -1,4 +1,5 @@
 import { IANAZone } from 'luxon';
+import { utcMidnightOf } from '../../common/time/calendar-dates';
 import { type DateOverrides, type WeeklyHours, workingIntervalsOn } from '../catalog/working-hours';
 
 /** A half-open span of real time, in epoch milliseconds: `[from, until)`. */
@@ -187,14 +188,6 @@ export function mergeSpans(spans: Span[]): Span[] {
 
 function minutesOf(time: string): number {
   return Number(time.slice(0, 2)) * 60 + Number(time.slice(3, 5));
-}
-
-function utcMidnightOf(date: string): number {
-  return Date.UTC(
-    Number(date.slice(0, 4)),
-    Number(date.slice(5, 7)) - 1,
-    Number(date.slice(8, 10)),
-  );
 }
 
 function isoDate(utc: Date): string {

@@ -19,3 +19,6 @@ export const invalidAddon = (id: number | string) =>
 
 export const invalidForm = (id: number | string) =>
   new InvalidAttributeError('invalid_form', `The form "${id}" does not exist.`);
+
+export const invalidProduct = (id: number | string) =>
+  new InvalidAttributeError('invalid_product', `The product "${id}" does not exist.`);

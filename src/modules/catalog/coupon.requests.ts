@@ -1,3 +1,4 @@
+import { isCalendarDate } from '../../common/time/calendar-dates';
 import { Transform } from 'class-transformer';
 import {
   IsArray,
@@ -9,7 +10,6 @@ import {
   Min,
   ValidateBy,
 } from 'class-validator';
-import { DateTime } from 'luxon';
 import {
   IsMoney,
   IsNotBlank,
@@ -28,17 +28,6 @@ const CodeCase = () =>
   Transform(({ value }: { value: unknown }) =>
     typeof value === 'string' ? value.trim().toUpperCase() : value,
   );
-
-const DATE_TEXT = /^[1-9]\d{3}-\d{2}-\d{2}$/;
-
-/** `YYYY-MM-DD` naming a day of the calendar (`2026-02-30` is not one). */
-function isCalendarDate(value: unknown): boolean {
-  return (
-    typeof value === 'string' &&
-    DATE_TEXT.test(value) &&
-    DateTime.fromFormat(value, 'yyyy-MM-dd', { zone: 'utc' }).isValid
-  );
-}
 
 const IsCalendarDate = () =>
   ValidateBy({ name: 'isCalendarDate', validator: { validate: isCalendarDate } });

@@ -1,3 +1,4 @@
+import { isCalendarDate, utcMidnightOf } from '../../common/time/calendar-dates';
 import { InvalidAttributeError } from '../../common/errors/domain-error';
 
 /*
@@ -37,7 +38,6 @@ export const MAX_OVERRIDE_DATES = 1000;
 
 const TIME = /^([01]\d|2[0-3]):[0-5]\d$/;
 const END_OF_DAY = '24:00';
-const DATE = /^\d{4}-\d{2}-\d{2}$/;
 
 /** Validates and normalizes `hours`: days in week order, each day's intervals sorted by start. */
 export function parseWeeklyHours(value: unknown): WeeklyHours {
@@ -82,7 +82,7 @@ export function workingIntervalsOn(
   if (!isCalendarDate(date)) throw new Error(`Not a calendar date: ${JSON.stringify(date)}`);
   const intervals = Object.hasOwn(overrides, date)
     ? overrides[date]
-    : hours[DAY_NAMES[(utcDateOf(date).getUTCDay() + 6) % 7]];
+    : hours[DAY_NAMES[(new Date(utcMidnightOf(date)).getUTCDay() + 6) % 7]];
   return (intervals ?? []).map(({ start, end }) => ({ start, end }));
 }
 
@@ -132,17 +132,6 @@ function parseIntervals(
     }
   }
   return intervals;
-}
-
-/* Plain UTC date arithmetic: the slot engine asks for every date of a month on each request. */
-function utcDateOf(date: string): Date {
-  return new Date(
-    Date.UTC(Number(date.slice(0, 4)), Number(date.slice(5, 7)) - 1, Number(date.slice(8, 10))),
-  );
-}
-
-function isCalendarDate(value: string): boolean {
-  return DATE.test(value) && utcDateOf(value).toISOString().startsWith(value);
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {

@@ -8,6 +8,7 @@ import { InvalidAttributeError } from '../../common/errors/domain-error';
 import type { Account } from '../accounts/account.entity';
 import { AppointmentType } from '../catalog/appointment-type.entity';
 import { Coupon, CouponAppointmentType } from '../catalog/coupon.entity';
+import { invalidProduct } from '../catalog/catalog.errors';
 import { Product, ProductAppointmentType } from '../catalog/product.entity';
 import { CODE_PATTERN, generateCode, normalizeCode } from './certificate-codes';
 import { Certificate, CertificateUses } from './certificate.entity';
@@ -27,8 +28,6 @@ import {
   toCertificateView,
 } from './certificate.view';
 
-const invalidProduct = (id: number) =>
-  new InvalidAttributeError('invalid_product', `The product "${id}" does not exist.`);
 const invalidCoupon = (id: number) =>
   new InvalidAttributeError('invalid_coupon', `The coupon "${id}" does not exist.`);
 const codeInUse = (code: string) =>

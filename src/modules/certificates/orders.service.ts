@@ -2,10 +2,10 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, In } from 'typeorm';
 import { findOwned, findReferenced } from '../../common/database/tenant-rows';
-import { InvalidAttributeError } from '../../common/errors/domain-error';
 import { DomainEventPublisher } from '../../common/outbox/domain-event-publisher';
 import { Outbox, type PendingEvents } from '../../common/outbox/outbox';
 import type { Account } from '../accounts/account.entity';
+import { invalidProduct } from '../catalog/catalog.errors';
 import { Product } from '../catalog/product.entity';
 import { Certificate } from './certificate.entity';
 import { CertificatesService } from './certificates.service';
@@ -15,9 +15,6 @@ import type { CreateOrderRequest } from './order.requests';
 import { type OrderView, toOrderView } from './order.view';
 
 export const DEFAULT_ORDERS_MAX = 100;
-
-const invalidProduct = (id: number) =>
-  new InvalidAttributeError('invalid_product', `The product "${id}" does not exist.`);
 
 /**
  * Orders of products. This service's own `POST /orders` and `PUT /orders/{id}/complete` stand where a

@@ -1,3 +1,4 @@
+import { shown } from '../../common/errors/domain-error';
 import {
   InvalidFieldValueError,
   RepeatedFieldError,
@@ -82,11 +83,6 @@ function positiveInteger(id: unknown): number | undefined {
     return Number.isSafeInteger(n) ? n : undefined;
   }
   return undefined;
-}
-
-function shown(id: unknown): string {
-  if (typeof id === 'string' || typeof id === 'number') return String(id);
-  return JSON.stringify(id) ?? String(id);
 }
 
 /** The value to store for `raw`, or undefined when the field is not answered (absent, null, blank). */
