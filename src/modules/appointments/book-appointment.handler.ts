@@ -11,7 +11,7 @@ import { parseDatetime } from '../../common/time/datetimes';
 import { Account } from '../accounts/account.entity';
 import { assertTimezone } from '../accounts/account-rules';
 import { MAX_APPOINTMENT_MINUTES, readBusyTime } from '../availability/busy-time';
-import { type SlotContext, resolveSlotContext } from '../availability/slot-context';
+import { type SlotContext, resolveSlotContext, scheduleOf } from '../availability/slot-context';
 import { advanceWindow, checkSession, checkStart } from '../availability/slot-engine';
 import { invalidAppointmentType } from '../catalog/catalog.errors';
 import { ClassSession } from '../catalog/class-session.entity';
@@ -352,12 +352,7 @@ export class BookAppointmentHandler implements ICommandHandler<BookAppointmentCo
       },
     );
     for (const calendar of ctx.calendars) {
-      const schedule = {
-        zone: calendar.timezone,
-        hours: calendar.hours,
-        overrides: calendar.overrides,
-        busy: busy.get(calendar.id) ?? [],
-      };
+      const schedule = scheduleOf(calendar, busy);
       if (checkStart(schedule, rules, start, now) === null) return { calendar, classId: null };
     }
     return null;

@@ -30,6 +30,7 @@ import {
   type SlotType,
   busySpanAround,
   resolveSlotContext,
+  scheduleOf,
 } from './slot-context';
 import { type Unavailable, advanceWindow, checkSession, freeStarts } from './slot-engine';
 import { unavailable } from './unavailable';
@@ -247,12 +248,7 @@ export class AvailabilityService {
         ignore,
       ));
     for (const calendar of ctx.calendars) {
-      const schedule = {
-        zone: calendar.timezone,
-        hours: calendar.hours,
-        overrides: calendar.overrides,
-        busy: busy.get(calendar.id) ?? [],
-      };
+      const schedule = scheduleOf(calendar, busy);
       for (const start of freeStarts(schedule, rules, window, now))
         counts.set(start, (counts.get(start) ?? 0) + 1);
     }

@@ -24,6 +24,11 @@ describe('readBusyTime (MySQL)', () => {
       ...dataSourceOptions(db, type),
       entities: [ENTITY_SOURCES],
     }).initialize();
+    await dataSource.query(
+      `INSERT INTO calendars (id, account_id, name, description, timezone, hours, overrides, created_at, updated_at)
+       VALUES (?, 1, 'History', '', 'UTC', '{}', '{}', NOW(3), NOW(3))`,
+      [calendarId],
+    );
     // Two years of history: one 30-minute appointment every 2 hours.
     const rows: unknown[][] = [];
     for (let at = base - 365 * DAY; at < base + 365 * DAY; at += 120 * MINUTE)
@@ -48,6 +53,7 @@ describe('readBusyTime (MySQL)', () => {
 
   afterAll(async () => {
     await dataSource.query('DELETE FROM appointments WHERE calendar_id = ?', [calendarId]);
+    await dataSource.query('DELETE FROM calendars WHERE id = ?', [calendarId]);
     await dataSource.destroy();
   });
 

@@ -14,11 +14,59 @@ export const MAX_APPOINTMENT_MINUTES = 1440;
  */
 export const MAX_BUSY_SPAN_MINUTES = 3 * 1440;
 
+/** Busy time to read over `[from, until)`, leaving out some appointments (a reschedule's own). */
+export interface BusyRequest extends Span {
+  ignoreAppointmentIds: number[];
+}
+
 /**
- * What keeps each calendar busy during `window`: non-canceled appointments (with their padding, minus
- * `ignoreAppointmentIds`), blocks, and the sessions of live class types on it (a class occupies its
- * calendar for the type's duration).
+ * The busy time of calendar `c`, as columns of any query over `calendars c`: three JSON arrays of
+ * `[from, until]`, each correlated on its own index. Non-canceled appointments (with their padding)
+ * by (calendar_id, busy_from), bounded below by the longest busy span; blocks (which may be long: a
+ * holiday) by (calendar_id, ends_at); sessions of live class types by (calendar_id, starts_at), a
+ * class lasting at most a day and occupying its calendar for the type's duration. The parameters
+ * are `busyParameters`'.
  */
+export const BUSY_COLUMNS = `,
+  (SELECT JSON_ARRAYAGG(JSON_ARRAY(a.busy_from, a.busy_until)) FROM appointments a
+    WHERE a.calendar_id = c.id AND a.busy_from >= ? AND a.busy_from < ? AND a.busy_until > ?
+      AND a.canceled = 0 AND a.id NOT IN (?)) AS appointments,
+  (SELECT JSON_ARRAYAGG(JSON_ARRAY(b.starts_at, b.ends_at)) FROM blocks b
+    WHERE b.calendar_id = c.id AND b.ends_at > ? AND b.starts_at < ?) AS blocks,
+  (SELECT JSON_ARRAYAGG(JSON_ARRAY(s.starts_at, s.starts_at + INTERVAL st.duration MINUTE))
+     FROM classes s JOIN appointment_types st ON st.id = s.appointment_type_id AND st.deleted_at IS NULL
+    WHERE s.calendar_id = c.id AND s.starts_at >= ? AND s.starts_at < ?) AS sessions`;
+
+type SpanList = string | [string, string][] | null;
+
+/** The columns BUSY_COLUMNS adds to a row. */
+export interface BusyColumns {
+  appointments: SpanList;
+  blocks: SpanList;
+  sessions: SpanList;
+}
+
+export function busyParameters(busy: BusyRequest): unknown[] {
+  const from = new Date(busy.from);
+  const until = new Date(busy.until);
+  return [
+    new Date(busy.from - MAX_BUSY_SPAN_MINUTES * MINUTE),
+    until,
+    from,
+    busy.ignoreAppointmentIds.length > 0 ? busy.ignoreAppointmentIds : [0],
+    from,
+    until,
+    new Date(busy.from - MAX_APPOINTMENT_MINUTES * MINUTE),
+    until,
+  ];
+}
+
+/** A row's busy columns as spans (any order, may overlap). */
+export function busySpansOf(row: Partial<BusyColumns>): Span[] {
+  return [...spans(row.appointments), ...spans(row.blocks), ...spans(row.sessions)];
+}
+
+/** What keeps each calendar busy during `window` (see BUSY_COLUMNS). */
 export async function readBusyTime(
   manager: EntityManager,
   calendarIds: number[],
@@ -27,46 +75,32 @@ export async function readBusyTime(
 ): Promise<Map<number, Span[]>> {
   const busy = new Map<number, Span[]>(calendarIds.map((id) => [id, []]));
   if (calendarIds.length === 0 || window.from >= window.until) return busy;
-  const from = new Date(window.from);
-  const until = new Date(window.until);
-  const ignore = ignoreAppointmentIds.length > 0 ? ignoreAppointmentIds : [0];
-  // One round trip, each part on its index: appointments by (calendar_id, busy_from) between the
-  // window's end and its start minus the longest busy span; blocks (which may be long: a holiday)
-  // by (calendar_id, ends_at); sessions by (calendar_id, starts_at), a class lasting at most a day.
-  const rows: { calendarId: number; busyFrom: Date; busyUntil: Date }[] = await manager.query(
-    `SELECT a.calendar_id AS calendarId, a.busy_from AS busyFrom, a.busy_until AS busyUntil
-       FROM appointments a
-      WHERE a.calendar_id IN (?) AND a.busy_from >= ? AND a.busy_from < ? AND a.busy_until > ?
-        AND a.canceled = 0 AND a.id NOT IN (?)
-     UNION ALL
-     SELECT b.calendar_id, b.starts_at, b.ends_at
-       FROM blocks b
-      WHERE b.calendar_id IN (?) AND b.ends_at > ? AND b.starts_at < ?
-     UNION ALL
-     SELECT s.calendar_id, s.starts_at, s.starts_at + INTERVAL t.duration MINUTE
-       FROM classes s
-       JOIN appointment_types t ON t.id = s.appointment_type_id AND t.deleted_at IS NULL
-      WHERE s.calendar_id IN (?) AND s.starts_at >= ? AND s.starts_at < ?`,
-    [
-      calendarIds,
-      new Date(window.from - MAX_BUSY_SPAN_MINUTES * MINUTE),
-      until,
-      from,
-      ignore,
-      calendarIds,
-      from,
-      until,
-      calendarIds,
-      new Date(window.from - MAX_APPOINTMENT_MINUTES * MINUTE),
-      until,
-    ],
+  const rows = await manager.query<(BusyColumns & { id: number })[]>(
+    `SELECT c.id ${BUSY_COLUMNS} FROM calendars c WHERE c.id IN (?)`,
+    [...busyParameters({ ...window, ignoreAppointmentIds }), calendarIds],
   );
-  for (const row of rows)
-    busy.get(Number(row.calendarId))?.push({
-      from: new Date(row.busyFrom).getTime(),
-      until: new Date(row.busyUntil).getTime(),
-    });
+  for (const row of rows) busy.set(Number(row.id), busySpansOf(row));
   return busy;
+}
+
+/** `[[from, until], …]` of UTC datetimes (`2031-01-01 09:00:00.000`) as spans. */
+function spans(value: SpanList | undefined): Span[] {
+  if (value === null || value === undefined) return [];
+  return json<[string, string][]>(value).map(([from, until]) => ({
+    from: utcMillis(from),
+    until: utcMillis(until),
+  }));
+}
+
+/** MySQL writes microseconds in JSON, MariaDB milliseconds: read to the millisecond. */
+function utcMillis(datetime: string): number {
+  const [date, time] = datetime.split(' ');
+  return Date.parse(`${date}T${time.slice(0, 12)}Z`);
+}
+
+/** MySQL hands JSON columns over parsed; MariaDB (where JSON is LONGTEXT) as text. */
+export function json<T>(value: string | T | null): T {
+  return (typeof value === 'string' ? JSON.parse(value) : value) as T;
 }
 
 /** Seats taken in each session by non-canceled appointments (minus `ignoreAppointmentIds`). */

@@ -7,8 +7,16 @@ import type { AppointmentType } from '../catalog/appointment-type.entity';
 import type { Calendar } from '../catalog/calendar.entity';
 import { invalidAddon, invalidAppointmentType, invalidCalendar } from '../catalog/catalog.errors';
 import type { DateOverrides, WeeklyHours } from '../catalog/working-hours';
-import { MAX_APPOINTMENT_MINUTES, MAX_BUSY_SPAN_MINUTES } from './busy-time';
-import type { SlotRules } from './slot-engine';
+import {
+  BUSY_COLUMNS,
+  type BusyColumns,
+  type BusyRequest,
+  MAX_APPOINTMENT_MINUTES,
+  busyParameters,
+  busySpansOf,
+  json,
+} from './busy-time';
+import type { CalendarSchedule, SlotRules } from './slot-engine';
 import type { Span } from './working-time';
 
 const MINUTE = 60_000;
@@ -42,6 +50,16 @@ export type SlotType = Pick<
 };
 export type SlotCalendar = Pick<Calendar, 'id' | 'name' | 'timezone' | 'hours' | 'overrides'>;
 
+/** A calendar as the slot engine sees it, with its busy time. */
+export function scheduleOf(calendar: SlotCalendar, busy: Map<number, Span[]>): CalendarSchedule {
+  return {
+    zone: calendar.timezone,
+    hours: calendar.hours,
+    overrides: calendar.overrides,
+    busy: busy.get(calendar.id) ?? [],
+  };
+}
+
 /** The type, the calendars that may take it, and the rules the engine applies. */
 export interface SlotContext {
   type: SlotType;
@@ -51,15 +69,6 @@ export interface SlotContext {
   rules: SlotRules;
   /** The calendars' busy time over the span asked for with the context, by calendar id. */
   busy?: Map<number, Span[]>;
-}
-
-/**
- * Busy time to read along with the context, in the same query: one round trip instead of two on
- * the path every availability request takes. The span must cover the paddings and the length of
- * whatever type is asked about (see `busySpanAround`).
- */
-export interface BusyRequest extends Span {
-  ignoreAppointmentIds: number[];
 }
 
 /**
@@ -74,7 +83,7 @@ export function busySpanAround(window: Span): Span {
 }
 
 /** A row of the context query: the type, and one calendar (or none) with whether it offers it. */
-interface ContextRow {
+interface ContextRow extends Partial<BusyColumns> {
   id: number;
   accountId: number;
   name: string;
@@ -98,10 +107,6 @@ interface ContextRow {
   calendarOverrides: string | DateOverrides | null;
   calendarDeletedAt: Date | null;
   offered: number | null;
-  /** JSON arrays of `[from, until]` UTC datetimes (when busy time was asked for). */
-  appointments?: string | [string, string][] | null;
-  blocks?: string | [string, string][] | null;
-  sessions?: string | [string, string][] | null;
 }
 
 const TYPE_COLUMNS = `t.id, t.account_id AS accountId, t.name, t.active, t.kind, t.duration,
@@ -114,36 +119,6 @@ const CALENDAR_COLUMNS = `c.id AS calendarId, c.account_id AS calendarAccountId,
   c.overrides AS calendarOverrides, c.deleted_at AS calendarDeletedAt`;
 
 /**
- * The busy time of calendar `c` as three JSON arrays (correlated on the calendar's index): its
- * non-canceled appointments by (calendar_id, busy_from), bounded below by the longest busy span;
- * its blocks by (calendar_id, ends_at); its sessions of live class types by (calendar_id, starts_at).
- */
-const BUSY_COLUMNS = `,
-  (SELECT JSON_ARRAYAGG(JSON_ARRAY(a.busy_from, a.busy_until)) FROM appointments a
-    WHERE a.calendar_id = c.id AND a.busy_from >= ? AND a.busy_from < ? AND a.busy_until > ?
-      AND a.canceled = 0 AND a.id NOT IN (?)) AS appointments,
-  (SELECT JSON_ARRAYAGG(JSON_ARRAY(b.starts_at, b.ends_at)) FROM blocks b
-    WHERE b.calendar_id = c.id AND b.ends_at > ? AND b.starts_at < ?) AS blocks,
-  (SELECT JSON_ARRAYAGG(JSON_ARRAY(s.starts_at, s.starts_at + INTERVAL st.duration MINUTE))
-     FROM classes s JOIN appointment_types st ON st.id = s.appointment_type_id AND st.deleted_at IS NULL
-    WHERE s.calendar_id = c.id AND s.starts_at >= ? AND s.starts_at < ?) AS sessions`;
-
-function busyParameters(busy: BusyRequest): unknown[] {
-  const from = new Date(busy.from);
-  const until = new Date(busy.until);
-  return [
-    new Date(busy.from - MAX_BUSY_SPAN_MINUTES * MINUTE),
-    until,
-    from,
-    busy.ignoreAppointmentIds.length > 0 ? busy.ignoreAppointmentIds : [0],
-    from,
-    until,
-    new Date(busy.from - MAX_APPOINTMENT_MINUTES * MINUTE),
-    until,
-  ];
-}
-
-/**
  * Resolves a request's type, calendar and addons: 400 with the contract's codes for what does not
  * exist (or was deleted), 403 for another account's, 400 for a calendar or addon the type is not
  * offered with. The type's rules win over the account's. The type and its calendars come in one
@@ -153,6 +128,7 @@ export async function resolveSlotContext(
   manager: EntityManager,
   account: Account,
   request: SlotRequest,
+  /** Busy time to read in the same query: one round trip instead of two on the hot path. */
   busy?: BusyRequest,
 ): Promise<SlotContext> {
   const typeId = request.appointmentTypeID;
@@ -201,11 +177,7 @@ export async function resolveSlotContext(
   for (const row of rows) {
     if (row.calendarId === null) continue;
     calendars.push(toSlotCalendar(row));
-    busyTime?.set(Number(row.calendarId), [
-      ...spans(row.appointments),
-      ...spans(row.blocks),
-      ...spans(row.sessions),
-    ]);
+    busyTime?.set(Number(row.calendarId), busySpansOf(row));
   }
 
   const addons = await offeredAddons(manager, account, type, request.addonIDs ?? []);
@@ -253,26 +225,6 @@ function toSlotCalendar(row: ContextRow): SlotCalendar {
     hours: json<WeeklyHours>(row.calendarHours),
     overrides: json<DateOverrides>(row.calendarOverrides),
   };
-}
-
-/** `[[from, until], …]` of UTC datetimes (`2031-01-01 09:00:00.000`) as spans. */
-function spans(value: string | [string, string][] | null | undefined): Span[] {
-  if (value === null || value === undefined) return [];
-  return json<[string, string][]>(value).map(([from, until]) => ({
-    from: utcMillis(from),
-    until: utcMillis(until),
-  }));
-}
-
-/** MySQL writes microseconds in JSON, MariaDB milliseconds: read to the millisecond. */
-function utcMillis(datetime: string): number {
-  const [date, time] = datetime.split(' ');
-  return Date.parse(`${date}T${time.slice(0, 12)}Z`);
-}
-
-/** MySQL hands JSON columns over parsed; MariaDB (where JSON is LONGTEXT) as text. */
-function json<T>(value: string | T | null): T {
-  return (typeof value === 'string' ? JSON.parse(value) : value) as T;
 }
 
 async function offeredAddons(
