@@ -1,4 +1,8 @@
+import type { EntityManager } from 'typeorm';
 import { isLockConflict } from '../../common/database/mysql-errors';
+import { findReferenced } from '../../common/database/tenant-rows';
+import { toId } from '../../common/http/id-list';
+import { Label } from '../catalog/label.entity';
 import { InvalidAttributeError } from '../../common/errors/domain-error';
 import type { AppointmentEventPayload } from './appointment-events';
 import type { Appointment } from './appointment.entity';
@@ -61,4 +65,40 @@ export class ClientChangeClosedError extends InvalidAttributeError {
 
 export function blank(value: string | undefined): boolean {
   return value === undefined || value.trim() === '';
+}
+
+/**
+ * Locks calendar rows in ascending id order (so that two transactions never wait on each other in
+ * a cycle): whoever holds a calendar's lock is the only one checking and writing its time.
+ */
+export async function lockCalendars(tx: EntityManager, calendarIds: number[]): Promise<void> {
+  const ids = [...new Set(calendarIds)].sort((a, b) => a - b);
+  if (ids.length > 0)
+    await tx.query('SELECT id FROM calendars WHERE id IN (?) ORDER BY id FOR UPDATE', [ids]);
+}
+
+/** `labels: [{id}]` of a booking or an update: at most one, a live label of the account. */
+export async function checkLabel(
+  manager: EntityManager,
+  accountId: number,
+  labels: unknown[],
+): Promise<number | null> {
+  if (labels.length === 0) return null;
+  if (labels.length > 1)
+    throw new InvalidAttributeError(
+      'invalid_labels',
+      'Only one label can be applied to an appointment.',
+    );
+  const id = toId((labels[0] as { id?: unknown } | null)?.id);
+  if (id === undefined)
+    throw new InvalidAttributeError('invalid_labels', 'Invalid "labels" attribute value.');
+  await findReferenced(
+    manager,
+    Label,
+    accountId,
+    [id],
+    (missing) =>
+      new InvalidAttributeError('invalid_labels', `The label "${missing}" does not exist.`),
+  );
+  return id;
 }

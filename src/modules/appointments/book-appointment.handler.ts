@@ -2,7 +2,6 @@ import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { isEmail } from 'class-validator';
 import { DataSource, type EntityManager } from 'typeorm';
-import { findReferenced } from '../../common/database/tenant-rows';
 import { InvalidAttributeError } from '../../common/errors/domain-error';
 import { toIdList } from '../../common/http/id-list';
 import { DomainEventPublisher } from '../../common/outbox/domain-event-publisher';
@@ -15,7 +14,6 @@ import { type SlotContext, resolveSlotContext, scheduleOf } from '../availabilit
 import { advanceWindow, checkSession, checkStart } from '../availability/slot-engine';
 import { invalidAppointmentType } from '../catalog/catalog.errors';
 import { ClassSession } from '../catalog/class-session.entity';
-import { Label } from '../catalog/label.entity';
 import { priceAfterCoupon } from '../certificates/coupon-price';
 import { CertificatesService } from '../certificates/certificates.service';
 import { kindOf } from '../certificates/certificate.view';
@@ -29,7 +27,14 @@ import { AppointmentViews } from './appointment-views';
 import { BookAppointmentCommand } from './book-appointment.command';
 import { type BookingInput, bookingInput } from './book-appointment.request';
 import { type IdempotencyClaim, IdempotencyKeys } from './idempotency-keys';
-import { MINUTE, blank, eventPayload, retryLockConflicts } from './appointment-changes';
+import {
+  blank,
+  checkLabel,
+  eventPayload,
+  lockCalendars,
+  MINUTE,
+  retryLockConflicts,
+} from './appointment-changes';
 import { toId } from '../../common/http/id-list';
 import { shown } from '../../common/errors/domain-error';
 import { unavailable } from '../availability/unavailable';
@@ -165,33 +170,11 @@ export class BookAppointmentHandler implements ICommandHandler<BookAppointmentCo
       ),
       { asAdmin: admin },
     );
-    const labelId = await this.label(account, r.labels);
+    const labelId = await checkLabel(this.dataSource.manager, account.id, r.labels ?? []);
 
     // A local time that a DST change skips never happens: no calendar can take it.
     if (parsed.kind === 'nonexistent') throw unavailable('not_available', datetimeText);
     return { ctx, start: parsed.moment.toMillis(), datetimeText, timezone, fieldValues, labelId };
-  }
-
-  /** `labels: [{id}]`: at most one, a live label of the account. */
-  private async label(account: Account, labels: unknown[] | undefined): Promise<number | null> {
-    if (!labels || labels.length === 0) return null;
-    if (labels.length > 1)
-      throw new InvalidAttributeError(
-        'invalid_labels',
-        'Only one label can be applied to an appointment.',
-      );
-    const id = toId((labels[0] as { id?: unknown } | null)?.id);
-    if (id === undefined)
-      throw new InvalidAttributeError('invalid_labels', 'Invalid "labels" attribute value.');
-    await findReferenced(
-      this.dataSource.manager,
-      Label,
-      account.id,
-      [id],
-      (missing) =>
-        new InvalidAttributeError('invalid_labels', `The label "${missing}" does not exist.`),
-    );
-    return id;
   }
 
   private async book(
@@ -202,11 +185,10 @@ export class BookAppointmentHandler implements ICommandHandler<BookAppointmentCo
     { ctx, start, datetimeText, timezone, fieldValues, labelId }: Checked,
     idempotency: IdempotencyClaim | undefined,
   ): Promise<{ appointment: Appointment; pending: PendingEvents }> {
-    const candidates = ctx.calendars.map((c) => c.id).sort((a, b) => a - b);
-    if (candidates.length > 0)
-      await tx.query('SELECT id FROM calendars WHERE id IN (?) ORDER BY id FOR UPDATE', [
-        candidates,
-      ]);
+    await lockCalendars(
+      tx,
+      ctx.calendars.map((c) => c.id),
+    );
 
     const { rules, type } = ctx;
     const end = start + rules.duration * MINUTE;

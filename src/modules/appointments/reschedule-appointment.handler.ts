@@ -15,10 +15,11 @@ import { ClassSession } from '../catalog/class-session.entity';
 import {
   AlreadyCanceledError,
   ClientChangeClosedError,
-  MINUTE,
-  type ChangeMode,
   eventPayload,
+  lockCalendars,
+  MINUTE,
   retryLockConflicts,
+  type ChangeMode,
 } from './appointment-changes';
 import { toId } from '../../common/http/id-list';
 import { shown } from '../../common/errors/domain-error';
@@ -133,10 +134,7 @@ export class RescheduleAppointmentHandler implements ICommandHandler<RescheduleA
     mode: ChangeMode,
   ): Promise<{ appointment: Appointment; pending: PendingEvents }> {
     const calendar = ctx.calendars[0];
-    const calendarIds = [...new Set([current.calendarId, calendar.id])].sort((a, b) => a - b);
-    await tx.query('SELECT id FROM calendars WHERE id IN (?) ORDER BY id FOR UPDATE', [
-      calendarIds,
-    ]);
+    await lockCalendars(tx, [current.calendarId, calendar.id]);
     const appointment = await findOwned(tx.getRepository(Appointment), account.id, current.id, {
       forUpdate: true,
     });

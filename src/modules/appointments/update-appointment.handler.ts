@@ -2,12 +2,11 @@ import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { isEmail } from 'class-validator';
 import { DataSource, type EntityManager, In } from 'typeorm';
-import { findOwned, findReferenced } from '../../common/database/tenant-rows';
+import { findOwned } from '../../common/database/tenant-rows';
 import { InvalidAttributeError } from '../../common/errors/domain-error';
 import { DomainEventPublisher } from '../../common/outbox/domain-event-publisher';
 import { Outbox, type PendingEvents } from '../../common/outbox/outbox';
 import { Account } from '../accounts/account.entity';
-import { Label } from '../catalog/label.entity';
 import { normalizeCode } from '../certificates/certificate-codes';
 import { kindOf } from '../certificates/certificate.view';
 import { CertificatesService } from '../certificates/certificates.service';
@@ -17,10 +16,10 @@ import { FormsService } from '../forms/forms.service';
 import {
   AlreadyCanceledError,
   blank,
+  checkLabel,
   eventPayload,
   retryLockConflicts,
 } from './appointment-changes';
-import { toId } from '../../common/http/id-list';
 import { AppointmentChangedEvent } from './appointment-events';
 import { AppointmentFieldValue } from './appointment-field-value.entity';
 import { Appointment } from './appointment.entity';
@@ -118,7 +117,8 @@ export class UpdateAppointmentHandler implements ICommandHandler<UpdateAppointme
     }
     const answers =
       r.fields === undefined ? undefined : await this.answers(account, current, r.fields, admin);
-    if (r.labels !== undefined) attributes.labelId = await this.label(account, r.labels);
+    if (r.labels !== undefined)
+      attributes.labelId = await checkLabel(this.dataSource.manager, account.id, r.labels);
     if (r.smsOptIn !== undefined) attributes.smsOptIn = r.smsOptIn;
     if (admin && r.notes !== undefined) attributes.notes = r.notes;
     return { attributes, answers, certificate: admin ? r.certificate : undefined };
@@ -147,28 +147,6 @@ export class UpdateAppointmentHandler implements ICommandHandler<UpdateAppointme
     // Every id given names one of `definitions`, or validation refuses it.
     const values = validateFieldValues(definitions, inputs, { asAdmin: admin });
     return { fieldIds: definitions.map((field) => field.id), values };
-  }
-
-  /** `labels: [{id}]`: at most one, a live label of the account; `[]` removes it. */
-  private async label(account: Account, labels: unknown[]): Promise<number | null> {
-    if (labels.length === 0) return null;
-    if (labels.length > 1)
-      throw new InvalidAttributeError(
-        'invalid_labels',
-        'Only one label can be applied to an appointment.',
-      );
-    const id = toId((labels[0] as { id?: unknown } | null)?.id);
-    if (id === undefined)
-      throw new InvalidAttributeError('invalid_labels', 'Invalid "labels" attribute value.');
-    await findReferenced(
-      this.dataSource.manager,
-      Label,
-      account.id,
-      [id],
-      (missing) =>
-        new InvalidAttributeError('invalid_labels', `The label "${missing}" does not exist.`),
-    );
-    return id;
   }
 
   private async apply(
