@@ -15,6 +15,17 @@ export interface DatabaseConfig {
   migrateOnStart: boolean;
 }
 
+/** Where webhooks may go and how failed deliveries are retried (see WebhookTargetPolicy). */
+export interface WebhooksConfig {
+  /** Ports allowed besides 80 and 443; 'any' when the operator allows every port. */
+  extraPorts: number[] | 'any';
+  allowPrivateTargets: boolean;
+  /** Delay before retry 1, 2, …, already multiplied by the time scale. */
+  retryDelaysMs: number[];
+  /** Failures continuing this long disable a subscription (time scale applied). */
+  disableAfterMs: number;
+}
+
 export interface RedisConfig {
   host: string;
   port: number;
@@ -38,6 +49,7 @@ export class AppConfig {
     readonly auth: { cacheTtlMs: number },
     readonly worker: { port: number },
     readonly outbox: { relayIntervalMs: number; relayDelayMs: number },
+    readonly webhooks: WebhooksConfig,
     readonly shutdownTimeoutMs: number,
   ) {}
 
@@ -72,6 +84,14 @@ export class AppConfig {
       { cacheTtlMs: e.AUTH_CACHE_TTL_MS },
       { port: e.WORKER_PORT },
       { relayIntervalMs: e.OUTBOX_RELAY_INTERVAL_MS, relayDelayMs: e.OUTBOX_RELAY_DELAY_MS },
+      {
+        extraPorts: e.WEBHOOK_ALLOWED_PORTS === '*' ? 'any' : numberList(e.WEBHOOK_ALLOWED_PORTS),
+        allowPrivateTargets: e.WEBHOOK_ALLOW_PRIVATE_TARGETS,
+        retryDelaysMs: numberList(e.WEBHOOK_RETRY_DELAYS_MS).map((ms) =>
+          Math.round(ms * e.WEBHOOK_TIME_SCALE),
+        ),
+        disableAfterMs: Math.round(e.WEBHOOK_DISABLE_AFTER_MS * e.WEBHOOK_TIME_SCALE),
+      },
       e.SHUTDOWN_TIMEOUT_MS,
     );
   }
@@ -80,6 +100,14 @@ export class AppConfig {
   with(overrides: Partial<{ -readonly [K in keyof AppConfig]: AppConfig[K] }>): AppConfig {
     return Object.assign(Object.create(AppConfig.prototype) as AppConfig, this, overrides);
   }
+}
+
+function numberList(text: string): number[] {
+  return text
+    .split(',')
+    .map((part) => part.trim())
+    .filter((part) => part !== '')
+    .map(Number);
 }
 
 /**

@@ -2,6 +2,7 @@ import { Transform, plainToInstance } from 'class-transformer';
 import {
   IsBoolean,
   IsIn,
+  IsNumber,
   IsInt,
   IsOptional,
   IsString,
@@ -132,6 +133,44 @@ export class Environment {
   @IsInt()
   @Min(0)
   OUTBOX_RELAY_DELAY_MS = 5000;
+
+  /**
+   * Webhook targets must use port 443 or 80; extra ports allowed here, comma-separated (e.g. for an
+   * internal receiver on 8443), or `*` for any port. Empty by default.
+   */
+  @Matches(/^(\*|(\s*\d{1,5}\s*(,\s*\d{1,5}\s*)*)?)$/, {
+    message: 'WEBHOOK_ALLOWED_PORTS must be a comma-separated list of ports, or *',
+  })
+  WEBHOOK_ALLOWED_PORTS = '';
+
+  /** Whether webhook targets may be loopback, private or otherwise non-public addresses. */
+  @Transform(toBoolean)
+  @IsBoolean()
+  WEBHOOK_ALLOW_PRIVATE_TARGETS = false;
+
+  /** The retry ladder of a failed delivery, comma-separated milliseconds (the contract's by default). */
+  @Matches(/^\s*\d+\s*(,\s*\d+\s*)*$/, {
+    message: 'WEBHOOK_RETRY_DELAYS_MS must be a comma-separated list of milliseconds',
+  })
+  WEBHOOK_RETRY_DELAYS_MS = '2000,30000,60000,300000,600000,900000,1800000,3600000,43200000';
+
+  /** How long failures must continue before a subscription is disabled (5 days by default). */
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  WEBHOOK_DISABLE_AFTER_MS = 5 * 24 * 60 * 60 * 1000;
+
+  /**
+   * Multiplies the retry ladder and the disable window (tests run them scaled down, e.g. 0.001).
+   * 1 in production.
+   */
+  @Transform(({ value }: { value: unknown }) =>
+    typeof value === 'string' && /^\d+(\.\d+)?$/.test(value.trim()) ? Number(value) : value,
+  )
+  @IsNumber()
+  @Min(0)
+  @Max(1000)
+  WEBHOOK_TIME_SCALE = 1;
 
   /** Longest a graceful shutdown waits for in-flight requests and jobs before the process exits. */
   @Transform(toInt)

@@ -29,6 +29,9 @@ export function testConfig(overrides: Parameters<AppConfig['with']>[0] = {}): Ap
     DB_MIGRATE_ON_START: 'false',
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     PORT: '3000',
+    // Test receivers listen on 127.0.0.1 at random ports.
+    WEBHOOK_ALLOWED_PORTS: '*',
+    WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
   }).with(overrides);
 }
 
@@ -47,6 +50,8 @@ export function testEnvVars(overrides: NodeJS.ProcessEnv = {}): NodeJS.ProcessEn
     REDIS_PORT: String(config.redis.port),
     QUEUE_PREFIX: config.queue.prefix,
     LOG_LEVEL: 'warn',
+    WEBHOOK_ALLOWED_PORTS: '*',
+    WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
     ...overrides,
   };
 }
