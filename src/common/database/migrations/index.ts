@@ -4,6 +4,7 @@ import { Availability1764000000000 } from './1764000000000-availability';
 import { Certificates1764100000000 } from './1764100000000-certificates';
 import { Booking1764200000000 } from './1764200000000-booking';
 import { IdempotencyKeys1764300000000 } from './1764300000000-idempotency-keys';
+import { Webhooks1764400000000 } from './1764400000000-webhooks';
 
 /**
  * Every migration, in order. Listed explicitly (not globbed) so that the compiled service, ts-jest and
@@ -16,4 +17,5 @@ export const migrations = [
   Certificates1764100000000,
   Booking1764200000000,
   IdempotencyKeys1764300000000,
+  Webhooks1764400000000,
 ];

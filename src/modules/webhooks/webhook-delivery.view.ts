@@ -1,0 +1,33 @@
+import type { WebhookDelivery } from './webhook-delivery.entity';
+
+/** One delivery attempt, as `GET /webhooks/{id}/deliveries` shows it to the receiver's owner. */
+export interface WebhookDeliveryView {
+  /** A number like every id of the API (a BIGINT that will not pass 2^53). */
+  id: number;
+  /** When the attempt was made: ISO 8601, UTC, milliseconds. */
+  time: string;
+  action: string;
+  resourceID: number;
+  attempt: number;
+  /** The receiver's HTTP status; null when it did not answer. */
+  statusCode: number | null;
+  error: string | null;
+  durationMs: number;
+  outcome: string;
+  nextRetry: string | null;
+}
+
+export function toWebhookDeliveryView(row: WebhookDelivery): WebhookDeliveryView {
+  return {
+    id: Number(row.id),
+    time: row.attemptedAt.toISOString(),
+    action: row.action,
+    resourceID: row.resourceId,
+    attempt: row.attempt,
+    statusCode: row.statusCode,
+    error: row.error,
+    durationMs: row.durationMs,
+    outcome: row.outcome,
+    nextRetry: row.nextRetryAt ? row.nextRetryAt.toISOString() : null,
+  };
+}

@@ -1,0 +1,352 @@
+import type { LookupAddress } from 'node:dns';
+import { lookup as dnsLookup } from 'node:dns/promises';
+import { isIP, type LookupFunction } from 'node:net';
+import { performance } from 'node:perf_hooks';
+import { type FactoryProvider, Injectable, type OnApplicationShutdown } from '@nestjs/common';
+import { Agent, type Dispatcher, request } from 'undici';
+import { AppConfig, type WebhooksConfig } from '../../config/app-config';
+import { isPublicAddress } from './target-address';
+
+/** What one delivery attempt came to, for the job that retries or gives up. */
+export interface SendOutcome {
+  /** 'retry' only after HTTP 500 or a network error (spec, Events › Retries). */
+  kind: 'delivered' | 'retry' | 'failed';
+  statusCode: number | null;
+  error: string | null;
+  durationMs: number;
+}
+
+/** Where webhooks may go: the part of the configuration the sender enforces. */
+export type SenderPolicy = Pick<WebhooksConfig, 'extraPorts' | 'allowPrivateTargets'>;
+
+/** A DNS lookup with the shape of `dns.promises.lookup(host, { all: true })`. */
+export type LookupAll = (hostname: string, options: { all: true }) => Promise<LookupAddress[]>;
+
+export interface WebhookSenderOptions {
+  /** Whole attempt, DNS to the end of the response (default 10 s). */
+  timeoutMs?: number;
+  /** Response bytes read before the response is dropped (default 4096). */
+  maxResponseBytes?: number;
+  /** Open connections per receiver origin; more deliveries wait for one (default 128). */
+  connectionsPerOrigin?: number;
+  /** Resolves target host names (default `dns.promises.lookup`); tests give their own. */
+  lookup?: LookupAll;
+  /** Certificates to trust instead of the system roots (tests, private PKI). */
+  ca?: string | string[];
+}
+
+export const WEBHOOK_USER_AGENT = 'scheduling-service-webhooks/1.0';
+
+/** Headers the sender owns: a caller cannot change the framing, the type or the host. */
+const OWN_HEADERS = new Set(['host', 'content-length', 'content-type', 'user-agent']);
+
+const TIMEOUTS = new Set([
+  'UND_ERR_CONNECT_TIMEOUT',
+  'UND_ERR_HEADERS_TIMEOUT',
+  'UND_ERR_BODY_TIMEOUT',
+]);
+
+/** Our request was wrong (a header value with a line break…): sending it again cannot help. */
+const REQUEST_ERRORS = new Set([
+  'UND_ERR_INVALID_ARG',
+  'UND_ERR_NOT_SUPPORTED',
+  'ERR_INVALID_ARG_TYPE',
+  'ERR_INVALID_ARG_VALUE',
+  'ERR_INVALID_CHAR',
+  'ERR_INVALID_HTTP_TOKEN',
+]);
+
+/**
+ * The checks that need no DNS, again at send time (the configuration may have changed since the
+ * subscription was registered): an http(s) URL without credentials, on port 80, 443 or an allowed
+ * extra port, and when the host is an IP literal, a public one unless private targets are allowed.
+ * Errors are short, for the delivery log.
+ */
+function checkTarget(
+  target: string,
+  policy: SenderPolicy,
+): { url: URL; host: string } | { error: string } {
+  let url: URL;
+  try {
+    url = new URL(target);
+  } catch {
+    return { error: 'invalid URL' };
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    return { error: `scheme ${url.protocol.slice(0, -1)} is not allowed` };
+  }
+  if (url.username !== '' || url.password !== '') {
+    return { error: 'credentials in the URL are not supported' };
+  }
+  const port = url.port === '' ? (url.protocol === 'https:' ? 443 : 80) : Number(url.port);
+  if (
+    port !== 80 &&
+    port !== 443 &&
+    policy.extraPorts !== 'any' &&
+    !policy.extraPorts.includes(port)
+  ) {
+    return { error: `port ${port} is not allowed` };
+  }
+  // The WHATWG parser has already normalised the host (lower case, punycode, 0x7f.1 → 127.0.0.1).
+  const host = url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname;
+  if (isIP(host) !== 0 && !policy.allowPrivateTargets && !isPublicAddress(host)) {
+    return { error: `address ${host} is not public` };
+  }
+  return { url, host };
+}
+
+/**
+ * Sends one webhook attempt and says whether it was delivered, should be retried or has failed.
+ *
+ * Targets are checked at send time because DNS answers change after registration: the host name is
+ * resolved once, every address must be public (unless the operator allows private targets), and the
+ * connection is made to those checked addresses only, never after a second lookup, so a name that
+ * answers public first and 127.0.0.1 next (DNS rebinding) cannot reach the inside.
+ *
+ * How the dial is pinned: one keep-alive Agent serves every receiver (undici keeps a pool per
+ * origin, so deliveries to one receiver reuse connections). Its `connect.lookup` does no DNS: it
+ * answers from `pins`, the addresses checked by the sends now in flight for that host name, and
+ * fails when there are none. A connection is only opened for a queued request, whose addresses are
+ * pinned until it settles, so every socket goes to an address that passed the check. A socket kept
+ * alive may later carry another send to the same host: it still leads to an address that was checked
+ * (whether an IP is public does not change), perhaps one the host no longer announces, which is what
+ * any keep-alive client does. The alternative, an Agent per (host, address), would keep the same
+ * property with many more pools to evict.
+ *
+ * Nest cannot build this from types alone: provide it with `webhookSenderProvider` (or
+ * `fromConfig`).
+ */
+@Injectable()
+export class WebhookSender implements OnApplicationShutdown {
+  private readonly timeoutMs: number;
+  private readonly maxResponseBytes: number;
+  private readonly lookup: LookupAll;
+  private readonly agent: Agent;
+  /** Host name → checked address → its family and how many sends in flight pinned it. */
+  private readonly pins = new Map<string, Map<string, { family: number; sends: number }>>();
+  private closed = false;
+
+  constructor(
+    private readonly policy: SenderPolicy,
+    options: WebhookSenderOptions = {},
+  ) {
+    this.timeoutMs = options.timeoutMs ?? 10_000;
+    this.maxResponseBytes = options.maxResponseBytes ?? 4096;
+    if (!(this.timeoutMs > 0) || !(this.maxResponseBytes >= 1)) {
+      throw new Error('WebhookSender needs timeoutMs > 0 and maxResponseBytes >= 1');
+    }
+    this.lookup =
+      options.lookup ?? ((hostname, lookupOptions) => dnsLookup(hostname, lookupOptions));
+    this.agent = new Agent({
+      connections: options.connectionsPerOrigin ?? 128,
+      headersTimeout: this.timeoutMs,
+      bodyTimeout: this.timeoutMs,
+      connect: {
+        timeout: this.timeoutMs,
+        lookup: this.pinnedLookup,
+        ...(options.ca === undefined ? {} : { ca: options.ca }),
+      },
+    });
+  }
+
+  static fromConfig(config: AppConfig, options: WebhookSenderOptions = {}): WebhookSender {
+    const { extraPorts, allowPrivateTargets } = config.webhooks;
+    return new WebhookSender({ extraPorts, allowPrivateTargets }, options);
+  }
+
+  /**
+   * POSTs `body` (already form-encoded) with the caller's headers (the signatures), plus our
+   * Content-Type and User-Agent. Never throws: every problem is an outcome.
+   */
+  async send(target: string, body: string, headers: Record<string, string>): Promise<SendOutcome> {
+    const started = performance.now();
+    const outcome = (
+      kind: SendOutcome['kind'],
+      statusCode: number | null,
+      error: string | null,
+    ): SendOutcome => ({
+      kind,
+      statusCode,
+      error,
+      durationMs: Math.round(performance.now() - started),
+    });
+
+    const checked = checkTarget(target, this.policy);
+    if ('error' in checked) return outcome('failed', null, checked.error);
+    const { url, host } = checked;
+
+    const deadline = new AbortController();
+    const timer = setTimeout(() => deadline.abort(), this.timeoutMs);
+    let unpin = () => {};
+    try {
+      if (isIP(host) === 0) {
+        const addresses = await untilAborted(this.lookup(host, { all: true }), deadline.signal);
+        if (addresses.length === 0) return outcome('retry', null, 'ENOTFOUND');
+        const refused = this.policy.allowPrivateTargets
+          ? undefined
+          : addresses.find(({ address }) => !isPublicAddress(address));
+        if (refused) return outcome('failed', null, `address ${refused.address} is not public`);
+        unpin = this.pin(host, addresses);
+      }
+
+      const response = await request(url, {
+        method: 'POST',
+        headers: ownHeaders(headers),
+        body,
+        dispatcher: this.agent,
+        signal: deadline.signal,
+        headersTimeout: this.timeoutMs,
+        bodyTimeout: this.timeoutMs,
+      });
+      await this.discard(response);
+      const status = response.statusCode;
+      if (status >= 200 && status < 300) return outcome('delivered', status, null);
+      if (status === 500) return outcome('retry', status, 'HTTP 500');
+      const redirect = status >= 300 && status < 400 ? ' (redirects are not followed)' : '';
+      return outcome('failed', status, `HTTP ${status}${redirect}`);
+    } catch (error) {
+      if (deadline.signal.aborted) {
+        return outcome('retry', null, `timeout after ${this.timeoutMs} ms`);
+      }
+      const { kind, description } = this.classify(error);
+      return outcome(kind, null, description);
+    } finally {
+      clearTimeout(timer);
+      unpin();
+    }
+  }
+
+  /** Ends every connection; sends still in flight come back as 'retry'. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.agent.destroy();
+  }
+
+  onApplicationShutdown(): Promise<void> {
+    return this.close();
+  }
+
+  /**
+   * Reads a small response to its end so the connection can be reused, and drops a larger one
+   * (declared or found larger than maxResponseBytes) by destroying the stream, which closes its
+   * connection: nothing is buffered, nothing but the status is kept.
+   */
+  private async discard({ body }: Dispatcher.ResponseData): Promise<void> {
+    try {
+      await body.dump({ limit: this.maxResponseBytes });
+    } catch {
+      // The status has arrived; a body cut short or too slow changes nothing.
+    }
+  }
+
+  private classify(error: unknown): { kind: 'retry' | 'failed'; description: string } {
+    const code = errorCode(error);
+    const message = error instanceof Error ? error.message : String(error);
+    // The receiver answered, with something that is not HTTP: an answer, not a connection error.
+    if (
+      (error instanceof Error && error.name === 'HTTPParserError') ||
+      code === 'UND_ERR_HEADERS_OVERFLOW'
+    ) {
+      return { kind: 'failed', description: shorten(`invalid HTTP response: ${message}`) };
+    }
+    if (code === undefined) return { kind: 'retry', description: shorten(message) };
+    if (TIMEOUTS.has(code)) {
+      return { kind: 'retry', description: `timeout after ${this.timeoutMs} ms` };
+    }
+    if (code === 'UND_ERR_SOCKET') {
+      return { kind: 'retry', description: `socket hang up (${message})` };
+    }
+    if (code === 'UND_ERR_DESTROYED' || code === 'UND_ERR_CLOSED') {
+      return { kind: 'retry', description: 'sender closed' };
+    }
+    if (REQUEST_ERRORS.has(code)) {
+      return { kind: 'failed', description: shorten(`${code}: ${message}`) };
+    }
+    // Everything else comes from reaching the receiver: refused, reset, unreachable, DNS, TLS.
+    return { kind: 'retry', description: code };
+  }
+
+  private pin(host: string, addresses: LookupAddress[]): () => void {
+    const checked = this.pins.get(host) ?? new Map<string, { family: number; sends: number }>();
+    this.pins.set(host, checked);
+    const unique = new Map<string, number>(addresses.map((a) => [a.address, a.family]));
+    for (const [address, family] of unique) {
+      const pin = checked.get(address);
+      if (pin) pin.sends += 1;
+      else checked.set(address, { family, sends: 1 });
+    }
+    return () => {
+      for (const [address] of unique) {
+        const pin = checked.get(address);
+        if (pin && --pin.sends === 0) checked.delete(address);
+      }
+      if (checked.size === 0 && this.pins.get(host) === checked) this.pins.delete(host);
+    };
+  }
+
+  /** The Agent's lookup: the pinned addresses, never a DNS query. */
+  private readonly pinnedLookup: LookupFunction = (hostname, options, callback) => {
+    const family = options.family === 'IPv4' ? 4 : options.family === 'IPv6' ? 6 : options.family;
+    const addresses = [...(this.pins.get(hostname) ?? [])]
+      .map(([address, pin]) => ({ address, family: pin.family }))
+      .filter((a) => family === undefined || family === 0 || a.family === family);
+    if (addresses.length === 0) {
+      const error: NodeJS.ErrnoException = new Error(`no checked address for ${hostname}`);
+      error.code = 'ENOTPINNED';
+      callback(error, []);
+    } else if (options.all) {
+      callback(null, addresses);
+    } else {
+      callback(null, addresses[0].address, addresses[0].family);
+    }
+  };
+}
+
+/** The provider for Nest modules: `providers: [webhookSenderProvider]`. */
+export const webhookSenderProvider: FactoryProvider<WebhookSender> = {
+  provide: WebhookSender,
+  useFactory: (config: AppConfig) => WebhookSender.fromConfig(config),
+  inject: [AppConfig],
+};
+
+function ownHeaders(callerHeaders: Record<string, string>): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(callerHeaders)) {
+    if (!OWN_HEADERS.has(name.toLowerCase())) headers[name] = value;
+  }
+  headers['content-type'] = 'application/x-www-form-urlencoded';
+  headers['user-agent'] = WEBHOOK_USER_AGENT;
+  return headers;
+}
+
+/** `promise`, or a rejection when `signal` aborts first (a DNS lookup cannot be cancelled). */
+function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(new Error('aborted'));
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(error instanceof Error ? error : new Error(String(error)));
+      },
+    );
+  });
+}
+
+/** The error's code; when every address of a host failed (AggregateError), the first one's. */
+function errorCode(error: unknown): string | undefined {
+  if (typeof error !== 'object' || error === null) return undefined;
+  const { code, errors } = error as { code?: unknown; errors?: unknown };
+  if (typeof code === 'string') return code;
+  if (Array.isArray(errors) && errors.length > 0) return errorCode(errors[0]);
+  return undefined;
+}
+
+function shorten(text: string): string {
+  return text.length > 200 ? `${text.slice(0, 199)}…` : text;
+}

@@ -1,0 +1,67 @@
+import { isIP } from 'node:net';
+import type { WebhooksConfig } from '../../config/app-config';
+import { isPublicAddress } from './target-address';
+
+/** What the operator allows webhook targets to be (AppConfig.webhooks). */
+export type WebhookTargetPolicy = Pick<WebhooksConfig, 'extraPorts' | 'allowPrivateTargets'>;
+
+export const MAX_TARGET_LENGTH = 2048;
+
+/** The contract's ports: 443 (HTTPS) or 80 (HTTP); a default port counts. */
+const CONTRACT_PORTS = [443, 80];
+
+/** Accepted, or refused with the reason, worded to follow `Attribute "target" `. */
+export type TargetCheck = { ok: true; url: URL } | { ok: false; reason: string };
+
+/**
+ * Whether `target` may receive webhooks, at registration. Hostnames are not resolved here (an
+ * address can change after registration); the delivery side checks the address it connects to.
+ * An IP literal is checked now, and `localhost` and `*.localhost` count as loopback.
+ */
+export function checkWebhookTarget(target: string, policy: WebhookTargetPolicy): TargetCheck {
+  const refuse = (reason: string): TargetCheck => ({ ok: false, reason });
+  if (target.length > MAX_TARGET_LENGTH)
+    return refuse(`must be at most ${MAX_TARGET_LENGTH} characters long.`);
+  // The URL parser drops tabs and newlines silently: what is stored must be what is delivered to.
+  if ([...target].some((c) => c <= ' ' || c === '\u007f'))
+    return refuse('must not contain spaces or control characters.');
+
+  let url: URL;
+  try {
+    url = new URL(target);
+  } catch {
+    return refuse('must be an absolute URL.');
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    return refuse('must be an http or https URL.');
+  // `http:example.com` and `http:\\example.com` parse too; only the usual spelling is taken.
+  const rest = /^https?:\/\/(.*)$/i.exec(target)?.[1];
+  if (rest === undefined) return refuse('must be an absolute URL.');
+  const authority = rest.split(/[/?#\\]/, 1)[0];
+  if (url.username !== '' || url.password !== '' || authority.includes('@'))
+    return refuse('must not contain a username or password.');
+
+  const port = url.port === '' ? (url.protocol === 'https:' ? 443 : 80) : Number(url.port);
+  if (policy.extraPorts !== 'any') {
+    const allowed = [...new Set([...CONTRACT_PORTS, ...policy.extraPorts])];
+    if (!allowed.includes(port)) return refuse(`must use port ${ports(allowed)}, not ${port}.`);
+  }
+
+  if (!policy.allowPrivateTargets && !isPublicHost(url.hostname))
+    return refuse(`must not point to a private, loopback or reserved address (${url.hostname}).`);
+  return { ok: true, url };
+}
+
+/** A URL's hostname (lower-cased by the parser) that is not known to be non-public. */
+function isPublicHost(hostname: string): boolean {
+  const host = hostname.replace(/^\[(.*)\]$/, '$1').replace(/\.$/, '');
+  if (host === 'localhost' || host.endsWith('.localhost')) return false;
+  return isIP(host) === 0 || isPublicAddress(host);
+}
+
+/** `443 or 80`, `443, 80 or 8443`. */
+function ports(list: number[]): string {
+  return list.length === 1
+    ? String(list[0])
+    : `${list.slice(0, -1).join(', ')} or ${list[list.length - 1]}`;
+}
