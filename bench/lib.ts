@@ -73,7 +73,11 @@ export async function startProcess(
   cpu?: string,
 ): Promise<ChildProcess> {
   const command = cpu ? ['taskset', '-c', cpu, process.execPath] : [process.execPath];
-  const child = spawn(command[0], [...command.slice(1), script], {
+  // BENCH_PROFILE_DIR=/tmp/prof: the servers write a V8 CPU profile there when they stop.
+  const profile = process.env.BENCH_PROFILE_DIR
+    ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`]
+    : [];
+  const child = spawn(command[0], [...command.slice(1), ...profile, script], {
     env,
     stdio: ['ignore', 'ignore', 'inherit'],
   });

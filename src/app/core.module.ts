@@ -4,6 +4,7 @@ import { CqrsModule } from '@nestjs/cqrs';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import type { Logger } from 'pino';
 import { DataSource } from 'typeorm';
+import { useReadCommitted } from '../common/database/read-committed';
 import { Secrets } from '../common/crypto/secrets';
 import { dataSourceOptions } from '../common/database/data-source-options';
 import { migrate, prepareServer } from '../common/database/schema';
@@ -38,6 +39,7 @@ export class CoreModule {
           },
           dataSourceFactory: async (options) => {
             const dataSource = await new DataSource(options!).initialize();
+            await useReadCommitted(dataSource, config.db.poolSize);
             if (config.db.migrateOnStart) {
               const applied = await migrate(dataSource);
               if (applied.length > 0) logger.info({ migrations: applied }, 'database migrated');

@@ -5,14 +5,25 @@ import { ROOT_LOGGER } from '../logging/logging.module';
 import type { PendingEvents } from './outbox';
 import { OutboxDispatcher } from './outbox-dispatcher';
 
+/** How long enqueued rows wait to be marked dispatched together, and how many at most. */
+const MARK_INTERVAL_MS = 50;
+const MARK_BATCH = 500;
+
 /**
  * After a transaction committed: publishes its events in-process (EventBus) and hands its outbox rows
  * to the queue without making the caller wait. If that fails (Redis down, process killed), the
  * worker's relay enqueues the rows a few seconds later: nothing is lost, nothing is sent twice.
+ *
+ * Enqueued rows are marked dispatched in batches (one UPDATE per MARK_INTERVAL_MS, not one per
+ * booking): a row whose mark is lost with the process is enqueued again by the relay, and Bull
+ * ignores it (same jobId, jobs kept a day).
  */
 @Injectable()
 export class DomainEventPublisher implements OnApplicationShutdown {
   private readonly inFlight = new Set<Promise<void>>();
+  private toMark: string[] = [];
+  private markTimer: NodeJS.Timeout | undefined;
+  private marking: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly eventBus: EventBus,
@@ -25,7 +36,8 @@ export class DomainEventPublisher implements OnApplicationShutdown {
     this.eventBus.publishAll(events);
     if (!this.dispatcher.queueReady) return; // the relay will do it
     const dispatch = this.dispatcher
-      .dispatch(records)
+      .enqueue(records)
+      .then(() => this.markLater(records.map((r) => r.id)))
       .catch((err: unknown) =>
         this.logger.warn(
           { err, outboxIds: records.map((r) => r.id) },
@@ -36,8 +48,30 @@ export class DomainEventPublisher implements OnApplicationShutdown {
     this.inFlight.add(dispatch);
   }
 
-  /** Lets dispatches already started finish before the pools close. */
+  /** Lets dispatches already started finish, and marks them, before the pools close. */
   async onApplicationShutdown(): Promise<void> {
     await Promise.allSettled([...this.inFlight]);
+    await this.flushMarks();
+  }
+
+  private markLater(ids: string[]): void {
+    this.toMark.push(...ids);
+    if (this.toMark.length >= MARK_BATCH) void this.flushMarks();
+    else this.markTimer ??= setTimeout(() => void this.flushMarks(), MARK_INTERVAL_MS);
+  }
+
+  /** One UPDATE for every row enqueued since the last; failures leave them to the relay. */
+  private flushMarks(): Promise<void> {
+    clearTimeout(this.markTimer);
+    this.markTimer = undefined;
+    const ids = this.toMark;
+    this.toMark = [];
+    if (ids.length === 0) return this.marking;
+    this.marking = this.marking
+      .then(() => this.dispatcher.markDispatched(ids))
+      .catch((err: unknown) =>
+        this.logger.warn({ err, count: ids.length }, 'outbox rows left for the relay to mark'),
+      );
+    return this.marking;
   }
 }

@@ -33,8 +33,16 @@ export class OutboxDispatcher {
   /** Enqueues the rows then marks them dispatched (with `tx` when given, else on its own). */
   async dispatch(rows: OutboxRecord[], tx?: EntityManager): Promise<void> {
     if (rows.length === 0) return;
-    await this.enqueue(rows.map(toRecordedEvent));
-    const ids = rows.map((r) => r.id);
+    await this.enqueue(rows);
+    await this.markDispatched(
+      rows.map((r) => r.id),
+      tx,
+    );
+  }
+
+  /** Records that the rows reached the queue: the relay leaves them alone from then on. */
+  async markDispatched(ids: string[], tx?: EntityManager): Promise<void> {
+    if (ids.length === 0) return;
     await (tx ?? this.dataSource.manager).update(
       OutboxRecord,
       { id: In(ids), dispatchedAt: IsNull() },
@@ -42,7 +50,10 @@ export class OutboxDispatcher {
     );
   }
 
-  private async enqueue(events: RecordedEvent[]): Promise<void> {
+  /** Adds the rows' jobs to the queue (a row already there is left as it is). */
+  async enqueue(rows: OutboxRecord[]): Promise<void> {
+    if (rows.length === 0) return;
+    const events = rows.map(toRecordedEvent);
     if (!this.queueReady) throw new Error(`Redis is not ready (${this.queue.client.status})`);
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {

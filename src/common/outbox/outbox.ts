@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
+import { insertRows } from '../database/insert-rows';
 import type { DomainEvent } from './domain-event';
 import { OutboxRecord } from './outbox-record.entity';
 
@@ -30,9 +30,10 @@ export class Outbox {
         dispatchedAt: null,
       }),
     );
-    // insert() sets each record's generated id (consecutive ids from the batch's first one).
-    if (records.length > 0)
-      await tx.insert(OutboxRecord, records as QueryDeepPartialEntity<OutboxRecord>[]);
+    if (records.length > 0) {
+      const first = await insertRows(tx, OutboxRecord, records);
+      records.forEach((record, i) => (record.id = String(first + BigInt(i))));
+    }
     return { events, records };
   }
 }

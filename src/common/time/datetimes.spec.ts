@@ -1,9 +1,11 @@
 import { DateTime } from 'luxon';
+import fc from 'fast-check';
 import {
   formatApiDatetime,
   formatClockTime,
   formatInZone,
   formatLongDate,
+  momentInZone,
   parseDatetime,
 } from './datetimes';
 
@@ -81,5 +83,46 @@ describe('appointment formats', () => {
     const moment = DateTime.fromISO(utc, { zone });
     expect(formatLongDate(moment)).toBe(date);
     expect(formatClockTime(moment)).toBe(time);
+  });
+});
+
+describe('momentInZone', () => {
+  const zones = [
+    'America/New_York',
+    'Europe/London',
+    'Australia/Lord_Howe',
+    'Asia/Kathmandu',
+    'America/Santiago',
+    'America/Havana',
+    'UTC',
+  ];
+  const show = (moment: DateTime) => moment.toFormat("yyyy-MM-dd'T'HH:mm:ss.SSSZZZ");
+
+  it('shows every moment as the zone itself does, around offset changes too', () => {
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...zones),
+        // 1990–2040, to the millisecond.
+        fc.integer({ min: Date.UTC(1990, 0, 1), max: Date.UTC(2040, 0, 1) }),
+        (zone, instant) => {
+          expect(show(momentInZone(instant, zone))).toBe(
+            show(DateTime.fromMillis(instant, { zone })),
+          );
+        },
+      ),
+      { numRuns: 5000 },
+    );
+  });
+
+  it('is exact in the minutes before and after a change of offset', () => {
+    // New York 2026-03-08 02:00 EST → 03:00 EDT (07:00Z); Lord Howe 2026-04-05 02:00 → 01:30 (15:00Z).
+    for (const [zone, change] of [
+      ['America/New_York', Date.UTC(2026, 2, 8, 7)],
+      ['Australia/Lord_Howe', Date.UTC(2026, 3, 4, 15)],
+    ] as const)
+      for (let instant = change - 20 * 60_000; instant <= change + 20 * 60_000; instant += 30_000)
+        expect(show(momentInZone(new Date(instant), zone))).toBe(
+          show(DateTime.fromMillis(instant, { zone })),
+        );
   });
 });

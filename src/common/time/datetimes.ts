@@ -1,4 +1,37 @@
-import { DateTime, FixedOffsetZone } from 'luxon';
+import { DateTime, FixedOffsetZone, IANAZone } from 'luxon';
+
+const QUARTER_HOUR = 15 * 60_000;
+/** Offsets of zones at quarter-hour instants, by `zone@instant`; cleared when full. */
+const quarterOffsets = new Map<string, number>();
+const QUARTER_OFFSETS_SIZE = 50_000;
+
+function offsetAt(zone: IANAZone, instant: number): number {
+  const key = `${zone.name}@${instant}`;
+  let offset = quarterOffsets.get(key);
+  if (offset === undefined) {
+    offset = zone.offset(instant);
+    if (quarterOffsets.size >= QUARTER_OFFSETS_SIZE) quarterOffsets.clear();
+    quarterOffsets.set(key, offset);
+  }
+  return offset;
+}
+
+/**
+ * `utc` as a DateTime in `zone`, with the zone's offset at that moment fixed. A luxon DateTime in an
+ * IANA zone asks `Intl` for its offset (costly, and once per formatting); here the offset comes
+ * from a cache of quarter-hour instants: when the zone has the same offset at both ends of the
+ * quarter hour, no change of offset lies inside it (none is that short) and the moment has it too;
+ * otherwise the zone is asked for the moment itself. Formats the same (the offset is what is shown).
+ */
+export function momentInZone(utc: Date | number, zone: string): DateTime {
+  const instant = typeof utc === 'number' ? utc : utc.getTime();
+  const iana = IANAZone.create(zone);
+  if (!iana.isValid) return DateTime.fromMillis(instant, { zone });
+  const start = Math.floor(instant / QUARTER_HOUR) * QUARTER_HOUR;
+  const before = offsetAt(iana, start);
+  const offset = before === offsetAt(iana, start + QUARTER_HOUR) ? before : iana.offset(instant);
+  return DateTime.fromMillis(instant, { zone: FixedOffsetZone.instance(offset) });
+}
 
 /** `2026-03-03T14:30:00-0500`: how the API writes a moment, in the zone it is shown in. */
 export function formatApiDatetime(moment: DateTime): string {

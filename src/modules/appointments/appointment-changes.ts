@@ -82,7 +82,7 @@ export async function checkLabel(
   manager: EntityManager,
   accountId: number,
   labels: unknown[],
-): Promise<number | null> {
+): Promise<Label | null> {
   if (labels.length === 0) return null;
   if (labels.length > 1)
     throw new InvalidAttributeError(
@@ -92,7 +92,7 @@ export async function checkLabel(
   const id = toId((labels[0] as { id?: unknown } | null)?.id);
   if (id === undefined)
     throw new InvalidAttributeError('invalid_labels', 'Invalid "labels" attribute value.');
-  await findReferenced(
+  const [label] = await findReferenced(
     manager,
     Label,
     accountId,
@@ -100,5 +100,5 @@ export async function checkLabel(
     (missing) =>
       new InvalidAttributeError('invalid_labels', `The label "${missing}" does not exist.`),
   );
-  return id;
+  return label;
 }

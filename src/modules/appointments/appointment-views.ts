@@ -28,56 +28,108 @@ export class AppointmentViews {
   ): Promise<AppointmentView[]> {
     if (appointments.length === 0) return [];
     const manager = options.manager ?? this.dataSource.manager;
-    const distinct = (ids: (number | null)[]) => [...new Set(ids.filter((id) => id !== null))];
-    const [types, calendars, labels, answers] = await Promise.all([
+    const [types, calendars, labels, forms] = await Promise.all([
       manager.findBy(AppointmentType, {
         id: In(distinct(appointments.map((a) => a.appointmentTypeId))),
       }),
       manager.findBy(Calendar, { id: In(distinct(appointments.map((a) => a.calendarId))) }),
       manager.findBy(Label, { id: In([0, ...distinct(appointments.map((a) => a.labelId))]) }),
-      options.excludeForms
-        ? Promise.resolve([])
-        : manager.findBy(AppointmentFieldValue, {
-            appointmentId: In(appointments.map((a) => a.id)),
-          }),
+      options.excludeForms ? undefined : this.formsOf(manager, appointments),
     ]);
-    const fields = answers.length
-      ? await manager.findBy(FormField, { id: In(distinct(answers.map((v) => v.fieldId))) })
-      : [];
-    const forms = answers.length
-      ? await manager.findBy(Form, { id: In(distinct(answers.map((v) => v.formId))) })
-      : [];
     const typeById = new Map(types.map((t) => [t.id, t]));
     const calendarById = new Map(calendars.map((c) => [c.id, c]));
     const labelById = new Map(labels.map((l) => [l.id, l]));
-    const fieldById = new Map(fields.map((f) => [f.id, f]));
-    const formById = new Map(forms.map((f) => [f.id, f]));
     const now = Date.now();
     return appointments.map((appointment) => {
-      const type = typeById.get(appointment.appointmentTypeId);
-      const calendar = calendarById.get(appointment.calendarId);
       const label = appointment.labelId === null ? undefined : labelById.get(appointment.labelId);
-      return toAppointmentView(appointment, {
-        typeName: type?.name ?? '',
-        category: type?.category ?? '',
-        calendarName: calendar?.name ?? '',
-        calendarTimezone: calendar?.timezone ?? appointment.timezone,
-        location: calendar?.location ?? '',
+      return this.compose(appointment, now, {
+        type: typeById.get(appointment.appointmentTypeId),
+        calendar: calendarById.get(appointment.calendarId),
         label: label ? { id: label.id, name: label.name, color: label.color } : null,
-        forms: formsOf(
-          answers.filter((v) => v.appointmentId === appointment.id),
-          fieldById,
-          formById,
-        ),
-        publicUrl: this.config.http.publicUrl,
-        secret: this.config.secret,
-        now,
+        forms: forms?.get(appointment.id) ?? [],
       });
     });
   }
+
+  /**
+   * The view of an appointment just written by a caller that holds its type, calendar and label
+   * (booking): nothing is read again but the answers to its forms, and those only when it has some.
+   */
+  async renderWritten(appointment: Appointment, parts: KnownParts): Promise<AppointmentView> {
+    const forms = parts.hasAnswers
+      ? ((await this.formsOf(this.dataSource.manager, [appointment])).get(appointment.id) ?? [])
+      : [];
+    return this.compose(appointment, Date.now(), { ...parts, forms });
+  }
+
+  private compose(
+    appointment: Appointment,
+    now: number,
+    parts: {
+      type: Pick<AppointmentType, 'name' | 'category'> | undefined;
+      calendar: Pick<Calendar, 'name' | 'timezone' | 'location'> | undefined;
+      label: LabelView | null;
+      forms: AppointmentFormView[];
+    },
+  ): AppointmentView {
+    return toAppointmentView(appointment, {
+      typeName: parts.type?.name ?? '',
+      category: parts.type?.category ?? '',
+      calendarName: parts.calendar?.name ?? '',
+      calendarTimezone: parts.calendar?.timezone ?? appointment.timezone,
+      location: parts.calendar?.location ?? '',
+      label: parts.label,
+      forms: parts.forms,
+      publicUrl: this.config.http.publicUrl,
+      secret: this.config.secret,
+      now,
+    });
+  }
+
+  /** The answers of each appointment, grouped by form, by appointment id. */
+  private async formsOf(
+    manager: EntityManager,
+    appointments: Appointment[],
+  ): Promise<Map<number, AppointmentFormView[]>> {
+    const answers = await manager.findBy(AppointmentFieldValue, {
+      appointmentId: In(appointments.map((a) => a.id)),
+    });
+    if (answers.length === 0) return new Map();
+    const [fields, forms] = await Promise.all([
+      manager.findBy(FormField, { id: In(distinct(answers.map((v) => v.fieldId))) }),
+      manager.findBy(Form, { id: In(distinct(answers.map((v) => v.formId))) }),
+    ]);
+    const fieldById = new Map(fields.map((f) => [f.id, f]));
+    const formById = new Map(forms.map((f) => [f.id, f]));
+    return new Map(
+      appointments.map((a) => [
+        a.id,
+        groupAnswers(
+          answers.filter((v) => v.appointmentId === a.id),
+          fieldById,
+          formById,
+        ),
+      ]),
+    );
+  }
 }
 
-function formsOf(
+type LabelView = { id: number; name: string; color: string };
+
+/** What the writer of an appointment already holds (see AppointmentViews.renderWritten). */
+export interface KnownParts {
+  type: Pick<AppointmentType, 'name' | 'category'>;
+  calendar: Pick<Calendar, 'name' | 'timezone' | 'location'>;
+  label: LabelView | null;
+  /** Whether answers to forms were stored with it (they are read back, ordered, to show them). */
+  hasAnswers: boolean;
+}
+
+function distinct(ids: (number | null)[]): number[] {
+  return [...new Set(ids.filter((id) => id !== null))];
+}
+
+function groupAnswers(
   answers: AppointmentFieldValue[],
   fields: Map<number, FormField>,
   forms: Map<number, Form>,

@@ -1,7 +1,11 @@
 import { createHmac } from 'node:crypto';
-import { DateTime } from 'luxon';
 import { formatCents } from '../../common/money/money';
-import { formatApiDatetime, formatClockTime, formatLongDate } from '../../common/time/datetimes';
+import {
+  formatApiDatetime,
+  formatClockTime,
+  formatLongDate,
+  momentInZone,
+} from '../../common/time/datetimes';
 import type { Appointment } from './appointment.entity';
 
 /** A form's answers as the Appointment object shows them. */
@@ -77,9 +81,9 @@ export function confirmationPage(publicUrl: string, secret: string, id: number):
 }
 
 export function toAppointmentView(a: Appointment, c: AppointmentViewContext): AppointmentView {
-  const start = DateTime.fromJSDate(a.startsAt, { zone: a.timezone });
-  const end = DateTime.fromJSDate(a.endsAt, { zone: a.timezone });
-  const created = DateTime.fromJSDate(a.createdAt, { zone: a.timezone });
+  const start = momentInZone(a.startsAt, a.timezone);
+  const end = momentInZone(a.endsAt, a.timezone);
+  const created = momentInZone(a.createdAt, a.timezone);
   const upcoming = !a.canceled && a.startsAt.getTime() > c.now;
   return {
     id: a.id,

@@ -4,10 +4,12 @@ import { isEmail } from 'class-validator';
 import { DataSource, type EntityManager } from 'typeorm';
 import { InvalidAttributeError } from '../../common/errors/domain-error';
 import { toIdList } from '../../common/http/id-list';
+import { insertRows } from '../../common/database/insert-rows';
 import { DomainEventPublisher } from '../../common/outbox/domain-event-publisher';
 import { Outbox, type PendingEvents } from '../../common/outbox/outbox';
 import { parseDatetime } from '../../common/time/datetimes';
-import { Account } from '../accounts/account.entity';
+import type { Account } from '../accounts/account.entity';
+import type { Label } from '../catalog/label.entity';
 import { assertTimezone } from '../accounts/account-rules';
 import { MAX_APPOINTMENT_MINUTES, readBusyTime } from '../availability/busy-time';
 import { type SlotContext, resolveSlotContext, scheduleOf } from '../availability/slot-context';
@@ -48,7 +50,7 @@ interface Checked {
   datetimeText: string;
   timezone: string | undefined;
   fieldValues: FieldValue[];
-  labelId: number | null;
+  label: Label | null;
 }
 
 /**
@@ -71,23 +73,34 @@ export class BookAppointmentHandler implements ICommandHandler<BookAppointmentCo
   ) {}
 
   async execute({
-    account: principal,
+    account,
     request,
     mode,
     idempotency,
   }: BookAppointmentCommand): Promise<AppointmentView> {
-    // The settings as they are now (the principal may be a few seconds old).
-    const account = await this.dataSource.manager.findOneByOrFail(Account, { id: principal.id });
+    // The account's settings are the principal's: read at authentication, at most AUTH_CACHE_TTL_MS
+    // old on another pod (at once on the pod that changed them), as for availability and API keys.
     const input = bookingInput(request);
     const checked = await this.check(account, input, mode.admin);
+    // Transactions run at READ COMMITTED (every connection's level, see useReadCommitted): the busy
+    // time read under the calendars' locks sees every booking committed before the lock was ours.
     const { appointment, pending } = await retryLockConflicts(() =>
-      this.dataSource.transaction('READ COMMITTED', (tx) =>
+      this.dataSource.transaction((tx) =>
         this.book(tx, account, input, mode, checked, idempotency),
       ),
     );
     this.events.publishAfterCommit(pending);
-    const [view] = await this.views.render([appointment]);
-    return view;
+    const calendar = checked.ctx.calendars.find((c) => c.id === appointment.calendarId)!;
+    return this.views.renderWritten(appointment, {
+      type: checked.ctx.type,
+      calendar,
+      label: checked.label && {
+        id: checked.label.id,
+        name: checked.label.name,
+        color: checked.label.color,
+      },
+      hasAnswers: checked.fieldValues.length > 0,
+    });
   }
 
   /** Everything that needs no lock, in the contract's order of errors. */
@@ -170,11 +183,11 @@ export class BookAppointmentHandler implements ICommandHandler<BookAppointmentCo
       ),
       { asAdmin: admin },
     );
-    const labelId = await checkLabel(this.dataSource.manager, account.id, r.labels ?? []);
+    const label = await checkLabel(this.dataSource.manager, account.id, r.labels ?? []);
 
     // A local time that a DST change skips never happens: no calendar can take it.
     if (parsed.kind === 'nonexistent') throw unavailable('not_available', datetimeText);
-    return { ctx, start: parsed.moment.toMillis(), datetimeText, timezone, fieldValues, labelId };
+    return { ctx, start: parsed.moment.toMillis(), datetimeText, timezone, fieldValues, label };
   }
 
   private async book(
@@ -182,7 +195,7 @@ export class BookAppointmentHandler implements ICommandHandler<BookAppointmentCo
     account: Account,
     r: BookingInput,
     mode: BookAppointmentCommand['mode'],
-    { ctx, start, datetimeText, timezone, fieldValues, labelId }: Checked,
+    { ctx, start, datetimeText, timezone, fieldValues, label }: Checked,
     idempotency: IdempotencyClaim | undefined,
   ): Promise<{ appointment: Appointment; pending: PendingEvents }> {
     await lockCalendars(
@@ -246,40 +259,39 @@ export class BookAppointmentHandler implements ICommandHandler<BookAppointmentCo
     }
 
     const now = new Date();
-    const appointment = await tx.save(
-      tx.create(Appointment, {
-        accountId: account.id,
-        appointmentTypeId: type.id,
-        calendarId: calendar.id,
-        classId,
-        startsAt: new Date(start),
-        endsAt: new Date(end),
-        busyFrom: new Date(start - rules.paddingBefore * MINUTE),
-        busyUntil: new Date(end + rules.paddingAfter * MINUTE),
-        canceled: false,
-        firstName: r.firstName!.trim(),
-        lastName: r.lastName!.trim(),
-        email: (r.email ?? '').trim().toLowerCase(),
-        phone: (r.phone ?? '').trim(),
-        timezone: timezone ?? calendar.timezone,
-        notes: mode.admin ? (r.notes ?? null) : null,
-        priceCents,
-        priceSoldCents,
-        amountPaidCents: 0,
-        certificate: certificateCode,
-        certificateId,
-        addonIds: ctx.addons.map((a) => a.id),
-        labelId,
-        // Stored as given; whether it matters is the type's rule (notifications read it).
-        smsOptIn: r.smsOptIn ?? false,
-        noShow: false,
-        cancelNote: null,
-        canceledAt: null,
-        scheduledBy: mode.admin ? account.email : null,
-        createdAt: now,
-        updatedAt: now,
-      }),
-    );
+    const appointment = tx.create(Appointment, {
+      accountId: account.id,
+      appointmentTypeId: type.id,
+      calendarId: calendar.id,
+      classId,
+      startsAt: new Date(start),
+      endsAt: new Date(end),
+      busyFrom: new Date(start - rules.paddingBefore * MINUTE),
+      busyUntil: new Date(end + rules.paddingAfter * MINUTE),
+      canceled: false,
+      firstName: r.firstName!.trim(),
+      lastName: r.lastName!.trim(),
+      email: (r.email ?? '').trim().toLowerCase(),
+      phone: (r.phone ?? '').trim(),
+      timezone: timezone ?? calendar.timezone,
+      notes: mode.admin ? (r.notes ?? null) : null,
+      priceCents,
+      priceSoldCents,
+      amountPaidCents: 0,
+      certificate: certificateCode,
+      certificateId,
+      addonIds: ctx.addons.map((a) => a.id),
+      labelId: label?.id ?? null,
+      // Stored as given; whether it matters is the type's rule (notifications read it).
+      smsOptIn: r.smsOptIn ?? false,
+      noShow: false,
+      cancelNote: null,
+      canceledAt: null,
+      scheduledBy: mode.admin ? account.email : null,
+      createdAt: now,
+      updatedAt: now,
+    });
+    appointment.id = Number(await insertRows(tx, Appointment, [appointment]));
     if (idempotency) await this.idempotencyKeys.record(tx, account.id, idempotency, appointment.id);
     if (fieldValues.length > 0)
       await tx.insert(

@@ -34,7 +34,7 @@ export class CancelAppointmentHandler implements ICommandHandler<CancelAppointme
 
   async execute(command: CancelAppointmentCommand): Promise<AppointmentView> {
     const { appointment, pending } = await retryLockConflicts(() =>
-      this.dataSource.transaction('READ COMMITTED', (tx) => this.cancel(tx, command)),
+      this.dataSource.transaction((tx) => this.cancel(tx, command)),
     );
     this.events.publishAfterCommit(pending);
     const [view] = await this.views.render([appointment]);

@@ -71,9 +71,7 @@ export class RescheduleAppointmentHandler implements ICommandHandler<RescheduleA
     if (current.canceled) throw new AlreadyCanceledError(current.id);
     const checked = await this.check(account, current, request, mode.admin);
     const { appointment, pending } = await retryLockConflicts(() =>
-      this.dataSource.transaction('READ COMMITTED', (tx) =>
-        this.move(tx, account, current, checked, mode),
-      ),
+      this.dataSource.transaction((tx) => this.move(tx, account, current, checked, mode)),
     );
     this.events.publishAfterCommit(pending);
     const [view] = await this.views.render([appointment]);

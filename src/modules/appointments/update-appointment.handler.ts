@@ -71,9 +71,7 @@ export class UpdateAppointmentHandler implements ICommandHandler<UpdateAppointme
     );
     const changes = await this.check(account, current, request, mode.admin);
     const { appointment, pending } = await retryLockConflicts(() =>
-      this.dataSource.transaction('READ COMMITTED', (tx) =>
-        this.apply(tx, account, appointmentId, changes),
-      ),
+      this.dataSource.transaction((tx) => this.apply(tx, account, appointmentId, changes)),
     );
     this.events.publishAfterCommit(pending);
     const [view] = await this.views.render([appointment]);
@@ -118,7 +116,8 @@ export class UpdateAppointmentHandler implements ICommandHandler<UpdateAppointme
     const answers =
       r.fields === undefined ? undefined : await this.answers(account, current, r.fields, admin);
     if (r.labels !== undefined)
-      attributes.labelId = await checkLabel(this.dataSource.manager, account.id, r.labels);
+      attributes.labelId =
+        (await checkLabel(this.dataSource.manager, account.id, r.labels))?.id ?? null;
     if (r.smsOptIn !== undefined) attributes.smsOptIn = r.smsOptIn;
     if (admin && r.notes !== undefined) attributes.notes = r.notes;
     return { attributes, answers, certificate: admin ? r.certificate : undefined };

@@ -34,6 +34,7 @@ export type SlotType = Pick<
   | 'id'
   | 'accountId'
   | 'name'
+  | 'category'
   | 'active'
   | 'kind'
   | 'duration'
@@ -48,7 +49,10 @@ export type SlotType = Pick<
   /** Whether any form is linked (booking reads the forms' fields only then); unknown if absent. */
   hasForms?: boolean;
 };
-export type SlotCalendar = Pick<Calendar, 'id' | 'name' | 'timezone' | 'hours' | 'overrides'>;
+export type SlotCalendar = Pick<
+  Calendar,
+  'id' | 'name' | 'timezone' | 'location' | 'hours' | 'overrides'
+>;
 
 /** A calendar as the slot engine sees it, with its busy time. */
 export function scheduleOf(calendar: SlotCalendar, busy: Map<number, Span[]>): CalendarSchedule {
@@ -87,6 +91,7 @@ interface ContextRow extends Partial<BusyColumns> {
   id: number;
   accountId: number;
   name: string;
+  category: string;
   active: number;
   kind: 'service' | 'class';
   duration: number;
@@ -103,19 +108,21 @@ interface ContextRow extends Partial<BusyColumns> {
   calendarAccountId: number | null;
   calendarName: string | null;
   calendarTimezone: string | null;
+  calendarLocation: string | null;
   calendarHours: string | WeeklyHours | null;
   calendarOverrides: string | DateOverrides | null;
   calendarDeletedAt: Date | null;
   offered: number | null;
 }
 
-const TYPE_COLUMNS = `t.id, t.account_id AS accountId, t.name, t.active, t.kind, t.duration,
+const TYPE_COLUMNS = `t.id, t.account_id AS accountId, t.name, t.category, t.active, t.kind, t.duration,
   t.class_size AS classSize, t.padding_before AS paddingBefore, t.padding_after AS paddingAfter,
   t.slot_interval AS slotInterval, t.min_hours_in_advance AS minHoursInAdvance,
   t.max_days_in_advance AS maxDaysInAdvance, t.price_cents AS priceCents, t.deleted_at AS deletedAt,
   EXISTS (SELECT 1 FROM appointment_type_forms f WHERE f.appointment_type_id = t.id) AS hasForms`;
 const CALENDAR_COLUMNS = `c.id AS calendarId, c.account_id AS calendarAccountId,
-  c.name AS calendarName, c.timezone AS calendarTimezone, c.hours AS calendarHours,
+  c.name AS calendarName, c.timezone AS calendarTimezone, c.location AS calendarLocation,
+  c.hours AS calendarHours,
   c.overrides AS calendarOverrides, c.deleted_at AS calendarDeletedAt`;
 
 /**
@@ -203,6 +210,7 @@ function toSlotType(row: ContextRow): SlotType {
     id: Number(row.id),
     accountId: Number(row.accountId),
     name: row.name,
+    category: row.category,
     active: Boolean(Number(row.active)),
     kind: row.kind,
     duration: Number(row.duration),
@@ -222,6 +230,7 @@ function toSlotCalendar(row: ContextRow): SlotCalendar {
     id: Number(row.calendarId),
     name: row.calendarName!,
     timezone: row.calendarTimezone!,
+    location: row.calendarLocation ?? '',
     hours: json<WeeklyHours>(row.calendarHours),
     overrides: json<DateOverrides>(row.calendarOverrides),
   };
