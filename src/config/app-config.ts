@@ -24,6 +24,19 @@ export interface WebhooksConfig {
   retryDelaysMs: number[];
   /** Failures continuing this long disable a subscription (time scale applied). */
   disableAfterMs: number;
+  /** How often the worker's sweeper looks for deliveries whose job was lost. */
+  sweepIntervalMs: number;
+  /** How long past due a pending delivery must be before the sweeper queues it again. */
+  sweepGraceMs: number;
+}
+
+/** The outbox relay of the worker (see OutboxRelay). */
+export interface OutboxConfig {
+  relayIntervalMs: number;
+  /** Undispatched rows younger than this are left to the process that wrote them. */
+  relayDelayMs: number;
+  /** Dispatched rows still unprocessed this long after are handed to the queue again. */
+  redeliverAfterMs: number;
 }
 
 export interface RedisConfig {
@@ -48,7 +61,7 @@ export class AppConfig {
     readonly log: { level: string },
     readonly auth: { cacheTtlMs: number },
     readonly worker: { port: number },
-    readonly outbox: { relayIntervalMs: number; relayDelayMs: number },
+    readonly outbox: OutboxConfig,
     readonly webhooks: WebhooksConfig,
     readonly shutdownTimeoutMs: number,
   ) {}
@@ -83,7 +96,11 @@ export class AppConfig {
       { level: e.LOG_LEVEL },
       { cacheTtlMs: e.AUTH_CACHE_TTL_MS },
       { port: e.WORKER_PORT },
-      { relayIntervalMs: e.OUTBOX_RELAY_INTERVAL_MS, relayDelayMs: e.OUTBOX_RELAY_DELAY_MS },
+      {
+        relayIntervalMs: e.OUTBOX_RELAY_INTERVAL_MS,
+        relayDelayMs: e.OUTBOX_RELAY_DELAY_MS,
+        redeliverAfterMs: e.OUTBOX_REDELIVER_AFTER_MS,
+      },
       {
         extraPorts: e.WEBHOOK_ALLOWED_PORTS === '*' ? 'any' : numberList(e.WEBHOOK_ALLOWED_PORTS),
         allowPrivateTargets: e.WEBHOOK_ALLOW_PRIVATE_TARGETS,
@@ -91,6 +108,8 @@ export class AppConfig {
           Math.round(ms * e.WEBHOOK_TIME_SCALE),
         ),
         disableAfterMs: Math.round(e.WEBHOOK_DISABLE_AFTER_MS * e.WEBHOOK_TIME_SCALE),
+        sweepIntervalMs: e.WEBHOOK_SWEEP_INTERVAL_MS,
+        sweepGraceMs: e.WEBHOOK_SWEEP_GRACE_MS,
       },
       e.SHUTDOWN_TIMEOUT_MS,
     );

@@ -45,6 +45,36 @@ describe('configuration', () => {
     expect(config.secret).toBe('x'.repeat(40));
   });
 
+  it('has the outbox and webhook delivery settings: the contract ladder, scaled together with the window', () => {
+    const defaults = AppConfig.fromEnvironment({});
+    expect(defaults.outbox).toEqual({
+      relayIntervalMs: 1000,
+      relayDelayMs: 5000,
+      redeliverAfterMs: 60_000,
+    });
+    expect(defaults.webhooks).toEqual({
+      extraPorts: [],
+      allowPrivateTargets: false,
+      retryDelaysMs: [
+        2000, 30_000, 60_000, 300_000, 600_000, 900_000, 1_800_000, 3_600_000, 43_200_000,
+      ],
+      disableAfterMs: 5 * 24 * 60 * 60 * 1000,
+      sweepIntervalMs: 5000,
+      sweepGraceMs: 30_000,
+    });
+    const scaled = AppConfig.fromEnvironment({
+      WEBHOOK_TIME_SCALE: '0.001',
+      OUTBOX_REDELIVER_AFTER_MS: '2000',
+      WEBHOOK_SWEEP_INTERVAL_MS: '500',
+      WEBHOOK_SWEEP_GRACE_MS: '1000',
+    });
+    expect(scaled.webhooks.retryDelaysMs).toEqual([2, 30, 60, 300, 600, 900, 1800, 3600, 43_200]);
+    expect(scaled.webhooks.disableAfterMs).toBe(432_000);
+    // The sweeper's timing is about lost jobs, not the contract: not scaled.
+    expect([scaled.webhooks.sweepIntervalMs, scaled.webhooks.sweepGraceMs]).toEqual([500, 1000]);
+    expect(scaled.outbox.redeliverAfterMs).toBe(2000);
+  });
+
   it.each([
     [{ PORT: 'abc' }, 'PORT'],
     [{ PORT: '70000' }, 'PORT'],
@@ -55,6 +85,9 @@ describe('configuration', () => {
     [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],
     [{ APP_SECRET: 'short' }, 'APP_SECRET'],
     [{ NODE_ENV: 'production' }, 'APP_SECRET'],
+    [{ OUTBOX_REDELIVER_AFTER_MS: '10' }, 'OUTBOX_REDELIVER_AFTER_MS'],
+    [{ WEBHOOK_SWEEP_INTERVAL_MS: 'often' }, 'WEBHOOK_SWEEP_INTERVAL_MS'],
+    [{ WEBHOOK_SWEEP_GRACE_MS: '-1' }, 'WEBHOOK_SWEEP_GRACE_MS'],
   ])('refuses %j, naming %s', (env, name) => {
     expect(() => parseEnvironment(env)).toThrow(ConfigError);
     expect(() => parseEnvironment(env)).toThrow(

@@ -135,6 +135,16 @@ export class Environment {
   OUTBOX_RELAY_DELAY_MS = 5000;
 
   /**
+   * An event handed to the queue but still not processed this long after is handed over again: its
+   * job was lost (Redis restarted empty) or failed for good. Bull ignores the add while the job
+   * exists, so this only revives jobs Redis no longer has.
+   */
+  @Transform(toInt)
+  @IsInt()
+  @Min(100)
+  OUTBOX_REDELIVER_AFTER_MS = 60_000;
+
+  /**
    * Webhook targets must use port 443 or 80; extra ports allowed here, comma-separated (e.g. for an
    * internal receiver on 8443), or `*` for any port. Empty by default.
    */
@@ -171,6 +181,21 @@ export class Environment {
   @Min(0)
   @Max(1000)
   WEBHOOK_TIME_SCALE = 1;
+
+  /** How often the worker looks for webhook deliveries whose queue job was lost. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(50)
+  WEBHOOK_SWEEP_INTERVAL_MS = 5000;
+
+  /**
+   * How long past its due time a pending delivery must be before the sweeper queues it again (its
+   * own job normally runs well within this; not multiplied by WEBHOOK_TIME_SCALE).
+   */
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  WEBHOOK_SWEEP_GRACE_MS = 30_000;
 
   /** Longest a graceful shutdown waits for in-flight requests and jobs before the process exits. */
   @Transform(toInt)

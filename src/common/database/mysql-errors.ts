@@ -3,6 +3,7 @@ import { QueryFailedError } from 'typeorm';
 const ER_DUP_ENTRY = 1062;
 const ER_LOCK_WAIT_TIMEOUT = 1205;
 const ER_LOCK_DEADLOCK = 1213;
+const ER_NO_REFERENCED_ROW_2 = 1452;
 
 function errnoOf(e: unknown): number | undefined {
   return e instanceof QueryFailedError
@@ -19,4 +20,9 @@ export function isDuplicateEntry(e: unknown): boolean {
 export function isLockConflict(e: unknown): boolean {
   const errno = errnoOf(e);
   return errno === ER_LOCK_DEADLOCK || errno === ER_LOCK_WAIT_TIMEOUT;
+}
+
+/** A foreign key refused the write: the row it refers to does not exist (any more). */
+export function isMissingParentRow(e: unknown): boolean {
+  return errnoOf(e) === ER_NO_REFERENCED_ROW_2;
 }

@@ -1,20 +1,28 @@
 import { Process, Processor } from '@nestjs/bull';
 import { Inject, type OnModuleInit } from '@nestjs/common';
 import { DiscoveryService } from '@nestjs/core';
+import { InjectDataSource } from '@nestjs/typeorm';
 import type { Job } from 'bull';
 import type { Logger } from 'pino';
+import { DataSource } from 'typeorm';
 import { ROOT_LOGGER } from '../logging/logging.module';
 import { QueueName } from '../queues/queue-names';
 import type { RecordedEvent } from './domain-event';
 import { DOMAIN_EVENT_CONSUMER, type DomainEventHandler } from './domain-event-consumer';
 
-/** Worker: hands each domain event from the queue to every registered consumer, in turn. */
+/**
+ * Worker: hands each domain event from the queue to every registered consumer, in turn, then records
+ * in its outbox row that it was processed. Until then the relay considers the event in flight, and
+ * hands it to the queue again when that lasts (OUTBOX_REDELIVER_AFTER_MS): its job was lost with
+ * Redis, or failed for good. Consumers are idempotent, so a second run does no harm.
+ */
 @Processor(QueueName.DomainEvents)
 export class DomainEventsProcessor implements OnModuleInit {
   private consumers: DomainEventHandler[] = [];
 
   constructor(
     private readonly discovery: DiscoveryService,
+    @InjectDataSource() private readonly dataSource: DataSource,
     @Inject(ROOT_LOGGER) private readonly logger: Logger,
   ) {}
 
@@ -34,5 +42,9 @@ export class DomainEventsProcessor implements OnModuleInit {
     for (const consumer of this.consumers) {
       await consumer.handle(job.data);
     }
+    await this.dataSource.query(
+      'UPDATE outbox SET processed_at = ? WHERE id = ? AND processed_at IS NULL',
+      [new Date(), job.data.outboxId],
+    );
   }
 }

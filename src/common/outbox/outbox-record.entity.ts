@@ -4,6 +4,7 @@ import type { RecordedEvent } from './domain-event';
 /** A row of the transactional outbox. */
 @Entity('outbox')
 @Index('idx_outbox_pending', ['dispatchedAt', 'id'])
+@Index('idx_outbox_unprocessed', ['processedAt', 'id'])
 export class OutboxRecord {
   /** BIGINT, read as a string (exact beyond 2^53). */
   @PrimaryGeneratedColumn({ type: 'bigint', unsigned: true })
@@ -24,6 +25,13 @@ export class OutboxRecord {
   /** When the event reached the queue; null while pending. */
   @Column({ name: 'dispatched_at', type: 'datetime', precision: 3, nullable: true })
   dispatchedAt!: Date | null;
+
+  /**
+   * When every worker-side consumer had handled the event; null until then. The relay hands rows
+   * dispatched long ago but still unprocessed to the queue again (their job was lost).
+   */
+  @Column({ name: 'processed_at', type: 'datetime', precision: 3, nullable: true })
+  processedAt!: Date | null;
 }
 
 export function toRecordedEvent(row: OutboxRecord): RecordedEvent {

@@ -4,35 +4,57 @@ import {
   type OnApplicationBootstrap,
   type OnModuleDestroy,
 } from '@nestjs/common';
+import { ModuleRef } from '@nestjs/core';
+import { getQueueToken } from '@nestjs/bull';
 import { InjectDataSource } from '@nestjs/typeorm';
+import type { Queue } from 'bull';
 import type { Logger } from 'pino';
-import { DataSource } from 'typeorm';
+import { DataSource, type EntityManager, In } from 'typeorm';
 import { AppConfig } from '../../config/app-config';
 import { ROOT_LOGGER } from '../logging/logging.module';
+import { QueueName } from '../queues/queue-names';
+import type { RecordedEvent } from './domain-event';
 import { OutboxDispatcher } from './outbox-dispatcher';
 import { OutboxRecord } from './outbox-record.entity';
 
 const BATCH_SIZE = 200;
 
 /**
- * Worker-side safety net of the outbox: rows still undispatched some seconds after they were written
- * (their writer crashed, or Redis was down) are enqueued here. Rows are claimed with
- * `FOR UPDATE SKIP LOCKED`, so several workers share the work without waiting on each other.
+ * Worker-side safety net of the outbox; the outbox is the truth, even when Redis loses everything.
+ * Each pass takes the unprocessed rows (few: the events in flight, read by `idx_outbox_unprocessed`)
+ * that need a hand:
+ *
+ * - still undispatched some seconds after they were written (their writer crashed, or Redis was
+ *   down): enqueued and marked dispatched;
+ * - dispatched long ago (OUTBOX_REDELIVER_AFTER_MS) yet unprocessed: their job is looked up. Gone
+ *   (Redis restarted empty) → enqueued again; failed for good → retried; completed → the row is
+ *   marked processed (the mark was lost); waiting or running → left to the queue's backlog. Their
+ *   `dispatched_at` is moved to now, so they are looked at again only after another such delay.
+ *
+ * Rows are claimed with `FOR UPDATE SKIP LOCKED`, so several workers share the work without waiting
+ * on each other, and the row id is the jobId, so an event is queued once however often it is handed
+ * over.
  */
 @Injectable()
 export class OutboxRelay implements OnApplicationBootstrap, OnModuleDestroy {
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<unknown> | undefined;
   private stopped = false;
+  private queue: Queue<RecordedEvent> | undefined;
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly dispatcher: OutboxDispatcher,
+    private readonly moduleRef: ModuleRef,
     private readonly config: AppConfig,
     @Inject(ROOT_LOGGER) private readonly logger: Logger,
   ) {}
 
   onApplicationBootstrap(): void {
+    // The domain-events queue, registered by OutboxModule (the dispatcher's and the processor's).
+    this.queue = this.moduleRef.get<Queue<RecordedEvent>>(getQueueToken(QueueName.DomainEvents), {
+      strict: false,
+    });
     this.schedule(0);
   }
 
@@ -42,23 +64,67 @@ export class OutboxRelay implements OnApplicationBootstrap, OnModuleDestroy {
     await this.running;
   }
 
-  /** One pass: enqueues up to a batch of due rows; returns how many. */
+  /** One pass: hands over up to a batch of rows; returns how many it took. */
   async relayOnce(): Promise<number> {
     if (!this.dispatcher.queueReady) return 0;
-    const cutoff = new Date(Date.now() - this.config.outbox.relayDelayMs);
+    const now = Date.now();
+    const { relayDelayMs, redeliverAfterMs } = this.config.outbox;
     return this.dataSource.transaction(async (tx) => {
       const rows = await tx
         .createQueryBuilder(OutboxRecord, 'o')
-        .where('o.dispatched_at IS NULL')
-        .andWhere('o.created_at <= :cutoff', { cutoff })
+        .where('o.processed_at IS NULL')
+        .andWhere(
+          '((o.dispatched_at IS NULL AND o.created_at <= :cutoff) OR o.dispatched_at <= :redeliverCutoff)',
+          {
+            cutoff: new Date(now - relayDelayMs),
+            redeliverCutoff: new Date(now - redeliverAfterMs),
+          },
+        )
         .orderBy('o.id', 'ASC')
         .limit(BATCH_SIZE)
         .setLock('pessimistic_write')
         .setOnLocked('skip_locked')
         .getMany();
-      await this.dispatcher.dispatch(rows, tx);
+      await this.dispatcher.dispatch(
+        rows.filter((r) => r.dispatchedAt === null),
+        tx,
+      );
+      await this.redeliver(
+        rows.filter((r) => r.dispatchedAt !== null),
+        tx,
+      );
       return rows.length;
     });
+  }
+
+  /** Rows dispatched long ago and still unprocessed (see the class comment). */
+  private async redeliver(rows: OutboxRecord[], tx: EntityManager): Promise<void> {
+    if (rows.length === 0 || !this.queue) return;
+    const lost: OutboxRecord[] = [];
+    const processed: string[] = [];
+    const retried: string[] = [];
+    for (const row of rows) {
+      const job = await this.queue.getJob(row.id);
+      const state = job ? await job.getState() : undefined;
+      if (!job || state === undefined) lost.push(row);
+      else if (state === 'completed') processed.push(row.id);
+      else if (state === 'failed') {
+        await job.retry();
+        retried.push(row.id);
+      }
+    }
+    await this.dispatcher.enqueue(lost);
+    const now = new Date();
+    await tx.update(OutboxRecord, { id: In(rows.map((r) => r.id)) }, { dispatchedAt: now });
+    if (processed.length > 0) {
+      await tx.update(OutboxRecord, { id: In(processed) }, { processedAt: now });
+    }
+    if (lost.length > 0 || retried.length > 0) {
+      this.logger.warn(
+        { lost: lost.map((r) => r.id), retried },
+        'outbox events whose job was lost or had failed handed to the queue again',
+      );
+    }
   }
 
   private schedule(delayMs: number): void {

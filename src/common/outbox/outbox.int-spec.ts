@@ -41,7 +41,7 @@ describe('Outbox: events reach the queue exactly once (MySQL + Redis)', () => {
     const base = testConfig();
     const config = base.with({
       redis: { ...base.redis, port: redis.port },
-      outbox: { relayIntervalMs: 100, relayDelayMs: 300 },
+      outbox: { ...base.outbox, relayIntervalMs: 100, relayDelayMs: 300 },
     });
     worker = await Test.createTestingModule({
       imports: [WorkerModule.forRoot({ config, logger: createRootLogger('silent', 'worker') })],
@@ -109,6 +109,30 @@ describe('Outbox: events reach the queue exactly once (MySQL + Redis)', () => {
 
     await new Promise((r) => setTimeout(r, 800)); // more relay passes
     expect(deliveriesOf(record.id)).toHaveLength(1);
+  });
+
+  it('marks an event processed once its consumers ran; the relay hands it over again only when its job is gone', async () => {
+    const record = await commitEvent();
+    await eventually(() => deliveriesOf(record.id)[0]);
+    await eventually(async () => ((await rowOf(record.id)).processedAt ? true : undefined));
+    const longAgo = () => new Date(Date.now() - 10 * 60_000);
+    const repository = db.getRepository(OutboxRecord);
+
+    // Unprocessed long after its dispatch, but its job completed (the mark was lost): marked, not rerun.
+    await repository.update({ id: record.id }, { processedAt: null, dispatchedAt: longAgo() });
+    await eventually(async () => ((await rowOf(record.id)).processedAt ? true : undefined));
+    expect(deliveriesOf(record.id)).toHaveLength(1);
+
+    // Its job is gone (Redis restarted empty): queued again and processed again (at least once).
+    await (await queue.getJob(record.id))!.remove();
+    await repository.update({ id: record.id }, { processedAt: null, dispatchedAt: longAgo() });
+    await eventually(() => (deliveriesOf(record.id).length === 2 ? true : undefined));
+    await eventually(async () => ((await rowOf(record.id)).processedAt ? true : undefined));
+    // Recently dispatched and unprocessed (in the queue's backlog): left alone.
+    await repository.update({ id: record.id }, { processedAt: null, dispatchedAt: new Date() });
+    await new Promise((r) => setTimeout(r, 500));
+    expect((await rowOf(record.id)).processedAt).toBeNull();
+    expect(deliveriesOf(record.id)).toHaveLength(2);
   });
 
   it('writes nothing when the transaction rolls back', async () => {

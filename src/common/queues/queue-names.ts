@@ -2,4 +2,9 @@
 export enum QueueName {
   /** Domain events relayed from the outbox, one job per outbox row (jobId = row id). */
   DomainEvents = 'domain-events',
+  /**
+   * Worker only: one job per webhook message (jobId `wh:<messageId>`, or `wh:<messageId>:…` when
+   * the sweeper revives a message whose job was lost), retried on the contract's ladder.
+   */
+  WebhookDeliveries = 'webhook-deliveries',
 }

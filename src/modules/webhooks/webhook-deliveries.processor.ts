@@ -1,0 +1,144 @@
+import { InjectQueue, Process, Processor } from '@nestjs/bull';
+import { type BeforeApplicationShutdown, Inject } from '@nestjs/common';
+import type { Job, Queue } from 'bull';
+import type { Logger } from 'pino';
+import { ROOT_LOGGER } from '../../common/logging/logging.module';
+import { QueueName } from '../../common/queues/queue-names';
+import { variablesObject, webhookIdOf } from './webhook-delivery-rules';
+import { DELIVER_JOB, type DeliveryJobData, RetryLaterError } from './webhook-delivery-queue';
+import { type Attempt, type ClaimedMessage, WebhookMessages } from './webhook-messages';
+import { signatureHeaders, webhookBody } from './webhook-payload';
+import { WebhookSender, type SendOutcome } from './webhook-sender';
+import { WebhookSigningKeys } from './webhook-signing-keys';
+
+/**
+ * Deliveries in flight per worker process. An attempt mostly waits on the receiver (up to 10 s), so
+ * many run at once: at a few ms per attempt to a local receiver this allows well over a thousand
+ * deliveries a second, and a slow receiver does not hold up the others for long.
+ */
+export const DELIVERY_CONCURRENCY = 100;
+
+/** What a job that ends normally did, kept as the job's return value. */
+export type DeliveryJobResult = 'delivered' | 'not-claimed' | 'skipped' | 'gone' | 'lease-lost';
+
+/**
+ * Worker: one attempt per run of a job. The job claims its message (see WebhookMessages.claim: a
+ * duplicate job finds it claimed or not due and ends as `not-claimed` without sending), signs and
+ * sends it, records the attempt and its consequences in one transaction, then tells Bull:
+ *
+ * - delivered: the job completes;
+ * - retrying (HTTP 500, network error): the job throws a RetryLaterError carrying the ladder's next
+ *   delay, which the queue's `webhook` backoff strategy hands to Bull (the job goes to `delayed`);
+ * - failed (not retried) or stopped (ladder exhausted, subscription disabled): the job is discarded
+ *   and throws, so Bull shows it failed, with the reason, and never runs it again. A failed job is
+ *   what it says: the notification did not reach its receiver.
+ *
+ * An unexpected error (MySQL unreachable…) gives the claim back and throws: Bull tries the job again
+ * after a short wait without the message's ladder moving. When the recording fails after the send,
+ * the next try sends again: delivery is at least once, and receivers drop repeats by `webhook-id`.
+ */
+@Processor(QueueName.WebhookDeliveries)
+export class WebhookDeliveriesProcessor implements BeforeApplicationShutdown {
+  constructor(
+    @InjectQueue(QueueName.WebhookDeliveries) private readonly queue: Queue<DeliveryJobData>,
+    private readonly messages: WebhookMessages,
+    private readonly sender: WebhookSender,
+    private readonly keys: WebhookSigningKeys,
+    @Inject(ROOT_LOGGER) private readonly logger: Logger,
+  ) {}
+
+  /**
+   * A graceful stop lets the attempts in flight finish and be recorded: the queue stops taking jobs
+   * and waits for its active ones here, before the shutdown hooks close the sender's connections
+   * and the MySQL pool (Nest would otherwise close the sender first: this module is nearer the root
+   * than the queue's). Closing again later, from the queue's own hook, changes nothing.
+   */
+  async beforeApplicationShutdown(): Promise<void> {
+    await this.queue.close();
+  }
+
+  @Process({ name: DELIVER_JOB, concurrency: DELIVERY_CONCURRENCY })
+  async deliver(job: Job<DeliveryJobData>): Promise<DeliveryJobResult> {
+    const message = await this.messages.claim(job.data.messageId);
+    if (message === null) return 'not-claimed';
+    if (message.subscriptionStatus !== 'active') {
+      // Disabled since the fan-out: no notifications until its owner re-enables it.
+      await this.messages.skip(message);
+      return 'skipped';
+    }
+
+    let attempt: Attempt;
+    try {
+      attempt = await this.send(message);
+    } catch (e) {
+      await this.release(message);
+      throw e;
+    }
+    let recorded: Awaited<ReturnType<WebhookMessages['record']>>;
+    try {
+      recorded = await this.messages.record(message, attempt);
+    } catch (e) {
+      this.logger.warn(
+        { err: e, messageId: message.id },
+        'webhook attempt not recorded; it will be sent again',
+      );
+      await this.release(message);
+      throw e;
+    }
+    if (recorded.kind !== 'recorded') return recorded.kind;
+
+    const { decision } = recorded;
+    const log = {
+      messageId: message.id,
+      subscriptionId: message.subscriptionId,
+      attempt: message.attempts + 1,
+      outcome: decision.outcome,
+      statusCode: attempt.sent.statusCode,
+      error: attempt.sent.error,
+    };
+    if (decision.streak.kind === 'disable') {
+      this.logger.warn(log, 'webhook subscription disabled after failing for the disable window');
+    } else {
+      this.logger.debug(log, 'webhook attempt');
+    }
+    switch (decision.outcome) {
+      case 'delivered':
+        return 'delivered';
+      case 'retrying':
+        throw new RetryLaterError(
+          decision.retryDelayMs ?? 0,
+          `${describe(attempt.sent)}; retry in ${decision.retryDelayMs} ms`,
+        );
+      case 'failed':
+      case 'stopped':
+        await job.discard();
+        throw new Error(`${decision.outcome}: ${describe(attempt.sent)}`);
+    }
+  }
+
+  private async send(message: ClaimedMessage): Promise<Attempt> {
+    const body = webhookBody(variablesObject(message.variables));
+    const attemptedAt = new Date();
+    const headers = signatureHeaders({
+      apiKey: this.keys.keyOf(message.apiKeyEncrypted),
+      webhookId: webhookIdOf(message.outboxId, message.subscriptionId),
+      timestamp: attemptedAt,
+      body,
+    });
+    const sent = await this.sender.send(message.target, body, headers);
+    return { attemptedAt, finishedAt: new Date(), sent };
+  }
+
+  /** Best effort: when MySQL is what failed, the lease simply runs out. */
+  private async release(message: ClaimedMessage): Promise<void> {
+    try {
+      await this.messages.release(message);
+    } catch (err) {
+      this.logger.warn({ err, messageId: message.id }, 'webhook message claim not released');
+    }
+  }
+}
+
+function describe(sent: SendOutcome): string {
+  return sent.error ?? `HTTP ${sent.statusCode}`;
+}

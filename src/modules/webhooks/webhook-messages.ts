@@ -1,0 +1,328 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, type EntityManager } from 'typeorm';
+import { isMissingParentRow } from '../../common/database/mysql-errors';
+import { AppConfig } from '../../config/app-config';
+import {
+  type AttemptDecision,
+  type WebhookNotification,
+  type WebhookVariables,
+  decideAttempt,
+} from './webhook-delivery-rules';
+import type { SendOutcome } from './webhook-sender';
+import type { WebhookAction, WebhookStatus } from './webhook-subscription.entity';
+
+/**
+ * How long a claim owns a message: longer than an attempt can take (the sender gives up after
+ * 10 s) plus recording it. A worker that dies mid-attempt leaves the message to others after this.
+ */
+export const LEASE_MS = 15_000;
+
+/**
+ * A message due this little in the future may be claimed already: Bull's delayed jobs are timed by
+ * the clock of whichever worker promotes them, which may run slightly ahead of the one that
+ * scheduled the retry. Without it, such a job would find the message not due and end its chain,
+ * leaving the message to the sweeper.
+ */
+export const DUE_TOLERANCE_MS = 1000;
+
+/** A message claimed for one attempt, with what sending it needs. */
+export interface ClaimedMessage {
+  id: string;
+  /** The claim's token: the lease's end, exactly as written. */
+  lease: Date;
+  accountId: number;
+  subscriptionId: number;
+  outboxId: string;
+  action: WebhookAction;
+  resourceId: number;
+  variables: WebhookVariables;
+  /** Attempts made before this one. */
+  attempts: number;
+  target: string;
+  subscriptionStatus: WebhookStatus;
+  failingSince: Date | null;
+  apiKeyEncrypted: string;
+}
+
+/** One attempt as the sender reported it, timed. */
+export interface Attempt {
+  attemptedAt: Date;
+  finishedAt: Date;
+  sent: SendOutcome;
+}
+
+/** What recording an attempt came to. */
+export type Recorded =
+  | { kind: 'recorded'; decision: AttemptDecision }
+  /** The subscription (and with it the message) was deleted meanwhile: nothing to record. */
+  | { kind: 'gone' }
+  /** Another job took the message over after this one's lease ran out: the attempt is logged only. */
+  | { kind: 'lease-lost'; decision: AttemptDecision };
+
+interface MessageRow {
+  account_id: number;
+  subscription_id: number;
+  outbox_id: number | string;
+  action: WebhookAction;
+  resource_id: number;
+  variables: string | WebhookVariables;
+  attempts: number;
+  target: string;
+  subscription_status: WebhookStatus;
+  failing_since: Date | null;
+  api_key_encrypted: string;
+}
+
+interface ResultHeader {
+  affectedRows: number;
+}
+
+/**
+ * The webhook_messages table, in SQL written by hand: these statements run for every delivery, and
+ * each is one round trip. Times are the worker's clock (the queue's delays are too), never NOW().
+ */
+@Injectable()
+export class WebhookMessages {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly config: AppConfig,
+  ) {}
+
+  /**
+   * Writes one pending message per subscription for an event (the unique key on (outbox_id,
+   * subscription_id) makes a second fan-out of the same event write nothing), then answers the
+   * event's messages that are still pending, new or not.
+   */
+  async createForEvent(
+    event: { outboxId: string; accountId: number },
+    notification: WebhookNotification,
+    subscriptionIds: number[],
+  ): Promise<string[]> {
+    const now = new Date();
+    const variables = JSON.stringify(notification.variables);
+    const params = subscriptionIds.flatMap((subscriptionId) => [
+      event.accountId,
+      subscriptionId,
+      event.outboxId,
+      notification.action,
+      notification.resourceId,
+      variables,
+      now,
+      now,
+      now,
+    ]);
+    // IGNORE: an existing (event, subscription) row, or a subscription deleted since it was read
+    // (its foreign key refuses the row), are skipped.
+    await this.dataSource.query(
+      `INSERT IGNORE INTO webhook_messages
+         (account_id, subscription_id, outbox_id, action, resource_id, variables, status, attempts,
+          next_attempt_at, leased_until, created_at, updated_at)
+       VALUES ${subscriptionIds.map(() => "(?, ?, ?, ?, ?, ?, 'pending', 0, ?, NULL, ?, ?)").join(', ')}`,
+      params,
+    );
+    const rows: { id: number | string }[] = await this.dataSource.query(
+      "SELECT id FROM webhook_messages WHERE outbox_id = ? AND status = 'pending' ORDER BY id",
+      [event.outboxId],
+    );
+    return rows.map((row) => String(row.id));
+  }
+
+  /**
+   * Claims the message for one attempt: it must be pending, due, and not leased by a job whose
+   * attempt is in flight. One UPDATE decides, so of two jobs of one message (a duplicate, a job
+   * revived by the sweeper while the first was only late) at most one sends; the other gets null
+   * and completes without sending. Null too when the message is done or gone.
+   */
+  async claim(messageId: string, now = new Date()): Promise<ClaimedMessage | null> {
+    const lease = new Date(now.getTime() + LEASE_MS);
+    const claimed: ResultHeader = await this.dataSource.query(
+      `UPDATE webhook_messages SET leased_until = ?, updated_at = ?
+        WHERE id = ? AND status = 'pending' AND next_attempt_at <= ?
+          AND (leased_until IS NULL OR leased_until <= ?)`,
+      [lease, now, messageId, new Date(now.getTime() + DUE_TOLERANCE_MS), now],
+    );
+    if (claimed.affectedRows === 0) return null;
+    const rows: MessageRow[] = await this.dataSource.query(
+      `SELECT m.account_id, m.subscription_id, m.outbox_id, m.action, m.resource_id, m.variables,
+              m.attempts, s.target, s.status AS subscription_status, s.failing_since,
+              a.api_key_encrypted
+         FROM webhook_messages m
+         JOIN webhook_subscriptions s ON s.id = m.subscription_id
+         JOIN accounts a ON a.id = m.account_id
+        WHERE m.id = ? AND m.leased_until = ?`,
+      [messageId, lease],
+    );
+    const row = rows[0];
+    if (!row) return null;
+    return {
+      id: messageId,
+      lease,
+      accountId: row.account_id,
+      subscriptionId: row.subscription_id,
+      outboxId: String(row.outbox_id),
+      action: row.action,
+      resourceId: row.resource_id,
+      // MariaDB's JSON is text to the driver; MySQL's is parsed already.
+      variables:
+        typeof row.variables === 'string'
+          ? (JSON.parse(row.variables) as WebhookVariables)
+          : row.variables,
+      attempts: row.attempts,
+      target: row.target,
+      subscriptionStatus: row.subscription_status,
+      failingSince: row.failing_since,
+      apiKeyEncrypted: row.api_key_encrypted,
+    };
+  }
+
+  /** Ends a claimed message without an attempt: its subscription is disabled. */
+  async skip(message: ClaimedMessage): Promise<void> {
+    await this.dataSource.query(
+      `UPDATE webhook_messages SET status = 'skipped', leased_until = NULL, updated_at = ?
+        WHERE id = ? AND leased_until = ?`,
+      [new Date(), message.id, message.lease],
+    );
+  }
+
+  /** Gives a claim back without an attempt (the job failed before sending), so a retry can claim. */
+  async release(message: ClaimedMessage): Promise<void> {
+    await this.dataSource.query(
+      `UPDATE webhook_messages SET leased_until = NULL, updated_at = ?
+        WHERE id = ? AND leased_until = ?`,
+      [new Date(), message.id, message.lease],
+    );
+  }
+
+  /**
+   * Records an attempt in one transaction: its line in the delivery log, the message's new state
+   * and the subscription's failure streak (see decideAttempt). A failure that counts locks the
+   * subscription's row first, so that parallel failures start one streak and disable it once.
+   */
+  async record(message: ClaimedMessage, attempt: Attempt): Promise<Recorded> {
+    try {
+      return await this.dataSource.transaction((tx) => this.recordIn(tx, message, attempt));
+    } catch (e) {
+      if (isMissingParentRow(e)) return { kind: 'gone' };
+      throw e;
+    }
+  }
+
+  private async recordIn(
+    tx: EntityManager,
+    message: ClaimedMessage,
+    { attemptedAt, finishedAt, sent }: Attempt,
+  ): Promise<Recorded> {
+    let subscription = { status: message.subscriptionStatus, failingSince: message.failingSince };
+    if (sent.kind === 'retry') {
+      const rows: { status: WebhookStatus; failing_since: Date | null }[] = await tx.query(
+        'SELECT status, failing_since FROM webhook_subscriptions WHERE id = ? FOR UPDATE',
+        [message.subscriptionId],
+      );
+      if (rows.length === 0) return { kind: 'gone' };
+      subscription = { status: rows[0].status, failingSince: rows[0].failing_since };
+    }
+    const attemptsMade = message.attempts + 1;
+    const decision = decideAttempt({
+      kind: sent.kind,
+      attemptsMade,
+      attemptedAt,
+      finishedAt,
+      subscription,
+      policy: this.config.webhooks,
+    });
+
+    await tx.query(
+      `INSERT INTO webhook_deliveries
+         (subscription_id, account_id, outbox_id, action, resource_id, attempt, attempted_at,
+          duration_ms, status_code, error, outcome, next_retry_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      [
+        message.subscriptionId,
+        message.accountId,
+        message.outboxId,
+        message.action,
+        message.resourceId,
+        attemptsMade,
+        attemptedAt,
+        Math.max(0, Math.round(sent.durationMs)),
+        sent.statusCode,
+        sent.error === null ? null : sent.error.slice(0, 255),
+        decision.outcome,
+        decision.nextAttemptAt,
+      ],
+    );
+    const updated: ResultHeader = await tx.query(
+      `UPDATE webhook_messages
+          SET status = ?, attempts = ?, next_attempt_at = COALESCE(?, next_attempt_at),
+              leased_until = NULL, updated_at = ?
+        WHERE id = ? AND leased_until = ?`,
+      [
+        decision.messageStatus,
+        attemptsMade,
+        decision.nextAttemptAt,
+        finishedAt,
+        message.id,
+        message.lease,
+      ],
+    );
+
+    const { streak } = decision;
+    if (streak.kind === 'clear') {
+      await tx.query(
+        `UPDATE webhook_subscriptions SET failing_since = NULL, updated_at = ?
+          WHERE id = ? AND status = 'active' AND failing_since IS NOT NULL`,
+        [finishedAt, message.subscriptionId],
+      );
+    } else if (streak.kind === 'start') {
+      await tx.query(
+        `UPDATE webhook_subscriptions SET failing_since = ?, updated_at = ?
+          WHERE id = ? AND failing_since IS NULL`,
+        [streak.failingSince, finishedAt, message.subscriptionId],
+      );
+    } else if (streak.kind === 'disable') {
+      await tx.query(
+        `UPDATE webhook_subscriptions
+            SET status = 'disabled', failing_since = ?, disabled_at = ?, updated_at = ?
+          WHERE id = ?`,
+        [streak.failingSince, streak.disabledAt, finishedAt, message.subscriptionId],
+      );
+    }
+    return updated.affectedRows === 0
+      ? { kind: 'lease-lost', decision }
+      : { kind: 'recorded', decision };
+  }
+
+  /**
+   * Messages whose job seems lost: pending, due for longer than the grace, and not leased by an
+   * attempt in flight. Their due time is moved to now, both to name the new job (so that its id
+   * differs from any job Bull still keeps) and so that the next sweep leaves them alone for another
+   * grace period. Runs `add` before the rows are released; SKIP LOCKED lets several workers sweep.
+   */
+  async sweep(
+    graceMs: number,
+    limit: number,
+    add: (messages: { id: string; attempts: number; sweptAt: Date }[]) => Promise<void>,
+  ): Promise<number> {
+    const now = new Date();
+    return this.dataSource.transaction(async (tx) => {
+      const rows: { id: number | string; attempts: number }[] = await tx.query(
+        `SELECT id, attempts FROM webhook_messages
+          WHERE status = 'pending' AND next_attempt_at < ?
+            AND (leased_until IS NULL OR leased_until <= ?)
+          ORDER BY next_attempt_at
+          LIMIT ?
+          FOR UPDATE SKIP LOCKED`,
+        [new Date(now.getTime() - graceMs), now, limit],
+      );
+      if (rows.length === 0) return 0;
+      const ids = rows.map((row) => String(row.id));
+      await tx.query(
+        'UPDATE webhook_messages SET next_attempt_at = ?, updated_at = ? WHERE id IN (?)',
+        [now, now, ids],
+      );
+      await add(rows.map((row) => ({ id: String(row.id), attempts: row.attempts, sweptAt: now })));
+      return rows.length;
+    });
+  }
+}

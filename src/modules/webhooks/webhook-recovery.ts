@@ -1,0 +1,75 @@
+import {
+  Inject,
+  Injectable,
+  type OnApplicationBootstrap,
+  type OnModuleDestroy,
+} from '@nestjs/common';
+import type { Logger } from 'pino';
+import { ROOT_LOGGER } from '../../common/logging/logging.module';
+import { AppConfig } from '../../config/app-config';
+import { WebhookDeliveryQueue } from './webhook-delivery-queue';
+import { WebhookMessages } from './webhook-messages';
+
+const BATCH_SIZE = 500;
+
+/**
+ * Worker-side safety net of webhook delivery, as the outbox relay is for events: a pending message
+ * due for longer than the grace has lost its job (Redis restarted empty, or the job gave up on
+ * unexpected errors) or its worker died mid-attempt (its lease has run out since). Such messages
+ * get a new job, `wh:<messageId>:<attempts>:<sweep time>`: an id no earlier job has, so Bull
+ * cannot ignore it as a duplicate of a job it still keeps. The message's attempts and ladder are
+ * its row's, so the revived job continues where the lost one stopped, and its claim keeps it from
+ * sending while another job of the message is at it. Several workers may sweep together (rows are
+ * taken with SKIP LOCKED).
+ */
+@Injectable()
+export class WebhookRecovery implements OnApplicationBootstrap, OnModuleDestroy {
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<unknown> | undefined;
+  private stopped = false;
+
+  constructor(
+    private readonly messages: WebhookMessages,
+    private readonly queue: WebhookDeliveryQueue,
+    private readonly config: AppConfig,
+    @Inject(ROOT_LOGGER) private readonly logger: Logger,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    this.schedule(this.config.webhooks.sweepIntervalMs);
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    await this.running;
+  }
+
+  /** One pass: queues up to a batch of messages whose job seems lost; returns how many. */
+  async sweepOnce(): Promise<number> {
+    if (!this.queue.ready) return 0;
+    return this.messages.sweep(this.config.webhooks.sweepGraceMs, BATCH_SIZE, (found) =>
+      this.queue.add(
+        found.map(({ id, attempts, sweptAt }) => ({
+          messageId: id,
+          jobId: `wh:${id}:${attempts}:${sweptAt.getTime()}`,
+        })),
+      ),
+    );
+  }
+
+  private schedule(delayMs: number): void {
+    if (this.stopped) return;
+    this.timer = setTimeout(() => {
+      this.running = this.sweepOnce()
+        .then((count) => {
+          if (count > 0) this.logger.info({ count }, 'webhook sweeper re-queued lost deliveries');
+          this.schedule(count === BATCH_SIZE ? 0 : this.config.webhooks.sweepIntervalMs);
+        })
+        .catch((err: unknown) => {
+          this.logger.warn({ err }, 'webhook sweep failed; retrying');
+          this.schedule(this.config.webhooks.sweepIntervalMs);
+        });
+    }, delayMs);
+  }
+}
