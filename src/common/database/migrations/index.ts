@@ -5,6 +5,7 @@ import { Certificates1764100000000 } from './1764100000000-certificates';
 import { Booking1764200000000 } from './1764200000000-booking';
 import { IdempotencyKeys1764300000000 } from './1764300000000-idempotency-keys';
 import { Webhooks1764400000000 } from './1764400000000-webhooks';
+import { CoveringBusyIndex1764600000000 } from './1764600000000-covering-busy-index';
 
 /**
  * Every migration, in order. Listed explicitly (not globbed) so that the compiled service, ts-jest and
@@ -18,4 +19,5 @@ export const migrations = [
   Booking1764200000000,
   IdempotencyKeys1764300000000,
   Webhooks1764400000000,
+  CoveringBusyIndex1764600000000,
 ];
