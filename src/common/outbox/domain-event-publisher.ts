@@ -4,10 +4,13 @@ import type { Logger } from 'pino';
 import { ROOT_LOGGER } from '../logging/logging.module';
 import type { PendingEvents } from './outbox';
 import { OutboxDispatcher } from './outbox-dispatcher';
+import type { OutboxRecord } from './outbox-record.entity';
 
 /** How long enqueued rows wait to be marked dispatched together, and how many at most. */
 const MARK_INTERVAL_MS = 50;
 const MARK_BATCH = 500;
+/** Most rows one addBulk carries. */
+const ENQUEUE_BATCH = 500;
 
 /**
  * After a transaction committed: publishes its events in-process (EventBus) and hands its outbox rows
@@ -20,7 +23,8 @@ const MARK_BATCH = 500;
  */
 @Injectable()
 export class DomainEventPublisher implements OnApplicationShutdown {
-  private readonly inFlight = new Set<Promise<void>>();
+  private toEnqueue: OutboxRecord[] = [];
+  private enqueuing: Promise<void> | undefined;
   private toMark: string[] = [];
   private markTimer: NodeJS.Timeout | undefined;
   private marking: Promise<void> = Promise.resolve();
@@ -35,22 +39,42 @@ export class DomainEventPublisher implements OnApplicationShutdown {
     if (events.length === 0) return;
     this.eventBus.publishAll(events);
     if (!this.dispatcher.queueReady) return; // the relay will do it
-    const dispatch = this.dispatcher
-      .enqueue(records)
-      .then(() => this.markLater(records.map((r) => r.id)))
-      .catch((err: unknown) =>
+    this.toEnqueue.push(...records);
+    this.startDraining();
+  }
+
+  private startDraining(): void {
+    if (this.enqueuing) return;
+    this.enqueuing = this.drain().finally(() => {
+      this.enqueuing = undefined;
+      // Rows added between the loop's last look and now.
+      if (this.toEnqueue.length > 0) this.startDraining();
+    });
+  }
+
+  /**
+   * Enqueues what is waiting, one addBulk at a time: rows committed while one is in flight go
+   * together in the next (one Redis transaction for many bookings under load, none waiting when
+   * quiet).
+   */
+  private async drain(): Promise<void> {
+    while (this.toEnqueue.length > 0) {
+      const batch = this.toEnqueue.splice(0, ENQUEUE_BATCH);
+      try {
+        await this.dispatcher.enqueue(batch);
+        this.markLater(batch.map((r) => r.id));
+      } catch (err: unknown) {
         this.logger.warn(
-          { err, outboxIds: records.map((r) => r.id) },
+          { err, outboxIds: batch.map((r) => r.id) },
           'outbox dispatch deferred to the relay',
-        ),
-      )
-      .finally(() => this.inFlight.delete(dispatch));
-    this.inFlight.add(dispatch);
+        );
+      }
+    }
   }
 
   /** Lets dispatches already started finish, and marks them, before the pools close. */
   async onApplicationShutdown(): Promise<void> {
-    await Promise.allSettled([...this.inFlight]);
+    while (this.enqueuing) await this.enqueuing;
     await this.flushMarks();
   }
 

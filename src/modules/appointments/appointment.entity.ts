@@ -10,7 +10,7 @@ import { Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
  * MAX_BUSY_SPAN_MINUTES), so a day costs the same whatever the calendar's history.
  */
 @Entity('appointments')
-@Index('idx_appointments_calendar_busy', ['calendarId', 'busyFrom'])
+@Index('idx_appointments_calendar_busy', ['calendarId', 'busyFrom', 'busyUntil', 'canceled'])
 @Index('idx_appointments_class', ['classId'])
 @Index('idx_appointments_account_start', ['accountId', 'startsAt'])
 export class Appointment {

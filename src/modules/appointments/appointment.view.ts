@@ -1,4 +1,4 @@
-import { createHmac } from 'node:crypto';
+import { type KeyObject, createHmac, createSecretKey } from 'node:crypto';
 import { formatCents } from '../../common/money/money';
 import {
   formatApiDatetime,
@@ -71,12 +71,23 @@ export interface AppointmentViewContext {
   now: number;
 }
 
+/** The secret as a KeyObject, made once: a string key is imported again by every createHmac. */
+const keys = new Map<string, KeyObject>();
+function keyOf(secret: string): KeyObject {
+  let key = keys.get(secret);
+  if (!key) keys.set(secret, (key = createSecretKey(Buffer.from(secret, 'utf8'))));
+  return key;
+}
+
 /**
  * The confirmation page of an appointment: its id and a token derived from it with the server's
  * secret, so that one client's page cannot be found from another's by counting ids.
  */
 export function confirmationPage(publicUrl: string, secret: string, id: number): string {
-  const token = createHmac('sha256', secret).update(`appointment:${id}`).digest('hex').slice(0, 20);
+  const token = createHmac('sha256', keyOf(secret))
+    .update(`appointment:${id}`)
+    .digest('hex')
+    .slice(0, 20);
   return `${publicUrl}/confirmation/${id}-${token}`;
 }
 

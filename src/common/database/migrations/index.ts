@@ -6,6 +6,7 @@ import { Booking1764200000000 } from './1764200000000-booking';
 import { IdempotencyKeys1764300000000 } from './1764300000000-idempotency-keys';
 import { Webhooks1764400000000 } from './1764400000000-webhooks';
 import { WebhookMessages1764500000000 } from './1764500000000-webhook-messages';
+import { CoveringBusyIndex1764600000000 } from './1764600000000-covering-busy-index';
 
 /**
  * Every migration, in order. Listed explicitly (not globbed) so that the compiled service, ts-jest and
@@ -20,4 +21,5 @@ export const migrations = [
   IdempotencyKeys1764300000000,
   Webhooks1764400000000,
   WebhookMessages1764500000000,
+  CoveringBusyIndex1764600000000,
 ];

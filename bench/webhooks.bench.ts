@@ -1,0 +1,286 @@
+/**
+ * bench:webhooks — webhook deliveries end to end: bookings through the built API (dist/main.js),
+ * their `appointment.scheduled` events delivered by the built worker (dist/worker.js) to a
+ * receiver in this process (node:http on 127.0.0.1, answers 200 at once), with one dynamic
+ * subscription. Production settings but for the target policy (loopback and any port allowed).
+ *
+ * Two measurements, each in several rounds (medians reported):
+ * - latency: bookings at a steady pace (CONCURRENCY_LATENCY at a time) with the worker running;
+ *   for each, the time from the booking's 200 to the receipt of its webhook (p50, p99);
+ * - throughput: with the worker stopped, BACKLOG bookings are made; then the worker starts and the
+ *   receiver counts deliveries per second from the first receipt to the last (the fan-out of each
+ *   event and the delivery, attempt recorded, as in production).
+ * Every booking's webhook must arrive exactly once per round (counted by `webhook-id`); missing or
+ * duplicate deliveries are reported. Targets (issue 7): >= 1,000 deliveries/s, p50 <= 50 ms.
+ */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import Redis from 'ioredis';
+import { DIST, benchEnv, cli, machine, median, startProcess, stopProcess } from './lib';
+
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const BACKLOG = Number(process.env.BENCH_BACKLOG ?? 3_000);
+const LATENCY_BOOKINGS = Number(process.env.BENCH_LATENCY_BOOKINGS ?? 400);
+const CONCURRENCY_LATENCY = 4;
+const CONCURRENCY_BACKLOG = 20;
+const CALENDARS = 50;
+const SLOT_MINUTES = 15;
+const MINUTE = 60_000;
+const DAY = 1440 * MINUTE;
+const ZONE = 'America/New_York';
+const API_PORT = 3905;
+const WORKER_PORT = 3906;
+const QUEUE_PREFIX = 'bench-webhooks';
+const TARGET_PER_SECOND = 1_000;
+const TARGET_P50_MS = 50;
+
+interface Receipt {
+  at: number;
+  count: number;
+}
+
+/** Webhooks received, by appointment id (the body's `id`), with how many times each came. */
+const receipts = new Map<number, Receipt>();
+let onReceipt: (() => void) | undefined;
+
+async function main(): Promise<void> {
+  const receiver = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const body = new URLSearchParams(Buffer.concat(chunks).toString('utf8'));
+      const id = Number(body.get('id'));
+      const seen = receipts.get(id);
+      if (seen) seen.count += 1;
+      else receipts.set(id, { at: performance.now(), count: 1 });
+      res.writeHead(200).end('ok');
+      onReceipt?.();
+    });
+  });
+  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+  const target = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`;
+
+  const env = benchEnv({
+    PORT: String(API_PORT),
+    WORKER_PORT: String(WORKER_PORT),
+    QUEUE_PREFIX,
+    WEBHOOK_ALLOWED_PORTS: '*',
+    WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+  });
+  await dropQueueKeys(env);
+  const account = cli<{ id: number; apiKey: string }>(
+    ['account:create', '--email', `bench-webhooks-${Date.now()}@example.test`, '--name', 'Bench'],
+    env,
+  );
+  const api = await startProcess(
+    join(DIST, 'main.js'),
+    env,
+    `http://127.0.0.1:${API_PORT}/health/live`,
+  );
+  const startWorker = () =>
+    startProcess(join(DIST, 'worker.js'), env, `http://127.0.0.1:${WORKER_PORT}/health/ready`);
+  let worker = await startWorker();
+  const latencies: { p50: number; p99: number; lost: number; duplicates: number }[] = [];
+  const throughputs: { perSecond: number; lost: number; duplicates: number }[] = [];
+  try {
+    const book = await setUp(account, target);
+    // Warm-up: both processes compile their paths.
+    await measureLatency(book, 200);
+    for (let round = 1; round <= ROUNDS; round++) {
+      const latency = await measureLatency(book, LATENCY_BOOKINGS);
+      latencies.push(latency);
+      await stopProcess(worker);
+      const backlog = await bookAll(book, BACKLOG, CONCURRENCY_BACKLOG);
+      worker = await startWorker();
+      const throughput = await measureThroughput(backlog);
+      throughputs.push(throughput);
+      console.log(
+        `round ${round}: latency p50 ${latency.p50.toFixed(1)} ms, p99 ${latency.p99.toFixed(1)} ms ` +
+          `(${LATENCY_BOOKINGS} bookings, ${CONCURRENCY_LATENCY} at a time) | throughput ` +
+          `${throughput.perSecond.toFixed(0)} deliveries/s (${BACKLOG} queued) | lost ` +
+          `${latency.lost + throughput.lost}, duplicates ${latency.duplicates + throughput.duplicates}`,
+      );
+    }
+  } finally {
+    await stopProcess(worker);
+    await stopProcess(api);
+    receiver.close();
+    await dropQueueKeys(env);
+  }
+
+  const p50 = median(latencies.map((l) => l.p50));
+  const p99 = median(latencies.map((l) => l.p99));
+  const perSecond = median(throughputs.map((t) => t.perSecond));
+  const lost = [...latencies, ...throughputs].reduce((sum, r) => sum + r.lost, 0);
+  const duplicates = [...latencies, ...throughputs].reduce((sum, r) => sum + r.duplicates, 0);
+  console.log(
+    `\nbench:webhooks — appointment.scheduled webhooks to a local receiver, ${ROUNDS} rounds`,
+  );
+  console.log(`  ${machine()}`);
+  console.log(
+    `  booking→receipt latency (median of rounds): p50 ${p50.toFixed(1)} ms, p99 ${p99.toFixed(1)} ms ` +
+      `→ ${p50 <= TARGET_P50_MS ? 'met' : 'NOT MET'} (target p50 ≤ ${TARGET_P50_MS} ms, ` +
+      `${(p50 / TARGET_P50_MS).toFixed(2)}× the target)`,
+  );
+  console.log(
+    `  delivery throughput (median of rounds): ${perSecond.toFixed(0)} deliveries/s → ` +
+      `${perSecond >= TARGET_PER_SECOND ? 'met' : 'NOT MET'} (target ≥ ${TARGET_PER_SECOND}/s, ` +
+      `${(perSecond / TARGET_PER_SECOND).toFixed(2)}× the target)`,
+  );
+  console.log(`  lost deliveries: ${lost}, duplicate deliveries: ${duplicates}`);
+  if (lost > 0 || duplicates > 0) process.exitCode = 1;
+}
+
+type Book = () => Promise<{ id: number; at: number }>;
+
+async function setUp(account: { id: number; apiKey: string }, target: string): Promise<Book> {
+  const headers = {
+    authorization: `Basic ${Buffer.from(`${account.id}:${account.apiKey}`).toString('base64')}`,
+    'content-type': 'application/json',
+  };
+  const post = async (path: string, body: unknown): Promise<{ id: number }> => {
+    const res = await fetch(`http://127.0.0.1:${API_PORT}/api/v1${path}`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify(body),
+    });
+    if (res.status !== 200) throw new Error(`POST ${path}: ${res.status} ${await res.text()}`);
+    return (await res.json()) as { id: number };
+  };
+  const allDay = [{ start: '00:00', end: '24:00' }];
+  const hours = Object.fromEntries(
+    ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'].map((d) => [
+      d,
+      allDay,
+    ]),
+  );
+  const calendarIds: number[] = [];
+  for (let i = 0; i < CALENDARS; i++)
+    calendarIds.push(
+      (await post('/calendars', { name: `Room ${i + 1}`, timezone: ZONE, hours })).id,
+    );
+  const { id: typeId } = await post('/appointment-types', {
+    name: 'Fifteen minutes',
+    duration: SLOT_MINUTES,
+    calendarIDs: calendarIds,
+    minHoursInAdvance: 0,
+    maxDaysInAdvance: 3650,
+  });
+  await post('/webhooks', { event: 'appointment.scheduled', target });
+  const firstDay = Math.floor(Date.now() / DAY) * DAY + 30 * DAY;
+  let counter = 0;
+  return async () => {
+    const i = counter++;
+    const slot = Math.floor(i / CALENDARS);
+    const start = firstDay + Math.floor(slot / 96) * DAY + (slot % 96) * SLOT_MINUTES * MINUTE;
+    const { id } = await post('/appointments', {
+      firstName: 'Ada',
+      lastName: 'Lovelace',
+      email: 'ada.lovelace@example.test',
+      appointmentTypeID: typeId,
+      calendarID: calendarIds[i % CALENDARS],
+      datetime: new Date(start).toISOString(),
+    });
+    return { id, at: performance.now() };
+  };
+}
+
+/** Makes `count` bookings, `concurrency` at a time; returns when each got its 200. */
+async function bookAll(
+  book: Book,
+  count: number,
+  concurrency: number,
+): Promise<{ id: number; at: number }[]> {
+  const done: { id: number; at: number }[] = [];
+  let started = 0;
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (started < count) {
+        started += 1;
+        done.push(await book());
+      }
+    }),
+  );
+  return done;
+}
+
+/** Resolves once every id has been received (or after `timeoutMs`, with what came). */
+async function receiptsOf(ids: number[], timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (ids.some((id) => !receipts.has(id)) && Date.now() < deadline)
+    await new Promise<void>((resolve) => {
+      onReceipt = resolve;
+      setTimeout(resolve, 100);
+    });
+  onReceipt = undefined;
+}
+
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+}
+
+async function measureLatency(
+  book: Book,
+  count: number,
+): Promise<{ p50: number; p99: number; lost: number; duplicates: number }> {
+  const booked = await bookAll(book, count, CONCURRENCY_LATENCY);
+  await receiptsOf(booked.map((b) => b.id));
+  // A duplicate may come late: give it a moment before counting.
+  await new Promise((resolve) => setTimeout(resolve, 500));
+  const latencies = booked
+    .filter((b) => receipts.has(b.id))
+    .map((b) => receipts.get(b.id)!.at - b.at)
+    .sort((a, b) => a - b);
+  return {
+    p50: percentile(latencies, 50),
+    p99: percentile(latencies, 99),
+    ...tally(booked),
+  };
+}
+
+async function measureThroughput(
+  booked: { id: number }[],
+): Promise<{ perSecond: number; lost: number; duplicates: number }> {
+  await receiptsOf(
+    booked.map((b) => b.id),
+    120_000,
+  );
+  await new Promise((resolve) => setTimeout(resolve, 500));
+  const times = booked
+    .map((b) => receipts.get(b.id)?.at)
+    .filter((at): at is number => at !== undefined)
+    .sort((a, b) => a - b);
+  const seconds = (times[times.length - 1] - times[0]) / 1000;
+  return { perSecond: (times.length - 1) / seconds, ...tally(booked) };
+}
+
+function tally(booked: { id: number }[]): { lost: number; duplicates: number } {
+  let lost = 0;
+  let duplicates = 0;
+  for (const { id } of booked) {
+    const receipt = receipts.get(id);
+    if (!receipt) lost += 1;
+    else duplicates += receipt.count - 1;
+  }
+  return { lost, duplicates };
+}
+
+/** Removes this bench's Bull keys (its own prefix): nothing of a previous run is replayed. */
+async function dropQueueKeys(env: NodeJS.ProcessEnv): Promise<void> {
+  const redis = new Redis({
+    host: env.REDIS_HOST ?? '127.0.0.1',
+    port: Number(env.REDIS_PORT ?? 6379),
+  });
+  try {
+    const keys = await redis.keys(`${QUEUE_PREFIX}:*`);
+    if (keys.length > 0) await redis.del(...keys);
+  } finally {
+    redis.disconnect();
+  }
+}
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exit(1);
+});
