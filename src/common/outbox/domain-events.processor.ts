@@ -45,7 +45,7 @@ export class DomainEventsProcessor implements OnModuleInit {
     );
   }
 
-  @Process({ name: '*', concurrency: 16 })
+  @Process({ name: '*', concurrency: 64 })
   async handle(job: Job<RecordedEvent>): Promise<void> {
     for (const consumer of this.consumers) {
       await consumer.handle(job.data);

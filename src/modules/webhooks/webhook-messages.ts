@@ -85,6 +85,14 @@ interface ResultHeader {
 const CLAIMABLE = `status = 'pending' AND next_attempt_at <= ?
   AND (leased_until IS NULL OR leased_until <= ?)`;
 
+/** An event to fan out, with the subscriptions it goes to. */
+export interface EventMessages {
+  outboxId: string;
+  accountId: number;
+  notification: WebhookNotification;
+  subscriptionIds: number[];
+}
+
 /** Most messages one claim, or one recording of deliveries, takes together. */
 const CLAIM_BATCH = 100;
 const RECORD_BATCH = 200;
@@ -136,47 +144,48 @@ export class WebhookMessages {
   ) {}
 
   /**
-   * Writes one pending message per subscription for an event (the unique key on (outbox_id,
-   * subscription_id) makes a second fan-out of the same event write nothing), then answers the
-   * event's messages that are still pending, new or not (read back only when some existed).
+   * Writes one pending message per subscription for each event, with one INSERT (the unique key
+   * on (outbox_id, subscription_id) makes a second fan-out of the same event write nothing), then
+   * answers the events' messages that are still pending, new or not.
    */
-  async createForEvent(
-    event: { outboxId: string; accountId: number },
-    notification: WebhookNotification,
-    subscriptionIds: number[],
-  ): Promise<string[]> {
+  async createForEvents(events: EventMessages[]): Promise<string[]> {
     const now = new Date();
-    const variables = JSON.stringify(notification.variables);
-    const params = subscriptionIds.flatMap((subscriptionId) => [
-      event.accountId,
-      subscriptionId,
-      event.outboxId,
-      notification.action,
-      notification.resourceId,
-      variables,
-      now,
-      now,
-      now,
-    ]);
+    const params: unknown[] = [];
+    for (const { outboxId, accountId, notification, subscriptionIds } of events) {
+      const variables = JSON.stringify(notification.variables);
+      for (const subscriptionId of subscriptionIds)
+        params.push(
+          accountId,
+          subscriptionId,
+          outboxId,
+          notification.action,
+          notification.resourceId,
+          variables,
+          now,
+          now,
+          now,
+        );
+    }
+    const count = params.length / 9;
     // IGNORE: an existing (event, subscription) row, or a subscription deleted since it was read
     // (its foreign key refuses the row), are skipped.
     const inserted: { affectedRows: number; insertId: number | string } =
       await this.dataSource.query(
         `INSERT IGNORE INTO webhook_messages
-         (account_id, subscription_id, outbox_id, action, resource_id, variables, status, attempts,
-          next_attempt_at, leased_until, created_at, updated_at)
-       VALUES ${subscriptionIds.map(() => "(?, ?, ?, ?, ?, ?, 'pending', 0, ?, NULL, ?, ?)").join(', ')}`,
+           (account_id, subscription_id, outbox_id, action, resource_id, variables, status,
+            attempts, next_attempt_at, leased_until, created_at, updated_at)
+         VALUES ${Array(count).fill("(?, ?, ?, ?, ?, ?, 'pending', 0, ?, NULL, ?, ?)").join(', ')}`,
         params,
       );
     // Every row new (the usual first fan-out): they are pending, with consecutive ids from the
     // first (InnoDB gives a multi-row insert consecutive ids), so there is nothing to read back.
-    if (inserted.affectedRows === subscriptionIds.length) {
+    if (inserted.affectedRows === count) {
       const first = BigInt(inserted.insertId);
-      return subscriptionIds.map((_, i) => String(first + BigInt(i)));
+      return Array.from({ length: count }, (_, i) => String(first + BigInt(i)));
     }
     const rows: { id: number | string }[] = await this.dataSource.query(
-      "SELECT id FROM webhook_messages WHERE outbox_id = ? AND status = 'pending' ORDER BY id",
-      [event.outboxId],
+      "SELECT id FROM webhook_messages WHERE outbox_id IN (?) AND status = 'pending' ORDER BY id",
+      [events.map((e) => e.outboxId)],
     );
     return rows.map((row) => String(row.id));
   }
