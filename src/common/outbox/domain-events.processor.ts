@@ -5,6 +5,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import type { Job } from 'bull';
 import type { Logger } from 'pino';
 import { DataSource } from 'typeorm';
+import { Batcher } from '../database/batcher';
 import { ROOT_LOGGER } from '../logging/logging.module';
 import { QueueName } from '../queues/queue-names';
 import type { RecordedEvent } from './domain-event';
@@ -15,10 +16,17 @@ import { DOMAIN_EVENT_CONSUMER, type DomainEventHandler } from './domain-event-c
  * in its outbox row that it was processed. Until then the relay considers the event in flight, and
  * hands it to the queue again when that lasts (OUTBOX_REDELIVER_AFTER_MS): its job was lost with
  * Redis, or failed for good. Consumers are idempotent, so a second run does no harm.
+ *
+ * The marks of jobs finishing together are written by one UPDATE (see Batcher); a job completes
+ * only once its mark is committed, so a completed job always has its row marked.
  */
 @Processor(QueueName.DomainEvents)
 export class DomainEventsProcessor implements OnModuleInit {
   private consumers: DomainEventHandler[] = [];
+  private readonly marks = new Batcher<string, void>((ids) => this.markProcessed(ids), {
+    maxBatch: 500,
+    maxInFlight: 2,
+  });
 
   constructor(
     private readonly discovery: DiscoveryService,
@@ -37,14 +45,19 @@ export class DomainEventsProcessor implements OnModuleInit {
     );
   }
 
-  @Process({ name: '*', concurrency: 16 })
+  @Process({ name: '*', concurrency: 64 })
   async handle(job: Job<RecordedEvent>): Promise<void> {
     for (const consumer of this.consumers) {
       await consumer.handle(job.data);
     }
+    await this.marks.add(job.data.outboxId);
+  }
+
+  private async markProcessed(ids: string[]): Promise<void[]> {
     await this.dataSource.query(
-      'UPDATE outbox SET processed_at = ? WHERE id = ? AND processed_at IS NULL',
-      [new Date(), job.data.outboxId],
+      'UPDATE outbox SET processed_at = ? WHERE id IN (?) AND processed_at IS NULL',
+      [new Date(), ids],
     );
+    return [];
   }
 }

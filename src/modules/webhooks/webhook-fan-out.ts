@@ -2,15 +2,25 @@ import { Inject } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { Logger } from 'pino';
 import { DataSource } from 'typeorm';
+import { Batcher, ItemFailed } from '../../common/database/batcher';
 import { ROOT_LOGGER } from '../../common/logging/logging.module';
 import type { RecordedEvent } from '../../common/outbox/domain-event';
 import {
   DomainEventConsumer,
   type DomainEventHandler,
 } from '../../common/outbox/domain-event-consumer';
-import { notificationOf } from './webhook-delivery-rules';
+import { type WebhookNotification, notificationOf } from './webhook-delivery-rules';
 import { WebhookDeliveryQueue } from './webhook-delivery-queue';
-import { WebhookMessages } from './webhook-messages';
+import { type EventMessages, WebhookMessages } from './webhook-messages';
+
+/** Most events one fan-out batch takes. */
+const FAN_OUT_BATCH = 200;
+
+interface FanOutItem {
+  outboxId: string;
+  accountId: number;
+  notification: WebhookNotification;
+}
 
 /**
  * Worker: turns a domain event into one webhook message per active subscription of its action,
@@ -20,9 +30,19 @@ import { WebhookMessages } from './webhook-messages';
  * (event, subscription), and its first job's id is `wh:<messageId>`, so running the fan-out again
  * adds neither a message nor a job; it re-queues only messages still pending, whose job Redis may
  * have lost (the claim keeps a second job from sending twice).
+ *
+ * Events handled together are fanned out together (see Batcher): one SELECT of the subscriptions,
+ * one INSERT of the messages and one addBulk for the whole batch; each event's job completes only
+ * once its batch has. When a batch fails, its events are fanned out one by one, so that an event
+ * that fails alone fails only its own job.
  */
 @DomainEventConsumer()
 export class WebhookFanOut implements DomainEventHandler {
+  private readonly batches = new Batcher<FanOutItem, void>((items) => this.fanOutBatch(items), {
+    maxBatch: FAN_OUT_BATCH,
+    maxInFlight: 2,
+  });
+
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly messages: WebhookMessages,
@@ -38,16 +58,42 @@ export class WebhookFanOut implements DomainEventHandler {
       }
       return;
     }
-    const subscriptions: { id: number }[] = await this.dataSource.query(
-      "SELECT id FROM webhook_subscriptions WHERE account_id = ? AND action = ? AND status = 'active'",
-      [event.accountId, notification.action],
-    );
-    if (subscriptions.length === 0) return;
-    const pending = await this.messages.createForEvent(
-      { outboxId: event.outboxId, accountId: event.accountId },
-      notification,
-      subscriptions.map((s) => s.id),
-    );
+    await this.batches.add({ outboxId: event.outboxId, accountId: event.accountId, notification });
+  }
+
+  private async fanOutBatch(items: FanOutItem[]): Promise<(void | ItemFailed)[]> {
+    try {
+      await this.fanOut(items);
+      return [];
+    } catch (err) {
+      if (items.length === 1) throw err;
+      return Promise.all(
+        items.map((item) => this.fanOut([item]).catch((e: unknown) => new ItemFailed(e))),
+      );
+    }
+  }
+
+  private async fanOut(items: FanOutItem[]): Promise<void> {
+    // The account and action filters select a superset of the pairs wanted (read by the
+    // (account_id, action, status) index); each event keeps its own below.
+    const subscriptions: { id: number; account_id: number; action: string }[] =
+      await this.dataSource.query(
+        `SELECT id, account_id, action FROM webhook_subscriptions
+          WHERE account_id IN (?) AND action IN (?) AND status = 'active' ORDER BY id`,
+        [
+          [...new Set(items.map((i) => i.accountId))],
+          [...new Set(items.map((i) => i.notification.action))],
+        ],
+      );
+    const events: EventMessages[] = [];
+    for (const item of items) {
+      const ids = subscriptions
+        .filter((s) => s.account_id === item.accountId && s.action === item.notification.action)
+        .map((s) => s.id);
+      if (ids.length > 0) events.push({ ...item, subscriptionIds: ids });
+    }
+    if (events.length === 0) return;
+    const pending = await this.messages.createForEvents(events);
     await this.queue.add(
       pending.map((messageId) => ({
         messageId,

@@ -1,10 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager } from 'typeorm';
+import { Batcher } from '../../common/database/batcher';
 import { isMissingParentRow } from '../../common/database/mysql-errors';
 import { AppConfig } from '../../config/app-config';
 import {
   type AttemptDecision,
+  type AttemptFacts,
   type WebhookNotification,
   type WebhookVariables,
   decideAttempt,
@@ -61,6 +63,7 @@ export type Recorded =
   | { kind: 'lease-lost'; decision: AttemptDecision };
 
 interface MessageRow {
+  id: number | string;
   account_id: number;
   subscription_id: number;
   outbox_id: number | string;
@@ -78,6 +81,57 @@ interface ResultHeader {
   affectedRows: number;
 }
 
+/** What makes a message claimable (parameters: the due limit, now). */
+const CLAIMABLE = `status = 'pending' AND next_attempt_at <= ?
+  AND (leased_until IS NULL OR leased_until <= ?)`;
+
+/** An event to fan out, with the subscriptions it goes to. */
+export interface EventMessages {
+  outboxId: string;
+  accountId: number;
+  notification: WebhookNotification;
+  subscriptionIds: number[];
+}
+
+/** Most messages one claim, or one recording of deliveries, takes together. */
+const CLAIM_BATCH = 100;
+const RECORD_BATCH = 200;
+
+/** A delivered attempt that changes nothing but its message and log: recorded in batches. */
+interface Delivered {
+  message: ClaimedMessage;
+  attempt: Attempt;
+  decision: AttemptDecision;
+}
+
+const INSERT_DELIVERY = `INSERT INTO webhook_deliveries
+  (subscription_id, account_id, outbox_id, action, resource_id, attempt, attempted_at,
+   duration_ms, status_code, error, outcome, next_retry_at)
+  VALUES`;
+const DELIVERY_ROW = '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)';
+
+/** The parameters of an attempt's line in the delivery log (DELIVERY_ROW). */
+function deliveryRow(
+  message: ClaimedMessage,
+  { attemptedAt, sent }: Attempt,
+  decision: AttemptDecision,
+): unknown[] {
+  return [
+    message.subscriptionId,
+    message.accountId,
+    message.outboxId,
+    message.action,
+    message.resourceId,
+    message.attempts + 1,
+    attemptedAt,
+    Math.max(0, Math.round(sent.durationMs)),
+    sent.statusCode,
+    sent.error === null ? null : sent.error.slice(0, 255),
+    decision.outcome,
+    decision.nextAttemptAt,
+  ];
+}
+
 /**
  * The webhook_messages table, in SQL written by hand: these statements run for every delivery, and
  * each is one round trip. Times are the worker's clock (the queue's delays are too), never NOW().
@@ -90,90 +144,164 @@ export class WebhookMessages {
   ) {}
 
   /**
-   * Writes one pending message per subscription for an event (the unique key on (outbox_id,
-   * subscription_id) makes a second fan-out of the same event write nothing), then answers the
-   * event's messages that are still pending, new or not.
+   * Writes one pending message per subscription for each event, with one INSERT (the unique key
+   * on (outbox_id, subscription_id) makes a second fan-out of the same event write nothing), then
+   * answers the events' messages that are still pending, new or not.
    */
-  async createForEvent(
-    event: { outboxId: string; accountId: number },
-    notification: WebhookNotification,
-    subscriptionIds: number[],
-  ): Promise<string[]> {
+  async createForEvents(events: EventMessages[]): Promise<string[]> {
     const now = new Date();
-    const variables = JSON.stringify(notification.variables);
-    const params = subscriptionIds.flatMap((subscriptionId) => [
-      event.accountId,
-      subscriptionId,
-      event.outboxId,
-      notification.action,
-      notification.resourceId,
-      variables,
-      now,
-      now,
-      now,
-    ]);
+    const params: unknown[] = [];
+    for (const { outboxId, accountId, notification, subscriptionIds } of events) {
+      const variables = JSON.stringify(notification.variables);
+      for (const subscriptionId of subscriptionIds)
+        params.push(
+          accountId,
+          subscriptionId,
+          outboxId,
+          notification.action,
+          notification.resourceId,
+          variables,
+          now,
+          now,
+          now,
+        );
+    }
+    const count = params.length / 9;
     // IGNORE: an existing (event, subscription) row, or a subscription deleted since it was read
     // (its foreign key refuses the row), are skipped.
-    await this.dataSource.query(
-      `INSERT IGNORE INTO webhook_messages
-         (account_id, subscription_id, outbox_id, action, resource_id, variables, status, attempts,
-          next_attempt_at, leased_until, created_at, updated_at)
-       VALUES ${subscriptionIds.map(() => "(?, ?, ?, ?, ?, ?, 'pending', 0, ?, NULL, ?, ?)").join(', ')}`,
-      params,
-    );
+    const inserted: { affectedRows: number; insertId: number | string } =
+      await this.dataSource.query(
+        `INSERT IGNORE INTO webhook_messages
+           (account_id, subscription_id, outbox_id, action, resource_id, variables, status,
+            attempts, next_attempt_at, leased_until, created_at, updated_at)
+         VALUES ${Array(count).fill("(?, ?, ?, ?, ?, ?, 'pending', 0, ?, NULL, ?, ?)").join(', ')}`,
+        params,
+      );
+    // Every row new (the usual first fan-out): they are pending, with consecutive ids from the
+    // first (InnoDB gives a multi-row insert consecutive ids), so there is nothing to read back.
+    if (inserted.affectedRows === count) {
+      const first = BigInt(inserted.insertId);
+      return Array.from({ length: count }, (_, i) => String(first + BigInt(i)));
+    }
     const rows: { id: number | string }[] = await this.dataSource.query(
-      "SELECT id FROM webhook_messages WHERE outbox_id = ? AND status = 'pending' ORDER BY id",
-      [event.outboxId],
+      "SELECT id FROM webhook_messages WHERE outbox_id IN (?) AND status = 'pending' ORDER BY id",
+      [events.map((e) => e.outboxId)],
     );
     return rows.map((row) => String(row.id));
   }
 
   /**
    * Claims the message for one attempt: it must be pending, due, and not leased by a job whose
-   * attempt is in flight. One UPDATE decides, so of two jobs of one message (a duplicate, a job
-   * revived by the sweeper while the first was only late) at most one sends; the other gets null
-   * and completes without sending. Null too when the message is done or gone.
+   * attempt is in flight. Of two jobs of one message (a duplicate, a job revived by the sweeper
+   * while the first was only late) at most one sends; the other gets null and completes without
+   * sending. Null too when the message is done or gone.
+   *
+   * Claims made together are one batch (see claimBatch): under load, a few statements for many
+   * jobs; a claim alone is one UPDATE, whose affected rows decide, and one SELECT.
    */
-  async claim(messageId: string, now = new Date()): Promise<ClaimedMessage | null> {
-    const lease = new Date(now.getTime() + LEASE_MS);
-    const claimed: ResultHeader = await this.dataSource.query(
-      `UPDATE webhook_messages SET leased_until = ?, updated_at = ?
-        WHERE id = ? AND status = 'pending' AND next_attempt_at <= ?
-          AND (leased_until IS NULL OR leased_until <= ?)`,
-      [lease, now, messageId, new Date(now.getTime() + DUE_TOLERANCE_MS), now],
-    );
-    if (claimed.affectedRows === 0) return null;
-    const rows: MessageRow[] = await this.dataSource.query(
-      `SELECT m.account_id, m.subscription_id, m.outbox_id, m.action, m.resource_id, m.variables,
-              m.attempts, s.target, s.status AS subscription_status, s.failing_since,
+  claim(messageId: string): Promise<ClaimedMessage | null> {
+    return this.claims.add(messageId);
+  }
+
+  private readonly claims = new Batcher<string, ClaimedMessage | null>(
+    (ids) => this.claimBatch(ids),
+    { maxBatch: CLAIM_BATCH, maxInFlight: 3 },
+  );
+
+  private readonly recordings = new Batcher<Delivered, Recorded>(
+    (items) => this.recordDelivered(items),
+    { maxBatch: RECORD_BATCH, maxInFlight: 3 },
+  );
+
+  /** The last lease given: each claim's is later, so that no two claims of this process share one. */
+  private lastLease = 0;
+
+  private nextLease(now: Date): Date {
+    this.lastLease = Math.max(now.getTime() + LEASE_MS, this.lastLease + 1);
+    return new Date(this.lastLease);
+  }
+
+  private async claimBatch(ids: string[]): Promise<(ClaimedMessage | null)[]> {
+    const now = new Date();
+    const lease = this.nextLease(now);
+    const due = new Date(now.getTime() + DUE_TOLERANCE_MS);
+    const unique = [...new Set(ids)];
+    let claimed: Map<string, ClaimedMessage>;
+    if (unique.length === 1) {
+      const header: ResultHeader = await this.dataSource.query(
+        `UPDATE webhook_messages SET leased_until = ?, updated_at = ?
+          WHERE id = ? AND ${CLAIMABLE}`,
+        [lease, now, unique[0], due, now],
+      );
+      claimed =
+        header.affectedRows === 0
+          ? new Map<string, ClaimedMessage>()
+          : await this.readClaimed(this.dataSource, unique, lease);
+    } else {
+      // Several: the claimable rows are locked and read first (in id order, as every batch locks),
+      // so that the UPDATE takes exactly those and each job knows whether its message is claimed.
+      claimed = await this.dataSource.transaction(async (tx) => {
+        const rows: { id: number | string }[] = await tx.query(
+          `SELECT id FROM webhook_messages WHERE id IN (?) AND ${CLAIMABLE} FOR UPDATE`,
+          [unique, due, now],
+        );
+        if (rows.length === 0) return new Map<string, ClaimedMessage>();
+        const mine = rows.map((row) => String(row.id));
+        await tx.query(
+          'UPDATE webhook_messages SET leased_until = ?, updated_at = ? WHERE id IN (?)',
+          [lease, now, mine],
+        );
+        return this.readClaimed(tx, mine, lease);
+      });
+    }
+    // A duplicate id in one batch (two jobs of one message): the first job has it, the other not.
+    return ids.map((id) => {
+      const message = claimed.get(id);
+      claimed.delete(id);
+      return message ?? null;
+    });
+  }
+
+  /** What sending the claimed messages needs: their rows with the subscription's and the account's. */
+  private async readClaimed(
+    manager: DataSource | EntityManager,
+    ids: string[],
+    lease: Date,
+  ): Promise<Map<string, ClaimedMessage>> {
+    const rows: MessageRow[] = await manager.query(
+      `SELECT m.id, m.account_id, m.subscription_id, m.outbox_id, m.action, m.resource_id,
+              m.variables, m.attempts, s.target, s.status AS subscription_status, s.failing_since,
               a.api_key_encrypted
          FROM webhook_messages m
          JOIN webhook_subscriptions s ON s.id = m.subscription_id
          JOIN accounts a ON a.id = m.account_id
-        WHERE m.id = ? AND m.leased_until = ?`,
-      [messageId, lease],
+        WHERE m.id IN (?) AND m.leased_until = ?`,
+      [ids, lease],
     );
-    const row = rows[0];
-    if (!row) return null;
-    return {
-      id: messageId,
-      lease,
-      accountId: row.account_id,
-      subscriptionId: row.subscription_id,
-      outboxId: String(row.outbox_id),
-      action: row.action,
-      resourceId: row.resource_id,
-      // MariaDB's JSON is text to the driver; MySQL's is parsed already.
-      variables:
-        typeof row.variables === 'string'
-          ? (JSON.parse(row.variables) as WebhookVariables)
-          : row.variables,
-      attempts: row.attempts,
-      target: row.target,
-      subscriptionStatus: row.subscription_status,
-      failingSince: row.failing_since,
-      apiKeyEncrypted: row.api_key_encrypted,
-    };
+    const claimed = new Map<string, ClaimedMessage>();
+    for (const row of rows) {
+      const id = String(row.id);
+      claimed.set(id, {
+        id,
+        lease,
+        accountId: row.account_id,
+        subscriptionId: row.subscription_id,
+        outboxId: String(row.outbox_id),
+        action: row.action,
+        resourceId: row.resource_id,
+        // MariaDB's JSON is text to the driver; MySQL's is parsed already.
+        variables:
+          typeof row.variables === 'string'
+            ? (JSON.parse(row.variables) as WebhookVariables)
+            : row.variables,
+        attempts: row.attempts,
+        target: row.target,
+        subscriptionStatus: row.subscription_status,
+        failingSince: row.failing_since,
+        apiKeyEncrypted: row.api_key_encrypted,
+      });
+    }
+    return claimed;
   }
 
   /** Ends a claimed message without an attempt: its subscription is disabled. */
@@ -200,6 +328,73 @@ export class WebhookMessages {
    * subscription's row first, so that parallel failures start one streak and disable it once.
    */
   async record(message: ClaimedMessage, attempt: Attempt): Promise<Recorded> {
+    if (attempt.sent.kind === 'delivered') {
+      const decision = this.decide(message, attempt, {
+        status: message.subscriptionStatus,
+        failingSince: message.failingSince,
+      });
+      if (decision.streak.kind === 'unchanged') {
+        return this.recordings.add({ message, attempt, decision });
+      }
+    }
+    return this.recordOne(message, attempt);
+  }
+
+  private decide(
+    message: ClaimedMessage,
+    { attemptedAt, finishedAt, sent }: Attempt,
+    subscription: AttemptFacts['subscription'],
+  ): AttemptDecision {
+    return decideAttempt({
+      kind: sent.kind,
+      attemptsMade: message.attempts + 1,
+      attemptedAt,
+      finishedAt,
+      subscription,
+      policy: this.config.webhooks,
+    });
+  }
+
+  /**
+   * Records delivered attempts that change nothing else (the usual case) together: their lines in
+   * the delivery log with one INSERT and their messages with one UPDATE, in one transaction. The
+   * messages still leased by their attempt are locked first (in id order, as every batch locks);
+   * one whose lease ran out, taken by another job since, is `lease-lost` as in recordOne. When
+   * the batch fails (a subscription deleted meanwhile, a deadlock), each is recorded on its own.
+   */
+  private async recordDelivered(items: Delivered[]): Promise<Recorded[]> {
+    try {
+      return await this.dataSource.transaction(async (tx) => {
+        const rows: { id: number | string; leased_until: Date | null }[] = await tx.query(
+          'SELECT id, leased_until FROM webhook_messages WHERE id IN (?) FOR UPDATE',
+          [items.map((item) => item.message.id)],
+        );
+        const leases = new Map(rows.map((row) => [String(row.id), row.leased_until?.getTime()]));
+        const held = items.map(({ message }) => leases.get(message.id) === message.lease.getTime());
+        await tx.query(
+          `${INSERT_DELIVERY} ${items.map(() => DELIVERY_ROW).join(', ')}`,
+          items.flatMap((item) => deliveryRow(item.message, item.attempt, item.decision)),
+        );
+        const mine = items.filter((_, i) => held[i]).map((item) => item.message.id);
+        if (mine.length > 0) {
+          await tx.query(
+            `UPDATE webhook_messages
+                SET status = 'delivered', attempts = attempts + 1, leased_until = NULL,
+                    updated_at = ?
+              WHERE id IN (?)`,
+            [new Date(), mine],
+          );
+        }
+        return items.map(({ decision }, i): Recorded =>
+          held[i] ? { kind: 'recorded', decision } : { kind: 'lease-lost', decision },
+        );
+      });
+    } catch {
+      return Promise.all(items.map(({ message, attempt }) => this.recordOne(message, attempt)));
+    }
+  }
+
+  private async recordOne(message: ClaimedMessage, attempt: Attempt): Promise<Recorded> {
     try {
       return await this.dataSource.transaction((tx) => this.recordIn(tx, message, attempt));
     } catch (e) {
@@ -223,34 +418,11 @@ export class WebhookMessages {
       subscription = { status: rows[0].status, failingSince: rows[0].failing_since };
     }
     const attemptsMade = message.attempts + 1;
-    const decision = decideAttempt({
-      kind: sent.kind,
-      attemptsMade,
-      attemptedAt,
-      finishedAt,
-      subscription,
-      policy: this.config.webhooks,
-    });
+    const decision = this.decide(message, { attemptedAt, finishedAt, sent }, subscription);
 
     await tx.query(
-      `INSERT INTO webhook_deliveries
-         (subscription_id, account_id, outbox_id, action, resource_id, attempt, attempted_at,
-          duration_ms, status_code, error, outcome, next_retry_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      [
-        message.subscriptionId,
-        message.accountId,
-        message.outboxId,
-        message.action,
-        message.resourceId,
-        attemptsMade,
-        attemptedAt,
-        Math.max(0, Math.round(sent.durationMs)),
-        sent.statusCode,
-        sent.error === null ? null : sent.error.slice(0, 255),
-        decision.outcome,
-        decision.nextAttemptAt,
-      ],
+      `${INSERT_DELIVERY} ${DELIVERY_ROW}`,
+      deliveryRow(message, { attemptedAt, finishedAt, sent }, decision),
     );
     const updated: ResultHeader = await tx.query(
       `UPDATE webhook_messages

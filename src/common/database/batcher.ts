@@ -1,0 +1,71 @@
+/** An item of a batch that failed on its own: its caller's promise rejects with `error`. */
+export class ItemFailed {
+  constructor(readonly error: unknown) {}
+}
+
+/**
+ * Runs one batch of items: answers one result per item, in their order (an ItemFailed for an item
+ * that failed alone). When it throws, every item of the batch fails with that error.
+ */
+export type RunBatch<I, R> = (items: I[]) => Promise<(R | ItemFailed)[]>;
+
+export interface BatcherOptions {
+  /** Most items one batch carries. */
+  maxBatch: number;
+  /** Batches running at once (each holds a MySQL connection while it runs). */
+  maxInFlight: number;
+}
+
+interface Waiting<I, R> {
+  item: I;
+  resolve: (result: R) => void;
+  reject: (err: unknown) => void;
+}
+
+/**
+ * Groups calls that arrive together into one batch, without a timer: a call finding a free slot
+ * starts a batch at once (no wait when the process is quiet); calls made while every slot is busy
+ * go together in the next batch (under load, one statement for many jobs instead of one each).
+ * Each call resolves with its own item's result, or rejects with its batch's error, only once its
+ * batch has run: a caller that awaits it knows its write was committed.
+ */
+export class Batcher<I, R> {
+  private waiting: Waiting<I, R>[] = [];
+  private inFlight = 0;
+
+  constructor(
+    private readonly run: RunBatch<I, R>,
+    private readonly options: BatcherOptions,
+  ) {}
+
+  add(item: I): Promise<R> {
+    return new Promise<R>((resolve, reject) => {
+      this.waiting.push({ item, resolve, reject });
+      this.next();
+    });
+  }
+
+  private next(): void {
+    while (this.inFlight < this.options.maxInFlight && this.waiting.length > 0) {
+      const batch = this.waiting.splice(0, this.options.maxBatch);
+      this.inFlight += 1;
+      void this.runBatch(batch).finally(() => {
+        this.inFlight -= 1;
+        this.next();
+      });
+    }
+  }
+
+  private async runBatch(batch: Waiting<I, R>[]): Promise<void> {
+    try {
+      const results = await this.run(batch.map((w) => w.item));
+      batch.forEach((w, i) => {
+        const result = results[i];
+        if (result instanceof ItemFailed) w.reject(result.error);
+        else w.resolve(result);
+      });
+    } catch (err) {
+      for (const w of batch) w.reject(err);
+    }
+  }
+}
