@@ -1,12 +1,14 @@
 import { Inject } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
 import type { Logger } from 'pino';
+import { DataSource } from 'typeorm';
 import { ROOT_LOGGER } from '../../common/logging/logging.module';
 import type { RecordedEvent } from '../../common/outbox/domain-event';
 import {
   DomainEventConsumer,
   type DomainEventHandler,
 } from '../../common/outbox/domain-event-consumer';
-import { type AppointmentFacts, NotificationRecords } from './notification-records';
+import { NotificationRecords } from './notification-records';
 import { NotificationQueue } from './notification-queue';
 import { KIND_OF_EVENT, decideChannels, reminderDueAt } from './notification-rules';
 
@@ -32,6 +34,7 @@ import { KIND_OF_EVENT, decideChannels, reminderDueAt } from './notification-rul
 @DomainEventConsumer()
 export class NotificationPlanner implements DomainEventHandler {
   constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
     private readonly records: NotificationRecords,
     private readonly queue: NotificationQueue,
     @Inject(ROOT_LOGGER) private readonly logger: Logger,
@@ -55,25 +58,36 @@ export class NotificationPlanner implements DomainEventHandler {
       );
       await this.queue.add(pending.map((id) => ({ id })));
     }
-    await this.planReminder(facts);
+    await this.planReminder(facts.accountId, appointmentId);
   }
 
-  private async planReminder(facts: AppointmentFacts): Promise<void> {
+  /**
+   * In one transaction under the appointment's row lock (see lockAppointment): read it as it is
+   * now, delete the pending reminders of any other start (or all, once canceled), plan the current
+   * one. Then, after the commit, the queue: stale jobs removed (hygiene: a stale job finds its row
+   * gone), the current reminder's jobs added (delayed; Bull ignores those it has).
+   */
+  private async planReminder(accountId: number, appointmentId: number): Promise<void> {
     const now = Date.now();
-    const dueAt = reminderDueAt(facts, facts.reminderHours, now);
-    // Not tied to dueAt: a reminder of the current start being retried past its time stays.
-    const stale = await this.records.staleReminders(
-      facts.id,
-      facts.canceled ? null : facts.startsAt,
-    );
-    if (stale.length > 0) {
-      await this.records.deleteReminders(stale);
-      await this.queue.remove(stale);
-    }
-    if (dueAt === null) return;
-    // Only the channels that would send now; the job decides again when the time comes.
-    const channels = decideChannels(facts, facts, { noEmail: false }).filter((d) => d.send);
-    const pending = await this.records.planReminders(facts, dueAt, channels);
-    await this.queue.add(pending, now);
+    const planned = await this.dataSource.transaction(async (tx) => {
+      if (!(await this.records.lockAppointment(tx, accountId, appointmentId))) return null;
+      const facts = await this.records.facts(accountId, appointmentId, tx);
+      if (facts === null) return null;
+      // Not tied to the due time: a reminder of the current start retried past its time stays.
+      const stale = await this.records.staleReminders(
+        appointmentId,
+        facts.canceled ? null : facts.startsAt,
+        tx,
+      );
+      await this.records.deleteReminders(stale, tx);
+      const dueAt = reminderDueAt(facts, facts.reminderHours, now);
+      if (dueAt === null) return { stale, pending: [] };
+      // Only the channels that would send now; the job decides again when the time comes.
+      const channels = decideChannels(facts, facts, { noEmail: false }).filter((d) => d.send);
+      return { stale, pending: await this.records.planReminders(facts, dueAt, channels, tx) };
+    });
+    if (planned === null) return;
+    await this.queue.remove(planned.stale);
+    await this.queue.add(planned.pending, now);
   }
 }

@@ -54,6 +54,8 @@ export class NotificationQueue {
           data: { notificationId: id },
           opts: {
             jobId: NotificationQueue.jobId(id),
+            // Bull runs a delayed job at timestamp + delay: exactly at dueAt.
+            timestamp: now,
             delay: dueAt ? Math.max(0, dueAt.getTime() - now) : 0,
             attempts: retryAttempts + SPARE_TRIES,
             backoff: { type: 'exponential', delay: retryDelayMs },

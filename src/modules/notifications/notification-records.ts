@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
+import { DataSource, type EntityManager } from 'typeorm';
 import type { Channel, NotificationKind, NotificationStatus } from './notification.entity';
 import {
   type ChannelDecision,
@@ -81,6 +81,9 @@ interface ResultHeader {
   affectedRows: number;
 }
 
+/** Where a statement runs: on the pool, or inside a transaction. */
+type Db = Pick<EntityManager, 'query'>;
+
 /**
  * The notifications table, in SQL written by hand (a few statements per message, each one round
  * trip). Times are the worker's clock, never NOW() (see data-source-options.ts).
@@ -90,8 +93,12 @@ export class NotificationRecords {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
   /** The appointment of the account with its type, calendar and the account's settings; null if none. */
-  async facts(accountId: number, appointmentId: number): Promise<AppointmentFacts | null> {
-    const rows: FactsRow[] = await this.dataSource.query(
+  async facts(
+    accountId: number,
+    appointmentId: number,
+    db: Db = this.dataSource.manager,
+  ): Promise<AppointmentFacts | null> {
+    const rows: FactsRow[] = await db.query(
       `SELECT a.id, a.account_id, a.first_name, a.email, a.phone, a.sms_opt_in, a.canceled,
               a.starts_at, a.ends_at, a.timezone,
               t.name AS type_name, t.require_sms_opt_in,
@@ -170,9 +177,27 @@ export class NotificationRecords {
     return rows.map((row) => String(row.id));
   }
 
+  /**
+   * Locks the appointment's row for the rest of the transaction: the planners of two events of
+   * one appointment (handled at once) then plan its reminder one after the other, the second
+   * reading what the first wrote, so neither undoes the other's reminder. Only this row: booking
+   * locks calendars first and the appointment last, so no cycle can form. False when it is gone.
+   */
+  async lockAppointment(tx: Db, accountId: number, appointmentId: number): Promise<boolean> {
+    const rows: unknown[] = await tx.query(
+      'SELECT id FROM appointments WHERE id = ? AND account_id = ? FOR UPDATE',
+      [appointmentId, accountId],
+    );
+    return rows.length > 0;
+  }
+
   /** The pending reminders of an appointment that are not about `startsAt` (all when null). */
-  async staleReminders(appointmentId: number, startsAt: Date | null): Promise<string[]> {
-    const rows: { id: number | string; reminder_for: Date | null }[] = await this.dataSource.query(
+  async staleReminders(
+    appointmentId: number,
+    startsAt: Date | null,
+    db: Db = this.dataSource.manager,
+  ): Promise<string[]> {
+    const rows: { id: number | string; reminder_for: Date | null }[] = await db.query(
       `SELECT id, reminder_for FROM notifications
         WHERE appointment_id = ? AND kind = 'reminder' AND status = 'pending'`,
       [appointmentId],
@@ -186,9 +211,13 @@ export class NotificationRecords {
    * Deletes reminders that lost their purpose (the appointment moved or was canceled). One whose
    * attempt is in flight is left to its job, which finds the appointment changed and drops it.
    */
-  async deleteReminders(ids: string[], now = new Date()): Promise<void> {
+  async deleteReminders(
+    ids: string[],
+    db: Db = this.dataSource.manager,
+    now = new Date(),
+  ): Promise<void> {
     if (ids.length === 0) return;
-    await this.dataSource.query(
+    await db.query(
       `DELETE FROM notifications
         WHERE id IN (${ids.map(() => '?').join(', ')}) AND kind = 'reminder' AND status = 'pending'
           AND (leased_until IS NULL OR leased_until <= ?)`,
@@ -204,10 +233,11 @@ export class NotificationRecords {
     appointment: { id: number; accountId: number; startsAt: Date },
     dueAt: Date,
     decisions: ChannelDecision[],
+    db: Db = this.dataSource.manager,
     now = new Date(),
   ): Promise<{ id: string; dueAt: Date }[]> {
     if (decisions.length > 0) {
-      await this.dataSource.query(
+      await db.query(
         `INSERT IGNORE INTO notifications
            (account_id, appointment_id, outbox_id, reminder_for, dedupe_key, channel, kind,
             recipient, status, attempts, error, due_at, created_at, updated_at)
@@ -225,7 +255,7 @@ export class NotificationRecords {
         ]),
       );
     }
-    const rows: { id: number | string; due_at: Date }[] = await this.dataSource.query(
+    const rows: { id: number | string; due_at: Date }[] = await db.query(
       `SELECT id, due_at FROM notifications
         WHERE appointment_id = ? AND kind = 'reminder' AND status = 'pending' AND reminder_for = ?
         ORDER BY id`,
