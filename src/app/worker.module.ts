@@ -1,12 +1,13 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import { HealthModule } from '../common/health/health.module';
 import { OutboxWorkerModule } from '../common/outbox/outbox-worker.module';
+import { NotificationsWorkerModule } from '../modules/notifications/notifications-worker.module';
 import { WebhooksWorkerModule } from '../modules/webhooks/webhooks-worker.module';
 import { CoreModule, type CoreOptions, QueueModule } from './core.module';
 
 /**
- * The worker process: queue consumers (domain events, webhook deliveries), the outbox relay and the
- * webhook sweeper; over HTTP only its health.
+ * The worker process: queue consumers (domain events, webhook deliveries, client notifications), the
+ * outbox relay and the webhook sweeper; over HTTP only its health.
  */
 @Module({})
 export class WorkerModule {
@@ -19,6 +20,7 @@ export class WorkerModule {
         HealthModule,
         OutboxWorkerModule,
         WebhooksWorkerModule,
+        NotificationsWorkerModule,
       ],
     };
   }

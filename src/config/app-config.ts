@@ -39,6 +39,34 @@ export interface OutboxConfig {
   redeliverAfterMs: number;
 }
 
+/** SMTP, through which the worker sends client e-mail (nodemailer). */
+export interface MailConfig {
+  host: string;
+  port: number;
+  /** TLS from the first byte (SMTPS); otherwise STARTTLS when offered (required with requireTls). */
+  secure: boolean;
+  requireTls: boolean;
+  /** SMTP AUTH credentials; undefined = none. */
+  auth: { user: string; password: string } | undefined;
+  /** The sender address (the display name is the account's name). */
+  from: string;
+}
+
+/** The SMS provider: the worker's log, or a Twilio-style REST API. */
+export type SmsConfig =
+  | { driver: 'log' }
+  | { driver: 'http'; apiUrl: string; accountSid: string; authToken: string; from: string };
+
+/** Client notifications: the channels and how a failed send is retried. */
+export interface NotificationsConfig {
+  mail: MailConfig;
+  sms: SmsConfig;
+  /** Attempts of one message, the first included. */
+  retryAttempts: number;
+  /** Bull's exponential backoff base: retry n waits (2^n - 1) times this. */
+  retryDelayMs: number;
+}
+
 export interface RedisConfig {
   host: string;
   port: number;
@@ -64,6 +92,7 @@ export class AppConfig {
     readonly outbox: OutboxConfig,
     readonly webhooks: WebhooksConfig,
     readonly shutdownTimeoutMs: number,
+    readonly notifications: NotificationsConfig,
   ) {}
 
   /** Builds the configuration from an environment (process.env by default). */
@@ -112,6 +141,28 @@ export class AppConfig {
         sweepGraceMs: e.WEBHOOK_SWEEP_GRACE_MS,
       },
       e.SHUTDOWN_TIMEOUT_MS,
+      {
+        mail: {
+          host: e.SMTP_HOST,
+          port: e.SMTP_PORT,
+          secure: e.SMTP_SECURE,
+          requireTls: e.SMTP_REQUIRE_TLS,
+          auth: e.SMTP_USER === '' ? undefined : { user: e.SMTP_USER, password: e.SMTP_PASSWORD },
+          from: e.MAIL_FROM,
+        },
+        sms:
+          e.SMS_DRIVER === 'http'
+            ? {
+                driver: 'http',
+                apiUrl: e.SMS_API_URL.replace(/\/+$/, ''),
+                accountSid: e.SMS_ACCOUNT_SID,
+                authToken: e.SMS_AUTH_TOKEN,
+                from: e.SMS_FROM,
+              }
+            : { driver: 'log' },
+        retryAttempts: e.NOTIFICATION_RETRY_ATTEMPTS,
+        retryDelayMs: e.NOTIFICATION_RETRY_DELAY_MS,
+      },
     );
   }
 

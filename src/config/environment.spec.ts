@@ -75,6 +75,62 @@ describe('configuration', () => {
     expect(scaled.outbox.redeliverAfterMs).toBe(2000);
   });
 
+  it('has the notification settings: a local SMTP sink and the log SMS driver by default', () => {
+    expect(AppConfig.fromEnvironment({}).notifications).toEqual({
+      mail: {
+        host: '127.0.0.1',
+        port: 1025,
+        secure: false,
+        requireTls: false,
+        auth: undefined,
+        from: 'no-reply@localhost',
+      },
+      sms: { driver: 'log' },
+      retryAttempts: 5,
+      retryDelayMs: 30_000,
+    });
+    const configured = AppConfig.fromEnvironment({
+      SMTP_HOST: 'smtp.example.com',
+      SMTP_PORT: '587',
+      SMTP_REQUIRE_TLS: 'true',
+      SMTP_USER: 'mailer',
+      SMTP_PASSWORD: 'pw',
+      MAIL_FROM: 'bookings@example.com',
+      SMS_DRIVER: 'http',
+      SMS_API_URL: 'https://sms.example.com/2010-04-01/',
+      SMS_ACCOUNT_SID: 'AC123',
+      SMS_AUTH_TOKEN: 'token',
+      SMS_FROM: '+15550000',
+      NOTIFICATION_RETRY_ATTEMPTS: '3',
+      NOTIFICATION_RETRY_DELAY_MS: '50',
+    }).notifications;
+    expect(configured).toEqual({
+      mail: {
+        host: 'smtp.example.com',
+        port: 587,
+        secure: false,
+        requireTls: true,
+        auth: { user: 'mailer', password: 'pw' },
+        from: 'bookings@example.com',
+      },
+      sms: {
+        driver: 'http',
+        apiUrl: 'https://sms.example.com/2010-04-01',
+        accountSid: 'AC123',
+        authToken: 'token',
+        from: '+15550000',
+      },
+      retryAttempts: 3,
+      retryDelayMs: 50,
+    });
+  });
+
+  it('needs the SMS API settings with the http driver, naming each missing one', () => {
+    expect(() => parseEnvironment({ SMS_DRIVER: 'http', SMS_ACCOUNT_SID: 'AC1' })).toThrow(
+      'Invalid configuration:\n  SMS_API_URL: must be set when SMS_DRIVER=http\n  SMS_AUTH_TOKEN: must be set when SMS_DRIVER=http\n  SMS_FROM: must be set when SMS_DRIVER=http',
+    );
+  });
+
   it.each([
     [{ PORT: 'abc' }, 'PORT'],
     [{ PORT: '70000' }, 'PORT'],
@@ -88,6 +144,13 @@ describe('configuration', () => {
     [{ OUTBOX_REDELIVER_AFTER_MS: '10' }, 'OUTBOX_REDELIVER_AFTER_MS'],
     [{ WEBHOOK_SWEEP_INTERVAL_MS: 'often' }, 'WEBHOOK_SWEEP_INTERVAL_MS'],
     [{ WEBHOOK_SWEEP_GRACE_MS: '-1' }, 'WEBHOOK_SWEEP_GRACE_MS'],
+    [{ SMTP_PORT: '0' }, 'SMTP_PORT'],
+    [{ SMTP_SECURE: 'maybe' }, 'SMTP_SECURE'],
+    [{ MAIL_FROM: 'not an address' }, 'MAIL_FROM'],
+    [{ SMS_DRIVER: 'carrier-pigeon' }, 'SMS_DRIVER'],
+    [{ SMS_API_URL: 'ftp://sms.example.com' }, 'SMS_API_URL'],
+    [{ NOTIFICATION_RETRY_ATTEMPTS: '0' }, 'NOTIFICATION_RETRY_ATTEMPTS'],
+    [{ NOTIFICATION_RETRY_DELAY_MS: 'soon' }, 'NOTIFICATION_RETRY_DELAY_MS'],
   ])('refuses %j, naming %s', (env, name) => {
     expect(() => parseEnvironment(env)).toThrow(ConfigError);
     expect(() => parseEnvironment(env)).toThrow(

@@ -1,6 +1,7 @@
 import { Transform, plainToInstance } from 'class-transformer';
 import {
   IsBoolean,
+  IsEmail,
   IsIn,
   IsNumber,
   IsInt,
@@ -8,6 +9,7 @@ import {
   IsString,
   IsUrl,
   Matches,
+  ValidateIf,
   Max,
   Min,
   MinLength,
@@ -197,6 +199,72 @@ export class Environment {
   @Min(0)
   WEBHOOK_SWEEP_GRACE_MS = 30_000;
 
+  /** SMTP server the worker sends client e-mail through (a local sink such as Mailpit by default). */
+  @IsString()
+  SMTP_HOST = '127.0.0.1';
+
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(65535)
+  SMTP_PORT = 1025;
+
+  /** TLS from the first byte (SMTPS, usually port 465); otherwise STARTTLS when the server offers it. */
+  @Transform(toBoolean)
+  @IsBoolean()
+  SMTP_SECURE = false;
+
+  /** With SMTP_SECURE=false: refuse to send unless the server upgrades the connection (STARTTLS). */
+  @Transform(toBoolean)
+  @IsBoolean()
+  SMTP_REQUIRE_TLS = false;
+
+  /** SMTP AUTH user; empty = no authentication. */
+  @IsString()
+  SMTP_USER = '';
+
+  @IsString()
+  SMTP_PASSWORD = '';
+
+  /** Sender address of client e-mail (the display name is the account's name). */
+  @IsEmail({ require_tld: false }, { message: 'MAIL_FROM must be an e-mail address' })
+  MAIL_FROM = 'no-reply@localhost';
+
+  /** `log` writes SMS to the worker's log (development); `http` sends them to SMS_API_URL. */
+  @IsIn(['log', 'http'])
+  SMS_DRIVER: 'log' | 'http' = 'log';
+
+  /** Base URL of a Twilio-style REST API (`POST {url}/Accounts/{sid}/Messages.json`). */
+  @ValidateIf((e: Environment) => e.SMS_API_URL !== '')
+  @IsUrl({ require_tld: false, require_protocol: true, protocols: ['http', 'https'] })
+  SMS_API_URL = '';
+
+  @IsString()
+  SMS_ACCOUNT_SID = '';
+
+  @IsString()
+  SMS_AUTH_TOKEN = '';
+
+  /** The number (or sender id) SMS are sent from. */
+  @IsString()
+  SMS_FROM = '';
+
+  /** Attempts of one message (the first included) before it is recorded `failed`. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(20)
+  NOTIFICATION_RETRY_ATTEMPTS = 5;
+
+  /**
+   * Base of the exponential wait between attempts: retry n waits (2^n - 1) times this (30 s, 1.5 min,
+   * 3.5 min, 7.5 min by default). Tests shorten it.
+   */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  NOTIFICATION_RETRY_DELAY_MS = 30_000;
+
   /** Longest a graceful shutdown waits for in-flight requests and jobs before the process exits. */
   @Transform(toInt)
   @IsInt()
@@ -235,6 +303,15 @@ export function parseEnvironment(raw: NodeJS.ProcessEnv): Environment {
     throw new ConfigError(
       'Invalid configuration:\n  APP_SECRET: must be set in production (at least 32 characters)',
     );
+  }
+  if (env.SMS_DRIVER === 'http') {
+    const missing = ['SMS_API_URL', 'SMS_ACCOUNT_SID', 'SMS_AUTH_TOKEN', 'SMS_FROM'].filter(
+      (key) => env[key as keyof Environment] === '',
+    );
+    if (missing.length > 0)
+      throw new ConfigError(
+        `Invalid configuration:\n  ${missing.map((key) => `${key}: must be set when SMS_DRIVER=http`).join('\n  ')}`,
+      );
   }
   return env;
 }

@@ -24,6 +24,7 @@ describe('Settings: /settings (e2e)', () => {
       requirePhone: false,
       sendConfirmationEmail: true,
       sendSms: true,
+      reminderHours: 24,
     });
   });
 
@@ -34,6 +35,7 @@ describe('Settings: /settings (e2e)', () => {
       minHoursInAdvance: 12,
       requirePhone: true,
       sendSms: false,
+      reminderHours: 2,
     });
     const expected = {
       timezone: 'Europe/Berlin',
@@ -42,6 +44,7 @@ describe('Settings: /settings (e2e)', () => {
       requirePhone: true,
       sendConfirmationEmail: true,
       sendSms: false,
+      reminderHours: 2,
     };
     expect(updated).toMatchObject({ status: 200 });
     expect(updated.body).toEqual(expected);
@@ -53,6 +56,12 @@ describe('Settings: /settings (e2e)', () => {
       maxDaysInAdvance: 365,
     });
     expect((await api.put('/settings')).body).toEqual({ ...expected, maxDaysInAdvance: 365 });
+    // 0 turns reminders off.
+    expect((await api.put('/settings', { reminderHours: 0 })).body).toEqual({
+      ...expected,
+      maxDaysInAdvance: 365,
+      reminderHours: 0,
+    });
   });
 
   it("changes only the caller's own settings", async () => {
@@ -82,6 +91,10 @@ describe('Settings: /settings (e2e)', () => {
     ],
     [{ requirePhone: 'true' }, 'invalid_require_phone', 'Invalid "requirePhone" attribute value.'],
     [{ sendSms: null }, 'invalid_send_sms', 'Invalid "sendSms" attribute value.'],
+    [{ reminderHours: -1 }, 'invalid_reminder_hours', 'Invalid "reminderHours" attribute value.'],
+    [{ reminderHours: 721 }, 'invalid_reminder_hours', 'Invalid "reminderHours" attribute value.'],
+    [{ reminderHours: 1.5 }, 'invalid_reminder_hours', 'Invalid "reminderHours" attribute value.'],
+    [{ reminderHours: '24' }, 'invalid_reminder_hours', 'Invalid "reminderHours" attribute value.'],
   ])('refuses %p and changes nothing', async (body, error, message) => {
     const api = await newOwner();
     const before = (await api.get('/settings')).body as unknown;

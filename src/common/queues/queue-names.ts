@@ -7,4 +7,9 @@ export enum QueueName {
    * the sweeper revives a message whose job was lost), retried on the contract's ladder.
    */
   WebhookDeliveries = 'webhook-deliveries',
+  /**
+   * Worker only: one job per client e-mail or SMS (jobId `n:<notificationId>`); a reminder's job is
+   * delayed until its time. Retried with exponential backoff.
+   */
+  Notifications = 'notifications',
 }

@@ -50,6 +50,10 @@ export class Account {
   @Column({ name: 'send_sms', type: 'boolean', default: true })
   sendSms!: boolean;
 
+  /** Clients are reminded this many hours before their appointment (e-mail and SMS); 0 = never. */
+  @Column({ name: 'reminder_hours', type: 'smallint', unsigned: true, default: 24 })
+  reminderHours!: number;
+
   /** scrypt hash of the login password (OAuth consent); null until an operator sets one. */
   @Column({ name: 'password_hash', type: 'varchar', length: 255, nullable: true })
   passwordHash!: string | null;

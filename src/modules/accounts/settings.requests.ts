@@ -1,6 +1,8 @@
 import { IsBoolean, IsInt, IsString, Max, Min } from 'class-validator';
 import { Optional } from '../../common/http/attributes';
 
+export const MAX_REMINDER_HOURS = 720;
+
 /** `PUT /settings`: the attributes given change, the others stay. */
 export class UpdateSettingsRequest {
   /** IANA zone; checked by the service so that the message can name the value. */
@@ -31,4 +33,11 @@ export class UpdateSettingsRequest {
   @Optional()
   @IsBoolean()
   sendSms?: boolean;
+
+  /** Hours before an appointment its reminder goes; 0 = no reminders. At most 30 days. */
+  @Optional()
+  @Max(MAX_REMINDER_HOURS)
+  @Min(0)
+  @IsInt()
+  reminderHours?: number;
 }

@@ -8,6 +8,7 @@ export interface SettingsView {
   requirePhone: boolean;
   sendConfirmationEmail: boolean;
   sendSms: boolean;
+  reminderHours: number;
 }
 
 export function toSettingsView(account: Account): SettingsView {
@@ -18,5 +19,6 @@ export function toSettingsView(account: Account): SettingsView {
     requirePhone: account.requirePhone,
     sendConfirmationEmail: account.sendConfirmationEmail,
     sendSms: account.sendSms,
+    reminderHours: account.reminderHours,
   };
 }

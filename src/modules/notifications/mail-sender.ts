@@ -1,0 +1,92 @@
+import { Injectable, type OnApplicationShutdown } from '@nestjs/common';
+import { createTransport } from 'nodemailer';
+import type { MailConfig } from '../../config/app-config';
+import { AppConfig } from '../../config/app-config';
+import type { EmailContent } from './notification-content';
+import type { SendOutcome } from './send-outcome';
+
+/** One client e-mail. */
+export interface MailMessage extends EmailContent {
+  to: string;
+  /** The display name of the sender (the account's name); the address is MAIL_FROM. */
+  fromName: string;
+  replyTo: string;
+}
+
+/** Kept short: a job holds its message's lease while it waits. */
+const TIMEOUTS = { connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 30_000 };
+
+/** Errors of the message itself, not of the server: sending it again gives the same. */
+const PERMANENT_CODES = new Set(['EENVELOPE', 'EMESSAGE', 'ECONFIG', 'EMAXRECIPIENTS']);
+
+/** The nodemailer options of the configuration: a small pool of connections to one SMTP server. */
+export function transportOptions(mail: MailConfig) {
+  return {
+    pool: true as const,
+    maxConnections: 5,
+    host: mail.host,
+    port: mail.port,
+    secure: mail.secure,
+    requireTLS: mail.requireTls,
+    ...(mail.auth ? { auth: { user: mail.auth.user, pass: mail.auth.password } } : {}),
+    ...TIMEOUTS,
+  };
+}
+
+/**
+ * Whether a failed send is worth another attempt: a permanent SMTP reply (5xx but 503, which
+ * nodemailer marks `permanent`) or a message the server can never take is `failed`; a 4xx reply,
+ * a refused, closed or timed-out connection, a TLS or authentication hiccup are `retry`.
+ */
+export function classifyMailError(err: unknown): SendOutcome {
+  const e = (err ?? {}) as {
+    message?: unknown;
+    code?: unknown;
+    responseCode?: unknown;
+    permanent?: unknown;
+  };
+  const message = typeof e.message === 'string' ? e.message : String(err);
+  const code = typeof e.code === 'string' ? e.code : undefined;
+  const error = [code, message].filter(Boolean).join(': ');
+  if (e.permanent === true) return { kind: 'failed', error };
+  if (typeof e.responseCode !== 'number' && code !== undefined && PERMANENT_CODES.has(code))
+    return { kind: 'failed', error };
+  return { kind: 'retry', error };
+}
+
+/**
+ * Sends client e-mail through the configured SMTP server (nodemailer, pooled connections). Never
+ * throws: every problem is an outcome.
+ */
+@Injectable()
+export class MailSender implements OnApplicationShutdown {
+  private readonly transport;
+  private readonly from: string;
+
+  constructor(config: AppConfig) {
+    this.transport = createTransport(transportOptions(config.notifications.mail));
+    this.from = config.notifications.mail.from;
+  }
+
+  async send(message: MailMessage): Promise<SendOutcome> {
+    try {
+      const info = await this.transport.sendMail({
+        from: { name: message.fromName, address: this.from },
+        to: message.to,
+        replyTo: message.replyTo || undefined,
+        subject: message.subject,
+        text: message.text,
+        html: message.html,
+        // RFC 3834: automatic mail; auto-responders should not answer it.
+        headers: { 'Auto-Submitted': 'auto-generated' },
+      });
+      return { kind: 'sent', providerMessageId: info.messageId ?? null };
+    } catch (err) {
+      return classifyMailError(err);
+    }
+  }
+
+  onApplicationShutdown(): void {
+    this.transport.close();
+  }
+}

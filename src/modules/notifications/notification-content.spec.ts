@@ -1,0 +1,146 @@
+import {
+  type MessageFacts,
+  describeWhen,
+  escapeHtml,
+  renderEmail,
+  renderSms,
+} from './notification-content';
+
+const facts: MessageFacts = {
+  kind: 'confirmation',
+  firstName: 'Ada',
+  typeName: 'Consultation',
+  calendarName: 'Room A',
+  location: '12 Main St, Springfield',
+  startsAt: new Date('2030-06-03T18:30:00Z'),
+  endsAt: new Date('2030-06-03T19:00:00Z'),
+  timezone: 'America/New_York',
+  accountName: 'Test Clinic',
+  confirmationPage: 'http://localhost:3000/confirmation/7-0123456789abcdef0123',
+};
+
+describe('describeWhen', () => {
+  it.each([
+    // DST in New York, standard time in winter, a zone English has no abbreviation for, UTC.
+    ['2030-06-03T18:30:00Z', 'America/New_York', 'June 3, 2030', 'Monday', '2:30pm', 'EDT'],
+    ['2030-01-07T15:05:00Z', 'America/New_York', 'January 7, 2030', 'Monday', '10:05am', 'EST'],
+    ['2030-06-03T22:00:00Z', 'Europe/Paris', 'June 4, 2030', 'Tuesday', '12:00am', 'GMT+2'],
+    ['2030-11-03T05:30:00Z', 'America/New_York', 'November 3, 2030', 'Sunday', '1:30am', 'EDT'],
+    ['2030-11-03T06:30:00Z', 'America/New_York', 'November 3, 2030', 'Sunday', '1:30am', 'EST'],
+    ['2030-06-03T12:00:00Z', 'UTC', 'June 3, 2030', 'Monday', '12:00pm', 'UTC'],
+  ])('%s in %s → %s (%s) %s %s', (utc, zone, date, weekday, time, abbreviation) => {
+    const start = new Date(utc);
+    expect(describeWhen(start, new Date(start.getTime() + 30 * 60_000), zone)).toMatchObject({
+      date,
+      weekday,
+      time,
+      abbreviation,
+      zone,
+    });
+  });
+});
+
+describe('renderEmail', () => {
+  it('writes what, when in the appointment zone, with whom, where and the page, as text and HTML', () => {
+    const { subject, text, html } = renderEmail(facts);
+    expect(subject).toBe('Your appointment is confirmed: Consultation on June 3, 2030 at 2:30pm');
+    expect(text).toBe(
+      [
+        'Hello Ada,',
+        '',
+        'Your appointment is confirmed.',
+        '',
+        'What:  Consultation',
+        'When:  Monday, June 3, 2030, 2:30pm – 3:00pm EDT (America/New_York)',
+        'With:  Room A',
+        'Where: 12 Main St, Springfield',
+        '',
+        'See your appointment, or cancel or reschedule it:',
+        'http://localhost:3000/confirmation/7-0123456789abcdef0123',
+        '',
+        'Test Clinic',
+        '',
+      ].join('\n'),
+    );
+    expect(html).toContain('<th align="left" valign="top">When</th><td>Monday, June 3, 2030');
+    expect(html).toContain(
+      '<a href="http://localhost:3000/confirmation/7-0123456789abcdef0123">See your appointment, or cancel or reschedule it</a>',
+    );
+  });
+
+  it.each([
+    [
+      'rescheduled',
+      'Your appointment has been rescheduled: Consultation on June 3, 2030 at 2:30pm',
+    ],
+    ['canceled', 'Your appointment has been canceled: Consultation on June 3, 2030 at 2:30pm'],
+    ['reminder', 'Reminder: Consultation on June 3, 2030 at 2:30pm'],
+  ] as const)('has a subject for %s', (kind, subject) => {
+    expect(renderEmail({ ...facts, kind }).subject).toBe(subject);
+  });
+
+  it('does not offer to change a canceled appointment', () => {
+    const { text } = renderEmail({ ...facts, kind: 'canceled' });
+    expect(text).toContain('Your appointment below has been canceled.');
+    expect(text).toContain('See the appointment:\n');
+    expect(text).not.toContain('reschedule');
+  });
+
+  it('leaves out an empty location and greets without a name', () => {
+    const { text } = renderEmail({ ...facts, location: ' ', firstName: '' });
+    expect(text).not.toContain('Where:');
+    expect(text.startsWith('Hello,\n')).toBe(true);
+  });
+
+  it('escapes every user-provided value in the HTML, and keeps the subject on one line', () => {
+    const hostile = '<script>alert("x")</script> & \'co\'';
+    const { subject, html, text } = renderEmail({
+      ...facts,
+      firstName: hostile,
+      typeName: `Cut\r\nBcc: victim@example.com ${hostile}`,
+      calendarName: hostile,
+      location: hostile,
+      accountName: hostile,
+    });
+    expect(html).not.toContain('<script>');
+    expect(html).not.toContain('"x"');
+    expect(html).toContain('&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; &#39;co&#39;');
+    expect(subject).not.toMatch(/[\r\n]/);
+    // The text part is plain text: shown as written.
+    expect(text).toContain(hostile);
+  });
+});
+
+describe('renderSms', () => {
+  it.each([
+    [
+      'confirmation',
+      'Test Clinic: your Consultation is confirmed for June 3, 2030 at 2:30pm EDT. To cancel or reschedule: http://localhost:3000/confirmation/7-0123456789abcdef0123',
+    ],
+    [
+      'rescheduled',
+      'Test Clinic: your Consultation has been moved to June 3, 2030 at 2:30pm EDT. Details: http://localhost:3000/confirmation/7-0123456789abcdef0123',
+    ],
+    ['canceled', 'Test Clinic: your Consultation on June 3, 2030 at 2:30pm EDT has been canceled.'],
+    [
+      'reminder',
+      'Test Clinic: reminder of your Consultation on June 3, 2030 at 2:30pm EDT. To cancel or reschedule: http://localhost:3000/confirmation/7-0123456789abcdef0123',
+    ],
+  ] as const)('%s', (kind, text) => {
+    expect(renderSms({ ...facts, kind })).toBe(text);
+  });
+
+  it('shows the client zone when the appointment has one', () => {
+    expect(renderSms({ ...facts, timezone: 'America/Los_Angeles' })).toContain(
+      'June 3, 2030 at 11:30am PDT',
+    );
+  });
+});
+
+describe('escapeHtml', () => {
+  it('escapes the five characters that matter', () => {
+    expect(escapeHtml(`<a href="x">'&'</a>`)).toBe(
+      '&lt;a href=&quot;x&quot;&gt;&#39;&amp;&#39;&lt;/a&gt;',
+    );
+  });
+});

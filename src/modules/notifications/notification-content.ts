@@ -1,0 +1,166 @@
+import { DateTime } from 'luxon';
+import { formatClockTime, formatLongDate } from '../../common/time/datetimes';
+import type { NotificationKind } from './notification.entity';
+
+/** What a message says, read from the appointment when its job runs. */
+export interface MessageFacts {
+  kind: NotificationKind;
+  firstName: string;
+  typeName: string;
+  calendarName: string;
+  location: string;
+  startsAt: Date;
+  endsAt: Date;
+  /** The appointment's zone: the client's when they gave one, else the calendar's. */
+  timezone: string;
+  accountName: string;
+  /** The appointment's page, where the client sees, cancels or reschedules it. */
+  confirmationPage: string;
+}
+
+export interface EmailContent {
+  subject: string;
+  text: string;
+  html: string;
+}
+
+/** The appointment's time as messages write it, in its own zone. */
+export interface When {
+  /** `June 3, 2030` */
+  date: string;
+  /** `Monday` */
+  weekday: string;
+  /** `2:30pm` */
+  time: string;
+  endTime: string;
+  /** `EDT`, or `GMT+2` where English has no abbreviation for the zone. */
+  abbreviation: string;
+  /** `America/New_York` */
+  zone: string;
+}
+
+export function describeWhen(startsAt: Date, endsAt: Date, zone: string): When {
+  const start = DateTime.fromJSDate(startsAt, { zone }).setLocale('en-US');
+  const end = DateTime.fromJSDate(endsAt, { zone }).setLocale('en-US');
+  return {
+    date: formatLongDate(start),
+    weekday: start.toFormat('cccc'),
+    time: formatClockTime(start),
+    endTime: formatClockTime(end),
+    abbreviation: start.offsetNameShort ?? start.toFormat('ZZ'),
+    zone: start.zoneName ?? zone,
+  };
+}
+
+/** `EDT (America/New_York)`; just `UTC` when the two say the same. */
+function zoneLabel(when: When): string {
+  return when.abbreviation === when.zone ? when.zone : `${when.abbreviation} (${when.zone})`;
+}
+
+const SUBJECT: Record<NotificationKind, string> = {
+  confirmation: 'Your appointment is confirmed',
+  rescheduled: 'Your appointment has been rescheduled',
+  canceled: 'Your appointment has been canceled',
+  reminder: 'Reminder',
+};
+
+const LEAD: Record<NotificationKind, string> = {
+  confirmation: 'Your appointment is confirmed.',
+  rescheduled: 'Your appointment has been rescheduled. Its new time is below.',
+  canceled: 'Your appointment below has been canceled.',
+  reminder: 'This is a reminder of your upcoming appointment.',
+};
+
+/** What the link is for: a canceled appointment can no longer be changed. */
+function linkText(kind: NotificationKind): string {
+  return kind === 'canceled'
+    ? 'See the appointment'
+    : 'See your appointment, or cancel or reschedule it';
+}
+
+/** A header line: user-provided text must not break it (nodemailer encodes the rest). */
+const oneLine = (text: string) => text.replace(/[\r\n]+/g, ' ').trim();
+
+/**
+ * The client's e-mail: the subject, and the same content as text and HTML: what, when (in the
+ * appointment's zone, named), with whom, where, and the appointment's page (to cancel or
+ * reschedule). Every value that comes from users is escaped in the HTML.
+ */
+export function renderEmail(facts: MessageFacts): EmailContent {
+  const when = describeWhen(facts.startsAt, facts.endsAt, facts.timezone);
+  const subject = oneLine(
+    `${SUBJECT[facts.kind]}: ${facts.typeName} on ${when.date} at ${when.time}`,
+  );
+  const whenText = `${when.weekday}, ${when.date}, ${when.time} – ${when.endTime} ${zoneLabel(when)}`;
+  const rows: [string, string][] = [
+    ['What', facts.typeName],
+    ['When', whenText],
+    ['With', facts.calendarName],
+  ];
+  if (facts.location.trim() !== '') rows.push(['Where', facts.location.trim()]);
+  const greeting = facts.firstName.trim() === '' ? 'Hello,' : `Hello ${facts.firstName.trim()},`;
+
+  const text = [
+    greeting,
+    '',
+    LEAD[facts.kind],
+    '',
+    ...rows.map(([label, value]) => `${`${label}:`.padEnd(7)}${value}`),
+    '',
+    `${linkText(facts.kind)}:`,
+    facts.confirmationPage,
+    '',
+    facts.accountName,
+    '',
+  ].join('\n');
+
+  const html = [
+    '<!DOCTYPE html>',
+    '<html><head><meta charset="utf-8"></head>',
+    '<body style="font-family: sans-serif; line-height: 1.5">',
+    `<p>${escapeHtml(greeting)}</p>`,
+    `<p>${escapeHtml(LEAD[facts.kind])}</p>`,
+    '<table cellpadding="4" style="border-collapse: collapse">',
+    ...rows.map(
+      ([label, value]) =>
+        `<tr><th align="left" valign="top">${escapeHtml(label)}</th><td>${escapeHtml(value)}</td></tr>`,
+    ),
+    '</table>',
+    `<p><a href="${escapeHtml(facts.confirmationPage)}">${escapeHtml(linkText(facts.kind))}</a></p>`,
+    `<p>${escapeHtml(facts.accountName)}</p>`,
+    '</body></html>',
+    '',
+  ].join('\n');
+
+  return { subject, text, html };
+}
+
+/** The client's SMS: one short line (the type, the time in the appointment's zone, the link). */
+export function renderSms(facts: MessageFacts): string {
+  const when = describeWhen(facts.startsAt, facts.endsAt, facts.timezone);
+  const at = `${when.date} at ${when.time} ${when.abbreviation}`;
+  const who = oneLine(facts.accountName);
+  const what = oneLine(facts.typeName);
+  switch (facts.kind) {
+    case 'confirmation':
+      return `${who}: your ${what} is confirmed for ${at}. To cancel or reschedule: ${facts.confirmationPage}`;
+    case 'rescheduled':
+      return `${who}: your ${what} has been moved to ${at}. Details: ${facts.confirmationPage}`;
+    case 'canceled':
+      return `${who}: your ${what} on ${at} has been canceled.`;
+    case 'reminder':
+      return `${who}: reminder of your ${what} on ${at}. To cancel or reschedule: ${facts.confirmationPage}`;
+  }
+}
+
+const HTML_ESCAPES: Record<string, string> = {
+  '&': '&amp;',
+  '<': '&lt;',
+  '>': '&gt;',
+  '"': '&quot;',
+  "'": '&#39;',
+};
+
+export function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c]);
+}

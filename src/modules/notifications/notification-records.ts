@@ -1,0 +1,374 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, type EntityManager } from 'typeorm';
+import type { Channel, NotificationKind, NotificationStatus } from './notification.entity';
+import {
+  type ChannelDecision,
+  type SendTimeFacts,
+  clip,
+  eventKey,
+  reminderKey,
+} from './notification-rules';
+
+/**
+ * How long a claim owns a message: longer than one send can take (nodemailer's connection, greeting
+ * and socket timeouts, the SMS request's 10 s) and its recording. A worker that dies mid-send leaves
+ * the message to the job's next try after this.
+ */
+export const LEASE_MS = 2 * 60_000;
+
+/** The appointment with everything a message about it needs, read in one query. */
+export interface AppointmentFacts extends SendTimeFacts {
+  id: number;
+  accountId: number;
+  firstName: string;
+  endsAt: Date;
+  timezone: string;
+  typeName: string;
+  calendarName: string;
+  location: string;
+  /** Where replies go: the calendar's reply-to, else its e-mail, else the account's. */
+  replyTo: string;
+  accountName: string;
+}
+
+/** A message claimed for one attempt. */
+export interface ClaimedNotification {
+  id: string;
+  /** The claim's token: the lease's end, exactly as written. */
+  lease: Date;
+  accountId: number;
+  appointmentId: number;
+  channel: Channel;
+  kind: NotificationKind;
+  reminderFor: Date | null;
+  /** Attempts made before this one. */
+  attempts: number;
+}
+
+export type Claim =
+  | { kind: 'claimed'; notification: ClaimedNotification }
+  /** Another attempt holds it (a job of a worker that died, until its lease ends). */
+  | { kind: 'busy' }
+  /** Sent, failed, skipped or deleted: nothing to do. */
+  | { kind: 'done' };
+
+interface FactsRow {
+  id: number;
+  account_id: number;
+  first_name: string;
+  email: string;
+  phone: string;
+  sms_opt_in: number | boolean;
+  canceled: number | boolean;
+  starts_at: Date;
+  ends_at: Date;
+  timezone: string;
+  type_name: string;
+  require_sms_opt_in: number | boolean;
+  calendar_name: string;
+  location: string;
+  calendar_email: string;
+  reply_to: string;
+  account_name: string;
+  account_email: string;
+  send_confirmation_email: number | boolean;
+  send_sms: number | boolean;
+  reminder_hours: number;
+}
+
+interface ResultHeader {
+  affectedRows: number;
+}
+
+/** Where a statement runs: on the pool, or inside a transaction. */
+type Db = Pick<EntityManager, 'query'>;
+
+/**
+ * The notifications table, in SQL written by hand (a few statements per message, each one round
+ * trip). Times are the worker's clock, never NOW() (see data-source-options.ts).
+ */
+@Injectable()
+export class NotificationRecords {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  /** The appointment of the account with its type, calendar and the account's settings; null if none. */
+  async facts(
+    accountId: number,
+    appointmentId: number,
+    db: Db = this.dataSource.manager,
+  ): Promise<AppointmentFacts | null> {
+    const rows: FactsRow[] = await db.query(
+      `SELECT a.id, a.account_id, a.first_name, a.email, a.phone, a.sms_opt_in, a.canceled,
+              a.starts_at, a.ends_at, a.timezone,
+              t.name AS type_name, t.require_sms_opt_in,
+              c.name AS calendar_name, c.location, c.email AS calendar_email, c.reply_to,
+              acc.name AS account_name, acc.email AS account_email,
+              acc.send_confirmation_email, acc.send_sms, acc.reminder_hours
+         FROM appointments a
+         JOIN appointment_types t ON t.id = a.appointment_type_id
+         JOIN calendars c ON c.id = a.calendar_id
+         JOIN accounts acc ON acc.id = a.account_id
+        WHERE a.id = ? AND a.account_id = ?`,
+      [appointmentId, accountId],
+    );
+    const row = rows[0];
+    if (!row) return null;
+    return {
+      id: row.id,
+      accountId: row.account_id,
+      firstName: row.first_name,
+      email: row.email,
+      phone: row.phone,
+      smsOptIn: Boolean(row.sms_opt_in),
+      requireSmsOptIn: Boolean(row.require_sms_opt_in),
+      canceled: Boolean(row.canceled),
+      startsAt: row.starts_at,
+      endsAt: row.ends_at,
+      timezone: row.timezone,
+      typeName: row.type_name,
+      calendarName: row.calendar_name,
+      location: row.location,
+      replyTo: row.reply_to || row.calendar_email || row.account_email,
+      accountName: row.account_name,
+      sendConfirmationEmail: Boolean(row.send_confirmation_email),
+      sendSms: Boolean(row.send_sms),
+      reminderHours: row.reminder_hours,
+    };
+  }
+
+  /**
+   * Records what an event's message is on each channel: `pending` to send, or `skipped` with the
+   * reason. The unique key (`event:<outboxId>:<channel>`) makes a second run write nothing; answers
+   * the event's messages still pending, new or not (their jobs may need queueing again).
+   */
+  async recordEventMessages(
+    event: { outboxId: string; accountId: number; appointmentId: number },
+    kind: NotificationKind,
+    decisions: ChannelDecision[],
+    now = new Date(),
+  ): Promise<string[]> {
+    if (decisions.length > 0) {
+      await this.dataSource.query(
+        `INSERT IGNORE INTO notifications
+           (account_id, appointment_id, outbox_id, reminder_for, dedupe_key, channel, kind,
+            recipient, status, attempts, error, due_at, created_at, updated_at)
+         VALUES ${decisions.map(() => '(?, ?, ?, NULL, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?)').join(', ')}`,
+        decisions.flatMap((d) => [
+          event.accountId,
+          event.appointmentId,
+          event.outboxId,
+          eventKey(event.outboxId, d.channel),
+          d.channel,
+          kind,
+          clip(d.recipient, 254),
+          d.send ? 'pending' : 'skipped',
+          d.send ? null : d.reason,
+          now,
+          now,
+          now,
+        ]),
+      );
+    }
+    const rows: { id: number | string }[] = await this.dataSource.query(
+      "SELECT id FROM notifications WHERE outbox_id = ? AND status = 'pending' ORDER BY id",
+      [event.outboxId],
+    );
+    return rows.map((row) => String(row.id));
+  }
+
+  /**
+   * Locks the appointment's row for the rest of the transaction: the planners of two events of
+   * one appointment (handled at once) then plan its reminder one after the other, the second
+   * reading what the first wrote, so neither undoes the other's reminder. Only this row: booking
+   * locks calendars first and the appointment last, so no cycle can form. False when it is gone.
+   */
+  async lockAppointment(tx: Db, accountId: number, appointmentId: number): Promise<boolean> {
+    const rows: unknown[] = await tx.query(
+      'SELECT id FROM appointments WHERE id = ? AND account_id = ? FOR UPDATE',
+      [appointmentId, accountId],
+    );
+    return rows.length > 0;
+  }
+
+  /** The pending reminders of an appointment that are not about `startsAt` (all when null). */
+  async staleReminders(
+    appointmentId: number,
+    startsAt: Date | null,
+    db: Db = this.dataSource.manager,
+  ): Promise<string[]> {
+    const rows: { id: number | string; reminder_for: Date | null }[] = await db.query(
+      `SELECT id, reminder_for FROM notifications
+        WHERE appointment_id = ? AND kind = 'reminder' AND status = 'pending'`,
+      [appointmentId],
+    );
+    return rows
+      .filter((r) => startsAt === null || r.reminder_for?.getTime() !== startsAt.getTime())
+      .map((r) => String(r.id));
+  }
+
+  /**
+   * Deletes reminders that lost their purpose (the appointment moved or was canceled). One whose
+   * attempt is in flight is left to its job, which finds the appointment changed and drops it.
+   */
+  async deleteReminders(
+    ids: string[],
+    db: Db = this.dataSource.manager,
+    now = new Date(),
+  ): Promise<void> {
+    if (ids.length === 0) return;
+    await db.query(
+      `DELETE FROM notifications
+        WHERE id IN (${ids.map(() => '?').join(', ')}) AND kind = 'reminder' AND status = 'pending'
+          AND (leased_until IS NULL OR leased_until <= ?)`,
+      [...ids, now],
+    );
+  }
+
+  /**
+   * Plans the reminder of one start time on each channel (unique per appointment, start and
+   * channel: planning again writes nothing) and answers its pending rows with their due times.
+   */
+  async planReminders(
+    appointment: { id: number; accountId: number; startsAt: Date },
+    dueAt: Date,
+    decisions: ChannelDecision[],
+    db: Db = this.dataSource.manager,
+    now = new Date(),
+  ): Promise<{ id: string; dueAt: Date }[]> {
+    if (decisions.length > 0) {
+      await db.query(
+        `INSERT IGNORE INTO notifications
+           (account_id, appointment_id, outbox_id, reminder_for, dedupe_key, channel, kind,
+            recipient, status, attempts, error, due_at, created_at, updated_at)
+         VALUES ${decisions.map(() => "(?, ?, NULL, ?, ?, ?, 'reminder', ?, 'pending', 0, NULL, ?, ?, ?)").join(', ')}`,
+        decisions.flatMap((d) => [
+          appointment.accountId,
+          appointment.id,
+          appointment.startsAt,
+          reminderKey(appointment.id, appointment.startsAt, d.channel),
+          d.channel,
+          clip(d.recipient, 254),
+          dueAt,
+          now,
+          now,
+        ]),
+      );
+    }
+    const rows: { id: number | string; due_at: Date }[] = await db.query(
+      `SELECT id, due_at FROM notifications
+        WHERE appointment_id = ? AND kind = 'reminder' AND status = 'pending' AND reminder_for = ?
+        ORDER BY id`,
+      [appointment.id, appointment.startsAt],
+    );
+    return rows.map((r) => ({ id: String(r.id), dueAt: r.due_at }));
+  }
+
+  /**
+   * Claims a message for one attempt: it must be pending and not leased by an attempt in flight.
+   * One UPDATE decides, so two runs of a job (Bull re-running a stalled one while the first still
+   * sends) never send at once.
+   */
+  async claim(id: string, now = new Date()): Promise<Claim> {
+    const lease = new Date(now.getTime() + LEASE_MS);
+    const claimed: ResultHeader = await this.dataSource.query(
+      `UPDATE notifications SET leased_until = ?, updated_at = ?
+        WHERE id = ? AND status = 'pending' AND (leased_until IS NULL OR leased_until <= ?)`,
+      [lease, now, id, now],
+    );
+    const rows: {
+      account_id: number;
+      appointment_id: number;
+      channel: Channel;
+      kind: NotificationKind;
+      status: NotificationStatus;
+      reminder_for: Date | null;
+      attempts: number;
+      leased_until: Date | null;
+    }[] = await this.dataSource.query(
+      `SELECT account_id, appointment_id, channel, kind, status, reminder_for, attempts, leased_until
+         FROM notifications WHERE id = ?`,
+      [id],
+    );
+    const row = rows[0];
+    if (!row || row.status !== 'pending') return { kind: 'done' };
+    if (claimed.affectedRows === 0 || row.leased_until?.getTime() !== lease.getTime())
+      return { kind: 'busy' };
+    return {
+      kind: 'claimed',
+      notification: {
+        id,
+        lease,
+        accountId: row.account_id,
+        appointmentId: row.appointment_id,
+        channel: row.channel,
+        kind: row.kind,
+        reminderFor: row.reminder_for,
+        attempts: row.attempts,
+      },
+    };
+  }
+
+  /** Gives a claim back without an attempt (the job failed before sending). */
+  async release(n: ClaimedNotification): Promise<void> {
+    await this.dataSource.query(
+      'UPDATE notifications SET leased_until = NULL, updated_at = ? WHERE id = ? AND leased_until = ?',
+      [new Date(), n.id, n.lease],
+    );
+  }
+
+  /** Deletes a reminder that lost its purpose (see decideAtSendTime). */
+  async drop(n: ClaimedNotification): Promise<void> {
+    await this.dataSource.query('DELETE FROM notifications WHERE id = ? AND leased_until = ?', [
+      n.id,
+      n.lease,
+    ]);
+  }
+
+  async skip(n: ClaimedNotification, reason: string): Promise<void> {
+    await this.dataSource.query(
+      `UPDATE notifications SET status = 'skipped', error = ?, leased_until = NULL, updated_at = ?
+        WHERE id = ? AND leased_until = ?`,
+      [clip(reason), new Date(), n.id, n.lease],
+    );
+  }
+
+  async recordSent(
+    n: ClaimedNotification,
+    recipient: string,
+    providerMessageId: string | null,
+    at = new Date(),
+  ): Promise<void> {
+    await this.dataSource.query(
+      `UPDATE notifications
+          SET status = 'sent', recipient = ?, attempts = attempts + 1, error = NULL,
+              provider_message_id = ?, sent_at = ?, leased_until = NULL, updated_at = ?
+        WHERE id = ? AND leased_until = ?`,
+      [
+        clip(recipient, 254),
+        providerMessageId === null ? null : clip(providerMessageId),
+        at,
+        at,
+        n.id,
+        n.lease,
+      ],
+    );
+  }
+
+  /** A failed attempt: the message stays pending for the next one, or is `failed` when `final`. */
+  async recordFailure(
+    n: ClaimedNotification,
+    recipient: string,
+    error: string,
+    final: boolean,
+    at = new Date(),
+  ): Promise<void> {
+    await this.dataSource.query(
+      `UPDATE notifications
+          SET status = ?, recipient = ?, attempts = attempts + 1, error = ?, leased_until = NULL,
+              updated_at = ?
+        WHERE id = ? AND leased_until = ?`,
+      [final ? 'failed' : 'pending', clip(recipient, 254), clip(error), at, n.id, n.lease],
+    );
+  }
+}

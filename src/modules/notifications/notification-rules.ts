@@ -1,0 +1,173 @@
+import type { Channel, NotificationKind } from './notification.entity';
+
+/** The domain events a client hears of, and what the message is called. */
+export const KIND_OF_EVENT: Readonly<Record<string, NotificationKind>> = {
+  'appointment.scheduled': 'confirmation',
+  'appointment.rescheduled': 'rescheduled',
+  'appointment.canceled': 'canceled',
+};
+
+/** Who the client is and what they allowed, as the appointment and its type say. */
+export interface Audience {
+  email: string;
+  phone: string;
+  smsOptIn: boolean;
+  /** The appointment type's rule: SMS only to clients who opted in (else `smsOptIn` is ignored). */
+  requireSmsOptIn: boolean;
+}
+
+/** The account's switches (`GET/PUT /settings`). */
+export interface NotificationSettings {
+  /** Client e-mail at all: confirmations, notices of a move or a cancellation, reminders. */
+  sendConfirmationEmail: boolean;
+  /** Client SMS at all, likewise. */
+  sendSms: boolean;
+  /** Hours before the start a reminder goes; 0 = none. */
+  reminderHours: number;
+}
+
+/** Whether one channel carries a message, and to whom. */
+export type ChannelDecision =
+  | { channel: Channel; recipient: string; send: true }
+  | { channel: Channel; recipient: string; send: false; reason: string };
+
+/** Why a message was not sent, as recorded in its row's `error` (an admin reads it). */
+export const SKIP = {
+  noEmail: 'suppressed by noEmail=true on the request',
+  emailOff: 'client e-mail is off in the settings (sendConfirmationEmail)',
+  smsOff: 'client SMS is off in the settings (sendSms)',
+  noOptIn: 'the appointment type requires SMS opt-in and the client did not opt in',
+  noEmailAddress: 'the appointment has no e-mail address',
+  noPhone: 'the appointment has no phone number',
+  canceledSince: 'the appointment was canceled before this was sent',
+  started: 'the appointment had started when the reminder was due',
+  remindersOff: 'reminders are off in the settings (reminderHours 0)',
+} as const;
+
+/**
+ * The channels a message about an appointment goes on: e-mail when there is an address, SMS when
+ * there is a phone number (a channel without a recipient is left out: nothing to record). Each is
+ * sent unless the request said `noEmail` (both channels, this message only), the account switched
+ * the channel off, or, for SMS, the type requires opt-in and the client did not give it.
+ */
+export function decideChannels(
+  audience: Audience,
+  settings: Pick<NotificationSettings, 'sendConfirmationEmail' | 'sendSms'>,
+  options: { noEmail: boolean },
+): ChannelDecision[] {
+  const decisions: ChannelDecision[] = [];
+  const email = audience.email.trim();
+  if (email !== '') {
+    decisions.push(
+      decided('email', email, options.noEmail ? SKIP.noEmail : undefined, () =>
+        settings.sendConfirmationEmail ? undefined : SKIP.emailOff,
+      ),
+    );
+  }
+  const phone = audience.phone.trim();
+  if (phone !== '') {
+    decisions.push(
+      decided('sms', phone, options.noEmail ? SKIP.noEmail : undefined, () => {
+        if (!settings.sendSms) return SKIP.smsOff;
+        if (audience.requireSmsOptIn && !audience.smsOptIn) return SKIP.noOptIn;
+        return undefined;
+      }),
+    );
+  }
+  return decisions;
+}
+
+function decided(
+  channel: Channel,
+  recipient: string,
+  first: string | undefined,
+  then: () => string | undefined,
+): ChannelDecision {
+  const reason = first ?? then();
+  return reason === undefined
+    ? { channel, recipient, send: true }
+    : { channel, recipient, send: false, reason };
+}
+
+const HOUR = 60 * 60 * 1000;
+
+/**
+ * When the reminder of an appointment goes: `reminderHours` before its start; none for a canceled
+ * appointment, with reminders off, or when that time has passed already (a booking made less than
+ * `reminderHours` ahead gets its confirmation and no reminder).
+ */
+export function reminderDueAt(
+  appointment: { canceled: boolean; startsAt: Date },
+  reminderHours: number,
+  now: number,
+): Date | null {
+  if (appointment.canceled || reminderHours <= 0) return null;
+  const due = appointment.startsAt.getTime() - reminderHours * HOUR;
+  return due > now ? new Date(due) : null;
+}
+
+/** The appointment as it is when a message's job runs. */
+export interface SendTimeFacts extends Audience, NotificationSettings {
+  canceled: boolean;
+  startsAt: Date;
+}
+
+export type SendTimeDecision =
+  | { kind: 'send'; recipient: string }
+  | { kind: 'skip'; reason: string }
+  | { kind: 'drop'; reason: string };
+
+/**
+ * What a job does with its message, decided again when it runs (the appointment, its type and the
+ * settings may have changed since the message was planned):
+ *
+ * - `drop`: a reminder whose appointment was canceled or moved away from the start it was about.
+ *   It is deleted, not recorded: it was a plan, never a message (the move planned its own).
+ * - `skip`: not sent, recorded with the reason (a setting switched off, the opt-in withdrawn, no
+ *   recipient any more, a confirmation of an appointment canceled since, a reminder due after the
+ *   start).
+ * - `send`: to the appointment's current address or number.
+ *
+ * So a reminder job that outlived its purpose (kept by Redis after a move) can never send anything
+ * wrong.
+ */
+export function decideAtSendTime(
+  message: { kind: NotificationKind; channel: Channel; reminderFor: Date | null },
+  facts: SendTimeFacts,
+  now: number,
+): SendTimeDecision {
+  if (message.kind === 'reminder') {
+    if (facts.canceled) return { kind: 'drop', reason: 'the appointment was canceled' };
+    if (message.reminderFor === null || message.reminderFor.getTime() !== facts.startsAt.getTime())
+      return { kind: 'drop', reason: 'the appointment was moved' };
+    if (facts.startsAt.getTime() <= now) return { kind: 'skip', reason: SKIP.started };
+    if (facts.reminderHours <= 0) return { kind: 'skip', reason: SKIP.remindersOff };
+  } else if (message.kind !== 'canceled' && facts.canceled) {
+    return { kind: 'skip', reason: SKIP.canceledSince };
+  }
+  const decision = decideChannels(facts, facts, { noEmail: false }).find(
+    (d) => d.channel === message.channel,
+  );
+  if (!decision)
+    return {
+      kind: 'skip',
+      reason: message.channel === 'email' ? SKIP.noEmailAddress : SKIP.noPhone,
+    };
+  if (!decision.send) return { kind: 'skip', reason: decision.reason };
+  return { kind: 'send', recipient: decision.recipient };
+}
+
+/** The unique key of the message of one domain event on one channel. */
+export function eventKey(outboxId: string, channel: Channel): string {
+  return `event:${outboxId}:${channel}`;
+}
+
+/** The unique key of the reminder of one start time of an appointment on one channel. */
+export function reminderKey(appointmentId: number, startsAt: Date, channel: Channel): string {
+  return `reminder:${appointmentId}:${startsAt.getTime()}:${channel}`;
+}
+
+/** What fits the `error` column. */
+export function clip(text: string, max = 255): string {
+  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
+}

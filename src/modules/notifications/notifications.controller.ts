@@ -1,0 +1,21 @@
+import { Controller, Get } from '@nestjs/common';
+import { ApiBasicAuth, ApiTags } from '@nestjs/swagger';
+import { IdParam } from '../../common/http/id-param';
+import { NUMERIC } from '../../common/http/route-catalog';
+import { CurrentAccountId } from '../accounts/auth.decorators';
+import type { NotificationView } from './notification.view';
+import { NotificationsService } from './notifications.service';
+
+/** The client messages of an appointment, for its admins (this service's own endpoint). */
+@ApiTags('appointments')
+@ApiBasicAuth()
+@Controller('appointments')
+export class NotificationsController {
+  constructor(private readonly notifications: NotificationsService) {}
+
+  /** Confirmations, notices and reminders, e-mail and SMS: sent, pending, failed or skipped. */
+  @Get(`:id${NUMERIC}/notifications`)
+  list(@CurrentAccountId() accountId: number, @IdParam() id: number): Promise<NotificationView[]> {
+    return this.notifications.forAppointment(accountId, id);
+  }
+}

@@ -1,0 +1,153 @@
+import { InjectQueue, Process, Processor } from '@nestjs/bull';
+import { type BeforeApplicationShutdown, Inject } from '@nestjs/common';
+import type { Job, Queue } from 'bull';
+import type { Logger } from 'pino';
+import { ROOT_LOGGER } from '../../common/logging/logging.module';
+import { QueueName } from '../../common/queues/queue-names';
+import { AppConfig } from '../../config/app-config';
+import { confirmationPage } from '../appointments/appointment.view';
+import { MailSender } from './mail-sender';
+import { type MessageFacts, renderEmail, renderSms } from './notification-content';
+import { SEND_JOB, type SendJobData } from './notification-queue';
+import {
+  type AppointmentFacts,
+  type ClaimedNotification,
+  NotificationRecords,
+} from './notification-records';
+import { decideAtSendTime } from './notification-rules';
+import type { SendOutcome } from './send-outcome';
+import { SmsSender } from './sms-sender';
+
+/** Messages in flight per worker: a send mostly waits on the SMTP server or the SMS API. */
+export const SEND_CONCURRENCY = 20;
+
+/** What a job that ends normally did, kept as the job's return value. */
+export type SendJobResult = 'sent' | 'skipped' | 'dropped' | 'done';
+
+/**
+ * Worker: one attempt per run of a job. The job claims its message (one at a time), reads the
+ * appointment as it is now and decides again (see decideAtSendTime): a reminder of a canceled or
+ * moved appointment is dropped, a message no longer wanted is skipped. Otherwise it renders the
+ * message, sends it on its channel and records the outcome:
+ *
+ * - sent: the job completes;
+ * - retry (server unreachable, 4xx SMTP, HTTP 5xx…): the attempt is recorded and the job throws, so
+ *   Bull runs it again after an exponential wait; the last attempt records the message `failed`;
+ * - failed (a permanent refusal): recorded `failed`, the job discarded and failed.
+ *
+ * Nothing here touches the booking: the appointment was committed before any of it, and a message
+ * that cannot be sent only leaves its row `failed` for the admin to see.
+ */
+@Processor(QueueName.Notifications)
+export class NotificationsProcessor implements BeforeApplicationShutdown {
+  constructor(
+    @InjectQueue(QueueName.Notifications) private readonly queue: Queue<SendJobData>,
+    private readonly records: NotificationRecords,
+    private readonly mail: MailSender,
+    private readonly sms: SmsSender,
+    private readonly config: AppConfig,
+    @Inject(ROOT_LOGGER) private readonly logger: Logger,
+  ) {}
+
+  /** A graceful stop lets the sends in flight finish and be recorded before the senders close. */
+  async beforeApplicationShutdown(): Promise<void> {
+    await this.queue.close();
+  }
+
+  @Process({ name: SEND_JOB, concurrency: SEND_CONCURRENCY })
+  async send(job: Job<SendJobData>): Promise<SendJobResult> {
+    const claim = await this.records.claim(job.data.notificationId);
+    if (claim.kind === 'done') return 'done';
+    // A dead worker's attempt holds it until its lease ends: try again later.
+    if (claim.kind === 'busy') throw new Error('message busy with another attempt');
+    const n = claim.notification;
+
+    let facts: AppointmentFacts | null;
+    try {
+      facts = await this.records.facts(n.accountId, n.appointmentId);
+    } catch (e) {
+      await this.release(n);
+      throw e;
+    }
+    if (facts === null) {
+      await this.records.skip(n, 'the appointment no longer exists');
+      return 'skipped';
+    }
+    const verdict = decideAtSendTime(n, facts, Date.now());
+    if (verdict.kind === 'drop') {
+      await this.records.drop(n);
+      this.logger.debug({ notificationId: n.id, reason: verdict.reason }, 'reminder dropped');
+      return 'dropped';
+    }
+    if (verdict.kind === 'skip') {
+      await this.records.skip(n, verdict.reason);
+      return 'skipped';
+    }
+
+    const outcome = await this.deliver(n, facts, verdict.recipient);
+    const log = {
+      notificationId: n.id,
+      appointmentId: n.appointmentId,
+      channel: n.channel,
+      kind: n.kind,
+      attempt: n.attempts + 1,
+    };
+    if (outcome.kind === 'sent') {
+      await this.records.recordSent(n, verdict.recipient, outcome.providerMessageId);
+      this.logger.debug(log, 'notification sent');
+      return 'sent';
+    }
+    const lastTry = job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
+    const final =
+      outcome.kind === 'failed' ||
+      n.attempts + 1 >= this.config.notifications.retryAttempts ||
+      lastTry;
+    await this.records.recordFailure(n, verdict.recipient, outcome.error, final);
+    if (!final) throw new Error(`${outcome.error}; will retry`);
+    this.logger.warn({ ...log, error: outcome.error }, 'notification failed');
+    if (!lastTry) await job.discard();
+    throw new Error(`failed: ${outcome.error}`);
+  }
+
+  private async deliver(
+    n: ClaimedNotification,
+    facts: AppointmentFacts,
+    recipient: string,
+  ): Promise<SendOutcome> {
+    const message: MessageFacts = {
+      kind: n.kind,
+      firstName: facts.firstName,
+      typeName: facts.typeName,
+      calendarName: facts.calendarName,
+      location: facts.location,
+      startsAt: facts.startsAt,
+      endsAt: facts.endsAt,
+      timezone: facts.timezone,
+      accountName: facts.accountName,
+      confirmationPage: confirmationPage(this.config.http.publicUrl, this.config.secret, facts.id),
+    };
+    try {
+      if (n.channel === 'email') {
+        return await this.mail.send({
+          to: recipient,
+          fromName: facts.accountName,
+          replyTo: facts.replyTo,
+          ...renderEmail(message),
+        });
+      }
+      return await this.sms.send(recipient, renderSms(message));
+    } catch (err) {
+      // Senders do not throw; a template that did cannot do better on the next attempt.
+      return { kind: 'failed', error: err instanceof Error ? err.message : String(err) };
+    }
+  }
+
+  /** Best effort: when MySQL is what failed, the lease simply runs out. */
+  private async release(n: ClaimedNotification): Promise<void> {
+    try {
+      await this.records.release(n);
+    } catch (err) {
+      this.logger.warn({ err, notificationId: n.id }, 'notification claim not released');
+    }
+  }
+}
