@@ -2,7 +2,7 @@
  * bench:webhooks — webhook deliveries end to end: bookings through the built API (dist/main.js),
  * their `appointment.scheduled` events delivered by the built worker (dist/worker.js) to a
  * receiver in this process (node:http on 127.0.0.1, answers 200 at once), with one dynamic
- * subscription. Production settings but for the target policy (loopback and any port allowed).
+ * subscription; the account's confirmation e-mails and SMS are switched off. Production settings but for the target policy (loopback and any port allowed).
  *
  * Two measurements, each in several rounds (medians reported):
  * - latency: bookings at a steady pace (CONCURRENCY_LATENCY at a time) with the worker running;
@@ -168,6 +168,14 @@ async function setUp(account: { id: number; apiKey: string }, target: string): P
     maxDaysInAdvance: 3650,
   });
   await post('/webhooks', { event: 'appointment.scheduled', target });
+  // Webhooks only: the account's confirmation e-mails and SMS are off (the worker would otherwise
+  // send them too, to an SMTP server the bench does not run).
+  const settings = await fetch(`http://127.0.0.1:${API_PORT}/api/v1/settings`, {
+    method: 'PUT',
+    headers,
+    body: JSON.stringify({ sendConfirmationEmail: false, sendSms: false }),
+  });
+  if (settings.status !== 200) throw new Error(`PUT /settings: ${settings.status}`);
   const firstDay = Math.floor(Date.now() / DAY) * DAY + 30 * DAY;
   let counter = 0;
   return async () => {
