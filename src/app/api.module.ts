@@ -8,6 +8,7 @@ import { AvailabilityModule } from '../modules/availability/availability.module'
 import { CatalogModule } from '../modules/catalog/catalog.module';
 import { CertificatesModule } from '../modules/certificates/certificates.module';
 import { FormsModule } from '../modules/forms/forms.module';
+import { OAuthModule } from '../modules/oauth/oauth.module';
 import { WebhooksModule } from '../modules/webhooks/webhooks.module';
 import { ApiAuthGuard } from '../modules/accounts/api-auth.guard';
 import { CoreModule, type CoreOptions, QueueModule } from './core.module';
@@ -30,6 +31,7 @@ export class ApiModule {
         AppointmentsModule,
         FormsModule,
         WebhooksModule,
+        OAuthModule,
       ],
       providers: [{ provide: APP_GUARD, useClass: ApiAuthGuard }],
     };

@@ -7,6 +7,7 @@ import { IdempotencyKeys1764300000000 } from './1764300000000-idempotency-keys';
 import { Webhooks1764400000000 } from './1764400000000-webhooks';
 import { WebhookMessages1764500000000 } from './1764500000000-webhook-messages';
 import { CoveringBusyIndex1764600000000 } from './1764600000000-covering-busy-index';
+import { OAuth1764700000000 } from './1764700000000-oauth';
 
 /**
  * Every migration, in order. Listed explicitly (not globbed) so that the compiled service, ts-jest and
@@ -22,4 +23,5 @@ export const migrations = [
   Webhooks1764400000000,
   WebhookMessages1764500000000,
   CoveringBusyIndex1764600000000,
+  OAuth1764700000000,
 ];
