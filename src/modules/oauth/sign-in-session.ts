@@ -82,7 +82,7 @@ export class SignInSessions {
     return serialize(
       SESSION_COOKIE,
       this.secrets.encrypt(JSON.stringify(session), SEALED_FOR),
-      this.attributes(Math.floor((session.expiresAt - Date.now()) / 1000)),
+      this.attributes(Math.ceil((session.expiresAt - Date.now()) / 1000)),
     );
   }
 
