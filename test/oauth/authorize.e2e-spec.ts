@@ -5,7 +5,6 @@ import { Secrets } from '../../src/common/crypto/secrets';
 import { SetPasswordCommand } from '../../src/modules/accounts/set-password.command';
 import { OAuthCode } from '../../src/modules/oauth/oauth-code.entity';
 import { createAccount, startApi } from '../support/test-app';
-import { testConfig } from '../support/test-environment';
 import {
   type OwnerAccount,
   type TestClient,
@@ -605,22 +604,6 @@ describe('OAuth 2.0: GET /oauth2/authorize, the login and consent pages (e2e)', 
       expect(res.headers.location).toBe(`/oauth2/authorize?${requestOf(client)}`);
       expect((await page(requestOf(client), agent)).body).toContain('name="password"');
     });
-  });
-
-  it('marks the session cookie Secure when PUBLIC_URL is https', async () => {
-    const base = testConfig();
-    const secureApp = await startApi({
-      config: base.with({ http: { ...base.http, publicUrl: 'https://scheduling.example' } }),
-    });
-    try {
-      const res = await secureApp.inject({
-        method: 'GET',
-        url: `/oauth2/authorize?${requestOf(client)}`,
-      });
-      expect(res.headers['set-cookie']).toMatch(/; HttpOnly; Secure; SameSite=Lax$/);
-    } finally {
-      await secureApp.close();
-    }
   });
 
   it('answers a form larger than 16 KiB with 413 (before any page)', async () => {
