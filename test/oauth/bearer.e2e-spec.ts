@@ -271,6 +271,6 @@ describe('OAuth 2.0: Bearer tokens on the API and POST /oauth2/disconnect (e2e)'
         pod.kill('SIGTERM');
         await podDone;
       }
-    });
+    }, 90_000); // a second API process starts under ts-node: slow on a busy 2-core machine
   });
 });

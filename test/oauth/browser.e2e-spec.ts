@@ -49,7 +49,7 @@ describe('OAuth 2.0 pages in headless Chromium (e2e)', () => {
       args: CHROMIUM_ARGS,
       javaScriptEnabled: false,
     });
-  });
+  }, 90_000); // the partner app (ts-node) and Chromium start here
   afterAll(async () => {
     await browser?.close();
     if (userDataDir) await rm(userDataDir, { recursive: true, force: true });

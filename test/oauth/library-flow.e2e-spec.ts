@@ -54,7 +54,7 @@ describe.each(['post', 'basic'] as const)(
       app = await startApi();
       authUrl = await listen(app);
       partner = await startPartner(app, authUrl, clientAuth);
-    });
+    }, 60_000); // the partner app is a process of its own, started under ts-node
     afterAll(async () => {
       await partner?.stop();
       await app.close();
