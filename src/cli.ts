@@ -8,8 +8,14 @@ import { DomainError } from './common/errors/domain-error';
 import { databaseCommands } from './common/database/database.cli';
 import { accountCommands } from './modules/accounts/accounts.cli';
 import { demoCommands } from './app/demo.cli';
+import { oauthCommands } from './modules/oauth/oauth.cli';
 
-const commands: CliCommand[] = [...databaseCommands, ...accountCommands, ...demoCommands];
+const commands: CliCommand[] = [
+  ...databaseCommands,
+  ...accountCommands,
+  ...oauthCommands,
+  ...demoCommands,
+];
 
 function help(): string {
   return `Usage: npm run cli -- <command> [options]\n\nCommands:\n${commands.map((c) => `  ${usage(c)}`).join('\n')}\n`;

@@ -9,6 +9,7 @@ import { CatalogModule } from '../modules/catalog/catalog.module';
 import { CertificatesModule } from '../modules/certificates/certificates.module';
 import { FormsModule } from '../modules/forms/forms.module';
 import { NotificationsModule } from '../modules/notifications/notifications.module';
+import { OAuthModule } from '../modules/oauth/oauth.module';
 import { WebhooksModule } from '../modules/webhooks/webhooks.module';
 import { ApiAuthGuard } from '../modules/accounts/api-auth.guard';
 import { CoreModule, type CoreOptions, QueueModule } from './core.module';
@@ -32,6 +33,7 @@ export class ApiModule {
         FormsModule,
         WebhooksModule,
         NotificationsModule,
+        OAuthModule,
       ],
       providers: [{ provide: APP_GUARD, useClass: ApiAuthGuard }],
     };

@@ -2,15 +2,22 @@ import { type DynamicModule, Module } from '@nestjs/common';
 import { AccountsModule } from '../modules/accounts/accounts.module';
 import { CatalogModule } from '../modules/catalog/catalog.module';
 import { FormsModule } from '../modules/forms/forms.module';
+import { OAuthClientsModule } from '../modules/oauth/oauth-clients.module';
 import { CoreModule, type CoreOptions } from './core.module';
 
-/** The operator CLI: database and the modules it administers, no HTTP and no queues. */
+/** The operator CLI: database and the modules it administers (accounts, OAuth clients, demo data), no HTTP and no queues. */
 @Module({})
 export class CliModule {
   static forRoot(options: CoreOptions): DynamicModule {
     return {
       module: CliModule,
-      imports: [CoreModule.forRoot(options), AccountsModule, CatalogModule, FormsModule],
+      imports: [
+        CoreModule.forRoot(options),
+        AccountsModule,
+        CatalogModule,
+        FormsModule,
+        OAuthClientsModule,
+      ],
     };
   }
 }

@@ -58,7 +58,10 @@ export function configureApi(app: NestFastifyApplication, logger: Logger): Route
   registerBodyParsing(fastify);
 
   app.useLogger(app.get(NestPinoLogger));
-  app.setGlobalPrefix(API_PREFIX.slice(1), { exclude: ['health/live', 'health/ready'] });
+  // Health and OAuth 2.0 (the contract's {auth_url} is the host root) live outside /api/v1.
+  app.setGlobalPrefix(API_PREFIX.slice(1), {
+    exclude: ['health/live', 'health/ready', 'oauth2/{*path}'],
+  });
   app.useGlobalFilters(new ApiExceptionFilter(routes, logger));
   app.useGlobalPipes(new ApiValidationPipe());
   setUpOpenApi(app);

@@ -23,6 +23,14 @@ describe('Secrets', () => {
     expect(() => secrets.decrypt('garbage')).toThrow('Unrecognised encrypted value');
   });
 
+  it('opens a value sealed for a context only in that context', () => {
+    const sealed = secrets.encrypt('{"accountId":1}', 'oauth-session');
+    expect(secrets.decrypt(sealed, 'oauth-session')).toBe('{"accountId":1}');
+    expect(() => secrets.decrypt(sealed)).toThrow();
+    expect(() => secrets.decrypt(sealed, 'other')).toThrow();
+    expect(() => secrets.decrypt(secrets.encrypt('api-key'), 'oauth-session')).toThrow();
+  });
+
   it('hashes with the server secret and matches only the same secret', () => {
     const hash = secrets.hash('api-key');
     expect(hash).toMatch(/^[0-9a-f]{64}$/);

@@ -19,7 +19,7 @@ function deriveKey(secret: string, purpose: string): Buffer {
 
 /**
  * The server's secrets toolbox, keyed by APP_SECRET: reversible encryption for secrets the service
- * must use again (an API key signs webhooks), keyed hashes for secrets it only has to recognise
+ * must use again (an API key signs webhooks; the OAuth sign-in cookie), keyed hashes for secrets it only has to recognise
  * (API keys, tokens, codes), and password hashing. Every comparison is constant-time.
  */
 @Injectable()
@@ -37,9 +37,14 @@ export class Secrets {
     return randomBytes(bytes).toString('hex');
   }
 
-  encrypt(plain: string): string {
+  /**
+   * AES-256-GCM. `context` (authenticated, not stored) tells what the value is for: a value sealed
+   * for one context does not open in another (an encrypted API key is no session cookie).
+   */
+  encrypt(plain: string, context?: string): string {
     const iv = randomBytes(12);
     const cipher = createCipheriv(CIPHER, this.encryptionKey, iv);
+    if (context !== undefined) cipher.setAAD(Buffer.from(context, 'utf8'));
     const body = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final()]);
     const tag = cipher.getAuthTag();
     return [FORMAT, iv, body, tag]
@@ -47,12 +52,13 @@ export class Secrets {
       .join('.');
   }
 
-  decrypt(sealed: string): string {
+  decrypt(sealed: string, context?: string): string {
     const [format, iv, body, tag] = sealed.split('.');
     if (format !== FORMAT || !iv || body === undefined || !tag) {
       throw new Error('Unrecognised encrypted value');
     }
     const decipher = createDecipheriv(CIPHER, this.encryptionKey, Buffer.from(iv, 'base64url'));
+    if (context !== undefined) decipher.setAAD(Buffer.from(context, 'utf8'));
     decipher.setAuthTag(Buffer.from(tag, 'base64url'));
     return Buffer.concat([
       decipher.update(Buffer.from(body, 'base64url')),

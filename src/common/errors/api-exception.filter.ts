@@ -1,8 +1,9 @@
 import { type ArgumentsHost, Catch, type ExceptionFilter } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
+import { isOAuthPath } from '../http/request-parsing';
 import type { RouteCatalog } from '../http/route-catalog';
-import { renderError } from './error-envelope';
+import { renderError, toOAuthError } from './error-envelope';
 
 /** Writes any error as the contract's envelope; unexpected ones are logged with the request id. */
 export function sendError(
@@ -24,7 +25,7 @@ export function sendError(
     .code(envelope.status_code)
     .headers(headers)
     .type('application/json; charset=utf-8')
-    .send(envelope);
+    .send(isOAuthPath(request.url) ? toOAuthError(envelope) : envelope);
 }
 
 /** The one exception filter of the API (errors of Nest routes, guards, pipes and the router's 404). */

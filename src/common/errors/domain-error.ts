@@ -27,8 +27,14 @@ export class ExpectedJsonObjectError extends DomainError {
   }
 }
 
+/** The API's `WWW-Authenticate` challenge: Basic, the scheme a client without credentials should use. */
+export const BASIC_CHALLENGE = 'Basic realm="api", charset="UTF-8"';
+
+/** A presented Bearer token that is unknown or disabled (RFC 6750 §3.1). */
+export const BEARER_CHALLENGE = 'Bearer realm="api", error="invalid_token"';
+
 export class UnauthorizedError extends DomainError {
-  constructor() {
+  constructor(readonly challenge: string = BASIC_CHALLENGE) {
     super(401, 'unauthorized', 'Unauthorized');
   }
 }

@@ -2,7 +2,7 @@ import { STATUS_CODES } from 'node:http';
 import { HttpException, NotFoundException } from '@nestjs/common';
 import { isDuplicateEntry } from '../database/mysql-errors';
 import type { RouteCatalog } from '../http/route-catalog';
-import { DomainError } from './domain-error';
+import { BASIC_CHALLENGE, DomainError, UnauthorizedError } from './domain-error';
 
 /** The contract's error body. */
 export interface ErrorEnvelope {
@@ -17,8 +17,6 @@ export interface RenderedError {
   /** Unexpected: log it with its stack (the client sees only "Internal Server Error"). */
   unexpected: boolean;
 }
-
-export const BASIC_CHALLENGE = 'Basic realm="api", charset="UTF-8"';
 
 /** `Not Found` → `not_found`, `Payload Too Large` → `payload_too_large`. */
 function codeFor(status: number): string {
@@ -82,6 +80,24 @@ export function renderError(
     return { envelope: envelope(500), headers, unexpected: true };
   }
 
-  if (body.status_code === 401) headers['www-authenticate'] = BASIC_CHALLENGE;
+  if (body.status_code === 401)
+    headers['www-authenticate'] =
+      exception instanceof UnauthorizedError ? exception.challenge : BASIC_CHALLENGE;
   return { envelope: body, headers, unexpected: false };
+}
+
+/** What the OAuth endpoints answer on errors: the contract's `{error, message}` (RFC 6749 §5.2). */
+export interface OAuthErrorBody {
+  error: string;
+  message: string;
+}
+
+/**
+ * An error of an /oauth2/ request that never reached its endpoint (body too large, no such path)
+ * in the OAuth shape: no `status_code`; a client error is `invalid_request` (404 stays
+ * `not_found`), anything else `server_error`. The endpoints render their own errors.
+ */
+export function toOAuthError({ status_code: status, message }: ErrorEnvelope): OAuthErrorBody {
+  if (status >= 500) return { error: 'server_error', message };
+  return { error: status === 404 ? 'not_found' : 'invalid_request', message };
 }

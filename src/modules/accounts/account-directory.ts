@@ -47,6 +47,11 @@ export class AccountDirectory {
     return entry.account;
   }
 
+  /** The account, as cached (Bearer tokens: the token was verified, the account is only read). */
+  async find(id: number): Promise<Account | null> {
+    return (await this.entry(id)).account;
+  }
+
   evict(id: number): void {
     this.entries.delete(id);
   }

@@ -1,16 +1,18 @@
 import { type ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { AuthGuard } from '@nestjs/passport';
-import { UnauthorizedError } from '../../common/errors/domain-error';
+import type { FastifyRequest } from 'fastify';
+import { BEARER_CHALLENGE, UnauthorizedError } from '../../common/errors/domain-error';
 import { IS_PUBLIC } from '../../common/http/public.decorator';
 import type { Principal } from './principal';
 
 /**
  * The one authentication guard of the API, global: every route needs credentials unless marked
- * @Public(). Passport tries each scheme in turn (Basic now; Bearer joins with OAuth).
+ * @Public(). Passport tries each scheme in turn: Basic (user ID and API key), then Bearer (an OAuth
+ * access token; its strategy is the oauth module's). Either way the request acts on one account.
  */
 @Injectable()
-export class ApiAuthGuard extends AuthGuard(['basic']) {
+export class ApiAuthGuard extends AuthGuard(['basic', 'bearer']) {
   constructor(private readonly reflector: Reflector) {
     super({ session: false });
   }
@@ -23,9 +25,23 @@ export class ApiAuthGuard extends AuthGuard(['basic']) {
     return isPublic ? true : super.canActivate(context);
   }
 
-  override handleRequest<TUser = Principal>(err: unknown, user: TUser | false): TUser {
+  /**
+   * A failure is the same 401 `unauthorized` body for either scheme; the challenge is Bearer's
+   * `invalid_token` when a Bearer token was presented (RFC 6750 §3.1), Basic otherwise.
+   */
+  override handleRequest<TUser = Principal>(
+    err: unknown,
+    user: TUser | false,
+    _info: unknown,
+    context: ExecutionContext,
+  ): TUser {
     if (err instanceof Error) throw err;
-    if (!user) throw new UnauthorizedError();
+    if (!user) {
+      const header = context.switchToHttp().getRequest<FastifyRequest>().headers.authorization;
+      throw new UnauthorizedError(
+        header !== undefined && /^bearer /i.test(header) ? BEARER_CHALLENGE : undefined,
+      );
+    }
     return user;
   }
 }

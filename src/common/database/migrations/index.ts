@@ -7,6 +7,7 @@ import { IdempotencyKeys1764300000000 } from './1764300000000-idempotency-keys';
 import { Webhooks1764400000000 } from './1764400000000-webhooks';
 import { WebhookMessages1764500000000 } from './1764500000000-webhook-messages';
 import { CoveringBusyIndex1764600000000 } from './1764600000000-covering-busy-index';
+import { OAuth1764700000000 } from './1764700000000-oauth';
 import { Notifications1764800000000 } from './1764800000000-notifications';
 
 /**
@@ -23,5 +24,6 @@ export const migrations = [
   Webhooks1764400000000,
   WebhookMessages1764500000000,
   CoveringBusyIndex1764600000000,
+  OAuth1764700000000,
   Notifications1764800000000,
 ];

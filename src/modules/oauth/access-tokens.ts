@@ -1,0 +1,145 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, type EntityManager } from 'typeorm';
+import { Secrets } from '../../common/crypto/secrets';
+import { AppConfig } from '../../config/app-config';
+import type { OAuthClient } from './oauth-client.entity';
+import { OAuthToken } from './oauth-token.entity';
+import { InvalidGrantError } from './oauth.errors';
+
+/** Access tokens are 32 random bytes as hex; anything else is not looked up. */
+const TOKEN = /^[0-9a-f]{64}$/;
+const MAX_ENTRIES = 10_000;
+
+interface Entry {
+  accountId: number;
+  codeId: string | null;
+  revoked: boolean;
+  expiresAt: number;
+}
+
+interface ResultHeader {
+  affectedRows: number;
+}
+
+/**
+ * Access tokens: issued with a code's exchange, recognised by their keyed hash, disabled by the
+ * disconnect endpoint or by a reuse of their code.
+ *
+ * A verified token is cached per process for AUTH_CACHE_TTL_MS, like AccountDirectory, so that a
+ * Bearer request costs no query. A token disabled by this process stops working here at once (its
+ * entry is evicted, and a read in flight while it was disabled is not cached); on other processes
+ * within AUTH_CACHE_TTL_MS. Unknown tokens are not cached (they would crowd out real ones).
+ */
+@Injectable()
+export class AccessTokens {
+  private readonly entries = new Map<string, Entry>();
+  private readonly loading = new Map<string, Promise<Entry | null>>();
+  /** Bumped by every eviction: a read that began before one must not refill the cache. */
+  private evictions = 0;
+  private readonly ttlMs: number;
+
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly secrets: Secrets,
+    config: AppConfig,
+  ) {
+    this.ttlMs = config.auth.cacheTtlMs;
+  }
+
+  /** The account a presented token acts on, or null when it is unknown or disabled. */
+  async authenticate(token: string): Promise<number | null> {
+    if (!TOKEN.test(token)) return null;
+    const entry = await this.entry(this.secrets.hash(token));
+    return entry && !entry.revoked ? entry.accountId : null;
+  }
+
+  /** A new token for the account, written in the caller's transaction (the code's exchange). */
+  async issue(
+    tx: EntityManager,
+    grant: { clientId: number; accountId: number; codeId: string },
+  ): Promise<string> {
+    const token = Secrets.generate(32);
+    await tx.getRepository(OAuthToken).insert({
+      tokenHash: this.secrets.hash(token),
+      clientId: grant.clientId,
+      accountId: grant.accountId,
+      codeId: grant.codeId,
+      createdAt: new Date(),
+      revokedAt: null,
+    });
+    return token;
+  }
+
+  /**
+   * `POST /oauth2/disconnect`: disables the token. An unknown or already disabled token changes
+   * nothing (as RFC 7009 answers: the app's aim is met); another client's token is refused.
+   */
+  async disconnect(client: OAuthClient, token: string): Promise<void> {
+    if (!TOKEN.test(token)) return;
+    const hash = this.secrets.hash(token);
+    const row = await this.dataSource.getRepository(OAuthToken).findOneBy({ tokenHash: hash });
+    if (!row) return;
+    if (row.clientId !== client.id)
+      throw new InvalidGrantError('The access token was issued to another client.');
+    await this.dataSource.query(
+      'UPDATE oauth_tokens SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL',
+      [new Date(), row.id],
+    );
+    this.evict((key) => key === hash);
+  }
+
+  /** Disables every token issued from a code (the code was presented again: it may be stolen). */
+  async revokeIssuedFrom(codeId: string): Promise<number> {
+    const result: ResultHeader = await this.dataSource.query(
+      'UPDATE oauth_tokens SET revoked_at = ? WHERE code_id = ? AND revoked_at IS NULL',
+      [new Date(), codeId],
+    );
+    this.evict((_, entry) => entry.codeId === codeId);
+    return result.affectedRows;
+  }
+
+  private evict(matches: (hash: string, entry: Entry) => boolean): void {
+    this.evictions++;
+    for (const [hash, entry] of this.entries) if (matches(hash, entry)) this.entries.delete(hash);
+  }
+
+  private entry(hash: string): Promise<Entry | null> {
+    const cached = this.entries.get(hash);
+    if (cached && cached.expiresAt > Date.now()) return Promise.resolve(cached);
+    let pending = this.loading.get(hash);
+    if (!pending) {
+      pending = this.load(hash);
+      this.loading.set(hash, pending);
+    }
+    return pending;
+  }
+
+  private async load(hash: string): Promise<Entry | null> {
+    const evictionsBefore = this.evictions;
+    try {
+      const row = await this.dataSource.getRepository(OAuthToken).findOne({
+        select: { accountId: true, codeId: true, revokedAt: true },
+        where: { tokenHash: hash },
+      });
+      if (!row) return null;
+      const entry: Entry = {
+        accountId: row.accountId,
+        codeId: row.codeId,
+        revoked: row.revokedAt !== null,
+        expiresAt: Date.now() + this.ttlMs,
+      };
+      if (this.ttlMs > 0 && this.evictions === evictionsBefore) {
+        if (this.entries.size >= MAX_ENTRIES) {
+          // Map keeps insertion order: drop the oldest entry.
+          const oldest = this.entries.keys().next();
+          if (!oldest.done) this.entries.delete(oldest.value);
+        }
+        this.entries.set(hash, entry);
+      }
+      return entry;
+    } finally {
+      this.loading.delete(hash);
+    }
+  }
+}

@@ -1,0 +1,43 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { Repository } from 'typeorm';
+import { Secrets } from '../../common/crypto/secrets';
+import { Account } from '../accounts/account.entity';
+
+const MAX_EMAIL = 254;
+const MAX_PASSWORD = 1024;
+
+/**
+ * The owner's sign-in on the authorization page: the account's e-mail and the password the
+ * operator set (`account:set-password`, scrypt). An unknown e-mail or an account without password
+ * costs the same scrypt as a wrong password, so the time does not tell which e-mails exist.
+ */
+@Injectable()
+export class AccountPasswords {
+  private decoy: Promise<string> | undefined;
+
+  constructor(
+    @InjectRepository(Account) private readonly accounts: Repository<Account>,
+    private readonly secrets: Secrets,
+  ) {}
+
+  async verify(email: string, password: string): Promise<Account | null> {
+    const normalized = email.trim().toLowerCase();
+    const account =
+      normalized !== '' && normalized.length <= MAX_EMAIL
+        ? await this.accounts.findOneBy({ email: normalized })
+        : null;
+    const stored = account?.passwordHash ?? (await this.decoyHash());
+    const matches = await this.secrets.verifyPassword(password.slice(0, MAX_PASSWORD), stored);
+    return account?.passwordHash && matches ? account : null;
+  }
+
+  /** The account, as stored now (the consent page must not trust a cached password stamp). */
+  find(id: number): Promise<Account | null> {
+    return this.accounts.findOneBy({ id });
+  }
+
+  private decoyHash(): Promise<string> {
+    return (this.decoy ??= this.secrets.hashPassword(Secrets.generate()));
+  }
+}

@@ -1,0 +1,45 @@
+import { type ArgumentsHost, Catch, type ExceptionFilter, Inject } from '@nestjs/common';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Logger } from 'pino';
+import { DomainError } from '../../common/errors/domain-error';
+import { ROOT_LOGGER } from '../../common/logging/logging.module';
+import { redirectTo } from './authorization-request';
+import { errorPage, sendPage, sendRedirect } from './oauth-pages';
+import { AuthorizationPageError, AuthorizationRedirectError } from './oauth.errors';
+
+/**
+ * Errors of the authorization pages: back to the app when its redirect URI is verified (`error`,
+ * `error_description`, `state`), else an error page. Never the API's JSON: a person reads these.
+ */
+@Catch()
+export class AuthorizePageFilter implements ExceptionFilter {
+  constructor(@Inject(ROOT_LOGGER) private readonly logger: Logger) {}
+
+  catch(exception: unknown, host: ArgumentsHost): void {
+    const http = host.switchToHttp();
+    const reply = http.getResponse<FastifyReply>();
+    const request = http.getRequest<FastifyRequest>();
+    if (reply.sent) return;
+    if (exception instanceof AuthorizationRedirectError) {
+      const location = redirectTo(exception.redirectUri, {
+        error: exception.code,
+        error_description: exception.message,
+        state: exception.state,
+      });
+      return sendRedirect(reply, request.method, location);
+    }
+    if (exception instanceof AuthorizationPageError)
+      return sendPage(reply, exception.status, errorPage(exception.title, exception.message));
+    if (exception instanceof DomainError && exception.status < 500)
+      return sendPage(reply, exception.status, errorPage('Request refused', exception.message));
+    this.logger.error(
+      { err: exception, reqId: request.id, method: request.method, url: request.url },
+      'request failed',
+    );
+    sendPage(
+      reply,
+      500,
+      errorPage('Something went wrong', 'The service could not complete your request.'),
+    );
+  }
+}

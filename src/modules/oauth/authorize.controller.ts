@@ -1,0 +1,208 @@
+import { Controller, Get, Post, Req, Res, UseFilters } from '@nestjs/common';
+import { ApiExcludeController } from '@nestjs/swagger';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { InvalidAttributeError } from '../../common/errors/domain-error';
+import { Public } from '../../common/http/public.decorator';
+import type { Account } from '../accounts/account.entity';
+import { AccountPasswords } from './account-passwords';
+import { AuthorizationCodes } from './authorization-codes';
+import {
+  type AuthorizationRequest,
+  AuthorizationRequests,
+  queryOf,
+  redirectTo,
+} from './authorization-request';
+import { AuthorizePageFilter } from './authorize-page.filter';
+import { LoginThrottle } from './login-throttle';
+import { consentPage, loginPage, sendPage, sendRedirect } from './oauth-pages';
+import { originOf } from './redirect-uri';
+import { type SignInSession, SignInSessions } from './sign-in-session';
+
+const INCORRECT = 'The e-mail address or password is incorrect.';
+const FORM_EXPIRED = 'This form has expired. Please try again.';
+
+/** The form of a page's POST; anything else is refused with an error page. */
+function formOf(request: FastifyRequest): URLSearchParams {
+  if (!(request.body instanceof URLSearchParams))
+    throw new InvalidAttributeError(
+      'invalid_request',
+      'The form must be sent as application/x-www-form-urlencoded.',
+    );
+  return request.body;
+}
+
+/**
+ * The user's side of OAuth 2.0 (RFC 6749 §4.1.1–4.1.2): `GET /oauth2/authorize` shows the login
+ * page, or the consent page once signed in; the forms post back with the same query, which is
+ * checked again each time (nothing of the request is kept on the server). Server-rendered HTML,
+ * no script, every form CSRF-protected (see SignInSessions).
+ */
+@ApiExcludeController()
+@Public()
+@UseFilters(AuthorizePageFilter)
+@Controller('oauth2')
+export class AuthorizeController {
+  constructor(
+    private readonly requests: AuthorizationRequests,
+    private readonly sessions: SignInSessions,
+    private readonly passwords: AccountPasswords,
+    private readonly throttle: LoginThrottle,
+    private readonly codes: AuthorizationCodes,
+  ) {}
+
+  @Get('authorize')
+  async show(@Req() req: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
+    const request = await this.requests.parse(queryOf(req.url));
+    const session = this.sessions.read(req.headers.cookie);
+    const account = await this.signedInAccount(session);
+    if (session && account) return this.consent(reply, 200, request, session, account);
+    const fresh = session ?? this.sessions.anonymous();
+    this.login(reply, 200, request, fresh, { cookie: session ? undefined : fresh });
+  }
+
+  /** The login form: e-mail and password, throttled; success returns to the authorize page. */
+  @Post('login')
+  async signIn(@Req() req: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
+    const request = await this.requests.parse(queryOf(req.url));
+    const form = formOf(req);
+    const session = this.sessions.read(req.headers.cookie);
+    const email = form.get('email') ?? '';
+    if (!session || !this.sessions.csrfMatches(session, form.get('csrf'))) {
+      const fresh = this.sessions.anonymous();
+      return this.login(reply, 403, request, fresh, { cookie: fresh, email, error: FORM_EXPIRED });
+    }
+    const verdict = await this.throttle.attempt(email, req.ip);
+    if (!verdict.allowed) {
+      const minutes = Math.ceil(verdict.retryAfterSeconds / 60);
+      return this.login(reply, 429, request, session, {
+        email,
+        error: `Too many sign-in attempts. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`,
+        headers: { 'retry-after': String(verdict.retryAfterSeconds) },
+      });
+    }
+    const account = await this.passwords.verify(email, form.get('password') ?? '');
+    if (!account) return this.login(reply, 400, request, session, { email, error: INCORRECT });
+    // A new session (and CSRF token) on sign-in: one planted before cannot be carried over.
+    sendRedirect(reply, 'POST', `/oauth2/authorize?${request.query}`, {
+      cookie: this.sessions.cookie(this.sessions.signedIn(account)),
+    });
+  }
+
+  /** The consent form: Allow issues a code, Deny answers access_denied; both go back to the app. */
+  @Post('authorize')
+  async decide(@Req() req: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
+    const request = await this.requests.parse(queryOf(req.url));
+    const form = formOf(req);
+    const session = this.sessions.read(req.headers.cookie);
+    const account = await this.signedInAccount(session);
+    if (!session || !account) {
+      const fresh = this.sessions.anonymous();
+      return this.login(reply, 403, request, fresh, {
+        cookie: fresh,
+        error: 'Your sign-in has expired. Please sign in again.',
+      });
+    }
+    if (!this.sessions.csrfMatches(session, form.get('csrf')))
+      return this.consent(reply, 403, request, session, account, FORM_EXPIRED);
+    const decision = form.getAll('decision');
+    const redirectOrigin = [originOf(request.redirectUri)];
+    if (decision.length === 1 && decision[0] === 'allow') {
+      const code = await this.codes.issue(request, account.id);
+      return sendRedirect(
+        reply,
+        'POST',
+        redirectTo(request.redirectUri, { code, state: request.state }),
+        { formTargets: redirectOrigin },
+      );
+    }
+    if (decision.length === 1 && decision[0] === 'deny')
+      return sendRedirect(
+        reply,
+        'POST',
+        redirectTo(request.redirectUri, {
+          error: 'access_denied',
+          error_description: 'The user denied access.',
+          state: request.state,
+        }),
+        { formTargets: redirectOrigin },
+      );
+    this.consent(reply, 400, request, session, account, 'Choose Allow or Deny.');
+  }
+
+  /** "Not you?": ends the sign-in and shows the login page again. */
+  @Post('logout')
+  async signOut(@Req() req: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
+    const request = await this.requests.parse(queryOf(req.url));
+    const form = formOf(req);
+    const session = this.sessions.read(req.headers.cookie);
+    if (!this.sessions.csrfMatches(session, form.get('csrf'))) {
+      const account = await this.signedInAccount(session);
+      if (session && account)
+        return this.consent(reply, 403, request, session, account, FORM_EXPIRED);
+    }
+    sendRedirect(reply, 'POST', `/oauth2/authorize?${request.query}`, {
+      cookie: this.sessions.cookie(this.sessions.anonymous()),
+    });
+  }
+
+  /** The session's account, when it is signed in with the account's current password. */
+  private async signedInAccount(session: SignInSession | null): Promise<Account | null> {
+    if (session?.accountId == null) return null;
+    const account = await this.passwords.find(session.accountId);
+    return account && this.sessions.isCurrentFor(session, account) ? account : null;
+  }
+
+  private login(
+    reply: FastifyReply,
+    status: number,
+    request: AuthorizationRequest,
+    session: SignInSession,
+    options: {
+      cookie?: SignInSession;
+      email?: string;
+      error?: string;
+      headers?: Record<string, string>;
+    } = {},
+  ): void {
+    sendPage(
+      reply,
+      status,
+      loginPage({
+        appName: request.client.name,
+        query: request.query,
+        csrf: session.csrf,
+        email: options.email,
+        error: options.error,
+      }),
+      {
+        cookie: options.cookie && this.sessions.cookie(options.cookie),
+        headers: options.headers,
+      },
+    );
+  }
+
+  private consent(
+    reply: FastifyReply,
+    status: number,
+    request: AuthorizationRequest,
+    session: SignInSession,
+    account: Account,
+    error?: string,
+  ): void {
+    const redirectOrigin = originOf(request.redirectUri);
+    sendPage(
+      reply,
+      status,
+      consentPage({
+        appName: request.client.name,
+        accountName: account.name,
+        accountEmail: account.email,
+        redirectOrigin,
+        query: request.query,
+        csrf: session.csrf,
+        error,
+      }),
+      { formTargets: [redirectOrigin] },
+    );
+  }
+}

@@ -1,0 +1,82 @@
+import type { OAuthClient } from './oauth-client.entity';
+import type { OAuthClients } from './oauth-clients';
+import { InvalidClientError, InvalidRequestError } from './oauth.errors';
+
+/** The single value of a form parameter; a repeated one is invalid_request (RFC 6749 §3.2). */
+export function param(form: URLSearchParams, name: string): string | undefined {
+  const values = form.getAll(name);
+  if (values.length > 1) throw new InvalidRequestError(`The parameter "${name}" is repeated.`);
+  return values[0] === '' ? undefined : values[0];
+}
+
+export function requiredParam(form: URLSearchParams, name: string): string {
+  const value = param(form, name);
+  if (value === undefined) throw new InvalidRequestError(`The parameter "${name}" is required.`);
+  return value;
+}
+
+/** RFC 6749 §2.3.1: each half of Basic credentials is form-urlencoded before base64. */
+function formDecode(text: string): string {
+  return decodeURIComponent(text.replace(/\+/g, ' '));
+}
+
+function basicCredentials(header: string): { id: string; secret: string } {
+  const match = /^Basic +([A-Za-z0-9+/]+=*) *$/i.exec(header);
+  if (!match)
+    throw new InvalidClientError(
+      'Client authentication failed: the Authorization header must be Basic credentials.',
+    );
+  const decoded = Buffer.from(match[1], 'base64').toString('utf8');
+  const colon = decoded.indexOf(':');
+  if (colon < 0)
+    throw new InvalidClientError(
+      'Client authentication failed: the Authorization header must be Basic credentials.',
+    );
+  try {
+    return {
+      id: formDecode(decoded.slice(0, colon)),
+      secret: formDecode(decoded.slice(colon + 1)),
+    };
+  } catch {
+    throw new InvalidClientError(
+      'Client authentication failed: the Authorization header must be Basic credentials.',
+    );
+  }
+}
+
+/**
+ * The client of a token or disconnect request: HTTP Basic (client_secret_basic) or `client_id` and
+ * `client_secret` in the body (client_secret_post), never both (RFC 6749 §2.3.1). Missing
+ * parameters are invalid_request (the contract); credentials that do not match are invalid_client.
+ */
+export async function authenticateClient(
+  clients: OAuthClients,
+  authorization: string | undefined,
+  form: URLSearchParams,
+): Promise<OAuthClient> {
+  const bodyId = param(form, 'client_id');
+  const bodySecret = param(form, 'client_secret');
+  let id: string;
+  let secret: string;
+  if (authorization !== undefined) {
+    if (bodySecret !== undefined)
+      throw new InvalidRequestError(
+        'Send the client credentials once: in the Authorization header or in the body, not both.',
+      );
+    ({ id, secret } = basicCredentials(authorization));
+    if (bodyId !== undefined && bodyId !== id)
+      throw new InvalidRequestError(
+        'The parameter "client_id" does not match the client of the Authorization header.',
+      );
+  } else {
+    if (bodyId === undefined)
+      throw new InvalidRequestError('The parameter "client_id" is required.');
+    if (bodySecret === undefined)
+      throw new InvalidRequestError('The parameter "client_secret" is required.');
+    id = bodyId;
+    secret = bodySecret;
+  }
+  const client = await clients.authenticate(id, secret);
+  if (!client) throw new InvalidClientError();
+  return client;
+}

@@ -1,0 +1,69 @@
+import { Injectable, type OnModuleDestroy } from '@nestjs/common';
+import { ThrottlerStorageRedisService } from '@nest-lab/throttler-storage-redis';
+import type { ThrottlerStorage } from '@nestjs/throttler';
+import { Secrets } from '../../common/crypto/secrets';
+import { AppConfig } from '../../config/app-config';
+
+/** Sign-in attempts allowed per window, by the e-mail tried and by the client's IP address. */
+export const LOGIN_LIMITS = {
+  windowMs: 15 * 60 * 1000,
+  perEmail: 5,
+  /** Higher than per e-mail: several people may sign in from one office's address. */
+  perIp: 20,
+};
+
+export type ThrottleVerdict = { allowed: true } | { allowed: false; retryAfterSeconds: number };
+
+/**
+ * Throttles sign-in on the authorization page with @nestjs/throttler's storage contract, kept in
+ * Redis (@nest-lab/throttler-storage-redis: one atomic script per count), so that the limits hold
+ * across API pods. Every attempt counts, before the password is checked (counting only failures
+ * would need a check and a count that are not atomic, and would tell an attacker which guess was
+ * right by letting it through): the 6th attempt for one e-mail within 15 minutes, or the 21st from
+ * one IP, is refused for 15 minutes. A successful sign-in ends the need for more attempts, so in
+ * practice the limits are on failures.
+ *
+ * The e-mail is counted by its keyed hash (Redis holds no addresses). The IP is the connection's
+ * peer address as Fastify sees it: behind a proxy, every client shares the proxy's address.
+ */
+@Injectable()
+export class LoginThrottle implements OnModuleDestroy {
+  private readonly storage: ThrottlerStorage & OnModuleDestroy;
+
+  constructor(
+    config: AppConfig,
+    private readonly secrets: Secrets,
+  ) {
+    this.storage = new ThrottlerStorageRedisService({
+      host: config.redis.host,
+      port: config.redis.port,
+      password: config.redis.password,
+      db: config.redis.db,
+      // The deployment's prefix, like the queues (several deployments or test runs share a Redis).
+      keyPrefix: `${config.queue.prefix}:`,
+      lazyConnect: true,
+      // Fail the sign-in (500) rather than hold it while Redis is away.
+      maxRetriesPerRequest: 1,
+    });
+  }
+
+  /** Counts an attempt with this e-mail from this address; refused when either is over its limit. */
+  async attempt(email: string, ip: string): Promise<ThrottleVerdict> {
+    const { windowMs, perEmail, perIp } = LOGIN_LIMITS;
+    const emailKey = `oauth-login:email:${this.secrets.hash(email.trim().toLowerCase())}`;
+    const [byEmail, byIp] = await Promise.all([
+      this.storage.increment(emailKey, windowMs, perEmail, windowMs, 'oauth-login'),
+      this.storage.increment(`oauth-login:ip:${ip}`, windowMs, perIp, windowMs, 'oauth-login'),
+    ]);
+    const blocked = [byEmail, byIp].filter((r) => r.isBlocked);
+    if (blocked.length === 0) return { allowed: true };
+    return {
+      allowed: false,
+      retryAfterSeconds: Math.max(1, ...blocked.map((r) => r.timeToBlockExpire)),
+    };
+  }
+
+  onModuleDestroy(): void {
+    this.storage.onModuleDestroy();
+  }
+}
