@@ -12,7 +12,7 @@ import type { RecordedEvent } from './domain-event';
 import { DOMAIN_EVENT_CONSUMER, type DomainEventHandler } from './domain-event-consumer';
 
 /**
- * Worker: hands each domain event from the queue to every registered consumer, in turn, then records
+ * Worker: hands each domain event from the queue to every registered consumer, together, then records
  * in its outbox row that it was processed. Until then the relay considers the event in flight, and
  * hands it to the queue again when that lasts (OUTBOX_REDELIVER_AFTER_MS): its job was lost with
  * Redis, or failed for good. Consumers are idempotent, so a second run does no harm.
@@ -47,9 +47,11 @@ export class DomainEventsProcessor implements OnModuleInit {
 
   @Process({ name: '*', concurrency: 64 })
   async handle(job: Job<RecordedEvent>): Promise<void> {
-    for (const consumer of this.consumers) {
-      await consumer.handle(job.data);
-    }
+    // Side by side: consumers are independent (webhooks do not wait for notifications' planning).
+    // All of them run to the end; if any failed, the job is retried for all (each is idempotent).
+    const outcomes = await Promise.allSettled(this.consumers.map((c) => c.handle(job.data)));
+    const failed = outcomes.find((o): o is PromiseRejectedResult => o.status === 'rejected');
+    if (failed) throw failed.reason;
     await this.marks.add(job.data.outboxId);
   }
 
