@@ -1,20 +1,7 @@
 import { DateTime, FixedOffsetZone, IANAZone } from 'luxon';
+import { offsetOf } from './zones';
 
 const QUARTER_HOUR = 15 * 60_000;
-/** Offsets of zones at quarter-hour instants, by `zone@instant`; cleared when full. */
-const quarterOffsets = new Map<string, number>();
-const QUARTER_OFFSETS_SIZE = 50_000;
-
-function offsetAt(zone: IANAZone, instant: number): number {
-  const key = `${zone.name}@${instant}`;
-  let offset = quarterOffsets.get(key);
-  if (offset === undefined) {
-    offset = zone.offset(instant);
-    if (quarterOffsets.size >= QUARTER_OFFSETS_SIZE) quarterOffsets.clear();
-    quarterOffsets.set(key, offset);
-  }
-  return offset;
-}
 
 /**
  * `utc` as a DateTime in `zone`, with the zone's offset at that moment fixed. A luxon DateTime in an
@@ -28,8 +15,8 @@ export function momentInZone(utc: Date | number, zone: string): DateTime {
   const iana = IANAZone.create(zone);
   if (!iana.isValid) return DateTime.fromMillis(instant, { zone });
   const start = Math.floor(instant / QUARTER_HOUR) * QUARTER_HOUR;
-  const before = offsetAt(iana, start);
-  const offset = before === offsetAt(iana, start + QUARTER_HOUR) ? before : iana.offset(instant);
+  const before = offsetOf(iana, start);
+  const offset = before === offsetOf(iana, start + QUARTER_HOUR) ? before : iana.offset(instant);
   return DateTime.fromMillis(instant, { zone: FixedOffsetZone.instance(offset) });
 }
 

@@ -1,5 +1,6 @@
 import { IANAZone } from 'luxon';
 import { utcMidnightOf } from '../../common/time/calendar-dates';
+import { offsetOf } from '../../common/time/zones';
 import { type DateOverrides, type WeeklyHours, workingIntervalsOn } from '../catalog/working-hours';
 
 /** A half-open span of real time, in epoch milliseconds: `[from, until)`. */
@@ -10,25 +11,6 @@ export interface Span {
 
 const MINUTE = 60_000;
 const DAY = 24 * 60 * MINUTE;
-
-/**
- * Offsets already read, by zone and instant. A zone answers through an `Intl` formatting (costly),
- * and the same instants come back request after request (a month's day boundaries). Bounded: cleared
- * when full.
- */
-const offsetCache = new Map<string, number>();
-const OFFSET_CACHE_SIZE = 100_000;
-
-function offsetOf(zone: IANAZone, instant: number): number {
-  const key = `${zone.name}@${instant}`;
-  let offset = offsetCache.get(key);
-  if (offset === undefined) {
-    offset = zone.offset(instant);
-    if (offsetCache.size >= OFFSET_CACHE_SIZE) offsetCache.clear();
-    offsetCache.set(key, offset);
-  }
-  return offset;
-}
 
 interface OffsetSegment extends Span {
   /** Minutes east of UTC. */
