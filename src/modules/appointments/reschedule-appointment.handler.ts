@@ -6,7 +6,7 @@ import { InvalidAttributeError } from '../../common/errors/domain-error';
 import { DomainEventPublisher } from '../../common/outbox/domain-event-publisher';
 import { Outbox, type PendingEvents } from '../../common/outbox/outbox';
 import { parseDatetime } from '../../common/time/datetimes';
-import { Account } from '../accounts/account.entity';
+import type { Account } from '../accounts/account.entity';
 import { assertTimezone } from '../accounts/account-rules';
 import { readBusyTime, readSeatsTaken } from '../availability/busy-time';
 import { type SlotContext, resolveSlotContext } from '../availability/slot-context';
@@ -56,13 +56,12 @@ export class RescheduleAppointmentHandler implements ICommandHandler<RescheduleA
   ) {}
 
   async execute({
-    account: principal,
+    account,
     appointmentId,
     request,
     mode,
   }: RescheduleAppointmentCommand): Promise<AppointmentView> {
-    // The settings as they are now (the principal may be a few seconds old).
-    const account = await this.dataSource.manager.findOneByOrFail(Account, { id: principal.id });
+    // The account's settings are the principal's, as for booking (see BookAppointmentHandler).
     const current = await findOwned(
       this.dataSource.getRepository(Appointment),
       account.id,

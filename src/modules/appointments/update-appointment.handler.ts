@@ -6,7 +6,7 @@ import { findOwned } from '../../common/database/tenant-rows';
 import { InvalidAttributeError } from '../../common/errors/domain-error';
 import { DomainEventPublisher } from '../../common/outbox/domain-event-publisher';
 import { Outbox, type PendingEvents } from '../../common/outbox/outbox';
-import { Account } from '../accounts/account.entity';
+import type { Account } from '../accounts/account.entity';
 import { normalizeCode } from '../certificates/certificate-codes';
 import { kindOf } from '../certificates/certificate.view';
 import { CertificatesService } from '../certificates/certificates.service';
@@ -57,12 +57,12 @@ export class UpdateAppointmentHandler implements ICommandHandler<UpdateAppointme
   ) {}
 
   async execute({
-    account: principal,
+    account,
     appointmentId,
     request,
     mode,
   }: UpdateAppointmentCommand): Promise<AppointmentView> {
-    const account = await this.dataSource.manager.findOneByOrFail(Account, { id: principal.id });
+    // The account's settings are the principal's, as for booking (see BookAppointmentHandler).
     // 404/403 before any attribute error.
     const current = await findOwned(
       this.dataSource.getRepository(Appointment),
