@@ -1,11 +1,9 @@
 import { getQueueToken } from '@nestjs/bull';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { Test, type TestingModule } from '@nestjs/testing';
+import type { TestingModule } from '@nestjs/testing';
 import type { Queue } from 'bull';
 import { DateTime } from 'luxon';
 import { DataSource } from 'typeorm';
-import { WorkerModule } from '../../src/app/worker.module';
-import { createRootLogger } from '../../src/common/logging/logging.module';
 import type { RecordedEvent } from '../../src/common/outbox/domain-event';
 import { QueueName } from '../../src/common/queues/queue-names';
 import { NotificationPlanner } from '../../src/modules/notifications/notification-planner';
@@ -14,7 +12,7 @@ import { SKIP } from '../../src/modules/notifications/notification-rules';
 import { type ApiClient, apiClient, apiError } from '../support/api-client';
 import { createAppointmentType, createCalendar } from '../support/catalog-fixtures';
 import { eventually } from '../support/eventually';
-import { type TestAccount, createAccount, startApi } from '../support/test-app';
+import { type TestAccount, createAccount, startApi, startWorker } from '../support/test-app';
 import { testConfig } from '../support/test-environment';
 import { SmsSink, SmtpSink } from './sinks';
 
@@ -94,12 +92,7 @@ describe('Notifications: confirmation e-mail and SMS, notices and reminders (e2e
     });
     app = await startApi({ config });
     db = app.get(DataSource);
-    worker = await Test.createTestingModule({
-      imports: [
-        WorkerModule.forRoot({ config, logger: createRootLogger(config.log.level, 'worker') }),
-      ],
-    }).compile();
-    await worker.init();
+    worker = await startWorker(config);
     queue = worker.get<Queue>(getQueueToken(QueueName.Notifications));
   });
 

@@ -1,10 +1,11 @@
 import type { Type } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { Test } from '@nestjs/testing';
+import { Test, type TestingModule } from '@nestjs/testing';
 import type { Writable } from 'node:stream';
 import { randomUUID } from 'node:crypto';
 import { ApiModule } from '../../src/app/api.module';
+import { WorkerModule } from '../../src/app/worker.module';
 import { HTTP_APP_OPTIONS, configureApi, createHttpAdapter } from '../../src/app/http-app';
 import type { AppConfig } from '../../src/config/app-config';
 import { createRootLogger } from '../../src/common/logging/logging.module';
@@ -42,6 +43,17 @@ export async function startApi(options: ApiOptions = {}): Promise<NestFastifyApp
   await app.init();
   await app.getHttpAdapter().getInstance().ready();
   return app;
+}
+
+/** The worker as worker.ts builds it (relay, consumers, queues), in-process; call close() after. */
+export async function startWorker(config: AppConfig = testConfig()): Promise<TestingModule> {
+  const worker = await Test.createTestingModule({
+    imports: [
+      WorkerModule.forRoot({ config, logger: createRootLogger(config.log.level, 'worker') }),
+    ],
+  }).compile();
+  await worker.init();
+  return worker;
 }
 
 export interface TestAccount {

@@ -1,16 +1,14 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { Test, type TestingModule } from '@nestjs/testing';
+import type { TestingModule } from '@nestjs/testing';
 import { DateTime } from 'luxon';
 import { DataSource } from 'typeorm';
-import { WorkerModule } from '../../src/app/worker.module';
-import { createRootLogger } from '../../src/common/logging/logging.module';
 import { AppConfig } from '../../src/config/app-config';
 import { WebhookDeliveryQueue } from '../../src/modules/webhooks/webhook-delivery-queue';
 import { WebhookRecovery } from '../../src/modules/webhooks/webhook-recovery';
 import { type ApiClient, apiClient } from '../support/api-client';
 import { createAppointmentType, createCalendar } from '../support/catalog-fixtures';
 import { eventually } from '../support/eventually';
-import { type TestAccount, createAccount, startApi } from '../support/test-app';
+import { type TestAccount, createAccount, startApi, startWorker } from '../support/test-app';
 import { testConfig } from '../support/test-environment';
 import { type ReceivedRequest, Receiver, header, signatureProblem } from './receiver';
 
@@ -61,15 +59,7 @@ describe('Webhooks: delivery (e2e)', () => {
     });
     app = await startApi({ config });
     db = app.get(DataSource);
-    worker = await Test.createTestingModule({
-      imports: [
-        WorkerModule.forRoot({
-          config,
-          logger: createRootLogger(config.log.level, 'worker'),
-        }),
-      ],
-    }).compile();
-    await worker.init();
+    worker = await startWorker(config);
     receiver = await Receiver.start();
     elsewhere = await Receiver.start();
   });
