@@ -36,6 +36,8 @@ import {
   pinCpus,
   startProcess,
   stopProcess,
+  benchApi,
+  createOpenCalendars,
 } from './lib';
 
 const CONNECTIONS = 20;
@@ -214,35 +216,12 @@ async function setUp(
   account: { id: number; apiKey: string },
   port: number,
 ): Promise<Side> {
-  const headers = {
-    authorization: `Basic ${Buffer.from(`${account.id}:${account.apiKey}`).toString('base64')}`,
-    'content-type': 'application/json',
-  };
-  const post = async (path: string, body: unknown): Promise<number> => {
-    const res = await fetch(`http://127.0.0.1:${API_PORT}/api/v1${path}`, {
-      method: 'POST',
-      headers,
-      body: JSON.stringify(body),
-    });
-    if (res.status !== 200) throw new Error(`POST ${path}: ${res.status} ${await res.text()}`);
-    return ((await res.json()) as { id: number }).id;
-  };
-  const allDay = [{ start: '00:00', end: '24:00' }];
-  const hours = Object.fromEntries(
-    ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'].map((d) => [
-      d,
-      allDay,
-    ]),
-  );
-  const calendarIds: number[] = [];
-  for (let i = 0; i < CALENDARS; i++)
-    calendarIds.push(await post('/calendars', { name: `Room ${i + 1}`, timezone: ZONE, hours }));
-  const typeId = await post('/appointment-types', {
-    name: 'Fifteen minutes',
-    duration: SLOT_MINUTES,
-    calendarIDs: calendarIds,
-    minHoursInAdvance: 0,
-    maxDaysInAdvance: MAX_DAYS_IN_ADVANCE,
+  const api = benchApi(API_PORT, account);
+  const { headers } = api;
+  const { calendarIds, typeId } = await createOpenCalendars(api, {
+    calendars: CALENDARS,
+    minutes: SLOT_MINUTES,
+    zone: ZONE,
   });
   // Calendars first, then days, then the time of day: a calendar gets one booking a day per pass
   // over the days, so the overlap read (the 3 days before a start, by the index) finds the same

@@ -179,3 +179,55 @@ export function median(values: number[]): number {
 export function machine(): string {
   return `${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}`;
 }
+
+/** A bench account's calls to the API on `port`: Basic auth, JSON, any non-200 thrown. */
+export function benchApi(port: number, account: { id: number; apiKey: string }) {
+  const headers = {
+    authorization: `Basic ${Buffer.from(`${account.id}:${account.apiKey}`).toString('base64')}`,
+    'content-type': 'application/json',
+  };
+  const call = async (method: string, path: string, body: unknown): Promise<{ id: number }> => {
+    const res = await fetch(`http://127.0.0.1:${port}/api/v1${path}`, {
+      method,
+      headers,
+      body: JSON.stringify(body),
+    });
+    if (res.status !== 200) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`);
+    return (await res.json()) as { id: number };
+  };
+  return {
+    headers,
+    post: (path: string, body: unknown) => call('POST', path, body),
+    put: (path: string, body: unknown) => call('PUT', path, body),
+  };
+}
+
+/**
+ * `calendars` calendars in `zone` open every day 00:00–24:00 and one type of `minutes` on all of
+ * them (no minimum notice, 10 years ahead), created through the API.
+ */
+export async function createOpenCalendars(
+  api: ReturnType<typeof benchApi>,
+  { calendars, minutes, zone }: { calendars: number; minutes: number; zone: string },
+): Promise<{ calendarIds: number[]; typeId: number }> {
+  const allDay = [{ start: '00:00', end: '24:00' }];
+  const hours = Object.fromEntries(
+    ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'].map((d) => [
+      d,
+      allDay,
+    ]),
+  );
+  const calendarIds: number[] = [];
+  for (let i = 0; i < calendars; i++)
+    calendarIds.push(
+      (await api.post('/calendars', { name: `Room ${i + 1}`, timezone: zone, hours })).id,
+    );
+  const { id: typeId } = await api.post('/appointment-types', {
+    name: `${minutes} minutes`,
+    duration: minutes,
+    calendarIDs: calendarIds,
+    minHoursInAdvance: 0,
+    maxDaysInAdvance: 3650,
+  });
+  return { calendarIds, typeId };
+}

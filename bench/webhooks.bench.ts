@@ -17,7 +17,17 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import Redis from 'ioredis';
-import { DIST, benchEnv, cli, machine, median, startProcess, stopProcess } from './lib';
+import {
+  DIST,
+  benchApi,
+  benchEnv,
+  cli,
+  createOpenCalendars,
+  machine,
+  median,
+  startProcess,
+  stopProcess,
+} from './lib';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const BACKLOG = Number(process.env.BENCH_BACKLOG ?? 3_000);
@@ -135,54 +145,23 @@ async function main(): Promise<void> {
 type Book = () => Promise<{ id: number; at: number }>;
 
 async function setUp(account: { id: number; apiKey: string }, target: string): Promise<Book> {
-  const headers = {
-    authorization: `Basic ${Buffer.from(`${account.id}:${account.apiKey}`).toString('base64')}`,
-    'content-type': 'application/json',
-  };
-  const post = async (path: string, body: unknown): Promise<{ id: number }> => {
-    const res = await fetch(`http://127.0.0.1:${API_PORT}/api/v1${path}`, {
-      method: 'POST',
-      headers,
-      body: JSON.stringify(body),
-    });
-    if (res.status !== 200) throw new Error(`POST ${path}: ${res.status} ${await res.text()}`);
-    return (await res.json()) as { id: number };
-  };
-  const allDay = [{ start: '00:00', end: '24:00' }];
-  const hours = Object.fromEntries(
-    ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'].map((d) => [
-      d,
-      allDay,
-    ]),
-  );
-  const calendarIds: number[] = [];
-  for (let i = 0; i < CALENDARS; i++)
-    calendarIds.push(
-      (await post('/calendars', { name: `Room ${i + 1}`, timezone: ZONE, hours })).id,
-    );
-  const { id: typeId } = await post('/appointment-types', {
-    name: 'Fifteen minutes',
-    duration: SLOT_MINUTES,
-    calendarIDs: calendarIds,
-    minHoursInAdvance: 0,
-    maxDaysInAdvance: 3650,
+  const api = benchApi(API_PORT, account);
+  const { calendarIds, typeId } = await createOpenCalendars(api, {
+    calendars: CALENDARS,
+    minutes: SLOT_MINUTES,
+    zone: ZONE,
   });
-  await post('/webhooks', { event: 'appointment.scheduled', target });
+  await api.post('/webhooks', { event: 'appointment.scheduled', target });
   // Webhooks only: the account's confirmation e-mails and SMS are off (the worker would otherwise
   // send them too, to an SMTP server the bench does not run).
-  const settings = await fetch(`http://127.0.0.1:${API_PORT}/api/v1/settings`, {
-    method: 'PUT',
-    headers,
-    body: JSON.stringify({ sendConfirmationEmail: false, sendSms: false }),
-  });
-  if (settings.status !== 200) throw new Error(`PUT /settings: ${settings.status}`);
+  await api.put('/settings', { sendConfirmationEmail: false, sendSms: false });
   const firstDay = Math.floor(Date.now() / DAY) * DAY + 30 * DAY;
   let counter = 0;
   return async () => {
     const i = counter++;
     const slot = Math.floor(i / CALENDARS);
     const start = firstDay + Math.floor(slot / 96) * DAY + (slot % 96) * SLOT_MINUTES * MINUTE;
-    const { id } = await post('/appointments', {
+    const { id } = await api.post('/appointments', {
       firstName: 'Ada',
       lastName: 'Lovelace',
       email: 'ada.lovelace@example.test',
