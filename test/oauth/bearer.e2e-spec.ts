@@ -17,11 +17,11 @@ import {
   form,
   ownerAccount,
   registerClient,
+  CLIENT_CHALLENGE,
 } from './oauth-fixtures';
 
 const UNAUTHORIZED = { status_code: 401, message: 'Unauthorized', error: 'unauthorized' };
 const BEARER_CHALLENGE = 'Bearer realm="api", error="invalid_token"';
-const CLIENT_CHALLENGE = 'Basic realm="oauth2", charset="UTF-8"';
 
 describe('OAuth 2.0: Bearer tokens on the API and POST /oauth2/disconnect (e2e)', () => {
   let app: NestFastifyApplication;

@@ -230,3 +230,6 @@ export async function accessToken(
 export function bearer(token: string): string {
   return `Bearer ${token}`;
 }
+
+/** The challenge of a failed client authentication at the token and disconnect endpoints. */
+export const CLIENT_CHALLENGE = 'Basic realm="oauth2", charset="UTF-8"';

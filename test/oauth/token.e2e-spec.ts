@@ -15,9 +15,8 @@ import {
   ownerAccount,
   registerClient,
   tokenRequest,
+  CLIENT_CHALLENGE,
 } from './oauth-fixtures';
-
-const CLIENT_CHALLENGE = 'Basic realm="oauth2", charset="UTF-8"';
 
 /** The fields without some of them. */
 function without(fields: Record<string, string>, ...names: string[]): Record<string, string> {
