@@ -4,8 +4,9 @@ import { isIP, type LookupFunction } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { type FactoryProvider, Injectable, type OnApplicationShutdown } from '@nestjs/common';
 import { Agent, type Dispatcher, request } from 'undici';
-import { AppConfig, type WebhooksConfig } from '../../config/app-config';
+import { AppConfig } from '../../config/app-config';
 import { isPublicAddress } from './target-address';
+import { type WebhookTargetPolicy, portAllowed, portOf } from './webhook-target';
 
 /** What one delivery attempt came to, for the job that retries or gives up. */
 export interface SendOutcome {
@@ -17,7 +18,7 @@ export interface SendOutcome {
 }
 
 /** Where webhooks may go: the part of the configuration the sender enforces. */
-export type SenderPolicy = Pick<WebhooksConfig, 'extraPorts' | 'allowPrivateTargets'>;
+export type SenderPolicy = WebhookTargetPolicy;
 
 /** A DNS lookup with the shape of `dns.promises.lookup(host, { all: true })`. */
 export type LookupAll = (hostname: string, options: { all: true }) => Promise<LookupAddress[]>;
@@ -78,15 +79,8 @@ function checkTarget(
   if (url.username !== '' || url.password !== '') {
     return { error: 'credentials in the URL are not supported' };
   }
-  const port = url.port === '' ? (url.protocol === 'https:' ? 443 : 80) : Number(url.port);
-  if (
-    port !== 80 &&
-    port !== 443 &&
-    policy.extraPorts !== 'any' &&
-    !policy.extraPorts.includes(port)
-  ) {
-    return { error: `port ${port} is not allowed` };
-  }
+  const port = portOf(url);
+  if (!portAllowed(port, policy)) return { error: `port ${port} is not allowed` };
   // The WHATWG parser has already normalised the host (lower case, punycode, 0x7f.1 → 127.0.0.1).
   const host = url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname;
   if (isIP(host) !== 0 && !policy.allowPrivateTargets && !isPublicAddress(host)) {

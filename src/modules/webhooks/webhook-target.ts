@@ -41,15 +41,29 @@ export function checkWebhookTarget(target: string, policy: WebhookTargetPolicy):
   if (url.username !== '' || url.password !== '' || authority.includes('@'))
     return refuse('must not contain a username or password.');
 
-  const port = url.port === '' ? (url.protocol === 'https:' ? 443 : 80) : Number(url.port);
-  if (policy.extraPorts !== 'any') {
-    const allowed = [...new Set([...CONTRACT_PORTS, ...policy.extraPorts])];
-    if (!allowed.includes(port)) return refuse(`must use port ${ports(allowed)}, not ${port}.`);
-  }
+  const port = portOf(url);
+  if (!portAllowed(port, policy))
+    return refuse(`must use port ${ports(allowedPorts(policy))}, not ${port}.`);
 
   if (!policy.allowPrivateTargets && !isPublicHost(url.hostname))
     return refuse(`must not point to a private, loopback or reserved address (${url.hostname}).`);
   return { ok: true, url };
+}
+
+/** The port a URL dials: its own, else its scheme's default. */
+export function portOf(url: URL): number {
+  return url.port === '' ? (url.protocol === 'https:' ? 443 : 80) : Number(url.port);
+}
+
+/** Whether the policy lets webhooks go to `port` (at registration and again at send time). */
+export function portAllowed(port: number, policy: WebhookTargetPolicy): boolean {
+  return policy.extraPorts === 'any' || allowedPorts(policy).includes(port);
+}
+
+function allowedPorts(policy: WebhookTargetPolicy): number[] {
+  return [
+    ...new Set([...CONTRACT_PORTS, ...(policy.extraPorts === 'any' ? [] : policy.extraPorts)]),
+  ];
 }
 
 /** A URL's hostname (lower-cased by the parser) that is not known to be non-public. */
