@@ -23,6 +23,19 @@ describe('Secrets', () => {
     expect(() => secrets.decrypt('garbage')).toThrow('Unrecognised encrypted value');
   });
 
+  it('refuses another spelling of the same bytes (unused bits of a last base64url character)', () => {
+    const sealed = secrets.encrypt('key');
+    const parts = sealed.split('.');
+    // A 16-byte tag is 22 characters: the last one's 4 low bits are unused. Flip the lowest.
+    const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+    const last = alphabet.indexOf(parts[3].slice(-1));
+    parts[3] = parts[3].slice(0, -1) + alphabet[last ^ 1];
+    expect(Buffer.from(parts[3], 'base64url')).toEqual(
+      Buffer.from(sealed.split('.')[3], 'base64url'),
+    );
+    expect(() => secrets.decrypt(parts.join('.'))).toThrow('Unrecognised encrypted value');
+  });
+
   it('opens a value sealed for a context only in that context', () => {
     const sealed = secrets.encrypt('{"accountId":1}', 'oauth-session');
     expect(secrets.decrypt(sealed, 'oauth-session')).toBe('{"accountId":1}');

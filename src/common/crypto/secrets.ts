@@ -57,13 +57,12 @@ export class Secrets {
     if (format !== FORMAT || !iv || body === undefined || !tag) {
       throw new Error('Unrecognised encrypted value');
     }
-    const decipher = createDecipheriv(CIPHER, this.encryptionKey, Buffer.from(iv, 'base64url'));
+    const decipher = createDecipheriv(CIPHER, this.encryptionKey, canonicalBytes(iv));
     if (context !== undefined) decipher.setAAD(Buffer.from(context, 'utf8'));
-    decipher.setAuthTag(Buffer.from(tag, 'base64url'));
-    return Buffer.concat([
-      decipher.update(Buffer.from(body, 'base64url')),
-      decipher.final(),
-    ]).toString('utf8');
+    decipher.setAuthTag(canonicalBytes(tag));
+    return Buffer.concat([decipher.update(canonicalBytes(body)), decipher.final()]).toString(
+      'utf8',
+    );
   }
 
   /** Keyed hash (HMAC-SHA256, hex) of a secret, for storage and lookup. */
@@ -116,4 +115,15 @@ function scryptAsync(
       err ? reject(err) : resolve(key),
     ),
   );
+}
+
+/**
+ * The bytes of a base64url part, refusing any spelling but the one encrypt() writes: a last
+ * character may carry unused bits, and Node's decoder ignores them, so without this check several
+ * sealed texts (an altered one among them) would open to the same value.
+ */
+function canonicalBytes(part: string): Buffer {
+  const bytes = Buffer.from(part, 'base64url');
+  if (bytes.toString('base64url') !== part) throw new Error('Unrecognised encrypted value');
+  return bytes;
 }
