@@ -2,15 +2,47 @@ import { Inject } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { Logger } from 'pino';
 import { DataSource } from 'typeorm';
+import { Batcher, ItemFailed } from '../../common/database/batcher';
 import { ROOT_LOGGER } from '../../common/logging/logging.module';
 import type { RecordedEvent } from '../../common/outbox/domain-event';
 import {
   DomainEventConsumer,
   type DomainEventHandler,
 } from '../../common/outbox/domain-event-consumer';
-import { NotificationRecords } from './notification-records';
+import type { NotificationKind } from './notification.entity';
+import {
+  type AppointmentFacts,
+  type NewNotification,
+  NotificationRecords,
+} from './notification-records';
 import { NotificationQueue } from './notification-queue';
-import { KIND_OF_EVENT, decideChannels, reminderDueAt } from './notification-rules';
+import {
+  KIND_OF_EVENT,
+  decideChannels,
+  eventKey,
+  reminderDueAt,
+  reminderKey,
+} from './notification-rules';
+
+/** Most events one planning batch takes. */
+const PLAN_BATCH = 200;
+
+/** An appointment event to plan messages for. */
+interface PlanItem {
+  outboxId: string;
+  accountId: number;
+  appointmentId: number;
+  /** The message the event is (confirmation, notice of a move or a cancellation); none for `changed`. */
+  kind: NotificationKind | undefined;
+  noEmail: boolean;
+}
+
+/** What a batch planned: the jobs to add and to remove once it is committed. */
+interface Planned {
+  now: string[];
+  reminders: { id: string; dueAt: Date }[];
+  stale: string[];
+}
 
 /**
  * Worker: turns appointment events into client messages.
@@ -30,9 +62,19 @@ import { KIND_OF_EVENT, decideChannels, reminderDueAt } from './notification-rul
  * pending (whose job Redis may have lost). Reading the appointment rather than trusting the event
  * makes events handled out of order converge on the last state; and each job decides again when
  * it runs, so a reminder left behind can never send anything wrong.
+ *
+ * Events handled together are planned together (see Batcher), in one transaction of a few
+ * statements whatever their number: a booking's `scheduled` and `changed` cost one plan, not two
+ * transactions each. When a batch fails, its events are planned one by one, so that an event
+ * that fails alone fails only its own job.
  */
 @DomainEventConsumer()
 export class NotificationPlanner implements DomainEventHandler {
+  private readonly batches = new Batcher<PlanItem, void>((items) => this.planBatch(items), {
+    maxBatch: PLAN_BATCH,
+    maxInFlight: 2,
+  });
+
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly records: NotificationRecords,
@@ -44,50 +86,125 @@ export class NotificationPlanner implements DomainEventHandler {
     if (!event.type.startsWith('appointment.') || event.accountId === null) return;
     const appointmentId = event.payload.appointmentId;
     if (typeof appointmentId !== 'number') return;
-    const facts = await this.records.facts(event.accountId, appointmentId);
-    if (facts === null) {
-      this.logger.warn({ outboxId: event.outboxId, appointmentId }, 'no appointment to notify of');
-      return;
-    }
-    const kind = KIND_OF_EVENT[event.type];
-    if (kind !== undefined) {
-      const pending = await this.records.recordEventMessages(
-        { outboxId: event.outboxId, accountId: facts.accountId, appointmentId },
-        kind,
-        decideChannels(facts, facts, { noEmail: event.payload.noEmail === true }),
+    await this.batches.add({
+      outboxId: event.outboxId,
+      accountId: event.accountId,
+      appointmentId,
+      kind: KIND_OF_EVENT[event.type],
+      noEmail: event.payload.noEmail === true,
+    });
+  }
+
+  private async planBatch(items: PlanItem[]): Promise<(void | ItemFailed)[]> {
+    try {
+      await this.plan(items);
+      return [];
+    } catch (err) {
+      if (items.length === 1) throw err;
+      return Promise.all(
+        items.map((item) => this.plan([item]).catch((e: unknown) => new ItemFailed(e))),
       );
-      await this.queue.add(pending.map((id) => ({ id })));
     }
-    await this.planReminder(facts.accountId, appointmentId);
   }
 
   /**
-   * In one transaction under the appointment's row lock (see lockAppointment): read it as it is
-   * now, delete the pending reminders of any other start (or all, once canceled), plan the current
-   * one. Then, after the commit, the queue: stale jobs removed (hygiene: a stale job finds its row
-   * gone), the current reminder's jobs added (delayed; Bull ignores those it has).
+   * In one transaction under the appointments' row locks (see lockAppointments): read them as they
+   * are now; write the events' messages and the reminders of their current starts; read back what
+   * is pending; delete the pending reminders of any other start (or all, once canceled). Then,
+   * after the commit, the queue: the events' pending messages and the current reminders added
+   * (Bull ignores those it has), stale jobs removed (hygiene: a stale job finds its row gone).
    */
-  private async planReminder(accountId: number, appointmentId: number): Promise<void> {
+  private async plan(items: PlanItem[]): Promise<void> {
     const now = Date.now();
-    const planned = await this.dataSource.transaction(async (tx) => {
-      if (!(await this.records.lockAppointment(tx, accountId, appointmentId))) return null;
-      const facts = await this.records.facts(accountId, appointmentId, tx);
-      if (facts === null) return null;
-      // Not tied to the due time: a reminder of the current start retried past its time stays.
-      const stale = await this.records.staleReminders(
-        appointmentId,
-        facts.canceled ? null : facts.startsAt,
-        tx,
-      );
-      await this.records.deleteReminders(stale, tx);
-      const dueAt = reminderDueAt(facts, facts.reminderHours, now);
-      if (dueAt === null) return { stale, pending: [] };
-      // Only the channels that would send now; the job decides again when the time comes.
-      const channels = decideChannels(facts, facts, { noEmail: false }).filter((d) => d.send);
-      return { stale, pending: await this.records.planReminders(facts, dueAt, channels, tx) };
+    const appointmentIds = [...new Set(items.map((i) => i.appointmentId))].sort((a, b) => a - b);
+    const planned = await this.dataSource.transaction(async (tx): Promise<Planned> => {
+      await this.records.lockAppointments(tx, appointmentIds);
+      const facts = await this.records.factsOf(appointmentIds, tx);
+      const messages: NewNotification[] = [];
+      const mine = new Map<number, AppointmentFacts>();
+      for (const item of items) {
+        const appointment = facts.get(item.appointmentId);
+        if (appointment?.accountId !== item.accountId) {
+          this.logger.warn(
+            { outboxId: item.outboxId, appointmentId: item.appointmentId },
+            'no appointment to notify of',
+          );
+          continue;
+        }
+        mine.set(appointment.id, appointment);
+        if (item.kind !== undefined)
+          messages.push(...eventMessages(item, item.kind, appointment, new Date(now)));
+      }
+      for (const appointment of mine.values()) messages.push(...reminders(appointment, now));
+      await this.records.insertMessages(messages, tx, new Date(now));
+
+      const events = new Set(items.map((i) => i.outboxId));
+      const planned: Planned = { now: [], reminders: [], stale: [] };
+      for (const p of await this.records.pendingOf(appointmentIds, tx)) {
+        if (p.kind !== 'reminder') {
+          if (p.outboxId !== null && events.has(p.outboxId)) planned.now.push(p.id);
+          continue;
+        }
+        // Not tied to the due time: a reminder of the current start retried past its time stays.
+        const appointment = mine.get(p.appointmentId);
+        if (!appointment) continue;
+        if (appointment.canceled || p.reminderFor?.getTime() !== appointment.startsAt.getTime())
+          planned.stale.push(p.id);
+        else if (reminderDueAt(appointment, appointment.reminderHours, now) !== null)
+          planned.reminders.push({ id: p.id, dueAt: p.dueAt });
+      }
+      await this.records.deleteReminders(planned.stale, tx, new Date(now));
+      return planned;
     });
-    if (planned === null) return;
+    await this.queue.add(planned.now.map((id) => ({ id })));
     await this.queue.remove(planned.stale);
-    await this.queue.add(planned.pending, now);
+    await this.queue.add(planned.reminders, now);
   }
+}
+
+/** The message of an appointment event on each channel with a recipient: pending, or skipped. */
+function eventMessages(
+  item: PlanItem,
+  kind: NotificationKind,
+  appointment: AppointmentFacts,
+  now: Date,
+): NewNotification[] {
+  return decideChannels(appointment, appointment, { noEmail: item.noEmail }).map((d) => ({
+    accountId: appointment.accountId,
+    appointmentId: appointment.id,
+    outboxId: item.outboxId,
+    reminderFor: null,
+    dedupeKey: eventKey(item.outboxId, d.channel),
+    channel: d.channel,
+    kind,
+    recipient: d.recipient,
+    status: d.send ? 'pending' : 'skipped',
+    error: d.send ? null : d.reason,
+    dueAt: now,
+  }));
+}
+
+/**
+ * The reminder of the appointment's current start on each channel that would send now (the job
+ * decides again when the time comes); none when it is canceled, reminders are off, or the time
+ * has passed.
+ */
+function reminders(appointment: AppointmentFacts, now: number): NewNotification[] {
+  const dueAt = reminderDueAt(appointment, appointment.reminderHours, now);
+  if (dueAt === null) return [];
+  return decideChannels(appointment, appointment, { noEmail: false })
+    .filter((d) => d.send)
+    .map((d) => ({
+      accountId: appointment.accountId,
+      appointmentId: appointment.id,
+      outboxId: null,
+      reminderFor: appointment.startsAt,
+      dedupeKey: reminderKey(appointment.id, appointment.startsAt, d.channel),
+      channel: d.channel,
+      kind: 'reminder',
+      recipient: d.recipient,
+      status: 'pending',
+      error: null,
+      dueAt,
+    }));
 }

@@ -2,13 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager } from 'typeorm';
 import type { Channel, NotificationKind, NotificationStatus } from './notification.entity';
-import {
-  type ChannelDecision,
-  type SendTimeFacts,
-  clip,
-  eventKey,
-  reminderKey,
-} from './notification-rules';
+import { type SendTimeFacts, clip } from './notification-rules';
 
 /**
  * How long a claim owns a message: longer than one send can take (nodemailer's connection, greeting
@@ -81,6 +75,56 @@ interface ResultHeader {
   affectedRows: number;
 }
 
+/** A message to write: an event's on one channel, or the reminder of one start on one channel. */
+export interface NewNotification {
+  accountId: number;
+  appointmentId: number;
+  outboxId: string | null;
+  reminderFor: Date | null;
+  dedupeKey: string;
+  channel: Channel;
+  kind: NotificationKind;
+  recipient: string;
+  status: 'pending' | 'skipped';
+  /** Why it is skipped. */
+  error: string | null;
+  dueAt: Date;
+}
+
+/** A message not sent yet. */
+export interface PendingNotification {
+  id: string;
+  appointmentId: number;
+  outboxId: string | null;
+  kind: NotificationKind;
+  reminderFor: Date | null;
+  dueAt: Date;
+}
+
+function factsOfRow(row: FactsRow): AppointmentFacts {
+  return {
+    id: row.id,
+    accountId: row.account_id,
+    firstName: row.first_name,
+    email: row.email,
+    phone: row.phone,
+    smsOptIn: Boolean(row.sms_opt_in),
+    requireSmsOptIn: Boolean(row.require_sms_opt_in),
+    canceled: Boolean(row.canceled),
+    startsAt: row.starts_at,
+    endsAt: row.ends_at,
+    timezone: row.timezone,
+    typeName: row.type_name,
+    calendarName: row.calendar_name,
+    location: row.location,
+    replyTo: row.reply_to || row.calendar_email || row.account_email,
+    accountName: row.account_name,
+    sendConfirmationEmail: Boolean(row.send_confirmation_email),
+    sendSms: Boolean(row.send_sms),
+    reminderHours: row.reminder_hours,
+  };
+}
+
 /** Where a statement runs: on the pool, or inside a transaction. */
 type Db = Pick<EntityManager, 'query'>;
 
@@ -98,6 +142,15 @@ export class NotificationRecords {
     appointmentId: number,
     db: Db = this.dataSource.manager,
   ): Promise<AppointmentFacts | null> {
+    const facts = (await this.factsOf([appointmentId], db)).get(appointmentId);
+    return facts?.accountId === accountId ? facts : null;
+  }
+
+  /** The facts of several appointments (of any account: callers check), by id, in one query. */
+  async factsOf(
+    appointmentIds: number[],
+    db: Db = this.dataSource.manager,
+  ): Promise<Map<number, AppointmentFacts>> {
     const rows: FactsRow[] = await db.query(
       `SELECT a.id, a.account_id, a.first_name, a.email, a.phone, a.sms_opt_in, a.canceled,
               a.starts_at, a.ends_at, a.timezone,
@@ -109,102 +162,77 @@ export class NotificationRecords {
          JOIN appointment_types t ON t.id = a.appointment_type_id
          JOIN calendars c ON c.id = a.calendar_id
          JOIN accounts acc ON acc.id = a.account_id
-        WHERE a.id = ? AND a.account_id = ?`,
-      [appointmentId, accountId],
+        WHERE a.id IN (?)`,
+      [appointmentIds],
     );
-    const row = rows[0];
-    if (!row) return null;
-    return {
-      id: row.id,
-      accountId: row.account_id,
-      firstName: row.first_name,
-      email: row.email,
-      phone: row.phone,
-      smsOptIn: Boolean(row.sms_opt_in),
-      requireSmsOptIn: Boolean(row.require_sms_opt_in),
-      canceled: Boolean(row.canceled),
-      startsAt: row.starts_at,
-      endsAt: row.ends_at,
-      timezone: row.timezone,
-      typeName: row.type_name,
-      calendarName: row.calendar_name,
-      location: row.location,
-      replyTo: row.reply_to || row.calendar_email || row.account_email,
-      accountName: row.account_name,
-      sendConfirmationEmail: Boolean(row.send_confirmation_email),
-      sendSms: Boolean(row.send_sms),
-      reminderHours: row.reminder_hours,
-    };
+    return new Map(rows.map((row) => [row.id, factsOfRow(row)]));
   }
 
   /**
-   * Records what an event's message is on each channel: `pending` to send, or `skipped` with the
-   * reason. The unique key (`event:<outboxId>:<channel>`) makes a second run write nothing; answers
-   * the event's messages still pending, new or not (their jobs may need queueing again).
+   * Locks the appointments' rows for the rest of the transaction, in ascending id order (as every
+   * planner locks them, so two never wait on each other in a cycle): the planners of events of one
+   * appointment handled at once then plan its reminder one after the other, the second reading
+   * what the first wrote, so neither undoes the other's reminder. Only these rows: a booking or a
+   * change locks calendars first and its one appointment last, so no cycle forms with them either.
    */
-  async recordEventMessages(
-    event: { outboxId: string; accountId: number; appointmentId: number },
-    kind: NotificationKind,
-    decisions: ChannelDecision[],
-    now = new Date(),
-  ): Promise<string[]> {
-    if (decisions.length > 0) {
-      await this.dataSource.query(
-        `INSERT IGNORE INTO notifications
-           (account_id, appointment_id, outbox_id, reminder_for, dedupe_key, channel, kind,
-            recipient, status, attempts, error, due_at, created_at, updated_at)
-         VALUES ${decisions.map(() => '(?, ?, ?, NULL, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?)').join(', ')}`,
-        decisions.flatMap((d) => [
-          event.accountId,
-          event.appointmentId,
-          event.outboxId,
-          eventKey(event.outboxId, d.channel),
-          d.channel,
-          kind,
-          clip(d.recipient, 254),
-          d.send ? 'pending' : 'skipped',
-          d.send ? null : d.reason,
-          now,
-          now,
-          now,
-        ]),
-      );
-    }
-    const rows: { id: number | string }[] = await this.dataSource.query(
-      "SELECT id FROM notifications WHERE outbox_id = ? AND status = 'pending' ORDER BY id",
-      [event.outboxId],
-    );
-    return rows.map((row) => String(row.id));
+  async lockAppointments(tx: Db, appointmentIds: number[]): Promise<void> {
+    await tx.query('SELECT id FROM appointments WHERE id IN (?) ORDER BY id FOR UPDATE', [
+      appointmentIds,
+    ]);
   }
 
   /**
-   * Locks the appointment's row for the rest of the transaction: the planners of two events of
-   * one appointment (handled at once) then plan its reminder one after the other, the second
-   * reading what the first wrote, so neither undoes the other's reminder. Only this row: booking
-   * locks calendars first and the appointment last, so no cycle can form. False when it is gone.
+   * Writes messages, event messages and reminders alike, with one INSERT. The unique key
+   * (`event:<outboxId>:<channel>`, `reminder:<appointment>:<start>:<channel>`) makes a second
+   * write of one message write nothing.
    */
-  async lockAppointment(tx: Db, accountId: number, appointmentId: number): Promise<boolean> {
-    const rows: unknown[] = await tx.query(
-      'SELECT id FROM appointments WHERE id = ? AND account_id = ? FOR UPDATE',
-      [appointmentId, accountId],
+  async insertMessages(messages: NewNotification[], db: Db, now = new Date()): Promise<void> {
+    if (messages.length === 0) return;
+    await db.query(
+      `INSERT IGNORE INTO notifications
+         (account_id, appointment_id, outbox_id, reminder_for, dedupe_key, channel, kind,
+          recipient, status, attempts, error, due_at, created_at, updated_at)
+       VALUES ${messages.map(() => '(?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?)').join(', ')}`,
+      messages.flatMap((m) => [
+        m.accountId,
+        m.appointmentId,
+        m.outboxId,
+        m.reminderFor,
+        m.dedupeKey,
+        m.channel,
+        m.kind,
+        clip(m.recipient, 254),
+        m.status,
+        m.error,
+        m.dueAt,
+        now,
+        now,
+      ]),
     );
-    return rows.length > 0;
   }
 
-  /** The pending reminders of an appointment that are not about `startsAt` (all when null). */
-  async staleReminders(
-    appointmentId: number,
-    startsAt: Date | null,
-    db: Db = this.dataSource.manager,
-  ): Promise<string[]> {
-    const rows: { id: number | string; reminder_for: Date | null }[] = await db.query(
-      `SELECT id, reminder_for FROM notifications
-        WHERE appointment_id = ? AND kind = 'reminder' AND status = 'pending'`,
-      [appointmentId],
+  /** The pending messages of the appointments (read by `idx_notifications_appointment`). */
+  async pendingOf(appointmentIds: number[], db: Db): Promise<PendingNotification[]> {
+    const rows: {
+      id: number | string;
+      appointment_id: number;
+      outbox_id: number | string | null;
+      kind: NotificationKind;
+      reminder_for: Date | null;
+      due_at: Date;
+    }[] = await db.query(
+      `SELECT id, appointment_id, outbox_id, kind, reminder_for, due_at FROM notifications
+        WHERE appointment_id IN (?) AND status = 'pending' ORDER BY id`,
+      [appointmentIds],
     );
-    return rows
-      .filter((r) => startsAt === null || r.reminder_for?.getTime() !== startsAt.getTime())
-      .map((r) => String(r.id));
+    return rows.map((row) => ({
+      id: String(row.id),
+      appointmentId: row.appointment_id,
+      outboxId: row.outbox_id === null ? null : String(row.outbox_id),
+      kind: row.kind,
+      reminderFor: row.reminder_for,
+      dueAt: row.due_at,
+    }));
   }
 
   /**
@@ -219,49 +247,10 @@ export class NotificationRecords {
     if (ids.length === 0) return;
     await db.query(
       `DELETE FROM notifications
-        WHERE id IN (${ids.map(() => '?').join(', ')}) AND kind = 'reminder' AND status = 'pending'
+        WHERE id IN (?) AND kind = 'reminder' AND status = 'pending'
           AND (leased_until IS NULL OR leased_until <= ?)`,
-      [...ids, now],
+      [ids, now],
     );
-  }
-
-  /**
-   * Plans the reminder of one start time on each channel (unique per appointment, start and
-   * channel: planning again writes nothing) and answers its pending rows with their due times.
-   */
-  async planReminders(
-    appointment: { id: number; accountId: number; startsAt: Date },
-    dueAt: Date,
-    decisions: ChannelDecision[],
-    db: Db = this.dataSource.manager,
-    now = new Date(),
-  ): Promise<{ id: string; dueAt: Date }[]> {
-    if (decisions.length > 0) {
-      await db.query(
-        `INSERT IGNORE INTO notifications
-           (account_id, appointment_id, outbox_id, reminder_for, dedupe_key, channel, kind,
-            recipient, status, attempts, error, due_at, created_at, updated_at)
-         VALUES ${decisions.map(() => "(?, ?, NULL, ?, ?, ?, 'reminder', ?, 'pending', 0, NULL, ?, ?, ?)").join(', ')}`,
-        decisions.flatMap((d) => [
-          appointment.accountId,
-          appointment.id,
-          appointment.startsAt,
-          reminderKey(appointment.id, appointment.startsAt, d.channel),
-          d.channel,
-          clip(d.recipient, 254),
-          dueAt,
-          now,
-          now,
-        ]),
-      );
-    }
-    const rows: { id: number | string; due_at: Date }[] = await db.query(
-      `SELECT id, due_at FROM notifications
-        WHERE appointment_id = ? AND kind = 'reminder' AND status = 'pending' AND reminder_for = ?
-        ORDER BY id`,
-      [appointment.id, appointment.startsAt],
-    );
-    return rows.map((r) => ({ id: String(r.id), dueAt: r.due_at }));
   }
 
   /**
