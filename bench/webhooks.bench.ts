@@ -32,7 +32,7 @@ import {
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const BACKLOG = Number(process.env.BENCH_BACKLOG ?? 3_000);
 const LATENCY_BOOKINGS = Number(process.env.BENCH_LATENCY_BOOKINGS ?? 400);
-const CONCURRENCY_LATENCY = 4;
+const CONCURRENCY_LATENCY = Number(process.env.BENCH_LATENCY_CONCURRENCY ?? 4);
 const CONCURRENCY_BACKLOG = 20;
 const CALENDARS = 50;
 const SLOT_MINUTES = 15;

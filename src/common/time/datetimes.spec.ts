@@ -86,6 +86,32 @@ describe('appointment formats', () => {
   });
 });
 
+describe('the formats, written by arithmetic', () => {
+  it('match what luxon writes for any moment in any zone', () => {
+    fc.assert(
+      fc.property(
+        fc.constantFrom(
+          'America/New_York',
+          'Australia/Lord_Howe',
+          'Asia/Kathmandu',
+          'America/St_Johns',
+          'Pacific/Chatham',
+          'America/Santiago',
+          'UTC',
+        ),
+        fc.integer({ min: Date.UTC(1900, 0, 1), max: Date.UTC(2100, 0, 1) }),
+        (zone, instant) => {
+          const moment = DateTime.fromMillis(instant, { zone }).setLocale('en-US');
+          expect(formatApiDatetime(moment)).toBe(moment.toFormat("yyyy-MM-dd'T'HH:mm:ssZZZ"));
+          expect(formatLongDate(moment)).toBe(moment.toFormat('LLLL d, yyyy'));
+          expect(formatClockTime(moment)).toBe(moment.toFormat('h:mma').toLowerCase());
+        },
+      ),
+      { numRuns: 5000 },
+    );
+  });
+});
+
 describe('momentInZone', () => {
   const zones = [
     'America/New_York',

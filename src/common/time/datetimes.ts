@@ -20,14 +20,48 @@ export function momentInZone(utc: Date | number, zone: string): DateTime {
   return DateTime.fromMillis(instant, { zone: FixedOffsetZone.instance(offset) });
 }
 
+const MONTHS = [
+  'January',
+  'February',
+  'March',
+  'April',
+  'May',
+  'June',
+  'July',
+  'August',
+  'September',
+  'October',
+  'November',
+  'December',
+];
+
+const pad2 = (n: number) => (n < 10 ? `0${n}` : String(n));
+
+/**
+ * The moment's wall clock as the UTC fields of a Date (its instant moved by its offset). The
+ * formats below are written by arithmetic from it: luxon's toFormat parses its format string and
+ * builds a formatter on every call, which the answer of every booking paid several times.
+ */
+function wallClock(moment: DateTime): Date {
+  return new Date(moment.toMillis() + moment.offset * 60_000);
+}
+
 /** `2026-03-03T14:30:00-0500`: how the API writes a moment, in the zone it is shown in. */
 export function formatApiDatetime(moment: DateTime): string {
-  return moment.toFormat("yyyy-MM-dd'T'HH:mm:ssZZZ");
+  const w = wallClock(moment);
+  // Whole minutes, as luxon writes them (some zones' historic offsets have seconds).
+  const offset = Math.trunc(Math.abs(moment.offset));
+  return (
+    `${String(w.getUTCFullYear()).padStart(4, '0')}-${pad2(w.getUTCMonth() + 1)}-` +
+    `${pad2(w.getUTCDate())}T${pad2(w.getUTCHours())}:${pad2(w.getUTCMinutes())}:` +
+    `${pad2(w.getUTCSeconds())}${moment.offset < 0 ? '-' : '+'}` +
+    `${pad2(Math.trunc(offset / 60))}${pad2(offset % 60)}`
+  );
 }
 
 /** The moment `utc` as the API writes it in `zone`. */
 export function formatInZone(utc: Date, zone: string): string {
-  return formatApiDatetime(DateTime.fromJSDate(utc, { zone }));
+  return formatApiDatetime(momentInZone(utc, zone));
 }
 
 export type ParsedDatetime =
@@ -85,10 +119,13 @@ function offsetZone(offset: string): FixedOffsetZone | null {
 
 /** `March 3, 2026`: how appointments show their date. */
 export function formatLongDate(moment: DateTime): string {
-  return moment.setLocale('en-US').toFormat('LLLL d, yyyy');
+  const w = wallClock(moment);
+  return `${MONTHS[w.getUTCMonth()]} ${w.getUTCDate()}, ${String(w.getUTCFullYear()).padStart(4, '0')}`;
 }
 
 /** `2:30pm`: how appointments show a time of day. */
 export function formatClockTime(moment: DateTime): string {
-  return moment.setLocale('en-US').toFormat('h:mma').toLowerCase();
+  const w = wallClock(moment);
+  const hour = w.getUTCHours();
+  return `${hour % 12 || 12}:${pad2(w.getUTCMinutes())}${hour < 12 ? 'am' : 'pm'}`;
 }
