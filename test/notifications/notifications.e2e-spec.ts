@@ -635,6 +635,52 @@ describe('Notifications: confirmation e-mail and SMS, notices and reminders (e2e
     expect(await notifications(shop, booked.id)).toHaveLength(4);
   });
 
+  it('plans the events of many appointments handled together, each message once', async () => {
+    const shop = await openShop();
+    const booked = await Promise.all(Array.from({ length: 8 }, () => book(shop)));
+    // Half of them move at once: their reschedule events meet their booking's in the batches.
+    const moved = booked.slice(0, 4);
+    await Promise.all(
+      moved.map((b) =>
+        ok(shop.api.put(`/appointments/${b.id}/reschedule`, { datetime: nextSlot(shop) }), 'move'),
+      ),
+    );
+    await eventsHandled(shop);
+    // And every event again, all at once (as the relay would hand them over): nothing changes.
+    const rows = await db.query<{ id: string; type: string; payload: string }[]>(
+      'SELECT id, type, payload FROM outbox WHERE account_id = ?',
+      [shop.account.id],
+    );
+    await Promise.all(
+      rows.map((row) =>
+        worker.get(NotificationPlanner).handle({
+          outboxId: String(row.id),
+          type: row.type,
+          accountId: shop.account.id,
+          payload: typeof row.payload === 'string' ? JSON.parse(row.payload) : row.payload,
+          occurredAt: new Date().toISOString(),
+        }),
+      ),
+    );
+
+    for (const b of booked) {
+      const wasMoved = moved.includes(b);
+      await mailsTo(b.email, wasMoved ? 2 : 1);
+      expect(smtp.received(b.email)).toHaveLength(wasMoved ? 2 : 1);
+      const current = await ok(shop.api.get(`/appointments/${b.id}`), 'get');
+      const reminders = (await notifications(shop, b.id)).filter((r) => r.kind === 'reminder');
+      expect(reminders.map((r) => [r.channel, r.status, r.dueAt]).sort()).toEqual(
+        ['email', 'sms'].map((channel) => [
+          channel,
+          'pending',
+          new Date(Date.parse(current.datetime as string) - 24 * HOUR).toISOString(),
+        ]),
+      );
+      for (const r of reminders)
+        expect(await (await reminderJob(r.id))?.getState()).toBe('delayed');
+    }
+  });
+
   it('shows an appointment’s notifications to its own account only', async () => {
     const shop = await openShop();
     const other = await openShop();
