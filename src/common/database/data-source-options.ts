@@ -3,6 +3,7 @@ import type { DataSourceOptions } from 'typeorm';
 import type { DatabaseConfig } from '../../config/app-config';
 import { migrations } from './migrations';
 import { memoisePromiseWrappers } from './mysql2-tuning';
+import { PREPARED_STATEMENTS_PER_CONNECTION } from './prepared';
 import type { ServerType } from './schema';
 
 /**
@@ -32,6 +33,8 @@ export function dataSourceOptions(db: DatabaseConfig, type: ServerType): DataSou
     charset: 'utf8mb4_unicode_ci',
     timezone: 'Z',
     poolSize: db.poolSize,
+    // The hot statements run prepared (see prepared.ts); a small cache per connection.
+    extra: { maxPreparedStatements: PREPARED_STATEMENTS_PER_CONNECTION },
     bigNumberStrings: false,
     // No stack captured per query (see mysql2-tuning.ts).
     trace: false,

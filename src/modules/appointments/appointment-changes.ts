@@ -1,5 +1,6 @@
 import type { EntityManager } from 'typeorm';
 import { isLockConflict } from '../../common/database/mysql-errors';
+import { queryPrepared } from '../../common/database/prepared';
 import { findReferenced } from '../../common/database/tenant-rows';
 import { toId } from '../../common/http/id-list';
 import { Label } from '../catalog/label.entity';
@@ -74,7 +75,9 @@ export function blank(value: string | undefined): boolean {
 export async function lockCalendars(tx: EntityManager, calendarIds: number[]): Promise<void> {
   const ids = [...new Set(calendarIds)].sort((a, b) => a - b);
   if (ids.length > 0)
-    await tx.query('SELECT id FROM calendars WHERE id IN (?) ORDER BY id FOR UPDATE', [ids]);
+    await queryPrepared(tx, 'SELECT id FROM calendars WHERE id IN (?) ORDER BY id FOR UPDATE', [
+      ids,
+    ]);
 }
 
 /** `labels: [{id}]` of a booking or an update: at most one, a live label of the account. */

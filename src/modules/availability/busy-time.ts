@@ -1,4 +1,5 @@
 import type { EntityManager } from 'typeorm';
+import { queryPrepared } from '../../common/database/prepared';
 import { Appointment } from '../appointments/appointment.entity';
 import type { Span } from './working-time';
 
@@ -75,7 +76,8 @@ export async function readBusyTime(
 ): Promise<Map<number, Span[]>> {
   const busy = new Map<number, Span[]>(calendarIds.map((id) => [id, []]));
   if (calendarIds.length === 0 || window.from >= window.until) return busy;
-  const rows = await manager.query<(BusyColumns & { id: number })[]>(
+  const rows = await queryPrepared<BusyColumns & { id: number }>(
+    manager,
     `SELECT c.id ${BUSY_COLUMNS} FROM calendars c WHERE c.id IN (?)`,
     [...busyParameters({ ...window, ignoreAppointmentIds }), calendarIds],
   );

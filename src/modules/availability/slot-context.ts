@@ -1,4 +1,5 @@
 import type { EntityManager } from 'typeorm';
+import { queryPrepared } from '../../common/database/prepared';
 import { findReferenced } from '../../common/database/tenant-rows';
 import { ForbiddenError, InvalidAttributeError } from '../../common/errors/domain-error';
 import type { Account } from '../accounts/account.entity';
@@ -145,7 +146,8 @@ export async function resolveSlotContext(
   const busyParams = busy ? busyParameters(busy) : [];
   const rows: ContextRow[] =
     calendarId === undefined
-      ? await manager.query(
+      ? await queryPrepared<ContextRow>(
+          manager,
           `SELECT ${TYPE_COLUMNS}, ${CALENDAR_COLUMNS}, 1 AS offered ${busyColumns}
              FROM appointment_types t
              LEFT JOIN appointment_type_calendars l ON l.appointment_type_id = t.id
@@ -155,7 +157,8 @@ export async function resolveSlotContext(
             ORDER BY c.id`,
           [...busyParams, typeId],
         )
-      : await manager.query(
+      : await queryPrepared<ContextRow>(
+          manager,
           `SELECT ${TYPE_COLUMNS}, ${CALENDAR_COLUMNS}, l.calendar_id IS NOT NULL AS offered
              ${busyColumns}
              FROM appointment_types t
