@@ -23,7 +23,8 @@ export const PREPARED_STATEMENTS_PER_CONNECTION = 64;
  * values travel typed, without being escaped into the text. Measured on this service's context
  * query and busy-time read: about a third less of MariaDB's CPU each (87 → 53 µs, 167 → 127 µs).
  *
- * Same placeholders as `manager.query` (`?`), and an array value expands to a list, as in
+ * Answers what `manager.query` would: the rows of a SELECT, the result header (`insertId`,
+ * `affectedRows`) of a write. Same placeholders (`?`), and an array value expands to a list, as in
  * `IN (?)`. Runs on the manager's connection when it has one (a transaction), else on one taken
  * from the pool for the statement. Failures are TypeORM's QueryFailedError, as `query` throws them.
  */
@@ -31,14 +32,14 @@ export async function queryPrepared<T>(
   manager: EntityManager,
   sql: string,
   params: readonly unknown[],
-): Promise<T[]> {
+): Promise<T> {
   const { text, values } = expandLists(sql, params);
   const runner = manager.queryRunner ?? manager.connection.createQueryRunner();
   try {
     const connection = (await runner.connect()) as Mysql2Connection;
-    return await new Promise<T[]>((resolve, reject) =>
-      connection.execute(text, values, (err, rows) =>
-        err ? reject(new QueryFailedError(text, values, err)) : resolve(rows as T[]),
+    return await new Promise<T>((resolve, reject) =>
+      connection.execute(text, values, (err, result) =>
+        err ? reject(new QueryFailedError(text, values, err)) : resolve(result as T),
       ),
     );
   } finally {

@@ -76,7 +76,7 @@ export async function readBusyTime(
 ): Promise<Map<number, Span[]>> {
   const busy = new Map<number, Span[]>(calendarIds.map((id) => [id, []]));
   if (calendarIds.length === 0 || window.from >= window.until) return busy;
-  const rows = await queryPrepared<BusyColumns & { id: number }>(
+  const rows = await queryPrepared<(BusyColumns & { id: number })[]>(
     manager,
     `SELECT c.id ${BUSY_COLUMNS} FROM calendars c WHERE c.id IN (?)`,
     [...busyParameters({ ...window, ignoreAppointmentIds }), calendarIds],

@@ -146,7 +146,7 @@ export async function resolveSlotContext(
   const busyParams = busy ? busyParameters(busy) : [];
   const rows: ContextRow[] =
     calendarId === undefined
-      ? await queryPrepared<ContextRow>(
+      ? await queryPrepared<ContextRow[]>(
           manager,
           `SELECT ${TYPE_COLUMNS}, ${CALENDAR_COLUMNS}, 1 AS offered ${busyColumns}
              FROM appointment_types t
@@ -157,7 +157,7 @@ export async function resolveSlotContext(
             ORDER BY c.id`,
           [...busyParams, typeId],
         )
-      : await queryPrepared<ContextRow>(
+      : await queryPrepared<ContextRow[]>(
           manager,
           `SELECT ${TYPE_COLUMNS}, ${CALENDAR_COLUMNS}, l.calendar_id IS NOT NULL AS offered
              ${busyColumns}
