@@ -14,6 +14,8 @@ import {
   rewriteUrl,
 } from '../common/http/request-parsing';
 import { RouteCatalog } from '../common/http/route-catalog';
+import { registerHttpMetrics } from '../common/metrics/http-metrics';
+import { Metrics } from '../common/metrics/metrics';
 import {
   RequestLogController,
   lazyChildLogger,
@@ -56,6 +58,7 @@ export function configureApi(app: NestFastifyApplication, logger: Logger): Route
     done();
   });
   registerBodyParsing(fastify);
+  registerHttpMetrics(fastify, app.get(Metrics));
 
   app.useLogger(app.get(NestPinoLogger));
   // Health and OAuth 2.0 (the contract's {auth_url} is the host root) live outside /api/v1.
