@@ -1,6 +1,7 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import { HealthModule } from '../common/health/health.module';
 import { WorkerMetricsModule } from '../common/metrics/metrics.module';
+import { QueueDashboardModule } from '../common/ops/queue-dashboard';
 import { OutboxWorkerModule } from '../common/outbox/outbox-worker.module';
 import { NotificationsWorkerModule } from '../modules/notifications/notifications-worker.module';
 import { WebhooksWorkerModule } from '../modules/webhooks/webhooks-worker.module';
@@ -20,6 +21,7 @@ export class WorkerModule {
         QueueModule.forRoot(options.config),
         HealthModule,
         WorkerMetricsModule,
+        QueueDashboardModule,
         OutboxWorkerModule,
         WebhooksWorkerModule,
         NotificationsWorkerModule,
