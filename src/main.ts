@@ -18,7 +18,7 @@ async function bootstrap(): Promise<void> {
       HTTP_APP_OPTIONS,
     );
     configureApi(app, logger);
-    closeGracefullyOnSignals(app, logger, config.shutdownTimeoutMs);
+    closeGracefullyOnSignals(app, logger, config.shutdownTimeoutMs, config.http.drainMs);
     await app.listen(config.http.port, config.http.host);
     const { metricsPort } = config.http;
     if (metricsPort > 0) await app.get(MetricsServer).listen(metricsPort, config.http.host);

@@ -16,6 +16,8 @@ import {
 import { RouteCatalog } from '../common/http/route-catalog';
 import { registerHttpMetrics } from '../common/metrics/http-metrics';
 import { Metrics } from '../common/metrics/metrics';
+import { ShutdownState } from '../common/health/shutdown-state';
+import { registerDrainHook } from './shutdown';
 import {
   RequestLogController,
   lazyChildLogger,
@@ -59,6 +61,7 @@ export function configureApi(app: NestFastifyApplication, logger: Logger): Route
   });
   registerBodyParsing(fastify);
   registerHttpMetrics(fastify, app.get(Metrics));
+  registerDrainHook(fastify, app.get(ShutdownState));
 
   app.useLogger(app.get(NestPinoLogger));
   // Health and OAuth 2.0 (the contract's {auth_url} is the host root) live outside /api/v1.
