@@ -1,7 +1,6 @@
 import { Agent, type IncomingHttpHeaders, request } from 'node:http';
 import { getQueueToken } from '@nestjs/bull';
 import { Controller, Get } from '@nestjs/common';
-import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import Bull, { type Queue } from 'bull';
 import { DateTime } from 'luxon';
 import { DataSource } from 'typeorm';
