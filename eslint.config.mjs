@@ -26,5 +26,10 @@ export default tseslint.config(
       '@typescript-eslint/no-unsafe-argument': 'off',
     },
   },
+  {
+    // Plain ES modules run by node (deploy/check.mjs): linted without type information.
+    files: ['**/*.mjs'],
+    ...tseslint.configs.disableTypeChecked,
+  },
   prettier,
 );

@@ -22,6 +22,7 @@ import {
   pinCpus,
   startProcess,
   stopProcess,
+  writeResult,
 } from './lib';
 
 const CONNECTIONS = 10;
@@ -134,6 +135,43 @@ async function main(): Promise<void> {
   console.log(
     `  history cost (${large.size} vs ${small.size} appointments): /times ${ratio(large.times.rps, small.times.rps)} of the req/s, /dates ${ratio(large.dates.rps, small.dates.rps)} of the req/s`,
   );
+  writeResult({
+    bench: 'availability',
+    title: `GET /availability/times and /dates on calendars of ${results.map((r) => r.size).join(', ')} appointments`,
+    settings: {
+      connections: CONNECTIONS,
+      rounds: ROUNDS,
+      durationS: DURATION_S,
+      warmup: WARMUP_REQUESTS,
+    },
+    figures: [
+      {
+        label: `/dates p50, ${large.size} appointments`,
+        value: large.dates.p50,
+        unit: 'ms',
+        target: { op: '<=', value: TARGET_DATES_P50_MS },
+      },
+      {
+        label: `/times, ${large.size} appointments`,
+        value: large.times.rps,
+        unit: 'req/s',
+        target: { op: '>=', value: TARGET_TIMES_RPS },
+      },
+      {
+        label: `/times, ${large.size} appointments`,
+        value: large.times.rps,
+        unit: 'req/s',
+        baseline: { label: `${small.size} appointments`, value: small.times.rps },
+      },
+      {
+        label: `/dates, ${large.size} appointments`,
+        value: large.dates.rps,
+        unit: 'req/s',
+        baseline: { label: `${small.size} appointments`, value: small.dates.rps },
+      },
+      { label: `/times p99, ${large.size} appointments`, value: large.times.p99, unit: 'ms' },
+    ],
+  });
 }
 
 /**

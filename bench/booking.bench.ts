@@ -22,7 +22,6 @@ import { readFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import type autocannon from 'autocannon';
-import Redis from 'ioredis';
 import { type RowDataPacket, createConnection } from 'mysql2/promise';
 import {
   DIST,
@@ -38,6 +37,9 @@ import {
   stopProcess,
   benchApi,
   createOpenCalendars,
+  distinctSlots,
+  dropQueueKeys,
+  writeResult,
 } from './lib';
 
 const CONNECTIONS = 20;
@@ -58,9 +60,6 @@ const API_PORT = 3903;
 const BARE_PORT = 3904;
 /** Its own Bull prefix: the jobs the bookings enqueue (no worker consumes them) are dropped after. */
 const QUEUE_PREFIX = 'bench-booking';
-const MINUTE = 60_000;
-const DAY = 1440 * MINUTE;
-const SLOTS_PER_DAY = 1440 / SLOT_MINUTES;
 
 interface Side {
   name: 'service' | 'bare';
@@ -97,7 +96,7 @@ const booked = { service: 0, bare: 0 };
 async function main(): Promise<void> {
   const cpu = pinCpus();
   const env = benchEnv({ PORT: String(API_PORT), QUEUE_PREFIX });
-  await dropQueueKeys(env);
+  await dropQueueKeys(env, QUEUE_PREFIX);
   const accounts = ['service', 'bare'].map((name) =>
     cli<{ id: number; apiKey: string }>(
       [
@@ -173,7 +172,7 @@ async function main(): Promise<void> {
     if (bare) await stopProcess(bare);
   }
   const rows = await checkRows(env, sides);
-  await dropQueueKeys(env);
+  await dropQueueKeys(env, QUEUE_PREFIX);
 
   const ratio = median(ratios);
   const s = medianOf(service);
@@ -208,6 +207,49 @@ async function main(): Promise<void> {
   console.log(
     `  service p99 (median of rounds): ${s.p99} ms (target < ${TARGET_P99_MS} ms) → ${s.p99 < TARGET_P99_MS ? 'MET' : 'NOT MET'}`,
   );
+  writeResult({
+    bench: 'booking',
+    title: 'Client bookings (POST /api/v1/appointments) vs a bare node:http + mysql2 server',
+    settings: {
+      connections: CONNECTIONS,
+      rounds: ROUNDS,
+      durationS: DURATION_S,
+      warmup: WARMUP_REQUESTS,
+    },
+    figures: [
+      {
+        label: 'service bookings/s',
+        value: s.bookingsPerSecond,
+        unit: 'bookings/s',
+        baseline: { label: 'bare', value: b.bookingsPerSecond },
+      },
+      {
+        label: 'service / bare (median of rounds)',
+        value: ratio * 100,
+        unit: '%',
+        target: { op: '>=', value: TARGET_RATIO * 100 },
+      },
+      { label: 'service p50', value: s.p50, unit: 'ms', baseline: { label: 'bare', value: b.p50 } },
+      {
+        label: 'service p99',
+        value: s.p99,
+        unit: 'ms',
+        baseline: { label: 'bare', value: b.p99 },
+        target: { op: '<=', value: TARGET_P99_MS },
+      },
+      ...(s.cpuUs === undefined
+        ? []
+        : [
+            {
+              label: 'service CPU per booking',
+              value: s.cpuUs,
+              unit: 'µs',
+              ...(b.cpuUs === undefined ? {} : { baseline: { label: 'bare', value: b.cpuUs } }),
+            },
+          ]),
+    ],
+    notes: [rows],
+  });
 }
 
 /** 100 calendars open all week, one 15-minute type on all of them; created through the API. */
@@ -226,24 +268,13 @@ async function setUp(
   // Calendars first, then days, then the time of day: a calendar gets one booking a day per pass
   // over the days, so the overlap read (the 3 days before a start, by the index) finds the same
   // few rows for both servers however many bookings each makes.
-  const firstDay = Math.floor(Date.now() / DAY) * DAY + FIRST_DAY_AHEAD * DAY;
-  const days = MAX_DAYS_IN_ADVANCE - FIRST_DAY_AHEAD - 2;
-  let counter = 0;
-  const next = () => {
-    const i = counter++;
-    const day = Math.floor(i / CALENDARS) % days;
-    const pass = Math.floor(i / (CALENDARS * days));
-    if (pass >= SLOTS_PER_DAY) throw new Error('out of slots: fewer bookings or more calendars');
-    const start = firstDay + day * DAY + ((day + pass) % SLOTS_PER_DAY) * SLOT_MINUTES * MINUTE;
-    return JSON.stringify({
-      firstName: 'Ada',
-      lastName: 'Lovelace',
-      email: 'ada.lovelace@example.test',
-      appointmentTypeID: typeId,
-      calendarID: calendarIds[i % CALENDARS],
-      datetime: new Date(start).toISOString().replace('.000Z', 'Z'),
-    });
-  };
+  const next = distinctSlots({
+    calendarIds,
+    typeId,
+    slotMinutes: SLOT_MINUTES,
+    firstDayAhead: FIRST_DAY_AHEAD,
+    maxDaysInAdvance: MAX_DAYS_IN_ADVANCE,
+  });
   return {
     name,
     accountId: account.id,
@@ -386,34 +417,6 @@ async function checkRows(env: NodeJS.ProcessEnv, sides: Side[]): Promise<string>
     await connection.end();
   }
   return `rows: ${parts.join('; ')}${KEEP_ROWS ? '' : ' (then deleted; BENCH_KEEP=1 keeps them)'}`;
-}
-
-/** The Bull jobs of this benchmark's prefix: no worker consumes them, so they would pile up. */
-async function dropQueueKeys(env: NodeJS.ProcessEnv): Promise<void> {
-  const redis = new Redis({
-    host: env.REDIS_HOST ?? '127.0.0.1',
-    port: Number(env.REDIS_PORT ?? 6379),
-    password: env.REDIS_PASSWORD || undefined,
-    db: Number(env.REDIS_DB ?? 0),
-    lazyConnect: true,
-  });
-  await redis.connect();
-  try {
-    let cursor = '0';
-    do {
-      const [nextCursor, keys] = await redis.scan(
-        cursor,
-        'MATCH',
-        `${QUEUE_PREFIX}:*`,
-        'COUNT',
-        1000,
-      );
-      cursor = nextCursor;
-      if (keys.length > 0) await redis.unlink(...keys);
-    } while (cursor !== '0');
-  } finally {
-    redis.disconnect();
-  }
 }
 
 function pidOf(name: string): number | undefined {

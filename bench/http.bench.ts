@@ -21,6 +21,7 @@ import {
   median,
   startProcess,
   stopProcess,
+  writeResult,
 } from './lib';
 
 const CONNECTIONS = 20;
@@ -125,6 +126,42 @@ async function main(): Promise<void> {
   console.log(
     `  ratio (median of rounds): ${(ratio * 100).toFixed(1)}% of bare (target ≥ ${TARGET_RATIO * 100}%) → ${ratio >= TARGET_RATIO ? 'MET' : 'NOT MET'}`,
   );
+  writeResult({
+    bench: 'http',
+    title: 'GET /api/v1/me (Basic auth) vs a bare node:http server',
+    settings: {
+      connections: CONNECTIONS,
+      rounds: ROUNDS,
+      durationS: DURATION_S,
+      warmup: WARMUP_REQUESTS,
+    },
+    figures: [
+      {
+        label: 'service req/s',
+        value: median(service),
+        unit: 'req/s',
+        baseline: { label: 'bare', value: median(baseline) },
+      },
+      {
+        label: 'service / bare (median of rounds)',
+        value: ratio * 100,
+        unit: '%',
+        target: { op: '>=', value: TARGET_RATIO * 100 },
+      },
+      { label: 'service p50', value: median(p50), unit: 'ms' },
+      { label: 'service p99', value: median(p99), unit: 'ms' },
+      ...(serviceCpu.length > 0 && bareCpu.length > 0
+        ? [
+            {
+              label: 'CPU per request',
+              value: median(serviceCpu),
+              unit: 'µs',
+              baseline: { label: 'bare', value: median(bareCpu) },
+            },
+          ]
+        : []),
+    ],
+  });
 }
 
 function us(value: number | undefined): string {

@@ -1,9 +1,12 @@
 /* Shared helpers of the benchmarks: start the built service, load it with autocannon, report. */
 import autocannon from 'autocannon';
 import { type ChildProcess, execFileSync, spawn, spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
+import Redis from 'ioredis';
 
 export const ROOT = join(__dirname, '..');
 export const DIST = join(ROOT, 'dist');
@@ -17,6 +20,8 @@ export function benchEnv(overrides: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
     DB_NAME: process.env.BENCH_DB_NAME ?? 'scheduling_bench',
     QUEUE_PREFIX: 'bench',
     LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'info',
+    // No metrics listener: several API processes may run at once (bench:scale).
+    METRICS_PORT: '0',
     ...overrides,
   };
 }
@@ -230,4 +235,169 @@ export async function createOpenCalendars(
     maxDaysInAdvance: 3650,
   });
   return { calendarIds, typeId };
+}
+
+/** One figure of a benchmark's result, with what it is compared with. */
+export interface Figure {
+  label: string;
+  value: number;
+  /** `req/s`, `ms`, `%`, `µs`, `bookings/s`, `deliveries/s`, `count`… */
+  unit: string;
+  /** The same figure of the baseline (a bare server) measured in the same run. */
+  baseline?: { label: string; value: number };
+  /** The issue's target for this figure. */
+  target?: { op: '>=' | '<='; value: number };
+}
+
+/** What a benchmark writes for `npm run bench` (bench/run-all.ts) to put in bench/REPORT.md. */
+export interface BenchResult {
+  /** The script's name after `bench:`: the file is bench/results/<bench>.json. */
+  bench: string;
+  title: string;
+  /** The settings it ran with (rounds, durations, connections…). */
+  settings: Record<string, string | number>;
+  figures: Figure[];
+  /** Anything else the reader needs (warnings, counts checked). */
+  notes?: string[];
+}
+
+export const RESULTS_DIR = join(ROOT, 'bench', 'results');
+
+/** Writes the benchmark's summary as JSON, beside what it printed (bench/results/<bench>.json). */
+export function writeResult(result: BenchResult): void {
+  mkdirSync(RESULTS_DIR, { recursive: true });
+  writeFileSync(
+    join(RESULTS_DIR, `${result.bench}.json`),
+    `${JSON.stringify({ ...result, finishedAt: new Date().toISOString(), machine: machine() }, null, 2)}\n`,
+  );
+}
+
+/** Removes the Bull keys of a benchmark's own prefix: nothing of a previous run is replayed. */
+export async function dropQueueKeys(env: NodeJS.ProcessEnv, prefix: string): Promise<void> {
+  const redis = new Redis({
+    host: env.REDIS_HOST ?? '127.0.0.1',
+    port: Number(env.REDIS_PORT ?? 6379),
+    password: env.REDIS_PASSWORD || undefined,
+    db: Number(env.REDIS_DB ?? 0),
+    lazyConnect: true,
+  });
+  await redis.connect();
+  try {
+    let cursor = '0';
+    do {
+      const [nextCursor, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
+      cursor = nextCursor;
+      if (keys.length > 0) await redis.unlink(...keys);
+    } while (cursor !== '0');
+  } finally {
+    redis.disconnect();
+  }
+}
+
+const MINUTE_MS = 60_000;
+const DAY_MS = 1440 * MINUTE_MS;
+
+/**
+ * Booking bodies that each ask for a (calendar, start) never asked for before in the run: calendars
+ * first, then days from `firstDayAhead` on, then the slots of a day, so that concurrent requests
+ * lock different calendars, nearly all answer 200, and each calendar's days fill evenly (the busy
+ * time read stays the same few rows however many bookings are made).
+ */
+export function distinctSlots({
+  calendarIds,
+  typeId,
+  slotMinutes,
+  firstDayAhead,
+  maxDaysInAdvance,
+}: {
+  calendarIds: number[];
+  typeId: number;
+  slotMinutes: number;
+  firstDayAhead: number;
+  maxDaysInAdvance: number;
+}): () => string {
+  const calendars = calendarIds.length;
+  const slotsPerDay = 1440 / slotMinutes;
+  const firstDay = Math.floor(Date.now() / DAY_MS) * DAY_MS + firstDayAhead * DAY_MS;
+  const days = maxDaysInAdvance - firstDayAhead - 2;
+  let counter = 0;
+  return () => {
+    const i = counter++;
+    const day = Math.floor(i / calendars) % days;
+    const pass = Math.floor(i / (calendars * days));
+    if (pass >= slotsPerDay) throw new Error('out of slots: fewer bookings or more calendars');
+    const start = firstDay + day * DAY_MS + ((day + pass) % slotsPerDay) * slotMinutes * MINUTE_MS;
+    return JSON.stringify({
+      firstName: 'Ada',
+      lastName: 'Lovelace',
+      email: 'ada.lovelace@example.test',
+      appointmentTypeID: typeId,
+      calendarID: calendarIds[i % calendars],
+      datetime: new Date(start).toISOString().replace('.000Z', 'Z'),
+    });
+  };
+}
+
+/** A webhook receipt: when its first copy came, and how many came. */
+export interface Receipt {
+  at: number;
+  count: number;
+}
+
+/**
+ * A webhook receiver in the benchmark's process (node:http on 127.0.0.1, answers 200 at once):
+ * receipts by appointment id (the body's `id`), and a way to wait for a set of them.
+ */
+export async function startWebhookReceiver(): Promise<{
+  target: string;
+  receipts: Map<number, Receipt>;
+  /** Resolves once every id has been received (or after `timeoutMs`, with what came). */
+  waitFor: (ids: number[], timeoutMs?: number) => Promise<void>;
+  close: () => void;
+}> {
+  const receipts = new Map<number, Receipt>();
+  let onReceipt: (() => void) | undefined;
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const id = Number(new URLSearchParams(Buffer.concat(chunks).toString('utf8')).get('id'));
+      const seen = receipts.get(id);
+      if (seen) seen.count += 1;
+      else receipts.set(id, { at: performance.now(), count: 1 });
+      res.writeHead(200).end('ok');
+      onReceipt?.();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const waitFor = async (ids: number[], timeoutMs = 60_000): Promise<void> => {
+    const deadline = Date.now() + timeoutMs;
+    while (ids.some((id) => !receipts.has(id)) && Date.now() < deadline)
+      await new Promise<void>((resolve) => {
+        onReceipt = resolve;
+        setTimeout(resolve, 100);
+      });
+    onReceipt = undefined;
+  };
+  return {
+    target: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`,
+    receipts,
+    waitFor,
+    close: () => server.close(),
+  };
+}
+
+/** Lost (never received) and duplicated (received more than once) webhooks of these bookings. */
+export function tallyReceipts(
+  receipts: Map<number, Receipt>,
+  booked: { id: number }[],
+): { lost: number; duplicates: number } {
+  let lost = 0;
+  let duplicates = 0;
+  for (const { id } of booked) {
+    const receipt = receipts.get(id);
+    if (!receipt) lost += 1;
+    else duplicates += receipt.count - 1;
+  }
+  return { lost, duplicates };
 }

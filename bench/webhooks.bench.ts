@@ -13,20 +13,22 @@
  * Every booking's webhook must arrive exactly once per round (counted by `webhook-id`); missing or
  * duplicate deliveries are reported. Targets (issue 7): >= 1,000 deliveries/s, p50 <= 50 ms.
  */
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import Redis from 'ioredis';
 import {
   DIST,
+  type Receipt,
   benchApi,
   benchEnv,
   cli,
   createOpenCalendars,
+  dropQueueKeys,
   machine,
   median,
   startProcess,
+  startWebhookReceiver,
   stopProcess,
+  tallyReceipts,
+  writeResult,
 } from './lib';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -45,31 +47,14 @@ const QUEUE_PREFIX = 'bench-webhooks';
 const TARGET_PER_SECOND = 1_000;
 const TARGET_P50_MS = 50;
 
-interface Receipt {
-  at: number;
-  count: number;
-}
-
 /** Webhooks received, by appointment id (the body's `id`), with how many times each came. */
-const receipts = new Map<number, Receipt>();
-let onReceipt: (() => void) | undefined;
+let receipts: Map<number, Receipt>;
+let receiptsOf: (ids: number[], timeoutMs?: number) => Promise<void>;
 
 async function main(): Promise<void> {
-  const receiver = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
-      const body = new URLSearchParams(Buffer.concat(chunks).toString('utf8'));
-      const id = Number(body.get('id'));
-      const seen = receipts.get(id);
-      if (seen) seen.count += 1;
-      else receipts.set(id, { at: performance.now(), count: 1 });
-      res.writeHead(200).end('ok');
-      onReceipt?.();
-    });
-  });
-  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-  const target = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`;
+  const receiver = await startWebhookReceiver();
+  ({ receipts, waitFor: receiptsOf } = receiver);
+  const { target } = receiver;
 
   const env = benchEnv({
     PORT: String(API_PORT),
@@ -78,7 +63,7 @@ async function main(): Promise<void> {
     WEBHOOK_ALLOWED_PORTS: '*',
     WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
   });
-  await dropQueueKeys(env);
+  await dropQueueKeys(env, QUEUE_PREFIX);
   const account = cli<{ id: number; apiKey: string }>(
     ['account:create', '--email', `bench-webhooks-${Date.now()}@example.test`, '--name', 'Bench'],
     env,
@@ -116,7 +101,7 @@ async function main(): Promise<void> {
     await stopProcess(worker);
     await stopProcess(api);
     receiver.close();
-    await dropQueueKeys(env);
+    await dropQueueKeys(env, QUEUE_PREFIX);
   }
 
   const p50 = median(latencies.map((l) => l.p50));
@@ -139,6 +124,33 @@ async function main(): Promise<void> {
       `${(perSecond / TARGET_PER_SECOND).toFixed(2)}× the target)`,
   );
   console.log(`  lost deliveries: ${lost}, duplicate deliveries: ${duplicates}`);
+  writeResult({
+    bench: 'webhooks',
+    title: 'appointment.scheduled webhooks, booking to receipt, to a local receiver',
+    settings: { rounds: ROUNDS, backlog: BACKLOG, latencyBookings: LATENCY_BOOKINGS },
+    figures: [
+      {
+        label: 'delivery throughput',
+        value: perSecond,
+        unit: 'deliveries/s',
+        target: { op: '>=', value: TARGET_PER_SECOND },
+      },
+      {
+        label: 'booking→receipt p50',
+        value: p50,
+        unit: 'ms',
+        target: { op: '<=', value: TARGET_P50_MS },
+      },
+      { label: 'booking→receipt p99', value: p99, unit: 'ms' },
+      { label: 'lost deliveries', value: lost, unit: 'count', target: { op: '<=', value: 0 } },
+      {
+        label: 'duplicate deliveries',
+        value: duplicates,
+        unit: 'count',
+        target: { op: '<=', value: 0 },
+      },
+    ],
+  });
   if (lost > 0 || duplicates > 0) process.exitCode = 1;
 }
 
@@ -192,17 +204,6 @@ async function bookAll(
   return done;
 }
 
-/** Resolves once every id has been received (or after `timeoutMs`, with what came). */
-async function receiptsOf(ids: number[], timeoutMs = 60_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (ids.some((id) => !receipts.has(id)) && Date.now() < deadline)
-    await new Promise<void>((resolve) => {
-      onReceipt = resolve;
-      setTimeout(resolve, 100);
-    });
-  onReceipt = undefined;
-}
-
 function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 }
@@ -243,28 +244,7 @@ async function measureThroughput(
 }
 
 function tally(booked: { id: number }[]): { lost: number; duplicates: number } {
-  let lost = 0;
-  let duplicates = 0;
-  for (const { id } of booked) {
-    const receipt = receipts.get(id);
-    if (!receipt) lost += 1;
-    else duplicates += receipt.count - 1;
-  }
-  return { lost, duplicates };
-}
-
-/** Removes this bench's Bull keys (its own prefix): nothing of a previous run is replayed. */
-async function dropQueueKeys(env: NodeJS.ProcessEnv): Promise<void> {
-  const redis = new Redis({
-    host: env.REDIS_HOST ?? '127.0.0.1',
-    port: Number(env.REDIS_PORT ?? 6379),
-  });
-  try {
-    const keys = await redis.keys(`${QUEUE_PREFIX}:*`);
-    if (keys.length > 0) await redis.del(...keys);
-  } finally {
-    redis.disconnect();
-  }
+  return tallyReceipts(receipts, booked);
 }
 
 main().catch((err: unknown) => {

@@ -5,6 +5,7 @@ import { HTTP_APP_OPTIONS, configureApi, createHttpAdapter } from './app/http-ap
 import { configOrExit } from './app/process';
 import { closeGracefullyOnSignals } from './app/shutdown';
 import { createRootLogger } from './common/logging/logging.module';
+import { MetricsServer } from './common/metrics/metrics-server';
 
 /** The API process: serves HTTP, consumes no queue. */
 async function bootstrap(): Promise<void> {
@@ -17,10 +18,12 @@ async function bootstrap(): Promise<void> {
       HTTP_APP_OPTIONS,
     );
     configureApi(app, logger);
-    closeGracefullyOnSignals(app, logger, config.shutdownTimeoutMs);
+    closeGracefullyOnSignals(app, logger, config.shutdownTimeoutMs, config.http.drainMs);
     await app.listen(config.http.port, config.http.host);
+    const { metricsPort } = config.http;
+    if (metricsPort > 0) await app.get(MetricsServer).listen(metricsPort, config.http.host);
     logger.info(
-      { port: config.http.port, docs: `${config.http.publicUrl}/api/v1/docs` },
+      { port: config.http.port, metricsPort, docs: `${config.http.publicUrl}/api/v1/docs` },
       'API listening',
     );
   } catch (err) {

@@ -14,6 +14,10 @@ import {
   rewriteUrl,
 } from '../common/http/request-parsing';
 import { RouteCatalog } from '../common/http/route-catalog';
+import { registerHttpMetrics } from '../common/metrics/http-metrics';
+import { Metrics } from '../common/metrics/metrics';
+import { ShutdownState } from '../common/health/shutdown-state';
+import { registerDrainHook } from './shutdown';
 import {
   RequestLogController,
   lazyChildLogger,
@@ -56,6 +60,8 @@ export function configureApi(app: NestFastifyApplication, logger: Logger): Route
     done();
   });
   registerBodyParsing(fastify);
+  registerHttpMetrics(fastify, app.get(Metrics));
+  registerDrainHook(fastify, app.get(ShutdownState));
 
   app.useLogger(app.get(NestPinoLogger));
   // Health and OAuth 2.0 (the contract's {auth_url} is the host root) live outside /api/v1.

@@ -1,5 +1,7 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import { HealthModule } from '../common/health/health.module';
+import { WorkerMetricsModule } from '../common/metrics/metrics.module';
+import { QueueDashboardModule } from '../common/ops/queue-dashboard';
 import { OutboxWorkerModule } from '../common/outbox/outbox-worker.module';
 import { NotificationsWorkerModule } from '../modules/notifications/notifications-worker.module';
 import { WebhooksWorkerModule } from '../modules/webhooks/webhooks-worker.module';
@@ -18,6 +20,8 @@ export class WorkerModule {
         CoreModule.forRoot(options),
         QueueModule.forRoot(options.config),
         HealthModule,
+        WorkerMetricsModule,
+        QueueDashboardModule,
         OutboxWorkerModule,
         WebhooksWorkerModule,
         NotificationsWorkerModule,

@@ -67,6 +67,27 @@ export interface NotificationsConfig {
   retryDelayMs: number;
 }
 
+/** The API's HTTP side. */
+export interface HttpConfig {
+  host: string;
+  port: number;
+  publicUrl: string;
+  /** Port of the API's `/metrics` listener; 0 = none. */
+  metricsPort: number;
+  /** How long the API keeps serving after SIGTERM, not ready, before it closes its listener. */
+  drainMs: number;
+}
+
+/** The queue dashboard at `/queues` on the worker's port, behind the operator's Basic auth. */
+export type DashboardConfig =
+  { enabled: false } | { enabled: true; user: string; password: string };
+
+/** The worker's HTTP side: health, metrics, and the operators' queue dashboard. */
+export interface WorkerConfig {
+  port: number;
+  dashboard: DashboardConfig;
+}
+
 export interface RedisConfig {
   host: string;
   port: number;
@@ -81,14 +102,14 @@ export interface RedisConfig {
 export class AppConfig {
   constructor(
     readonly env: 'development' | 'test' | 'production',
-    readonly http: { host: string; port: number; publicUrl: string },
+    readonly http: HttpConfig,
     readonly db: DatabaseConfig,
     readonly redis: RedisConfig,
     readonly queue: { prefix: string },
     readonly secret: string,
     readonly log: { level: string },
     readonly auth: { cacheTtlMs: number },
-    readonly worker: { port: number },
+    readonly worker: WorkerConfig,
     readonly outbox: OutboxConfig,
     readonly webhooks: WebhooksConfig,
     readonly shutdownTimeoutMs: number,
@@ -104,6 +125,8 @@ export class AppConfig {
         host: e.HOST,
         port: e.PORT,
         publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
+        metricsPort: e.METRICS_PORT,
+        drainMs: e.SHUTDOWN_DRAIN_MS,
       },
       {
         host: e.DB_HOST,
@@ -124,7 +147,12 @@ export class AppConfig {
       e.APP_SECRET ?? DEVELOPMENT_SECRET,
       { level: e.LOG_LEVEL },
       { cacheTtlMs: e.AUTH_CACHE_TTL_MS },
-      { port: e.WORKER_PORT },
+      {
+        port: e.WORKER_PORT,
+        dashboard: e.BULL_BOARD_ENABLED
+          ? { enabled: true, user: e.OPERATOR_USER, password: e.OPERATOR_PASSWORD }
+          : { enabled: false },
+      },
       {
         relayIntervalMs: e.OUTBOX_RELAY_INTERVAL_MS,
         relayDelayMs: e.OUTBOX_RELAY_DELAY_MS,

@@ -11,6 +11,8 @@ describe('configuration', () => {
       host: '0.0.0.0',
       port: 3000,
       publicUrl: 'http://localhost:3000',
+      metricsPort: 9464,
+      drainMs: 0,
     });
     expect(config.db).toEqual({
       host: '127.0.0.1',
@@ -123,6 +125,31 @@ describe('configuration', () => {
       retryAttempts: 3,
       retryDelayMs: 50,
     });
+  });
+
+  it('has the operations settings: metrics port, drain, and a dashboard off unless given a strong password', () => {
+    const defaults = AppConfig.fromEnvironment({});
+    expect(defaults.worker).toEqual({ port: 3001, dashboard: { enabled: false } });
+    const set = AppConfig.fromEnvironment({
+      METRICS_PORT: '0',
+      SHUTDOWN_DRAIN_MS: '10000',
+      BULL_BOARD_ENABLED: 'true',
+      OPERATOR_USER: 'ops',
+      OPERATOR_PASSWORD: 'p'.repeat(16),
+    });
+    expect(set.http).toMatchObject({ metricsPort: 0, drainMs: 10_000 });
+    expect(set.worker.dashboard).toEqual({ enabled: true, user: 'ops', password: 'p'.repeat(16) });
+    expect(() => AppConfig.fromEnvironment({ BULL_BOARD_ENABLED: 'true' })).toThrow(
+      new ConfigError(
+        'Invalid configuration:\n  OPERATOR_PASSWORD: must be at least 16 characters when BULL_BOARD_ENABLED=true',
+      ),
+    );
+    expect(() =>
+      AppConfig.fromEnvironment({ BULL_BOARD_ENABLED: 'true', OPERATOR_PASSWORD: 'short' }),
+    ).toThrow('OPERATOR_PASSWORD: must be at least 16 characters');
+    expect(() => AppConfig.fromEnvironment({ OPERATOR_USER: 'a:b' })).toThrow(
+      'OPERATOR_USER: OPERATOR_USER must be 1-64 characters without ":" or spaces (got "a:b")',
+    );
   });
 
   it('needs the SMS API settings with the http driver, naming each missing one', () => {

@@ -125,6 +125,43 @@ export class Environment {
   @Max(65535)
   WORKER_PORT = 3001;
 
+  /**
+   * Port of the API's Prometheus `/metrics` (kept off the public API's port); 0 = none. The worker
+   * serves its `/metrics` on WORKER_PORT.
+   */
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  @Max(65535)
+  METRICS_PORT = 9464;
+
+  /** The queue dashboard (Bull Board) at `/queues` on the worker's port, for operators. Off by default. */
+  @Transform(toBoolean)
+  @IsBoolean()
+  BULL_BOARD_ENABLED = false;
+
+  /** The operator's Basic auth user for the queue dashboard. */
+  @Matches(/^[^:\s]{1,64}$/, {
+    message: 'OPERATOR_USER must be 1-64 characters without ":" or spaces',
+  })
+  OPERATOR_USER = 'operator';
+
+  /** The operator's password for the queue dashboard; required (16+ characters) when it is enabled. */
+  @IsString()
+  OPERATOR_PASSWORD = '';
+
+  /**
+   * On SIGTERM the API first answers `/health/ready` with 503 and keeps serving this long (with
+   * `Connection: close`, so that clients reconnect elsewhere) while load balancers take the pod out;
+   * then it closes its listener and finishes what is in flight. 0 = close at once (a developer
+   * machine). Kubernetes: longer than the readiness probe's period × failure threshold.
+   */
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  @Max(300_000)
+  SHUTDOWN_DRAIN_MS = 0;
+
   @Transform(toInt)
   @IsInt()
   @Min(50)
@@ -302,6 +339,11 @@ export function parseEnvironment(raw: NodeJS.ProcessEnv): Environment {
   if (env.NODE_ENV === 'production' && !env.APP_SECRET) {
     throw new ConfigError(
       'Invalid configuration:\n  APP_SECRET: must be set in production (at least 32 characters)',
+    );
+  }
+  if (env.BULL_BOARD_ENABLED && env.OPERATOR_PASSWORD.length < 16) {
+    throw new ConfigError(
+      'Invalid configuration:\n  OPERATOR_PASSWORD: must be at least 16 characters when BULL_BOARD_ENABLED=true',
     );
   }
   if (env.SMS_DRIVER === 'http') {

@@ -56,6 +56,34 @@ export async function startWorker(config: AppConfig = testConfig()): Promise<Tes
   return worker;
 }
 
+export interface WorkerAppOptions {
+  config?: AppConfig;
+  /** Extra providers beside the real ones (e.g. a slow domain-event consumer). */
+  providers?: Type[];
+}
+
+/**
+ * The worker as worker.ts runs it, HTTP included (health, `/metrics`, the queue dashboard),
+ * in-process and listening on 127.0.0.1 at a free port; call close() after.
+ */
+export async function startWorkerApp(
+  options: WorkerAppOptions = {},
+): Promise<{ worker: NestFastifyApplication; url: string }> {
+  const config = options.config ?? testConfig();
+  const logger = createRootLogger(config.log.level, 'worker');
+  const moduleRef = await Test.createTestingModule({
+    imports: [WorkerModule.forRoot({ config, logger })],
+    providers: options.providers ?? [],
+  }).compile();
+  const worker = moduleRef.createNestApplication<NestFastifyApplication>(
+    createHttpAdapter(logger),
+    HTTP_APP_OPTIONS,
+  );
+  await worker.listen(0, '127.0.0.1');
+  const { port } = worker.getHttpServer().address() as { port: number };
+  return { worker, url: `http://127.0.0.1:${port}` };
+}
+
 export interface TestAccount {
   id: number;
   apiKey: string;

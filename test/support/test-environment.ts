@@ -50,6 +50,8 @@ export function testEnvVars(overrides: NodeJS.ProcessEnv = {}): NodeJS.ProcessEn
     REDIS_PORT: String(config.redis.port),
     QUEUE_PREFIX: config.queue.prefix,
     LOG_LEVEL: 'warn',
+    // Several API processes run at once: no metrics listener unless a test asks for one.
+    METRICS_PORT: '0',
     WEBHOOK_ALLOWED_PORTS: '*',
     WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
     ...overrides,

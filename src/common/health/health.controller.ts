@@ -4,10 +4,12 @@ import { HealthCheckService, TypeOrmHealthIndicator } from '@nestjs/terminus';
 import type { FastifyReply } from 'fastify';
 import { Public } from '../http/public.decorator';
 import { RedisHealthIndicator } from './redis.health';
+import { ShutdownState } from './shutdown-state';
 
 /**
  * Probes for orchestrators, outside /api/v1 and without auth. `live`: the process answers.
- * `ready`: MySQL and Redis answer too (503 with the details when one does not).
+ * `ready`: MySQL and Redis answer too (503 with the details when one does not), and the process is
+ * not stopping (503 from SIGTERM on: see ShutdownState).
  */
 @Public()
 @ApiExcludeController()
@@ -17,6 +19,7 @@ export class HealthController {
     private readonly health: HealthCheckService,
     private readonly db: TypeOrmHealthIndicator,
     private readonly redis: RedisHealthIndicator,
+    private readonly shutdown: ShutdownState,
   ) {}
 
   @Get('live')
@@ -26,6 +29,11 @@ export class HealthController {
 
   @Get('ready')
   async ready(@Res({ passthrough: true }) reply: FastifyReply) {
+    if (this.shutdown.draining) {
+      void reply.code(503);
+      const down = { process: { status: 'down', message: 'shutting down' } };
+      return { status: 'error', info: {}, error: down, details: down };
+    }
     try {
       return await this.health.check([
         () => this.db.pingCheck('mysql', { timeout: 1000 }),

@@ -4,6 +4,7 @@ import { TerminusModule } from '@nestjs/terminus';
 import { QueueName } from '../queues/queue-names';
 import { HealthController } from './health.controller';
 import { RedisHealthIndicator } from './redis.health';
+import { ShutdownState } from './shutdown-state';
 
 @Module({
   imports: [
@@ -11,6 +12,7 @@ import { RedisHealthIndicator } from './redis.health';
     BullModule.registerQueue({ name: QueueName.DomainEvents }),
   ],
   controllers: [HealthController],
-  providers: [RedisHealthIndicator],
+  providers: [RedisHealthIndicator, ShutdownState],
+  exports: [ShutdownState],
 })
 export class HealthModule {}

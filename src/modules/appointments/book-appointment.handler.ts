@@ -5,6 +5,7 @@ import { DataSource, type EntityManager } from 'typeorm';
 import { InvalidAttributeError } from '../../common/errors/domain-error';
 import { toIdList } from '../../common/http/id-list';
 import { insertRows } from '../../common/database/insert-rows';
+import { Metrics } from '../../common/metrics/metrics';
 import { DomainEventPublisher } from '../../common/outbox/domain-event-publisher';
 import { Outbox, type PendingEvents } from '../../common/outbox/outbox';
 import { parseDatetime } from '../../common/time/datetimes';
@@ -70,6 +71,7 @@ export class BookAppointmentHandler implements ICommandHandler<BookAppointmentCo
     private readonly events: DomainEventPublisher,
     private readonly views: AppointmentViews,
     private readonly idempotencyKeys: IdempotencyKeys,
+    private readonly metrics: Metrics,
   ) {}
 
   async execute({
@@ -90,6 +92,7 @@ export class BookAppointmentHandler implements ICommandHandler<BookAppointmentCo
       ),
     );
     this.events.publishAfterCommit(pending);
+    this.metrics.countBooking('booked');
     const calendar = checked.ctx.calendars.find((c) => c.id === appointment.calendarId)!;
     return this.views.renderWritten(appointment, {
       type: checked.ctx.type,
@@ -217,6 +220,7 @@ export class BookAppointmentHandler implements ICommandHandler<BookAppointmentCo
           ? await this.freeCalendar(tx, ctx, start)
           : null;
       if (!free) {
+        this.metrics.countBooking('conflict');
         if (r.calendarID === undefined || r.calendarID === null || r.calendarID === '')
           throw new InvalidAttributeError(
             'no_available_calendar',

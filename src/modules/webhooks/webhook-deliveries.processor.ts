@@ -3,6 +3,7 @@ import { type BeforeApplicationShutdown, Inject } from '@nestjs/common';
 import type { Job, Queue } from 'bull';
 import type { Logger } from 'pino';
 import { ROOT_LOGGER } from '../../common/logging/logging.module';
+import { Metrics } from '../../common/metrics/metrics';
 import { QueueName } from '../../common/queues/queue-names';
 import { variablesObject, webhookIdOf } from './webhook-delivery-rules';
 import { DELIVER_JOB, type DeliveryJobData, RetryLaterError } from './webhook-delivery-queue';
@@ -45,6 +46,7 @@ export class WebhookDeliveriesProcessor implements BeforeApplicationShutdown {
     private readonly sender: WebhookSender,
     private readonly keys: WebhookSigningKeys,
     @Inject(ROOT_LOGGER) private readonly logger: Logger,
+    private readonly metrics: Metrics,
   ) {}
 
   /**
@@ -64,6 +66,7 @@ export class WebhookDeliveriesProcessor implements BeforeApplicationShutdown {
     if (message.subscriptionStatus !== 'active') {
       // Disabled since the fan-out: no notifications until its owner re-enables it.
       await this.messages.skip(message);
+      this.metrics.countWebhookDelivery('skipped');
       return 'skipped';
     }
 
@@ -88,6 +91,9 @@ export class WebhookDeliveriesProcessor implements BeforeApplicationShutdown {
     if (recorded.kind !== 'recorded') return recorded.kind;
 
     const { decision } = recorded;
+    this.metrics.countWebhookDelivery(
+      decision.streak.kind === 'disable' ? 'disabled' : decision.outcome,
+    );
     const log = {
       messageId: message.id,
       subscriptionId: message.subscriptionId,

@@ -1,0 +1,72 @@
+import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { Logger } from 'pino';
+import { DataSource } from 'typeorm';
+import { ROOT_LOGGER } from '../logging/logging.module';
+import { Metrics } from './metrics';
+import { ScrapeCache } from './scrape-cache';
+
+/** The outbox lag is read at most this often. */
+export const OUTBOX_LAG_CACHE_MS = 5000;
+const READ_TIMEOUT_MS = 2000;
+
+interface Oldest {
+  undispatched: Date | null;
+  unprocessed: Date | null;
+}
+
+/**
+ * Worker: `outbox_lag_seconds{stage}`, the age of the oldest outbox row not yet handed to the queue
+ * (`undispatched`: the API hands rows over right after commit, the relay after
+ * OUTBOX_RELAY_DELAY_MS, so a few seconds means Redis or the relay is in trouble) and of the oldest
+ * not yet handled by every consumer (`unprocessed`: the end-to-end lag of events, webhooks and
+ * notifications included); 0 when there is none. One query of two index lookups
+ * (idx_outbox_pending, idx_outbox_unprocessed: the first row in id order of each), on scrape,
+ * cached OUTBOX_LAG_CACHE_MS.
+ */
+@Injectable()
+export class OutboxMetrics implements OnModuleInit {
+  private readonly oldest = new ScrapeCache(
+    () => this.read(),
+    OUTBOX_LAG_CACHE_MS,
+    READ_TIMEOUT_MS,
+  );
+
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly metrics: Metrics,
+    @Inject(ROOT_LOGGER) private readonly logger: Logger,
+  ) {}
+
+  onModuleInit(): void {
+    this.metrics.gauge(
+      'outbox_lag_seconds',
+      'Age of the oldest outbox row not yet dispatched to the queue (stage="undispatched") or not yet processed by the worker (stage="unprocessed"); 0 when none.',
+      ['stage'],
+      async (gauge) => {
+        gauge.reset();
+        let oldest: Oldest;
+        try {
+          oldest = await this.oldest.get();
+        } catch (err) {
+          this.logger.warn({ err }, 'outbox lag not read');
+          return;
+        }
+        const now = Date.now();
+        for (const stage of ['undispatched', 'unprocessed'] as const) {
+          const at = oldest[stage];
+          gauge.set({ stage }, at ? Math.max(0, now - at.getTime()) / 1000 : 0);
+        }
+      },
+    );
+  }
+
+  private async read(): Promise<Oldest> {
+    const [row] = await this.dataSource.query<Oldest[]>(
+      `SELECT
+         (SELECT created_at FROM outbox WHERE dispatched_at IS NULL ORDER BY id LIMIT 1) AS undispatched,
+         (SELECT created_at FROM outbox WHERE processed_at IS NULL ORDER BY id LIMIT 1) AS unprocessed`,
+    );
+    return row;
+  }
+}
