@@ -17,7 +17,6 @@ import { RouteCatalog } from '../common/http/route-catalog';
 import { registerHttpMetrics } from '../common/metrics/http-metrics';
 import { Metrics } from '../common/metrics/metrics';
 import { ShutdownState } from '../common/health/shutdown-state';
-import { registerDrainHook } from './shutdown';
 import {
   RequestLogController,
   lazyChildLogger,
@@ -55,13 +54,17 @@ export function configureApi(app: NestFastifyApplication, logger: Logger): Route
   const fastify = app.getHttpAdapter().getInstance();
   const routes = new RouteCatalog(API_PREFIX);
   fastify.addHook('onRoute', (route) => routes.add(route.method, route.url));
+  const shutdown = app.get(ShutdownState);
+  // One hook for what every response carries: its request id, and `Connection: close` once the
+  // process is stopping (a client keeping its connection alive, as kube-proxy keeps established
+  // ones on the old pod, would otherwise go on sending to a pod about to close).
   fastify.addHook('onRequest', (req, reply, done) => {
     void reply.header('x-request-id', req.id);
+    if (shutdown.draining) void reply.header('connection', 'close');
     done();
   });
   registerBodyParsing(fastify);
   registerHttpMetrics(fastify, app.get(Metrics));
-  registerDrainHook(fastify, app.get(ShutdownState));
 
   app.useLogger(app.get(NestPinoLogger));
   // Health and OAuth 2.0 (the contract's {auth_url} is the host root) live outside /api/v1.

@@ -1,6 +1,5 @@
 import type { Server } from 'node:http';
 import type { INestApplication } from '@nestjs/common';
-import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { ShutdownState } from '../common/health/shutdown-state';
 
@@ -28,18 +27,6 @@ export async function closeGracefully(app: INestApplication, drainMs = 0): Promi
     clearInterval(reaper);
   }
   await app.close();
-}
-
-/**
- * `Connection: close` on every response once the process is stopping: a client keeping its
- * connection alive (and kube-proxy keeps established connections on the old pod) would otherwise
- * go on sending to a pod about to close. A boolean test per request.
- */
-export function registerDrainHook(fastify: FastifyInstance, state: ShutdownState): void {
-  fastify.addHook('onRequest', (_request, reply, done) => {
-    if (state.draining) void reply.header('connection', 'close');
-    done();
-  });
 }
 
 /**
