@@ -1,5 +1,9 @@
-import { DateTime } from 'luxon';
-import { formatInZone } from '../../common/time/datetimes';
+import {
+  formatClockTime,
+  formatInZone,
+  formatLongDate,
+  momentInZone,
+} from '../../common/time/datetimes';
 import type { Calendar } from '../catalog/calendar.entity';
 import type { Block } from './block.entity';
 
@@ -28,37 +32,12 @@ export function toBlockView(block: Block, calendar: Calendar): BlockView {
 
 /**
  * `March 3, 2026 9:00am - 10:30am` when both ends fall on one local date of `zone`, else
- * `March 3, 2026 9:00am - March 5, 2026 6:00pm`. Built by hand, not with luxon's `a`, so the text
- * does not depend on the process's locale data.
+ * `March 3, 2026 9:00am - March 5, 2026 6:00pm` (the appointments' date and time formats).
  */
 export function describeSpan(start: Date, end: Date, zone: string): string {
-  const from = DateTime.fromJSDate(start, { zone });
-  const until = DateTime.fromJSDate(end, { zone });
-  const sameDay = from.toISODate() === until.toISODate();
-  return `${dateText(from)} ${timeText(from)} - ${sameDay ? '' : `${dateText(until)} `}${timeText(until)}`;
-}
-
-const MONTHS = [
-  'January',
-  'February',
-  'March',
-  'April',
-  'May',
-  'June',
-  'July',
-  'August',
-  'September',
-  'October',
-  'November',
-  'December',
-];
-
-function dateText(moment: DateTime): string {
-  return `${MONTHS[moment.month - 1]} ${moment.day}, ${moment.year}`;
-}
-
-function timeText(moment: DateTime): string {
-  const hour = moment.hour % 12 === 0 ? 12 : moment.hour % 12;
-  const minute = String(moment.minute).padStart(2, '0');
-  return `${hour}:${minute}${moment.hour < 12 ? 'am' : 'pm'}`;
+  const from = momentInZone(start, zone);
+  const until = momentInZone(end, zone);
+  const fromDate = formatLongDate(from);
+  const untilDate = formatLongDate(until);
+  return `${fromDate} ${formatClockTime(from)} - ${fromDate === untilDate ? '' : `${untilDate} `}${formatClockTime(until)}`;
 }
