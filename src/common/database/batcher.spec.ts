@@ -1,4 +1,4 @@
-import { Batcher, ItemFailed } from './batcher';
+import { Batcher, ItemFailed, retryAlone } from './batcher';
 
 describe('Batcher', () => {
   it('runs a call alone at once, and calls made while its batch runs together in the next', async () => {
@@ -30,5 +30,26 @@ describe('Batcher', () => {
     const [one, two] = await Promise.allSettled([partial.add(1), partial.add(2)]);
     expect(one).toEqual({ status: 'fulfilled', value: 1 });
     expect(two).toMatchObject({ status: 'rejected', reason: new Error('two') });
+  });
+});
+
+describe('retryAlone', () => {
+  it('runs the batch once when it succeeds, and each item alone when it fails', async () => {
+    const runs: number[][] = [];
+    const run = retryAlone<number>(async (items) => {
+      runs.push(items);
+      if (items.includes(2)) throw new Error(`bad ${items.join(',')}`);
+    });
+    expect(await run([1, 3])).toEqual([]);
+    const results = await run([1, 2, 3]);
+    expect(runs).toEqual([[1, 3], [1, 2, 3], [1], [2], [3]]);
+    expect(results[0]).toBeUndefined();
+    expect(results[1]).toEqual(new ItemFailed(new Error('bad 2')));
+    expect(results[2]).toBeUndefined();
+  });
+
+  it('fails a batch of one with its own error', async () => {
+    const run = retryAlone<number>(() => Promise.reject(new Error('down')));
+    await expect(run([1])).rejects.toThrow('down');
   });
 });

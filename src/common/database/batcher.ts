@@ -9,6 +9,22 @@ export class ItemFailed {
  */
 export type RunBatch<I, R> = (items: I[]) => Promise<(R | ItemFailed)[]>;
 
+/**
+ * A batch of writes that succeed together: when the whole batch fails, its items are run again one
+ * by one, so that an item that fails alone fails only its own caller.
+ */
+export function retryAlone<I>(run: (items: I[]) => Promise<void>): RunBatch<I, void> {
+  return async (items) => {
+    try {
+      await run(items);
+      return [];
+    } catch (err) {
+      if (items.length === 1) throw err;
+      return Promise.all(items.map((item) => run([item]).catch((e: unknown) => new ItemFailed(e))));
+    }
+  };
+}
+
 export interface BatcherOptions {
   /** Most items one batch carries. */
   maxBatch: number;

@@ -2,7 +2,7 @@ import { Inject } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { Logger } from 'pino';
 import { DataSource } from 'typeorm';
-import { Batcher, ItemFailed } from '../../common/database/batcher';
+import { Batcher, retryAlone } from '../../common/database/batcher';
 import { ROOT_LOGGER } from '../../common/logging/logging.module';
 import type { RecordedEvent } from '../../common/outbox/domain-event';
 import {
@@ -70,10 +70,13 @@ interface Planned {
  */
 @DomainEventConsumer()
 export class NotificationPlanner implements DomainEventHandler {
-  private readonly batches = new Batcher<PlanItem, void>((items) => this.planBatch(items), {
-    maxBatch: PLAN_BATCH,
-    maxInFlight: 2,
-  });
+  private readonly batches = new Batcher<PlanItem, void>(
+    retryAlone((items) => this.plan(items)),
+    {
+      maxBatch: PLAN_BATCH,
+      maxInFlight: 2,
+    },
+  );
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
@@ -93,18 +96,6 @@ export class NotificationPlanner implements DomainEventHandler {
       kind: KIND_OF_EVENT[event.type],
       noEmail: event.payload.noEmail === true,
     });
-  }
-
-  private async planBatch(items: PlanItem[]): Promise<(void | ItemFailed)[]> {
-    try {
-      await this.plan(items);
-      return [];
-    } catch (err) {
-      if (items.length === 1) throw err;
-      return Promise.all(
-        items.map((item) => this.plan([item]).catch((e: unknown) => new ItemFailed(e))),
-      );
-    }
   }
 
   /**

@@ -2,7 +2,7 @@ import { Inject } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { Logger } from 'pino';
 import { DataSource } from 'typeorm';
-import { Batcher, ItemFailed } from '../../common/database/batcher';
+import { Batcher, retryAlone } from '../../common/database/batcher';
 import { ROOT_LOGGER } from '../../common/logging/logging.module';
 import type { RecordedEvent } from '../../common/outbox/domain-event';
 import {
@@ -38,10 +38,13 @@ interface FanOutItem {
  */
 @DomainEventConsumer()
 export class WebhookFanOut implements DomainEventHandler {
-  private readonly batches = new Batcher<FanOutItem, void>((items) => this.fanOutBatch(items), {
-    maxBatch: FAN_OUT_BATCH,
-    maxInFlight: 2,
-  });
+  private readonly batches = new Batcher<FanOutItem, void>(
+    retryAlone((items) => this.fanOut(items)),
+    {
+      maxBatch: FAN_OUT_BATCH,
+      maxInFlight: 2,
+    },
+  );
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
@@ -59,18 +62,6 @@ export class WebhookFanOut implements DomainEventHandler {
       return;
     }
     await this.batches.add({ outboxId: event.outboxId, accountId: event.accountId, notification });
-  }
-
-  private async fanOutBatch(items: FanOutItem[]): Promise<(void | ItemFailed)[]> {
-    try {
-      await this.fanOut(items);
-      return [];
-    } catch (err) {
-      if (items.length === 1) throw err;
-      return Promise.all(
-        items.map((item) => this.fanOut([item]).catch((e: unknown) => new ItemFailed(e))),
-      );
-    }
   }
 
   private async fanOut(items: FanOutItem[]): Promise<void> {
