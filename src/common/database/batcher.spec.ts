@@ -36,9 +36,11 @@ describe('Batcher', () => {
 describe('retryAlone', () => {
   it('runs the batch once when it succeeds, and each item alone when it fails', async () => {
     const runs: number[][] = [];
-    const run = retryAlone<number>(async (items) => {
+    const run = retryAlone<number>((items) => {
       runs.push(items);
-      if (items.includes(2)) throw new Error(`bad ${items.join(',')}`);
+      return items.includes(2)
+        ? Promise.reject(new Error(`bad ${items.join(',')}`))
+        : Promise.resolve();
     });
     expect(await run([1, 3])).toEqual([]);
     const results = await run([1, 2, 3]);
