@@ -8,7 +8,10 @@ import { join } from 'node:path';
 export const ROOT = join(__dirname, '..');
 export const DIST = join(ROOT, 'dist');
 
-/** The environment of the service under benchmark: its own database and Redis prefix. */
+/**
+ * The environment of the service under benchmark: its own database and Redis prefix. The per-IP
+ * limits are off (the load comes from one address); bench:http turns them on for its "limits on" leg.
+ */
 export function benchEnv(overrides: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
   return {
     ...process.env,
@@ -17,6 +20,7 @@ export function benchEnv(overrides: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
     DB_NAME: process.env.BENCH_DB_NAME ?? 'scheduling_bench',
     QUEUE_PREFIX: 'bench',
     LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'info',
+    RATE_LIMIT_ENABLED: 'false',
     ...overrides,
   };
 }

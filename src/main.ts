@@ -13,7 +13,7 @@ async function bootstrap(): Promise<void> {
   try {
     const app = await NestFactory.create<NestFastifyApplication>(
       ApiModule.forRoot({ config, logger }),
-      createHttpAdapter(logger),
+      createHttpAdapter(logger, config.http.trustProxy),
       HTTP_APP_OPTIONS,
     );
     configureApi(app, logger);

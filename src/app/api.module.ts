@@ -1,6 +1,7 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import { HealthModule } from '../common/health/health.module';
+import { LimitsModule } from '../common/limits/limits.module';
 import { OutboxModule } from '../common/outbox/outbox.module';
 import { AccountsModule } from '../modules/accounts/accounts.module';
 import { AppointmentsModule } from '../modules/appointments/appointments.module';
@@ -24,6 +25,7 @@ export class ApiModule {
         CoreModule.forRoot(options),
         QueueModule.forRoot(options.config),
         HealthModule,
+        LimitsModule,
         OutboxModule,
         AccountsModule,
         CatalogModule,

@@ -6,6 +6,8 @@ import { Logger as NestPinoLogger } from 'nestjs-pino';
 import type { Logger } from 'pino';
 import { ApiExceptionFilter } from '../common/errors/api-exception.filter';
 import { ApiValidationPipe } from '../common/http/api-validation.pipe';
+import { RequestLimiter } from '../common/limits/request-limiter';
+import type { TrustProxy } from '../config/app-config';
 import {
   API_PREFIX,
   OPENAPI_PATH,
@@ -22,9 +24,13 @@ import {
 
 const BODY_LIMIT_BYTES = 1024 * 1024;
 
-/** Fastify as the API runs it: URL normalisation, query arrays, request ids and request logs. */
-export function createHttpAdapter(logger: Logger): FastifyAdapter {
+/**
+ * Fastify as the API runs it: URL normalisation, query arrays, request ids and request logs.
+ * `trustProxy` (TRUST_PROXY): which proxies' `X-Forwarded-For` names the client (`request.ip`).
+ */
+export function createHttpAdapter(logger: Logger, trustProxy: TrustProxy = false): FastifyAdapter {
   return new FastifyAdapter({
+    trustProxy,
     // No Nest middleware in this service: without middie every request skips a layer (bench:http).
     skipMiddie: true,
     loggerInstance: logger,
@@ -45,7 +51,8 @@ export const HTTP_APP_OPTIONS = { bodyParser: false, bufferLogs: true } as const
 
 /**
  * Everything between the framework and the contract, for the API process and for e2e tests alike:
- * error envelope, validation, body and query parsing, the `/api/v1` prefix, OpenAPI. Call before init.
+ * per-IP request limits, error envelope, validation, body and query parsing, the `/api/v1` prefix,
+ * OpenAPI. Call before init.
  */
 export function configureApi(app: NestFastifyApplication, logger: Logger): RouteCatalog {
   const fastify = app.getHttpAdapter().getInstance();
@@ -55,6 +62,8 @@ export function configureApi(app: NestFastifyApplication, logger: Logger): Route
     void reply.header('x-request-id', req.id);
     done();
   });
+  const limiter = app.get(RequestLimiter);
+  if (limiter.enabled) fastify.addHook('onRequest', limiter.onRequest);
   registerBodyParsing(fastify);
 
   app.useLogger(app.get(NestPinoLogger));

@@ -67,6 +67,21 @@ export interface NotificationsConfig {
   retryDelayMs: number;
 }
 
+/** Per-IP limits of API requests (see RequestLimiter). */
+export interface LimitsConfig {
+  enabled: boolean;
+  perSecond: number;
+  concurrent: number;
+  /** A concurrency slot not released within this (its pod died) frees itself. */
+  slotTtlMs: number;
+}
+
+/**
+ * Fastify's `trustProxy`: false (the client is the connection's peer), a hop count, or a
+ * comma-separated list of trusted proxy addresses and CIDRs.
+ */
+export type TrustProxy = false | number | string;
+
 export interface RedisConfig {
   host: string;
   port: number;
@@ -81,7 +96,7 @@ export interface RedisConfig {
 export class AppConfig {
   constructor(
     readonly env: 'development' | 'test' | 'production',
-    readonly http: { host: string; port: number; publicUrl: string },
+    readonly http: { host: string; port: number; publicUrl: string; trustProxy: TrustProxy },
     readonly db: DatabaseConfig,
     readonly redis: RedisConfig,
     readonly queue: { prefix: string },
@@ -93,6 +108,7 @@ export class AppConfig {
     readonly webhooks: WebhooksConfig,
     readonly shutdownTimeoutMs: number,
     readonly notifications: NotificationsConfig,
+    readonly limits: LimitsConfig,
   ) {}
 
   /** Builds the configuration from an environment (process.env by default). */
@@ -104,6 +120,7 @@ export class AppConfig {
         host: e.HOST,
         port: e.PORT,
         publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
+        trustProxy: trustProxyOf(e.TRUST_PROXY),
       },
       {
         host: e.DB_HOST,
@@ -163,6 +180,12 @@ export class AppConfig {
         retryAttempts: e.NOTIFICATION_RETRY_ATTEMPTS,
         retryDelayMs: e.NOTIFICATION_RETRY_DELAY_MS,
       },
+      {
+        enabled: e.RATE_LIMIT_ENABLED,
+        perSecond: e.RATE_LIMIT_PER_SECOND,
+        concurrent: e.RATE_LIMIT_CONCURRENT,
+        slotTtlMs: e.RATE_LIMIT_SLOT_TTL_MS,
+      },
     );
   }
 
@@ -170,6 +193,16 @@ export class AppConfig {
   with(overrides: Partial<{ -readonly [K in keyof AppConfig]: AppConfig[K] }>): AppConfig {
     return Object.assign(Object.create(AppConfig.prototype) as AppConfig, this, overrides);
   }
+}
+
+function trustProxyOf(text: string): TrustProxy {
+  const value = text.trim();
+  if (['false', 'off', 'no', '0'].includes(value.toLowerCase())) return false;
+  if (/^\d+$/.test(value)) return Number(value);
+  return value
+    .split(',')
+    .map((part) => part.trim())
+    .join(',');
 }
 
 function numberList(text: string): number[] {
