@@ -14,6 +14,7 @@
  * 10,000 calls), then measured in alternating rounds so that drift of the machine hits both alike.
  * Figures: medians over the rounds, and the median of the per-round ratios.
  */
+import type { ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import Redis from 'ioredis';
 import {
@@ -28,6 +29,7 @@ import {
   startProcess,
   stopProcess,
 } from './lib';
+import { freePort } from '../test/support/redis-server';
 
 const CONNECTIONS = 20;
 const DURATION_S = Number(process.env.BENCH_DURATION ?? 10);
@@ -35,11 +37,16 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const WARMUP_REQUESTS = Number(process.env.BENCH_WARMUP ?? 30_000);
 const TARGET_RATIO = 0.25;
 const TARGET_LIMITS_OVERHEAD = 0.15;
-const API_PORT = 3900;
-const BARE_PORT = 3901;
-const LIMITED_PORT = 3902;
+/** The processes this run started: stopped however the run ends. */
+const started: ChildProcess[] = [];
 
 async function main(): Promise<void> {
+  // Free ports: another run on the machine may hold any fixed one.
+  const [API_PORT, BARE_PORT, LIMITED_PORT] = [
+    await freePort(),
+    await freePort(),
+    await freePort(),
+  ];
   const cpu = pinCpus();
   const env = benchEnv({ PORT: String(API_PORT) });
   const account = cli<{ id: number; apiKey: string }>(
@@ -51,11 +58,6 @@ async function main(): Promise<void> {
   const meUrl = `http://127.0.0.1:${API_PORT}/api/v1/me`;
   const bareUrl = `http://127.0.0.1:${BARE_PORT}/api/v1/me`;
   const limitedUrl = `http://127.0.0.1:${LIMITED_PORT}/api/v1/me`;
-  const redis = new Redis({
-    host: env.REDIS_HOST ?? '127.0.0.1',
-    port: Number(env.REDIS_PORT ?? 6379),
-    password: env.REDIS_PASSWORD || undefined,
-  });
 
   const api = await startProcess(
     join(DIST, 'main.js'),
@@ -63,10 +65,13 @@ async function main(): Promise<void> {
     `http://127.0.0.1:${API_PORT}/health/live`,
     cpu.server,
   );
+  started.push(api);
   const limited = await startProcess(
     join(DIST, 'main.js'),
     benchEnv({
       PORT: String(LIMITED_PORT),
+      // Links in the answer as the other process writes them: the same body.
+      PUBLIC_URL: `http://localhost:${API_PORT}`,
       RATE_LIMIT_ENABLED: 'true',
       RATE_LIMIT_PER_SECOND: '1000000000',
       RATE_LIMIT_CONCURRENT: '1000',
@@ -74,6 +79,7 @@ async function main(): Promise<void> {
     `http://127.0.0.1:${LIMITED_PORT}/health/live`,
     cpu.server,
   );
+  started.push(limited);
   const body = await (await fetch(meUrl, { headers })).text();
   if ((await (await fetch(limitedUrl, { headers })).text()) !== body)
     throw new Error('the service with limits on answers another body');
@@ -88,6 +94,7 @@ async function main(): Promise<void> {
     bareUrl,
     cpu.server,
   );
+  started.push(bare);
   if ((await (await fetch(bareUrl)).text()) !== body) throw new Error('bare body differs');
 
   const service: number[] = [];
@@ -103,6 +110,11 @@ async function main(): Promise<void> {
   const serviceCpu: number[] = [];
   const bareCpu: number[] = [];
   const steal: number[] = [];
+  const redis = new Redis({
+    host: env.REDIS_HOST ?? '127.0.0.1',
+    port: Number(env.REDIS_PORT ?? 6379),
+    password: env.REDIS_PASSWORD || undefined,
+  });
   try {
     await load({ url: meUrl, headers, connections: CONNECTIONS, amount: WARMUP_REQUESTS });
     await load({ url: limitedUrl, headers, connections: CONNECTIONS, amount: WARMUP_REQUESTS });
@@ -157,9 +169,6 @@ async function main(): Promise<void> {
       );
     }
   } finally {
-    await stopProcess(api);
-    await stopProcess(limited);
-    await stopProcess(bare);
     redis.disconnect();
   }
 
@@ -213,7 +222,9 @@ function percent(value: number): string {
   return `${(value * 100).toFixed(0)}%`;
 }
 
-main().catch((err: unknown) => {
-  console.error(err);
-  process.exit(1);
-});
+main()
+  .catch((err: unknown) => {
+    console.error(err);
+    process.exitCode = 1;
+  })
+  .finally(() => Promise.all(started.map(stopProcess)));
