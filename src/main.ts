@@ -13,7 +13,7 @@ async function bootstrap(): Promise<void> {
   try {
     const app = await NestFactory.create<NestFastifyApplication>(
       ApiModule.forRoot({ config, logger }),
-      createHttpAdapter(logger, config.http.trustProxy),
+      createHttpAdapter(logger, config.http),
       HTTP_APP_OPTIONS,
     );
     configureApi(app, logger);

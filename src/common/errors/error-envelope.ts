@@ -1,6 +1,7 @@
 import { STATUS_CODES } from 'node:http';
 import { HttpException, NotFoundException } from '@nestjs/common';
 import { isDuplicateEntry } from '../database/mysql-errors';
+import { BODY_LIMIT_BYTES } from '../http/request-parsing';
 import type { RouteCatalog } from '../http/route-catalog';
 import {
   BASIC_CHALLENGE,
@@ -79,6 +80,13 @@ export function renderError(
   } else if (isDuplicateEntry(exception)) {
     // A unique key refused a write that domain code did not anticipate (a race): the client may retry.
     body = envelope(409);
+  } else if (exception instanceof HttpException && exception.getStatus() === 413) {
+    // Fastify's body limit (bodyLimit), as Nest hands it over.
+    body = envelope(
+      413,
+      'payload_too_large',
+      `The request body is larger than ${BODY_LIMIT_BYTES} bytes.`,
+    );
   } else if (exception instanceof HttpException && exception.getStatus() < 500) {
     body = envelope(exception.getStatus());
   } else if (isFrameworkClientError(exception)) {
