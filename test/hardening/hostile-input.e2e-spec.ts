@@ -123,6 +123,22 @@ describe('Hardening: hostile input is refused in the envelope; security headers 
       expect(res.json()).toEqual({ status_code: 400, message, error });
     });
 
+    it.each([
+      ['{"name":"\\ud800"}', 'invalid_name', 'Invalid "name" attribute value.'],
+      [
+        '{"name":"Ada","tags":["ok","\\udc00 x"]}',
+        'invalid_tags',
+        'Invalid "tags.1" attribute value.',
+      ],
+    ])(
+      'refuses a string that is not text (a lone surrogate): %s',
+      async (payload, error, message) => {
+        const res = await post(payload);
+        expect(res.statusCode).toBe(400);
+        expect(res.json()).toEqual({ status_code: 400, message, error });
+      },
+    );
+
     it('takes 10,000 characters (the attribute may have a tighter limit of its own)', async () => {
       const res = await post(JSON.stringify({ name: 'x'.repeat(10_000) }));
       expect(res.statusCode).toBe(201);

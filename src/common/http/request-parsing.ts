@@ -77,8 +77,9 @@ const ATTRIBUTE_NAME = /^[A-Za-z][A-Za-z0-9_]{0,63}$/;
 
 /**
  * What the API refuses in any JSON body before its DTO sees it: nesting deeper than MAX_JSON_DEPTH
- * (validation and transformation recurse), a string longer than MAX_STRING_LENGTH (400 with the
- * attribute's code, `invalid_<attribute>`). One walk over the parsed value; undefined when fine.
+ * (validation and transformation recurse), a string longer than MAX_STRING_LENGTH or that is not
+ * well-formed text (a lone surrogate) (400 with the attribute's code, `invalid_<attribute>`). One
+ * walk over the parsed value; undefined when fine.
  */
 export function jsonBodyProblem(value: unknown): DomainError | undefined {
   return walk(value, 0, []);
@@ -86,7 +87,10 @@ export function jsonBodyProblem(value: unknown): DomainError | undefined {
 
 function walk(value: unknown, depth: number, path: (string | number)[]): DomainError | undefined {
   if (typeof value === 'string') {
-    return value.length > MAX_STRING_LENGTH && path.length > 0 ? tooLong(path) : undefined;
+    if (path.length === 0) return undefined; // not an attribute: the DTO refuses the body
+    if (value.length > MAX_STRING_LENGTH) return tooLong(path);
+    // A lone surrogate (`"\ud800"` in JSON) is no text: MySQL would refuse to store it.
+    return isWellFormed(value) ? undefined : illFormed(path);
   }
   if (typeof value !== 'object' || value === null) return undefined;
   if (depth >= MAX_JSON_DEPTH) {
@@ -117,19 +121,38 @@ function walk(value: unknown, depth: number, path: (string | number)[]): DomainE
   return undefined;
 }
 
-function tooLong(path: (string | number)[]): DomainError {
+/** `String.prototype.isWellFormed` (ES2024, in Node 20; not in this project's TypeScript lib). */
+const isWellFormed = (text: string): boolean =>
+  (text as string & { isWellFormed(): boolean }).isWellFormed();
+
+/** The top-level attribute a path is in, when every key of the path may be named in an error. */
+function attributeOf(path: (string | number)[]): string | undefined {
   const [top] = path;
   const named = path.every((p) => typeof p === 'number' || ATTRIBUTE_NAME.test(p));
-  if (typeof top !== 'string' || !named) {
-    return new BadRequestError(
-      'bad_request',
-      `A string in the body is longer than ${MAX_STRING_LENGTH} characters.`,
-    );
-  }
-  return new InvalidAttributeError(
-    `invalid_${snake(top)}`,
-    `Attribute "${path.join('.')}" is longer than ${MAX_STRING_LENGTH} characters.`,
-  );
+  return typeof top === 'string' && named ? top : undefined;
+}
+
+function tooLong(path: (string | number)[]): DomainError {
+  const attribute = attributeOf(path);
+  return attribute === undefined
+    ? new BadRequestError(
+        'bad_request',
+        `A string in the body is longer than ${MAX_STRING_LENGTH} characters.`,
+      )
+    : new InvalidAttributeError(
+        `invalid_${snake(attribute)}`,
+        `Attribute "${path.join('.')}" is longer than ${MAX_STRING_LENGTH} characters.`,
+      );
+}
+
+function illFormed(path: (string | number)[]): DomainError {
+  const attribute = attributeOf(path);
+  return attribute === undefined
+    ? new BadRequestError('bad_request', 'A string in the body is not valid Unicode text.')
+    : new InvalidAttributeError(
+        `invalid_${snake(attribute)}`,
+        `Invalid "${path.join('.')}" attribute value.`,
+      );
 }
 
 export function isOAuthPath(url: string): boolean {
