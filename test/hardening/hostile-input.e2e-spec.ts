@@ -1,5 +1,7 @@
 import { connect } from 'node:net';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { apiClient, apiError } from '../support/api-client';
+import { createAppointmentType, createCalendar } from '../support/catalog-fixtures';
 import { PlatformProbeController } from '../support/platform-probe.controller';
 import { type TestAccount, createAccount, startApi } from '../support/test-app';
 
@@ -153,6 +155,51 @@ describe('Hardening: hostile input is refused in the envelope; security headers 
       expect(({} as Record<string, unknown>).polluted).toBeUndefined();
       expect(({} as Record<string, unknown>).isAdmin).toBeUndefined();
     });
+  });
+
+  it('refuses client details longer than their columns, to admins too (the fuzz test found a 500)', async () => {
+    const api = apiClient(app, account);
+    const calendarID = await createCalendar(api);
+    const appointmentTypeID = await createAppointmentType(api, { calendarIDs: [calendarID] });
+    const booking = {
+      appointmentTypeID,
+      calendarID,
+      datetime: '2031-03-03T10:00',
+      firstName: 'Ada',
+      lastName: 'Client',
+      email: 'ada@example.test',
+    };
+    const cases: [Record<string, string>, string, string][] = [
+      [
+        { firstName: 'x'.repeat(256) },
+        'invalid_first_name',
+        'Invalid "firstName" attribute value.',
+      ],
+      [{ lastName: 'x'.repeat(256) }, 'invalid_last_name', 'Invalid "lastName" attribute value.'],
+      [
+        { email: `${'x'.repeat(250)}@example.test` },
+        'invalid_email',
+        'Invalid "email" attribute value.',
+      ],
+      [{ phone: '1'.repeat(65) }, 'invalid_phone', 'Invalid "phone" attribute value.'],
+    ];
+    for (const [change, error, message] of cases) {
+      expect(await api.post('/appointments?admin=true', { ...booking, ...change })).toMatchObject(
+        apiError(400, error, message),
+      );
+    }
+    const booked = await api.post('/appointments?admin=true', {
+      ...booking,
+      firstName: 'y'.repeat(255),
+      phone: '1'.repeat(64),
+    });
+    expect(booked.status).toBe(200);
+    expect(booked.body).toMatchObject({ firstName: 'y'.repeat(255), phone: '1'.repeat(64) });
+    for (const [change, error, message] of cases) {
+      expect(await api.put(`/appointments/${booked.body.id}?admin=true`, change)).toMatchObject(
+        apiError(400, error, message),
+      );
+    }
   });
 
   describe('query strings and URLs', () => {
