@@ -1,4 +1,5 @@
 import { request as httpRequest } from 'node:http';
+import Redis from 'ioredis';
 import { PassThrough } from 'node:stream';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { LimitsConfig } from '../../src/config/app-config';
@@ -219,6 +220,27 @@ describe('Request limits: per client IP, shared by the API processes through Red
       await eventually(() => (ProbeGate.waiting === 20 ? true : undefined));
       ProbeGate.open();
       expect((await Promise.all(next)).map((a) => a.statusCode)).toEqual(Array(20).fill(200));
+    });
+
+    it('frees the slots a dead pod left, once they expire', async () => {
+      const client = newClient();
+      const { redis: where, queue } = testConfig();
+      const redis = new Redis({ host: where.host, port: where.port, db: where.db });
+      const key = `${queue.prefix}:limits:slots:${client}`;
+      const slots = (expiry: number) =>
+        Array.from({ length: 20 }, (_, i) => [expiry, `dead-pod:${i}`]).flat();
+      try {
+        // 20 slots held by a pod that died: the client is full until they expire.
+        await redis.zadd(key, ...slots(Date.now() + 60_000));
+        expect((await slow(client)).statusCode).toBe(429);
+        await redis.del(key);
+        await redis.zadd(key, ...slots(Date.now() - 1));
+        expect((await slow(client)).statusCode).toBe(200);
+        // The expired slots are gone, and the request's own was released when it finished.
+        await eventually(async () => ((await redis.zcard(key)) === 0 ? true : undefined));
+      } finally {
+        await redis.quit();
+      }
     });
 
     it('frees the slot of a request whose client went away before its answer', async () => {

@@ -58,8 +58,13 @@ for i = 1, n do
     end
   else
     local slotsKey = KEYS[2 * i]
-    redis.call('ZREMRANGEBYSCORE', slotsKey, '-inf', now)
-    if redis.call('ZCARD', slotsKey) < concurrent then
+    local taken = redis.call('ZCARD', slotsKey)
+    if taken >= concurrent then
+      -- Expired slots (their pod died) only matter when the client looks full.
+      redis.call('ZREMRANGEBYSCORE', slotsKey, '-inf', now)
+      taken = redis.call('ZCARD', slotsKey)
+    end
+    if taken < concurrent then
       redis.call('ZADD', slotsKey, now + slotTtl, ARGV[6 + i])
       redis.call('PEXPIRE', slotsKey, slotTtl)
     else
@@ -162,7 +167,11 @@ export class RequestLimiter implements OnModuleDestroy {
     this.ratePrefix = 'limits:rate:';
     this.slotsPrefix = 'limits:slots:';
     redis.defineCommand('admitRequests', { lua: ADMIT_SCRIPT });
-    redis.on('error', (err: Error) => this.unenforced(0, err));
+    // The connection's errors (it reconnects on its own): while the limits are on, they are the
+    // news that the limits are not enforced; otherwise the sign-in throttle fails its requests.
+    redis.on('error', (err: Error) => {
+      if (this.limits.enabled) this.unenforced(0, err);
+    });
   }
 
   get enabled(): boolean {
