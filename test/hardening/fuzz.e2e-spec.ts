@@ -38,6 +38,7 @@ const hostileValue: fc.Arbitrary<unknown> = fc.oneof(
     '',
     '   ',
     'x'.repeat(10_001),
+    'x'.repeat(16_001),
     'x'.repeat(300),
     '\u0000',
     '\uD800 lone surrogate',

@@ -105,21 +105,21 @@ describe('Hardening: hostile input is refused in the envelope; security headers 
 
     it.each([
       [
-        { name: 'x'.repeat(10_001) },
+        { name: 'x'.repeat(16_001) },
         'invalid_name',
-        'Attribute "name" is longer than 10000 characters.',
+        'Attribute "name" is longer than 16000 characters.',
       ],
       [
         { name: 'Ada', fields: [{ id: 1, value: 'y'.repeat(20_000) }] },
         'invalid_fields',
-        'Attribute "fields.0.value" is longer than 10000 characters.',
+        'Attribute "fields.0.value" is longer than 16000 characters.',
       ],
       [
-        { name: 'Ada', 'not an attribute': 'z'.repeat(10_001) },
+        { name: 'Ada', 'not an attribute': 'z'.repeat(16_001) },
         'bad_request',
-        'A string in the body is longer than 10000 characters.',
+        'A string in the body is longer than 16000 characters.',
       ],
-    ])('refuses a string over 10,000 characters (%#)', async (body, error, message) => {
+    ])('refuses a string over 16,000 characters (%#)', async (body, error, message) => {
       const res = await post(JSON.stringify(body));
       expect(res.statusCode).toBe(400);
       expect(res.json()).toEqual({ status_code: 400, message, error });
@@ -141,8 +141,8 @@ describe('Hardening: hostile input is refused in the envelope; security headers 
       },
     );
 
-    it('takes 10,000 characters (the attribute may have a tighter limit of its own)', async () => {
-      const res = await post(JSON.stringify({ name: 'x'.repeat(10_000) }));
+    it('takes 16,000 characters (the attribute may have a tighter limit of its own)', async () => {
+      const res = await post(JSON.stringify({ name: 'x'.repeat(16_000) }));
       expect(res.statusCode).toBe(201);
     });
 

@@ -16,8 +16,13 @@ export const OAUTH_PREFIX = '/oauth2/';
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 /** Deepest nesting of arrays and objects a JSON body may have (400 past it). */
 export const MAX_JSON_DEPTH = 32;
-/** Longest string a JSON body may hold anywhere (400 past it); attributes have tighter limits. */
-export const MAX_STRING_LENGTH = 10_000;
+/**
+ * Longest string a JSON body may hold anywhere (400 past it): a backstop for attributes without a
+ * limit of their own. Above every attribute's own limit (the longest, a form answer, is 10,000
+ * characters after trimming), so that their errors come first; below what a TEXT column holds
+ * (65,535 bytes: 16,000 characters of 4 bytes are 64,000).
+ */
+export const MAX_STRING_LENGTH = 16_000;
 /** Largest form an OAuth endpoint reads: its forms hold a few short fields. */
 export const FORM_BODY_LIMIT_BYTES = 16 * 1024;
 /** The one API path that really ends in `.json`. */
