@@ -109,6 +109,22 @@ describe('Request limits: per client IP, shared by the API processes through Red
       expect(again.map((a) => a.statusCode)).toEqual(Array(10).fill(200));
     });
 
+    it('counts each client apart when their requests arrive together', async () => {
+      const [a, b, c] = [newClient(), newClient(), newClient()];
+      const clients = Array.from({ length: 12 }, () => [a, b, c])
+        .flat()
+        .slice(0, 33);
+      const sent = clients.filter((client, i) => client !== b || i < 9);
+      const answers = await Promise.all(sent.map((client) => me(client)));
+      const countsOf = (client: string) =>
+        statusCounts(answers.filter((_, i) => sent[i] === client).map((r) => r.statusCode));
+      expect([countsOf(a), countsOf(b), countsOf(c)]).toEqual([
+        { 200: 10, 429: 1 },
+        { 200: 3 },
+        { 200: 10, 429: 1 },
+      ]);
+    });
+
     it('counts every request: unauthenticated ones and unknown paths too', async () => {
       const client = newClient();
       const answers = await Promise.all(

@@ -19,59 +19,91 @@ const UNENFORCED_LOG_INTERVAL_MS = 10_000;
 const BLOCKED_SWEEP_SIZE = 10_000;
 
 /**
- * One Redis script per batch of requests (all that arrived in one turn of the event loop), so that a
- * request costs one round trip at most, shared. For each admission, in order: count the request in
- * its client's fixed one-second window (refused with the window's remaining ms past the limit), then
- * take a concurrency slot: a member of the client's sorted set scored with its expiry, so that a slot
- * whose pod died frees itself (refused with -1 when all are taken). Releases of the requests that
- * finished meanwhile run first, so that their slots serve this batch.
+ * One Redis script per batch of requests, so that a request costs one round trip at most, shared.
+ * The batch comes grouped by client (a client's requests in one batch are counted together: one
+ * command per group, not per request). Releases of the requests finished meanwhile run first, so
+ * that their slots serve this batch. Then for each client: count its requests in its fixed
+ * one-second window (those past the limit are refused with the window's remaining ms), then give
+ * the others concurrency slots while there are free ones (refused with -1 past that): a slot is a
+ * member of the client's sorted set scored with its expiry, so that a slot whose pod died frees
+ * itself. Verdicts come back in the batch's order: 0 admitted, > 0 or -1 refused.
  *
- * KEYS: each admission's rate key and slots key, then one slots key per release.
- * ARGV: admissions n, rate limit, window ms, concurrency limit, slot ttl ms, now (ms), then the n
- * admissions' slot members, then the releases' members.
+ * KEYS: the slots key of each client with releases, then each client's rate key and slots key.
+ * ARGV: releasing clients r, clients c, rate limit, window ms, concurrency limit, slot ttl ms, now
+ * (ms); then per releasing client its count and members; then per client its count and members.
  */
 const ADMIT_SCRIPT = `
-local n = tonumber(ARGV[1])
-local limit = tonumber(ARGV[2])
-local window = tonumber(ARGV[3])
-local concurrent = tonumber(ARGV[4])
-local slotTtl = tonumber(ARGV[5])
-local now = tonumber(ARGV[6])
-for j = 2 * n + 1, #KEYS do
-  redis.call('ZREM', KEYS[j], ARGV[6 + j - n])
+local r = tonumber(ARGV[1])
+local c = tonumber(ARGV[2])
+local limit = tonumber(ARGV[3])
+local window = tonumber(ARGV[4])
+local concurrent = tonumber(ARGV[5])
+local slotTtl = tonumber(ARGV[6])
+local now = tonumber(ARGV[7])
+local cursor = 8
+-- unpack() has a stack limit: long lists go in chunks.
+local function chunked(command, key, list)
+  for s = 1, #list, 200 do
+    redis.call(command, key, unpack(list, s, math.min(s + 199, #list)))
+  end
+end
+for k = 1, r do
+  local count = tonumber(ARGV[cursor])
+  local members = {}
+  for j = 1, count do members[j] = ARGV[cursor + j] end
+  cursor = cursor + count + 1
+  chunked('ZREM', KEYS[k], members)
 end
 local verdicts = {}
-for i = 1, n do
-  local rateKey = KEYS[2 * i - 1]
-  local hits = redis.call('INCR', rateKey)
-  local verdict = 0
-  if hits == 1 then
+for i = 1, c do
+  local rateKey = KEYS[r + 2 * i - 1]
+  local slotsKey = KEYS[r + 2 * i]
+  local count = tonumber(ARGV[cursor])
+  cursor = cursor + 1
+  local hits = redis.call('INCRBY', rateKey, count)
+  local ttl = window
+  if hits == count then
     redis.call('PEXPIRE', rateKey, window)
   end
-  if hits > limit then
-    verdict = redis.call('PTTL', rateKey)
-    if verdict < 0 then
+  local passing = math.max(0, math.min(count, limit - (hits - count)))
+  if passing < count and hits > count then
+    ttl = redis.call('PTTL', rateKey)
+    if ttl < 0 then
       redis.call('PEXPIRE', rateKey, window)
-      verdict = window
-    elseif verdict == 0 then
-      verdict = 1
+      ttl = window
+    elseif ttl == 0 then
+      ttl = 1
     end
-  else
-    local slotsKey = KEYS[2 * i]
+  end
+  local free = 0
+  if passing > 0 then
     local taken = redis.call('ZCARD', slotsKey)
-    if taken >= concurrent then
+    if taken + passing > concurrent then
       -- Expired slots (their pod died) only matter when the client looks full.
       redis.call('ZREMRANGEBYSCORE', slotsKey, '-inf', now)
       taken = redis.call('ZCARD', slotsKey)
     end
-    if taken < concurrent then
-      redis.call('ZADD', slotsKey, now + slotTtl, ARGV[6 + i])
-      redis.call('PEXPIRE', slotsKey, slotTtl)
+    free = concurrent - taken
+  end
+  local slots = {}
+  for j = 1, count do
+    local member = ARGV[cursor]
+    cursor = cursor + 1
+    if j > passing then
+      verdicts[#verdicts + 1] = ttl
+    elseif free > 0 then
+      free = free - 1
+      slots[#slots + 1] = now + slotTtl
+      slots[#slots + 1] = member
+      verdicts[#verdicts + 1] = 0
     else
-      verdict = -1
+      verdicts[#verdicts + 1] = -1
     end
   end
-  verdicts[i] = verdict
+  if #slots > 0 then
+    chunked('ZADD', slotsKey, slots)
+    redis.call('PEXPIRE', slotsKey, slotTtl)
+  end
 end
 return verdicts
 `;
@@ -111,6 +143,19 @@ class Slot {
 const SLOT = Symbol('requestLimitSlot');
 type LimitedResponse = ServerResponse & { [SLOT]?: Slot };
 
+/** Slots grouped by client, in the order of each client's first (one group per client). */
+function byClient(slots: Slot[]): Slot[][] {
+  if (slots.length === 0) return [];
+  if (slots.length === 1) return [slots];
+  const groups = new Map<string, Slot[]>();
+  for (const slot of slots) {
+    const group = groups.get(slot.client);
+    if (group === undefined) groups.set(slot.client, [slot]);
+    else group.push(slot);
+  }
+  return [...groups.values()];
+}
+
 /** One listener for every response (`this` is the response): no closure per request. */
 function onResponseClose(this: LimitedResponse): void {
   const slot = this[SLOT];
@@ -123,9 +168,9 @@ function onResponseClose(this: LimitedResponse): void {
  * pods share them. An onRequest hook (before body parsing, routing's 404s and authentication
  * included): a refused request costs the service nothing more than the hook.
  *
- * Cost: the requests that arrive in one turn of the event loop share one Redis script call (their
- * admissions and the releases of the requests finished meanwhile), the request waits for that one
- * round trip, and a release is a key and a member added to the next call. A client over its rate is
+ * Cost: the requests that arrive in one turn of the event loop, or while the previous call is out,
+ * share one Redis script call (their admissions and the releases of the requests finished
+ * meanwhile), and a release is a key and a member added to the next call. A client over its rate is
  * remembered by the pod until its window ends, so that its further requests are refused without Redis.
  *
  * Redis unreachable: the limits fail open (requests are admitted at once, without waiting) and the
@@ -142,9 +187,15 @@ export class RequestLimiter implements OnModuleDestroy {
   private sequence = 0;
 
   private pending: Slot[] = [];
-  /** Slots key, member, slots key, member…: sent with the next script call. */
-  private releases: string[] = [];
+  /** Slots to release: sent with the next script call. */
+  private releases: Slot[] = [];
   private flushScheduled = false;
+  /**
+   * One script call at a time: what arrives while one is out waits for it and goes in the next, so
+   * that under load a call carries every request of its round trip (fewer, fuller calls: each is a
+   * socket write and read, the bulk of the limiter's cost), and when quiet a request goes at once.
+   */
+  private callInFlight = false;
 
   /** Clients over their rate: refused here until their window ends (epoch ms). */
   private readonly blocked = new Map<string, number>();
@@ -227,42 +278,67 @@ export class RequestLimiter implements OnModuleDestroy {
 
   private release(slot: Slot): void {
     if (this.redis.status !== 'ready') return; // the slot expires on its own
-    this.releases.push(slot.slotsKey, slot.member);
+    this.releases.push(slot);
     this.schedule();
   }
 
   private schedule(): void {
-    if (this.flushScheduled) return;
+    if (this.flushScheduled || this.callInFlight) return;
     this.flushScheduled = true;
     // After the I/O callbacks of this turn: every request that arrived in it joins the batch.
     setImmediate(this.flush);
   }
 
+  /** A call came back: what arrived meanwhile goes in the next one. */
+  private callReturned(): void {
+    this.callInFlight = false;
+    if (this.pending.length > 0 || this.releases.length > 0) this.schedule();
+  }
+
   private readonly flush = (): void => {
     this.flushScheduled = false;
-    const slots = this.pending;
-    const releases = this.releases;
-    if (slots.length === 0 && releases.length === 0) return;
+    if (this.pending.length === 0 && this.releases.length === 0) return;
+    const releasing = byClient(this.releases);
+    const admitting = byClient(this.pending);
     this.pending = [];
     this.releases = [];
-    const n = slots.length;
-    const releaseCount = releases.length / 2;
-    const args: (string | number)[] = [2 * n + releaseCount];
-    for (const slot of slots) args.push(slot.rateKey, slot.slotsKey);
-    for (let i = 0; i < releases.length; i += 2) args.push(releases[i]);
-    args.push(
-      n,
+    const keys: string[] = [];
+    for (const group of releasing) keys.push(group[0].slotsKey);
+    for (const group of admitting) keys.push(group[0].rateKey, group[0].slotsKey);
+    const args: (string | number)[] = [
+      keys.length,
+      ...keys,
+      releasing.length,
+      admitting.length,
       this.limits.perSecond,
       WINDOW_MS,
       this.limits.concurrent,
       this.limits.slotTtlMs,
       Date.now(),
-    );
-    for (const slot of slots) args.push(slot.member);
-    for (let i = 1; i < releases.length; i += 2) args.push(releases[i]);
+    ];
+    // The verdicts come back in this order.
+    const slots: Slot[] = [];
+    for (const group of releasing) {
+      args.push(group.length);
+      for (const slot of group) args.push(slot.member);
+    }
+    for (const group of admitting) {
+      args.push(group.length);
+      for (const slot of group) {
+        args.push(slot.member);
+        slots.push(slot);
+      }
+    }
+    this.callInFlight = true;
     (this.redis as LimitsRedis).admitRequests(args).then(
-      (verdicts) => this.settle(slots, verdicts),
-      (err: Error) => this.failOpen(slots, err),
+      (verdicts) => {
+        this.callReturned();
+        this.settle(slots, verdicts);
+      },
+      (err: Error) => {
+        this.callReturned();
+        this.failOpen(slots, err);
+      },
     );
   };
 
