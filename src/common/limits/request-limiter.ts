@@ -170,8 +170,9 @@ function onResponseClose(this: LimitedResponse): void {
  *
  * Cost: the requests that arrive in one turn of the event loop, or while the previous call is out,
  * share one Redis script call (their admissions and the releases of the requests finished
- * meanwhile), and a release is a key and a member added to the next call. A client over its rate is
- * remembered by the pod until its window ends, so that its further requests are refused without Redis.
+ * meanwhile; a client's requests in it counted together), and a release is its member added to the
+ * next call. A client over its rate is remembered by the pod until its window ends, so that its
+ * further requests are refused without Redis.
  *
  * Redis unreachable: the limits fail open (requests are admitted at once, without waiting) and the
  * limiter says so in the log at most every 10 s, with the number of requests admitted unchecked.
