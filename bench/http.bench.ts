@@ -4,12 +4,19 @@
  * run, both loaded by autocannon from this (separate) process with 20 connections.
  * Target: the service reaches at least 25% of the bare server's requests per second.
  *
+ * The per-IP request limits are measured too: a second API process, identical but with the limits
+ * on, high enough that every request is admitted (the load comes from one address) so that the
+ * limiter runs in full (one Redis script per batch of requests, a slot taken and released per
+ * request). Target: limits on cost at most 15% of the requests per second with limits off.
+ *
  * Both servers are warmed up by a fixed number of requests first (JIT, the auth cache, and Node's
  * check of the deprecated `Buffer()` that passport-http calls, which inspects the stack of the first
  * 10,000 calls), then measured in alternating rounds so that drift of the machine hits both alike.
  * Figures: medians over the rounds, and the median of the per-round ratios.
  */
+import type { ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
+import Redis from 'ioredis';
 import {
   DIST,
   benchEnv,
@@ -23,16 +30,24 @@ import {
   stopProcess,
   writeResult,
 } from './lib';
+import { freePort } from '../test/support/redis-server';
 
 const CONNECTIONS = 20;
 const DURATION_S = Number(process.env.BENCH_DURATION ?? 10);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const WARMUP_REQUESTS = Number(process.env.BENCH_WARMUP ?? 30_000);
 const TARGET_RATIO = 0.25;
-const API_PORT = 3900;
-const BARE_PORT = 3901;
+const TARGET_LIMITS_OVERHEAD = 0.15;
+/** The processes this run started: stopped however the run ends. */
+const started: ChildProcess[] = [];
 
 async function main(): Promise<void> {
+  // Free ports: another run on the machine may hold any fixed one.
+  const [API_PORT, BARE_PORT, LIMITED_PORT] = [
+    await freePort(),
+    await freePort(),
+    await freePort(),
+  ];
   const cpu = pinCpus();
   const env = benchEnv({ PORT: String(API_PORT) });
   const account = cli<{ id: number; apiKey: string }>(
@@ -43,6 +58,7 @@ async function main(): Promise<void> {
   const headers = { authorization };
   const meUrl = `http://127.0.0.1:${API_PORT}/api/v1/me`;
   const bareUrl = `http://127.0.0.1:${BARE_PORT}/api/v1/me`;
+  const limitedUrl = `http://127.0.0.1:${LIMITED_PORT}/api/v1/me`;
 
   const api = await startProcess(
     join(DIST, 'main.js'),
@@ -50,7 +66,24 @@ async function main(): Promise<void> {
     `http://127.0.0.1:${API_PORT}/health/live`,
     cpu.server,
   );
+  started.push(api);
+  const limited = await startProcess(
+    join(DIST, 'main.js'),
+    benchEnv({
+      PORT: String(LIMITED_PORT),
+      // Links in the answer as the other process writes them: the same body.
+      PUBLIC_URL: `http://localhost:${API_PORT}`,
+      RATE_LIMIT_ENABLED: 'true',
+      RATE_LIMIT_PER_SECOND: '1000000000',
+      RATE_LIMIT_CONCURRENT: '1000',
+    }),
+    `http://127.0.0.1:${LIMITED_PORT}/health/live`,
+    cpu.server,
+  );
+  started.push(limited);
   const body = await (await fetch(meUrl, { headers })).text();
+  if ((await (await fetch(limitedUrl, { headers })).text()) !== body)
+    throw new Error('the service with limits on answers another body');
   const bare = await startProcess(
     join(__dirname, 'bare-me-server.ts'),
     {
@@ -62,9 +95,15 @@ async function main(): Promise<void> {
     bareUrl,
     cpu.server,
   );
+  started.push(bare);
   if ((await (await fetch(bareUrl)).text()) !== body) throw new Error('bare body differs');
 
   const service: number[] = [];
+  const withLimits: number[] = [];
+  const overheads: number[] = [];
+  const limitedCpu: number[] = [];
+  const redisCpu: number[] = [];
+  const scriptCalls: number[] = [];
   const baseline: number[] = [];
   const ratios: number[] = [];
   const p50: number[] = [];
@@ -72,8 +111,14 @@ async function main(): Promise<void> {
   const serviceCpu: number[] = [];
   const bareCpu: number[] = [];
   const steal: number[] = [];
+  const redis = new Redis({
+    host: env.REDIS_HOST ?? '127.0.0.1',
+    port: Number(env.REDIS_PORT ?? 6379),
+    password: env.REDIS_PASSWORD || undefined,
+  });
   try {
     await load({ url: meUrl, headers, connections: CONNECTIONS, amount: WARMUP_REQUESTS });
+    await load({ url: limitedUrl, headers, connections: CONNECTIONS, amount: WARMUP_REQUESTS });
     await load({ url: bareUrl, connections: CONNECTIONS, amount: WARMUP_REQUESTS });
     for (let round = 1; round <= ROUNDS; round++) {
       const s = await loadServer(api.pid, {
@@ -82,6 +127,14 @@ async function main(): Promise<void> {
         connections: CONNECTIONS,
         duration: DURATION_S,
       });
+      const redisBefore = await redisStats(redis);
+      const l = await loadServer(limited.pid, {
+        url: limitedUrl,
+        headers,
+        connections: CONNECTIONS,
+        duration: DURATION_S,
+      });
+      const redisAfter = await redisStats(redis);
       const b = await loadServer(bare.pid, {
         url: bareUrl,
         connections: CONNECTIONS,
@@ -90,6 +143,17 @@ async function main(): Promise<void> {
       if (s.errors || s.non2xx) {
         throw new Error(`service round ${round}: ${s.errors} errors, ${s.non2xx} non-2xx`);
       }
+      if (l.errors || l.non2xx) {
+        throw new Error(`limits-on round ${round}: ${l.errors} errors, ${l.non2xx} non-2xx`);
+      }
+      const calls = redisAfter.scriptCalls - redisBefore.scriptCalls;
+      // The limiter must really have run: one script call per batch of requests at least.
+      if (calls === 0) throw new Error(`limits-on round ${round}: no limiter script ran in Redis`);
+      withLimits.push(l.requestsPerSecond);
+      overheads.push(1 - l.requestsPerSecond / s.requestsPerSecond);
+      if (l.cpuUsPerRequest !== undefined) limitedCpu.push(l.cpuUsPerRequest);
+      redisCpu.push(((redisAfter.cpuMs - redisBefore.cpuMs) * 1000) / l.requests);
+      scriptCalls.push(calls / l.requests);
       service.push(s.requestsPerSecond);
       baseline.push(b.requestsPerSecond);
       ratios.push(s.requestsPerSecond / b.requestsPerSecond);
@@ -100,13 +164,13 @@ async function main(): Promise<void> {
       if (s.steal !== undefined && b.steal !== undefined) steal.push((s.steal + b.steal) / 2);
       console.log(
         `round ${round}: service ${s.requestsPerSecond.toFixed(0)} req/s (p50 ${s.p50Ms} ms, p99 ${s.p99Ms} ms, ${us(s.cpuUsPerRequest)} CPU/req)` +
+          ` | limits on ${l.requestsPerSecond.toFixed(0)} req/s (p50 ${l.p50Ms} ms, p99 ${l.p99Ms} ms, ${us(l.cpuUsPerRequest)} CPU/req, Redis ${us(redisCpu[redisCpu.length - 1])} CPU/req, ${scriptCalls[scriptCalls.length - 1].toFixed(2)} script calls/req)` +
           ` | bare ${b.requestsPerSecond.toFixed(0)} req/s (${us(b.cpuUsPerRequest)} CPU/req)` +
           ` | ratio ${ratios[ratios.length - 1].toFixed(3)}${s.steal === undefined ? '' : ` | steal ${percent(s.steal)}`}`,
       );
     }
   } finally {
-    await stopProcess(api);
-    await stopProcess(bare);
+    redis.disconnect();
   }
 
   const ratio = median(ratios);
@@ -125,6 +189,13 @@ async function main(): Promise<void> {
   }
   console.log(
     `  ratio (median of rounds): ${(ratio * 100).toFixed(1)}% of bare (target ≥ ${TARGET_RATIO * 100}%) → ${ratio >= TARGET_RATIO ? 'MET' : 'NOT MET'}`,
+  );
+  const overhead = median(overheads);
+  console.log(
+    `  limits on (RATE_LIMIT_ENABLED, every request admitted): median ${median(withLimits).toFixed(0)} req/s, ${us(median(limitedCpu))} CPU/req in the service, Redis ${us(median(redisCpu))} CPU/req, ${median(scriptCalls).toFixed(2)} script calls/req`,
+  );
+  console.log(
+    `  limits overhead (median of rounds, 1 − on/off): ${(overhead * 100).toFixed(1)}% fewer req/s (target ≤ ${TARGET_LIMITS_OVERHEAD * 100}%) → ${overhead <= TARGET_LIMITS_OVERHEAD ? 'MET' : 'NOT MET'}`,
   );
   writeResult({
     bench: 'http',
@@ -160,8 +231,31 @@ async function main(): Promise<void> {
             },
           ]
         : []),
+      {
+        label: 'limits overhead (1 − on/off, median of rounds)',
+        value: overhead * 100,
+        unit: '%',
+        target: { op: '<=', value: TARGET_LIMITS_OVERHEAD * 100 },
+      },
+      { label: 'service req/s with limits on', value: median(withLimits), unit: 'req/s' },
     ],
   });
+}
+
+/**
+ * Redis's own CPU time (ms) and the script calls so far (INFO cpu, commandstats): the limiter's,
+ * and those of anything else using this Redis meanwhile (other processes on a shared machine).
+ */
+async function redisStats(redis: Redis): Promise<{ cpuMs: number; scriptCalls: number }> {
+  const info = (await redis.info('cpu')) + (await redis.info('commandstats'));
+  const field = (name: string) =>
+    Number(new RegExp(`^${name}:([\\d.]+)`, 'm').exec(info)?.[1] ?? 0);
+  const calls = (command: string) =>
+    Number(new RegExp(`^cmdstat_${command}:calls=(\\d+)`, 'm').exec(info)?.[1] ?? 0);
+  return {
+    cpuMs: (field('used_cpu_user') + field('used_cpu_sys')) * 1000,
+    scriptCalls: calls('evalsha') + calls('eval'),
+  };
 }
 
 function us(value: number | undefined): string {
@@ -172,7 +266,9 @@ function percent(value: number): string {
   return `${(value * 100).toFixed(0)}%`;
 }
 
-main().catch((err: unknown) => {
-  console.error(err);
-  process.exit(1);
-});
+main()
+  .catch((err: unknown) => {
+    console.error(err);
+    process.exitCode = 1;
+  })
+  .finally(() => Promise.all(started.map(stopProcess)));

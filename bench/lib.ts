@@ -11,7 +11,10 @@ import Redis from 'ioredis';
 export const ROOT = join(__dirname, '..');
 export const DIST = join(ROOT, 'dist');
 
-/** The environment of the service under benchmark: its own database and Redis prefix. */
+/**
+ * The environment of the service under benchmark: its own database and Redis prefix. The per-IP
+ * limits are off (the load comes from one address); bench:http turns them on for its "limits on" leg.
+ */
 export function benchEnv(overrides: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
   return {
     ...process.env,
@@ -22,6 +25,7 @@ export function benchEnv(overrides: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
     LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'info',
     // No metrics listener: several API processes may run at once (bench:scale).
     METRICS_PORT: '0',
+    RATE_LIMIT_ENABLED: 'false',
     ...overrides,
   };
 }

@@ -14,7 +14,7 @@ async function bootstrap(): Promise<void> {
   try {
     const app = await NestFactory.create<NestFastifyApplication>(
       ApiModule.forRoot({ config, logger }),
-      createHttpAdapter(logger),
+      createHttpAdapter(logger, config.http),
       HTTP_APP_OPTIONS,
     );
     configureApi(app, logger);

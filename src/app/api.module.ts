@@ -2,6 +2,7 @@ import { type DynamicModule, Module } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import { HealthModule } from '../common/health/health.module';
 import { ApiMetricsModule } from '../common/metrics/metrics.module';
+import { LimitsModule } from '../common/limits/limits.module';
 import { OutboxModule } from '../common/outbox/outbox.module';
 import { AccountsModule } from '../modules/accounts/accounts.module';
 import { AppointmentsModule } from '../modules/appointments/appointments.module';
@@ -26,6 +27,7 @@ export class ApiModule {
         QueueModule.forRoot(options.config),
         HealthModule,
         ApiMetricsModule,
+        LimitsModule,
         OutboxModule,
         AccountsModule,
         CatalogModule,

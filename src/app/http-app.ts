@@ -1,18 +1,23 @@
 import type { IncomingMessage } from 'node:http';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { INestApplication } from '@nestjs/common';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { Logger as NestPinoLogger } from 'nestjs-pino';
 import type { Logger } from 'pino';
-import { ApiExceptionFilter } from '../common/errors/api-exception.filter';
+import { ApiExceptionFilter, sendError } from '../common/errors/api-exception.filter';
 import { ApiValidationPipe } from '../common/http/api-validation.pipe';
+import { RequestLimiter } from '../common/limits/request-limiter';
+import { AppConfig } from '../config/app-config';
 import {
   API_PREFIX,
+  BODY_LIMIT_BYTES,
   OPENAPI_PATH,
   parseQuery,
   registerBodyParsing,
   rewriteUrl,
 } from '../common/http/request-parsing';
+import { SecurityHeaders, clientErrorHandler } from '../common/http/security-headers';
 import { RouteCatalog } from '../common/http/route-catalog';
 import { registerHttpMetrics } from '../common/metrics/http-metrics';
 import { Metrics } from '../common/metrics/metrics';
@@ -23,11 +28,21 @@ import {
   requestIdFor,
 } from '../common/logging/logging.module';
 
-const BODY_LIMIT_BYTES = 1024 * 1024;
-
-/** Fastify as the API runs it: URL normalisation, query arrays, request ids and request logs. */
-export function createHttpAdapter(logger: Logger): FastifyAdapter {
+/**
+ * Fastify as the API runs it: URL normalisation, query arrays, request ids and request logs.
+ * `http.trustProxy` (TRUST_PROXY): which proxies' `X-Forwarded-For` names the client (`request.ip`).
+ * Requests refused before routing (unparsable HTTP, headers too large, a bad or too long URL) are
+ * answered in the envelope with the security headers too.
+ */
+export function createHttpAdapter(logger: Logger, http?: AppConfig['http']): FastifyAdapter {
+  const security = new SecurityHeaders(http?.publicUrl ?? '');
   return new FastifyAdapter({
+    trustProxy: http?.trustProxy ?? false,
+    clientErrorHandler: clientErrorHandler(security),
+    frameworkErrors: (error: Error, request: FastifyRequest, reply: FastifyReply) => {
+      security.apply(request.url, reply);
+      sendError(error, request, reply, undefined, logger);
+    },
     // No Nest middleware in this service: without middie every request skips a layer (bench:http).
     skipMiddie: true,
     loggerInstance: logger,
@@ -48,21 +63,27 @@ export const HTTP_APP_OPTIONS = { bodyParser: false, bufferLogs: true } as const
 
 /**
  * Everything between the framework and the contract, for the API process and for e2e tests alike:
- * error envelope, validation, body and query parsing, the `/api/v1` prefix, OpenAPI. Call before init.
+ * per-IP request limits, error envelope, validation, body and query parsing, the `/api/v1` prefix,
+ * OpenAPI. Call before init.
  */
 export function configureApi(app: NestFastifyApplication, logger: Logger): RouteCatalog {
   const fastify = app.getHttpAdapter().getInstance();
   const routes = new RouteCatalog(API_PREFIX);
+  const security = new SecurityHeaders(app.get(AppConfig).http.publicUrl);
   fastify.addHook('onRoute', (route) => routes.add(route.method, route.url));
   const shutdown = app.get(ShutdownState);
-  // One hook for what every response carries: its request id, and `Connection: close` once the
-  // process is stopping (a client keeping its connection alive, as kube-proxy keeps established
-  // ones on the old pod, would otherwise go on sending to a pod about to close).
+  // One hook for what every response carries: its request id, the security headers, and
+  // `Connection: close` once the process is stopping (a client keeping its connection alive, as
+  // kube-proxy keeps established ones on the old pod, would otherwise go on sending to a pod about
+  // to close).
   fastify.addHook('onRequest', (req, reply, done) => {
     void reply.header('x-request-id', req.id);
     if (shutdown.draining) void reply.header('connection', 'close');
+    security.apply(req.url, reply);
     done();
   });
+  const limiter = app.get(RequestLimiter);
+  if (limiter.enabled) fastify.addHook('onRequest', limiter.onRequest);
   registerBodyParsing(fastify);
   registerHttpMetrics(fastify, app.get(Metrics));
 

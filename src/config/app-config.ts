@@ -76,6 +76,8 @@ export interface HttpConfig {
   metricsPort: number;
   /** How long the API keeps serving after SIGTERM, not ready, before it closes its listener. */
   drainMs: number;
+  /** Which peers' X-Forwarded-For names the client (see TrustProxy). */
+  trustProxy: TrustProxy;
 }
 
 /** The queue dashboard at `/queues` on the worker's port, behind the operator's Basic auth. */
@@ -87,6 +89,21 @@ export interface WorkerConfig {
   port: number;
   dashboard: DashboardConfig;
 }
+
+/** Per-IP limits of API requests (see RequestLimiter). */
+export interface LimitsConfig {
+  enabled: boolean;
+  perSecond: number;
+  concurrent: number;
+  /** A concurrency slot not released within this (its pod died) frees itself. */
+  slotTtlMs: number;
+}
+
+/**
+ * Fastify's `trustProxy`: false (the client is the connection's peer), a hop count, or a
+ * comma-separated list of trusted proxy addresses and CIDRs.
+ */
+export type TrustProxy = false | number | string;
 
 export interface RedisConfig {
   host: string;
@@ -114,6 +131,7 @@ export class AppConfig {
     readonly webhooks: WebhooksConfig,
     readonly shutdownTimeoutMs: number,
     readonly notifications: NotificationsConfig,
+    readonly limits: LimitsConfig,
   ) {}
 
   /** Builds the configuration from an environment (process.env by default). */
@@ -127,6 +145,7 @@ export class AppConfig {
         publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
         metricsPort: e.METRICS_PORT,
         drainMs: e.SHUTDOWN_DRAIN_MS,
+        trustProxy: trustProxyOf(e.TRUST_PROXY),
       },
       {
         host: e.DB_HOST,
@@ -191,6 +210,12 @@ export class AppConfig {
         retryAttempts: e.NOTIFICATION_RETRY_ATTEMPTS,
         retryDelayMs: e.NOTIFICATION_RETRY_DELAY_MS,
       },
+      {
+        enabled: e.RATE_LIMIT_ENABLED,
+        perSecond: e.RATE_LIMIT_PER_SECOND,
+        concurrent: e.RATE_LIMIT_CONCURRENT,
+        slotTtlMs: e.RATE_LIMIT_SLOT_TTL_MS,
+      },
     );
   }
 
@@ -198,6 +223,16 @@ export class AppConfig {
   with(overrides: Partial<{ -readonly [K in keyof AppConfig]: AppConfig[K] }>): AppConfig {
     return Object.assign(Object.create(AppConfig.prototype) as AppConfig, this, overrides);
   }
+}
+
+function trustProxyOf(text: string): TrustProxy {
+  const value = text.trim();
+  if (['false', 'off', 'no', '0'].includes(value.toLowerCase())) return false;
+  if (/^\d+$/.test(value)) return Number(value);
+  return value
+    .split(',')
+    .map((part) => part.trim())
+    .join(',');
 }
 
 function numberList(text: string): number[] {

@@ -13,6 +13,7 @@ describe('configuration', () => {
       publicUrl: 'http://localhost:3000',
       metricsPort: 9464,
       drainMs: 0,
+      trustProxy: false,
     });
     expect(config.db).toEqual({
       host: '127.0.0.1',
@@ -152,6 +153,34 @@ describe('configuration', () => {
     );
   });
 
+  it("has the contract's request limits by default, switchable off", () => {
+    expect(AppConfig.fromEnvironment({}).limits).toEqual({
+      enabled: true,
+      perSecond: 10,
+      concurrent: 20,
+      slotTtlMs: 60_000,
+    });
+    expect(
+      AppConfig.fromEnvironment({
+        RATE_LIMIT_ENABLED: 'false',
+        RATE_LIMIT_PER_SECOND: '100',
+        RATE_LIMIT_CONCURRENT: '5',
+        RATE_LIMIT_SLOT_TTL_MS: '5000',
+      }).limits,
+    ).toEqual({ enabled: false, perSecond: 100, concurrent: 5, slotTtlMs: 5000 });
+  });
+
+  it.each([
+    ['false', false],
+    ['0', false],
+    ['1', 1],
+    ['2', 2],
+    ['10.0.0.1', '10.0.0.1'],
+    [' 10.0.0.0/8 , loopback,2001:db8::/32 ', '10.0.0.0/8,loopback,2001:db8::/32'],
+  ])('reads TRUST_PROXY=%j as %j', (value, expected) => {
+    expect(AppConfig.fromEnvironment({ TRUST_PROXY: value }).http.trustProxy).toEqual(expected);
+  });
+
   it('needs the SMS API settings with the http driver, naming each missing one', () => {
     expect(() => parseEnvironment({ SMS_DRIVER: 'http', SMS_ACCOUNT_SID: 'AC1' })).toThrow(
       'Invalid configuration:\n  SMS_API_URL: must be set when SMS_DRIVER=http\n  SMS_AUTH_TOKEN: must be set when SMS_DRIVER=http\n  SMS_FROM: must be set when SMS_DRIVER=http',
@@ -178,6 +207,14 @@ describe('configuration', () => {
     [{ SMS_API_URL: 'ftp://sms.example.com' }, 'SMS_API_URL'],
     [{ NOTIFICATION_RETRY_ATTEMPTS: '0' }, 'NOTIFICATION_RETRY_ATTEMPTS'],
     [{ NOTIFICATION_RETRY_DELAY_MS: 'soon' }, 'NOTIFICATION_RETRY_DELAY_MS'],
+    [{ RATE_LIMIT_ENABLED: 'sometimes' }, 'RATE_LIMIT_ENABLED'],
+    [{ RATE_LIMIT_PER_SECOND: '0' }, 'RATE_LIMIT_PER_SECOND'],
+    [{ RATE_LIMIT_CONCURRENT: 'many' }, 'RATE_LIMIT_CONCURRENT'],
+    [{ RATE_LIMIT_SLOT_TTL_MS: '10' }, 'RATE_LIMIT_SLOT_TTL_MS'],
+    // Trusting every hop would let any client name its own address.
+    [{ TRUST_PROXY: 'true' }, 'TRUST_PROXY'],
+    [{ TRUST_PROXY: '10.0.0.0/33' }, 'TRUST_PROXY'],
+    [{ TRUST_PROXY: '10.0.0.1,proxy.example' }, 'TRUST_PROXY'],
   ])('refuses %j, naming %s', (env, name) => {
     expect(() => parseEnvironment(env)).toThrow(ConfigError);
     expect(() => parseEnvironment(env)).toThrow(

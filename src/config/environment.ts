@@ -1,5 +1,7 @@
+import { isIP } from 'node:net';
 import { Transform, plainToInstance } from 'class-transformer';
 import {
+  ValidateBy,
   IsBoolean,
   IsEmail,
   IsIn,
@@ -26,6 +28,26 @@ const toBoolean = ({ value }: { value: unknown }): unknown => {
 
 const toInt = ({ value }: { value: unknown }): unknown =>
   typeof value === 'string' && /^-?\d+$/.test(value.trim()) ? Number(value) : value;
+
+/** proxy-addr's names for address ranges, accepted in TRUST_PROXY beside addresses and CIDRs. */
+const PROXY_RANGE_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+/** `false`, a hop count, or a comma-separated list of addresses, CIDRs and range names. */
+export function isTrustProxy(value: unknown): boolean {
+  if (typeof value !== 'string') return false;
+  const text = value.trim();
+  if (['false', 'off', 'no', '0'].includes(text.toLowerCase())) return true;
+  if (/^\d{1,2}$/.test(text)) return true;
+  return text.split(',').every((part) => {
+    const entry = part.trim();
+    if (PROXY_RANGE_NAMES.has(entry)) return true;
+    const [address, bits, extra] = entry.split('/');
+    const family = isIP(address);
+    if (family === 0 || extra !== undefined) return false;
+    if (bits === undefined) return true;
+    return /^\d{1,3}$/.test(bits) && Number(bits) <= (family === 4 ? 32 : 128);
+  });
+}
 
 /**
  * Every environment variable the service reads, with the defaults that work on a developer machine
@@ -301,6 +323,47 @@ export class Environment {
   @IsInt()
   @Min(1)
   NOTIFICATION_RETRY_DELAY_MS = 30_000;
+
+  /** Per-IP limits of API requests (the contract's Limits); off in tests and benchmarks. */
+  @Transform(toBoolean)
+  @IsBoolean()
+  RATE_LIMIT_ENABLED = true;
+
+  /** Requests one client IP may make per second (a fixed one-second window, shared by the pods). */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  RATE_LIMIT_PER_SECOND = 10;
+
+  /** Requests of one client IP in flight at once, counted across the pods. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  RATE_LIMIT_CONCURRENT = 20;
+
+  /**
+   * Safety expiry of a concurrency slot: a slot whose pod died before releasing it frees itself after
+   * this long (a request running longer loses its slot then).
+   */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1000)
+  RATE_LIMIT_SLOT_TTL_MS = 60_000;
+
+  /**
+   * Which proxies in front of the API are trusted to name the client in `X-Forwarded-For`: `false`
+   * (the client is the connection's peer), a hop count (`1`: one proxy, the peer, is trusted), or a
+   * comma-separated list of addresses, CIDRs and proxy-addr's `loopback`, `linklocal`, `uniquelocal`.
+   */
+  @ValidateBy({
+    name: 'isTrustProxy',
+    validator: {
+      validate: isTrustProxy,
+      defaultMessage: () =>
+        'TRUST_PROXY must be false, a hop count, or a comma-separated list of addresses, CIDRs, loopback, linklocal, uniquelocal',
+    },
+  })
+  TRUST_PROXY = 'false';
 
   /** Longest a graceful shutdown waits for in-flight requests and jobs before the process exits. */
   @Transform(toInt)

@@ -35,6 +35,34 @@ class ProbeQuery {
 }
 
 /**
+ * Holds the requests of `GET /probe/slow` until a test opens it: requests in flight for as long as
+ * the test needs, whatever the machine's speed.
+ */
+export class ProbeGate {
+  private static opened: Promise<void> = Promise.resolve();
+  private static openNow: () => void = () => undefined;
+  /** Requests waiting at the gate right now. */
+  static waiting = 0;
+
+  static close(): void {
+    ProbeGate.opened = new Promise((resolve) => (ProbeGate.openNow = resolve));
+  }
+
+  static open(): void {
+    ProbeGate.openNow();
+  }
+
+  static async pass(): Promise<void> {
+    ProbeGate.waiting++;
+    try {
+      await ProbeGate.opened;
+    } finally {
+      ProbeGate.waiting--;
+    }
+  }
+}
+
+/**
  * Test-only routes that exercise the platform (parsing, validation, errors) through the real
  * bootstrap, before the feature modules that will use it exist. Mounted by tests, never by the app.
  */
@@ -65,6 +93,13 @@ export class PlatformProbeController {
   log(@Req() request: FastifyRequest): { logged: true } {
     request.log.info({ probe: true }, 'probe logged');
     return { logged: true };
+  }
+
+  /** A slow request: answers once the test opens ProbeGate (at once while it is open). */
+  @Get('slow')
+  async slow(): Promise<{ slow: true }> {
+    await ProbeGate.pass();
+    return { slow: true };
   }
 
   @Get('forbidden')

@@ -36,7 +36,7 @@ export async function startApi(options: ApiOptions = {}): Promise<NestFastifyApp
     controllers: options.controllers ?? [],
   }).compile();
   const app = moduleRef.createNestApplication<NestFastifyApplication>(
-    createHttpAdapter(logger),
+    createHttpAdapter(logger, config.http),
     HTTP_APP_OPTIONS,
   );
   configureApi(app, logger);

@@ -32,6 +32,8 @@ export function testConfig(overrides: Parameters<AppConfig['with']>[0] = {}): Ap
     // Test receivers listen on 127.0.0.1 at random ports.
     WEBHOOK_ALLOWED_PORTS: '*',
     WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+    // Tests send many requests from one address; the limits' own tests turn them on.
+    RATE_LIMIT_ENABLED: 'false',
   }).with(overrides);
 }
 
@@ -54,6 +56,7 @@ export function testEnvVars(overrides: NodeJS.ProcessEnv = {}): NodeJS.ProcessEn
     METRICS_PORT: '0',
     WEBHOOK_ALLOWED_PORTS: '*',
     WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+    RATE_LIMIT_ENABLED: 'false',
     ...overrides,
   };
 }

@@ -58,6 +58,16 @@ export class ConflictError extends DomainError {
   }
 }
 
+/** Over a limit (the contract's Limits); the client may try again after `retryAfterSeconds`. */
+export class TooManyRequestsError extends DomainError {
+  constructor(
+    message: string,
+    readonly retryAfterSeconds: number,
+  ) {
+    super(429, 'too_many_requests', message);
+  }
+}
+
 /** A validation failure of a request attribute (class-validator or a domain rule). */
 export class InvalidAttributeError extends DomainError {
   constructor(code: string, message: string, status = 400) {

@@ -1,8 +1,14 @@
 import { STATUS_CODES } from 'node:http';
 import { HttpException, NotFoundException } from '@nestjs/common';
 import { isDuplicateEntry } from '../database/mysql-errors';
+import { BODY_LIMIT_BYTES } from '../http/request-parsing';
 import type { RouteCatalog } from '../http/route-catalog';
-import { BASIC_CHALLENGE, DomainError, UnauthorizedError } from './domain-error';
+import {
+  BASIC_CHALLENGE,
+  DomainError,
+  TooManyRequestsError,
+  UnauthorizedError,
+} from './domain-error';
 
 /** The contract's error body. */
 export interface ErrorEnvelope {
@@ -55,6 +61,8 @@ export function renderError(
 
   if (exception instanceof DomainError) {
     body = envelope(exception.status, exception.code, exception.message);
+    if (exception instanceof TooManyRequestsError)
+      headers['retry-after'] = String(exception.retryAfterSeconds);
   } else if (exception instanceof NotFoundException) {
     // Thrown by the router only: domain code throws NotFoundError.
     const allowed = routes?.allowedMethods(request.url) ?? [];
@@ -72,6 +80,13 @@ export function renderError(
   } else if (isDuplicateEntry(exception)) {
     // A unique key refused a write that domain code did not anticipate (a race): the client may retry.
     body = envelope(409);
+  } else if (exception instanceof HttpException && exception.getStatus() === 413) {
+    // Fastify's body limit (bodyLimit), as Nest hands it over.
+    body = envelope(
+      413,
+      'payload_too_large',
+      `The request body is larger than ${BODY_LIMIT_BYTES} bytes.`,
+    );
   } else if (exception instanceof HttpException && exception.getStatus() < 500) {
     body = envelope(exception.getStatus());
   } else if (isFrameworkClientError(exception)) {
@@ -93,11 +108,13 @@ export interface OAuthErrorBody {
 }
 
 /**
- * An error of an /oauth2/ request that never reached its endpoint (body too large, no such path)
- * in the OAuth shape: no `status_code`; a client error is `invalid_request` (404 stays
- * `not_found`), anything else `server_error`. The endpoints render their own errors.
+ * An error of an /oauth2/ request that never reached its endpoint (body too large, no such path,
+ * over the request limits) in the OAuth shape: no `status_code`; a client error is
+ * `invalid_request` (404 stays `not_found`, 429 `too_many_requests`), anything else `server_error`. The endpoints render their own errors.
  */
 export function toOAuthError({ status_code: status, message }: ErrorEnvelope): OAuthErrorBody {
   if (status >= 500) return { error: 'server_error', message };
-  return { error: status === 404 ? 'not_found' : 'invalid_request', message };
+  if (status === 404) return { error: 'not_found', message };
+  if (status === 429) return { error: 'too_many_requests', message };
+  return { error: 'invalid_request', message };
 }

@@ -17,7 +17,8 @@ export interface ErrorContext {
 
 const REQUIRED = new Set(['isDefined', 'isNotEmpty', 'isNotBlank']);
 
-function snake(name: string): string {
+/** `firstName` → `first_name`: an attribute as its error codes name it. */
+export function snake(name: string): string {
   return name
     .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
     .replace(/[^A-Za-z0-9]+/g, '_')

@@ -1,11 +1,28 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { IncomingMessage } from 'node:http';
 import qs from 'qs';
-import { DomainError, ExpectedJsonObjectError } from '../errors/domain-error';
+import {
+  BadRequestError,
+  DomainError,
+  ExpectedJsonObjectError,
+  InvalidAttributeError,
+} from '../errors/domain-error';
+import { snake } from './api-validation.pipe';
 
 export const API_PREFIX = '/api/v1';
 /** The OAuth 2.0 endpoints, at the host root beside the API (the contract's {auth_url}). */
 export const OAUTH_PREFIX = '/oauth2/';
+/** Largest request body the API reads (413 past it). */
+export const BODY_LIMIT_BYTES = 1024 * 1024;
+/** Deepest nesting of arrays and objects a JSON body may have (400 past it). */
+export const MAX_JSON_DEPTH = 32;
+/**
+ * Longest string a JSON body may hold anywhere (400 past it): a backstop for attributes without a
+ * limit of their own. Above every attribute's own limit (the longest, a form answer, is 10,000
+ * characters after trimming), so that their errors come first; below what a TEXT column holds
+ * (65,535 bytes: 16,000 characters of 4 bytes are 64,000).
+ */
+export const MAX_STRING_LENGTH = 16_000;
 /** Largest form an OAuth endpoint reads: its forms hold a few short fields. */
 export const FORM_BODY_LIMIT_BYTES = 16 * 1024;
 /** The one API path that really ends in `.json`. */
@@ -60,6 +77,89 @@ class FormTooLargeError extends DomainError {
   }
 }
 
+/** A key that may be named in an error: an attribute, not anything a client sent as a key. */
+const ATTRIBUTE_NAME = /^[A-Za-z][A-Za-z0-9_]{0,63}$/;
+
+/**
+ * What the API refuses in any JSON body before its DTO sees it: nesting deeper than MAX_JSON_DEPTH
+ * (validation and transformation recurse), a string longer than MAX_STRING_LENGTH or that is not
+ * well-formed text (a lone surrogate) (400 with the attribute's code, `invalid_<attribute>`). One
+ * walk over the parsed value; undefined when fine.
+ */
+export function jsonBodyProblem(value: unknown): DomainError | undefined {
+  return walk(value, 0, []);
+}
+
+function walk(value: unknown, depth: number, path: (string | number)[]): DomainError | undefined {
+  if (typeof value === 'string') {
+    if (path.length === 0) return undefined; // not an attribute: the DTO refuses the body
+    if (value.length > MAX_STRING_LENGTH) return tooLong(path);
+    // A lone surrogate (`"\ud800"` in JSON) is no text: MySQL would refuse to store it.
+    return isWellFormed(value) ? undefined : illFormed(path);
+  }
+  if (typeof value !== 'object' || value === null) return undefined;
+  if (depth >= MAX_JSON_DEPTH) {
+    return new BadRequestError(
+      'bad_request',
+      `The JSON body is nested deeper than ${MAX_JSON_DEPTH} levels.`,
+    );
+  }
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const item: unknown = value[i];
+      if (typeof item !== 'object' && typeof item !== 'string') continue;
+      path.push(i);
+      const problem = walk(item, depth + 1, path);
+      path.pop();
+      if (problem) return problem;
+    }
+    return undefined;
+  }
+  for (const key of Object.keys(value)) {
+    const item = (value as Record<string, unknown>)[key];
+    if (typeof item !== 'object' && typeof item !== 'string') continue;
+    path.push(key);
+    const problem = walk(item, depth + 1, path);
+    path.pop();
+    if (problem) return problem;
+  }
+  return undefined;
+}
+
+/** `String.prototype.isWellFormed` (ES2024, in Node 20; not in this project's TypeScript lib). */
+const isWellFormed = (text: string): boolean =>
+  (text as string & { isWellFormed(): boolean }).isWellFormed();
+
+/** The top-level attribute a path is in, when every key of the path may be named in an error. */
+function attributeOf(path: (string | number)[]): string | undefined {
+  const [top] = path;
+  const named = path.every((p) => typeof p === 'number' || ATTRIBUTE_NAME.test(p));
+  return typeof top === 'string' && named ? top : undefined;
+}
+
+function tooLong(path: (string | number)[]): DomainError {
+  const attribute = attributeOf(path);
+  return attribute === undefined
+    ? new BadRequestError(
+        'bad_request',
+        `A string in the body is longer than ${MAX_STRING_LENGTH} characters.`,
+      )
+    : new InvalidAttributeError(
+        `invalid_${snake(attribute)}`,
+        `Attribute "${path.join('.')}" is longer than ${MAX_STRING_LENGTH} characters.`,
+      );
+}
+
+function illFormed(path: (string | number)[]): DomainError {
+  const attribute = attributeOf(path);
+  return attribute === undefined
+    ? new BadRequestError('bad_request', 'A string in the body is not valid Unicode text.')
+    : new InvalidAttributeError(
+        `invalid_${snake(attribute)}`,
+        `Invalid "${path.join('.')}" attribute value.`,
+      );
+}
+
 export function isOAuthPath(url: string): boolean {
   return url.startsWith(OAUTH_PREFIX);
 }
@@ -68,6 +168,7 @@ export function isOAuthPath(url: string): boolean {
  * Request bodies. Under /api/v1 every body is read as JSON whatever its Content-Type (clients such as
  * `curl -d` send form types with JSON in them); anything that does not parse is 400 "Expected a JSON
  * object.". `__proto__` and `constructor.prototype` keys are dropped. An empty body is no body.
+ * At most BODY_LIMIT_BYTES (413), MAX_JSON_DEPTH levels and strings of MAX_STRING_LENGTH (400).
  * A PUT with no body or the literal `[]` means `{}` (the contract).
  *
  * Under /oauth2/ (RFC 6749: form-encoded requests) an `application/x-www-form-urlencoded` body of at
@@ -83,9 +184,11 @@ export function registerBodyParsing(fastify: FastifyInstance): void {
   ) => {
     if (isOAuthPath(req.url)) return done(null, undefined);
     if (body.trim() === '') return done(null, undefined);
-    void parseJson(req, body, (err, value) =>
-      err ? done(new ExpectedJsonObjectError()) : done(null, value),
-    );
+    void parseJson(req, body, (err, value) => {
+      if (err) return done(new ExpectedJsonObjectError());
+      const problem = jsonBodyProblem(value);
+      return problem ? done(problem) : done(null, value);
+    });
   };
   fastify.removeAllContentTypeParsers();
   fastify.addContentTypeParser('application/json', { parseAs: 'string' }, parse);

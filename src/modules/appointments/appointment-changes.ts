@@ -68,6 +68,27 @@ export function blank(value: string | undefined): boolean {
   return value === undefined || value.trim() === '';
 }
 
+/** The client's details as long as their columns hold (admins included: MySQL would refuse them). */
+const CLIENT_TEXT_LIMITS = { firstName: 255, lastName: 255, email: 254, phone: 64 } as const;
+const CLIENT_TEXT_CODES = {
+  firstName: 'invalid_first_name',
+  lastName: 'invalid_last_name',
+  email: 'invalid_email',
+  phone: 'invalid_phone',
+} as const;
+
+/** Refuses a client detail longer than its column (`invalid_<attribute>`), trimmed as stored. */
+export function assertClientTextFits(
+  attribute: keyof typeof CLIENT_TEXT_LIMITS,
+  value: string | undefined,
+): void {
+  if (value !== undefined && value.trim().length > CLIENT_TEXT_LIMITS[attribute])
+    throw new InvalidAttributeError(
+      CLIENT_TEXT_CODES[attribute],
+      `Invalid "${attribute}" attribute value.`,
+    );
+}
+
 /**
  * Locks calendar rows in ascending id order (so that two transactions never wait on each other in
  * a cycle): whoever holds a calendar's lock is the only one checking and writing its time.

@@ -31,6 +31,7 @@ import { BookAppointmentCommand } from './book-appointment.command';
 import { type BookingInput, bookingInput } from './book-appointment.request';
 import { type IdempotencyClaim, IdempotencyKeys } from './idempotency-keys';
 import {
+  assertClientTextFits,
   blank,
   checkLabel,
   eventPayload,
@@ -112,6 +113,8 @@ export class BookAppointmentHandler implements ICommandHandler<BookAppointmentCo
       throw required('required_first_name', 'Attribute "firstName" is required.');
     if (blank(r.lastName))
       throw required('required_last_name', 'Attribute "lastName" is required.');
+    assertClientTextFits('firstName', r.firstName);
+    assertClientTextFits('lastName', r.lastName);
     if (!admin) {
       if (blank(r.email)) throw required('required_email', 'Attribute "email" is required.');
       if (!isEmail(r.email!.trim()))
@@ -119,6 +122,8 @@ export class BookAppointmentHandler implements ICommandHandler<BookAppointmentCo
       if (account.requirePhone && blank(r.phone))
         throw required('required_phone', 'Attribute "phone" is required.');
     }
+    assertClientTextFits('email', r.email);
+    assertClientTextFits('phone', r.phone);
     if (
       r.appointmentTypeID === undefined ||
       r.appointmentTypeID === null ||

@@ -15,6 +15,7 @@ import { type FieldValue, validateFieldValues } from '../forms/field-values';
 import { FormsService } from '../forms/forms.service';
 import {
   AlreadyCanceledError,
+  assertClientTextFits,
   blank,
   checkLabel,
   eventPayload,
@@ -92,11 +93,13 @@ export class UpdateAppointmentHandler implements ICommandHandler<UpdateAppointme
           'required_first_name',
           'Attribute "firstName" is required.',
         );
+      assertClientTextFits('firstName', r.firstName);
       attributes.firstName = r.firstName.trim();
     }
     if (r.lastName !== undefined) {
       if (blank(r.lastName))
         throw new InvalidAttributeError('required_last_name', 'Attribute "lastName" is required.');
+      assertClientTextFits('lastName', r.lastName);
       attributes.lastName = r.lastName.trim();
     }
     if (r.email !== undefined) {
@@ -106,11 +109,13 @@ export class UpdateAppointmentHandler implements ICommandHandler<UpdateAppointme
         if (!isEmail(r.email.trim()))
           throw new InvalidAttributeError('invalid_email', 'Invalid "email" attribute value.');
       }
+      assertClientTextFits('email', r.email);
       attributes.email = r.email.trim().toLowerCase();
     }
     if (r.phone !== undefined) {
       if (!admin && account.requirePhone && blank(r.phone))
         throw new InvalidAttributeError('required_phone', 'Attribute "phone" is required.');
+      assertClientTextFits('phone', r.phone);
       attributes.phone = r.phone.trim();
     }
     const answers =

@@ -1,8 +1,9 @@
-import { Injectable, type OnModuleDestroy } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { ThrottlerStorageRedisService } from '@nest-lab/throttler-storage-redis';
 import type { ThrottlerStorage } from '@nestjs/throttler';
+import type Redis from 'ioredis';
 import { Secrets } from '../../common/crypto/secrets';
-import { AppConfig } from '../../config/app-config';
+import { LIMITS_REDIS } from '../../common/limits/limits-redis';
 
 /** Sign-in attempts allowed per window, by the e-mail tried and by the client's IP address. */
 export const LOGIN_LIMITS = {
@@ -23,28 +24,22 @@ export type ThrottleVerdict = { allowed: true } | { allowed: false; retryAfterSe
  * one IP, is refused for 15 minutes. A successful sign-in ends the need for more attempts, so in
  * practice the limits are on failures.
  *
- * The e-mail is counted by its keyed hash (Redis holds no addresses). The IP is the connection's
- * peer address as Fastify sees it: behind a proxy, every client shares the proxy's address.
+ * The e-mail is counted by its keyed hash (Redis holds no addresses). The IP is the client's address
+ * as Fastify gives it (`TRUST_PROXY` names the proxies whose `X-Forwarded-For` is believed).
+ *
+ * The Redis connection is the limits' own (LimitsModule; keys under the deployment's prefix), which
+ * fails a command at once while Redis is away rather than hold the sign-in: the attempt then fails
+ * (500); it is not let through unchecked.
  */
 @Injectable()
-export class LoginThrottle implements OnModuleDestroy {
-  private readonly storage: ThrottlerStorage & OnModuleDestroy;
+export class LoginThrottle {
+  private readonly storage: ThrottlerStorage;
 
   constructor(
-    config: AppConfig,
     private readonly secrets: Secrets,
+    @Inject(LIMITS_REDIS) redis: Redis,
   ) {
-    this.storage = new ThrottlerStorageRedisService({
-      host: config.redis.host,
-      port: config.redis.port,
-      password: config.redis.password,
-      db: config.redis.db,
-      // The deployment's prefix, like the queues (several deployments or test runs share a Redis).
-      keyPrefix: `${config.queue.prefix}:`,
-      lazyConnect: true,
-      // Fail the sign-in (500) rather than hold it while Redis is away.
-      maxRetriesPerRequest: 1,
-    });
+    this.storage = new ThrottlerStorageRedisService(redis);
   }
 
   /** Counts an attempt with this e-mail from this address; refused when either is over its limit. */
@@ -61,9 +56,5 @@ export class LoginThrottle implements OnModuleDestroy {
       allowed: false,
       retryAfterSeconds: Math.max(1, ...blocked.map((r) => r.timeToBlockExpire)),
     };
-  }
-
-  onModuleDestroy(): void {
-    this.storage.onModuleDestroy();
   }
 }

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { PassportModule } from '@nestjs/passport';
+import { LimitsModule } from '../../common/limits/limits.module';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { Account } from '../accounts/account.entity';
 import { AccountsModule } from '../accounts/accounts.module';
@@ -27,6 +28,7 @@ import { TokenController } from './token.controller';
     PassportModule,
     AccountsModule,
     OAuthClientsModule,
+    LimitsModule,
   ],
   controllers: [AuthorizeController, TokenController],
   providers: [

@@ -1,0 +1,37 @@
+import { Inject, Injectable, Module, type OnApplicationShutdown } from '@nestjs/common';
+import type Redis from 'ioredis';
+import { AppConfig } from '../../config/app-config';
+import { LIMITS_REDIS, createLimitsRedis } from './limits-redis';
+import { RequestLimiter } from './request-limiter';
+
+/** Closes the limits' connection last, after the releases of the last requests were sent. */
+@Injectable()
+class LimitsConnectionCloser implements OnApplicationShutdown {
+  constructor(@Inject(LIMITS_REDIS) private readonly redis: Redis) {}
+
+  async onApplicationShutdown(): Promise<void> {
+    if (this.redis.status === 'ready') {
+      await this.redis.quit().catch(() => this.redis.disconnect());
+    } else {
+      this.redis.disconnect();
+    }
+  }
+}
+
+/**
+ * The API's limits: the per-IP request limiter (registered as a Fastify hook by configureApi) and the
+ * Redis connection it shares with the OAuth sign-in throttle.
+ */
+@Module({
+  providers: [
+    {
+      provide: LIMITS_REDIS,
+      inject: [AppConfig],
+      useFactory: (config: AppConfig) => createLimitsRedis(config),
+    },
+    LimitsConnectionCloser,
+    RequestLimiter,
+  ],
+  exports: [LIMITS_REDIS, RequestLimiter],
+})
+export class LimitsModule {}

@@ -1,0 +1,341 @@
+import { connect } from 'node:net';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { apiClient, apiError } from '../support/api-client';
+import { createAppointmentType, createCalendar } from '../support/catalog-fixtures';
+import { PlatformProbeController } from '../support/platform-probe.controller';
+import { type TestAccount, createAccount, startApi } from '../support/test-app';
+
+const API_HEADERS = {
+  'x-content-type-options': 'nosniff',
+  'x-frame-options': 'DENY',
+  'referrer-policy': 'no-referrer',
+  'cross-origin-resource-policy': 'same-origin',
+  'cache-control': 'no-store',
+  'content-security-policy':
+    "default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'",
+};
+
+/** Sends raw bytes on a socket and returns what comes back until the server closes it. */
+function rawExchange(port: number, request: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1');
+    let answer = '';
+    socket.setEncoding('latin1');
+    socket.on('data', (chunk: string) => (answer += chunk));
+    socket.on('error', (err: NodeJS.ErrnoException) =>
+      // The server may close while the rest of a huge request is still being written.
+      err.code === 'ECONNRESET' || err.code === 'EPIPE' ? resolve(answer) : reject(err),
+    );
+    socket.on('close', () => resolve(answer));
+    socket.write(request);
+  });
+}
+
+function parseRaw(answer: string): {
+  status: number;
+  headers: Record<string, string>;
+  body: unknown;
+} {
+  const [head, body] = answer.split('\r\n\r\n');
+  const [statusLine, ...lines] = head.split('\r\n');
+  const headers: Record<string, string> = {};
+  for (const line of lines) {
+    const colon = line.indexOf(':');
+    headers[line.slice(0, colon).toLowerCase()] = line.slice(colon + 1).trim();
+  }
+  return { status: Number(statusLine.split(' ')[1]), headers, body: JSON.parse(body) };
+}
+
+function nested(depth: number): string {
+  return `{"name":"Ada","deep":${'['.repeat(depth - 1)}${']'.repeat(depth - 1)}}`;
+}
+
+describe('Hardening: hostile input is refused in the envelope; security headers everywhere (e2e)', () => {
+  let app: NestFastifyApplication;
+  let account: TestAccount;
+  let port: number;
+
+  beforeAll(async () => {
+    app = await startApi({ controllers: [PlatformProbeController] });
+    await app.listen(0, '127.0.0.1');
+    port = Number(new URL(await app.getUrl()).port);
+    account = await createAccount(app);
+  });
+  afterAll(() => app.close());
+
+  const post = (payload: string, url = '/api/v1/probe/echo') =>
+    app.inject({
+      method: 'POST',
+      url,
+      headers: { authorization: account.authorization, 'content-type': 'application/json' },
+      payload,
+    });
+
+  describe('bodies', () => {
+    it('refuses a body over 1 MiB with 413', async () => {
+      const res = await post(JSON.stringify({ name: 'x'.repeat(1024 * 1024) }));
+      expect(res.statusCode).toBe(413);
+      expect(res.json()).toEqual({
+        status_code: 413,
+        message: 'The request body is larger than 1048576 bytes.',
+        error: 'payload_too_large',
+      });
+      expect(res.headers).toMatchObject(API_HEADERS);
+    });
+
+    it('refuses JSON nested deeper than 32 levels, however deep', async () => {
+      const expected = {
+        status_code: 400,
+        message: 'The JSON body is nested deeper than 32 levels.',
+        error: 'bad_request',
+      };
+      for (const depth of [33, 100_000]) {
+        const res = await post(nested(depth));
+        expect({ depth, status: res.statusCode, body: res.json() }).toEqual({
+          depth,
+          status: 400,
+          body: expected,
+        });
+      }
+      // 32 levels are fine (the unknown attribute is then dropped).
+      const ok = await post(nested(32));
+      expect(ok.statusCode).toBe(201);
+      expect(ok.json()).toEqual({ name: 'Ada' });
+    });
+
+    it.each([
+      [
+        { name: 'x'.repeat(16_001) },
+        'invalid_name',
+        'Attribute "name" is longer than 16000 characters.',
+      ],
+      [
+        { name: 'Ada', fields: [{ id: 1, value: 'y'.repeat(20_000) }] },
+        'invalid_fields',
+        'Attribute "fields.0.value" is longer than 16000 characters.',
+      ],
+      [
+        { name: 'Ada', 'not an attribute': 'z'.repeat(16_001) },
+        'bad_request',
+        'A string in the body is longer than 16000 characters.',
+      ],
+    ])('refuses a string over 16,000 characters (%#)', async (body, error, message) => {
+      const res = await post(JSON.stringify(body));
+      expect(res.statusCode).toBe(400);
+      expect(res.json()).toEqual({ status_code: 400, message, error });
+    });
+
+    it.each([
+      ['{"name":"\\ud800"}', 'invalid_name', 'Invalid "name" attribute value.'],
+      [
+        '{"name":"Ada","tags":["ok","\\udc00 x"]}',
+        'invalid_tags',
+        'Invalid "tags.1" attribute value.',
+      ],
+    ])(
+      'refuses a string that is not text (a lone surrogate): %s',
+      async (payload, error, message) => {
+        const res = await post(payload);
+        expect(res.statusCode).toBe(400);
+        expect(res.json()).toEqual({ status_code: 400, message, error });
+      },
+    );
+
+    it('takes 16,000 characters (the attribute may have a tighter limit of its own)', async () => {
+      const res = await post(JSON.stringify({ name: 'x'.repeat(16_000) }));
+      expect(res.statusCode).toBe(201);
+    });
+
+    it('keeps __proto__ and constructor keys harmless, at any depth', async () => {
+      const res = await post(
+        '{"name":"Ada","a":{"__proto__":{"polluted":1}},"b":[{"constructor":{"prototype":{"polluted":2}}}],"__proto__":{"isAdmin":true}}',
+      );
+      expect(res.statusCode).toBe(201);
+      expect(res.json()).toEqual({ name: 'Ada' });
+      expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+      expect(({} as Record<string, unknown>).isAdmin).toBeUndefined();
+    });
+  });
+
+  it('refuses client details longer than their columns, to admins too (the fuzz test found a 500)', async () => {
+    const api = apiClient(app, account);
+    const calendarID = await createCalendar(api);
+    const appointmentTypeID = await createAppointmentType(api, { calendarIDs: [calendarID] });
+    const booking = {
+      appointmentTypeID,
+      calendarID,
+      datetime: '2031-03-03T10:00',
+      firstName: 'Ada',
+      lastName: 'Client',
+      email: 'ada@example.test',
+    };
+    const cases: [Record<string, string>, string, string][] = [
+      [
+        { firstName: 'x'.repeat(256) },
+        'invalid_first_name',
+        'Invalid "firstName" attribute value.',
+      ],
+      [{ lastName: 'x'.repeat(256) }, 'invalid_last_name', 'Invalid "lastName" attribute value.'],
+      [
+        { email: `${'x'.repeat(250)}@example.test` },
+        'invalid_email',
+        'Invalid "email" attribute value.',
+      ],
+      [{ phone: '1'.repeat(65) }, 'invalid_phone', 'Invalid "phone" attribute value.'],
+    ];
+    for (const [change, error, message] of cases) {
+      expect(await api.post('/appointments?admin=true', { ...booking, ...change })).toMatchObject(
+        apiError(400, error, message),
+      );
+    }
+    const booked = await api.post('/appointments?admin=true', {
+      ...booking,
+      firstName: 'y'.repeat(255),
+      phone: '1'.repeat(64),
+    });
+    expect(booked.status).toBe(200);
+    expect(booked.body).toMatchObject({ firstName: 'y'.repeat(255), phone: '1'.repeat(64) });
+    for (const [change, error, message] of cases) {
+      expect(await api.put(`/appointments/${booked.body.id}?admin=true`, change)).toMatchObject(
+        apiError(400, error, message),
+      );
+    }
+  });
+
+  describe('query strings and URLs', () => {
+    it('keeps __proto__ and constructor query keys harmless', async () => {
+      const res = await app.inject({
+        method: 'GET',
+        url: '/api/v1/probe/ids?ids=1&__proto__[polluted]=1&constructor[prototype][polluted]=2',
+        headers: { authorization: account.authorization },
+      });
+      expect(res.statusCode).toBe(200);
+      expect(res.json()).toEqual({ ids: [1] });
+      expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    });
+
+    it('refuses a repeated parameter that takes one value', async () => {
+      const res = await app.inject({
+        method: 'GET',
+        url: '/api/v1/appointments?calendarID=1&calendarID=2',
+        headers: { authorization: account.authorization },
+      });
+      expect(res.statusCode).toBe(400);
+      expect(res.json()).toEqual({
+        status_code: 400,
+        message: 'Invalid "calendarID" attribute value.',
+        error: 'invalid_calendar_id',
+      });
+    });
+
+    it('refuses a path parameter over 100 characters with 414', async () => {
+      const res = await app.inject({
+        method: 'GET',
+        url: `/api/v1/probe/widgets/${'1'.repeat(101)}`,
+        headers: { authorization: account.authorization },
+      });
+      expect(res.statusCode).toBe(414);
+      expect(res.json()).toEqual({
+        status_code: 414,
+        message: 'URI Too Long',
+        error: 'uri_too_long',
+      });
+      expect(res.headers).toMatchObject(API_HEADERS);
+    });
+
+    it('refuses a malformed URL with 400, without echoing it', async () => {
+      const res = await app.inject({
+        method: 'GET',
+        url: '/api/v1/probe/widgets/%E0%A4%A',
+        headers: { authorization: account.authorization },
+      });
+      expect(res.statusCode).toBe(400);
+      expect(res.json()).toEqual({
+        status_code: 400,
+        message: 'Bad Request',
+        error: 'bad_request',
+      });
+      expect(res.headers).toMatchObject(API_HEADERS);
+    });
+
+    it.each([
+      ['a header', `GET /api/v1/me HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`],
+      ['a query string', `GET /api/v1/me?q=${'a'.repeat(20_000)} HTTP/1.1\r\nHost: x\r\n\r\n`],
+    ])('answers headers and URL over 16 KiB (%s) with 431 in the envelope', async (_, request) => {
+      const answer = parseRaw(await rawExchange(port, request));
+      expect(answer.status).toBe(431);
+      expect(answer.body).toEqual({
+        status_code: 431,
+        message: "The request's headers and URL are larger than 16384 bytes.",
+        error: 'request_header_fields_too_large',
+      });
+      expect(answer.headers).toMatchObject({
+        ...API_HEADERS,
+        'content-type': 'application/json; charset=utf-8',
+        connection: 'close',
+      });
+    });
+
+    it('answers a request that is not HTTP with 400 in the envelope', async () => {
+      const answer = parseRaw(await rawExchange(port, 'HELLO\r\n\r\n'));
+      expect(answer.status).toBe(400);
+      expect(answer.body).toEqual({
+        status_code: 400,
+        message: 'Bad Request',
+        error: 'bad_request',
+      });
+    });
+  });
+
+  describe('security headers', () => {
+    it.each([
+      ['200', '/api/v1/me', true],
+      ['401', '/api/v1/me', false],
+      ['404', '/api/v1/nothing-here', true],
+      ['500', '/api/v1/probe/crash', true],
+      ['the OpenAPI document', '/api/v1/openapi.json', false],
+      ['health', '/health/live', false],
+    ])('on %s', async (_, url, authenticated) => {
+      const res = await app.inject({
+        method: 'GET',
+        url,
+        headers: authenticated ? { authorization: account.authorization } : {},
+      });
+      expect(res.headers).toMatchObject(API_HEADERS);
+      expect(res.headers['strict-transport-security']).toBeUndefined();
+    });
+
+    it('gives Swagger UI a policy that lets it run (its own scripts, styles, data: images)', async () => {
+      const res = await app.inject({ method: 'GET', url: '/api/v1/docs' });
+      expect(res.statusCode).toBe(200);
+      expect(res.headers['content-security-policy']).toBe(
+        "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; script-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
+      );
+      expect(res.headers['x-frame-options']).toBe('DENY');
+    });
+
+    it('leaves the OAuth pages their own policy', async () => {
+      const res = await app.inject({ method: 'GET', url: '/oauth2/authorize' });
+      expect(res.statusCode).toBe(400);
+      expect(res.headers['content-security-policy']).toMatch(
+        /^default-src 'none'; style-src 'sha256-[^']+'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'$/,
+      );
+    });
+
+    it('adds HSTS where the service is reached over https', async () => {
+      const { testConfig } = await import('../support/test-environment');
+      const base = testConfig();
+      const https = await startApi({
+        config: base.with({ http: { ...base.http, publicUrl: 'https://booking.example.com' } }),
+      });
+      try {
+        const res = await https.inject({ method: 'GET', url: '/health/live' });
+        expect(res.headers['strict-transport-security']).toBe(
+          'max-age=31536000; includeSubDomains',
+        );
+      } finally {
+        await https.close();
+      }
+    });
+  });
+});
