@@ -20,8 +20,13 @@ const at = (minutes: number) =>
  * The metrics move with what happens: the API (in-process, its /metrics listener on a free port)
  * books and refuses, the worker (in-process, HTTP included) delivers to receivers on 127.0.0.1;
  * both are scraped before and after, as Prometheus would.
+ *
+ * On a database of its own (created and migrated at start, dropped after): the outbox lag is a
+ * fact of the whole database, and the other suites of the run leave events behind that no worker
+ * of theirs processes (API-only suites), older than this suite's probe.
  */
 describe('Metrics (e2e)', () => {
+  const database = `${testConfig().db.name.replace(/_test$/, '')}_metrics_test`;
   let app: NestFastifyApplication;
   let worker: NestFastifyApplication;
   let workerUrl: string;
@@ -30,7 +35,10 @@ describe('Metrics (e2e)', () => {
 
   beforeAll(async () => {
     const base = testConfig();
-    const config = base.with({ queue: { prefix: `${base.queue.prefix}:metrics` } });
+    const config = base.with({
+      db: { ...base.db, name: database, migrateOnStart: true },
+      queue: { prefix: `${base.queue.prefix}:metrics` },
+    });
     app = await startApi({ config });
     const port = await app.get(MetricsServer).listen(0, '127.0.0.1');
     apiMetricsUrl = `http://127.0.0.1:${port}`;
@@ -40,6 +48,7 @@ describe('Metrics (e2e)', () => {
 
   afterAll(async () => {
     await worker?.close();
+    await app?.get(DataSource).query(`DROP DATABASE IF EXISTS \`${database}\``);
     await app?.close();
     await receiver?.close();
   });
