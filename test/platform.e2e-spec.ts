@@ -1,6 +1,8 @@
 import { PassThrough } from 'node:stream';
+import { CommandBus } from '@nestjs/cqrs';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { AppConfig } from '../src/config/app-config';
+import { RotateApiKeyCommand } from '../src/modules/accounts/rotate-api-key.command';
 import { PlatformProbeController } from './support/platform-probe.controller';
 import { type TestAccount, basicAuth, createAccount, startApi } from './support/test-app';
 
@@ -78,6 +80,65 @@ describe('Platform: the error contract and request handling (e2e)', () => {
       expect(res.statusCode).toBe(401);
       expect(res.json()).toEqual(unauthorized);
       expect(res.headers['www-authenticate']).toBe('Basic realm="api", charset="UTF-8"');
+    });
+  });
+
+  describe('a credential proven moments ago (answered from the cache, without passport)', () => {
+    const base64 = (text: string) => Buffer.from(text).toString('base64');
+    const me = (authorization: string) =>
+      app.inject({ method: 'GET', url: '/api/v1/me', headers: { authorization } });
+
+    it.each([
+      ['the canonical header', (a: TestAccount) => a.authorization, 200],
+      [
+        'the scheme in lower case',
+        (a: TestAccount) => `basic ${base64(`${a.id}:${a.apiKey}`)}`,
+        200,
+      ],
+      [
+        'the scheme in upper case',
+        (a: TestAccount) => `BASIC ${base64(`${a.id}:${a.apiKey}`)}`,
+        200,
+      ],
+      // passport-http reads the password up to a second colon: the key, then anything.
+      ['text after a second colon', (a: TestAccount) => basicAuth(a.id, `${a.apiKey}:more`), 200],
+      [
+        'two spaces after the scheme',
+        (a: TestAccount) => `Basic  ${base64(`${a.id}:${a.apiKey}`)}`,
+        401,
+      ],
+      [
+        'a key one character short',
+        (a: TestAccount) => basicAuth(a.id, a.apiKey.slice(0, -1)),
+        401,
+      ],
+      ['the key in upper case', (a: TestAccount) => basicAuth(a.id, a.apiKey.toUpperCase()), 401],
+      ['a user ID with a leading zero', (a: TestAccount) => basicAuth(`0${a.id}`, a.apiKey), 401],
+    ])('answers %s as passport did the first time', async (_, header, status) => {
+      const owner = await createAccount(app);
+      expect((await me(owner.authorization)).statusCode).toBe(200); // the key is proven now
+      const first = await me(header(owner));
+      const again = await me(header(owner));
+      expect(first.statusCode).toBe(status);
+      expect({ status: again.statusCode, body: again.json() }).toEqual({
+        status: first.statusCode,
+        body: first.json(),
+      });
+    });
+
+    it('refuses a rotated key at once, and takes the new one', async () => {
+      const owner = await createAccount(app);
+      expect((await me(owner.authorization)).statusCode).toBe(200);
+      const { apiKey } = await app.get(CommandBus).execute(new RotateApiKeyCommand(owner.id));
+      const refused = await me(owner.authorization);
+      expect(refused.statusCode).toBe(401);
+      expect(refused.json()).toEqual({
+        status_code: 401,
+        message: 'Unauthorized',
+        error: 'unauthorized',
+      });
+      expect((await me(basicAuth(owner.id, apiKey))).statusCode).toBe(200);
+      expect((await me(owner.authorization)).statusCode).toBe(401);
     });
   });
 

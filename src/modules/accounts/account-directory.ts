@@ -38,13 +38,19 @@ export class AccountDirectory {
   async authenticate(id: number, apiKey: string): Promise<Account | null> {
     const entry = await this.entry(id);
     if (!entry.account) return null;
-    const given = Buffer.from(apiKey, 'utf8');
-    const known = entry.verifiedKey;
-    if (known && known.length === given.length && timingSafeEqual(known, given))
-      return entry.account;
+    if (isProven(entry, apiKey)) return entry.account;
     if (!this.secrets.matches(apiKey, entry.account.apiKeyHash)) return null;
-    entry.verifiedKey = given;
+    entry.verifiedKey = Buffer.from(apiKey, 'utf8');
     return entry.account;
+  }
+
+  /**
+   * Synchronously, without a query or an HMAC: the account when this very key was proven for it by
+   * authenticate() and its entry is still fresh; undefined otherwise (authenticate() decides).
+   */
+  provenAccount(id: number, apiKey: string): Account | undefined {
+    const entry = this.fresh(id);
+    return entry?.account && isProven(entry, apiKey) ? entry.account : undefined;
   }
 
   /** The account, as cached (Bearer tokens: the token was verified, the account is only read). */
@@ -52,13 +58,23 @@ export class AccountDirectory {
     return (await this.entry(id)).account;
   }
 
+  /** find() answered synchronously from a fresh entry; undefined when it would need a query. */
+  cachedAccount(id: number): Account | undefined {
+    return this.fresh(id)?.account ?? undefined;
+  }
+
   evict(id: number): void {
     this.entries.delete(id);
   }
 
-  private entry(id: number): Promise<Entry> {
+  private fresh(id: number): Entry | undefined {
     const cached = this.entries.get(id);
-    if (cached && cached.expiresAt > Date.now()) return Promise.resolve(cached);
+    return cached && cached.expiresAt > Date.now() ? cached : undefined;
+  }
+
+  private entry(id: number): Promise<Entry> {
+    const cached = this.fresh(id);
+    if (cached) return Promise.resolve(cached);
     let pending = this.loading.get(id);
     if (!pending) {
       pending = this.load(id);
@@ -86,4 +102,12 @@ export class AccountDirectory {
       this.loading.delete(id);
     }
   }
+}
+
+/** Whether this key is the one last proven for the entry's account (constant time). */
+function isProven(entry: Entry, apiKey: string): boolean {
+  const known = entry.verifiedKey;
+  if (!known) return false;
+  const given = Buffer.from(apiKey, 'utf8');
+  return known.length === given.length && timingSafeEqual(known, given);
 }

@@ -6,6 +6,7 @@ import { Account } from './account.entity';
 import { BasicStrategy } from './basic.strategy';
 import { CreateAccountHandler } from './create-account.handler';
 import { MeController } from './me.controller';
+import { ProvenCredentials } from './proven-credentials';
 import { RotateApiKeyHandler } from './rotate-api-key.handler';
 import { SetPasswordHandler } from './set-password.handler';
 import { SettingsController } from './settings.controller';
@@ -18,10 +19,11 @@ import { SettingsService } from './settings.service';
     AccountDirectory,
     BasicStrategy,
     CreateAccountHandler,
+    ProvenCredentials,
     RotateApiKeyHandler,
     SetPasswordHandler,
     SettingsService,
   ],
-  exports: [AccountDirectory, SettingsService],
+  exports: [AccountDirectory, ProvenCredentials, SettingsService],
 })
 export class AccountsModule {}

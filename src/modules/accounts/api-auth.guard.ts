@@ -5,15 +5,21 @@ import type { FastifyRequest } from 'fastify';
 import { BEARER_CHALLENGE, UnauthorizedError } from '../../common/errors/domain-error';
 import { IS_PUBLIC } from '../../common/http/public.decorator';
 import type { Principal } from './principal';
+import { ProvenCredentials } from './proven-credentials';
 
 /**
  * The one authentication guard of the API, global: every route needs credentials unless marked
  * @Public(). Passport tries each scheme in turn: Basic (user ID and API key), then Bearer (an OAuth
  * access token; its strategy is the oauth module's). Either way the request acts on one account.
+ * A credential its scheme proved moments ago is recognised from that scheme's cache without
+ * passport's machinery (ProvenCredentials).
  */
 @Injectable()
 export class ApiAuthGuard extends AuthGuard(['basic', 'bearer']) {
-  constructor(private readonly reflector: Reflector) {
+  constructor(
+    private readonly reflector: Reflector,
+    private readonly proven: ProvenCredentials,
+  ) {
     super({ session: false });
   }
 
@@ -22,7 +28,14 @@ export class ApiAuthGuard extends AuthGuard(['basic', 'bearer']) {
       context.getHandler(),
       context.getClass(),
     ]);
-    return isPublic ? true : super.canActivate(context);
+    if (isPublic) return true;
+    const request = context.switchToHttp().getRequest<FastifyRequest & { user?: Principal }>();
+    const principal = this.proven.principalFor(request.headers.authorization);
+    if (principal) {
+      request.user = principal;
+      return true;
+    }
+    return super.canActivate(context);
   }
 
   /**

@@ -54,6 +54,16 @@ export class AccessTokens {
     return entry && !entry.revoked ? entry.accountId : null;
   }
 
+  /**
+   * Synchronously, without a query: the account of a token whose fresh cache entry says it is
+   * enabled; undefined otherwise (authenticate() decides).
+   */
+  provenAccountId(token: string): number | undefined {
+    if (!TOKEN.test(token)) return undefined;
+    const entry = this.fresh(this.secrets.hash(token));
+    return entry && !entry.revoked ? entry.accountId : undefined;
+  }
+
   /** A new token for the account, written in the caller's transaction (the code's exchange). */
   async issue(
     tx: EntityManager,
@@ -104,9 +114,14 @@ export class AccessTokens {
     for (const [hash, entry] of this.entries) if (matches(hash, entry)) this.entries.delete(hash);
   }
 
-  private entry(hash: string): Promise<Entry | null> {
+  private fresh(hash: string): Entry | undefined {
     const cached = this.entries.get(hash);
-    if (cached && cached.expiresAt > Date.now()) return Promise.resolve(cached);
+    return cached && cached.expiresAt > Date.now() ? cached : undefined;
+  }
+
+  private entry(hash: string): Promise<Entry | null> {
+    const cached = this.fresh(hash);
+    if (cached) return Promise.resolve(cached);
     let pending = this.loading.get(hash);
     if (!pending) {
       pending = this.load(hash);

@@ -4,16 +4,28 @@ import { PassportStrategy } from '@nestjs/passport';
 import { Strategy as PassportBearerStrategy } from 'passport-http-bearer';
 import { AccountDirectory } from '../accounts/account-directory';
 import type { Principal } from '../accounts/principal';
+import { type ProvenCredentialCheck, ProvenCredentials } from '../accounts/proven-credentials';
 import { AccessTokens } from './access-tokens';
+
+/**
+ * What passport-http-bearer reads as the token of a header (AccessTokens checks the token's own
+ * shape: lower-case hex).
+ */
+const CANONICAL_BEARER = /^bearer ([0-9a-f]{64})$/i;
 
 /** `Authorization: Bearer <access token>` (RFC 6750): the token's account, as OAuth granted it. */
 @Injectable()
-export class BearerStrategy extends PassportStrategy(PassportBearerStrategy, 'bearer') {
+export class BearerStrategy
+  extends PassportStrategy(PassportBearerStrategy, 'bearer')
+  implements ProvenCredentialCheck
+{
   constructor(
     private readonly tokens: AccessTokens,
     private readonly accounts: AccountDirectory,
+    proven: ProvenCredentials,
   ) {
     super();
+    proven.register(this);
   }
 
   /**
@@ -35,5 +47,14 @@ export class BearerStrategy extends PassportStrategy(PassportBearerStrategy, 'be
     const account = await this.accounts.find(accountId);
     if (!account) return false;
     return { accountId, account, scheme: 'bearer' };
+  }
+
+  /** See ProvenCredentials: the token and its account are fresh in their caches. */
+  proven(authorization: string): Principal | undefined {
+    const token = CANONICAL_BEARER.exec(authorization)?.[1];
+    if (token === undefined) return undefined;
+    const accountId = this.tokens.provenAccountId(token);
+    const account = accountId === undefined ? undefined : this.accounts.cachedAccount(accountId);
+    return account && { accountId: account.id, account, scheme: 'bearer' };
   }
 }
