@@ -11,6 +11,14 @@ const MARK_INTERVAL_MS = 50;
 const MARK_BATCH = 500;
 /** Most rows one addBulk carries. */
 const ENQUEUE_BATCH = 500;
+/**
+ * How long committed rows wait for others before one addBulk takes them all (a "linger", as Kafka
+ * producers have). An addBulk's cost is mostly per call: measured here, 150 µs of CPU per job in
+ * batches of 2 (one booking), 59 µs in batches of 10, 34 µs in batches of 40. Without it, under
+ * load each addBulk carried a booking or two and the queue work was ~13% of a booking's CPU in the
+ * API (bench:booking). Events reach the worker this much later at most.
+ */
+export const ENQUEUE_LINGER_MS = 5;
 
 /**
  * After a transaction committed: publishes its events in-process (EventBus) and hands its outbox rows
@@ -24,6 +32,7 @@ const ENQUEUE_BATCH = 500;
 @Injectable()
 export class DomainEventPublisher implements OnApplicationShutdown {
   private toEnqueue: OutboxRecord[] = [];
+  private lingering: NodeJS.Timeout | undefined;
   private enqueuing: Promise<void> | undefined;
   private toMark: string[] = [];
   private markTimer: NodeJS.Timeout | undefined;
@@ -40,22 +49,25 @@ export class DomainEventPublisher implements OnApplicationShutdown {
     this.eventBus.publishAll(events);
     if (!this.dispatcher.queueReady) return; // the relay will do it
     this.toEnqueue.push(...records);
-    this.startDraining();
+    if (this.toEnqueue.length >= ENQUEUE_BATCH) this.startDraining();
+    else this.lingering ??= setTimeout(() => this.startDraining(), ENQUEUE_LINGER_MS);
   }
 
   private startDraining(): void {
+    clearTimeout(this.lingering);
+    this.lingering = undefined;
     if (this.enqueuing) return;
     this.enqueuing = this.drain().finally(() => {
       this.enqueuing = undefined;
-      // Rows added between the loop's last look and now.
-      if (this.toEnqueue.length > 0) this.startDraining();
+      // Rows added between the loop's last look and now wait their linger.
+      if (this.toEnqueue.length > 0)
+        this.lingering ??= setTimeout(() => this.startDraining(), ENQUEUE_LINGER_MS);
     });
   }
 
   /**
-   * Enqueues what is waiting, one addBulk at a time: rows committed while one is in flight go
-   * together in the next (one Redis transaction for many bookings under load, none waiting when
-   * quiet).
+   * Enqueues what is waiting, one addBulk at a time: rows committed within ENQUEUE_LINGER_MS, or
+   * while one is in flight, go together (one Redis transaction for many bookings under load).
    */
   private async drain(): Promise<void> {
     while (this.toEnqueue.length > 0) {
@@ -74,7 +86,14 @@ export class DomainEventPublisher implements OnApplicationShutdown {
 
   /** Lets dispatches already started finish, and marks them, before the pools close. */
   async onApplicationShutdown(): Promise<void> {
-    while (this.enqueuing) await this.enqueuing;
+    for (;;) {
+      // What lingers goes now.
+      if (this.toEnqueue.length > 0) this.startDraining();
+      clearTimeout(this.lingering);
+      this.lingering = undefined;
+      if (!this.enqueuing) break;
+      await this.enqueuing;
+    }
     await this.flushMarks();
   }
 
