@@ -7,7 +7,7 @@ import { OutboxDispatcher } from './outbox-dispatcher';
 import type { OutboxRecord } from './outbox-record.entity';
 
 /** How long enqueued rows wait to be marked dispatched together, and how many at most. */
-const MARK_INTERVAL_MS = 50;
+const MARK_INTERVAL_MS = 250;
 const MARK_BATCH = 500;
 /** Most rows one addBulk carries. */
 const ENQUEUE_BATCH = 500;
