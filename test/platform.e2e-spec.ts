@@ -3,6 +3,7 @@ import { CommandBus } from '@nestjs/cqrs';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { AppConfig } from '../src/config/app-config';
 import { RotateApiKeyCommand } from '../src/modules/accounts/rotate-api-key.command';
+import { DataSource } from 'typeorm';
 import { PlatformProbeController } from './support/platform-probe.controller';
 import { type TestAccount, basicAuth, createAccount, startApi } from './support/test-app';
 
@@ -124,6 +125,22 @@ describe('Platform: the error contract and request handling (e2e)', () => {
         status: first.statusCode,
         body: first.json(),
       });
+    });
+
+    it('takes an account whose user ID was refused as unknown moments before', async () => {
+      const owner = await createAccount(app);
+      const id = 1_900_000_000 + owner.id;
+      const header = basicAuth(id, owner.apiKey);
+      expect((await me(header)).statusCode).toBe(401);
+      // The account comes into being under that ID (as one created by the CLI, another process).
+      const db = app.get(DataSource);
+      await db.query('UPDATE accounts SET id = ? WHERE id = ?', [id, owner.id]);
+      try {
+        const res = await me(header);
+        expect({ status: res.statusCode, id: res.json().id }).toEqual({ status: 200, id });
+      } finally {
+        await db.query('UPDATE accounts SET id = ? WHERE id = ?', [owner.id, id]);
+      }
     });
 
     it('refuses a rotated key at once, and takes the new one', async () => {

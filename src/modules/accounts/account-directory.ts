@@ -17,8 +17,9 @@ interface Entry {
 
 /**
  * Accounts by user ID for authentication, cached per process for AUTH_CACHE_TTL_MS so that an
- * authenticated request costs no query. A key rotated by another process stops working within the
- * TTL; in this process at once (evict). Concurrent misses for one id share one query.
+ * authenticated request costs no query (an unknown ID is asked for again each time). A key rotated
+ * by another process stops working within the TTL; in this process at once (evict). Concurrent
+ * misses for one id share one query.
  */
 @Injectable()
 export class AccountDirectory {
@@ -89,7 +90,9 @@ export class AccountDirectory {
         account: await this.accounts.findOneBy({ id }),
         expiresAt: Date.now() + this.ttlMs,
       };
-      if (this.ttlMs > 0) {
+      // An unknown user ID is not kept: the account may be created the next moment (by the CLI,
+      // in another process), and probes of random IDs would crowd out real accounts.
+      if (this.ttlMs > 0 && entry.account) {
         if (this.entries.size >= MAX_ENTRIES) {
           // Map keeps insertion order: drop the oldest entry.
           const oldest = this.entries.keys().next();
