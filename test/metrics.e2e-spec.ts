@@ -180,13 +180,14 @@ describe('Metrics (e2e)', () => {
         : undefined;
     });
 
-    // Two bookings, two events each (scheduled, changed): four domain-event jobs at least.
+    // Two bookings, two events each (scheduled, changed), carried by the domain-events queue's
+    // jobs (a job carries the events handed over together: one or two jobs here).
     expect(
       moved(after, 'queue_job_duration_seconds_count', {
         queue: QueueName.DomainEvents,
         status: 'completed',
       }),
-    ).toBeGreaterThanOrEqual(4);
+    ).toBeGreaterThanOrEqual(1);
     // Delivered jobs complete; the failed (410) and retried (500) attempts fail their run.
     expect(
       moved(after, 'queue_job_duration_seconds_count', {

@@ -5,12 +5,13 @@ import Bull, { type Queue } from 'bull';
 import { DateTime } from 'luxon';
 import { DataSource } from 'typeorm';
 import { closeGracefully } from '../src/app/shutdown';
-import { DomainEvent, type RecordedEvent } from '../src/common/outbox/domain-event';
+import { type DomainEventBatch, DomainEvent } from '../src/common/outbox/domain-event';
 import {
   DomainEventConsumer,
   type DomainEventHandler,
 } from '../src/common/outbox/domain-event-consumer';
 import { DomainEventPublisher } from '../src/common/outbox/domain-event-publisher';
+import { batchJobId } from '../src/common/outbox/outbox-dispatcher';
 import { Outbox } from '../src/common/outbox/outbox';
 import { QueueName } from '../src/common/queues/queue-names';
 import { Public } from '../src/common/http/public.decorator';
@@ -118,12 +119,13 @@ describe('Graceful stop (e2e)', () => {
     expect(consumer.finished).toBeDefined();
     expect(consumer.finished!).toBeLessThanOrEqual(stoppedAt);
 
-    const queue = new Bull<RecordedEvent>(QueueName.DomainEvents, {
+    const queue = new Bull<DomainEventBatch>(QueueName.DomainEvents, {
       redis: { host: config.redis.host, port: config.redis.port },
       prefix: config.queue.prefix,
     });
     try {
-      const job = await queue.getJob(pending.records[0].id);
+      // The only event this worker's publisher handed over: a job of its own.
+      const job = await queue.getJob(batchJobId([pending.records[0].id]));
       expect(await job?.getState()).toBe('completed');
     } finally {
       await queue.close();

@@ -3,7 +3,7 @@ import { EventBus } from '@nestjs/cqrs';
 import type { Logger } from 'pino';
 import { ROOT_LOGGER } from '../logging/logging.module';
 import type { PendingEvents } from './outbox';
-import { OutboxDispatcher } from './outbox-dispatcher';
+import { type DispatchedJob, OutboxDispatcher } from './outbox-dispatcher';
 import type { OutboxRecord } from './outbox-record.entity';
 
 /** How long enqueued rows wait to be marked dispatched together, and how many at most. */
@@ -12,11 +12,11 @@ const MARK_BATCH = 500;
 /** Most rows one addBulk carries. */
 const ENQUEUE_BATCH = 500;
 /**
- * How long committed rows wait for others before one addBulk takes them all (a "linger", as Kafka
- * producers have). An addBulk's cost is mostly per call: measured here, 150 µs of CPU per job in
- * batches of 2 (one booking), 59 µs in batches of 10, 34 µs in batches of 40. Without it, under
- * load each addBulk carried a booking or two and the queue work was ~13% of a booking's CPU in the
- * API (bench:booking). Events reach the worker this much later at most.
+ * How long committed rows wait for others before they are handed over together (a "linger", as
+ * Kafka producers have): one job for the events of several bookings under load (see
+ * OutboxDispatcher). Without it, each handover carried a booking or two and the queue work was
+ * ~13% of a booking's CPU in the API (bench:booking). Events reach the worker this much later at
+ * most.
  */
 export const ENQUEUE_LINGER_MS = 5;
 
@@ -27,14 +27,16 @@ export const ENQUEUE_LINGER_MS = 5;
  *
  * Enqueued rows are marked dispatched in batches (one UPDATE per MARK_INTERVAL_MS, not one per
  * booking): a row whose mark is lost with the process is enqueued again by the relay, and Bull
- * ignores it (same jobId, jobs kept a day).
+ * ignores it when the relay hands over the same rows (same jobId, jobs kept a day); otherwise its
+ * event is handled twice, which its consumers allow (at least once).
  */
 @Injectable()
 export class DomainEventPublisher implements OnApplicationShutdown {
   private toEnqueue: OutboxRecord[] = [];
   private lingering: NodeJS.Timeout | undefined;
   private enqueuing: Promise<void> | undefined;
-  private toMark: string[] = [];
+  private toMark: DispatchedJob[] = [];
+  private marksWaiting = 0;
   private markTimer: NodeJS.Timeout | undefined;
   private marking: Promise<void> = Promise.resolve();
 
@@ -73,8 +75,7 @@ export class DomainEventPublisher implements OnApplicationShutdown {
     while (this.toEnqueue.length > 0) {
       const batch = this.toEnqueue.splice(0, ENQUEUE_BATCH);
       try {
-        await this.dispatcher.enqueue(batch);
-        this.markLater(batch.map((r) => r.id));
+        this.markLater(await this.dispatcher.enqueue(batch));
       } catch (err: unknown) {
         this.logger.warn(
           { err, outboxIds: batch.map((r) => r.id) },
@@ -97,9 +98,10 @@ export class DomainEventPublisher implements OnApplicationShutdown {
     await this.flushMarks();
   }
 
-  private markLater(ids: string[]): void {
-    this.toMark.push(...ids);
-    if (this.toMark.length >= MARK_BATCH) void this.flushMarks();
+  private markLater(jobs: DispatchedJob[]): void {
+    this.toMark.push(...jobs);
+    this.marksWaiting += jobs.reduce((sum, j) => sum + j.outboxIds.length, 0);
+    if (this.marksWaiting >= MARK_BATCH) void this.flushMarks();
     else this.markTimer ??= setTimeout(() => void this.flushMarks(), MARK_INTERVAL_MS);
   }
 
@@ -107,13 +109,15 @@ export class DomainEventPublisher implements OnApplicationShutdown {
   private flushMarks(): Promise<void> {
     clearTimeout(this.markTimer);
     this.markTimer = undefined;
-    const ids = this.toMark;
+    const jobs = this.toMark;
+    const count = this.marksWaiting;
     this.toMark = [];
-    if (ids.length === 0) return this.marking;
+    this.marksWaiting = 0;
+    if (jobs.length === 0) return this.marking;
     this.marking = this.marking
-      .then(() => this.dispatcher.markDispatched(ids))
+      .then(() => this.dispatcher.markDispatched(jobs))
       .catch((err: unknown) =>
-        this.logger.warn({ err, count: ids.length }, 'outbox rows left for the relay to mark'),
+        this.logger.warn({ err, count }, 'outbox rows left for the relay to mark'),
       );
     return this.marking;
   }

@@ -21,3 +21,12 @@ export interface RecordedEvent {
   payload: Record<string, unknown>;
   occurredAt: string;
 }
+
+/**
+ * A job of the domain-events queue: the events of the outbox rows handed over together (one or more
+ * transactions'). One job for many events: a Bull job costs about as much as the events it carries
+ * cost to handle (see OutboxDispatcher).
+ */
+export interface DomainEventBatch {
+  events: RecordedEvent[];
+}

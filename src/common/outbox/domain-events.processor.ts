@@ -8,11 +8,11 @@ import { DataSource } from 'typeorm';
 import { Batcher } from '../database/batcher';
 import { ROOT_LOGGER } from '../logging/logging.module';
 import { QueueName } from '../queues/queue-names';
-import type { RecordedEvent } from './domain-event';
+import type { DomainEventBatch, RecordedEvent } from './domain-event';
 import { DOMAIN_EVENT_CONSUMER, type DomainEventHandler } from './domain-event-consumer';
 
-/** Domain events handled at once per worker process (see `handle`). */
-export const DOMAIN_EVENT_CONCURRENCY = 256;
+/** Jobs of domain events handled at once per worker process (see `handle`). */
+export const DOMAIN_EVENT_CONCURRENCY = 64;
 
 /**
  * Worker: hands each domain event from the queue to every registered consumer, together, then records
@@ -20,8 +20,12 @@ export const DOMAIN_EVENT_CONCURRENCY = 256;
  * hands it to the queue again when that lasts (OUTBOX_REDELIVER_AFTER_MS): its job was lost with
  * Redis, or failed for good. Consumers are idempotent, so a second run does no harm.
  *
- * The marks of jobs finishing together are written by one UPDATE (see Batcher); a job completes
- * only once its mark is committed, so a completed job always has its row marked.
+ * A job carries a batch of events (see OutboxDispatcher); they are handled side by side, and the
+ * job completes once every one is processed and marked. When one fails, the job fails and Bull
+ * tries it again later: the events already processed (marked) are left out of the next attempt.
+ *
+ * The marks of events finishing together are written by one UPDATE (see Batcher); an event counts
+ * as done only once its mark is committed, so a completed job always has its rows marked.
  */
 @Processor(QueueName.DomainEvents)
 export class DomainEventsProcessor implements OnModuleInit {
@@ -49,20 +53,41 @@ export class DomainEventsProcessor implements OnModuleInit {
   }
 
   /**
-   * DOMAIN_EVENT_CONCURRENCY jobs at once. A job mostly waits: on its consumers' batched
-   * statements and on its mark, a few fsyncs of MySQL. By Little's law a process handles
-   * concurrency / job time events a second (two per booking: `scheduled` and `changed`), and the
-   * more jobs wait together, the larger (and cheaper per event) the batches: at 64, the jobs' own
-   * waits held deliveries near 1,000 a second (bench:webhooks).
+   * DOMAIN_EVENT_CONCURRENCY jobs at once, each of up to EVENTS_PER_JOB events. An event mostly
+   * waits: on its consumers' batched statements and on its mark, a few fsyncs of MySQL. By
+   * Little's law a process handles events in flight / event time events a second (two per
+   * booking: `scheduled` and `changed`), and the more events wait together, the larger (and
+   * cheaper per event) the consumers' batches.
    */
   @Process({ name: '*', concurrency: DOMAIN_EVENT_CONCURRENCY })
-  async handle(job: Job<RecordedEvent>): Promise<void> {
-    // Side by side: consumers are independent (webhooks do not wait for notifications' planning).
-    // All of them run to the end; if any failed, the job is retried for all (each is idempotent).
-    const outcomes = await Promise.allSettled(this.consumers.map((c) => c.handle(job.data)));
+  async handle(job: Job<DomainEventBatch | RecordedEvent>): Promise<void> {
+    // Jobs of one event each were queued before events travelled in batches.
+    const events = 'events' in job.data ? job.data.events : [job.data];
+    const pending = job.attemptsMade > 0 ? await this.unprocessed(events) : events;
+    const outcomes = await Promise.allSettled(pending.map((event) => this.handleEvent(event)));
     const failed = outcomes.find((o): o is PromiseRejectedResult => o.status === 'rejected');
     if (failed) throw failed.reason;
-    await this.marks.add(job.data.outboxId);
+  }
+
+  /**
+   * Consumers side by side (webhooks do not wait for notifications' planning). All of them run to
+   * the end; if any failed, the event is tried again with its job, for all (each is idempotent).
+   */
+  private async handleEvent(event: RecordedEvent): Promise<void> {
+    const outcomes = await Promise.allSettled(this.consumers.map((c) => c.handle(event)));
+    const failed = outcomes.find((o): o is PromiseRejectedResult => o.status === 'rejected');
+    if (failed) throw failed.reason;
+    await this.marks.add(event.outboxId);
+  }
+
+  /** The events of a job tried again whose rows are not marked processed yet. */
+  private async unprocessed(events: RecordedEvent[]): Promise<RecordedEvent[]> {
+    const rows: { id: string }[] = await this.dataSource.query(
+      'SELECT id FROM outbox WHERE id IN (?) AND processed_at IS NULL',
+      [events.map((e) => e.outboxId)],
+    );
+    const open = new Set(rows.map((r) => String(r.id)));
+    return events.filter((e) => open.has(e.outboxId));
   }
 
   private async markProcessed(ids: string[]): Promise<void[]> {

@@ -1,26 +1,54 @@
+import { createHash } from 'node:crypto';
 import { InjectQueue } from '@nestjs/bull';
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { Queue } from 'bull';
 import type { Logger } from 'pino';
-import { DataSource, type EntityManager, In, IsNull } from 'typeorm';
+import { DataSource, type EntityManager } from 'typeorm';
 import { ROOT_LOGGER } from '../logging/logging.module';
 import { QueueName } from '../queues/queue-names';
-import type { RecordedEvent } from './domain-event';
-import { OutboxRecord, toRecordedEvent } from './outbox-record.entity';
+import type { DomainEventBatch } from './domain-event';
+import { type OutboxRecord, toRecordedEvent } from './outbox-record.entity';
 
 const ENQUEUE_TIMEOUT_MS = 3000;
 const DAY_SECONDS = 24 * 60 * 60;
+/**
+ * Most events one job carries. A job's events are handled side by side and retried together, so a
+ * batch stays small enough that many jobs share the worker's concurrency and a failing event
+ * drags few others into its retries.
+ */
+export const EVENTS_PER_JOB = 32;
+/** The name of the domain-events queue's jobs. */
+export const EVENTS_JOB = 'events';
+
+/** A job added to the queue and the outbox rows whose events it carries. */
+export interface DispatchedJob {
+  jobId: string;
+  outboxIds: string[];
+}
 
 /**
- * Moves outbox rows to the domain-events queue. The row id is the Bull jobId, so a row enqueued twice
- * (by its writer after commit and by the relay, or by a relay retrying after Redis failed mid-way)
- * is one job: Bull ignores an add whose jobId exists. Completed jobs are kept a day for that reason.
+ * The job id of a set of rows: the first row id and a digest of all of them. The same rows handed
+ * over again (by the API after commit and by the relay, or by a relay retrying after Redis failed
+ * mid-way) make the same id, which Bull ignores as a duplicate (completed jobs are kept a day for
+ * that reason); other rows never share it.
+ */
+export function batchJobId(outboxIds: string[]): string {
+  const digest = createHash('sha256').update(outboxIds.join(',')).digest('base64url');
+  return `${outboxIds[0]}-${digest.slice(0, 16)}`;
+}
+
+/**
+ * Moves outbox rows to the domain-events queue, EVENTS_PER_JOB events to a job: a Bull job costs
+ * its producer and its worker about the same however many events it carries (measured here: an
+ * addBulk costs ~150 µs of CPU per job in batches of 2, 34 µs in batches of 40, and each job
+ * taken, run and finished by the worker costs a few Redis round trips), and a booking makes two
+ * events. Each row records its job (`job_id`) when it is marked dispatched.
  */
 @Injectable()
 export class OutboxDispatcher {
   constructor(
-    @InjectQueue(QueueName.DomainEvents) private readonly queue: Queue<RecordedEvent>,
+    @InjectQueue(QueueName.DomainEvents) private readonly queue: Queue<DomainEventBatch>,
     @InjectDataSource() private readonly dataSource: DataSource,
     @Inject(ROOT_LOGGER) private readonly logger: Logger,
   ) {}
@@ -31,30 +59,38 @@ export class OutboxDispatcher {
   }
 
   /** Enqueues the rows then marks them dispatched (with `tx` when given, else on its own). */
-  async dispatch(rows: OutboxRecord[], tx?: EntityManager): Promise<void> {
-    if (rows.length === 0) return;
-    await this.enqueue(rows);
-    await this.markDispatched(
-      rows.map((r) => r.id),
-      tx,
-    );
+  async dispatch(rows: OutboxRecord[], tx?: EntityManager): Promise<DispatchedJob[]> {
+    if (rows.length === 0) return [];
+    const jobs = await this.enqueue(rows);
+    await this.markDispatched(jobs, tx);
+    return jobs;
   }
 
-  /** Records that the rows reached the queue: the relay leaves them alone from then on. */
-  async markDispatched(ids: string[], tx?: EntityManager): Promise<void> {
+  /**
+   * Records that the rows reached the queue, and in which job: the relay leaves them alone from
+   * then on, unless they stay unprocessed for long. One UPDATE for all the jobs.
+   */
+  async markDispatched(jobs: DispatchedJob[], tx?: EntityManager): Promise<void> {
+    const ids = jobs.flatMap((j) => j.outboxIds);
     if (ids.length === 0) return;
-    await (tx ?? this.dataSource.manager).update(
-      OutboxRecord,
-      { id: In(ids), dispatchedAt: IsNull() },
-      { dispatchedAt: new Date() },
+    const cases = jobs.map(() => 'WHEN id IN (?) THEN ?').join(' ');
+    await (tx ?? this.dataSource.manager).query(
+      `UPDATE outbox SET dispatched_at = ?, job_id = CASE ${cases} END
+        WHERE id IN (?) AND dispatched_at IS NULL`,
+      [new Date(), ...jobs.flatMap((j) => [j.outboxIds, j.jobId]), ids],
     );
   }
 
-  /** Adds the rows' jobs to the queue (a row already there is left as it is). */
-  async enqueue(rows: OutboxRecord[]): Promise<void> {
-    if (rows.length === 0) return;
-    const events = rows.map(toRecordedEvent);
+  /** Adds the rows' jobs to the queue (a job already there is left as it is). */
+  async enqueue(rows: OutboxRecord[]): Promise<DispatchedJob[]> {
+    if (rows.length === 0) return [];
     if (!this.queueReady) throw new Error(`Redis is not ready (${this.queue.client.status})`);
+    const jobs: (DispatchedJob & { data: DomainEventBatch })[] = [];
+    for (let i = 0; i < rows.length; i += EVENTS_PER_JOB) {
+      const events = rows.slice(i, i + EVENTS_PER_JOB).map(toRecordedEvent);
+      const outboxIds = events.map((e) => e.outboxId);
+      jobs.push({ jobId: batchJobId(outboxIds), outboxIds, data: { events } });
+    }
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {
       timer = setTimeout(
@@ -65,11 +101,11 @@ export class OutboxDispatcher {
     try {
       await Promise.race([
         this.queue.addBulk(
-          events.map((data) => ({
-            name: data.type,
+          jobs.map(({ jobId, data }) => ({
+            name: EVENTS_JOB,
             data,
             opts: {
-              jobId: data.outboxId,
+              jobId,
               attempts: 10,
               backoff: { type: 'exponential', delay: 1000 },
               removeOnComplete: { age: DAY_SECONDS },
@@ -82,6 +118,7 @@ export class OutboxDispatcher {
     } finally {
       clearTimeout(timer);
     }
-    this.logger.debug({ outboxIds: events.map((e) => e.outboxId) }, 'outbox events enqueued');
+    this.logger.debug({ jobs: jobs.map((j) => j.jobId) }, 'outbox events enqueued');
+    return jobs.map(({ jobId, outboxIds }) => ({ jobId, outboxIds }));
   }
 }

@@ -26,6 +26,10 @@ export class OutboxRecord {
   @Column({ name: 'dispatched_at', type: 'datetime', precision: 3, nullable: true })
   dispatchedAt!: Date | null;
 
+  /** The queue's job that carries the event (a batch of events); null before its dispatch. */
+  @Column({ name: 'job_id', type: 'varchar', length: 64, nullable: true })
+  jobId!: string | null;
+
   /**
    * When every worker-side consumer had handled the event; null until then. The relay hands rows
    * dispatched long ago but still unprocessed to the queue again (their job was lost).

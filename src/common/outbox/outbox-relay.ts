@@ -13,7 +13,7 @@ import { DataSource, type EntityManager, In } from 'typeorm';
 import { AppConfig } from '../../config/app-config';
 import { ROOT_LOGGER } from '../logging/logging.module';
 import { QueueName } from '../queues/queue-names';
-import type { RecordedEvent } from './domain-event';
+import type { DomainEventBatch } from './domain-event';
 import { OutboxDispatcher } from './outbox-dispatcher';
 import { OutboxRecord } from './outbox-record.entity';
 
@@ -26,21 +26,23 @@ const BATCH_SIZE = 200;
  *
  * - still undispatched some seconds after they were written (their writer crashed, or Redis was
  *   down): enqueued and marked dispatched;
- * - dispatched long ago (OUTBOX_REDELIVER_AFTER_MS) yet unprocessed: their job is looked up. Gone
- *   (Redis restarted empty) → enqueued again; failed for good → retried; completed → the row is
- *   marked processed (the mark was lost); waiting or running → left to the queue's backlog. Their
- *   `dispatched_at` is moved to now, so they are looked at again only after another such delay.
+ * - dispatched long ago (OUTBOX_REDELIVER_AFTER_MS) yet unprocessed: their job (`job_id`; the row
+ *   id for rows dispatched before jobs carried batches) is looked up. Gone (Redis restarted empty)
+ *   → enqueued again; failed for good → retried; completed → the row is marked processed (the
+ *   mark was lost; a job completes only once all its events are processed); waiting or running →
+ *   left to the queue's backlog. Their `dispatched_at` is moved to now, so they are looked at again
+ *   only after another such delay.
  *
  * Rows are claimed with `FOR UPDATE SKIP LOCKED`, so several workers share the work without waiting
- * on each other, and the row id is the jobId, so an event is queued once however often it is handed
- * over.
+ * on each other, and a job's id is made from its rows' ids (batchJobId), so rows handed over twice
+ * alike are queued once.
  */
 @Injectable()
 export class OutboxRelay implements OnApplicationBootstrap, OnModuleDestroy {
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<unknown> | undefined;
   private stopped = false;
-  private queue: Queue<RecordedEvent> | undefined;
+  private queue: Queue<DomainEventBatch> | undefined;
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
@@ -52,9 +54,12 @@ export class OutboxRelay implements OnApplicationBootstrap, OnModuleDestroy {
 
   onApplicationBootstrap(): void {
     // The domain-events queue, registered by OutboxModule (the dispatcher's and the processor's).
-    this.queue = this.moduleRef.get<Queue<RecordedEvent>>(getQueueToken(QueueName.DomainEvents), {
-      strict: false,
-    });
+    this.queue = this.moduleRef.get<Queue<DomainEventBatch>>(
+      getQueueToken(QueueName.DomainEvents),
+      {
+        strict: false,
+      },
+    );
     this.schedule(0);
   }
 
@@ -100,28 +105,36 @@ export class OutboxRelay implements OnApplicationBootstrap, OnModuleDestroy {
   /** Rows dispatched long ago and still unprocessed (see the class comment). */
   private async redeliver(rows: OutboxRecord[], tx: EntityManager): Promise<void> {
     if (rows.length === 0 || !this.queue) return;
+    const byJob = new Map<string, OutboxRecord[]>();
+    for (const row of rows) {
+      const jobId = row.jobId ?? row.id;
+      byJob.set(jobId, [...(byJob.get(jobId) ?? []), row]);
+    }
     const lost: OutboxRecord[] = [];
     const processed: string[] = [];
     const retried: string[] = [];
-    for (const row of rows) {
-      const job = await this.queue.getJob(row.id);
+    for (const [jobId, jobRows] of byJob) {
+      const job = await this.queue.getJob(jobId);
       const state = job ? await job.getState() : undefined;
-      if (!job || state === undefined) lost.push(row);
-      else if (state === 'completed') processed.push(row.id);
+      if (!job || state === undefined) lost.push(...jobRows);
+      else if (state === 'completed') processed.push(...jobRows.map((r) => r.id));
       else if (state === 'failed') {
         await job.retry();
-        retried.push(row.id);
+        retried.push(jobId);
       }
     }
-    await this.dispatcher.enqueue(lost);
     const now = new Date();
     await tx.update(OutboxRecord, { id: In(rows.map((r) => r.id)) }, { dispatchedAt: now });
+    if (lost.length > 0) {
+      for (const job of await this.dispatcher.enqueue(lost))
+        await tx.update(OutboxRecord, { id: In(job.outboxIds) }, { jobId: job.jobId });
+    }
     if (processed.length > 0) {
       await tx.update(OutboxRecord, { id: In(processed) }, { processedAt: now });
     }
     if (lost.length > 0 || retried.length > 0) {
       this.logger.warn(
-        { lost: lost.map((r) => r.id), retried },
+        { lost: lost.map((r) => r.id), retriedJobs: retried },
         'outbox events whose job was lost or had failed handed to the queue again',
       );
     }

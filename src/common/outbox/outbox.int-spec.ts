@@ -8,9 +8,10 @@ import { testConfig } from '../../../test/support/test-environment';
 import { WorkerModule } from '../../app/worker.module';
 import { createRootLogger } from '../logging/logging.module';
 import { QueueName } from '../queues/queue-names';
-import { DomainEvent, type RecordedEvent } from './domain-event';
+import { type DomainEventBatch, DomainEvent, type RecordedEvent } from './domain-event';
 import { DomainEventConsumer, type DomainEventHandler } from './domain-event-consumer';
 import { DomainEventPublisher } from './domain-event-publisher';
+import { EVENTS_JOB } from './outbox-dispatcher';
 import { Outbox } from './outbox';
 import { OutboxRecord } from './outbox-record.entity';
 import { OutboxRelay } from './outbox-relay';
@@ -22,7 +23,13 @@ class ThingHappenedEvent extends DomainEvent<{ thingId: number }> {
 @DomainEventConsumer()
 class RecordingConsumer implements DomainEventHandler {
   readonly received: RecordedEvent[] = [];
+  /** Things whose next event fails once (a consumer's passing trouble). */
+  readonly failOnce = new Set<number>();
+  attempts = 0;
   handle(event: RecordedEvent): Promise<void> {
+    this.attempts += 1;
+    const { thingId } = event.payload as { thingId: number };
+    if (this.failOnce.delete(thingId)) return Promise.reject(new Error(`thing ${thingId} failed`));
     this.received.push(event);
     return Promise.resolve();
   }
@@ -33,7 +40,7 @@ describe('Outbox: events reach the queue exactly once (MySQL + Redis)', () => {
   let worker: TestingModule;
   let db: DataSource;
   let consumer: RecordingConsumer;
-  let queue: Queue<RecordedEvent>;
+  let queue: Queue<DomainEventBatch>;
   let thingId = 0;
 
   beforeAll(async () => {
@@ -50,7 +57,7 @@ describe('Outbox: events reach the queue exactly once (MySQL + Redis)', () => {
     await worker.init();
     db = worker.get(DataSource);
     consumer = worker.get(RecordingConsumer);
-    queue = worker.get<Queue<RecordedEvent>>(getQueueToken(QueueName.DomainEvents));
+    queue = worker.get<Queue<DomainEventBatch>>(getQueueToken(QueueName.DomainEvents));
     await queue.isReady();
   });
 
@@ -88,7 +95,9 @@ describe('Outbox: events reach the queue exactly once (MySQL + Redis)', () => {
     // Past the relay delay, and enqueued once more by hand: still one job, one delivery.
     await new Promise((r) => setTimeout(r, 600));
     await worker.get(OutboxRelay).relayOnce();
-    await queue.add({ ...delivered }, { jobId: record.id });
+    const { jobId } = await rowOf(record.id);
+    expect(jobId).not.toBeNull();
+    await queue.add(EVENTS_JOB, { events: [{ ...delivered }] }, { jobId: jobId! });
     await new Promise((r) => setTimeout(r, 300));
     expect(deliveriesOf(record.id)).toHaveLength(1);
   });
@@ -105,7 +114,7 @@ describe('Outbox: events reach the queue exactly once (MySQL + Redis)', () => {
     await redis.start(); // an empty Redis: nothing of the event survives there
     await eventually(() => deliveriesOf(record.id)[0]);
     await eventually(async () => ((await rowOf(record.id)).dispatchedAt ? true : undefined));
-    expect(await queue.getJob(record.id)).not.toBeNull();
+    expect(await queue.getJob((await rowOf(record.id)).jobId!)).not.toBeNull();
 
     await new Promise((r) => setTimeout(r, 800)); // more relay passes
     expect(deliveriesOf(record.id)).toHaveLength(1);
@@ -115,6 +124,8 @@ describe('Outbox: events reach the queue exactly once (MySQL + Redis)', () => {
     const record = await commitEvent();
     await eventually(() => deliveriesOf(record.id)[0]);
     await eventually(async () => ((await rowOf(record.id)).processedAt ? true : undefined));
+    // Marked dispatched, with its job, by the publisher (in batches, a moment later).
+    await eventually(async () => ((await rowOf(record.id)).jobId ? true : undefined));
     const longAgo = () => new Date(Date.now() - 10 * 60_000);
     const repository = db.getRepository(OutboxRecord);
 
@@ -124,7 +135,7 @@ describe('Outbox: events reach the queue exactly once (MySQL + Redis)', () => {
     expect(deliveriesOf(record.id)).toHaveLength(1);
 
     // Its job is gone (Redis restarted empty): queued again and processed again (at least once).
-    await (await queue.getJob(record.id))!.remove();
+    await (await queue.getJob((await rowOf(record.id)).jobId!))!.remove();
     await repository.update({ id: record.id }, { processedAt: null, dispatchedAt: longAgo() });
     await eventually(() => (deliveriesOf(record.id).length === 2 ? true : undefined));
     await eventually(async () => ((await rowOf(record.id)).processedAt ? true : undefined));
@@ -133,6 +144,35 @@ describe('Outbox: events reach the queue exactly once (MySQL + Redis)', () => {
     await new Promise((r) => setTimeout(r, 500));
     expect((await rowOf(record.id)).processedAt).toBeNull();
     expect(deliveriesOf(record.id)).toHaveLength(2);
+  });
+
+  it('carries events handed over together in one job, and tries again only the one that failed', async () => {
+    const things = [++thingId, ++thingId, ++thingId];
+    consumer.failOnce.add(things[1]);
+    const attemptsBefore = consumer.attempts;
+    const pending = await db.transaction((tx) =>
+      worker.get(Outbox).record(
+        tx,
+        things.map((id) => new ThingHappenedEvent(7, { thingId: id })),
+      ),
+    );
+    worker.get(DomainEventPublisher).publishAfterCommit(pending);
+    const ids = pending.records.map((r) => r.id);
+
+    // The job's first attempt fails for the second event; Bull tries the job again (after 1 s).
+    await eventually(() => (ids.every((id) => deliveriesOf(id).length > 0) ? true : undefined));
+    const rows = await Promise.all(ids.map(rowOf));
+    expect(new Set(rows.map((r) => r.jobId)).size).toBe(1);
+    await eventually(async () =>
+      (await Promise.all(ids.map(rowOf))).every((r) => r.processedAt) ? true : undefined,
+    );
+    const job = await queue.getJob(rows[0].jobId!);
+    expect(await job!.getState()).toBe('completed');
+    expect(job!.attemptsMade).toBe(1);
+    expect(job!.data.events.map((e) => e.outboxId)).toEqual(ids);
+    // Each event reached the consumer once; the failed one was tried twice, the others once.
+    expect(ids.map((id) => deliveriesOf(id).length)).toEqual([1, 1, 1]);
+    expect(consumer.attempts - attemptsBefore).toBe(4);
   });
 
   it('writes nothing when the transaction rolls back', async () => {

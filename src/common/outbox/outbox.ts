@@ -28,6 +28,7 @@ export class Outbox {
         payload: { ...e.payload },
         createdAt: now,
         dispatchedAt: null,
+        jobId: null,
       }),
     );
     if (records.length > 0) {

@@ -9,6 +9,7 @@ import { WebhookMessages1764500000000 } from './1764500000000-webhook-messages';
 import { CoveringBusyIndex1764600000000 } from './1764600000000-covering-busy-index';
 import { OAuth1764700000000 } from './1764700000000-oauth';
 import { Notifications1764800000000 } from './1764800000000-notifications';
+import { OutboxBatchJobs1764900000000 } from './1764900000000-outbox-batch-jobs';
 
 /**
  * Every migration, in order. Listed explicitly (not globbed) so that the compiled service, ts-jest and
@@ -26,4 +27,5 @@ export const migrations = [
   CoveringBusyIndex1764600000000,
   OAuth1764700000000,
   Notifications1764800000000,
+  OutboxBatchJobs1764900000000,
 ];
