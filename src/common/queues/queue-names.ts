@@ -1,6 +1,9 @@
 /** Every Bull queue of the service. The API only produces; the worker consumes. */
 export enum QueueName {
-  /** Domain events relayed from the outbox, one job per outbox row (jobId = row id). */
+  /**
+   * Domain events relayed from the outbox: the events of the rows handed over together in one job
+   * (jobId: the first row id and a digest of all; each row records it in `job_id`).
+   */
   DomainEvents = 'domain-events',
   /**
    * Worker only: one job per webhook message (jobId `wh:<messageId>`, or `wh:<messageId>:…` when
