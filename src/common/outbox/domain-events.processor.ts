@@ -64,9 +64,7 @@ export class DomainEventsProcessor implements OnModuleInit {
     // Jobs of one event each were queued before events travelled in batches.
     const events = 'events' in job.data ? job.data.events : [job.data];
     const pending = job.attemptsMade > 0 ? await this.unprocessed(events) : events;
-    const outcomes = await Promise.allSettled(pending.map((event) => this.handleEvent(event)));
-    const failed = outcomes.find((o): o is PromiseRejectedResult => o.status === 'rejected');
-    if (failed) throw failed.reason;
+    await allThenFirstFailure(pending.map((event) => this.handleEvent(event)));
   }
 
   /**
@@ -74,9 +72,7 @@ export class DomainEventsProcessor implements OnModuleInit {
    * the end; if any failed, the event is tried again with its job, for all (each is idempotent).
    */
   private async handleEvent(event: RecordedEvent): Promise<void> {
-    const outcomes = await Promise.allSettled(this.consumers.map((c) => c.handle(event)));
-    const failed = outcomes.find((o): o is PromiseRejectedResult => o.status === 'rejected');
-    if (failed) throw failed.reason;
+    await allThenFirstFailure(this.consumers.map((c) => c.handle(event)));
     await this.marks.add(event.outboxId);
   }
 
@@ -97,4 +93,11 @@ export class DomainEventsProcessor implements OnModuleInit {
     );
     return [];
   }
+}
+
+/** Waits for every task to end (none cut short by another's failure), then throws the first failure. */
+async function allThenFirstFailure(tasks: Promise<unknown>[]): Promise<void> {
+  const outcomes = await Promise.allSettled(tasks);
+  const failed = outcomes.find((o): o is PromiseRejectedResult => o.status === 'rejected');
+  if (failed) throw failed.reason;
 }
