@@ -95,7 +95,7 @@ export class DomainEventsProcessor implements OnModuleInit {
   }
 }
 
-/** Waits for every task to end (none cut short by another's failure), then throws the first failure. */
+/** Waits for every task to end (none is cut short by another's failure), then throws the first. */
 async function allThenFirstFailure(tasks: Promise<unknown>[]): Promise<void> {
   const outcomes = await Promise.allSettled(tasks);
   const failed = outcomes.find((o): o is PromiseRejectedResult => o.status === 'rejected');
