@@ -52,7 +52,12 @@ export class DomainEventPublisher implements OnApplicationShutdown {
     if (!this.dispatcher.queueReady) return; // the relay will do it
     this.toEnqueue.push(...records);
     if (this.toEnqueue.length >= ENQUEUE_BATCH) this.startDraining();
-    else this.lingering ??= setTimeout(() => this.startDraining(), ENQUEUE_LINGER_MS);
+    else this.linger();
+  }
+
+  /** Drains after ENQUEUE_LINGER_MS, unless a drain is already due. */
+  private linger(): void {
+    this.lingering ??= setTimeout(() => this.startDraining(), ENQUEUE_LINGER_MS);
   }
 
   private startDraining(): void {
@@ -62,8 +67,7 @@ export class DomainEventPublisher implements OnApplicationShutdown {
     this.enqueuing = this.drain().finally(() => {
       this.enqueuing = undefined;
       // Rows added between the loop's last look and now wait their linger.
-      if (this.toEnqueue.length > 0)
-        this.lingering ??= setTimeout(() => this.startDraining(), ENQUEUE_LINGER_MS);
+      if (this.toEnqueue.length > 0) this.linger();
     });
   }
 

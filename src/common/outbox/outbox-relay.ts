@@ -54,12 +54,8 @@ export class OutboxRelay implements OnApplicationBootstrap, OnModuleDestroy {
 
   onApplicationBootstrap(): void {
     // The domain-events queue, registered by OutboxModule (the dispatcher's and the processor's).
-    this.queue = this.moduleRef.get<Queue<DomainEventBatch>>(
-      getQueueToken(QueueName.DomainEvents),
-      {
-        strict: false,
-      },
-    );
+    const token = getQueueToken(QueueName.DomainEvents);
+    this.queue = this.moduleRef.get<Queue<DomainEventBatch>>(token, { strict: false });
     this.schedule(0);
   }
 
@@ -108,7 +104,9 @@ export class OutboxRelay implements OnApplicationBootstrap, OnModuleDestroy {
     const byJob = new Map<string, OutboxRecord[]>();
     for (const row of rows) {
       const jobId = row.jobId ?? row.id;
-      byJob.set(jobId, [...(byJob.get(jobId) ?? []), row]);
+      const jobRows = byJob.get(jobId);
+      if (jobRows) jobRows.push(row);
+      else byJob.set(jobId, [row]);
     }
     const lost: OutboxRecord[] = [];
     const processed: string[] = [];
