@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { PassportStrategy } from '@nestjs/passport';
 import { BasicStrategy as PassportBasicStrategy } from 'passport-http';
 import { AccountDirectory } from './account-directory';
-import type { Principal } from './principal';
+import { type Principal, principalOf } from './principal';
 import { type ProvenCredentialCheck, ProvenCredentials } from './proven-credentials';
 
 const USER_ID = /^[1-9]\d{0,9}$/;
@@ -30,7 +30,7 @@ export class BasicStrategy
     if (!USER_ID.test(userId)) return false;
     const account = await this.directory.authenticate(Number(userId), apiKey);
     if (!account) return false;
-    return { accountId: account.id, account, scheme: 'basic' };
+    return principalOf(account, 'basic');
   }
 
   /** See ProvenCredentials: this user ID and key were proven moments ago (AccountDirectory). */
@@ -41,6 +41,6 @@ export class BasicStrategy
     // passport-http reads the key up to a second colon; such a header is left to it.
     if (parts.length !== 2 || !USER_ID.test(parts[0])) return undefined;
     const account = this.directory.provenAccount(Number(parts[0]), parts[1]);
-    return account && { accountId: account.id, account, scheme: 'basic' };
+    return account && principalOf(account, 'basic');
   }
 }

@@ -6,3 +6,8 @@ export interface Principal {
   account: Account;
   scheme: 'basic' | 'bearer';
 }
+
+/** The principal of an account authenticated by `scheme`. */
+export function principalOf(account: Account, scheme: Principal['scheme']): Principal {
+  return { accountId: account.id, account, scheme };
+}

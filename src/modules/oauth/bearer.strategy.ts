@@ -3,7 +3,7 @@ import { Injectable } from '@nestjs/common';
 import { PassportStrategy } from '@nestjs/passport';
 import { Strategy as PassportBearerStrategy } from 'passport-http-bearer';
 import { AccountDirectory } from '../accounts/account-directory';
-import type { Principal } from '../accounts/principal';
+import { type Principal, principalOf } from '../accounts/principal';
 import { type ProvenCredentialCheck, ProvenCredentials } from '../accounts/proven-credentials';
 import { AccessTokens } from './access-tokens';
 
@@ -46,7 +46,7 @@ export class BearerStrategy
     if (accountId === null) return false;
     const account = await this.accounts.find(accountId);
     if (!account) return false;
-    return { accountId, account, scheme: 'bearer' };
+    return principalOf(account, 'bearer');
   }
 
   /** See ProvenCredentials: the token and its account are fresh in their caches. */
@@ -55,6 +55,6 @@ export class BearerStrategy
     if (token === undefined) return undefined;
     const accountId = this.tokens.provenAccountId(token);
     const account = accountId === undefined ? undefined : this.accounts.cachedAccount(accountId);
-    return account && { accountId: account.id, account, scheme: 'bearer' };
+    return account && principalOf(account, 'bearer');
   }
 }
