@@ -12,7 +12,13 @@ import { parseDatetime } from '../../common/time/datetimes';
 import type { Account } from '../accounts/account.entity';
 import type { Label } from '../catalog/label.entity';
 import { assertTimezone } from '../accounts/account-rules';
-import { MAX_APPOINTMENT_MINUTES, readBusyTime } from '../availability/busy-time';
+import {
+  MAX_APPOINTMENT_MINUTES,
+  busyWindow,
+  lockCalendarReadingBusy,
+  readBusyTime,
+} from '../availability/busy-time';
+import type { Span } from '../availability/working-time';
 import { type SlotContext, resolveSlotContext, scheduleOf } from '../availability/slot-context';
 import { advanceWindow, checkSession, checkStart } from '../availability/slot-engine';
 import { invalidAppointmentType } from '../catalog/catalog.errors';
@@ -206,12 +212,21 @@ export class BookAppointmentHandler implements ICommandHandler<BookAppointmentCo
     { ctx, start, datetimeText, timezone, fieldValues, label }: Checked,
     idempotency: IdempotencyClaim | undefined,
   ): Promise<{ appointment: Appointment; pending: PendingEvents }> {
-    await lockCalendars(
-      tx,
-      ctx.calendars.map((c) => c.id),
-    );
-
     const { rules, type } = ctx;
+    // As availability: an inactive type, or one longer than a day with its addons, offers nothing.
+    const offered = type.active && rules.duration <= MAX_APPOINTMENT_MINUTES;
+    // A client's booking of one calendar's service locks the calendar and reads its busy time in
+    // one statement; any other booking locks first, then reads what it needs.
+    const lockedBusy =
+      !mode.admin && offered && type.kind === 'service' && ctx.calendars.length === 1
+        ? ((await lockCalendarReadingBusy(tx, ctx.calendars[0].id, busyWindow(rules, start))) ?? [])
+        : undefined;
+    if (!lockedBusy)
+      await lockCalendars(
+        tx,
+        ctx.calendars.map((c) => c.id),
+      );
+
     const end = start + rules.duration * MINUTE;
     let calendar = ctx.calendars[0];
     let classId: number | null = null;
@@ -219,11 +234,7 @@ export class BookAppointmentHandler implements ICommandHandler<BookAppointmentCo
       const { earliest, latest } = advanceWindow(rules, Date.now());
       if (start < earliest) throw unavailable('not_available_min_hours_in_advance', datetimeText);
       if (start > latest) throw unavailable('not_available_max_days_in_advance', datetimeText);
-      // As availability: an inactive type, or one longer than a day with its addons, offers nothing.
-      const free =
-        type.active && rules.duration <= MAX_APPOINTMENT_MINUTES
-          ? await this.freeCalendar(tx, ctx, start)
-          : null;
+      const free = offered ? await this.freeCalendar(tx, ctx, start, lockedBusy) : null;
       if (!free) {
         this.metrics.countBooking('conflict');
         if (r.calendarID === undefined || r.calendarID === null || r.calendarID === '')
@@ -328,6 +339,8 @@ export class BookAppointmentHandler implements ICommandHandler<BookAppointmentCo
     tx: EntityManager,
     ctx: SlotContext,
     start: number,
+    /** The busy time of the one calendar, when it was read with its lock. */
+    lockedBusy: Span[] | undefined,
   ): Promise<{ calendar: SlotContext['calendars'][number]; classId: number | null } | null> {
     const now = Date.now();
     if (ctx.type.kind === 'class') {
@@ -346,14 +359,13 @@ export class BookAppointmentHandler implements ICommandHandler<BookAppointmentCo
       return null;
     }
     const { rules } = ctx;
-    const busy = await readBusyTime(
-      tx,
-      ctx.calendars.map((c) => c.id),
-      {
-        from: start - rules.paddingBefore * MINUTE,
-        until: start + (rules.duration + rules.paddingAfter) * MINUTE,
-      },
-    );
+    const busy = lockedBusy
+      ? new Map([[ctx.calendars[0].id, lockedBusy]])
+      : await readBusyTime(
+          tx,
+          ctx.calendars.map((c) => c.id),
+          busyWindow(rules, start),
+        );
     for (const calendar of ctx.calendars) {
       const schedule = scheduleOf(calendar, busy);
       if (checkStart(schedule, rules, start, now) === null) return { calendar, classId: null };

@@ -8,7 +8,7 @@ import { Outbox, type PendingEvents } from '../../common/outbox/outbox';
 import { parseDatetime } from '../../common/time/datetimes';
 import type { Account } from '../accounts/account.entity';
 import { assertTimezone } from '../accounts/account-rules';
-import { readBusyTime, readSeatsTaken } from '../availability/busy-time';
+import { busyWindow, readBusyTime, readSeatsTaken } from '../availability/busy-time';
 import { type SlotContext, resolveSlotContext } from '../availability/slot-context';
 import { advanceWindow, checkSession, checkStart } from '../availability/slot-engine';
 import { ClassSession } from '../catalog/class-session.entity';
@@ -157,15 +157,9 @@ export class RescheduleAppointmentHandler implements ICommandHandler<RescheduleA
           throw unavailable('not_available', datetimeText);
         classId = session.id;
       } else {
-        const busy = await readBusyTime(
-          tx,
-          [calendar.id],
-          {
-            from: start - rules.paddingBefore * MINUTE,
-            until: start + (rules.duration + rules.paddingAfter) * MINUTE,
-          },
-          [appointment.id],
-        );
+        const busy = await readBusyTime(tx, [calendar.id], busyWindow(rules, start), [
+          appointment.id,
+        ]);
         const schedule = {
           zone: calendar.timezone,
           hours: calendar.hours,

@@ -2,7 +2,7 @@ import { DataSource } from 'typeorm';
 import { testConfig } from '../../../test/support/test-environment';
 import { ENTITY_SOURCES, dataSourceOptions } from '../../common/database/data-source-options';
 import { prepareServer } from '../../common/database/schema';
-import { MAX_BUSY_SPAN_MINUTES, readBusyTime } from './busy-time';
+import { MAX_BUSY_SPAN_MINUTES, lockCalendarReadingBusy, readBusyTime } from './busy-time';
 
 const MINUTE = 60_000;
 const DAY = 1440 * MINUTE;
@@ -83,5 +83,97 @@ describe('readBusyTime (MySQL)', () => {
     expect(plan.type).toBe('range');
     // About 4 days of 12 appointments, of the calendar's 8,760.
     expect(Number(plan.rows)).toBeLessThan(200);
+  });
+});
+
+/**
+ * `lockCalendarReadingBusy` must read what a booking committed while it waited for the calendar's
+ * lock, as a separate statement after the lock would: else two bookings of one slot could both pass.
+ */
+describe('lockCalendarReadingBusy (MySQL)', () => {
+  let dataSource: DataSource;
+  const calendarId = 900_002;
+  const start = Date.UTC(2031, 5, 1, 9);
+  const window = { from: start, until: start + 30 * MINUTE };
+
+  beforeAll(async () => {
+    const { db } = testConfig();
+    const type = await prepareServer(db, { createDatabase: false });
+    dataSource = await new DataSource({
+      ...dataSourceOptions(db, type),
+      entities: [ENTITY_SOURCES],
+    }).initialize();
+    await dataSource.query(
+      `INSERT INTO calendars (id, account_id, name, description, timezone, hours, overrides, created_at, updated_at)
+       VALUES (?, 1, 'Contended', '', 'UTC', '{}', '{}', NOW(3), NOW(3))`,
+      [calendarId],
+    );
+  });
+
+  afterEach(() => dataSource.query('DELETE FROM appointments WHERE calendar_id = ?', [calendarId]));
+
+  afterAll(async () => {
+    await dataSource.query('DELETE FROM calendars WHERE id = ?', [calendarId]);
+    await dataSource.destroy();
+  });
+
+  /** Another booking's transaction: holds the calendar's lock with an appointment inserted. */
+  async function bookingInFlight(from: number) {
+    const holder = dataSource.createQueryRunner();
+    await holder.startTransaction();
+    await holder.query('SELECT id FROM calendars WHERE id = ? FOR UPDATE', [calendarId]);
+    await holder.query(
+      `INSERT INTO appointments (account_id, appointment_type_id, calendar_id, starts_at, ends_at, busy_from, busy_until, created_at, updated_at)
+       VALUES (1, 1, ?, ?, ?, ?, ?, NOW(3), NOW(3))`,
+      [
+        calendarId,
+        new Date(from),
+        new Date(from + 30 * MINUTE),
+        new Date(from),
+        new Date(from + 30 * MINUTE),
+      ],
+    );
+    return holder;
+  }
+
+  it('waits for the lock, then reads the booking committed meanwhile', async () => {
+    const holder = await bookingInFlight(start);
+    const waiter = dataSource.createQueryRunner();
+    await waiter.startTransaction();
+    try {
+      let settled = false;
+      const read = lockCalendarReadingBusy(waiter.manager, calendarId, window).finally(() => {
+        settled = true;
+      });
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(settled).toBe(false);
+      await holder.commitTransaction();
+      expect(await read).toEqual([{ from: start, until: start + 30 * MINUTE }]);
+    } finally {
+      await waiter.rollbackTransaction();
+      await Promise.all([holder.release(), waiter.release()]);
+    }
+  });
+
+  it('leaves out appointments outside the window and those it is told to ignore', async () => {
+    const holder = await bookingInFlight(start + 30 * MINUTE);
+    await holder.commitTransaction();
+    await holder.release();
+    const [{ id }] = await dataSource.query<{ id: number }[]>(
+      'SELECT id FROM appointments WHERE calendar_id = ?',
+      [calendarId],
+    );
+    const runner = dataSource.createQueryRunner();
+    await runner.startTransaction();
+    try {
+      expect(await lockCalendarReadingBusy(runner.manager, calendarId, window)).toEqual([]);
+      const later = { from: start + 30 * MINUTE, until: start + 60 * MINUTE };
+      expect(await lockCalendarReadingBusy(runner.manager, calendarId, later)).toHaveLength(1);
+      expect(await lockCalendarReadingBusy(runner.manager, calendarId, later, [id])).toEqual([]);
+      expect(await lockCalendarReadingBusy(runner.manager, 900_999, later)).toBeUndefined();
+    } finally {
+      await runner.rollbackTransaction();
+      await runner.release();
+    }
   });
 });
