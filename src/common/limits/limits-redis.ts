@@ -5,12 +5,6 @@ import type { AppConfig } from '../../config/app-config';
 export const LIMITS_REDIS = Symbol('LIMITS_REDIS');
 
 /**
- * Injection token of @nestjs/throttler's storage in Redis (@nest-lab/throttler-storage-redis), on
- * the limits' connection: the request rate and the sign-in throttle count with it.
- */
-export const LIMITS_STORAGE = Symbol('LIMITS_STORAGE');
-
-/**
  * Longest a limit command may wait for Redis's answer. A request waits for its admission, so a Redis
  * that accepts the connection but does not answer (overloaded, a network partition) must not hold it
  * longer: past this the request is admitted unchecked. A healthy Redis answers in well under 1 ms.
@@ -23,8 +17,6 @@ export const LIMITS_COMMAND_TIMEOUT_MS = 50;
  * after reconnecting (its request was answered meanwhile), and every command times out after
  * LIMITS_COMMAND_TIMEOUT_MS. It reconnects on its own, every 100 ms up to every 2 s. Its keys are
  * under the deployment's prefix, like the queues' (several deployments or test runs share a Redis).
- * Commands issued in one turn of the event loop go in one write (auto-pipelining): the rate counts
- * of a batch of requests are one script each.
  */
 export function createLimitsRedis({ redis, queue }: AppConfig): Redis {
   return new Redis({
@@ -36,7 +28,6 @@ export function createLimitsRedis({ redis, queue }: AppConfig): Redis {
     enableOfflineQueue: false,
     autoResendUnfulfilledCommands: false,
     maxRetriesPerRequest: 0,
-    enableAutoPipelining: true,
     commandTimeout: LIMITS_COMMAND_TIMEOUT_MS,
     connectTimeout: 2000,
     retryStrategy: (attempt) => Math.min(attempt * 100, 2000),

@@ -1,9 +1,7 @@
 import { Inject, Injectable, Module, type OnApplicationShutdown } from '@nestjs/common';
-import type { ThrottlerStorage } from '@nestjs/throttler';
 import type Redis from 'ioredis';
 import { AppConfig } from '../../config/app-config';
-import { LIMITS_REDIS, LIMITS_STORAGE, createLimitsRedis } from './limits-redis';
-import { RateStorage } from './rate-storage';
+import { LIMITS_REDIS, createLimitsRedis } from './limits-redis';
 import { RequestLimiter } from './request-limiter';
 
 /** Closes the limits' connection last, after the releases of the last requests were sent. */
@@ -21,8 +19,8 @@ class LimitsConnectionCloser implements OnApplicationShutdown {
 }
 
 /**
- * The API's limits: the per-IP request limiter (registered as a Fastify hook by configureApi), and the
- * Redis connection and @nestjs/throttler storage it shares with the OAuth sign-in throttle.
+ * The API's limits: the per-IP request limiter (registered as a Fastify hook by configureApi) and the
+ * Redis connection it shares with the OAuth sign-in throttle.
  */
 @Module({
   providers: [
@@ -31,14 +29,9 @@ class LimitsConnectionCloser implements OnApplicationShutdown {
       inject: [AppConfig],
       useFactory: (config: AppConfig) => createLimitsRedis(config),
     },
-    {
-      provide: LIMITS_STORAGE,
-      inject: [LIMITS_REDIS],
-      useFactory: (redis: Redis): ThrottlerStorage => new RateStorage(redis),
-    },
     LimitsConnectionCloser,
     RequestLimiter,
   ],
-  exports: [LIMITS_REDIS, LIMITS_STORAGE, RequestLimiter],
+  exports: [LIMITS_REDIS, RequestLimiter],
 })
 export class LimitsModule {}

@@ -3,42 +3,44 @@ import type { ServerResponse } from 'node:http';
 import { Inject, Injectable, type OnModuleDestroy } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import type Redis from 'ioredis';
-import type { ThrottlerStorage } from '@nestjs/throttler';
 import type { Logger } from 'pino';
 import { AppConfig, type LimitsConfig } from '../../config/app-config';
 import { TooManyRequestsError } from '../errors/domain-error';
 import { sendError } from '../errors/api-exception.filter';
 import { ROOT_LOGGER } from '../logging/logging.module';
 import { clientKeyOf } from './client-address';
-import { LIMITS_REDIS, LIMITS_STORAGE } from './limits-redis';
+import { LIMITS_REDIS } from './limits-redis';
 
 /** The rate window: the contract counts requests per second. */
 const WINDOW_MS = 1000;
-/** The throttler's name in the storage's keys (`{<client>:requests}:hits`). */
-const RATE_THROTTLER = 'requests';
 /** How often, at most, the limiter logs that it cannot enforce the limits. */
 const UNENFORCED_LOG_INTERVAL_MS = 10_000;
 /** Past this many locally remembered blocked clients, the expired ones are forgotten. */
 const BLOCKED_SWEEP_SIZE = 10_000;
 
 /**
- * The concurrency slots of a batch of requests, in one Redis script call. The batch comes grouped by
- * client (one group per client). Releases of the requests finished meanwhile run first, so that
- * their slots serve this batch. Then each client's requests get slots while it has free ones: a slot
- * is a member of the client's sorted set scored with its expiry, so that a slot whose pod died frees
- * itself. Verdicts come back in the batch's order: 1 admitted, 0 refused.
+ * One Redis script per batch of requests, so that a request costs one round trip at most, shared.
+ * The batch comes grouped by client (a client's requests in one batch are counted together: one
+ * command per group, not per request). Releases of the requests finished meanwhile run first, so
+ * that their slots serve this batch. Then for each client: count its requests in its fixed
+ * one-second window (those past the limit are refused with the window's remaining ms), then give
+ * the others concurrency slots while there are free ones (refused with -1 past that): a slot is a
+ * member of the client's sorted set scored with its expiry, so that a slot whose pod died frees
+ * itself. Verdicts come back in the batch's order: 0 admitted, > 0 or -1 refused.
  *
- * KEYS: the slots key of each client with releases, then the slots key of each client admitted.
- * ARGV: releasing clients r, clients c, concurrency limit, slot ttl ms, now (ms); then per releasing
- * client its count and members; then per client its count and members.
+ * KEYS: the slots key of each client with releases, then each client's rate key and slots key.
+ * ARGV: releasing clients r, clients c, rate limit, window ms, concurrency limit, slot ttl ms, now
+ * (ms); then per releasing client its count and members; then per client its count and members.
  */
-const SLOTS_SCRIPT = `
+const ADMIT_SCRIPT = `
 local r = tonumber(ARGV[1])
 local c = tonumber(ARGV[2])
-local concurrent = tonumber(ARGV[3])
-local slotTtl = tonumber(ARGV[4])
-local now = tonumber(ARGV[5])
-local cursor = 6
+local limit = tonumber(ARGV[3])
+local window = tonumber(ARGV[4])
+local concurrent = tonumber(ARGV[5])
+local slotTtl = tonumber(ARGV[6])
+local now = tonumber(ARGV[7])
+local cursor = 8
 -- unpack() has a stack limit: long lists go in chunks.
 local function chunked(command, key, list)
   for s = 1, #list, 200 do
@@ -54,27 +56,48 @@ for k = 1, r do
 end
 local verdicts = {}
 for i = 1, c do
-  local slotsKey = KEYS[r + i]
+  local rateKey = KEYS[r + 2 * i - 1]
+  local slotsKey = KEYS[r + 2 * i]
   local count = tonumber(ARGV[cursor])
   cursor = cursor + 1
-  local taken = redis.call('ZCARD', slotsKey)
-  if taken + count > concurrent then
-    -- Expired slots (their pod died) only matter when the client looks full.
-    redis.call('ZREMRANGEBYSCORE', slotsKey, '-inf', now)
-    taken = redis.call('ZCARD', slotsKey)
+  local hits = redis.call('INCRBY', rateKey, count)
+  local ttl = window
+  if hits == count then
+    redis.call('PEXPIRE', rateKey, window)
   end
-  local free = concurrent - taken
+  local passing = math.max(0, math.min(count, limit - (hits - count)))
+  if passing < count and hits > count then
+    ttl = redis.call('PTTL', rateKey)
+    if ttl < 0 then
+      redis.call('PEXPIRE', rateKey, window)
+      ttl = window
+    elseif ttl == 0 then
+      ttl = 1
+    end
+  end
+  local free = 0
+  if passing > 0 then
+    local taken = redis.call('ZCARD', slotsKey)
+    if taken + passing > concurrent then
+      -- Expired slots (their pod died) only matter when the client looks full.
+      redis.call('ZREMRANGEBYSCORE', slotsKey, '-inf', now)
+      taken = redis.call('ZCARD', slotsKey)
+    end
+    free = concurrent - taken
+  end
   local slots = {}
   for j = 1, count do
     local member = ARGV[cursor]
     cursor = cursor + 1
-    if free > 0 then
+    if j > passing then
+      verdicts[#verdicts + 1] = ttl
+    elseif free > 0 then
       free = free - 1
       slots[#slots + 1] = now + slotTtl
       slots[#slots + 1] = member
-      verdicts[#verdicts + 1] = 1
-    else
       verdicts[#verdicts + 1] = 0
+    else
+      verdicts[#verdicts + 1] = -1
     end
   end
   if #slots > 0 then
@@ -86,7 +109,7 @@ return verdicts
 `;
 
 type LimitsRedis = Redis & {
-  takeSlots(args: (string | number)[]): Promise<number[]>;
+  admitRequests(args: (string | number)[]): Promise<number[]>;
 };
 
 /** Where a request is between its arrival and the end of its response. */
@@ -104,12 +127,11 @@ const enum SlotState {
 /** A request's admission and its concurrency slot (one small object per request). */
 class Slot {
   state = SlotState.Pending;
-  /** Over its client's rate: refused with this Retry-After (ms); 0 while within the rate. */
-  overRateMs = 0;
 
   constructor(
     readonly limiter: RequestLimiter,
     readonly client: string,
+    readonly rateKey: string,
     readonly slotsKey: string,
     readonly member: string,
     readonly request: FastifyRequest,
@@ -146,16 +168,11 @@ function onResponseClose(this: LimitedResponse): void {
  * pods share them. An onRequest hook (before body parsing, routing's 404s and authentication
  * included): a refused request costs the service nothing more than the hook.
  *
- * The rate is @nestjs/throttler's, kept in Redis by @nest-lab/throttler-storage-redis (keyed by the
- * client alone: one count across all routes): a fixed one-second window, and a client over it is
- * blocked for a second from its first refused request, as the throttler's guard does.
- *
- * Cost: the requests that arrive in one turn of the event loop, or while the previous batch is out,
- * go to Redis together: their rate counts in one write (the connection auto-pipelines), then the
- * slots of those within the rate and the releases of the requests finished meanwhile in one script
- * call (a client's requests counted together). A release is its member added to the next call. A
- * client over its rate is remembered by the pod until its block ends, so that its further requests
- * are refused without Redis.
+ * Cost: the requests that arrive in one turn of the event loop, or while the previous call is out,
+ * share one Redis script call (their admissions and the releases of the requests finished
+ * meanwhile; a client's requests in it counted together), and a release is its member added to the
+ * next call. A client over its rate is remembered by the pod until its window ends, so that its
+ * further requests are refused without Redis.
  *
  * Redis unreachable: the limits fail open (requests are admitted at once, without waiting) and the
  * limiter says so in the log at most every 10 s, with the number of requests admitted unchecked.
@@ -164,24 +181,24 @@ function onResponseClose(this: LimitedResponse): void {
 export class RequestLimiter implements OnModuleDestroy {
   private readonly limits: LimitsConfig;
   private readonly message: string;
+  private readonly ratePrefix: string;
   private readonly slotsPrefix: string;
   /** Makes slot members unique across pods: this process's random id and a counter. */
   private readonly memberPrefix = `${randomBytes(6).toString('base64url')}:`;
   private sequence = 0;
 
   private pending: Slot[] = [];
-  /** Slots to release: sent with the next slots script call. */
+  /** Slots to release: sent with the next script call. */
   private releases: Slot[] = [];
   private flushScheduled = false;
   /**
-   * One batch in Redis at a time: what arrives while one is out waits for it and goes in the next,
-   * so that under load a batch carries every request of its round trip (fewer, fuller writes: each
-   * is a socket write and read, the bulk of the limiter's cost), and when quiet a request goes at
-   * once.
+   * One script call at a time: what arrives while one is out waits for it and goes in the next, so
+   * that under load a call carries every request of its round trip (fewer, fuller calls: each is a
+   * socket write and read, the bulk of the limiter's cost), and when quiet a request goes at once.
    */
   private callInFlight = false;
 
-  /** Clients over their rate: refused here until their block ends (epoch ms). */
+  /** Clients over their rate: refused here until their window ends (epoch ms). */
   private readonly blocked = new Map<string, number>();
   private readonly refusals = new Map<number, TooManyRequestsError>();
 
@@ -192,7 +209,6 @@ export class RequestLimiter implements OnModuleDestroy {
   constructor(
     config: AppConfig,
     @Inject(LIMITS_REDIS) private readonly redis: Redis,
-    @Inject(LIMITS_STORAGE) private readonly storage: ThrottlerStorage,
     @Inject(ROOT_LOGGER) private readonly logger: Logger,
   ) {
     this.limits = config.limits;
@@ -200,8 +216,9 @@ export class RequestLimiter implements OnModuleDestroy {
       `Rate limit reached: at most ${this.limits.perSecond} requests per second and ` +
       `${this.limits.concurrent} concurrent requests per IP address.`;
     // Under the connection's key prefix (the deployment's).
+    this.ratePrefix = 'limits:rate:';
     this.slotsPrefix = 'limits:slots:';
-    redis.defineCommand('takeSlots', { lua: SLOTS_SCRIPT });
+    redis.defineCommand('admitRequests', { lua: ADMIT_SCRIPT });
     // The connection's errors (it reconnects on its own): while the limits are on, they are the
     // news that the limits are not enforced; otherwise the sign-in throttle fails its requests.
     redis.on('error', (err: Error) => {
@@ -236,6 +253,7 @@ export class RequestLimiter implements OnModuleDestroy {
     const slot = new Slot(
       this,
       client,
+      this.ratePrefix + client,
       this.slotsPrefix + client,
       this.memberPrefix + (++this.sequence).toString(36),
       request,
@@ -281,96 +299,67 @@ export class RequestLimiter implements OnModuleDestroy {
   private readonly flush = (): void => {
     this.flushScheduled = false;
     if (this.pending.length === 0 && this.releases.length === 0) return;
-    const arriving = this.pending;
-    const releases = this.releases;
+    const releasing = byClient(this.releases);
+    const admitting = byClient(this.pending);
     this.pending = [];
     this.releases = [];
-    this.callInFlight = true;
-    void this.admit(arriving, releases).then(
-      () => this.callReturned(),
-      (err: Error) => {
-        this.callReturned();
-        this.logger.error({ err }, 'request limiter failed to answer a batch');
-      },
-    );
-  };
-
-  /**
-   * A batch, in one write to Redis (the connection auto-pipelines): each request counted in its
-   * client's rate with @nestjs/throttler's storage, and one script call taking the slots of the
-   * batch's requests (and releasing those of the requests finished meanwhile). A request is admitted
-   * within its rate and with a slot; a slot taken by a request over its rate is released at once.
-   * Redis failing admits the batch.
-   */
-  private async admit(arriving: Slot[], releases: Slot[]): Promise<void> {
-    const { perSecond } = this.limits;
-    const admitting = byClient(arriving);
-    let counts: Awaited<ReturnType<ThrottlerStorage['increment']>>[];
-    let verdicts: number[];
-    try {
-      [counts, verdicts] = await Promise.all([
-        Promise.all(
-          arriving.map((slot) =>
-            this.storage.increment(slot.client, WINDOW_MS, perSecond, WINDOW_MS, RATE_THROTTLER),
-          ),
-        ),
-        this.takeSlots(admitting, byClient(releases)),
-      ]);
-    } catch (err) {
-      return this.failOpen(arriving, err as Error);
-    }
-    if (this.unenforcedSince !== undefined) this.enforcedAgain();
-    for (let i = 0; i < arriving.length; i++) {
-      const { isBlocked, totalHits, timeToBlockExpire } = counts[i];
-      if (!isBlocked) continue;
-      arriving[i].overRateMs = timeToBlockExpire * 1000;
-      // The request that went over opened its client's block just now, for a whole window: until
-      // then the pod refuses the client's requests without asking Redis.
-      if (totalHits === perSecond + 1) this.block(arriving[i].client, WINDOW_MS);
-    }
-    let i = 0;
-    for (const group of admitting)
-      for (const slot of group) {
-        const slotted = verdicts[i++] === 1;
-        if (slot.overRateMs === 0 && slotted) {
-          this.admitted(slot);
-          continue;
-        }
-        this.settleRefused(slot, slot.overRateMs || WINDOW_MS);
-        if (slotted) this.release(slot);
-      }
-  }
-
-  /** The slots script's call: a verdict per request of `admitting`, in order (1 admitted, 0 not). */
-  private takeSlots(admitting: Slot[][], releasing: Slot[][]): Promise<number[]> {
     const keys: string[] = [];
     for (const group of releasing) keys.push(group[0].slotsKey);
-    for (const group of admitting) keys.push(group[0].slotsKey);
+    for (const group of admitting) keys.push(group[0].rateKey, group[0].slotsKey);
     const args: (string | number)[] = [
       keys.length,
       ...keys,
       releasing.length,
       admitting.length,
+      this.limits.perSecond,
+      WINDOW_MS,
       this.limits.concurrent,
       this.limits.slotTtlMs,
       Date.now(),
     ];
-    for (const groups of [releasing, admitting])
-      for (const group of groups) {
-        args.push(group.length);
-        for (const slot of group) args.push(slot.member);
+    // The verdicts come back in this order.
+    const slots: Slot[] = [];
+    for (const group of releasing) {
+      args.push(group.length);
+      for (const slot of group) args.push(slot.member);
+    }
+    for (const group of admitting) {
+      args.push(group.length);
+      for (const slot of group) {
+        args.push(slot.member);
+        slots.push(slot);
       }
-    return (this.redis as LimitsRedis).takeSlots(args);
+    }
+    this.callInFlight = true;
+    (this.redis as LimitsRedis).admitRequests(args).then(
+      (verdicts) => {
+        this.callReturned();
+        this.settle(slots, verdicts);
+      },
+      (err: Error) => {
+        this.callReturned();
+        this.failOpen(slots, err);
+      },
+    );
+  };
+
+  private settle(slots: Slot[], verdicts: number[]): void {
+    if (this.unenforcedSince !== undefined) this.enforcedAgain();
+    for (let i = 0; i < slots.length; i++) {
+      const slot = slots[i];
+      const verdict = verdicts[i];
+      if (verdict === 0) {
+        this.admit(slot);
+        continue;
+      }
+      const closed = slot.state === SlotState.Closed;
+      slot.state = SlotState.Settled;
+      if (verdict > 0) this.block(slot.client, verdict);
+      if (!closed) this.refuse(slot.request, slot.reply, verdict > 0 ? verdict : WINDOW_MS);
+    }
   }
 
-  /** A refused request is answered 429, unless its client is gone. */
-  private settleRefused(slot: Slot, retryAfterMs: number): void {
-    const closed = slot.state === SlotState.Closed;
-    slot.state = SlotState.Settled;
-    if (!closed) this.refuse(slot.request, slot.reply, retryAfterMs);
-  }
-
-  private admitted(slot: Slot): void {
+  private admit(slot: Slot): void {
     if (slot.state === SlotState.Closed) {
       slot.state = SlotState.Settled;
       this.release(slot);
@@ -383,7 +372,7 @@ export class RequestLimiter implements OnModuleDestroy {
   /** Redis did not answer: every request of the batch is admitted (its slot, if taken, released). */
   private failOpen(slots: Slot[], err: Error): void {
     this.unenforced(slots.length, err);
-    for (const slot of slots) this.admitted(slot);
+    for (const slot of slots) this.admit(slot);
   }
 
   private block(client: string, ms: number): void {

@@ -1,7 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { ThrottlerStorageRedisService } from '@nest-lab/throttler-storage-redis';
 import type { ThrottlerStorage } from '@nestjs/throttler';
+import type Redis from 'ioredis';
 import { Secrets } from '../../common/crypto/secrets';
-import { LIMITS_STORAGE } from '../../common/limits/limits-redis';
+import { LIMITS_REDIS } from '../../common/limits/limits-redis';
 
 /** Sign-in attempts allowed per window, by the e-mail tried and by the client's IP address. */
 export const LOGIN_LIMITS = {
@@ -31,10 +33,14 @@ export type ThrottleVerdict = { allowed: true } | { allowed: false; retryAfterSe
  */
 @Injectable()
 export class LoginThrottle {
+  private readonly storage: ThrottlerStorage;
+
   constructor(
     private readonly secrets: Secrets,
-    @Inject(LIMITS_STORAGE) private readonly storage: ThrottlerStorage,
-  ) {}
+    @Inject(LIMITS_REDIS) redis: Redis,
+  ) {
+    this.storage = new ThrottlerStorageRedisService(redis);
+  }
 
   /** Counts an attempt with this e-mail from this address; refused when either is over its limit. */
   async attempt(email: string, ip: string): Promise<ThrottleVerdict> {
