@@ -3,6 +3,7 @@ import { Injectable } from '@nestjs/common';
 import { HealthIndicatorService } from '@nestjs/terminus';
 import type { Queue } from 'bull';
 import { QueueName } from '../queues/queue-names';
+import { withTimeout } from '../time/with-timeout';
 
 const PING_TIMEOUT_MS = 1000;
 
@@ -19,19 +20,11 @@ export class RedisHealthIndicator {
     const client = this.queue.client;
     if (client.status !== 'ready')
       return indicator.down({ message: `connection ${client.status}` });
-    let timer: NodeJS.Timeout | undefined;
     try {
-      await Promise.race([
-        client.ping(),
-        new Promise((_, reject) => {
-          timer = setTimeout(() => reject(new Error('ping timed out')), PING_TIMEOUT_MS);
-        }),
-      ]);
+      await withTimeout(client.ping(), PING_TIMEOUT_MS, 'ping timed out');
       return indicator.up();
     } catch (e) {
       return indicator.down({ message: e instanceof Error ? e.message : String(e) });
-    } finally {
-      clearTimeout(timer);
     }
   }
 }

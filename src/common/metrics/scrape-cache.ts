@@ -1,3 +1,5 @@
+import { withTimeout } from '../time/with-timeout';
+
 /**
  * A value read on scrape, at most once per `ttlMs` however many scrapers ask (two Prometheus
  * replicas, a dashboard refreshing): callers within the time share the last read, or the read in
@@ -14,7 +16,11 @@ export class ScrapeCache<T> {
 
   get(now = Date.now()): Promise<T> {
     if (this.value && now - this.value.at < this.ttlMs) return this.value.promise;
-    const promise = withTimeout(this.read(), this.timeoutMs);
+    const promise = withTimeout(
+      this.read(),
+      this.timeoutMs,
+      `no answer within ${this.timeoutMs} ms`,
+    );
     const entry = { at: now, promise };
     this.value = entry;
     promise.catch(() => {
@@ -22,14 +28,4 @@ export class ScrapeCache<T> {
     });
     return promise;
   }
-}
-
-function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  return Promise.race([
-    promise,
-    new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
-    }),
-  ]).finally(() => clearTimeout(timer));
 }

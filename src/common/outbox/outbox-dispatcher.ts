@@ -9,6 +9,7 @@ import { ROOT_LOGGER } from '../logging/logging.module';
 import { QueueName } from '../queues/queue-names';
 import type { DomainEventBatch } from './domain-event';
 import { type OutboxRecord, toRecordedEvent } from './outbox-record.entity';
+import { withTimeout } from '../time/with-timeout';
 
 const ENQUEUE_TIMEOUT_MS = 3000;
 const DAY_SECONDS = 24 * 60 * 60;
@@ -91,33 +92,23 @@ export class OutboxDispatcher {
       const outboxIds = events.map((e) => e.outboxId);
       jobs.push({ jobId: batchJobId(outboxIds), outboxIds, data: { events } });
     }
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(
-        () => reject(new Error('Timed out adding jobs to Redis')),
-        ENQUEUE_TIMEOUT_MS,
-      );
-    });
-    try {
-      await Promise.race([
-        this.queue.addBulk(
-          jobs.map(({ jobId, data }) => ({
-            name: EVENTS_JOB,
-            data,
-            opts: {
-              jobId,
-              attempts: 10,
-              backoff: { type: 'exponential', delay: 1000 },
-              removeOnComplete: { age: DAY_SECONDS },
-              removeOnFail: { age: 7 * DAY_SECONDS },
-            },
-          })),
-        ),
-        timeout,
-      ]);
-    } finally {
-      clearTimeout(timer);
-    }
+    await withTimeout(
+      this.queue.addBulk(
+        jobs.map(({ jobId, data }) => ({
+          name: EVENTS_JOB,
+          data,
+          opts: {
+            jobId,
+            attempts: 10,
+            backoff: { type: 'exponential', delay: 1000 },
+            removeOnComplete: { age: DAY_SECONDS },
+            removeOnFail: { age: 7 * DAY_SECONDS },
+          },
+        })),
+      ),
+      ENQUEUE_TIMEOUT_MS,
+      'Timed out adding jobs to Redis',
+    );
     this.logger.debug({ jobs: jobs.map((j) => j.jobId) }, 'outbox events enqueued');
     return jobs.map(({ jobId, outboxIds }) => ({ jobId, outboxIds }));
   }

@@ -1,6 +1,7 @@
 import { BullModule, InjectQueue } from '@nestjs/bull';
 import { Injectable } from '@nestjs/common';
 import type { Queue } from 'bull';
+import { withTimeout } from '../../common/time/with-timeout';
 import { QueueName } from '../../common/queues/queue-names';
 import { AppConfig } from '../../config/app-config';
 
@@ -18,6 +19,7 @@ const KEEP_FAILED = { age: 7 * 24 * 60 * 60, count: 10_000 };
 
 /** Longest an add waits for Redis. */
 const ADD_TIMEOUT_MS = 3000;
+const REDIS_TIMEOUT = 'Timed out waiting for Redis';
 
 /**
  * Bull tries a job a little more often than a message has attempts: a try that ends before sending
@@ -64,6 +66,8 @@ export class NotificationQueue {
           },
         })),
       ),
+      ADD_TIMEOUT_MS,
+      REDIS_TIMEOUT,
     );
   }
 
@@ -73,7 +77,11 @@ export class NotificationQueue {
    */
   async remove(ids: string[]): Promise<void> {
     for (const id of ids) {
-      const job = await withTimeout(this.queue.getJob(NotificationQueue.jobId(id)));
+      const job = await withTimeout(
+        this.queue.getJob(NotificationQueue.jobId(id)),
+        ADD_TIMEOUT_MS,
+        REDIS_TIMEOUT,
+      );
       if (!job) continue;
       try {
         await job.remove();
@@ -81,17 +89,5 @@ export class NotificationQueue {
         // Locked by the worker running it: it will find nothing to send.
       }
     }
-  }
-}
-
-async function withTimeout<T>(promise: Promise<T>): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error('Timed out waiting for Redis')), ADD_TIMEOUT_MS);
-  });
-  try {
-    return await Promise.race([promise, timeout]);
-  } finally {
-    clearTimeout(timer);
   }
 }

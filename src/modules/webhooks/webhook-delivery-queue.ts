@@ -2,6 +2,7 @@ import { BullModule, InjectQueue } from '@nestjs/bull';
 import { Injectable } from '@nestjs/common';
 import type { Queue } from 'bull';
 import { QueueName } from '../../common/queues/queue-names';
+import { withTimeout } from '../../common/time/with-timeout';
 import { AppConfig } from '../../config/app-config';
 
 /** The name of every job of the deliveries queue. */
@@ -94,27 +95,22 @@ export class WebhookDeliveryQueue {
 
   async add(jobs: DeliveryJob[]): Promise<void> {
     if (jobs.length === 0) return;
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error('Timed out adding jobs to Redis')), ADD_TIMEOUT_MS);
-    });
-    const adding = this.queue.addBulk(
-      jobs.map(({ messageId, jobId }) => ({
-        name: DELIVER_JOB,
-        data: { messageId },
-        opts: {
-          jobId,
-          attempts: this.attempts,
-          backoff: { type: WEBHOOK_BACKOFF },
-          removeOnComplete: KEEP_COMPLETED,
-          removeOnFail: KEEP_FAILED,
-        },
-      })),
+    await withTimeout(
+      this.queue.addBulk(
+        jobs.map(({ messageId, jobId }) => ({
+          name: DELIVER_JOB,
+          data: { messageId },
+          opts: {
+            jobId,
+            attempts: this.attempts,
+            backoff: { type: WEBHOOK_BACKOFF },
+            removeOnComplete: KEEP_COMPLETED,
+            removeOnFail: KEEP_FAILED,
+          },
+        })),
+      ),
+      ADD_TIMEOUT_MS,
+      'Timed out adding jobs to Redis',
     );
-    try {
-      await Promise.race([adding, timeout]);
-    } finally {
-      clearTimeout(timer);
-    }
   }
 }
