@@ -26,6 +26,7 @@ import {
   loadServer,
   machine,
   median,
+  redisOptions,
   startProcess,
   stopProcess,
   writeResult,
@@ -111,11 +112,7 @@ async function main(): Promise<void> {
   const serviceCpu: number[] = [];
   const bareCpu: number[] = [];
   const steal: number[] = [];
-  const redis = new Redis({
-    host: env.REDIS_HOST ?? '127.0.0.1',
-    port: Number(env.REDIS_PORT ?? 6379),
-    password: env.REDIS_PASSWORD || undefined,
-  });
+  const redis = new Redis(redisOptions(env));
   try {
     await load({ url: meUrl, headers, connections: CONNECTIONS, amount: WARMUP_REQUESTS });
     await load({ url: limitedUrl, headers, connections: CONNECTIONS, amount: WARMUP_REQUESTS });

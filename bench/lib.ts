@@ -276,15 +276,24 @@ export function writeResult(result: BenchResult): void {
   );
 }
 
-/** Removes the Bull keys of a benchmark's own prefix: nothing of a previous run is replayed. */
-export async function dropQueueKeys(env: NodeJS.ProcessEnv, prefix: string): Promise<void> {
-  const redis = new Redis({
+/** The Redis the service under test uses, as its REDIS_* variables name it. */
+export function redisOptions(env: NodeJS.ProcessEnv): {
+  host: string;
+  port: number;
+  password: string | undefined;
+  db: number;
+} {
+  return {
     host: env.REDIS_HOST ?? '127.0.0.1',
     port: Number(env.REDIS_PORT ?? 6379),
     password: env.REDIS_PASSWORD || undefined,
     db: Number(env.REDIS_DB ?? 0),
-    lazyConnect: true,
-  });
+  };
+}
+
+/** Removes the Bull keys of a benchmark's own prefix: nothing of a previous run is replayed. */
+export async function dropQueueKeys(env: NodeJS.ProcessEnv, prefix: string): Promise<void> {
+  const redis = new Redis({ ...redisOptions(env), lazyConnect: true });
   await redis.connect();
   try {
     let cursor = '0';

@@ -17,7 +17,7 @@ import { cpus, loadavg, release, totalmem, type as osType } from 'node:os';
 import { join } from 'node:path';
 import Redis from 'ioredis';
 import { createConnection } from 'mysql2/promise';
-import { type BenchResult, type Figure, RESULTS_DIR, ROOT } from './lib';
+import { type BenchResult, type Figure, RESULTS_DIR, ROOT, redisOptions } from './lib';
 
 const ORDER = ['http', 'availability', 'booking', 'webhooks', 'scale'];
 const REPORT = join(ROOT, 'bench', 'REPORT.md');
@@ -111,8 +111,7 @@ async function databaseVersion(): Promise<string> {
 
 async function redisVersion(): Promise<string> {
   const redis = new Redis({
-    host: process.env.REDIS_HOST ?? '127.0.0.1',
-    port: Number(process.env.REDIS_PORT ?? 6379),
+    ...redisOptions(process.env),
     lazyConnect: true,
     maxRetriesPerRequest: 1,
   });

@@ -24,6 +24,7 @@
  */
 import { join } from 'node:path';
 import Bull from 'bull';
+import { QueueName } from '../src/common/queues/queue-names';
 import {
   DIST,
   type Receipt,
@@ -34,6 +35,7 @@ import {
   dropQueueKeys,
   machine,
   median,
+  redisOptions,
   startProcess,
   startWebhookReceiver,
   stopProcess,
@@ -93,14 +95,9 @@ async function main(): Promise<void> {
     startProcess(join(DIST, 'worker.js'), env, `http://127.0.0.1:${WORKER_PORT}/health/ready`);
   let worker = await startWorker();
   // The bench's handle on the queue the API hands events to, to hold the backlog (see above).
-  const domainEvents = new Bull('domain-events', {
+  const domainEvents = new Bull(QueueName.DomainEvents, {
     prefix: QUEUE_PREFIX,
-    redis: {
-      host: env.REDIS_HOST ?? '127.0.0.1',
-      port: Number(env.REDIS_PORT ?? 6379),
-      password: env.REDIS_PASSWORD || undefined,
-      db: Number(env.REDIS_DB ?? 0),
-    },
+    redis: redisOptions(env),
   });
   const latencies: {
     p50: number;
