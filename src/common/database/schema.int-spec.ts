@@ -1,7 +1,5 @@
-import { DataSource } from 'typeorm';
-import { testConfig } from '../../../test/support/test-environment';
-import { ENTITY_SOURCES, dataSourceOptions } from './data-source-options';
-import { prepareServer } from './schema';
+import type { DataSource } from 'typeorm';
+import { openTestDataSource } from '../../../test/support/test-data-source';
 
 /**
  * The migrations (run by the global setup) and the entities describe the same schema: otherwise
@@ -12,12 +10,7 @@ describe('Schema: the migrations build what the entities describe (MySQL)', () =
   let dataSource: DataSource;
 
   beforeAll(async () => {
-    const { db } = testConfig();
-    const type = await prepareServer(db, { createDatabase: false });
-    dataSource = await new DataSource({
-      ...dataSourceOptions(db, type),
-      entities: [ENTITY_SOURCES],
-    }).initialize();
+    dataSource = await openTestDataSource();
   });
 
   afterAll(() => dataSource.destroy());

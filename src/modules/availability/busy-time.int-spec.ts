@@ -1,11 +1,18 @@
-import { DataSource } from 'typeorm';
-import { testConfig } from '../../../test/support/test-environment';
-import { ENTITY_SOURCES, dataSourceOptions } from '../../common/database/data-source-options';
-import { prepareServer } from '../../common/database/schema';
+import type { DataSource } from 'typeorm';
+import { openTestDataSource } from '../../../test/support/test-data-source';
 import { MAX_BUSY_SPAN_MINUTES, lockCalendarReadingBusy, readBusyTime } from './busy-time';
 
 const MINUTE = 60_000;
 const DAY = 1440 * MINUTE;
+
+/** A bare calendar row (account 1, UTC, no hours): what the busy-time reads need of it. */
+function insertCalendar(dataSource: DataSource, id: number, name: string): Promise<unknown> {
+  return dataSource.query(
+    `INSERT INTO calendars (id, account_id, name, description, timezone, hours, overrides, created_at, updated_at)
+     VALUES (?, 1, ?, '', 'UTC', '{}', '{}', NOW(3), NOW(3))`,
+    [id, name],
+  );
+}
 
 /**
  * The read behind every availability answer costs what the range holds: on a calendar with two
@@ -18,17 +25,8 @@ describe('readBusyTime (MySQL)', () => {
   const base = Date.UTC(2031, 0, 1);
 
   beforeAll(async () => {
-    const { db } = testConfig();
-    const type = await prepareServer(db, { createDatabase: false });
-    dataSource = await new DataSource({
-      ...dataSourceOptions(db, type),
-      entities: [ENTITY_SOURCES],
-    }).initialize();
-    await dataSource.query(
-      `INSERT INTO calendars (id, account_id, name, description, timezone, hours, overrides, created_at, updated_at)
-       VALUES (?, 1, 'History', '', 'UTC', '{}', '{}', NOW(3), NOW(3))`,
-      [calendarId],
-    );
+    dataSource = await openTestDataSource();
+    await insertCalendar(dataSource, calendarId, 'History');
     // Two years of history: one 30-minute appointment every 2 hours.
     const rows: unknown[][] = [];
     for (let at = base - 365 * DAY; at < base + 365 * DAY; at += 120 * MINUTE)
@@ -97,17 +95,8 @@ describe('lockCalendarReadingBusy (MySQL)', () => {
   const window = { from: start, until: start + 30 * MINUTE };
 
   beforeAll(async () => {
-    const { db } = testConfig();
-    const type = await prepareServer(db, { createDatabase: false });
-    dataSource = await new DataSource({
-      ...dataSourceOptions(db, type),
-      entities: [ENTITY_SOURCES],
-    }).initialize();
-    await dataSource.query(
-      `INSERT INTO calendars (id, account_id, name, description, timezone, hours, overrides, created_at, updated_at)
-       VALUES (?, 1, 'Contended', '', 'UTC', '{}', '{}', NOW(3), NOW(3))`,
-      [calendarId],
-    );
+    dataSource = await openTestDataSource();
+    await insertCalendar(dataSource, calendarId, 'Contended');
   });
 
   afterEach(() => dataSource.query('DELETE FROM appointments WHERE calendar_id = ?', [calendarId]));
