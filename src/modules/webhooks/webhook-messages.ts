@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager } from 'typeorm';
 import { Batcher } from '../../common/database/batcher';
+import { LeasedRows, NOT_LEASED_AT } from '../../common/database/leased-rows';
 import { isMissingParentRow } from '../../common/database/mysql-errors';
 import { AppConfig } from '../../config/app-config';
 import {
@@ -76,14 +77,6 @@ interface MessageRow {
   failing_since: Date | null;
   api_key_encrypted: string;
 }
-
-interface ResultHeader {
-  affectedRows: number;
-}
-
-/** What makes a message claimable (parameters: the due limit, now). */
-const CLAIMABLE = `status = 'pending' AND next_attempt_at <= ?
-  AND (leased_until IS NULL OR leased_until <= ?)`;
 
 /** An event to fan out, with the subscriptions it goes to. */
 export interface EventMessages {
@@ -203,6 +196,13 @@ export class WebhookMessages {
     return this.claims.add(messageId);
   }
 
+  /** Besides its lease, a message must be pending and due (parameter: the due limit). */
+  private readonly leases = new LeasedRows({
+    table: 'webhook_messages',
+    claimable: "status = 'pending' AND next_attempt_at <= ?",
+    leaseMs: LEASE_MS,
+  });
+
   private readonly claims = new Batcher<string, ClaimedMessage | null>(
     (ids) => this.claimBatch(ids),
     { maxBatch: CLAIM_BATCH, maxInFlight: 3 },
@@ -213,44 +213,21 @@ export class WebhookMessages {
     { maxBatch: RECORD_BATCH, maxInFlight: 3 },
   );
 
-  /** The last lease given: each claim's is later, so that no two claims of this process share one. */
-  private lastLease = 0;
-
-  private nextLease(now: Date): Date {
-    this.lastLease = Math.max(now.getTime() + LEASE_MS, this.lastLease + 1);
-    return new Date(this.lastLease);
-  }
-
   private async claimBatch(ids: string[]): Promise<(ClaimedMessage | null)[]> {
     const now = new Date();
-    const lease = this.nextLease(now);
-    const due = new Date(now.getTime() + DUE_TOLERANCE_MS);
+    const due = [new Date(now.getTime() + DUE_TOLERANCE_MS)];
     const unique = [...new Set(ids)];
     let claimed: Map<string, ClaimedMessage>;
     if (unique.length === 1) {
-      const header: ResultHeader = await this.dataSource.query(
-        `UPDATE webhook_messages SET leased_until = ?, updated_at = ?
-          WHERE id = ? AND ${CLAIMABLE}`,
-        [lease, now, unique[0], due, now],
-      );
+      const lease = await this.leases.claimOne(this.dataSource, unique[0], now, due);
       claimed =
-        header.affectedRows === 0
+        lease === null
           ? new Map<string, ClaimedMessage>()
           : await this.readClaimed(this.dataSource, unique, lease);
     } else {
-      // Several: the claimable rows are locked and read first (in id order, as every batch locks),
-      // so that the UPDATE takes exactly those and each job knows whether its message is claimed.
       claimed = await this.dataSource.transaction(async (tx) => {
-        const rows: { id: number | string }[] = await tx.query(
-          `SELECT id FROM webhook_messages WHERE id IN (?) AND ${CLAIMABLE} FOR UPDATE`,
-          [unique, due, now],
-        );
-        if (rows.length === 0) return new Map<string, ClaimedMessage>();
-        const mine = rows.map((row) => String(row.id));
-        await tx.query(
-          'UPDATE webhook_messages SET leased_until = ?, updated_at = ? WHERE id IN (?)',
-          [lease, now, mine],
-        );
+        const { lease, claimed: mine } = await this.leases.claimSome(tx, unique, now, due);
+        if (mine.length === 0) return new Map<string, ClaimedMessage>();
         return this.readClaimed(tx, mine, lease);
       });
     }
@@ -306,20 +283,12 @@ export class WebhookMessages {
 
   /** Ends a claimed message without an attempt: its subscription is disabled. */
   async skip(message: ClaimedMessage): Promise<void> {
-    await this.dataSource.query(
-      `UPDATE webhook_messages SET status = 'skipped', leased_until = NULL, updated_at = ?
-        WHERE id = ? AND leased_until = ?`,
-      [new Date(), message.id, message.lease],
-    );
+    await this.leases.finish(this.dataSource, message, new Date(), "status = 'skipped'");
   }
 
   /** Gives a claim back without an attempt (the job failed before sending), so a retry can claim. */
   async release(message: ClaimedMessage): Promise<void> {
-    await this.dataSource.query(
-      `UPDATE webhook_messages SET leased_until = NULL, updated_at = ?
-        WHERE id = ? AND leased_until = ?`,
-      [new Date(), message.id, message.lease],
-    );
+    await this.leases.release(this.dataSource, message);
   }
 
   /**
@@ -365,24 +334,21 @@ export class WebhookMessages {
   private async recordDelivered(items: Delivered[]): Promise<Recorded[]> {
     try {
       return await this.dataSource.transaction(async (tx) => {
-        const rows: { id: number | string; leased_until: Date | null }[] = await tx.query(
-          'SELECT id, leased_until FROM webhook_messages WHERE id IN (?) FOR UPDATE',
-          [items.map((item) => item.message.id)],
+        const held = await this.leases.lockHeld(
+          tx,
+          items.map((item) => item.message),
         );
-        const leases = new Map(rows.map((row) => [String(row.id), row.leased_until?.getTime()]));
-        const held = items.map(({ message }) => leases.get(message.id) === message.lease.getTime());
         await tx.query(
           `${INSERT_DELIVERY} ${items.map(() => DELIVERY_ROW).join(', ')}`,
           items.flatMap((item) => deliveryRow(item.message, item.attempt, item.decision)),
         );
         const mine = items.filter((_, i) => held[i]).map((item) => item.message.id);
         if (mine.length > 0) {
-          await tx.query(
-            `UPDATE webhook_messages
-                SET status = 'delivered', attempts = attempts + 1, leased_until = NULL,
-                    updated_at = ?
-              WHERE id IN (?)`,
-            [new Date(), mine],
+          await this.leases.finishLocked(
+            tx,
+            mine,
+            new Date(),
+            "status = 'delivered', attempts = attempts + 1",
           );
         }
         return items.map(({ decision }, i): Recorded =>
@@ -424,19 +390,12 @@ export class WebhookMessages {
       `${INSERT_DELIVERY} ${DELIVERY_ROW}`,
       deliveryRow(message, { attemptedAt, finishedAt, sent }, decision),
     );
-    const updated: ResultHeader = await tx.query(
-      `UPDATE webhook_messages
-          SET status = ?, attempts = ?, next_attempt_at = COALESCE(?, next_attempt_at),
-              leased_until = NULL, updated_at = ?
-        WHERE id = ? AND leased_until = ?`,
-      [
-        decision.messageStatus,
-        attemptsMade,
-        decision.nextAttemptAt,
-        finishedAt,
-        message.id,
-        message.lease,
-      ],
+    const held = await this.leases.finish(
+      tx,
+      message,
+      finishedAt,
+      'status = ?, attempts = ?, next_attempt_at = COALESCE(?, next_attempt_at)',
+      [decision.messageStatus, attemptsMade, decision.nextAttemptAt],
     );
 
     const { streak } = decision;
@@ -460,9 +419,7 @@ export class WebhookMessages {
         [streak.failingSince, streak.disabledAt, finishedAt, message.subscriptionId],
       );
     }
-    return updated.affectedRows === 0
-      ? { kind: 'lease-lost', decision }
-      : { kind: 'recorded', decision };
+    return held ? { kind: 'recorded', decision } : { kind: 'lease-lost', decision };
   }
 
   /**
@@ -480,8 +437,7 @@ export class WebhookMessages {
     return this.dataSource.transaction(async (tx) => {
       const rows: { id: number | string; attempts: number }[] = await tx.query(
         `SELECT id, attempts FROM webhook_messages
-          WHERE status = 'pending' AND next_attempt_at < ?
-            AND (leased_until IS NULL OR leased_until <= ?)
+          WHERE status = 'pending' AND next_attempt_at < ? AND ${NOT_LEASED_AT}
           ORDER BY next_attempt_at
           LIMIT ?
           FOR UPDATE SKIP LOCKED`,
