@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager } from 'typeorm';
+import { LeasedRows, NOT_LEASED_AT } from '../../common/database/leased-rows';
 import type { Channel, NotificationKind, NotificationStatus } from './notification.entity';
 import { type SendTimeFacts, clip } from './notification-rules';
 
@@ -71,10 +72,6 @@ interface FactsRow {
   reminder_hours: number;
 }
 
-interface ResultHeader {
-  affectedRows: number;
-}
-
 /** A message to write: an event's on one channel, or the reminder of one start on one channel. */
 export interface NewNotification {
   accountId: number;
@@ -134,6 +131,12 @@ type Db = Pick<EntityManager, 'query'>;
  */
 @Injectable()
 export class NotificationRecords {
+  private readonly leases = new LeasedRows({
+    table: 'notifications',
+    claimable: "status = 'pending'",
+    leaseMs: LEASE_MS,
+  });
+
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
   /** The appointment of the account with its type, calendar and the account's settings; null if none. */
@@ -247,8 +250,7 @@ export class NotificationRecords {
     if (ids.length === 0) return;
     await db.query(
       `DELETE FROM notifications
-        WHERE id IN (?) AND kind = 'reminder' AND status = 'pending'
-          AND (leased_until IS NULL OR leased_until <= ?)`,
+        WHERE id IN (?) AND kind = 'reminder' AND status = 'pending' AND ${NOT_LEASED_AT}`,
       [ids, now],
     );
   }
@@ -259,12 +261,7 @@ export class NotificationRecords {
    * sends) never send at once.
    */
   async claim(id: string, now = new Date()): Promise<Claim> {
-    const lease = new Date(now.getTime() + LEASE_MS);
-    const claimed: ResultHeader = await this.dataSource.query(
-      `UPDATE notifications SET leased_until = ?, updated_at = ?
-        WHERE id = ? AND status = 'pending' AND (leased_until IS NULL OR leased_until <= ?)`,
-      [lease, now, id, now],
-    );
+    const lease = await this.leases.claimOne(this.dataSource, id, now);
     const rows: {
       account_id: number;
       appointment_id: number;
@@ -281,8 +278,7 @@ export class NotificationRecords {
     );
     const row = rows[0];
     if (!row || row.status !== 'pending') return { kind: 'done' };
-    if (claimed.affectedRows === 0 || row.leased_until?.getTime() !== lease.getTime())
-      return { kind: 'busy' };
+    if (lease === null || row.leased_until?.getTime() !== lease.getTime()) return { kind: 'busy' };
     return {
       kind: 'claimed',
       notification: {
@@ -300,26 +296,18 @@ export class NotificationRecords {
 
   /** Gives a claim back without an attempt (the job failed before sending). */
   async release(n: ClaimedNotification): Promise<void> {
-    await this.dataSource.query(
-      'UPDATE notifications SET leased_until = NULL, updated_at = ? WHERE id = ? AND leased_until = ?',
-      [new Date(), n.id, n.lease],
-    );
+    await this.leases.release(this.dataSource, n);
   }
 
   /** Deletes a reminder that lost its purpose (see decideAtSendTime). */
   async drop(n: ClaimedNotification): Promise<void> {
-    await this.dataSource.query('DELETE FROM notifications WHERE id = ? AND leased_until = ?', [
-      n.id,
-      n.lease,
-    ]);
+    await this.leases.deleteHeld(this.dataSource, n);
   }
 
   async skip(n: ClaimedNotification, reason: string): Promise<void> {
-    await this.dataSource.query(
-      `UPDATE notifications SET status = 'skipped', error = ?, leased_until = NULL, updated_at = ?
-        WHERE id = ? AND leased_until = ?`,
-      [clip(reason), new Date(), n.id, n.lease],
-    );
+    await this.leases.finish(this.dataSource, n, new Date(), "status = 'skipped', error = ?", [
+      clip(reason),
+    ]);
   }
 
   async recordSent(
@@ -328,19 +316,13 @@ export class NotificationRecords {
     providerMessageId: string | null,
     at = new Date(),
   ): Promise<void> {
-    await this.dataSource.query(
-      `UPDATE notifications
-          SET status = 'sent', recipient = ?, attempts = attempts + 1, error = NULL,
-              provider_message_id = ?, sent_at = ?, leased_until = NULL, updated_at = ?
-        WHERE id = ? AND leased_until = ?`,
-      [
-        clip(recipient, 254),
-        providerMessageId === null ? null : clip(providerMessageId),
-        at,
-        at,
-        n.id,
-        n.lease,
-      ],
+    await this.leases.finish(
+      this.dataSource,
+      n,
+      at,
+      `status = 'sent', recipient = ?, attempts = attempts + 1, error = NULL,
+       provider_message_id = ?, sent_at = ?`,
+      [clip(recipient, 254), providerMessageId === null ? null : clip(providerMessageId), at],
     );
   }
 
@@ -352,12 +334,12 @@ export class NotificationRecords {
     final: boolean,
     at = new Date(),
   ): Promise<void> {
-    await this.dataSource.query(
-      `UPDATE notifications
-          SET status = ?, recipient = ?, attempts = attempts + 1, error = ?, leased_until = NULL,
-              updated_at = ?
-        WHERE id = ? AND leased_until = ?`,
-      [final ? 'failed' : 'pending', clip(recipient, 254), clip(error), at, n.id, n.lease],
+    await this.leases.finish(
+      this.dataSource,
+      n,
+      at,
+      'status = ?, recipient = ?, attempts = attempts + 1, error = ?',
+      [final ? 'failed' : 'pending', clip(recipient, 254), clip(error)],
     );
   }
 }
