@@ -5,6 +5,8 @@ import { Batcher } from '../../common/database/batcher';
 import { LeasedRows, NOT_LEASED_AT } from '../../common/database/leased-rows';
 import { isMissingParentRow } from '../../common/database/mysql-errors';
 import { AppConfig } from '../../config/app-config';
+import { readClaimedMessages } from './claimed-webhook-messages';
+import { type LoggedAttempt, logAttempts } from './webhook-delivery-log';
 import {
   type AttemptDecision,
   type AttemptFacts,
@@ -12,6 +14,7 @@ import {
   type WebhookVariables,
   decideAttempt,
 } from './webhook-delivery-rules';
+import { changeFailureStreak, lockFailureStreak } from './webhook-failure-streak';
 import type { SendOutcome } from './webhook-sender';
 import type { WebhookAction, WebhookStatus } from './webhook-subscription.entity';
 
@@ -63,21 +66,6 @@ export type Recorded =
   /** Another job took the message over after this one's lease ran out: the attempt is logged only. */
   | { kind: 'lease-lost'; decision: AttemptDecision };
 
-interface MessageRow {
-  id: number | string;
-  account_id: number;
-  subscription_id: number;
-  outbox_id: number | string;
-  action: WebhookAction;
-  resource_id: number;
-  variables: string | WebhookVariables;
-  attempts: number;
-  target: string;
-  subscription_status: WebhookStatus;
-  failing_since: Date | null;
-  api_key_encrypted: string;
-}
-
 /** An event to fan out, with the subscriptions it goes to. */
 export interface EventMessages {
   outboxId: string;
@@ -89,41 +77,6 @@ export interface EventMessages {
 /** Most messages one claim, or one recording of deliveries, takes together. */
 const CLAIM_BATCH = 100;
 const RECORD_BATCH = 200;
-
-/** A delivered attempt that changes nothing but its message and log: recorded in batches. */
-interface Delivered {
-  message: ClaimedMessage;
-  attempt: Attempt;
-  decision: AttemptDecision;
-}
-
-const INSERT_DELIVERY = `INSERT INTO webhook_deliveries
-  (subscription_id, account_id, outbox_id, action, resource_id, attempt, attempted_at,
-   duration_ms, status_code, error, outcome, next_retry_at)
-  VALUES`;
-const DELIVERY_ROW = '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)';
-
-/** The parameters of an attempt's line in the delivery log (DELIVERY_ROW). */
-function deliveryRow(
-  message: ClaimedMessage,
-  { attemptedAt, sent }: Attempt,
-  decision: AttemptDecision,
-): unknown[] {
-  return [
-    message.subscriptionId,
-    message.accountId,
-    message.outboxId,
-    message.action,
-    message.resourceId,
-    message.attempts + 1,
-    attemptedAt,
-    Math.max(0, Math.round(sent.durationMs)),
-    sent.statusCode,
-    sent.error === null ? null : sent.error.slice(0, 255),
-    decision.outcome,
-    decision.nextAttemptAt,
-  ];
-}
 
 /**
  * The webhook_messages table, in SQL written by hand: these statements run for every delivery, and
@@ -208,7 +161,8 @@ export class WebhookMessages {
     { maxBatch: CLAIM_BATCH, maxInFlight: 3 },
   );
 
-  private readonly recordings = new Batcher<Delivered, Recorded>(
+  /** Delivered attempts that change nothing but their message and log: recorded in batches. */
+  private readonly recordings = new Batcher<LoggedAttempt, Recorded>(
     (items) => this.recordDelivered(items),
     { maxBatch: RECORD_BATCH, maxInFlight: 3 },
   );
@@ -223,12 +177,13 @@ export class WebhookMessages {
       claimed =
         lease === null
           ? new Map<string, ClaimedMessage>()
-          : await this.readClaimed(this.dataSource, unique, lease);
+          : await readClaimedMessages(this.dataSource, unique, lease);
     } else {
+      // Several: the rows claimable are locked, claimed and read in one transaction.
       claimed = await this.dataSource.transaction(async (tx) => {
         const { lease, claimed: mine } = await this.leases.claimSome(tx, unique, now, due);
         if (mine.length === 0) return new Map<string, ClaimedMessage>();
-        return this.readClaimed(tx, mine, lease);
+        return readClaimedMessages(tx, mine, lease);
       });
     }
     // A duplicate id in one batch (two jobs of one message): the first job has it, the other not.
@@ -237,48 +192,6 @@ export class WebhookMessages {
       claimed.delete(id);
       return message ?? null;
     });
-  }
-
-  /** What sending the claimed messages needs: their rows with the subscription's and the account's. */
-  private async readClaimed(
-    manager: DataSource | EntityManager,
-    ids: string[],
-    lease: Date,
-  ): Promise<Map<string, ClaimedMessage>> {
-    const rows: MessageRow[] = await manager.query(
-      `SELECT m.id, m.account_id, m.subscription_id, m.outbox_id, m.action, m.resource_id,
-              m.variables, m.attempts, s.target, s.status AS subscription_status, s.failing_since,
-              a.api_key_encrypted
-         FROM webhook_messages m
-         JOIN webhook_subscriptions s ON s.id = m.subscription_id
-         JOIN accounts a ON a.id = m.account_id
-        WHERE m.id IN (?) AND m.leased_until = ?`,
-      [ids, lease],
-    );
-    const claimed = new Map<string, ClaimedMessage>();
-    for (const row of rows) {
-      const id = String(row.id);
-      claimed.set(id, {
-        id,
-        lease,
-        accountId: row.account_id,
-        subscriptionId: row.subscription_id,
-        outboxId: String(row.outbox_id),
-        action: row.action,
-        resourceId: row.resource_id,
-        // MariaDB's JSON is text to the driver; MySQL's is parsed already.
-        variables:
-          typeof row.variables === 'string'
-            ? (JSON.parse(row.variables) as WebhookVariables)
-            : row.variables,
-        attempts: row.attempts,
-        target: row.target,
-        subscriptionStatus: row.subscription_status,
-        failingSince: row.failing_since,
-        apiKeyEncrypted: row.api_key_encrypted,
-      });
-    }
-    return claimed;
   }
 
   /** Ends a claimed message without an attempt: its subscription is disabled. */
@@ -331,17 +244,14 @@ export class WebhookMessages {
    * one whose lease ran out, taken by another job since, is `lease-lost` as in recordOne. When
    * the batch fails (a subscription deleted meanwhile, a deadlock), each is recorded on its own.
    */
-  private async recordDelivered(items: Delivered[]): Promise<Recorded[]> {
+  private async recordDelivered(items: LoggedAttempt[]): Promise<Recorded[]> {
     try {
       return await this.dataSource.transaction(async (tx) => {
         const held = await this.leases.lockHeld(
           tx,
           items.map((item) => item.message),
         );
-        await tx.query(
-          `${INSERT_DELIVERY} ${items.map(() => DELIVERY_ROW).join(', ')}`,
-          items.flatMap((item) => deliveryRow(item.message, item.attempt, item.decision)),
-        );
+        await logAttempts(tx, items);
         const mine = items.filter((_, i) => held[i]).map((item) => item.message.id);
         if (mine.length > 0) {
           await this.leases.finishLocked(
@@ -372,53 +282,24 @@ export class WebhookMessages {
   private async recordIn(
     tx: EntityManager,
     message: ClaimedMessage,
-    { attemptedAt, finishedAt, sent }: Attempt,
+    attempt: Attempt,
   ): Promise<Recorded> {
-    let subscription = { status: message.subscriptionStatus, failingSince: message.failingSince };
-    if (sent.kind === 'retry') {
-      const rows: { status: WebhookStatus; failing_since: Date | null }[] = await tx.query(
-        'SELECT status, failing_since FROM webhook_subscriptions WHERE id = ? FOR UPDATE',
-        [message.subscriptionId],
-      );
-      if (rows.length === 0) return { kind: 'gone' };
-      subscription = { status: rows[0].status, failingSince: rows[0].failing_since };
-    }
-    const attemptsMade = message.attempts + 1;
-    const decision = this.decide(message, { attemptedAt, finishedAt, sent }, subscription);
+    const subscription =
+      attempt.sent.kind === 'retry'
+        ? await lockFailureStreak(tx, message.subscriptionId)
+        : { status: message.subscriptionStatus, failingSince: message.failingSince };
+    if (subscription === null) return { kind: 'gone' };
+    const decision = this.decide(message, attempt, subscription);
 
-    await tx.query(
-      `${INSERT_DELIVERY} ${DELIVERY_ROW}`,
-      deliveryRow(message, { attemptedAt, finishedAt, sent }, decision),
-    );
+    await logAttempts(tx, [{ message, attempt, decision }]);
     const held = await this.leases.finish(
       tx,
       message,
-      finishedAt,
+      attempt.finishedAt,
       'status = ?, attempts = ?, next_attempt_at = COALESCE(?, next_attempt_at)',
-      [decision.messageStatus, attemptsMade, decision.nextAttemptAt],
+      [decision.messageStatus, message.attempts + 1, decision.nextAttemptAt],
     );
-
-    const { streak } = decision;
-    if (streak.kind === 'clear') {
-      await tx.query(
-        `UPDATE webhook_subscriptions SET failing_since = NULL, updated_at = ?
-          WHERE id = ? AND status = 'active' AND failing_since IS NOT NULL`,
-        [finishedAt, message.subscriptionId],
-      );
-    } else if (streak.kind === 'start') {
-      await tx.query(
-        `UPDATE webhook_subscriptions SET failing_since = ?, updated_at = ?
-          WHERE id = ? AND failing_since IS NULL`,
-        [streak.failingSince, finishedAt, message.subscriptionId],
-      );
-    } else if (streak.kind === 'disable') {
-      await tx.query(
-        `UPDATE webhook_subscriptions
-            SET status = 'disabled', failing_since = ?, disabled_at = ?, updated_at = ?
-          WHERE id = ?`,
-        [streak.failingSince, streak.disabledAt, finishedAt, message.subscriptionId],
-      );
-    }
+    await changeFailureStreak(tx, message.subscriptionId, decision.streak, attempt.finishedAt);
     return held ? { kind: 'recorded', decision } : { kind: 'lease-lost', decision };
   }
 
