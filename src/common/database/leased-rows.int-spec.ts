@@ -8,7 +8,8 @@ import { prepareServer } from './schema';
 /** A table of this spec only: the shape the service's leased tables share, and little else. */
 const TABLE = 'leased_rows_spec';
 const LEASE_MS = 15_000;
-const POOL_SIZE = 4;
+const at = (ms: number) => new Date(Date.UTC(2030, 0, 1) + ms);
+const T0 = at(0);
 
 interface Row {
   id: string;
@@ -17,9 +18,6 @@ interface Row {
   leased_until: Date | null;
   updated_at: Date;
 }
-
-const at = (ms: number) => new Date(Date.UTC(2030, 0, 1) + ms);
-const T0 = at(0);
 
 describe('LeasedRows (MySQL)', () => {
   let dataSource: DataSource;
@@ -60,12 +58,13 @@ describe('LeasedRows (MySQL)', () => {
   beforeAll(async () => {
     const { db: config } = testConfig();
     const type = await prepareServer(config, { createDatabase: false });
+    const poolSize = 4;
     dataSource = await new DataSource({
-      ...dataSourceOptions({ ...config, poolSize: POOL_SIZE }, type),
+      ...dataSourceOptions({ ...config, poolSize }, type),
       entities: [],
     }).initialize();
     // As the service runs: a locking read waits for, then sees, what the other committed.
-    await useReadCommitted(dataSource, POOL_SIZE);
+    await useReadCommitted(dataSource, poolSize);
     db = dataSource.manager;
     await db.query(`DROP TABLE IF EXISTS ${TABLE}`);
     await db.query(
