@@ -41,9 +41,9 @@ export interface LeasedRowsOptions {
 /**
  * A table whose rows an attempt claims for itself (columns `id`, `leased_until`, `updated_at`), so
  * that of two jobs of one row (a duplicate, a stalled one run again) at most one acts at a time,
- * without a transaction held for the attempt. Each method is one statement, so one round trip,
- * on the pool or in the caller's transaction. Times are the caller's clock, never NOW() (see
- * data-source-options.ts).
+ * without a transaction held for the attempt. Each method is one statement (claimSome two), each
+ * one round trip, on the pool or in the caller's transaction: the delivery paths count them. Times
+ * are the caller's clock, never NOW() (see data-source-options.ts).
  */
 export class LeasedRows {
   private readonly claimable: string;
