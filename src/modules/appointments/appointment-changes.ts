@@ -13,8 +13,6 @@ import type { Appointment } from './appointment.entity';
  * they answer with the same codes and messages.
  */
 
-export const MINUTE = 60_000;
-
 /** A deadlock victim or a lock wait timeout is tried again this many times, then fails (500). */
 const LOCK_RETRIES = 3;
 

@@ -9,6 +9,7 @@ import { Metrics } from '../../common/metrics/metrics';
 import { DomainEventPublisher } from '../../common/outbox/domain-event-publisher';
 import { Outbox, type PendingEvents } from '../../common/outbox/outbox';
 import { parseDatetime } from '../../common/time/datetimes';
+import { MINUTE } from '../../common/time/durations';
 import type { Account } from '../accounts/account.entity';
 import type { Label } from '../catalog/label.entity';
 import { assertTimezone } from '../accounts/account-rules';
@@ -42,7 +43,6 @@ import {
   checkLabel,
   eventPayload,
   lockCalendars,
-  MINUTE,
   retryLockConflicts,
 } from './appointment-changes';
 import { toId } from '../../common/http/id-list';

@@ -6,6 +6,7 @@ import { InvalidAttributeError } from '../../common/errors/domain-error';
 import { DomainEventPublisher } from '../../common/outbox/domain-event-publisher';
 import { Outbox, type PendingEvents } from '../../common/outbox/outbox';
 import { parseDatetime } from '../../common/time/datetimes';
+import { MINUTE } from '../../common/time/durations';
 import type { Account } from '../accounts/account.entity';
 import { assertTimezone } from '../accounts/account-rules';
 import { busyWindow, readBusyTime, readSeatsTaken } from '../availability/busy-time';
@@ -17,7 +18,6 @@ import {
   ClientChangeClosedError,
   eventPayload,
   lockCalendars,
-  MINUTE,
   retryLockConflicts,
   type ChangeMode,
 } from './appointment-changes';

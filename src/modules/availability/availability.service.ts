@@ -7,6 +7,7 @@ import { DomainError, InvalidAttributeError, shown } from '../../common/errors/d
 import { toId, toIdList } from '../../common/http/id-list';
 import { isCalendarDate } from '../../common/time/calendar-dates';
 import { formatInZone, parseDatetime } from '../../common/time/datetimes';
+import { HOUR, MINUTE } from '../../common/time/durations';
 import type { Account } from '../accounts/account.entity';
 import { assertTimezone } from '../accounts/account-rules';
 import { AppointmentType } from '../catalog/appointment-type.entity';
@@ -35,8 +36,6 @@ import {
 import { type Unavailable, advanceWindow, checkSession, freeStarts } from './slot-engine';
 import { unavailable } from './unavailable';
 import { type Span, ZoneClock, nextDate, startOfLocalDate } from './working-time';
-
-const MINUTE = 60_000;
 
 /** At most this many times in one `POST /availability/check-times`. */
 export const MAX_CHECKED_TIMES = 100;
@@ -376,7 +375,7 @@ function dayInUtc(value: string): Span {
 
 /** Whatever zone a date or month is read in, it lies within 14 hours of its UTC reading. */
 function anyZoneSpan(utc: Span): Span {
-  return { from: utc.from - 14 * 60 * MINUTE, until: utc.until + 14 * 60 * MINUTE };
+  return { from: utc.from - 14 * HOUR, until: utc.until + 14 * HOUR };
 }
 
 /** `YYYY-MM` → the month's span in `zone`. */

@@ -1,10 +1,9 @@
 import type { EntityManager } from 'typeorm';
 import { queryPrepared } from '../../common/database/prepared';
+import { MINUTE } from '../../common/time/durations';
 import { Appointment } from '../appointments/appointment.entity';
 import type { SlotRules } from './slot-engine';
 import type { Span } from './working-time';
-
-const MINUTE = 60_000;
 
 /** The longest an appointment lasts, addons included: a day. Booking refuses longer ones. */
 export const MAX_APPOINTMENT_MINUTES = 1440;

@@ -2,6 +2,7 @@ import type { EntityManager } from 'typeorm';
 import { queryPrepared } from '../../common/database/prepared';
 import { findReferenced } from '../../common/database/tenant-rows';
 import { ForbiddenError, InvalidAttributeError } from '../../common/errors/domain-error';
+import { MINUTE } from '../../common/time/durations';
 import type { Account } from '../accounts/account.entity';
 import { Addon } from '../catalog/addon.entity';
 import type { AppointmentType } from '../catalog/appointment-type.entity';
@@ -19,8 +20,6 @@ import {
 } from './busy-time';
 import type { CalendarSchedule, SlotRules } from './slot-engine';
 import type { Span } from './working-time';
-
-const MINUTE = 60_000;
 
 /** What a question about availability (or a booking) is about, checked against the account. */
 export interface SlotRequest {

@@ -1,5 +1,6 @@
 import { IANAZone } from 'luxon';
 import { utcMidnightOf } from '../../common/time/calendar-dates';
+import { DAY, MINUTE } from '../../common/time/durations';
 import { offsetOf } from '../../common/time/zones';
 import { type DateOverrides, type WeeklyHours, workingIntervalsOn } from '../catalog/working-hours';
 
@@ -8,9 +9,6 @@ export interface Span {
   from: number;
   until: number;
 }
-
-const MINUTE = 60_000;
-const DAY = 24 * 60 * MINUTE;
 
 interface OffsetSegment extends Span {
   /** Minutes east of UTC. */
