@@ -13,12 +13,8 @@ import { MINUTE } from '../../common/time/durations';
 import type { Account } from '../accounts/account.entity';
 import type { Label } from '../catalog/label.entity';
 import { assertTimezone } from '../accounts/account-rules';
-import {
-  MAX_APPOINTMENT_MINUTES,
-  busyWindow,
-  lockCalendarReadingBusy,
-  readBusyTime,
-} from '../availability/busy-time';
+import { MAX_APPOINTMENT_MINUTES, busyWindow, readBusyTime } from '../availability/busy-time';
+import { lockCalendarReadingBusy } from '../availability/calendar-locks';
 import type { Span } from '../availability/working-time';
 import { type SlotContext, resolveSlotContext, scheduleOf } from '../availability/slot-context';
 import { advanceWindow, checkSession, checkStart } from '../availability/slot-engine';
@@ -47,7 +43,7 @@ import {
 } from './appointment-changes';
 import { toId } from '../../common/http/id-list';
 import { shown } from '../../common/errors/domain-error';
-import { unavailable } from '../availability/unavailable';
+import { NotAvailableError } from '../availability';
 
 const required = (code: string, message: string) => new InvalidAttributeError(code, message);
 
@@ -200,7 +196,7 @@ export class BookAppointmentHandler implements ICommandHandler<BookAppointmentCo
     const label = await checkLabel(this.dataSource.manager, account.id, r.labels ?? []);
 
     // A local time that a DST change skips never happens: no calendar can take it.
-    if (parsed.kind === 'nonexistent') throw unavailable('not_available', datetimeText);
+    if (parsed.kind === 'nonexistent') throw new NotAvailableError('not_available', datetimeText);
     return { ctx, start: parsed.moment.toMillis(), datetimeText, timezone, fieldValues, label };
   }
 
@@ -232,8 +228,10 @@ export class BookAppointmentHandler implements ICommandHandler<BookAppointmentCo
     let classId: number | null = null;
     if (!mode.admin) {
       const { earliest, latest } = advanceWindow(rules, Date.now());
-      if (start < earliest) throw unavailable('not_available_min_hours_in_advance', datetimeText);
-      if (start > latest) throw unavailable('not_available_max_days_in_advance', datetimeText);
+      if (start < earliest)
+        throw new NotAvailableError('not_available_min_hours_in_advance', datetimeText);
+      if (start > latest)
+        throw new NotAvailableError('not_available_max_days_in_advance', datetimeText);
       const free = offered ? await this.freeCalendar(tx, ctx, start, lockedBusy) : null;
       if (!free) {
         this.metrics.countBooking('conflict');
@@ -242,7 +240,7 @@ export class BookAppointmentHandler implements ICommandHandler<BookAppointmentCo
             'no_available_calendar',
             'We could not find an available calendar.',
           );
-        throw unavailable('not_available', datetimeText);
+        throw new NotAvailableError('not_available', datetimeText);
       }
       ({ calendar, classId } = free);
     } else if (type.kind === 'class') {

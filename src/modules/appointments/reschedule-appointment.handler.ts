@@ -23,7 +23,7 @@ import {
 } from './appointment-changes';
 import { toId } from '../../common/http/id-list';
 import { shown } from '../../common/errors/domain-error';
-import { unavailable } from '../availability/unavailable';
+import { NotAvailableError } from '../availability';
 import { AppointmentChangedEvent, AppointmentRescheduledEvent } from './appointment-events';
 import { Appointment } from './appointment.entity';
 import type { AppointmentView } from './appointment.view';
@@ -112,7 +112,7 @@ export class RescheduleAppointmentHandler implements ICommandHandler<RescheduleA
         `The datetime "${datetimeText}" is invalid.`,
       );
     // A local time that a DST change skips never happens: no calendar can take it.
-    if (parsed.kind === 'nonexistent') throw unavailable('not_available', datetimeText);
+    if (parsed.kind === 'nonexistent') throw new NotAvailableError('not_available', datetimeText);
     // The length it was booked with (its addons' included), whatever the catalog says now.
     const duration = Math.round((current.endsAt.getTime() - current.startsAt.getTime()) / MINUTE);
     return {
@@ -144,9 +144,11 @@ export class RescheduleAppointmentHandler implements ICommandHandler<RescheduleA
       if (appointment.startsAt.getTime() <= now)
         throw new ClientChangeClosedError('reschedule', appointment.id);
       const { earliest, latest } = advanceWindow(rules, now);
-      if (start < earliest) throw unavailable('not_available_min_hours_in_advance', datetimeText);
-      if (start > latest) throw unavailable('not_available_max_days_in_advance', datetimeText);
-      if (!type.active) throw unavailable('not_available', datetimeText);
+      if (start < earliest)
+        throw new NotAvailableError('not_available_min_hours_in_advance', datetimeText);
+      if (start > latest)
+        throw new NotAvailableError('not_available_max_days_in_advance', datetimeText);
+      if (!type.active) throw new NotAvailableError('not_available', datetimeText);
       if (type.kind === 'class') {
         const session = await this.session(tx, ctx, start);
         const taken = session
@@ -154,7 +156,7 @@ export class RescheduleAppointmentHandler implements ICommandHandler<RescheduleA
           : 0;
         const seats = type.classSize ?? 0;
         if (!session || checkSession({ start, seats, taken }, rules, now) !== null)
-          throw unavailable('not_available', datetimeText);
+          throw new NotAvailableError('not_available', datetimeText);
         classId = session.id;
       } else {
         const busy = await readBusyTime(tx, [calendar.id], busyWindow(rules, start), [
@@ -167,7 +169,7 @@ export class RescheduleAppointmentHandler implements ICommandHandler<RescheduleA
           busy: busy.get(calendar.id) ?? [],
         };
         const reason = checkStart(schedule, rules, start, now);
-        if (reason !== null) throw unavailable(reason, datetimeText);
+        if (reason !== null) throw new NotAvailableError(reason, datetimeText);
       }
     } else if (type.kind === 'class') {
       classId = (await this.session(tx, ctx, start))?.id ?? null;

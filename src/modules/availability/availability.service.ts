@@ -3,38 +3,52 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DateTime } from 'luxon';
 import { DataSource, In, IsNull } from 'typeorm';
 import { findReferenced } from '../../common/database/tenant-rows';
-import { DomainError, InvalidAttributeError, shown } from '../../common/errors/domain-error';
-import { toId, toIdList } from '../../common/http/id-list';
+import { DomainError, shown } from '../../common/errors/domain-error';
+import { toIdList } from '../../common/http/id-list';
 import { isCalendarDate } from '../../common/time/calendar-dates';
 import { formatInZone, parseDatetime } from '../../common/time/datetimes';
 import { HOUR, MINUTE } from '../../common/time/durations';
-import type { Account } from '../accounts/account.entity';
-import { assertTimezone } from '../accounts/account-rules';
-import { AppointmentType } from '../catalog/appointment-type.entity';
-import { Calendar } from '../catalog/calendar.entity';
-import { invalidAppointmentType, invalidCalendar } from '../catalog/catalog.errors';
-import { ClassSession } from '../catalog/class-session.entity';
+import { type Account, assertTimezone } from '../accounts';
+import {
+  AppointmentType,
+  Calendar,
+  ClassSession,
+  invalidAppointmentType,
+  invalidCalendar,
+} from '../catalog';
 import type {
   AvailableClassesQuery,
   AvailableDatesQuery,
   AvailableTimesQuery,
 } from './availability.requests';
+import {
+  type InvalidDateCode,
+  InvalidDateError,
+  InvalidDatetimeError,
+  InvalidMonthError,
+  NoAvailableCalendarError,
+  NotAClassError,
+  NotAvailableError,
+  TooManyTimesError,
+} from './availability.errors';
 import type {
   AvailableClass,
   AvailableDate,
   AvailableTime,
   CheckedTime,
 } from './availability.views';
-import { MAX_APPOINTMENT_MINUTES, readBusyTime, readSeatsTaken } from './busy-time';
+import { readBusyTime, readSeatsTaken } from './busy-time';
 import {
   type SlotContext,
   type SlotType,
   busySpanAround,
+  isOffered,
   resolveSlotContext,
   scheduleOf,
 } from './slot-context';
+import { assertInAdvanceWindow } from './placement';
+import { slotRequestOf } from './slot-request';
 import { type Unavailable, advanceWindow, checkSession, freeStarts } from './slot-engine';
-import { unavailable } from './unavailable';
 import { type Span, ZoneClock, nextDate, startOfLocalDate } from './working-time';
 
 /** At most this many times in one `POST /availability/check-times`. */
@@ -145,11 +159,7 @@ export class AvailabilityService {
     items: Record<string, unknown>[],
     now = Date.now(),
   ): Promise<CheckedTime[]> {
-    if (items.length > MAX_CHECKED_TIMES)
-      throw new InvalidAttributeError(
-        'bad_request',
-        `At most ${MAX_CHECKED_TIMES} times can be checked at once.`,
-      );
+    if (items.length > MAX_CHECKED_TIMES) throw new TooManyTimesError(MAX_CHECKED_TIMES);
     const results: CheckedTime[] = [];
     for (const item of items) {
       const asked: CheckedTime = { valid: false };
@@ -172,39 +182,21 @@ export class AvailabilityService {
     item: Record<string, unknown>,
     now: number,
   ): Promise<void> {
-    const { appointmentTypeID, calendarID, datetime } = item;
-    if (appointmentTypeID === undefined || appointmentTypeID === null || appointmentTypeID === '')
-      throw new InvalidAttributeError(
-        'required_appointment_type_id',
-        'The parameter "appointmentTypeID" is required.',
-      );
-    if (datetime === undefined || datetime === null || datetime === '')
-      throw new InvalidAttributeError('required_datetime', 'The parameter "datetime" is required.');
-    const typeId = toId(appointmentTypeID);
-    if (typeId === undefined) throw invalidAppointmentType(shown(appointmentTypeID));
-    let calendarId: number | undefined;
-    if (calendarID !== undefined && calendarID !== null && calendarID !== '') {
-      calendarId = toId(calendarID);
-      if (calendarId === undefined) throw invalidCalendar(shown(calendarID));
-    }
+    const { appointmentTypeID, calendarID } = slotRequestOf(item);
     const addonIDs = toIdList(item.addonIDs);
     const addonIds = Array.isArray(addonIDs) ? addonIDs.filter((a) => typeof a === 'number') : [];
     const ctx = await resolveSlotContext(this.dataSource.manager, account, {
-      appointmentTypeID: typeId,
-      calendarID: calendarId,
+      appointmentTypeID,
+      calendarID,
       addonIDs: addonIds,
     });
-    const zone = calendarId === undefined ? account.timezone : ctx.calendars[0].timezone;
-    const text = shown(datetime);
+    const zone = calendarID === undefined ? account.timezone : ctx.calendars[0].timezone;
+    const text = shown(item.datetime);
     const parsed = parseDatetime(text, zone);
-    if (parsed.kind === 'invalid')
-      throw new InvalidAttributeError('invalid_datetime', `The datetime "${text}" is invalid.`);
-    const notAvailable = (reason: Unavailable) => unavailable(reason, text);
-    if (parsed.kind === 'nonexistent') throw notAvailable('not_available');
+    if (parsed.kind === 'invalid') throw new InvalidDatetimeError(text);
+    if (parsed.kind === 'nonexistent') throw new NotAvailableError('not_available', text);
     const start = parsed.moment.toMillis();
-    const { earliest, latest } = advanceWindow(ctx.rules, now);
-    if (start < earliest) throw notAvailable('not_available_min_hours_in_advance');
-    if (start > latest) throw notAvailable('not_available_max_days_in_advance');
+    assertInAdvanceWindow(ctx.rules, start, text, now);
 
     const point = { from: start, until: start + 1 };
     const free =
@@ -212,12 +204,8 @@ export class AvailabilityService {
         ? (await this.sessions(ctx, point, now)).some((s) => !s.unavailable)
         : (await this.serviceStarts(ctx, point, now)).size > 0;
     if (free) return;
-    if (calendarId === undefined)
-      throw new InvalidAttributeError(
-        'no_available_calendar',
-        'We could not find an available calendar.',
-      );
-    throw notAvailable('not_available');
+    if (calendarID === undefined) throw new NoAvailableCalendarError();
+    throw new NotAvailableError('not_available', text);
   }
 
   /** Free starts in `window` over the context's calendars: start → how many calendars can take it. */
@@ -228,12 +216,7 @@ export class AvailabilityService {
     ignore: number[] = [],
   ): Promise<Map<number, number>> {
     const counts = new Map<number, number>();
-    if (
-      !ctx.type.active ||
-      ctx.rules.duration > MAX_APPOINTMENT_MINUTES ||
-      ctx.calendars.length === 0
-    )
-      return counts;
+    if (!isOffered(ctx) || ctx.calendars.length === 0) return counts;
     const { rules } = ctx;
     const busy =
       ctx.busy ??
@@ -345,11 +328,7 @@ export class AvailabilityService {
       [typeId],
       invalidAppointmentType,
     );
-    if (type.kind !== 'class')
-      throw new InvalidAttributeError(
-        'invalid_appointment_type',
-        `The appointment type "${type.id}" is not a class.`,
-      );
+    if (type.kind !== 'class') throw new NotAClassError(type.id);
     return [type];
   }
 }
@@ -386,15 +365,13 @@ function parseMonth(value: string, zone: string): Span {
         { zone },
       )
     : DateTime.invalid('format');
-  if (!start.isValid)
-    throw new InvalidAttributeError('invalid_month', `The month "${value}" is invalid.`);
+  if (!start.isValid) throw new InvalidMonthError(value);
   return { from: start.toMillis(), until: start.plus({ months: 1 }).toMillis() };
 }
 
 /** `YYYY-MM-DD` → the day's span in `zone`. */
-function parseDay(value: string, zone: string, code = 'invalid_date'): Span {
-  if (!isCalendarDate(value))
-    throw new InvalidAttributeError(code, `The date "${value}" is invalid.`);
+function parseDay(value: string, zone: string, code: InvalidDateCode = 'invalid_date'): Span {
+  if (!isCalendarDate(value)) throw new InvalidDateError(code, value);
   return { from: startOfLocalDate(zone, value), until: startOfLocalDate(zone, nextDate(value)) };
 }
 

@@ -1,5 +1,4 @@
 import { DateTime } from 'luxon';
-import { DAY, HOUR, MINUTE } from '../../common/time/durations';
 import type { DateOverrides, Interval, WeeklyHours } from '../catalog/working-hours';
 import {
   type CalendarSchedule,
@@ -15,6 +14,10 @@ import { type Span, localDateOf, startOfLocalDate, workingSpans } from './workin
  * Hand-worked cases: every expectation is written out as local wall-clock times (with the offset where
  * a DST change makes it matter), worked out from the rules, not read back from the engine.
  */
+
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+const DAY = 24 * HOUR;
 
 const NY = 'America/New_York';
 /** A Monday in June: no DST change anywhere near it. */

@@ -1,5 +1,5 @@
 import { DAY, HOUR, MINUTE } from '../../common/time/durations';
-import type { DateOverrides, WeeklyHours } from '../catalog/working-hours';
+import type { DateOverrides, WeeklyHours } from '../catalog';
 import { type Span, ZoneClock, mergeSpans, nextDate, workingSpans } from './working-time';
 
 /*
