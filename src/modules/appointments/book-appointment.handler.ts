@@ -31,7 +31,12 @@ import { Appointment } from './appointment.entity';
 import type { AppointmentView } from './appointment.view';
 import { AppointmentViews } from './appointment-views';
 import { BookAppointmentCommand } from './book-appointment.command';
-import { type BookingInput, bookingInput } from './book-appointment.request';
+import {
+  type BookAppointmentRequest,
+  type BookingInput,
+  bookingInput,
+} from './book-appointment.request';
+import { AppointmentsQueries } from './appointments.queries';
 import { type IdempotencyClaim, IdempotencyKeys } from './idempotency-keys';
 import {
   assertClientTextFits,
@@ -75,14 +80,34 @@ export class BookAppointmentHandler implements ICommandHandler<BookAppointmentCo
     private readonly views: AppointmentViews,
     private readonly idempotencyKeys: IdempotencyKeys,
     private readonly metrics: Metrics,
+    private readonly queries: AppointmentsQueries,
   ) {}
 
+  /**
+   * With an `Idempotency-Key`, a request sent again answers the appointment it booked (see
+   * IdempotencyKeys.once).
+   */
   async execute({
     account,
     request,
     mode,
-    idempotency,
+    idempotencyKey,
   }: BookAppointmentCommand): Promise<AppointmentView> {
+    const claim = this.idempotencyKeys.claim(idempotencyKey, request, mode);
+    return this.idempotencyKeys.once(
+      account.id,
+      claim,
+      () => this.bookOnce(account, request, mode, claim),
+      (bookedId) => this.queries.get(account.id, bookedId),
+    );
+  }
+
+  private async bookOnce(
+    account: Account,
+    request: BookAppointmentRequest,
+    mode: BookAppointmentCommand['mode'],
+    idempotency: IdempotencyClaim | undefined,
+  ): Promise<AppointmentView> {
     // The account's settings are the principal's: read at authentication, at most AUTH_CACHE_TTL_MS
     // old on another pod (at once on the pod that changed them), as for availability and API keys.
     const input = bookingInput(request);
