@@ -5,12 +5,10 @@ import { findReferenced } from '../../common/database/tenant-rows';
 import { toId } from '../../common/http/id-list';
 import { Label } from '../catalog/label.entity';
 import { InvalidAttributeError } from '../../common/errors/domain-error';
-import type { AppointmentEventPayload } from './appointment-events';
-import type { Appointment } from './appointment.entity';
 
 /*
- * What booking and the changes of a booked appointment (update, cancel, reschedule) share, so that
- * they answer with the same codes and messages.
+ * What booking still has of its own; update, cancel and reschedule moved to AppointmentWrites,
+ * AppointmentParts and booking-checks, which booking moves to next.
  */
 
 /** A deadlock victim or a lock wait timeout is tried again this many times, then fails (500). */
@@ -24,41 +22,6 @@ export async function retryLockConflicts<T>(attempt: () => Promise<T>): Promise<
     } catch (e) {
       if (!isLockConflict(e) || tries > LOCK_RETRIES) throw e;
     }
-  }
-}
-
-/** `?admin=true&noEmail=true` of a change. */
-export interface ChangeMode {
-  admin: boolean;
-  noEmail: boolean;
-}
-
-export function eventPayload(appointment: Appointment, noEmail: boolean): AppointmentEventPayload {
-  return {
-    appointmentId: appointment.id,
-    calendarId: appointment.calendarId,
-    appointmentTypeId: appointment.appointmentTypeId,
-    noEmail,
-  };
-}
-
-/** A canceled appointment can be neither canceled again nor moved. */
-export class AlreadyCanceledError extends InvalidAttributeError {
-  constructor(id: number) {
-    super('already_canceled', `The appointment "${id}" is already canceled.`);
-  }
-}
-
-/**
- * A client may cancel or move only an appointment that has not started (the Appointment object's
- * `canClientCancel`/`canClientReschedule`); an admin may do both at any time.
- */
-export class ClientChangeClosedError extends InvalidAttributeError {
-  constructor(action: 'cancel' | 'reschedule', id: number) {
-    super(
-      `${action}_not_allowed`,
-      `The appointment "${id}" has already started; only an admin can ${action} it.`,
-    );
   }
 }
 

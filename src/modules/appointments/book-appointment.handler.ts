@@ -26,7 +26,11 @@ import { kindOf } from '../certificates/certificate.view';
 import { type FieldValue, validateFieldValues } from '../forms/field-values';
 import { FormsService } from '../forms/forms.service';
 import { AppointmentFieldValue } from './appointment-field-value.entity';
-import { AppointmentChangedEvent, AppointmentScheduledEvent } from './appointment-events';
+import {
+  AppointmentChangedEvent,
+  AppointmentScheduledEvent,
+  eventPayload,
+} from './appointment-events';
 import { Appointment } from './appointment.entity';
 import type { AppointmentView } from './appointment.view';
 import { AppointmentViews } from './appointment-views';
@@ -42,7 +46,6 @@ import {
   assertClientTextFits,
   blank,
   checkLabel,
-  eventPayload,
   lockCalendars,
   retryLockConflicts,
 } from './appointment-changes';
