@@ -1,13 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DateTime } from 'luxon';
 import { DataSource, In, IsNull } from 'typeorm';
 import { findReferenced } from '../../common/database/tenant-rows';
 import { DomainError, shown } from '../../common/errors/domain-error';
 import { toIdList } from '../../common/http/id-list';
-import { isCalendarDate } from '../../common/time/calendar-dates';
 import { formatInZone, parseDatetime } from '../../common/time/datetimes';
-import { HOUR, MINUTE } from '../../common/time/durations';
+import { MINUTE } from '../../common/time/durations';
 import { type Account, assertTimezone } from '../accounts';
 import {
   AppointmentType,
@@ -22,10 +20,7 @@ import type {
   AvailableTimesQuery,
 } from './availability.requests';
 import {
-  type InvalidDateCode,
-  InvalidDateError,
   InvalidDatetimeError,
-  InvalidMonthError,
   NoAvailableCalendarError,
   NotAClassError,
   NotAvailableError,
@@ -47,9 +42,10 @@ import {
   scheduleOf,
 } from './slot-context';
 import { assertInAdvanceWindow } from './placement';
+import { anyZoneSpan, classRange, dayInUtc, monthInUtc, parseDay, parseMonth } from './query-spans';
 import { slotRequestOf } from './slot-request';
-import { type Unavailable, advanceWindow, checkSession, freeStarts } from './slot-engine';
-import { type Span, ZoneClock, nextDate, startOfLocalDate } from './working-time';
+import { type Unavailable, checkSession, freeStarts } from './slot-engine';
+import { type Span, ZoneClock } from './working-time';
 
 /** At most this many times in one `POST /availability/check-times`. */
 export const MAX_CHECKED_TIMES = 100;
@@ -340,63 +336,4 @@ function startOf(open: OpenSession): number {
 function displayZone(account: Account, ctx: SlotContext, timezone: string | undefined): string {
   if (timezone !== undefined) return assertTimezone(timezone);
   return ctx.calendars.length === 1 ? ctx.calendars[0].timezone : account.timezone;
-}
-
-/** The month's span in UTC, for a month that is checked later (an invalid one is empty). */
-function monthInUtc(value: string): Span {
-  return /^\d{4}-(0[1-9]|1[0-2])$/.test(value) ? parseMonth(value, 'UTC') : { from: 0, until: 0 };
-}
-
-/** The day's span in UTC, for a date that is checked later (an invalid one is empty). */
-function dayInUtc(value: string): Span {
-  return isCalendarDate(value) ? parseDay(value, 'UTC') : { from: 0, until: 0 };
-}
-
-/** Whatever zone a date or month is read in, it lies within 14 hours of its UTC reading. */
-function anyZoneSpan(utc: Span): Span {
-  return { from: utc.from - 14 * HOUR, until: utc.until + 14 * HOUR };
-}
-
-/** `YYYY-MM` → the month's span in `zone`. */
-function parseMonth(value: string, zone: string): Span {
-  const start = /^\d{4}-\d{2}$/.test(value)
-    ? DateTime.fromObject(
-        { year: Number(value.slice(0, 4)), month: Number(value.slice(5, 7)), day: 1 },
-        { zone },
-      )
-    : DateTime.invalid('format');
-  if (!start.isValid) throw new InvalidMonthError(value);
-  return { from: start.toMillis(), until: start.plus({ months: 1 }).toMillis() };
-}
-
-/** `YYYY-MM-DD` → the day's span in `zone`. */
-function parseDay(value: string, zone: string, code: InvalidDateCode = 'invalid_date'): Span {
-  if (!isCalendarDate(value)) throw new InvalidDateError(code, value);
-  return { from: startOfLocalDate(zone, value), until: startOfLocalDate(zone, nextDate(value)) };
-}
-
-/**
- * The sessions `/availability/classes` lists: the month asked for, narrowed by `minDate`/`maxDate`
- * (inclusive); without any of them, from now to the account's booking horizon.
- */
-function classRange(
-  query: AvailableClassesQuery,
-  zone: string,
-  account: Account,
-  now: number,
-): Span {
-  let from = now;
-  let until = advanceWindow(account, now).latest;
-  if (query.month !== undefined || query.minDate !== undefined || query.maxDate !== undefined) {
-    from = Number.NEGATIVE_INFINITY;
-    until = Number.POSITIVE_INFINITY;
-  }
-  if (query.month !== undefined) ({ from, until } = parseMonth(query.month, zone));
-  if (query.minDate !== undefined)
-    from = Math.max(from, parseDay(query.minDate, zone, 'invalid_min_date').from);
-  if (query.maxDate !== undefined)
-    until = Math.min(until, parseDay(query.maxDate, zone, 'invalid_max_date').until);
-  if (from === Number.NEGATIVE_INFINITY) from = now;
-  if (until === Number.POSITIVE_INFINITY) until = advanceWindow(account, from).latest;
-  return { from, until: Math.max(from, until) };
 }

@@ -13,7 +13,7 @@ import {
   type ListBlocksQuery,
 } from './block.requests';
 import { type BlockView, toBlockView } from './block.view';
-import { localDateBounds, storable } from './datetime-bounds';
+import { localDateBounds, storable } from './query-spans';
 
 @Injectable()
 export class BlocksService {

@@ -12,7 +12,7 @@ export {
 export { AvailabilityModule } from './availability.module';
 export { MAX_APPOINTMENT_MINUTES, busyWindow, readBusyTime, readSeatsTaken } from './busy-time';
 export { CalendarLocks } from './calendar-locks';
-export { localDateBounds } from './datetime-bounds';
+export { localDateBounds } from './query-spans';
 export {
   type Placement,
   adminPlacement,
