@@ -7,33 +7,27 @@ import { MAX_APPOINTMENT_MINUTES } from '../availability';
  * availability's.
  */
 
-const REQUIRED_CODES = {
-  firstName: 'required_first_name',
-  lastName: 'required_last_name',
-  email: 'required_email',
-  phone: 'required_phone',
+/** The codes of an attribute's errors: left out (the client's details only), or a wrong value. */
+const ATTRIBUTE_CODES = {
+  firstName: { required: 'required_first_name', invalid: 'invalid_first_name' },
+  lastName: { required: 'required_last_name', invalid: 'invalid_last_name' },
+  email: { required: 'required_email', invalid: 'invalid_email' },
+  phone: { required: 'required_phone', invalid: 'invalid_phone' },
+  addonIDs: { invalid: 'invalid_addon_ids' },
+  labels: { invalid: 'invalid_labels' },
 } as const;
 
 /** A client detail left out, or blank. */
 export class RequiredAttributeError extends InvalidAttributeError {
-  constructor(attribute: keyof typeof REQUIRED_CODES) {
-    super(REQUIRED_CODES[attribute], `Attribute "${attribute}" is required.`);
+  constructor(attribute: 'firstName' | 'lastName' | 'email' | 'phone') {
+    super(ATTRIBUTE_CODES[attribute].required, `Attribute "${attribute}" is required.`);
   }
 }
 
-const INVALID_CODES = {
-  firstName: 'invalid_first_name',
-  lastName: 'invalid_last_name',
-  email: 'invalid_email',
-  phone: 'invalid_phone',
-  addonIDs: 'invalid_addon_ids',
-  labels: 'invalid_labels',
-} as const;
-
 /** A value the attribute cannot take: an e-mail that is none, a name longer than its column, … */
 export class InvalidValueError extends InvalidAttributeError {
-  constructor(attribute: keyof typeof INVALID_CODES) {
-    super(INVALID_CODES[attribute], `Invalid "${attribute}" attribute value.`);
+  constructor(attribute: keyof typeof ATTRIBUTE_CODES) {
+    super(ATTRIBUTE_CODES[attribute].invalid, `Invalid "${attribute}" attribute value.`);
   }
 }
 
