@@ -4,7 +4,6 @@
  */
 export {
   InvalidDatetimeError,
-  MaxDateBeforeMinDateError,
   NoAvailableCalendarError,
   NotAvailableError,
   RequiredParameterError,
@@ -21,7 +20,6 @@ export {
   sessionAt,
 } from './placement';
 export {
-  type SlotCalendar,
   type SlotContext,
   type SlotRequest,
   type SlotType,
@@ -29,6 +27,6 @@ export {
   resolveSlotContext,
   scheduleOf,
 } from './slot-context';
-export { type SlotRules, advanceWindow, checkSession, checkStart } from './slot-engine';
+export { type SlotRules, checkSession, checkStart } from './slot-engine';
 export { calendarIdOf, requireDatetime, slotRequestOf } from './slot-request';
 export type { Span } from './working-time';

@@ -7,9 +7,4 @@ export { Calendar } from './calendar.entity';
 export { invalidAddon, invalidAppointmentType, invalidCalendar } from './catalog.errors';
 export { ClassSession } from './class-session.entity';
 export { Label } from './label.entity';
-export {
-  type DateOverrides,
-  type Interval,
-  type WeeklyHours,
-  workingIntervalsOn,
-} from './working-hours';
+export { type DateOverrides, type WeeklyHours, workingIntervalsOn } from './working-hours';
