@@ -14,8 +14,8 @@ import { TooManyLabelsError, InvalidValueError, UnknownLabelError } from './appo
 import { blank, fieldInputs } from './booking-checks';
 
 /*
- * What an appointment carries besides the client's details (its times, its answers to the type's
- * forms, a label, a certificate), checked and written alike by booking and by its changes.
+ * What an appointment carries besides the client's details and its time (answers to the type's
+ * forms, a label, a certificate), checked and written alike by booking and by update.
  */
 
 /** The answers an update gives: the fields it names, and among them the answers to store. */
@@ -24,11 +24,21 @@ export interface ChangedAnswers {
   values: FieldValue[];
 }
 
-/** What an appointment is sold at, with the certificate it was booked with (if any). */
+/** What an appointment is sold at, with the certificate applied to it (if any). */
 export type Sale = Pick<
   Appointment,
   'priceCents' | 'priceSoldCents' | 'certificate' | 'certificateId'
 >;
+
+/** The certificate given with a booking, or by an admin's update, and what it applies to. */
+export interface SaleRequest {
+  /** The type's price and its addons'. */
+  priceCents: number;
+  typeId: number;
+  code: string | undefined;
+  /** The client's, whom a certificate bought for someone must belong to. */
+  email: string | null;
+}
 
 @Injectable()
 export class AppointmentParts {
@@ -148,14 +158,4 @@ export class AppointmentParts {
         })),
       );
   }
-}
-
-/** The certificate given with a booking, or by an admin's update, and what it applies to. */
-export interface SaleRequest {
-  /** The type's price and its addons'. */
-  priceCents: number;
-  typeId: number;
-  code: string | undefined;
-  /** The client's, whom a certificate bought for someone must belong to. */
-  email: string | null;
 }

@@ -103,6 +103,7 @@ export class BookAppointmentHandler implements ICommandHandler<BookAppointmentCo
     const { account, input, mode } = booking;
     const { ctx, start } = checked;
     const offered = isOffered(ctx);
+    // A client's booking of a service is checked on the busy time read under the calendars' locks.
     const readsBusy = !mode.admin && offered && ctx.type.kind === 'service';
     const busy = await this.locks.lock(
       tx,
