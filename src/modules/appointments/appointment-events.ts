@@ -1,4 +1,5 @@
 import { DomainEvent } from '../../common/outbox/domain-event';
+import type { Appointment } from './appointment.entity';
 
 /** What every appointment event carries: enough for webhooks and for notifications. */
 export type AppointmentEventPayload = {
@@ -24,4 +25,31 @@ export class AppointmentCanceledEvent extends DomainEvent<AppointmentEventPayloa
 /** Every change (booked, moved, canceled, edited): what `changed` subscribers receive. */
 export class AppointmentChangedEvent extends DomainEvent<AppointmentEventPayload> {
   readonly type = 'appointment.changed';
+}
+
+type AppointmentEventClass = new (
+  accountId: number,
+  payload: AppointmentEventPayload,
+) => DomainEvent<AppointmentEventPayload>;
+
+/** What a booking, a move or a cancel records: its own event, and `changed` with the same payload. */
+export function eventsOf(
+  Event: AppointmentEventClass,
+  appointment: Appointment,
+  noEmail: boolean,
+): DomainEvent<AppointmentEventPayload>[] {
+  const payload = eventPayload(appointment, noEmail);
+  return [
+    new Event(appointment.accountId, payload),
+    new AppointmentChangedEvent(appointment.accountId, payload),
+  ];
+}
+
+export function eventPayload(appointment: Appointment, noEmail: boolean): AppointmentEventPayload {
+  return {
+    appointmentId: appointment.id,
+    calendarId: appointment.calendarId,
+    appointmentTypeId: appointment.appointmentTypeId,
+    noEmail,
+  };
 }

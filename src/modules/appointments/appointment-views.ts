@@ -2,10 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager, In } from 'typeorm';
 import { AppConfig } from '../../config/app-config';
-import { AppointmentType } from '../catalog/appointment-type.entity';
-import { Calendar } from '../catalog/calendar.entity';
-import { Label } from '../catalog/label.entity';
-import { Form, FormField } from '../forms/form.entity';
+import { AppointmentType, Calendar, Label } from '../catalog';
+import { Form, FormField } from '../forms';
 import { AppointmentFieldValue } from './appointment-field-value.entity';
 import type { Appointment } from './appointment.entity';
 import {
@@ -40,15 +38,14 @@ export class AppointmentViews {
     const calendarById = new Map(calendars.map((c) => [c.id, c]));
     const labelById = new Map(labels.map((l) => [l.id, l]));
     const now = Date.now();
-    return appointments.map((appointment) => {
-      const label = appointment.labelId === null ? undefined : labelById.get(appointment.labelId);
-      return this.compose(appointment, now, {
+    return appointments.map((appointment) =>
+      this.compose(appointment, now, {
         type: typeById.get(appointment.appointmentTypeId),
         calendar: calendarById.get(appointment.calendarId),
-        label: label ? { id: label.id, name: label.name, color: label.color } : null,
+        label: appointment.labelId === null ? undefined : labelById.get(appointment.labelId),
         forms: forms?.get(appointment.id) ?? [],
-      });
-    });
+      }),
+    );
   }
 
   /**
@@ -68,7 +65,7 @@ export class AppointmentViews {
     parts: {
       type: Pick<AppointmentType, 'name' | 'category'> | undefined;
       calendar: Pick<Calendar, 'name' | 'timezone' | 'location'> | undefined;
-      label: LabelView | null;
+      label: LabelParts | null | undefined;
       forms: AppointmentFormView[];
     },
   ): AppointmentView {
@@ -78,7 +75,10 @@ export class AppointmentViews {
       calendarName: parts.calendar?.name ?? '',
       calendarTimezone: parts.calendar?.timezone ?? appointment.timezone,
       location: parts.calendar?.location ?? '',
-      label: parts.label,
+      // Only what the Appointment object shows of the label.
+      label: parts.label
+        ? { id: parts.label.id, name: parts.label.name, color: parts.label.color }
+        : null,
       forms: parts.forms,
       publicUrl: this.config.http.publicUrl,
       secret: this.config.secret,
@@ -114,13 +114,13 @@ export class AppointmentViews {
   }
 }
 
-type LabelView = { id: number; name: string; color: string };
+type LabelParts = Pick<Label, 'id' | 'name' | 'color'>;
 
 /** What the writer of an appointment already holds (see AppointmentViews.renderWritten). */
 export interface KnownParts {
   type: Pick<AppointmentType, 'name' | 'category'>;
   calendar: Pick<Calendar, 'name' | 'timezone' | 'location'>;
-  label: LabelView | null;
+  label: LabelParts | null;
   /** Whether answers to forms were stored with it (they are read back, ordered, to show them). */
   hasAnswers: boolean;
 }

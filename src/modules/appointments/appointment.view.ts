@@ -6,6 +6,7 @@ import {
   formatLongDate,
   momentInZone,
 } from '../../common/time/datetimes';
+import { MINUTE } from '../../common/time/durations';
 import type { Appointment } from './appointment.entity';
 
 /** A form's answers as the Appointment object shows them. */
@@ -117,7 +118,7 @@ export function toAppointmentView(a: Appointment, c: AppointmentViewContext): Ap
     classID: a.classId,
     addonIDs: a.addonIds ?? [],
     category: c.category,
-    duration: String(Math.round((a.endsAt.getTime() - a.startsAt.getTime()) / 60_000)),
+    duration: String(Math.round((a.endsAt.getTime() - a.startsAt.getTime()) / MINUTE)),
     calendar: c.calendarName,
     calendarID: a.calendarId,
     calendarTimezone: c.calendarTimezone,

@@ -3,13 +3,11 @@ import { CommandBus } from '@nestjs/cqrs';
 import { ApiBasicAuth, ApiTags } from '@nestjs/swagger';
 import { IdParam } from '../../common/http/id-param';
 import { NUMERIC } from '../../common/http/route-catalog';
-import { CurrentPrincipal } from '../accounts/auth.decorators';
-import type { Principal } from '../accounts/principal';
+import { CurrentPrincipal, type Principal } from '../accounts';
 import type { AppointmentView } from './appointment.view';
 import { AppointmentsQueries } from './appointments.queries';
 import { BookAppointmentCommand } from './book-appointment.command';
 import { BookAppointmentRequest } from './book-appointment.request';
-import { IdempotencyKeys } from './idempotency-keys';
 import { CancelAppointmentCommand } from './cancel-appointment.command';
 import { CancelAppointmentRequest } from './cancel-appointment.request';
 import { ListAppointmentsQuery, fieldFilters } from './list-appointments.request';
@@ -27,7 +25,6 @@ export class AppointmentsController {
   constructor(
     private readonly commands: CommandBus,
     private readonly queries: AppointmentsQueries,
-    private readonly idempotencyKeys: IdempotencyKeys,
   ) {}
 
   /**
@@ -36,7 +33,7 @@ export class AppointmentsController {
    */
   @Post()
   @HttpCode(200)
-  async book(
+  book(
     @CurrentPrincipal() principal: Principal,
     @Body() request: BookAppointmentRequest,
     @Query('admin') admin: unknown,
@@ -44,21 +41,9 @@ export class AppointmentsController {
     @Headers('idempotency-key') idempotencyKey: unknown,
   ): Promise<AppointmentView> {
     const mode = { admin: flag(admin), noEmail: flag(noEmail) };
-    const accountId = principal.account.id;
-    const claim = this.idempotencyKeys.claim(idempotencyKey, request, mode);
-    const replay = claim && (await this.idempotencyKeys.bookedBy(accountId, claim));
-    if (replay) return this.queries.get(accountId, replay);
-    try {
-      return await this.commands.execute(
-        new BookAppointmentCommand(principal.account, request, mode, claim),
-      );
-    } catch (e) {
-      // Another request with this key booked while this one waited (on the calendar's lock or the
-      // key's row) and then found its slot taken or its key used: answer the first one's booking.
-      const booked = claim && (await this.idempotencyKeys.bookedBy(accountId, claim));
-      if (booked) return this.queries.get(accountId, booked);
-      throw e;
-    }
+    return this.commands.execute(
+      new BookAppointmentCommand(principal.account, request, mode, idempotencyKey),
+    );
   }
 
   @Get(`:id${NUMERIC}`)

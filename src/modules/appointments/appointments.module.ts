@@ -1,11 +1,14 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { OutboxModule } from '../../common/outbox/outbox.module';
-import { CertificatesModule } from '../certificates/certificates.module';
-import { FormsModule } from '../forms/forms.module';
+import { AvailabilityModule } from '../availability';
+import { CertificatesModule } from '../certificates';
+import { FormsModule } from '../forms';
 import { AppointmentFieldValue } from './appointment-field-value.entity';
+import { AppointmentParts } from './appointment-parts';
 import { Appointment } from './appointment.entity';
 import { AppointmentViews } from './appointment-views';
+import { AppointmentWrites } from './appointment-writes';
 import { AppointmentsController } from './appointments.controller';
 import { AppointmentsQueries } from './appointments.queries';
 import { BookAppointmentHandler } from './book-appointment.handler';
@@ -20,12 +23,15 @@ import { UpdateAppointmentHandler } from './update-appointment.handler';
   imports: [
     TypeOrmModule.forFeature([Appointment, AppointmentFieldValue, IdempotencyKey]),
     OutboxModule,
+    AvailabilityModule,
     CertificatesModule,
     FormsModule,
   ],
   controllers: [AppointmentsController],
   providers: [
     AppointmentViews,
+    AppointmentParts,
+    AppointmentWrites,
     AppointmentsQueries,
     BookAppointmentHandler,
     IdempotencyKeys,

@@ -2,12 +2,10 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { findOwned } from '../../common/database/tenant-rows';
-import { ForbiddenError, InvalidAttributeError } from '../../common/errors/domain-error';
-import type { Account } from '../accounts/account.entity';
-import { nextDate, startOfLocalDate } from '../availability/working-time';
-import { AppointmentType } from '../catalog/appointment-type.entity';
-import { Calendar } from '../catalog/calendar.entity';
-import { invalidAppointmentType, invalidCalendar } from '../catalog/catalog.errors';
+import { ForbiddenError } from '../../common/errors/domain-error';
+import type { Account } from '../accounts';
+import { localDateBounds } from '../availability';
+import { AppointmentType, Calendar, invalidAppointmentType, invalidCalendar } from '../catalog';
 import { Appointment } from './appointment.entity';
 import type { AppointmentView } from './appointment.view';
 import { AppointmentViews } from './appointment-views';
@@ -56,11 +54,7 @@ export class AppointmentsQueries {
       if (!type) throw invalidAppointmentType(query.appointmentTypeID);
       if (type.accountId !== account.id) throw new ForbiddenError();
     }
-    if (query.minDate && query.maxDate && query.maxDate < query.minDate)
-      throw new InvalidAttributeError(
-        'invalid_max_date',
-        `The maxDate "${query.maxDate}" is before the minDate "${query.minDate}".`,
-      );
+    const { from, until } = localDateBounds(zone, query);
 
     const direction = query.direction ?? 'DESC';
     const rows = manager
@@ -70,14 +64,8 @@ export class AppointmentsQueries {
       .orderBy('a.starts_at', direction)
       .addOrderBy('a.id', direction)
       .limit(query.max ?? DEFAULT_APPOINTMENT_LIST_MAX);
-    const from = query.minDate ? new Date(startOfLocalDate(zone, query.minDate)) : undefined;
-    // The last day a DATETIME holds has no next day to end at: it bounds nothing.
-    const until =
-      query.maxDate && query.maxDate < '9999-12-31'
-        ? new Date(startOfLocalDate(zone, nextDate(query.maxDate)))
-        : undefined;
-    if (from && storable(from)) rows.andWhere('a.starts_at >= :from', { from });
-    if (until && storable(until)) rows.andWhere('a.starts_at < :until', { until });
+    if (from) rows.andWhere('a.starts_at >= :from', { from });
+    if (until) rows.andWhere('a.starts_at < :until', { until });
     if (!query.showall)
       rows.andWhere('a.canceled = :canceled', { canceled: query.canceled ?? false });
     if (query.calendarID !== undefined)
@@ -101,10 +89,4 @@ export class AppointmentsQueries {
     );
     return this.views.render(await rows.getMany(), { excludeForms: query.excludeForms ?? false });
   }
-}
-
-/** Within the years a DATETIME column holds (1000–9999, UTC). */
-function storable(moment: Date): boolean {
-  const year = moment.getUTCFullYear();
-  return year >= 1000 && year <= 9999;
 }

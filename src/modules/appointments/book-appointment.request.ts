@@ -1,5 +1,6 @@
 import { Allow, IsArray, IsBoolean } from 'class-validator';
 import { Optional } from '../../common/http/attributes';
+import type { Account } from '../accounts';
 
 /**
  * `POST /appointments`. Only the JSON types of lists and flags are checked here (text attributes are
@@ -76,6 +77,13 @@ export interface BookingInput extends Omit<
   timezone?: string;
   certificate?: string;
   notes?: string;
+}
+
+/** A booking as the handler reads it: the account that books, what it asks for, and how. */
+export interface Booking {
+  account: Account;
+  input: BookingInput;
+  mode: BookingMode;
 }
 
 /** `null` is not given; another JSON value is read as its text (and refused by the checks). */

@@ -1,20 +1,9 @@
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, type EntityManager } from 'typeorm';
-import { findOwned } from '../../common/database/tenant-rows';
-import { DomainEventPublisher } from '../../common/outbox/domain-event-publisher';
-import { Outbox, type PendingEvents } from '../../common/outbox/outbox';
-import { CertificatesService } from '../certificates/certificates.service';
-import {
-  AlreadyCanceledError,
-  ClientChangeClosedError,
-  eventPayload,
-  retryLockConflicts,
-} from './appointment-changes';
-import { AppointmentCanceledEvent, AppointmentChangedEvent } from './appointment-events';
-import { Appointment } from './appointment.entity';
+import { AppointmentCanceledEvent, eventsOf } from './appointment-events';
+import { AlreadyCanceledError, ClientChangeClosedError } from './appointment.errors';
+import { AppointmentParts } from './appointment-parts';
 import type { AppointmentView } from './appointment.view';
-import { AppointmentViews } from './appointment-views';
+import { AppointmentWrites } from './appointment-writes';
 import { CancelAppointmentCommand } from './cancel-appointment.command';
 
 /**
@@ -25,50 +14,30 @@ import { CancelAppointmentCommand } from './cancel-appointment.command';
 @CommandHandler(CancelAppointmentCommand)
 export class CancelAppointmentHandler implements ICommandHandler<CancelAppointmentCommand> {
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
-    private readonly certificates: CertificatesService,
-    private readonly outbox: Outbox,
-    private readonly events: DomainEventPublisher,
-    private readonly views: AppointmentViews,
+    private readonly writes: AppointmentWrites,
+    private readonly parts: AppointmentParts,
   ) {}
 
-  async execute(command: CancelAppointmentCommand): Promise<AppointmentView> {
-    const { appointment, pending } = await retryLockConflicts(() =>
-      this.dataSource.transaction((tx) => this.cancel(tx, command)),
-    );
-    this.events.publishAfterCommit(pending);
-    const [view] = await this.views.render([appointment]);
-    return view;
-  }
-
-  private async cancel(
-    tx: EntityManager,
-    { account, appointmentId, request, mode }: CancelAppointmentCommand,
-  ): Promise<{ appointment: Appointment; pending: PendingEvents }> {
-    const appointment = await findOwned(tx.getRepository(Appointment), account.id, appointmentId, {
-      forUpdate: true,
+  execute({
+    account,
+    appointmentId,
+    request,
+    mode,
+  }: CancelAppointmentCommand): Promise<AppointmentView> {
+    // No calendar is locked: canceling gives time back, it takes none.
+    return this.writes.change(account.id, appointmentId, [], async (tx, appointment) => {
+      if (appointment.canceled) throw new AlreadyCanceledError(appointment.id);
+      const now = new Date();
+      if (!mode.admin && appointment.startsAt <= now)
+        throw new ClientChangeClosedError('cancel', appointment.id);
+      appointment.canceled = true;
+      appointment.canceledAt = now;
+      appointment.cancelNote = request.cancelNote ?? null;
+      if (mode.admin && request.noShow !== undefined) appointment.noShow = request.noShow;
+      appointment.updatedAt = now;
+      await tx.save(appointment);
+      await this.parts.giveBackUse(tx, appointment);
+      return eventsOf(AppointmentCanceledEvent, appointment, mode.noEmail);
     });
-    if (appointment.canceled) throw new AlreadyCanceledError(appointment.id);
-    const now = new Date();
-    if (!mode.admin && appointment.startsAt <= now)
-      throw new ClientChangeClosedError('cancel', appointment.id);
-    appointment.canceled = true;
-    appointment.canceledAt = now;
-    appointment.cancelNote = request.cancelNote ?? null;
-    if (mode.admin && request.noShow !== undefined) appointment.noShow = request.noShow;
-    appointment.updatedAt = now;
-    await tx.save(appointment);
-    if (appointment.certificateId !== null)
-      await this.certificates.releaseUse(
-        tx,
-        appointment.certificateId,
-        appointment.appointmentTypeId,
-      );
-    const payload = eventPayload(appointment, mode.noEmail);
-    const pending = await this.outbox.record(tx, [
-      new AppointmentCanceledEvent(account.id, payload),
-      new AppointmentChangedEvent(account.id, payload),
-    ]);
-    return { appointment, pending };
   }
 }

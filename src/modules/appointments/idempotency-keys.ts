@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager } from 'typeorm';
-import { InvalidAttributeError } from '../../common/errors/domain-error';
+import { IdempotencyKeyReusedError, InvalidIdempotencyKeyError } from './appointment.errors';
 import { IdempotencyKey } from './idempotency-key.entity';
 
 /** How long a key keeps answering with its booking. */
@@ -30,11 +30,7 @@ export class IdempotencyKeys {
   /** The claim of a request, or undefined without the header; 400 for a malformed key. */
   claim(header: unknown, request: object, flags: object): IdempotencyClaim | undefined {
     if (header === undefined) return undefined;
-    if (typeof header !== 'string' || !KEY.test(header))
-      throw new InvalidAttributeError(
-        'invalid_idempotency_key',
-        'The "Idempotency-Key" header must be 1 to 255 visible ASCII characters.',
-      );
+    if (typeof header !== 'string' || !KEY.test(header)) throw new InvalidIdempotencyKeyError();
     const requestHash = createHash('sha256')
       .update(canonicalJson({ request, flags }))
       .digest('hex');
@@ -45,7 +41,7 @@ export class IdempotencyKeys {
    * The appointment this key booked within the last 24 hours, or null; 400 when the key was used for
    * another request.
    */
-  async bookedBy(accountId: number, claim: IdempotencyClaim): Promise<number | null> {
+  private async bookedBy(accountId: number, claim: IdempotencyClaim): Promise<number | null> {
     const repository = this.dataSource.getRepository(IdempotencyKey);
     const row = await repository.findOneBy({ accountId, key: claim.key });
     if (!row) return null;
@@ -53,12 +49,31 @@ export class IdempotencyKeys {
       await repository.delete({ accountId, key: claim.key, createdAt: row.createdAt });
       return null;
     }
-    if (row.requestHash !== claim.requestHash)
-      throw new InvalidAttributeError(
-        'idempotency_key_reused',
-        'This Idempotency-Key was used for a different request.',
-      );
+    if (row.requestHash !== claim.requestHash) throw new IdempotencyKeyReusedError();
     return row.appointmentId;
+  }
+
+  /**
+   * Books once per key: a request whose key booked already answers that booking (`replay`), and so
+   * does one that failed after another request with its key booked while it waited (on the
+   * calendar's lock or the key's row) and then found its slot taken or its key used.
+   */
+  async once<T>(
+    accountId: number,
+    claim: IdempotencyClaim | undefined,
+    book: () => Promise<T>,
+    replay: (appointmentId: number) => Promise<T>,
+  ): Promise<T> {
+    if (!claim) return book();
+    const booked = await this.bookedBy(accountId, claim);
+    if (booked) return replay(booked);
+    try {
+      return await book();
+    } catch (e) {
+      const bookedMeanwhile = await this.bookedBy(accountId, claim);
+      if (bookedMeanwhile) return replay(bookedMeanwhile);
+      throw e;
+    }
   }
 
   /** Inside the booking's transaction: the key now names this appointment (ER_DUP_ENTRY if taken). */

@@ -1,8 +1,8 @@
 import { Transform } from 'class-transformer';
 import { IsBoolean, IsIn, IsInt, IsString, Max, Min, ValidateBy } from 'class-validator';
 import { DateTime } from 'luxon';
-import { InvalidAttributeError } from '../../common/errors/domain-error';
 import { Optional } from '../../common/http/attributes';
+import { InvalidFieldFilterError } from './appointment.errors';
 
 const MAX_INT32 = 2_147_483_647;
 
@@ -147,7 +147,7 @@ export function fieldFilters(query: Record<string, unknown>): FieldFilter[] {
       fieldId > MAX_INT32 ||
       typeof value !== 'string'
     )
-      throw new InvalidAttributeError('invalid_field', `Invalid "${key}" parameter value.`);
+      throw new InvalidFieldFilterError(key);
     filters.push({ fieldId, value });
   }
   return filters;

@@ -1,6 +1,6 @@
 import { Command } from '@nestjs/cqrs';
-import type { Account } from '../accounts/account.entity';
-import type { ChangeMode } from './appointment-changes';
+import type { Account } from '../accounts';
+import type { ChangeMode } from './appointment-writes';
 import type { AppointmentView } from './appointment.view';
 import type { RescheduleAppointmentRequest } from './reschedule-appointment.request';
 

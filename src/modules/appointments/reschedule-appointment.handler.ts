@@ -1,42 +1,39 @@
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager } from 'typeorm';
-import { findOwned } from '../../common/database/tenant-rows';
-import { InvalidAttributeError } from '../../common/errors/domain-error';
-import { DomainEventPublisher } from '../../common/outbox/domain-event-publisher';
-import { Outbox, type PendingEvents } from '../../common/outbox/outbox';
-import { parseDatetime } from '../../common/time/datetimes';
-import type { Account } from '../accounts/account.entity';
-import { assertTimezone } from '../accounts/account-rules';
-import { busyWindow, readBusyTime, readSeatsTaken } from '../availability/busy-time';
-import { type SlotContext, resolveSlotContext } from '../availability/slot-context';
-import { advanceWindow, checkSession, checkStart } from '../availability/slot-engine';
-import { ClassSession } from '../catalog/class-session.entity';
+import type { DomainEvent } from '../../common/outbox/domain-event';
+import { MINUTE } from '../../common/time/durations';
+import type { Account } from '../accounts';
 import {
-  AlreadyCanceledError,
-  ClientChangeClosedError,
-  eventPayload,
-  lockCalendars,
-  MINUTE,
-  retryLockConflicts,
-  type ChangeMode,
-} from './appointment-changes';
-import { toId } from '../../common/http/id-list';
-import { shown } from '../../common/errors/domain-error';
-import { unavailable } from '../availability/unavailable';
-import { AppointmentChangedEvent, AppointmentRescheduledEvent } from './appointment-events';
-import { Appointment } from './appointment.entity';
+  NotAvailableError,
+  type SlotContext,
+  adminPlacement,
+  assertInAdvanceWindow,
+  busyWindow,
+  calendarIdOf,
+  checkSession,
+  checkStart,
+  readBusyTime,
+  readSeatsTaken,
+  requireDatetime,
+  resolveSlotContext,
+  scheduleOf,
+  sessionAt,
+} from '../availability';
+import { AppointmentRescheduledEvent, eventsOf } from './appointment-events';
+import { AlreadyCanceledError, ClientChangeClosedError } from './appointment.errors';
+import type { Appointment } from './appointment.entity';
 import type { AppointmentView } from './appointment.view';
-import { AppointmentViews } from './appointment-views';
+import { type ChangeMode, AppointmentWrites } from './appointment-writes';
+import { appointmentTimes } from './booked-appointment';
+import { type BookingTime, readBookingTime, startOf } from './booking-checks';
 import { RescheduleAppointmentCommand } from './reschedule-appointment.command';
 
 /** What the checks before the transaction settled. */
-interface Checked {
+interface Checked extends BookingTime {
   /** The type and the one calendar it moves to; `rules.duration` is the appointment's own. */
   ctx: SlotContext;
   start: number;
-  datetimeText: string;
-  timezone: string | undefined;
 }
 
 /**
@@ -50,9 +47,7 @@ interface Checked {
 export class RescheduleAppointmentHandler implements ICommandHandler<RescheduleAppointmentCommand> {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
-    private readonly outbox: Outbox,
-    private readonly events: DomainEventPublisher,
-    private readonly views: AppointmentViews,
+    private readonly writes: AppointmentWrites,
   ) {}
 
   async execute({
@@ -62,19 +57,13 @@ export class RescheduleAppointmentHandler implements ICommandHandler<RescheduleA
     mode,
   }: RescheduleAppointmentCommand): Promise<AppointmentView> {
     // The account's settings are the principal's, as for booking (see BookAppointmentHandler).
-    const current = await findOwned(
-      this.dataSource.getRepository(Appointment),
-      account.id,
-      appointmentId,
-    );
+    const current = await this.writes.find(account.id, appointmentId);
     if (current.canceled) throw new AlreadyCanceledError(current.id);
     const checked = await this.check(account, current, request, mode.admin);
-    const { appointment, pending } = await retryLockConflicts(() =>
-      this.dataSource.transaction((tx) => this.move(tx, account, current, checked, mode)),
+    const calendarIds = [current.calendarId, checked.ctx.calendars[0].id];
+    return this.writes.change(account.id, appointmentId, calendarIds, (tx, appointment) =>
+      this.move(tx, appointment, checked, mode),
     );
-    this.events.publishAfterCommit(pending);
-    const [view] = await this.views.render([appointment]);
-    return view;
   }
 
   /** Everything that needs no lock, in booking's order of errors. */
@@ -84,119 +73,72 @@ export class RescheduleAppointmentHandler implements ICommandHandler<RescheduleA
     r: RescheduleAppointmentCommand['request'],
     admin: boolean,
   ): Promise<Checked> {
-    if (r.datetime === undefined || r.datetime === null || r.datetime === '')
-      throw new InvalidAttributeError('required_datetime', 'The parameter "datetime" is required.');
-    let calendarId = current.calendarId;
-    if (r.calendarID !== undefined && r.calendarID !== null && r.calendarID !== '') {
-      const given = toId(r.calendarID);
-      if (given === undefined)
-        throw new InvalidAttributeError(
-          'invalid_calendar',
-          `The calendar "${shown(r.calendarID)}" does not exist.`,
-        );
-      calendarId = given;
-    }
+    requireDatetime(r.datetime);
     const ctx = await resolveSlotContext(this.dataSource.manager, account, {
       appointmentTypeID: current.appointmentTypeId,
-      calendarID: calendarId,
+      calendarID: calendarIdOf(r.calendarID) ?? current.calendarId,
     });
-    const timezone = r.timezone === undefined ? undefined : assertTimezone(r.timezone);
-    const datetimeText = shown(r.datetime);
-    const parsed =
-      typeof r.datetime === 'string'
-        ? parseDatetime(r.datetime, ctx.calendars[0].timezone)
-        : ({ kind: 'invalid' } as const);
-    if (parsed.kind === 'invalid' || (admin && parsed.kind === 'nonexistent'))
-      throw new InvalidAttributeError(
-        'invalid_datetime',
-        `The datetime "${datetimeText}" is invalid.`,
-      );
-    // A local time that a DST change skips never happens: no calendar can take it.
-    if (parsed.kind === 'nonexistent') throw unavailable('not_available', datetimeText);
+    const time = readBookingTime(r, ctx.calendars[0].timezone, admin);
+    const start = startOf(time);
     // The length it was booked with (its addons' included), whatever the catalog says now.
     const duration = Math.round((current.endsAt.getTime() - current.startsAt.getTime()) / MINUTE);
-    return {
-      ctx: { ...ctx, rules: { ...ctx.rules, duration } },
-      start: parsed.moment.toMillis(),
-      datetimeText,
-      timezone,
-    };
+    return { ...time, start, ctx: { ...ctx, rules: { ...ctx.rules, duration } } };
   }
 
+  /** On the row as locked, its calendars locked too. */
   private async move(
     tx: EntityManager,
-    account: Account,
-    current: Appointment,
-    { ctx, start, datetimeText, timezone }: Checked,
+    appointment: Appointment,
+    checked: Checked,
     mode: ChangeMode,
-  ): Promise<{ appointment: Appointment; pending: PendingEvents }> {
-    const calendar = ctx.calendars[0];
-    await lockCalendars(tx, [current.calendarId, calendar.id]);
-    const appointment = await findOwned(tx.getRepository(Appointment), account.id, current.id, {
-      forUpdate: true,
-    });
+  ): Promise<DomainEvent[]> {
     if (appointment.canceled) throw new AlreadyCanceledError(appointment.id);
-
-    const { rules, type } = ctx;
+    const { ctx, start, timezone } = checked;
+    const calendar = ctx.calendars[0];
     const now = Date.now();
-    let classId: number | null = null;
-    if (!mode.admin) {
-      if (appointment.startsAt.getTime() <= now)
-        throw new ClientChangeClosedError('reschedule', appointment.id);
-      const { earliest, latest } = advanceWindow(rules, now);
-      if (start < earliest) throw unavailable('not_available_min_hours_in_advance', datetimeText);
-      if (start > latest) throw unavailable('not_available_max_days_in_advance', datetimeText);
-      if (!type.active) throw unavailable('not_available', datetimeText);
-      if (type.kind === 'class') {
-        const session = await this.session(tx, ctx, start);
-        const taken = session
-          ? ((await readSeatsTaken(tx, [session.id], [appointment.id])).get(session.id) ?? 0)
-          : 0;
-        const seats = type.classSize ?? 0;
-        if (!session || checkSession({ start, seats, taken }, rules, now) !== null)
-          throw unavailable('not_available', datetimeText);
-        classId = session.id;
-      } else {
-        const busy = await readBusyTime(tx, [calendar.id], busyWindow(rules, start), [
-          appointment.id,
-        ]);
-        const schedule = {
-          zone: calendar.timezone,
-          hours: calendar.hours,
-          overrides: calendar.overrides,
-          busy: busy.get(calendar.id) ?? [],
-        };
-        const reason = checkStart(schedule, rules, start, now);
-        if (reason !== null) throw unavailable(reason, datetimeText);
-      }
-    } else if (type.kind === 'class') {
-      classId = (await this.session(tx, ctx, start))?.id ?? null;
-    }
-
-    const end = start + rules.duration * MINUTE;
-    appointment.calendarId = calendar.id;
-    appointment.classId = classId;
-    appointment.startsAt = new Date(start);
-    appointment.endsAt = new Date(end);
-    appointment.busyFrom = new Date(start - rules.paddingBefore * MINUTE);
-    appointment.busyUntil = new Date(end + rules.paddingAfter * MINUTE);
+    const classId = mode.admin
+      ? (await adminPlacement(tx, ctx, start)).classId
+      : await this.checkClientMove(tx, appointment, checked, now);
+    Object.assign(appointment, {
+      calendarId: calendar.id,
+      classId,
+      ...appointmentTimes(start, ctx.rules),
+    });
     if (timezone !== undefined) appointment.timezone = timezone;
     appointment.updatedAt = new Date(now);
     await tx.save(appointment);
-    const payload = eventPayload(appointment, mode.noEmail);
-    const pending = await this.outbox.record(tx, [
-      new AppointmentRescheduledEvent(account.id, payload),
-      new AppointmentChangedEvent(account.id, payload),
-    ]);
-    return { appointment, pending };
+    return eventsOf(AppointmentRescheduledEvent, appointment, mode.noEmail);
   }
 
-  /** The class session of the type on the calendar at `start`, if there is one. */
-  private session(tx: EntityManager, ctx: SlotContext, start: number) {
-    return tx.findOneBy(ClassSession, {
-      appointmentTypeId: ctx.type.id,
-      calendarId: ctx.calendars[0].id,
-      startsAt: new Date(start),
-    });
+  /**
+   * A client moves an appointment that has not started to a time it could book, the appointment
+   * itself left out of the busy time and the seats taken. The class session it moves to, if any.
+   */
+  private async checkClientMove(
+    tx: EntityManager,
+    appointment: Appointment,
+    { ctx, start, datetimeText }: Checked,
+    now: number,
+  ): Promise<number | null> {
+    const { rules, type } = ctx;
+    const calendar = ctx.calendars[0];
+    if (appointment.startsAt.getTime() <= now)
+      throw new ClientChangeClosedError('reschedule', appointment.id);
+    assertInAdvanceWindow(rules, start, datetimeText, now);
+    if (!type.active) throw new NotAvailableError('not_available', datetimeText);
+    if (type.kind === 'class') {
+      const session = await sessionAt(tx, type.id, calendar.id, start);
+      const taken = session
+        ? ((await readSeatsTaken(tx, [session.id], [appointment.id])).get(session.id) ?? 0)
+        : 0;
+      const seats = type.classSize ?? 0;
+      if (!session || checkSession({ start, seats, taken }, rules, now) !== null)
+        throw new NotAvailableError('not_available', datetimeText);
+      return session.id;
+    }
+    const busy = await readBusyTime(tx, [calendar.id], busyWindow(rules, start), [appointment.id]);
+    const reason = checkStart(scheduleOf(calendar, busy), rules, start, now);
+    if (reason !== null) throw new NotAvailableError(reason, datetimeText);
+    return null;
   }
 }

@@ -1,5 +1,5 @@
 import { Command } from '@nestjs/cqrs';
-import type { Account } from '../accounts/account.entity';
+import type { Account } from '../accounts';
 import type { AppointmentView } from './appointment.view';
 import type { UpdateAppointmentRequest } from './update-appointment.request';
 

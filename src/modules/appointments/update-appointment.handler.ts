@@ -1,31 +1,15 @@
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { isEmail } from 'class-validator';
-import { DataSource, type EntityManager, In } from 'typeorm';
-import { findOwned } from '../../common/database/tenant-rows';
-import { InvalidAttributeError } from '../../common/errors/domain-error';
-import { DomainEventPublisher } from '../../common/outbox/domain-event-publisher';
-import { Outbox, type PendingEvents } from '../../common/outbox/outbox';
-import type { Account } from '../accounts/account.entity';
-import { normalizeCode } from '../certificates/certificate-codes';
-import { kindOf } from '../certificates/certificate.view';
-import { CertificatesService } from '../certificates/certificates.service';
-import { priceAfterCoupon } from '../certificates/coupon-price';
-import { type FieldValue, validateFieldValues } from '../forms/field-values';
-import { FormsService } from '../forms/forms.service';
-import {
-  AlreadyCanceledError,
-  assertClientTextFits,
-  blank,
-  checkLabel,
-  eventPayload,
-  retryLockConflicts,
-} from './appointment-changes';
-import { AppointmentChangedEvent } from './appointment-events';
-import { AppointmentFieldValue } from './appointment-field-value.entity';
-import { Appointment } from './appointment.entity';
+import type { EntityManager } from 'typeorm';
+import type { DomainEvent } from '../../common/outbox/domain-event';
+import type { Account } from '../accounts';
+import { normalizeCode } from '../certificates';
+import { AppointmentChangedEvent, eventPayload } from './appointment-events';
+import { AlreadyCanceledError } from './appointment.errors';
+import type { Appointment } from './appointment.entity';
+import { AppointmentParts, type ChangedAnswers } from './appointment-parts';
 import type { AppointmentView } from './appointment.view';
-import { AppointmentViews } from './appointment-views';
+import { AppointmentWrites } from './appointment-writes';
+import { assertClientTextFits, blank, checkClientEmail, requireText } from './booking-checks';
 import { UpdateAppointmentCommand } from './update-appointment.command';
 
 type Attributes = Partial<
@@ -36,7 +20,7 @@ type Attributes = Partial<
 interface Changes {
   attributes: Attributes;
   /** When `fields` was given: the fields it named, and the answers among them to store. */
-  answers?: { fieldIds: number[]; values: FieldValue[] };
+  answers?: ChangedAnswers;
   /** Admins only: the code to apply, `""` for none. */
   certificate?: string;
 }
@@ -49,12 +33,8 @@ interface Changes {
 @CommandHandler(UpdateAppointmentCommand)
 export class UpdateAppointmentHandler implements ICommandHandler<UpdateAppointmentCommand> {
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
-    private readonly forms: FormsService,
-    private readonly certificates: CertificatesService,
-    private readonly outbox: Outbox,
-    private readonly events: DomainEventPublisher,
-    private readonly views: AppointmentViews,
+    private readonly writes: AppointmentWrites,
+    private readonly parts: AppointmentParts,
   ) {}
 
   async execute({
@@ -64,19 +44,12 @@ export class UpdateAppointmentHandler implements ICommandHandler<UpdateAppointme
     mode,
   }: UpdateAppointmentCommand): Promise<AppointmentView> {
     // The account's settings are the principal's, as for booking (see BookAppointmentHandler).
-    // 404/403 before any attribute error.
-    const current = await findOwned(
-      this.dataSource.getRepository(Appointment),
-      account.id,
-      appointmentId,
-    );
+    const current = await this.writes.find(account.id, appointmentId);
     const changes = await this.check(account, current, request, mode.admin);
-    const { appointment, pending } = await retryLockConflicts(() =>
-      this.dataSource.transaction((tx) => this.apply(tx, account, appointmentId, changes)),
+    // No calendar is locked: the appointment keeps its time.
+    return this.writes.change(account.id, appointmentId, [], (tx, appointment) =>
+      this.apply(tx, account, appointment, changes),
     );
-    this.events.publishAfterCommit(pending);
-    const [view] = await this.views.render([appointment]);
-    return view;
   }
 
   /** Booking's rules for what is given, in booking's order. */
@@ -87,106 +60,44 @@ export class UpdateAppointmentHandler implements ICommandHandler<UpdateAppointme
     admin: boolean,
   ): Promise<Changes> {
     const attributes: Attributes = {};
-    if (r.firstName !== undefined) {
-      if (blank(r.firstName))
-        throw new InvalidAttributeError(
-          'required_first_name',
-          'Attribute "firstName" is required.',
-        );
-      assertClientTextFits('firstName', r.firstName);
-      attributes.firstName = r.firstName.trim();
-    }
-    if (r.lastName !== undefined) {
-      if (blank(r.lastName))
-        throw new InvalidAttributeError('required_last_name', 'Attribute "lastName" is required.');
-      assertClientTextFits('lastName', r.lastName);
-      attributes.lastName = r.lastName.trim();
-    }
+    if (r.firstName !== undefined) attributes.firstName = clientName('firstName', r.firstName);
+    if (r.lastName !== undefined) attributes.lastName = clientName('lastName', r.lastName);
     if (r.email !== undefined) {
-      if (!admin) {
-        if (blank(r.email))
-          throw new InvalidAttributeError('required_email', 'Attribute "email" is required.');
-        if (!isEmail(r.email.trim()))
-          throw new InvalidAttributeError('invalid_email', 'Invalid "email" attribute value.');
-      }
+      if (!admin) checkClientEmail(r.email);
       assertClientTextFits('email', r.email);
       attributes.email = r.email.trim().toLowerCase();
     }
     if (r.phone !== undefined) {
-      if (!admin && account.requirePhone && blank(r.phone))
-        throw new InvalidAttributeError('required_phone', 'Attribute "phone" is required.');
+      if (!admin && account.requirePhone) requireText('phone', r.phone);
       assertClientTextFits('phone', r.phone);
       attributes.phone = r.phone.trim();
     }
     const answers =
-      r.fields === undefined ? undefined : await this.answers(account, current, r.fields, admin);
+      r.fields === undefined
+        ? undefined
+        : await this.parts.changedAnswers(account.id, current.appointmentTypeId, r.fields, admin);
     if (r.labels !== undefined)
-      attributes.labelId =
-        (await checkLabel(this.dataSource.manager, account.id, r.labels))?.id ?? null;
+      attributes.labelId = (await this.parts.label(account.id, r.labels))?.id ?? null;
     if (r.smsOptIn !== undefined) attributes.smsOptIn = r.smsOptIn;
     if (admin && r.notes !== undefined) attributes.notes = r.notes;
     return { attributes, answers, certificate: admin ? r.certificate : undefined };
   }
 
-  /**
-   * The answers given, checked by the forms validator against the fields they name: a value must
-   * suit its field, and a required field (of a visible form, unless admin) cannot be emptied; the
-   * fields left out keep their answers.
-   */
-  private async answers(
-    account: Account,
-    current: Appointment,
-    fields: unknown[],
-    admin: boolean,
-  ): Promise<Changes['answers']> {
-    const inputs = fields.map((f) =>
-      typeof f === 'object' && f !== null
-        ? (f as { id: unknown; value: unknown })
-        : { id: f, value: undefined },
-    );
-    const named = new Set(inputs.map((input) => Number(input.id)));
-    const definitions = (
-      await this.forms.fieldDefinitionsFor(account.id, current.appointmentTypeId)
-    ).filter((field) => named.has(field.id));
-    // Every id given names one of `definitions`, or validation refuses it.
-    const values = validateFieldValues(definitions, inputs, { asAdmin: admin });
-    return { fieldIds: definitions.map((field) => field.id), values };
-  }
-
+  /** On the row as locked. */
   private async apply(
     tx: EntityManager,
     account: Account,
-    id: number,
+    appointment: Appointment,
     { attributes, answers, certificate }: Changes,
-  ): Promise<{ appointment: Appointment; pending: PendingEvents }> {
-    const appointment = await findOwned(tx.getRepository(Appointment), account.id, id, {
-      forUpdate: true,
-    });
+  ): Promise<DomainEvent[]> {
     Object.assign(appointment, attributes);
     if (certificate !== undefined)
       await this.applyCertificate(tx, account, appointment, certificate);
     appointment.updatedAt = new Date();
     await tx.save(appointment);
-    if (answers && answers.fieldIds.length > 0) {
-      await tx.delete(AppointmentFieldValue, {
-        appointmentId: appointment.id,
-        fieldId: In(answers.fieldIds),
-      });
-      if (answers.values.length > 0)
-        await tx.insert(
-          AppointmentFieldValue,
-          answers.values.map((v) => ({
-            appointmentId: appointment.id,
-            fieldId: v.fieldId,
-            formId: v.formId,
-            value: v.value,
-          })),
-        );
-    }
-    const pending = await this.outbox.record(tx, [
-      new AppointmentChangedEvent(account.id, eventPayload(appointment, false)),
-    ]);
-    return { appointment, pending };
+    if (answers)
+      await this.parts.writeAnswers(tx, appointment.id, answers.values, answers.fieldIds);
+    return [new AppointmentChangedEvent(account.id, eventPayload(appointment, false))];
   }
 
   /**
@@ -203,31 +114,20 @@ export class UpdateAppointmentHandler implements ICommandHandler<UpdateAppointme
     if (code === appointment.certificate) return;
     // A canceled appointment gave its use back already and must not take another.
     if (appointment.canceled) throw new AlreadyCanceledError(appointment.id);
-    if (appointment.certificateId !== null)
-      await this.certificates.releaseUse(
-        tx,
-        appointment.certificateId,
-        appointment.appointmentTypeId,
-      );
-    appointment.certificate = null;
-    appointment.certificateId = null;
-    appointment.priceSoldCents = appointment.priceCents;
-    if (code === null) return;
-    const typeId = appointment.appointmentTypeId;
-    const resolved = await this.certificates.validate(
-      tx,
-      account,
-      certificate,
-      typeId,
-      appointment.email,
-      { forUpdate: true },
-    );
-    await this.certificates.consumeUse(tx, resolved, typeId);
-    appointment.certificate = resolved.code;
-    appointment.certificateId = resolved.certificate?.id ?? null;
-    const kind = kindOf(resolved);
-    if (kind === 'package') appointment.priceSoldCents = 0;
-    else if (kind === 'coupon' && resolved.coupon)
-      appointment.priceSoldCents = priceAfterCoupon(appointment.priceCents, resolved.coupon);
+    await this.parts.giveBackUse(tx, appointment);
+    const sale = await this.parts.sale(tx, account, {
+      priceCents: appointment.priceCents,
+      typeId: appointment.appointmentTypeId,
+      code: certificate,
+      email: appointment.email,
+    });
+    Object.assign(appointment, sale);
   }
+}
+
+/** A name given: not blank, as long as its column holds; stored trimmed. */
+function clientName(attribute: 'firstName' | 'lastName', value: string): string {
+  requireText(attribute, value);
+  assertClientTextFits(attribute, value);
+  return value.trim();
 }

@@ -1,8 +1,7 @@
 import { Body, Controller, Get, HttpCode, Post, Query } from '@nestjs/common';
 import { ApiBasicAuth, ApiTags } from '@nestjs/swagger';
 import { ExpectedJsonObjectError } from '../../common/errors/domain-error';
-import { CurrentPrincipal } from '../accounts/auth.decorators';
-import type { Principal } from '../accounts/principal';
+import { CurrentPrincipal, type Principal } from '../accounts';
 import {
   AvailableClassesQuery,
   AvailableDatesQuery,

@@ -6,12 +6,13 @@ import { AvailabilityService } from './availability.service';
 import { Block } from './block.entity';
 import { BlocksController } from './blocks.controller';
 import { BlocksService } from './blocks.service';
+import { CalendarLocks } from './calendar-locks';
 
 /** Which times can be booked: the slot engine's data, `/availability/*` and blocks. */
 @Module({
   imports: [TypeOrmModule.forFeature([Appointment, Block])],
   controllers: [AvailabilityController, BlocksController],
-  providers: [AvailabilityService, BlocksService],
-  exports: [AvailabilityService, BlocksService],
+  providers: [AvailabilityService, BlocksService, CalendarLocks],
+  exports: [AvailabilityService, BlocksService, CalendarLocks],
 })
 export class AvailabilityModule {}

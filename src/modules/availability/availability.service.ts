@@ -1,42 +1,51 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DateTime } from 'luxon';
 import { DataSource, In, IsNull } from 'typeorm';
 import { findReferenced } from '../../common/database/tenant-rows';
-import { DomainError, InvalidAttributeError, shown } from '../../common/errors/domain-error';
-import { toId, toIdList } from '../../common/http/id-list';
-import { isCalendarDate } from '../../common/time/calendar-dates';
+import { DomainError, shown } from '../../common/errors/domain-error';
+import { toIdList } from '../../common/http/id-list';
 import { formatInZone, parseDatetime } from '../../common/time/datetimes';
-import type { Account } from '../accounts/account.entity';
-import { assertTimezone } from '../accounts/account-rules';
-import { AppointmentType } from '../catalog/appointment-type.entity';
-import { Calendar } from '../catalog/calendar.entity';
-import { invalidAppointmentType, invalidCalendar } from '../catalog/catalog.errors';
-import { ClassSession } from '../catalog/class-session.entity';
+import { MINUTE } from '../../common/time/durations';
+import { type Account, assertTimezone } from '../accounts';
+import {
+  AppointmentType,
+  Calendar,
+  ClassSession,
+  invalidAppointmentType,
+  invalidCalendar,
+} from '../catalog';
 import type {
   AvailableClassesQuery,
   AvailableDatesQuery,
   AvailableTimesQuery,
 } from './availability.requests';
+import {
+  InvalidDatetimeError,
+  NoAvailableCalendarError,
+  NotAClassError,
+  NotAvailableError,
+  TooManyTimesError,
+} from './availability.errors';
 import type {
   AvailableClass,
   AvailableDate,
   AvailableTime,
   CheckedTime,
 } from './availability.views';
-import { MAX_APPOINTMENT_MINUTES, readBusyTime, readSeatsTaken } from './busy-time';
+import { readBusyTime, readSeatsTaken } from './busy-time';
 import {
   type SlotContext,
   type SlotType,
   busySpanAround,
+  isOffered,
   resolveSlotContext,
   scheduleOf,
 } from './slot-context';
-import { type Unavailable, advanceWindow, checkSession, freeStarts } from './slot-engine';
-import { unavailable } from './unavailable';
-import { type Span, ZoneClock, nextDate, startOfLocalDate } from './working-time';
-
-const MINUTE = 60_000;
+import { assertInAdvanceWindow } from './placement';
+import { anyZoneSpan, classRange, dayInUtc, monthInUtc, parseDay, parseMonth } from './query-spans';
+import { slotRequestOf } from './slot-request';
+import { type Unavailable, checkSession, freeStarts } from './slot-engine';
+import { type Span, ZoneClock } from './working-time';
 
 /** At most this many times in one `POST /availability/check-times`. */
 export const MAX_CHECKED_TIMES = 100;
@@ -146,11 +155,7 @@ export class AvailabilityService {
     items: Record<string, unknown>[],
     now = Date.now(),
   ): Promise<CheckedTime[]> {
-    if (items.length > MAX_CHECKED_TIMES)
-      throw new InvalidAttributeError(
-        'bad_request',
-        `At most ${MAX_CHECKED_TIMES} times can be checked at once.`,
-      );
+    if (items.length > MAX_CHECKED_TIMES) throw new TooManyTimesError(MAX_CHECKED_TIMES);
     const results: CheckedTime[] = [];
     for (const item of items) {
       const asked: CheckedTime = { valid: false };
@@ -173,39 +178,21 @@ export class AvailabilityService {
     item: Record<string, unknown>,
     now: number,
   ): Promise<void> {
-    const { appointmentTypeID, calendarID, datetime } = item;
-    if (appointmentTypeID === undefined || appointmentTypeID === null || appointmentTypeID === '')
-      throw new InvalidAttributeError(
-        'required_appointment_type_id',
-        'The parameter "appointmentTypeID" is required.',
-      );
-    if (datetime === undefined || datetime === null || datetime === '')
-      throw new InvalidAttributeError('required_datetime', 'The parameter "datetime" is required.');
-    const typeId = toId(appointmentTypeID);
-    if (typeId === undefined) throw invalidAppointmentType(shown(appointmentTypeID));
-    let calendarId: number | undefined;
-    if (calendarID !== undefined && calendarID !== null && calendarID !== '') {
-      calendarId = toId(calendarID);
-      if (calendarId === undefined) throw invalidCalendar(shown(calendarID));
-    }
+    const { appointmentTypeID, calendarID } = slotRequestOf(item);
     const addonIDs = toIdList(item.addonIDs);
     const addonIds = Array.isArray(addonIDs) ? addonIDs.filter((a) => typeof a === 'number') : [];
     const ctx = await resolveSlotContext(this.dataSource.manager, account, {
-      appointmentTypeID: typeId,
-      calendarID: calendarId,
+      appointmentTypeID,
+      calendarID,
       addonIDs: addonIds,
     });
-    const zone = calendarId === undefined ? account.timezone : ctx.calendars[0].timezone;
-    const text = shown(datetime);
+    const zone = calendarID === undefined ? account.timezone : ctx.calendars[0].timezone;
+    const text = shown(item.datetime);
     const parsed = parseDatetime(text, zone);
-    if (parsed.kind === 'invalid')
-      throw new InvalidAttributeError('invalid_datetime', `The datetime "${text}" is invalid.`);
-    const notAvailable = (reason: Unavailable) => unavailable(reason, text);
-    if (parsed.kind === 'nonexistent') throw notAvailable('not_available');
+    if (parsed.kind === 'invalid') throw new InvalidDatetimeError(text);
+    if (parsed.kind === 'nonexistent') throw new NotAvailableError('not_available', text);
     const start = parsed.moment.toMillis();
-    const { earliest, latest } = advanceWindow(ctx.rules, now);
-    if (start < earliest) throw notAvailable('not_available_min_hours_in_advance');
-    if (start > latest) throw notAvailable('not_available_max_days_in_advance');
+    assertInAdvanceWindow(ctx.rules, start, text, now);
 
     const point = { from: start, until: start + 1 };
     const free =
@@ -213,12 +200,8 @@ export class AvailabilityService {
         ? (await this.sessions(ctx, point, now)).some((s) => !s.unavailable)
         : (await this.serviceStarts(ctx, point, now)).size > 0;
     if (free) return;
-    if (calendarId === undefined)
-      throw new InvalidAttributeError(
-        'no_available_calendar',
-        'We could not find an available calendar.',
-      );
-    throw notAvailable('not_available');
+    if (calendarID === undefined) throw new NoAvailableCalendarError();
+    throw new NotAvailableError('not_available', text);
   }
 
   /** Free starts in `window` over the context's calendars: start → how many calendars can take it. */
@@ -229,12 +212,7 @@ export class AvailabilityService {
     ignore: number[] = [],
   ): Promise<Map<number, number>> {
     const counts = new Map<number, number>();
-    if (
-      !ctx.type.active ||
-      ctx.rules.duration > MAX_APPOINTMENT_MINUTES ||
-      ctx.calendars.length === 0
-    )
-      return counts;
+    if (!isOffered(ctx) || ctx.calendars.length === 0) return counts;
     const { rules } = ctx;
     const busy =
       ctx.busy ??
@@ -346,11 +324,7 @@ export class AvailabilityService {
       [typeId],
       invalidAppointmentType,
     );
-    if (type.kind !== 'class')
-      throw new InvalidAttributeError(
-        'invalid_appointment_type',
-        `The appointment type "${type.id}" is not a class.`,
-      );
+    if (type.kind !== 'class') throw new NotAClassError(type.id);
     return [type];
   }
 }
@@ -362,65 +336,4 @@ function startOf(open: OpenSession): number {
 function displayZone(account: Account, ctx: SlotContext, timezone: string | undefined): string {
   if (timezone !== undefined) return assertTimezone(timezone);
   return ctx.calendars.length === 1 ? ctx.calendars[0].timezone : account.timezone;
-}
-
-/** The month's span in UTC, for a month that is checked later (an invalid one is empty). */
-function monthInUtc(value: string): Span {
-  return /^\d{4}-(0[1-9]|1[0-2])$/.test(value) ? parseMonth(value, 'UTC') : { from: 0, until: 0 };
-}
-
-/** The day's span in UTC, for a date that is checked later (an invalid one is empty). */
-function dayInUtc(value: string): Span {
-  return isCalendarDate(value) ? parseDay(value, 'UTC') : { from: 0, until: 0 };
-}
-
-/** Whatever zone a date or month is read in, it lies within 14 hours of its UTC reading. */
-function anyZoneSpan(utc: Span): Span {
-  return { from: utc.from - 14 * 60 * MINUTE, until: utc.until + 14 * 60 * MINUTE };
-}
-
-/** `YYYY-MM` → the month's span in `zone`. */
-function parseMonth(value: string, zone: string): Span {
-  const start = /^\d{4}-\d{2}$/.test(value)
-    ? DateTime.fromObject(
-        { year: Number(value.slice(0, 4)), month: Number(value.slice(5, 7)), day: 1 },
-        { zone },
-      )
-    : DateTime.invalid('format');
-  if (!start.isValid)
-    throw new InvalidAttributeError('invalid_month', `The month "${value}" is invalid.`);
-  return { from: start.toMillis(), until: start.plus({ months: 1 }).toMillis() };
-}
-
-/** `YYYY-MM-DD` → the day's span in `zone`. */
-function parseDay(value: string, zone: string, code = 'invalid_date'): Span {
-  if (!isCalendarDate(value))
-    throw new InvalidAttributeError(code, `The date "${value}" is invalid.`);
-  return { from: startOfLocalDate(zone, value), until: startOfLocalDate(zone, nextDate(value)) };
-}
-
-/**
- * The sessions `/availability/classes` lists: the month asked for, narrowed by `minDate`/`maxDate`
- * (inclusive); without any of them, from now to the account's booking horizon.
- */
-function classRange(
-  query: AvailableClassesQuery,
-  zone: string,
-  account: Account,
-  now: number,
-): Span {
-  let from = now;
-  let until = advanceWindow(account, now).latest;
-  if (query.month !== undefined || query.minDate !== undefined || query.maxDate !== undefined) {
-    from = Number.NEGATIVE_INFINITY;
-    until = Number.POSITIVE_INFINITY;
-  }
-  if (query.month !== undefined) ({ from, until } = parseMonth(query.month, zone));
-  if (query.minDate !== undefined)
-    from = Math.max(from, parseDay(query.minDate, zone, 'invalid_min_date').from);
-  if (query.maxDate !== undefined)
-    until = Math.min(until, parseDay(query.maxDate, zone, 'invalid_max_date').until);
-  if (from === Number.NEGATIVE_INFINITY) from = now;
-  if (until === Number.POSITIVE_INFINITY) until = advanceWindow(account, from).latest;
-  return { from, until: Math.max(from, until) };
 }

@@ -4,7 +4,7 @@ import {
   formatLongDate,
   momentInZone,
 } from '../../common/time/datetimes';
-import type { Calendar } from '../catalog/calendar.entity';
+import type { Calendar } from '../catalog';
 import type { Block } from './block.entity';
 
 /** A block as `GET /blocks` shows it, in its calendar's zone. */

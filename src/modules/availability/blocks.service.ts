@@ -2,11 +2,10 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, In } from 'typeorm';
 import { findOwned, findReferenced } from '../../common/database/tenant-rows';
-import { InvalidAttributeError } from '../../common/errors/domain-error';
 import { parseDatetime } from '../../common/time/datetimes';
-import type { Account } from '../accounts/account.entity';
-import { Calendar } from '../catalog/calendar.entity';
-import { invalidCalendar } from '../catalog/catalog.errors';
+import type { Account } from '../accounts';
+import { Calendar, invalidCalendar } from '../catalog';
+import { InvalidBlockDatetimeError, InvalidBlockTimeError } from './availability.errors';
 import { Block } from './block.entity';
 import {
   type CreateBlockRequest,
@@ -14,7 +13,7 @@ import {
   type ListBlocksQuery,
 } from './block.requests';
 import { type BlockView, toBlockView } from './block.view';
-import { nextDate, startOfLocalDate } from './working-time';
+import { localDateBounds, storable } from './query-spans';
 
 @Injectable()
 export class BlocksService {
@@ -34,12 +33,8 @@ export class BlocksService {
       query.calendarID ?? [],
       invalidCalendar,
     );
-    if (query.minDate && query.maxDate && query.maxDate < query.minDate)
-      throw new InvalidAttributeError(
-        'invalid_max_date',
-        `The maxDate "${query.maxDate}" is before the minDate "${query.minDate}".`,
-      );
     const zone = calendars.length === 1 ? calendars[0].timezone : account.timezone;
+    const { from, until } = localDateBounds(zone, query);
 
     // The bounds use the indexes: (calendar_id, ends_at) when calendars are named, else
     // (account_id, starts_at).
@@ -55,15 +50,8 @@ export class BlocksService {
         calendarIds: calendars.map((c) => c.id),
       });
     else rows.innerJoin(Calendar, 'c', 'c.id = b.calendar_id AND c.deleted_at IS NULL');
-    const from = query.minDate ? new Date(startOfLocalDate(zone, query.minDate)) : undefined;
-    // The last day a DATETIME holds has no next day to end at: it bounds nothing.
-    const until =
-      query.maxDate && query.maxDate < '9999-12-31'
-        ? new Date(startOfLocalDate(zone, nextDate(query.maxDate)))
-        : undefined;
-    // A bound outside the years a DATETIME holds bounds nothing (and would not compare as a date).
-    if (from && storable(from)) rows.andWhere('b.ends_at > :from', { from });
-    if (until && storable(until)) rows.andWhere('b.starts_at < :until', { until });
+    if (from) rows.andWhere('b.ends_at > :from', { from });
+    if (until) rows.andWhere('b.starts_at < :until', { until });
     const blocks = await rows.getMany();
 
     const known = new Map(calendars.map((c) => [c.id, c]));
@@ -90,18 +78,9 @@ export class BlocksService {
     );
     const startsAt = readDatetime('start', request.start, calendar.timezone);
     const endsAt = readDatetime('end', request.end, calendar.timezone);
-    if (endsAt < startsAt)
-      throw new InvalidAttributeError(
-        'invalid_time',
-        `The end "${request.end}" is before the start "${request.start}".`,
-        422,
-      );
+    if (endsAt < startsAt) throw new InvalidBlockTimeError(request.start, request.end, 'before');
     if (endsAt.getTime() === startsAt.getTime())
-      throw new InvalidAttributeError(
-        'invalid_time',
-        `The end "${request.end}" is the same as the start "${request.start}".`,
-        422,
-      );
+      throw new InvalidBlockTimeError(request.start, request.end, 'the same as');
     const block = await tx.save(
       tx.create(Block, {
         accountId,
@@ -134,13 +113,6 @@ export class BlocksService {
 function readDatetime(attribute: 'start' | 'end', value: string, zone: string): Date {
   const parsed = parseDatetime(value, zone);
   const moment = parsed.kind === 'moment' ? parsed.moment.toJSDate() : null;
-  if (!moment || !storable(moment))
-    throw new InvalidAttributeError(`invalid_${attribute}`, `The datetime "${value}" is invalid.`);
+  if (!moment || !storable(moment)) throw new InvalidBlockDatetimeError(attribute, value);
   return moment;
-}
-
-/** Within the years a DATETIME column holds (1000–9999, UTC). */
-function storable(moment: Date): boolean {
-  const year = moment.getUTCFullYear();
-  return year >= 1000 && year <= 9999;
 }

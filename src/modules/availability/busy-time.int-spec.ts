@@ -1,9 +1,8 @@
 import type { DataSource } from 'typeorm';
+import { DAY, MINUTE } from '../../common/time/durations';
 import { openTestDataSource } from '../../../test/support/test-data-source';
-import { MAX_BUSY_SPAN_MINUTES, lockCalendarReadingBusy, readBusyTime } from './busy-time';
-
-const MINUTE = 60_000;
-const DAY = 1440 * MINUTE;
+import { MAX_BUSY_SPAN_MINUTES, readBusyTime } from './busy-time';
+import { lockCalendarReadingBusy } from './calendar-locks';
 
 /** A bare calendar row (account 1, UTC, no hours): what the busy-time reads need of it. */
 function insertCalendar(dataSource: DataSource, id: number, name: string): Promise<unknown> {

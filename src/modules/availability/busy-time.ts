@@ -1,10 +1,9 @@
 import type { EntityManager } from 'typeorm';
 import { queryPrepared } from '../../common/database/prepared';
+import { MINUTE } from '../../common/time/durations';
 import { Appointment } from '../appointments/appointment.entity';
 import type { SlotRules } from './slot-engine';
 import type { Span } from './working-time';
-
-const MINUTE = 60_000;
 
 /** The longest an appointment lasts, addons included: a day. Booking refuses longer ones. */
 export const MAX_APPOINTMENT_MINUTES = 1440;
@@ -92,32 +91,6 @@ export async function readBusyTime(
   );
   for (const row of rows) busy.set(Number(row.id), busySpansOf(row));
   return busy;
-}
-
-/**
- * Locks one calendar's row FOR UPDATE and reads its busy time during `window` in the same statement:
- * one round trip where `lockCalendars` then `readBusyTime` take two (every client booking that names
- * its calendar). Undefined when there is no such row.
- *
- * It sees every booking committed before the lock was granted, as a statement after the lock would:
- * the busy subqueries are correlated with the locked row, so they run once InnoDB has granted its
- * lock; and at READ COMMITTED a statement's read view is opened by its first non-locking read, one
- * of those subqueries. One calendar only: with several, the view opened for the first calendar
- * would serve the next ones, whose locks may be granted later. `busy-time.int-spec.ts` commits a
- * booking while this statement waits for its lock, and checks that the booking is read.
- */
-export async function lockCalendarReadingBusy(
-  tx: EntityManager,
-  calendarId: number,
-  window: Span,
-  ignoreAppointmentIds: number[] = [],
-): Promise<Span[] | undefined> {
-  const [row] = await queryPrepared<BusyColumns[]>(
-    tx,
-    `SELECT c.id ${BUSY_COLUMNS} FROM calendars c WHERE c.id = ? FOR UPDATE`,
-    [...busyParameters({ ...window, ignoreAppointmentIds }), calendarId],
-  );
-  return row && busySpansOf(row);
 }
 
 /** `[[from, until], …]` of UTC datetimes (`2031-01-01 09:00:00.000`) as spans. */

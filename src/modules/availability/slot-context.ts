@@ -1,13 +1,19 @@
 import type { EntityManager } from 'typeorm';
 import { queryPrepared } from '../../common/database/prepared';
 import { findReferenced } from '../../common/database/tenant-rows';
-import { ForbiddenError, InvalidAttributeError } from '../../common/errors/domain-error';
-import type { Account } from '../accounts/account.entity';
-import { Addon } from '../catalog/addon.entity';
-import type { AppointmentType } from '../catalog/appointment-type.entity';
-import type { Calendar } from '../catalog/calendar.entity';
-import { invalidAddon, invalidAppointmentType, invalidCalendar } from '../catalog/catalog.errors';
-import type { DateOverrides, WeeklyHours } from '../catalog/working-hours';
+import { ForbiddenError } from '../../common/errors/domain-error';
+import { MINUTE } from '../../common/time/durations';
+import type { Account } from '../accounts';
+import {
+  Addon,
+  type AppointmentType,
+  type Calendar,
+  type DateOverrides,
+  type WeeklyHours,
+  invalidAddon,
+  invalidAppointmentType,
+  invalidCalendar,
+} from '../catalog';
 import {
   BUSY_COLUMNS,
   type BusyColumns,
@@ -17,10 +23,9 @@ import {
   busySpansOf,
   json,
 } from './busy-time';
+import { AddonNotOfferedError } from './availability.errors';
 import type { CalendarSchedule, SlotRules } from './slot-engine';
 import type { Span } from './working-time';
-
-const MINUTE = 60_000;
 
 /** What a question about availability (or a booking) is about, checked against the account. */
 export interface SlotRequest {
@@ -74,6 +79,11 @@ export interface SlotContext {
   rules: SlotRules;
   /** The calendars' busy time over the span asked for with the context, by calendar id. */
   busy?: Map<number, Span[]>;
+}
+
+/** Whether the type is offered at all: not when inactive, or longer than a day with its addons. */
+export function isOffered({ type, rules }: SlotContext): boolean {
+  return type.active && rules.duration <= MAX_APPOINTMENT_MINUTES;
 }
 
 /**
@@ -253,10 +263,6 @@ async function offeredAddons(
   );
   const offered = new Set(linked.map((l) => Number(l.addonId)));
   const stray = addons.find((addon) => !offered.has(addon.id));
-  if (stray)
-    throw new InvalidAttributeError(
-      'invalid_addon',
-      `The addon "${stray.id}" is not offered with appointment type "${type.id}".`,
-    );
+  if (stray) throw new AddonNotOfferedError(stray.id, type.id);
   return addons;
 }

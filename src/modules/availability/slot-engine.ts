@@ -1,4 +1,5 @@
-import type { DateOverrides, WeeklyHours } from '../catalog/working-hours';
+import { DAY, HOUR, MINUTE } from '../../common/time/durations';
+import type { DateOverrides, WeeklyHours } from '../catalog';
 import { type Span, ZoneClock, mergeSpans, nextDate, workingSpans } from './working-time';
 
 /*
@@ -6,10 +7,6 @@ import { type Span, ZoneClock, mergeSpans, nextDate, workingSpans } from './work
  * the appointment type's rules. Pure (no I/O, `now` given): `/availability/*` and booking both ask it,
  * so they cannot disagree.
  */
-
-const MINUTE = 60_000;
-const HOUR = 60 * MINUTE;
-const DAY = 24 * HOUR;
 
 /** A calendar as the engine sees it. */
 export interface CalendarSchedule {

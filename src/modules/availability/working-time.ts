@@ -1,16 +1,14 @@
 import { IANAZone } from 'luxon';
 import { utcMidnightOf } from '../../common/time/calendar-dates';
+import { DAY, MINUTE } from '../../common/time/durations';
 import { offsetOf } from '../../common/time/zones';
-import { type DateOverrides, type WeeklyHours, workingIntervalsOn } from '../catalog/working-hours';
+import { type DateOverrides, type WeeklyHours, workingIntervalsOn } from '../catalog';
 
 /** A half-open span of real time, in epoch milliseconds: `[from, until)`. */
 export interface Span {
   from: number;
   until: number;
 }
-
-const MINUTE = 60_000;
-const DAY = 24 * 60 * MINUTE;
 
 interface OffsetSegment extends Span {
   /** Minutes east of UTC. */

@@ -1,0 +1,4 @@
+/** Lengths of real time in milliseconds (a day here is 24 hours, not a calendar date). */
+export const MINUTE = 60_000;
+export const HOUR = 60 * MINUTE;
+export const DAY = 24 * HOUR;

@@ -1,0 +1,161 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, type EntityManager, In } from 'typeorm';
+import { findReferenced } from '../../common/database/tenant-rows';
+import { toId } from '../../common/http/id-list';
+import type { Account } from '../accounts';
+import type { SlotType } from '../availability';
+import { Label } from '../catalog';
+import { CertificatesService, kindOf, priceAfterCoupon } from '../certificates';
+import { type FieldValue, FormsService, validateFieldValues } from '../forms';
+import { AppointmentFieldValue } from './appointment-field-value.entity';
+import type { Appointment } from './appointment.entity';
+import { TooManyLabelsError, InvalidValueError, UnknownLabelError } from './appointment.errors';
+import { blank, fieldInputs } from './booking-checks';
+
+/*
+ * What an appointment carries besides the client's details and its time (answers to the type's
+ * forms, a label, a certificate), checked and written alike by booking and by update.
+ */
+
+/** The answers an update gives: the fields it names, and among them the answers to store. */
+export interface ChangedAnswers {
+  fieldIds: number[];
+  values: FieldValue[];
+}
+
+/** What an appointment is sold at, with the certificate applied to it (if any). */
+export type Sale = Pick<
+  Appointment,
+  'priceCents' | 'priceSoldCents' | 'certificate' | 'certificateId'
+>;
+
+/** The certificate given with a booking, or by an admin's update, and what it applies to. */
+export interface SaleRequest {
+  /** The type's price and its addons'. */
+  priceCents: number;
+  typeId: number;
+  code: string | undefined;
+  /** The client's, whom a certificate bought for someone must belong to. */
+  email: string | null;
+}
+
+@Injectable()
+export class AppointmentParts {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly forms: FormsService,
+    private readonly certificates: CertificatesService,
+  ) {}
+
+  /** A booking's answers to its type's forms, checked by the forms validator. */
+  async answers(
+    accountId: number,
+    type: Pick<SlotType, 'id' | 'hasForms'>,
+    fields: unknown[],
+    admin: boolean,
+  ): Promise<FieldValue[]> {
+    const definitions =
+      type.hasForms === false ? [] : await this.forms.fieldDefinitionsFor(accountId, type.id);
+    return validateFieldValues(definitions, fieldInputs(fields), { asAdmin: admin });
+  }
+
+  /**
+   * An update's answers, checked by the forms validator against the fields they name: a value must
+   * suit its field, and a required field (of a visible form, unless admin) cannot be emptied; the
+   * fields left out keep their answers.
+   */
+  async changedAnswers(
+    accountId: number,
+    typeId: number,
+    fields: unknown[],
+    admin: boolean,
+  ): Promise<ChangedAnswers> {
+    const inputs = fieldInputs(fields);
+    const named = new Set(inputs.map((input) => Number(input.id)));
+    const definitions = (await this.forms.fieldDefinitionsFor(accountId, typeId)).filter((field) =>
+      named.has(field.id),
+    );
+    // Every id given names one of `definitions`, or validation refuses it.
+    const values = validateFieldValues(definitions, inputs, { asAdmin: admin });
+    return { fieldIds: definitions.map((field) => field.id), values };
+  }
+
+  /** `labels: [{id}]` of a booking or an update: at most one, a live label of the account. */
+  async label(accountId: number, labels: unknown[]): Promise<Label | null> {
+    if (labels.length === 0) return null;
+    if (labels.length > 1) throw new TooManyLabelsError();
+    const id = toId((labels[0] as { id?: unknown } | null)?.id);
+    if (id === undefined) throw new InvalidValueError('labels');
+    const [label] = await findReferenced(
+      this.dataSource.manager,
+      Label,
+      accountId,
+      [id],
+      (missing) => new UnknownLabelError(missing),
+    );
+    return label;
+  }
+
+  /**
+   * The price of an appointment sold with the certificate `code` (none when blank): the certificate
+   * is validated for the type (its row locked) and one of its uses taken; a package makes it free,
+   * a coupon takes its discount off.
+   */
+  async sale(
+    tx: EntityManager,
+    account: Account,
+    { priceCents, typeId, code, email }: SaleRequest,
+  ): Promise<Sale> {
+    if (code === undefined || blank(code))
+      return { priceCents, priceSoldCents: priceCents, certificate: null, certificateId: null };
+    const resolved = await this.certificates.validate(tx, account, code, typeId, email, {
+      forUpdate: true,
+    });
+    await this.certificates.consumeUse(tx, resolved, typeId);
+    const kind = kindOf(resolved);
+    const priceSoldCents =
+      kind === 'package'
+        ? 0
+        : kind === 'coupon' && resolved.coupon
+          ? priceAfterCoupon(priceCents, resolved.coupon)
+          : priceCents;
+    return {
+      priceCents,
+      priceSoldCents,
+      certificate: resolved.code,
+      certificateId: resolved.certificate?.id ?? null,
+    };
+  }
+
+  /** Gives back the package use the appointment took, if it took one. */
+  async giveBackUse(tx: EntityManager, appointment: Appointment): Promise<void> {
+    if (appointment.certificateId !== null)
+      await this.certificates.releaseUse(
+        tx,
+        appointment.certificateId,
+        appointment.appointmentTypeId,
+      );
+  }
+
+  /** Stores answers of the appointment; with `replacing`, the answers to those fields go first. */
+  async writeAnswers(
+    tx: EntityManager,
+    appointmentId: number,
+    values: FieldValue[],
+    replacing: number[] = [],
+  ): Promise<void> {
+    if (replacing.length > 0)
+      await tx.delete(AppointmentFieldValue, { appointmentId, fieldId: In(replacing) });
+    if (values.length > 0)
+      await tx.insert(
+        AppointmentFieldValue,
+        values.map((v) => ({
+          appointmentId,
+          fieldId: v.fieldId,
+          formId: v.formId,
+          value: v.value,
+        })),
+      );
+  }
+}

@@ -1,0 +1,94 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, type EntityManager } from 'typeorm';
+import { isLockConflict } from '../../common/database/mysql-errors';
+import { findOwned } from '../../common/database/tenant-rows';
+import type { DomainEvent } from '../../common/outbox/domain-event';
+import { DomainEventPublisher } from '../../common/outbox/domain-event-publisher';
+import { Outbox } from '../../common/outbox/outbox';
+import { CalendarLocks } from '../availability';
+import { Appointment } from './appointment.entity';
+import type { AppointmentView } from './appointment.view';
+import { AppointmentViews } from './appointment-views';
+
+/** `?admin=true&noEmail=true` of a change. */
+export interface ChangeMode {
+  admin: boolean;
+  noEmail: boolean;
+}
+
+/** A deadlock victim or a lock wait timeout is tried again this many times, then fails (500). */
+const LOCK_RETRIES = 3;
+
+/**
+ * How booking and the changes of a booked appointment (update, cancel, reschedule) write: one
+ * transaction, its events recorded in the outbox inside it and published once it committed, so that
+ * nothing leaves the process before the commit.
+ */
+@Injectable()
+export class AppointmentWrites {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly locks: CalendarLocks,
+    private readonly outbox: Outbox,
+    private readonly events: DomainEventPublisher,
+    private readonly views: AppointmentViews,
+  ) {}
+
+  /**
+   * Runs `work` in one transaction, whole again when InnoDB gave up on a lock; the events it names
+   * are recorded with what it wrote. Transactions run at READ COMMITTED (every connection's level,
+   * see useReadCommitted).
+   */
+  async transact<T>(
+    work: (tx: EntityManager) => Promise<{ result: T; events: DomainEvent[] }>,
+  ): Promise<T> {
+    const { result, pending } = await retryLockConflicts(() =>
+      this.dataSource.transaction(async (tx) => {
+        const { result, events } = await work(tx);
+        return { result, pending: await this.outbox.record(tx, events) };
+      }),
+    );
+    this.events.publishAfterCommit(pending);
+    return result;
+  }
+
+  /** The account's appointment: 404, or 403 for another account's (before any attribute error). */
+  find(accountId: number, id: number): Promise<Appointment> {
+    return findOwned(this.dataSource.getRepository(Appointment), accountId, id);
+  }
+
+  /**
+   * Changes a booked appointment in one transaction: the calendars it takes time from or gives time
+   * to are locked (ascending id), then its row is read again FOR UPDATE (two changes of one
+   * appointment run one after the other); `change` checks its rules on the row as locked, writes it
+   * and names its events. Answers the appointment as it now is.
+   */
+  async change(
+    accountId: number,
+    id: number,
+    calendarIds: number[],
+    change: (tx: EntityManager, appointment: Appointment) => Promise<DomainEvent[]>,
+  ): Promise<AppointmentView> {
+    const appointment = await this.transact(async (tx) => {
+      await this.locks.lock(tx, calendarIds);
+      const locked = await findOwned(tx.getRepository(Appointment), accountId, id, {
+        forUpdate: true,
+      });
+      return { result: locked, events: await change(tx, locked) };
+    });
+    const [view] = await this.views.render([appointment]);
+    return view;
+  }
+}
+
+/** Runs `attempt` (one whole transaction) again when InnoDB gave up on a lock. */
+async function retryLockConflicts<T>(attempt: () => Promise<T>): Promise<T> {
+  for (let tries = 1; ; tries++) {
+    try {
+      return await attempt();
+    } catch (e) {
+      if (!isLockConflict(e) || tries > LOCK_RETRIES) throw e;
+    }
+  }
+}

@@ -1,0 +1,102 @@
+import { InvalidAttributeError } from '../../common/errors/domain-error';
+import { MAX_APPOINTMENT_MINUTES } from '../availability';
+
+/*
+ * The errors of booking and of the changes of a booked appointment, with the contract's codes.
+ * Those that availability gives too (a parameter left out, a time that cannot be booked) are
+ * availability's.
+ */
+
+/** The codes of an attribute's errors: left out (the client's details only), or a wrong value. */
+const ATTRIBUTE_CODES = {
+  firstName: { required: 'required_first_name', invalid: 'invalid_first_name' },
+  lastName: { required: 'required_last_name', invalid: 'invalid_last_name' },
+  email: { required: 'required_email', invalid: 'invalid_email' },
+  phone: { required: 'required_phone', invalid: 'invalid_phone' },
+  addonIDs: { invalid: 'invalid_addon_ids' },
+  labels: { invalid: 'invalid_labels' },
+} as const;
+
+/** A client detail left out, or blank. */
+export class RequiredAttributeError extends InvalidAttributeError {
+  constructor(attribute: 'firstName' | 'lastName' | 'email' | 'phone') {
+    super(ATTRIBUTE_CODES[attribute].required, `Attribute "${attribute}" is required.`);
+  }
+}
+
+/** A value the attribute cannot take: an e-mail that is none, a name longer than its column, … */
+export class InvalidValueError extends InvalidAttributeError {
+  constructor(attribute: keyof typeof ATTRIBUTE_CODES) {
+    super(ATTRIBUTE_CODES[attribute].invalid, `Invalid "${attribute}" attribute value.`);
+  }
+}
+
+/**
+ * An admin's booking longer than busy time is read for (clients are told `not_available`): see
+ * MAX_BUSY_SPAN_MINUTES.
+ */
+export class AppointmentTooLongError extends InvalidAttributeError {
+  constructor() {
+    super(
+      'invalid_addon_ids',
+      `An appointment lasts at most ${MAX_APPOINTMENT_MINUTES} minutes, addons included.`,
+    );
+  }
+}
+
+/** An appointment carries one label at most. */
+export class TooManyLabelsError extends InvalidAttributeError {
+  constructor() {
+    super('invalid_labels', 'Only one label can be applied to an appointment.');
+  }
+}
+
+/** A label that is not a live label of the account. */
+export class UnknownLabelError extends InvalidAttributeError {
+  constructor(id: number) {
+    super('invalid_labels', `The label "${id}" does not exist.`);
+  }
+}
+
+/** A canceled appointment can be neither canceled again nor moved. */
+export class AlreadyCanceledError extends InvalidAttributeError {
+  constructor(id: number) {
+    super('already_canceled', `The appointment "${id}" is already canceled.`);
+  }
+}
+
+/**
+ * A client may cancel or move only an appointment that has not started (the Appointment object's
+ * `canClientCancel`/`canClientReschedule`); an admin may do both at any time.
+ */
+export class ClientChangeClosedError extends InvalidAttributeError {
+  constructor(action: 'cancel' | 'reschedule', id: number) {
+    super(
+      `${action}_not_allowed`,
+      `The appointment "${id}" has already started; only an admin can ${action} it.`,
+    );
+  }
+}
+
+export class InvalidIdempotencyKeyError extends InvalidAttributeError {
+  constructor() {
+    super(
+      'invalid_idempotency_key',
+      'The "Idempotency-Key" header must be 1 to 255 visible ASCII characters.',
+    );
+  }
+}
+
+/** The key of a booking, sent again with another request. */
+export class IdempotencyKeyReusedError extends InvalidAttributeError {
+  constructor() {
+    super('idempotency_key_reused', 'This Idempotency-Key was used for a different request.');
+  }
+}
+
+/** A `field:ID=value` filter of GET /appointments that is not one. */
+export class InvalidFieldFilterError extends InvalidAttributeError {
+  constructor(parameter: string) {
+    super('invalid_field', `Invalid "${parameter}" parameter value.`);
+  }
+}

@@ -1,0 +1,329 @@
+import { DomainError } from '../../common/errors/domain-error';
+import type { BookingInput } from './book-appointment.request';
+import {
+  type BookingTime,
+  checkBookingRequest,
+  checkBookingTime,
+  fieldInputs,
+  startOf,
+} from './booking-checks';
+
+/*
+ * The checks of POST /appointments that need no database, without one: each error of the contract
+ * with its status, code and message as the client gets them, and which error wins when a body is
+ * wrong in several ways. (Those that need the catalog, the forms or the labels, and their place
+ * between these, are test/appointments/book-errors.e2e-spec.ts's.)
+ */
+
+const NY = 'America/New_York';
+
+const valid: BookingInput = {
+  firstName: 'Ada',
+  lastName: 'Lovelace',
+  email: 'ada@example.com',
+  appointmentTypeID: 7,
+  datetime: '2030-06-03T10:00',
+};
+
+const client = { admin: false, requirePhone: false };
+const admin = { admin: true, requirePhone: false };
+
+/** The error a check throws, as the exception filter writes it; fails when nothing is thrown. */
+function refusal(check: () => unknown): { status_code: number; error: string; message: string } {
+  try {
+    check();
+  } catch (e) {
+    if (!(e instanceof DomainError)) throw e;
+    return { status_code: e.status, error: e.code, message: e.message };
+  }
+  throw new Error('expected the check to refuse');
+}
+
+const error = (code: string, message: string) => ({ status_code: 400, error: code, message });
+
+const request =
+  (changes: Partial<BookingInput>, mode = client) =>
+  () =>
+    checkBookingRequest({ ...valid, ...changes }, mode);
+
+describe('checkBookingRequest', () => {
+  it('gives the ids a valid booking names, in any shape clients send them', () => {
+    expect(checkBookingRequest(valid, client)).toEqual({
+      appointmentTypeID: 7,
+      calendarID: undefined,
+      addonIDs: [],
+    });
+    expect(
+      checkBookingRequest(
+        { ...valid, appointmentTypeID: '7', calendarID: '3', addonIDs: '1, 2' },
+        client,
+      ),
+    ).toEqual({ appointmentTypeID: 7, calendarID: 3, addonIDs: [1, 2] });
+    expect(checkBookingRequest({ ...valid, calendarID: null, addonIDs: [4] }, client)).toEqual({
+      appointmentTypeID: 7,
+      calendarID: undefined,
+      addonIDs: [4],
+    });
+  });
+
+  describe('each error of the contract', () => {
+    it.each([undefined, '', '   '])('required_first_name when firstName is %p', (firstName) => {
+      expect(refusal(request({ firstName }))).toEqual(
+        error('required_first_name', 'Attribute "firstName" is required.'),
+      );
+    });
+
+    it.each([undefined, '', ' '])('required_last_name when lastName is %p', (lastName) => {
+      expect(refusal(request({ lastName }))).toEqual(
+        error('required_last_name', 'Attribute "lastName" is required.'),
+      );
+    });
+
+    it.each([
+      ['firstName', 'invalid_first_name'],
+      ['lastName', 'invalid_last_name'],
+    ] as const)('%s longer than its column (255): %s, for an admin too', (attribute, code) => {
+      const long = { [attribute]: 'x'.repeat(256) };
+      const expected = error(code, `Invalid "${attribute}" attribute value.`);
+      expect(refusal(request(long))).toEqual(expected);
+      expect(refusal(request({ ...long, calendarID: 3 }, admin))).toEqual(expected);
+      // Trimmed as stored: 255 characters and spaces fit.
+      expect(() => request({ [attribute]: ` ${'x'.repeat(255)} ` })()).not.toThrow();
+    });
+
+    it.each([undefined, '', '  '])('required_email when email is %p (a client)', (email) => {
+      expect(refusal(request({ email }))).toEqual(
+        error('required_email', 'Attribute "email" is required.'),
+      );
+    });
+
+    it.each(['nope', 'a@', '@b.co', 'a b@c.co'])('invalid_email for %p (a client)', (email) => {
+      expect(refusal(request({ email }))).toEqual(
+        error('invalid_email', 'Invalid "email" attribute value.'),
+      );
+    });
+
+    it('an admin may leave the e-mail out or give anything, but not more than its column', () => {
+      expect(() => request({ email: undefined, calendarID: 3 }, admin)()).not.toThrow();
+      expect(() => request({ email: 'nope', calendarID: 3 }, admin)()).not.toThrow();
+      expect(refusal(request({ email: 'x'.repeat(255), calendarID: 3 }, admin))).toEqual(
+        error('invalid_email', 'Invalid "email" attribute value.'),
+      );
+    });
+
+    it('required_phone when the account requires a phone (a client only)', () => {
+      const strict = { admin: false, requirePhone: true };
+      const required = error('required_phone', 'Attribute "phone" is required.');
+      expect(refusal(request({}, strict))).toEqual(required);
+      expect(refusal(request({ phone: ' ' }, strict))).toEqual(required);
+      expect(() => request({ phone: '+1 555 0100' }, strict)()).not.toThrow();
+      expect(() => request({}, client)()).not.toThrow();
+      expect(() => request({ calendarID: 3 }, { admin: true, requirePhone: true })()).not.toThrow();
+    });
+
+    it('invalid_phone for a phone longer than its column (64)', () => {
+      expect(refusal(request({ phone: '1'.repeat(65) }))).toEqual(
+        error('invalid_phone', 'Invalid "phone" attribute value.'),
+      );
+    });
+
+    it.each([undefined, null, ''])(
+      'required_appointment_type_id when appointmentTypeID is %p',
+      (appointmentTypeID) => {
+        expect(refusal(request({ appointmentTypeID }))).toEqual(
+          error('required_appointment_type_id', 'The parameter "appointmentTypeID" is required.'),
+        );
+      },
+    );
+
+    it.each([undefined, null, ''])('required_datetime when datetime is %p', (datetime) => {
+      expect(refusal(request({ datetime }))).toEqual(
+        error('required_datetime', 'The parameter "datetime" is required.'),
+      );
+    });
+
+    it.each([
+      ['abc', 'abc'],
+      [-3, '-3'],
+      [1.5, '1.5'],
+      [0, '0'],
+      [[7], '[7]'],
+    ])('invalid_appointment_type for %p, quoted as sent', (appointmentTypeID, shown) => {
+      expect(refusal(request({ appointmentTypeID }))).toEqual(
+        error('invalid_appointment_type', `The appointment type "${shown}" does not exist.`),
+      );
+    });
+
+    it.each([
+      ['abc', 'abc'],
+      [0, '0'],
+      [2 ** 31, '2147483648'],
+    ])('invalid_calendar for %p', (calendarID, shown) => {
+      expect(refusal(request({ calendarID }))).toEqual(
+        error('invalid_calendar', `The calendar "${shown}" does not exist.`),
+      );
+    });
+
+    it.each([undefined, null, ''])(
+      'required_calendar_id for an admin when calendarID is %p',
+      (id) => {
+        expect(refusal(request({ calendarID: id }, admin))).toEqual(
+          error('required_calendar_id', 'The parameter "calendarID" is required.'),
+        );
+      },
+    );
+
+    it.each([['x'], 'a,b', [1, 0], { a: 'x' }, true])('invalid_addon_ids for %p', (addonIDs) => {
+      expect(refusal(request({ addonIDs }))).toEqual(
+        error('invalid_addon_ids', 'Invalid "addonIDs" attribute value.'),
+      );
+    });
+  });
+
+  describe('precedence: a body wrong in several ways gets the first error', () => {
+    /**
+     * A valid body with every fault of `faults`; fixing them one by one, in order, each answer is
+     * the error of the first fault left, and the body fixed whole passes.
+     */
+    function expectInOrder(
+      mode: { admin: boolean; requirePhone: boolean },
+      base: BookingInput,
+      faults: [Partial<BookingInput>, string][],
+    ): void {
+      let body = faults.reduce<BookingInput>((wrong, [fault]) => ({ ...wrong, ...fault }), base);
+      const answers: string[] = [];
+      for (const [fault] of faults) {
+        answers.push(refusal(() => checkBookingRequest(body, mode)).error);
+        for (const key of Object.keys(fault) as (keyof BookingInput)[])
+          body = { ...body, [key]: base[key] };
+      }
+      expect(answers).toEqual(faults.map(([, code]) => code));
+      expect(() => checkBookingRequest(body, mode)).not.toThrow();
+    }
+
+    it('the client, then the type and datetime required', () => {
+      expectInOrder({ admin: false, requirePhone: true }, { ...valid, phone: '555 0100' }, [
+        [{ firstName: undefined }, 'required_first_name'],
+        [{ lastName: 'x'.repeat(256) }, 'invalid_last_name'],
+        [{ email: 'nope' }, 'invalid_email'],
+        [{ phone: undefined }, 'required_phone'],
+        [{ appointmentTypeID: undefined }, 'required_appointment_type_id'],
+        [{ datetime: null }, 'required_datetime'],
+      ]);
+    });
+
+    it('a missing datetime before ids that are no ids; then the type, calendar and addons', () => {
+      expectInOrder(client, valid, [
+        [{ datetime: '' }, 'required_datetime'],
+        [{ appointmentTypeID: 'abc' }, 'invalid_appointment_type'],
+        [{ calendarID: 'abc' }, 'invalid_calendar'],
+        [{ addonIDs: ['x'] }, 'invalid_addon_ids'],
+      ]);
+    });
+
+    it('both names required before either is too long', () => {
+      expect(refusal(request({ firstName: 'x'.repeat(256), lastName: undefined })).error).toBe(
+        'required_last_name',
+      );
+    });
+
+    it('for an admin: the names, then the calendar required, then the addons', () => {
+      expectInOrder(admin, { ...valid, calendarID: 3 }, [
+        [{ lastName: '' }, 'required_last_name'],
+        [{ email: 'x'.repeat(255) }, 'invalid_email'],
+        [{ phone: '1'.repeat(65) }, 'invalid_phone'],
+        [{ appointmentTypeID: 1.5 }, 'invalid_appointment_type'],
+        [{ addonIDs: [0] }, 'invalid_addon_ids'],
+      ]);
+      expect(refusal(request({ calendarID: undefined, addonIDs: ['x'] }, admin)).error).toBe(
+        'required_calendar_id',
+      );
+    });
+  });
+});
+
+describe('checkBookingTime', () => {
+  const time = (changes: Partial<BookingInput>, mode = { admin: false, duration: 45 }) =>
+    checkBookingTime({ ...valid, ...changes }, { ...mode, zone: NY });
+
+  it('reads the datetime in the zone given (the calendar’s, or the account’s)', () => {
+    expect(time({})).toEqual({
+      timezone: undefined,
+      datetimeText: '2030-06-03T10:00',
+      start: Date.parse('2030-06-03T14:00:00Z'),
+    });
+    // An offset wins over the zone.
+    expect(time({ datetime: '2030-06-03T10:00:00+0200' }).start).toBe(
+      Date.parse('2030-06-03T08:00:00Z'),
+    );
+  });
+
+  it('gives the client’s zone as IANA spells it', () => {
+    expect(time({ timezone: 'europe/paris' }).timezone).toBe('Europe/Paris');
+  });
+
+  it('refuses an admin’s booking longer than a day with its addons (invalid_addon_ids)', () => {
+    expect(refusal(() => time({}, { admin: true, duration: 1441 }))).toEqual(
+      error('invalid_addon_ids', 'An appointment lasts at most 1440 minutes, addons included.'),
+    );
+    expect(() => time({}, { admin: true, duration: 1440 })).not.toThrow();
+    // A client is told the time is not available, later (availability offers no such time).
+    expect(() => time({}, { admin: false, duration: 1441 })).not.toThrow();
+  });
+
+  it.each(['Mars/Olympus', 'EST5EDT6', ''])('invalid_timezone for %p', (timezone) => {
+    expect(refusal(() => time({ timezone }))).toEqual(
+      error('invalid_timezone', `Invalid timezone "${timezone}".`),
+    );
+  });
+
+  it.each([
+    ['tomorrow', 'tomorrow'],
+    ['2030-06-03', '2030-06-03'],
+    ['2030-02-30T10:00', '2030-02-30T10:00'],
+    ['2030-06-03T10:00:00+2500', '2030-06-03T10:00:00+2500'],
+    [12345, '12345'],
+    [{ at: 'noon' }, '{"at":"noon"}'],
+  ])('invalid_datetime for %p', (datetime, shown) => {
+    expect(refusal(() => time({ datetime }))).toEqual(
+      error('invalid_datetime', `The datetime "${shown}" is invalid.`),
+    );
+  });
+
+  it('a local time a DST change skips: not_available for a client (later), invalid for an admin', () => {
+    const skipped = time({ datetime: '2030-03-10T02:30' });
+    expect(skipped).toEqual({ timezone: undefined, datetimeText: '2030-03-10T02:30', start: null });
+    expect(refusal(() => startOf(skipped))).toEqual(
+      error('not_available', 'The time "2030-03-10T02:30" is not an available time slot.'),
+    );
+    expect(
+      refusal(() => time({ datetime: '2030-03-10T02:30' }, { admin: true, duration: 45 })),
+    ).toEqual(error('invalid_datetime', 'The datetime "2030-03-10T02:30" is invalid.'));
+  });
+
+  it('precedence: the length, then the zone, then the datetime', () => {
+    const wrong = { timezone: 'Nowhere/Land', datetime: 'soon' };
+    expect(refusal(() => time(wrong, { admin: true, duration: 2000 })).error).toBe(
+      'invalid_addon_ids',
+    );
+    expect(refusal(() => time(wrong)).error).toBe('invalid_timezone');
+    expect(refusal(() => time({ datetime: 'soon' })).error).toBe('invalid_datetime');
+  });
+});
+
+describe('startOf', () => {
+  it('is the start of a time that happens', () => {
+    const happens: BookingTime = { timezone: undefined, datetimeText: 'x', start: 42 };
+    expect(startOf(happens)).toBe(42);
+  });
+});
+
+describe('fieldInputs', () => {
+  it('reads `{id, value}` objects as sent, anything else as an id without a value', () => {
+    expect(fieldInputs([{ id: 1, value: 'a' }, 5, null])).toEqual([
+      { id: 1, value: 'a' },
+      { id: 5, value: undefined },
+      { id: null, value: undefined },
+    ]);
+  });
+});

@@ -1,0 +1,109 @@
+import { InvalidAttributeError } from '../../common/errors/domain-error';
+import type { Unavailable } from './slot-engine';
+
+/*
+ * The errors of availability's questions and of blocks, with the contract's codes. Booking gives the
+ * same ones for the same faults (a parameter it lacks, a time it cannot take), from here.
+ */
+
+const REQUIRED_PARAMETER_CODES = {
+  appointmentTypeID: 'required_appointment_type_id',
+  calendarID: 'required_calendar_id',
+  datetime: 'required_datetime',
+} as const;
+
+/** A parameter left out (`calendarID` is required of an admin's booking only). */
+export class RequiredParameterError extends InvalidAttributeError {
+  constructor(parameter: keyof typeof REQUIRED_PARAMETER_CODES) {
+    super(REQUIRED_PARAMETER_CODES[parameter], `The parameter "${parameter}" is required.`);
+  }
+}
+
+/** A datetime that cannot be read (for an admin, also a local time that a DST change skips). */
+export class InvalidDatetimeError extends InvalidAttributeError {
+  constructor(datetime: string) {
+    super('invalid_datetime', `The datetime "${datetime}" is invalid.`);
+  }
+}
+
+const NOT_AVAILABLE_MESSAGES: Record<Unavailable, (datetime: string) => string> = {
+  not_available_min_hours_in_advance: (datetime) =>
+    `The time "${datetime}" is not far enough in advance.`,
+  not_available_max_days_in_advance: (datetime) => `The time "${datetime}" is too far in advance.`,
+  not_available: (datetime) => `The time "${datetime}" is not an available time slot.`,
+};
+
+/** A time that cannot be booked; the slot engine's reason is the contract's code. */
+export class NotAvailableError extends InvalidAttributeError {
+  constructor(reason: Unavailable, datetime: string) {
+    super(reason, NOT_AVAILABLE_MESSAGES[reason](datetime));
+  }
+}
+
+/** No calendar of the type can take the time (asked without a calendar). */
+export class NoAvailableCalendarError extends InvalidAttributeError {
+  constructor() {
+    super('no_available_calendar', 'We could not find an available calendar.');
+  }
+}
+
+/** An addon of the account that the type is not offered with. */
+export class AddonNotOfferedError extends InvalidAttributeError {
+  constructor(addonId: number, typeId: number) {
+    super(
+      'invalid_addon',
+      `The addon "${addonId}" is not offered with appointment type "${typeId}".`,
+    );
+  }
+}
+
+/** `/availability/classes` asked about a type that is a service. */
+export class NotAClassError extends InvalidAttributeError {
+  constructor(typeId: number) {
+    super('invalid_appointment_type', `The appointment type "${typeId}" is not a class.`);
+  }
+}
+
+/** More items in one `POST /availability/check-times` than it checks. */
+export class TooManyTimesError extends InvalidAttributeError {
+  constructor(max: number) {
+    super('bad_request', `At most ${max} times can be checked at once.`);
+  }
+}
+
+export class InvalidMonthError extends InvalidAttributeError {
+  constructor(month: string) {
+    super('invalid_month', `The month "${month}" is invalid.`);
+  }
+}
+
+/** The code of an invalid date names its parameter. */
+export type InvalidDateCode = 'invalid_date' | 'invalid_min_date' | 'invalid_max_date';
+
+/** A date (`YYYY-MM-DD`) that is no day of the calendar. */
+export class InvalidDateError extends InvalidAttributeError {
+  constructor(code: InvalidDateCode, date: string) {
+    super(code, `The date "${date}" is invalid.`);
+  }
+}
+
+/** A list's dates the wrong way round (blocks, appointments). */
+export class MaxDateBeforeMinDateError extends InvalidAttributeError {
+  constructor(minDate: string, maxDate: string) {
+    super('invalid_max_date', `The maxDate "${maxDate}" is before the minDate "${minDate}".`);
+  }
+}
+
+/** A block's `start` or `end` that is no moment a DATETIME column holds. */
+export class InvalidBlockDatetimeError extends InvalidAttributeError {
+  constructor(attribute: 'start' | 'end', datetime: string) {
+    super(`invalid_${attribute}`, `The datetime "${datetime}" is invalid.`);
+  }
+}
+
+/** A block that ends before it starts, or when it starts: 422, as the contract's POST /blocks. */
+export class InvalidBlockTimeError extends InvalidAttributeError {
+  constructor(start: string, end: string, relation: 'before' | 'the same as') {
+    super('invalid_time', `The end "${end}" is ${relation} the start "${start}".`, 422);
+  }
+}

@@ -1,0 +1,32 @@
+/*
+ * What other modules use of availability (booking and the changes of an appointment, above all);
+ * they import it from here, not from the module's files.
+ */
+export {
+  InvalidDatetimeError,
+  NoAvailableCalendarError,
+  NotAvailableError,
+  RequiredParameterError,
+} from './availability.errors';
+export { AvailabilityModule } from './availability.module';
+export { MAX_APPOINTMENT_MINUTES, busyWindow, readBusyTime, readSeatsTaken } from './busy-time';
+export { CalendarLocks } from './calendar-locks';
+export { localDateBounds } from './query-spans';
+export {
+  type Placement,
+  adminPlacement,
+  assertInAdvanceWindow,
+  freeCalendar,
+  sessionAt,
+} from './placement';
+export {
+  type SlotContext,
+  type SlotRequest,
+  type SlotType,
+  isOffered,
+  resolveSlotContext,
+  scheduleOf,
+} from './slot-context';
+export { type SlotRules, checkSession, checkStart } from './slot-engine';
+export { calendarIdOf, requireDatetime, slotRequestOf } from './slot-request';
+export type { Span } from './working-time';

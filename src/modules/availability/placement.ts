@@ -1,0 +1,90 @@
+import type { EntityManager } from 'typeorm';
+import { Appointment } from '../appointments/appointment.entity';
+import { ClassSession } from '../catalog';
+import { type SlotCalendar, type SlotContext, scheduleOf } from './slot-context';
+import { NotAvailableError } from './availability.errors';
+import { type SlotRules, advanceWindow, checkSession, checkStart } from './slot-engine';
+import type { Span } from './working-time';
+
+/*
+ * Where a booking or a move goes, asked under the calendars' locks so that the answer holds until
+ * the commit.
+ */
+
+/** Refuses a start outside the type's advance window (`datetime` as the client sent it). */
+export function assertInAdvanceWindow(
+  rules: Pick<SlotRules, 'minHoursInAdvance' | 'maxDaysInAdvance'>,
+  start: number,
+  datetime: string,
+  now: number,
+): void {
+  const { earliest, latest } = advanceWindow(rules, now);
+  if (start < earliest) throw new NotAvailableError('not_available_min_hours_in_advance', datetime);
+  if (start > latest) throw new NotAvailableError('not_available_max_days_in_advance', datetime);
+}
+
+/** The class session of a type on a calendar at `start`, if there is one. */
+export function sessionAt(
+  tx: EntityManager,
+  typeId: number,
+  calendarId: number,
+  start: number,
+): Promise<ClassSession | null> {
+  return tx.findOneBy(ClassSession, {
+    appointmentTypeId: typeId,
+    calendarId,
+    startsAt: new Date(start),
+  });
+}
+
+/** Where a booking goes: its calendar, and for a class the session it takes a seat of. */
+export interface Placement {
+  calendar: SlotCalendar;
+  classId: number | null;
+}
+
+/**
+ * Where an admin books or moves an appointment: on the calendar named (the context's one), in the
+ * class session it has then, if any (an admin may book outside the sessions).
+ */
+export async function adminPlacement(
+  tx: EntityManager,
+  ctx: SlotContext,
+  start: number,
+): Promise<Placement> {
+  const calendar = ctx.calendars[0];
+  const session =
+    ctx.type.kind === 'class' ? await sessionAt(tx, ctx.type.id, calendar.id, start) : null;
+  return { calendar, classId: session?.id ?? null };
+}
+
+/**
+ * The first calendar (ascending id) that can take `start`, read under the calendars' locks: for a
+ * service, by the slot engine on `busy` (read with the locks); for a class, a session with a free
+ * seat.
+ */
+export async function freeCalendar(
+  tx: EntityManager,
+  ctx: SlotContext,
+  start: number,
+  busy: Map<number, Span[]> | undefined,
+): Promise<Placement | null> {
+  const now = Date.now();
+  if (ctx.type.kind === 'class') {
+    for (const calendar of ctx.calendars) {
+      const session = await sessionAt(tx, ctx.type.id, calendar.id, start);
+      if (!session) continue;
+      const taken = await tx.countBy(Appointment, { classId: session.id, canceled: false });
+      const seats = ctx.type.classSize ?? 0;
+      if (checkSession({ start, seats, taken }, ctx.rules, now) === null)
+        return { calendar, classId: session.id };
+    }
+    return null;
+  }
+  if (!busy) throw new Error('A service is checked on the busy time read with its locks');
+  for (const calendar of ctx.calendars) {
+    const schedule = scheduleOf(calendar, busy);
+    if (checkStart(schedule, ctx.rules, start, now) === null) return { calendar, classId: null };
+  }
+  return null;
+}

@@ -1,0 +1,113 @@
+import { DateTime } from 'luxon';
+import { isCalendarDate } from '../../common/time/calendar-dates';
+import { HOUR } from '../../common/time/durations';
+import type { Account } from '../accounts';
+import type { AvailableClassesQuery } from './availability.requests';
+import {
+  type InvalidDateCode,
+  InvalidDateError,
+  InvalidMonthError,
+  MaxDateBeforeMinDateError,
+} from './availability.errors';
+import { advanceWindow } from './slot-engine';
+import { type Span, nextDate, startOfLocalDate } from './working-time';
+
+/*
+ * The spans of real time that queries ask about (a month, a day, the sessions listed, a list's
+ * dates), read in the zone they are asked in.
+ */
+
+/**
+ * The real time that a list's `minDate` to `maxDate` (inclusive, local dates in `zone`) covers, for
+ * the lists of blocks and of appointments; 400 when they are the wrong way round. A bound that is not
+ * storable bounds nothing (it would not compare as a date).
+ */
+export function localDateBounds(
+  zone: string,
+  { minDate, maxDate }: { minDate?: string; maxDate?: string },
+): { from?: Date; until?: Date } {
+  if (minDate && maxDate && maxDate < minDate)
+    throw new MaxDateBeforeMinDateError(minDate, maxDate);
+  const from = minDate ? new Date(startOfLocalDate(zone, minDate)) : undefined;
+  // The last day a DATETIME holds has no next day to end at: it bounds nothing.
+  const until =
+    maxDate && maxDate < '9999-12-31'
+      ? new Date(startOfLocalDate(zone, nextDate(maxDate)))
+      : undefined;
+  return {
+    from: from && storable(from) ? from : undefined,
+    until: until && storable(until) ? until : undefined,
+  };
+}
+
+/**
+ * Within the years a DATETIME column holds (1000–9999, UTC): a far-off typo is refused, or bounds
+ * nothing, rather than being stored or compared wrong.
+ */
+export function storable(moment: Date): boolean {
+  const year = moment.getUTCFullYear();
+  return year >= 1000 && year <= 9999;
+}
+
+/** The month's span in UTC, for a month that is checked later (an invalid one is empty). */
+export function monthInUtc(value: string): Span {
+  return /^\d{4}-(0[1-9]|1[0-2])$/.test(value) ? parseMonth(value, 'UTC') : { from: 0, until: 0 };
+}
+
+/** The day's span in UTC, for a date that is checked later (an invalid one is empty). */
+export function dayInUtc(value: string): Span {
+  return isCalendarDate(value) ? parseDay(value, 'UTC') : { from: 0, until: 0 };
+}
+
+/** Whatever zone a date or month is read in, it lies within 14 hours of its UTC reading. */
+export function anyZoneSpan(utc: Span): Span {
+  return { from: utc.from - 14 * HOUR, until: utc.until + 14 * HOUR };
+}
+
+/** `YYYY-MM` → the month's span in `zone`. */
+export function parseMonth(value: string, zone: string): Span {
+  const start = /^\d{4}-\d{2}$/.test(value)
+    ? DateTime.fromObject(
+        { year: Number(value.slice(0, 4)), month: Number(value.slice(5, 7)), day: 1 },
+        { zone },
+      )
+    : DateTime.invalid('format');
+  if (!start.isValid) throw new InvalidMonthError(value);
+  return { from: start.toMillis(), until: start.plus({ months: 1 }).toMillis() };
+}
+
+/** `YYYY-MM-DD` → the day's span in `zone`. */
+export function parseDay(
+  value: string,
+  zone: string,
+  code: InvalidDateCode = 'invalid_date',
+): Span {
+  if (!isCalendarDate(value)) throw new InvalidDateError(code, value);
+  return { from: startOfLocalDate(zone, value), until: startOfLocalDate(zone, nextDate(value)) };
+}
+
+/**
+ * The sessions `/availability/classes` lists: the month asked for, narrowed by `minDate`/`maxDate`
+ * (inclusive); without any of them, from now to the account's booking horizon.
+ */
+export function classRange(
+  query: AvailableClassesQuery,
+  zone: string,
+  account: Account,
+  now: number,
+): Span {
+  let from = now;
+  let until = advanceWindow(account, now).latest;
+  if (query.month !== undefined || query.minDate !== undefined || query.maxDate !== undefined) {
+    from = Number.NEGATIVE_INFINITY;
+    until = Number.POSITIVE_INFINITY;
+  }
+  if (query.month !== undefined) ({ from, until } = parseMonth(query.month, zone));
+  if (query.minDate !== undefined)
+    from = Math.max(from, parseDay(query.minDate, zone, 'invalid_min_date').from);
+  if (query.maxDate !== undefined)
+    until = Math.min(until, parseDay(query.maxDate, zone, 'invalid_max_date').until);
+  if (from === Number.NEGATIVE_INFINITY) from = now;
+  if (until === Number.POSITIVE_INFINITY) until = advanceWindow(account, from).latest;
+  return { from, until: Math.max(from, until) };
+}

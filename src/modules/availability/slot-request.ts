@@ -1,0 +1,42 @@
+import { shown } from '../../common/errors/domain-error';
+import { toId } from '../../common/http/id-list';
+import { invalidAppointmentType, invalidCalendar } from '../catalog';
+import { RequiredParameterError } from './availability.errors';
+import type { SlotRequest } from './slot-context';
+
+/*
+ * The parameters of a slot request as clients send them (`POST /availability/check-times`, a
+ * booking, a move), checked in the contract's order before anything is read: whether what they
+ * name exists is resolveSlotContext's.
+ */
+
+/** Left out: clients send `undefined`, `null` and `""` alike. */
+function absent(value: unknown): boolean {
+  return value === undefined || value === null || value === '';
+}
+
+/** The type and calendar asked about: the type and a datetime are required, each id must be one. */
+export function slotRequestOf(request: {
+  appointmentTypeID?: unknown;
+  calendarID?: unknown;
+  datetime?: unknown;
+}): Omit<SlotRequest, 'addonIDs'> {
+  if (absent(request.appointmentTypeID)) throw new RequiredParameterError('appointmentTypeID');
+  requireDatetime(request.datetime);
+  const appointmentTypeID = toId(request.appointmentTypeID);
+  if (appointmentTypeID === undefined)
+    throw invalidAppointmentType(shown(request.appointmentTypeID));
+  return { appointmentTypeID, calendarID: calendarIdOf(request.calendarID) };
+}
+
+export function requireDatetime(datetime: unknown): void {
+  if (absent(datetime)) throw new RequiredParameterError('datetime');
+}
+
+/** The calendar asked for, undefined when none; `invalid_calendar` for what is not an id. */
+export function calendarIdOf(value: unknown): number | undefined {
+  if (absent(value)) return undefined;
+  const id = toId(value);
+  if (id === undefined) throw invalidCalendar(shown(value));
+  return id;
+}
