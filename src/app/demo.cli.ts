@@ -15,8 +15,7 @@ import { CouponsService } from '../modules/catalog/coupons.service';
 import { LabelsService } from '../modules/catalog/labels.service';
 import { ProductsService } from '../modules/catalog/products.service';
 import { FormsService } from '../modules/forms/forms.service';
-import type { CliCommand } from './cli-command';
-import { optionalString } from './cli-command';
+import { type CliCommand, optionalString } from '../common/cli/cli-command';
 import type { INestApplicationContext } from '@nestjs/common';
 
 export const DEFAULT_DEMO_EMAIL = 'demo@example.com';
