@@ -7,7 +7,7 @@ import { findOwned, findReferenced } from '../../common/database/tenant-rows';
 import { InvalidAttributeError } from '../../common/errors/domain-error';
 import type { Account } from '../accounts/account.entity';
 import { AppointmentType } from '../catalog/appointment-type.entity';
-import { Coupon, CouponAppointmentType } from '../catalog/coupon.entity';
+import { Coupon, CouponAppointmentType } from './coupon.entity';
 import { invalidProduct } from '../catalog/catalog.errors';
 import { Product, ProductAppointmentType } from '../catalog/product.entity';
 import { CODE_PATTERN, generateCode, normalizeCode } from './certificate-codes';

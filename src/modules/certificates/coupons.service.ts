@@ -5,7 +5,7 @@ import { isDuplicateEntry } from '../../common/database/mysql-errors';
 import { findOwned } from '../../common/database/tenant-rows';
 import { InvalidAttributeError } from '../../common/errors/domain-error';
 import { toCents } from '../../common/money/money';
-import { checkAppointmentTypeIds, groupBy } from './appointment-type-references';
+import { checkAppointmentTypeIds, groupBy } from '../catalog/appointment-type-references';
 import { Coupon, CouponAppointmentType, type DiscountType } from './coupon.entity';
 import type { CreateCouponRequest, UpdateCouponRequest } from './coupon.requests';
 import { type CouponView, toCouponView } from './coupon.view';

@@ -1,7 +1,7 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DataSource } from 'typeorm';
 import { AppointmentType } from '../../src/modules/catalog/appointment-type.entity';
-import { Coupon, CouponAppointmentType } from '../../src/modules/catalog/coupon.entity';
+import { Coupon, CouponAppointmentType } from '../../src/modules/certificates/coupon.entity';
 import { type ApiClient, apiClient, apiError } from '../support/api-client';
 import { createAccount, startApi } from '../support/test-app';
 
