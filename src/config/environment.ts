@@ -17,6 +17,7 @@ import {
   MinLength,
   validateSync,
 } from 'class-validator';
+import { DAY } from '../common/time/durations';
 
 const toBoolean = ({ value }: { value: unknown }): unknown => {
   if (typeof value !== 'string') return value;
@@ -229,7 +230,7 @@ export class Environment {
   @Transform(toInt)
   @IsInt()
   @Min(0)
-  WEBHOOK_DISABLE_AFTER_MS = 5 * 24 * 60 * 60 * 1000;
+  WEBHOOK_DISABLE_AFTER_MS = 5 * DAY;
 
   /**
    * Multiplies the retry ladder and the disable window (tests run them scaled down, e.g. 0.001).

@@ -1,16 +1,7 @@
-import { isCalendarDate } from '../../common/time/calendar-dates';
 import { Transform } from 'class-transformer';
+import { IsArray, IsIn, IsInt, IsString, Matches, MaxLength, Min } from 'class-validator';
 import {
-  IsArray,
-  IsIn,
-  IsInt,
-  IsString,
-  Matches,
-  MaxLength,
-  Min,
-  ValidateBy,
-} from 'class-validator';
-import {
+  IsCalendarDate,
   IsMoney,
   IsNotBlank,
   IsNotCleared,
@@ -28,9 +19,6 @@ const CodeCase = () =>
   Transform(({ value }: { value: unknown }) =>
     typeof value === 'string' ? value.trim().toUpperCase() : value,
   );
-
-const IsCalendarDate = () =>
-  ValidateBy({ name: 'isCalendarDate', validator: { validate: isCalendarDate } });
 
 export class CreateCouponRequest {
   /** Absent or null: the coupon is handed out only as issued certificates. */
