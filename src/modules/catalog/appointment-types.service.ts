@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import { DataSource, type EntityManager, In, IsNull, Repository } from 'typeorm';
 import { InvalidAttributeError } from '../../common/errors/domain-error';
-import { findOwned, findReferenced } from '../../common/database/tenant-rows';
+import { findOwned, findReferenced, softDeleteOwned } from '../../common/database/tenant-rows';
 import { toCents } from '../../common/money/money';
 import { AppConfig } from '../../config/app-config';
 import { Form } from '../forms/form.entity';
@@ -120,8 +120,7 @@ export class AppointmentTypesService {
 
   /** Soft delete: clients can no longer book it; its appointments keep it; `includeDeleted` lists it. */
   async delete(accountId: number, id: number): Promise<void> {
-    const type = await findOwned(this.types, accountId, id);
-    await this.types.update({ id: type.id }, { deletedAt: new Date() });
+    await softDeleteOwned(this.types, accountId, id);
   }
 
   private async details(tx: EntityManager, type: AppointmentType): Promise<AppointmentTypeDetails> {

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { IsNull, Repository } from 'typeorm';
-import { findOwned } from '../../common/database/tenant-rows';
+import { findOwned, softDeleteOwned } from '../../common/database/tenant-rows';
 import { InvalidAttributeError } from '../../common/errors/domain-error';
 import { assertTimezone } from '../accounts/account-rules';
 import { Calendar } from './calendar.entity';
@@ -108,8 +108,7 @@ export class CalendarsService {
 
   /** Soft delete: appointments booked on the calendar keep it; nothing new can be booked on it. */
   async delete(accountId: number, id: number): Promise<void> {
-    const calendar = await findOwned(this.calendars, accountId, id);
-    await this.calendars.update({ id: calendar.id }, { deletedAt: new Date() });
+    await softDeleteOwned(this.calendars, accountId, id);
   }
 }
 

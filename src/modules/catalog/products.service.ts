@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager, IsNull } from 'typeorm';
-import { findOwned } from '../../common/database/tenant-rows';
+import { findOwned, softDeleteOwned } from '../../common/database/tenant-rows';
 import { InvalidAttributeError } from '../../common/errors/domain-error';
 import { toCents } from '../../common/money/money';
 import { checkAppointmentTypeIds, groupBy, liveTypeLinks } from './appointment-type-references';
@@ -113,9 +113,7 @@ export class ProductsService {
 
   /** Soft delete: certificates and orders issued from the product keep referring to it. */
   async delete(accountId: number, id: number): Promise<void> {
-    const products = this.dataSource.getRepository(Product);
-    const product = await findOwned(products, accountId, id);
-    await products.update({ id: product.id }, { deletedAt: new Date() });
+    await softDeleteOwned(this.dataSource.getRepository(Product), accountId, id);
   }
 
   private async replaceCounts(tx: EntityManager, productId: number, counts: TypeCounts) {

@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DateTime } from 'luxon';
 import { DataSource, type EntityManager, In, IsNull } from 'typeorm';
 import { isDuplicateEntry } from '../../common/database/mysql-errors';
-import { findOwned, findReferenced } from '../../common/database/tenant-rows';
+import { findOwned, findReferenced, softDeleteOwned } from '../../common/database/tenant-rows';
 import { InvalidAttributeError } from '../../common/errors/domain-error';
 import type { Account } from '../accounts/account.entity';
 import { AppointmentType } from '../catalog/appointment-type.entity';
@@ -133,9 +133,7 @@ export class CertificatesService {
 
   /** Soft delete: the code stays taken (appointments that used it still name it). */
   async delete(accountId: number, id: number): Promise<void> {
-    const repository = this.dataSource.getRepository(Certificate);
-    const row = await findOwned(repository, accountId, id);
-    await repository.update({ id: row.id }, { deletedAt: new Date() });
+    await softDeleteOwned(this.dataSource.getRepository(Certificate), accountId, id);
   }
 
   /** `GET /certificates/check`: the certificate, or the error booking with it would give. */

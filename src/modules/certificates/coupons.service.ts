@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager, In, IsNull, Not } from 'typeorm';
 import { isDuplicateEntry } from '../../common/database/mysql-errors';
-import { findOwned } from '../../common/database/tenant-rows';
+import { findOwned, softDeleteOwned } from '../../common/database/tenant-rows';
 import { InvalidAttributeError } from '../../common/errors/domain-error';
 import { toCents } from '../../common/money/money';
 import { checkAppointmentTypeIds, groupBy } from '../catalog/appointment-type-references';
@@ -119,9 +119,7 @@ export class CouponsService {
 
   /** Soft delete: issued certificates keep their coupon; its code stays taken (the unique key). */
   async delete(accountId: number, id: number): Promise<void> {
-    const coupons = this.dataSource.getRepository(Coupon);
-    const coupon = await findOwned(coupons, accountId, id);
-    await coupons.update({ id: coupon.id }, { deletedAt: new Date() });
+    await softDeleteOwned(this.dataSource.getRepository(Coupon), accountId, id);
   }
 
   /** Deleted coupons count: the unique key covers them, and old certificates still show the code. */

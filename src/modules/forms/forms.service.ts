@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager, In, IsNull } from 'typeorm';
-import { findOwned } from '../../common/database/tenant-rows';
+import { findOwned, softDeleteOwned } from '../../common/database/tenant-rows';
 import { AppointmentTypeForm } from '../catalog/appointment-type-links.entity';
 import { groupBy, liveTypeLinks } from '../catalog/appointment-type-references';
 import { RepeatedFieldError } from './field-value.errors';
@@ -146,9 +146,7 @@ export class FormsService {
 
   /** Soft delete: answers stored with appointments keep their form and questions. */
   async delete(accountId: number, id: number): Promise<void> {
-    const forms = this.dataSource.getRepository(Form);
-    const form = await findOwned(forms, accountId, id);
-    await forms.update({ id: form.id }, { deletedAt: new Date() });
+    await softDeleteOwned(this.dataSource.getRepository(Form), accountId, id);
   }
 
   /**
