@@ -1,11 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import { DataSource, type EntityManager, In, IsNull, Repository } from 'typeorm';
-import { InvalidAttributeError } from '../../common/errors/domain-error';
 import { findOwned, findReferenced, softDeleteOwned } from '../../common/database/tenant-rows';
+import { RequiredAttributeError } from '../../common/http/http.errors';
 import { toCents } from '../../common/money/money';
 import { AppConfig } from '../../config/app-config';
 import { Form } from '../forms/form.entity';
+import { InvalidFormError } from '../forms/form.errors';
 import { Addon } from './addon.entity';
 import {
   AppointmentTypeAddon,
@@ -22,7 +23,13 @@ import {
   toAppointmentTypeView,
 } from './appointment-type.view';
 import { Calendar } from './calendar.entity';
-import { invalidAddon, invalidCalendar, invalidForm } from './catalog.errors';
+import {
+  ClassSizeNotApplicableError,
+  ClassSizeRequiredError,
+  InvalidAddonError,
+  InvalidCalendarError,
+  TypeHasClassSessionsError,
+} from './catalog.errors';
 import { ClassSession } from './class-session.entity';
 
 @Injectable()
@@ -56,10 +63,9 @@ export class AppointmentTypesService {
     accountId: number,
     request: AppointmentTypeAttributes,
   ): Promise<AppointmentTypeDetails> {
-    if (request.name === undefined)
-      throw new InvalidAttributeError('required_name', 'Attribute "name" is required.');
-    if (request.duration === undefined)
-      throw new InvalidAttributeError('required_duration', 'Attribute "duration" is required.');
+    // One DTO serves create and update (see AppointmentTypeAttributes): the create's requirements are here.
+    if (request.name === undefined) throw new RequiredAttributeError('name');
+    if (request.duration === undefined) throw new RequiredAttributeError('duration');
     const now = new Date();
     const type = this.types.create({
       accountId,
@@ -105,11 +111,7 @@ export class AppointmentTypesService {
       applyAttributes(type, request);
       if (wasClass && type.kind !== 'class') {
         const sessions = await tx.countBy(ClassSession, { appointmentTypeId: type.id });
-        if (sessions > 0)
-          throw new InvalidAttributeError(
-            'invalid_type',
-            `The appointment type "${type.id}" has class sessions: delete them before making it a service.`,
-          );
+        if (sessions > 0) throw new TypeHasClassSessionsError(type.id);
       }
       type.updatedAt = new Date();
       const saved = await tx.save(type);
@@ -150,17 +152,10 @@ function applyAttributes(type: AppointmentType, request: AppointmentTypeAttribut
 
   if (type.kind === 'class') {
     if (request.classSize !== undefined) type.classSize = request.classSize;
-    if (type.classSize === null)
-      throw new InvalidAttributeError(
-        'required_class_size',
-        'Attribute "classSize" is required for class types.',
-      );
+    if (type.classSize === null) throw new ClassSizeRequiredError();
   } else {
     if (request.classSize !== undefined && request.classSize !== null)
-      throw new InvalidAttributeError(
-        'invalid_class_size',
-        'Attribute "classSize" applies to class types only.',
-      );
+      throw new ClassSizeNotApplicableError();
     type.classSize = null;
   }
 }
@@ -178,7 +173,7 @@ async function replaceLinks(
       Calendar,
       type.accountId,
       request.calendarIDs,
-      invalidCalendar,
+      (id) => new InvalidCalendarError(id),
     );
     await tx.delete(AppointmentTypeCalendar, { appointmentTypeId });
     if (calendars.length > 0)
@@ -188,7 +183,13 @@ async function replaceLinks(
       );
   }
   if (request.addonIDs !== undefined) {
-    const addons = await findReferenced(tx, Addon, type.accountId, request.addonIDs, invalidAddon);
+    const addons = await findReferenced(
+      tx,
+      Addon,
+      type.accountId,
+      request.addonIDs,
+      (id) => new InvalidAddonError(id),
+    );
     await tx.delete(AppointmentTypeAddon, { appointmentTypeId });
     if (addons.length > 0)
       await tx.insert(
@@ -197,7 +198,13 @@ async function replaceLinks(
       );
   }
   if (request.formIDs !== undefined) {
-    const forms = await findReferenced(tx, Form, type.accountId, request.formIDs, invalidForm);
+    const forms = await findReferenced(
+      tx,
+      Form,
+      type.accountId,
+      request.formIDs,
+      (id) => new InvalidFormError(id),
+    );
     await tx.delete(AppointmentTypeForm, { appointmentTypeId });
     if (forms.length > 0)
       await tx.insert(

@@ -2,8 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { IsNull, Repository } from 'typeorm';
 import { findOwned, softDeleteOwned } from '../../common/database/tenant-rows';
-import { InvalidAttributeError } from '../../common/errors/domain-error';
 import { assertTimezone } from '../accounts/account-rules';
+import { InvalidTimezoneError } from '../accounts/accounts.errors';
 import { Calendar } from './calendar.entity';
 import type { CreateCalendarRequest, UpdateCalendarRequest } from './calendar.requests';
 import {
@@ -123,8 +123,5 @@ function checkRules(request: CreateCalendarRequest | UpdateCalendarRequest): Che
 /** The contract's `invalid_timezone`, for a value of any JSON type (`42` is no zone either). */
 function checkTimezone(value: unknown): string {
   if (typeof value === 'string') return assertTimezone(value);
-  throw new InvalidAttributeError(
-    'invalid_timezone',
-    `Invalid timezone "${JSON.stringify(value)}".`,
-  );
+  throw new InvalidTimezoneError(JSON.stringify(value));
 }
