@@ -1,4 +1,5 @@
 import { isIP } from 'node:net';
+import { applyDecorators } from '@nestjs/common';
 import { Transform } from 'class-transformer';
 import { IsBoolean, IsInt, Max, Min, ValidateBy } from 'class-validator';
 
@@ -18,19 +19,12 @@ const toInt = ({ value }: { value: unknown }): unknown =>
 export const toDecimal = ({ value }: { value: unknown }): unknown =>
   typeof value === 'string' && /^\d+(\.\d+)?$/.test(value.trim()) ? Number(value) : value;
 
-/** Decorators applied as if written one above the other, the first on top (the last runs first). */
-function stacked(...decorators: PropertyDecorator[]): PropertyDecorator {
-  return (target, property) => {
-    for (const decorator of [...decorators].reverse()) decorator(target, property);
-  };
-}
-
 /** A whole number from `min` (to `max`, when given). */
-export const IntVariable = (min: number, max?: number): PropertyDecorator =>
-  stacked(Transform(toInt), IsInt(), Min(min), ...(max === undefined ? [] : [Max(max)]));
+export const IntVariable = (min: number, max?: number) =>
+  applyDecorators(Transform(toInt), IsInt(), Min(min), ...(max === undefined ? [] : [Max(max)]));
 
 /** `true`/`1`/`yes`/`on` or `false`/`0`/`no`/`off`, in any case. */
-export const BooleanVariable = (): PropertyDecorator => stacked(Transform(toBoolean), IsBoolean());
+export const BooleanVariable = () => applyDecorators(Transform(toBoolean), IsBoolean());
 
 /** proxy-addr's names for address ranges, accepted in TRUST_PROXY beside addresses and CIDRs. */
 const PROXY_RANGE_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);

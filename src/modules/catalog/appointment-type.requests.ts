@@ -1,15 +1,4 @@
-import {
-  ArrayMaxSize,
-  IsArray,
-  IsBoolean,
-  IsIn,
-  IsInt,
-  IsString,
-  Matches,
-  Max,
-  MaxLength,
-  Min,
-} from 'class-validator';
+import { IsBoolean, IsIn, IsInt, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
 import {
   BooleanQuery,
   COLOR_PATTERN,
@@ -20,7 +9,7 @@ import {
   OptionalNullable,
   Trim,
 } from '../../common/http/attributes';
-import { IdList } from '../../common/http/id-list';
+import { IsIdList } from '../../common/http/id-list';
 import { APPOINTMENT_KINDS, type AppointmentKind } from './appointment-type.entity';
 
 const MINUTES_IN_A_DAY = 1440;
@@ -97,28 +86,16 @@ export class AppointmentTypeAttributes {
   @IsInt()
   paddingAfter?: number;
 
-  @IdList()
   @Optional()
-  @ArrayMaxSize(MAX_LINKS)
-  @Min(1, { each: true })
-  @IsInt({ each: true })
-  @IsArray()
+  @IsIdList({ maxSize: MAX_LINKS })
   calendarIDs?: number[];
 
-  @IdList()
   @Optional()
-  @ArrayMaxSize(MAX_LINKS)
-  @Min(1, { each: true })
-  @IsInt({ each: true })
-  @IsArray()
+  @IsIdList({ maxSize: MAX_LINKS })
   addonIDs?: number[];
 
-  @IdList()
   @Optional()
-  @ArrayMaxSize(MAX_LINKS)
-  @Min(1, { each: true })
-  @IsInt({ each: true })
-  @IsArray()
+  @IsIdList({ maxSize: MAX_LINKS })
   formIDs?: number[];
 
   @Optional()

@@ -1,7 +1,21 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
-import { DataSource, type EntityManager, In, IsNull, Repository } from 'typeorm';
-import { findOwned, findReferenced, softDeleteOwned } from '../../common/database/tenant-rows';
+import {
+  DataSource,
+  type EntityManager,
+  type EntityTarget,
+  In,
+  IsNull,
+  type ObjectLiteral,
+  Repository,
+} from 'typeorm';
+import {
+  type TenantRow,
+  findOwned,
+  findReferenced,
+  softDeleteOwned,
+} from '../../common/database/tenant-rows';
+import type { DomainError } from '../../common/errors/domain-error';
 import { RequiredAttributeError } from '../../common/http/http.errors';
 import { toCents } from '../../common/money/money';
 import { AppConfig } from '../../config/app-config';
@@ -63,7 +77,7 @@ export class AppointmentTypesService {
     accountId: number,
     request: AppointmentTypeAttributes,
   ): Promise<AppointmentTypeDetails> {
-    // One DTO serves create and update (see AppointmentTypeAttributes): the create's requirements are here.
+    // One DTO serves create and update (AppointmentTypeAttributes): what a create requires is here.
     if (request.name === undefined) throw new RequiredAttributeError('name');
     if (request.duration === undefined) throw new RequiredAttributeError('duration');
     const now = new Date();
@@ -160,6 +174,37 @@ function applyAttributes(type: AppointmentType, request: AppointmentTypeAttribut
   }
 }
 
+/** One kind of link a request can replace: the rows it names, and the link rows written for them. */
+interface LinkKind {
+  entity: EntityTarget<TenantRow>;
+  missing: (id: number) => DomainError;
+  link: EntityTarget<ObjectLiteral>;
+  /** The link row's own columns for the `position`-th row named (besides the type's id). */
+  row: (id: number, position: number) => ObjectLiteral;
+}
+
+/** The request's lists of links, in the order they are checked and written. */
+const LINK_KINDS: Record<'calendarIDs' | 'addonIDs' | 'formIDs', LinkKind> = {
+  calendarIDs: {
+    entity: Calendar,
+    missing: (id) => new InvalidCalendarError(id),
+    link: AppointmentTypeCalendar,
+    row: (calendarId) => ({ calendarId }),
+  },
+  addonIDs: {
+    entity: Addon,
+    missing: (id) => new InvalidAddonError(id),
+    link: AppointmentTypeAddon,
+    row: (addonId) => ({ addonId }),
+  },
+  formIDs: {
+    entity: Form,
+    missing: (id) => new InvalidFormError(id),
+    link: AppointmentTypeForm,
+    row: (formId, position) => ({ formId, position }),
+  },
+};
+
 /** Replaces the links the request names (each checked to be a live row of the account). */
 async function replaceLinks(
   tx: EntityManager,
@@ -167,49 +212,15 @@ async function replaceLinks(
   request: AppointmentTypeAttributes,
 ): Promise<void> {
   const appointmentTypeId = type.id;
-  if (request.calendarIDs !== undefined) {
-    const calendars = await findReferenced(
-      tx,
-      Calendar,
-      type.accountId,
-      request.calendarIDs,
-      (id) => new InvalidCalendarError(id),
-    );
-    await tx.delete(AppointmentTypeCalendar, { appointmentTypeId });
-    if (calendars.length > 0)
+  for (const [attribute, kind] of Object.entries(LINK_KINDS)) {
+    const ids = request[attribute as keyof typeof LINK_KINDS];
+    if (ids === undefined) continue;
+    const rows = await findReferenced(tx, kind.entity, type.accountId, ids, kind.missing);
+    await tx.delete(kind.link, { appointmentTypeId });
+    if (rows.length > 0)
       await tx.insert(
-        AppointmentTypeCalendar,
-        calendars.map((c) => ({ appointmentTypeId, calendarId: c.id })),
-      );
-  }
-  if (request.addonIDs !== undefined) {
-    const addons = await findReferenced(
-      tx,
-      Addon,
-      type.accountId,
-      request.addonIDs,
-      (id) => new InvalidAddonError(id),
-    );
-    await tx.delete(AppointmentTypeAddon, { appointmentTypeId });
-    if (addons.length > 0)
-      await tx.insert(
-        AppointmentTypeAddon,
-        addons.map((a) => ({ appointmentTypeId, addonId: a.id })),
-      );
-  }
-  if (request.formIDs !== undefined) {
-    const forms = await findReferenced(
-      tx,
-      Form,
-      type.accountId,
-      request.formIDs,
-      (id) => new InvalidFormError(id),
-    );
-    await tx.delete(AppointmentTypeForm, { appointmentTypeId });
-    if (forms.length > 0)
-      await tx.insert(
-        AppointmentTypeForm,
-        forms.map((f, position) => ({ appointmentTypeId, formId: f.id, position })),
+        kind.link,
+        rows.map((row, position) => ({ appointmentTypeId, ...kind.row(row.id, position) })),
       );
   }
 }

@@ -1,5 +1,5 @@
 import { Transform } from 'class-transformer';
-import { IsArray, IsIn, IsInt, IsString, Matches, MaxLength, Min } from 'class-validator';
+import { IsIn, IsString, Matches, MaxLength } from 'class-validator';
 import {
   IsCalendarDate,
   IsMoney,
@@ -9,7 +9,7 @@ import {
   OptionalNullable,
   Trim,
 } from '../../common/http/attributes';
-import { IdList } from '../../common/http/id-list';
+import { IsIdList } from '../../common/http/id-list';
 import { DISCOUNT_TYPES, type DiscountType } from './coupon.entity';
 
 /** What clients type at checkout: stored upper-cased, so `spring-10` and `SPRING-10` are one code. */
@@ -43,10 +43,7 @@ export class CreateCouponRequest {
 
   /** Empty or absent: the coupon applies to every type. */
   @Optional()
-  @IdList()
-  @Min(1, { each: true })
-  @IsInt({ each: true })
-  @IsArray()
+  @IsIdList()
   appointmentTypeIDs?: number[];
 
   /** The last day the coupon can be used; null = it never expires. */
@@ -81,10 +78,7 @@ export class UpdateCouponRequest {
 
   /** Replaces the list whole; `[]` makes the coupon apply to every type. */
   @Optional()
-  @IdList()
-  @Min(1, { each: true })
-  @IsInt({ each: true })
-  @IsArray()
+  @IsIdList()
   appointmentTypeIDs?: number[];
 
   @OptionalNullable()
