@@ -1,5 +1,8 @@
 import { Transform } from 'class-transformer';
+import { applyDecorators } from '@nestjs/common';
 import {
+  IsString,
+  MaxLength,
   ValidateBy,
   ValidateIf,
   type ValidationOptions,
@@ -50,6 +53,18 @@ export const IsNotBlank = (options?: ValidationOptions) => notBlank('isNotBlank'
  * (`invalid_<attribute>`: `Attribute "name" cannot be cleared.`).
  */
 export const IsNotCleared = (options?: ValidationOptions) => notBlank('isNotCleared', options);
+
+/*
+ * A name (of a catalog row, a form, a field): trimmed text of at most 255 characters. The checks are
+ * listed in the order they run (as if stacked bottom-up): the type first.
+ */
+
+/** The name of a create request (`required_name` when missing or blank). */
+export const IsName = () => applyDecorators(Trim(), IsString(), MaxLength(255), IsNotBlank());
+
+/** The name of an update: it may be left out, not emptied. */
+export const IsNameUpdate = () =>
+  applyDecorators(Trim(), Optional(), IsString(), MaxLength(255), IsNotCleared());
 
 /** An amount of money: `10`, `10.5`, `"10.50"`; not negative, at most two decimals. */
 export function IsMoney(options?: ValidationOptions): PropertyDecorator {

@@ -3,7 +3,7 @@ import {
   BooleanQuery,
   COLOR_PATTERN,
   IsMoney,
-  IsNotCleared,
+  IsNameUpdate,
   IsUrlOrEmpty,
   Optional,
   OptionalNullable,
@@ -22,11 +22,7 @@ const COLOR_OR_EMPTY = new RegExp(`^$|${COLOR_PATTERN.source}`, 'i');
  * An update leaves out what it does not change; `null` clears only the nullable rules.
  */
 export class AppointmentTypeAttributes {
-  @Trim()
-  @Optional()
-  @IsNotCleared()
-  @MaxLength(255)
-  @IsString()
+  @IsNameUpdate()
   name?: string;
 
   @Optional()

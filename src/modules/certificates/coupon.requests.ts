@@ -1,13 +1,12 @@
 import { Transform } from 'class-transformer';
-import { IsIn, IsString, Matches, MaxLength } from 'class-validator';
+import { IsIn, IsString, Matches } from 'class-validator';
 import {
   IsCalendarDate,
   IsMoney,
-  IsNotBlank,
-  IsNotCleared,
+  IsName,
+  IsNameUpdate,
   Optional,
   OptionalNullable,
-  Trim,
 } from '../../common/http/attributes';
 import { IsIdList } from '../../common/http/id-list';
 import { DISCOUNT_TYPES, type DiscountType } from './coupon.entity';
@@ -28,10 +27,7 @@ export class CreateCouponRequest {
   @IsString()
   code?: string | null;
 
-  @Trim()
-  @IsNotBlank()
-  @MaxLength(255)
-  @IsString()
+  @IsName()
   name!: string;
 
   @IsIn(DISCOUNT_TYPES)
@@ -61,11 +57,7 @@ export class UpdateCouponRequest {
   @IsString()
   code?: string | null;
 
-  @Trim()
-  @Optional()
-  @IsNotCleared()
-  @MaxLength(255)
-  @IsString()
+  @IsNameUpdate()
   name?: string;
 
   @Optional()
