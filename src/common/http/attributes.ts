@@ -56,7 +56,7 @@ export const IsNotCleared = (options?: ValidationOptions) => notBlank('isNotClea
 
 /*
  * A name (of a catalog row, a form, a field): trimmed text of at most 255 characters. The checks are
- * listed in the order they run (as if stacked bottom-up): the type first.
+ * listed in the order they run, the type first (stacked as decorators, they read bottom-up).
  */
 
 /** The name of a create request (`required_name` when missing or blank). */
