@@ -7,6 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
 import Redis from 'ioredis';
+import { DAY, MINUTE } from '../src/common/time/durations';
 
 export const ROOT = join(__dirname, '..');
 export const DIST = join(ROOT, 'dist');
@@ -307,9 +308,6 @@ export async function dropQueueKeys(env: NodeJS.ProcessEnv, prefix: string): Pro
   }
 }
 
-const MINUTE_MS = 60_000;
-const DAY_MS = 1440 * MINUTE_MS;
-
 /**
  * Booking bodies that each ask for a (calendar, start) never asked for before in the run: calendars
  * first, then days from `firstDayAhead` on, then the slots of a day, so that concurrent requests
@@ -331,7 +329,7 @@ export function distinctSlots({
 }): () => string {
   const calendars = calendarIds.length;
   const slotsPerDay = 1440 / slotMinutes;
-  const firstDay = Math.floor(Date.now() / DAY_MS) * DAY_MS + firstDayAhead * DAY_MS;
+  const firstDay = Math.floor(Date.now() / DAY) * DAY + firstDayAhead * DAY;
   const days = maxDaysInAdvance - firstDayAhead - 2;
   let counter = 0;
   return () => {
@@ -339,7 +337,7 @@ export function distinctSlots({
     const day = Math.floor(i / calendars) % days;
     const pass = Math.floor(i / (calendars * days));
     if (pass >= slotsPerDay) throw new Error('out of slots: fewer bookings or more calendars');
-    const start = firstDay + day * DAY_MS + ((day + pass) % slotsPerDay) * slotMinutes * MINUTE_MS;
+    const start = firstDay + day * DAY + ((day + pass) % slotsPerDay) * slotMinutes * MINUTE;
     return JSON.stringify({
       firstName: 'Ada',
       lastName: 'Lovelace',

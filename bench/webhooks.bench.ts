@@ -25,6 +25,7 @@
 import { join } from 'node:path';
 import Bull from 'bull';
 import { QueueName } from '../src/common/queues/queue-names';
+import { DAY, MINUTE } from '../src/common/time/durations';
 import {
   DIST,
   type Receipt,
@@ -56,8 +57,6 @@ const COLD_WORKER = process.env.BENCH_COLD_WORKER === '1';
 const CONCURRENCY_BACKLOG = 20;
 const CALENDARS = 50;
 const SLOT_MINUTES = 15;
-const MINUTE = 60_000;
-const DAY = 1440 * MINUTE;
 const ZONE = 'America/New_York';
 const API_PORT = 3905;
 const WORKER_PORT = 3906;

@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import { NestFactory } from '@nestjs/core';
 import pino from 'pino';
-import { type CliCommand, type OptionValues, UsageError, usage } from './app/cli-command';
+import { type CliCommand, type OptionValues, UsageError, usage } from './common/cli/cli-command';
 import { CliModule } from './app/cli.module';
 import { configOrExit } from './app/process';
 import { DomainError } from './common/errors/domain-error';

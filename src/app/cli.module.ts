@@ -1,6 +1,7 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import { AccountsModule } from '../modules/accounts/accounts.module';
 import { CatalogModule } from '../modules/catalog/catalog.module';
+import { CouponsModule } from '../modules/certificates/coupons.module';
 import { FormsModule } from '../modules/forms/forms.module';
 import { OAuthClientsModule } from '../modules/oauth/oauth-clients.module';
 import { CoreModule, type CoreOptions } from './core.module';
@@ -15,6 +16,7 @@ export class CliModule {
         CoreModule.forRoot(options),
         AccountsModule,
         CatalogModule,
+        CouponsModule,
         FormsModule,
         OAuthClientsModule,
       ],

@@ -11,12 +11,11 @@ import { AppointmentTypesService } from '../modules/catalog/appointment-types.se
 import { Calendar } from '../modules/catalog/calendar.entity';
 import { CalendarsService } from '../modules/catalog/calendars.service';
 import { ClassSessionsService } from '../modules/catalog/class-sessions.service';
-import { CouponsService } from '../modules/catalog/coupons.service';
+import { CouponsService } from '../modules/certificates/coupons.service';
 import { LabelsService } from '../modules/catalog/labels.service';
 import { ProductsService } from '../modules/catalog/products.service';
 import { FormsService } from '../modules/forms/forms.service';
-import type { CliCommand } from './cli-command';
-import { optionalString } from './cli-command';
+import { type CliCommand, optionalString } from '../common/cli/cli-command';
 import type { INestApplicationContext } from '@nestjs/common';
 
 export const DEFAULT_DEMO_EMAIL = 'demo@example.com';

@@ -1,5 +1,5 @@
 import { AppConfig, loadDotEnv } from '../config/app-config';
-import { ConfigError } from '../config/environment';
+import { ConfigError } from '../config/parse-environment';
 
 /** Reads the configuration for an entry point; a bad variable ends the process with its name. */
 export function configOrExit(): AppConfig {

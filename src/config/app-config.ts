@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { parseEnvironment } from './environment';
+import { parseEnvironment } from './parse-environment';
 
 /** The development secret: never accepted in production (see parseEnvironment). */
 const DEVELOPMENT_SECRET = 'development-only-secret-do-not-use-in-production';

@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { AppConfig } from './app-config';
-import { ConfigError, Environment, parseEnvironment } from './environment';
+import { Environment } from './environment';
+import { ConfigError, parseEnvironment } from './parse-environment';
 
 describe('configuration', () => {
   it('has defaults that work on a developer machine', () => {

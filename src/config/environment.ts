@@ -1,53 +1,19 @@
-import { isIP } from 'node:net';
-import { Transform, plainToInstance } from 'class-transformer';
+import { Transform } from 'class-transformer';
 import {
-  ValidateBy,
-  IsBoolean,
   IsEmail,
   IsIn,
   IsNumber,
-  IsInt,
   IsOptional,
   IsString,
   IsUrl,
   Matches,
-  ValidateIf,
   Max,
   Min,
   MinLength,
-  validateSync,
+  ValidateIf,
 } from 'class-validator';
-
-const toBoolean = ({ value }: { value: unknown }): unknown => {
-  if (typeof value !== 'string') return value;
-  const v = value.trim().toLowerCase();
-  if (['true', '1', 'yes', 'on'].includes(v)) return true;
-  if (['false', '0', 'no', 'off'].includes(v)) return false;
-  return value; // left as a string so that @IsBoolean() reports it
-};
-
-const toInt = ({ value }: { value: unknown }): unknown =>
-  typeof value === 'string' && /^-?\d+$/.test(value.trim()) ? Number(value) : value;
-
-/** proxy-addr's names for address ranges, accepted in TRUST_PROXY beside addresses and CIDRs. */
-const PROXY_RANGE_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
-
-/** `false`, a hop count, or a comma-separated list of addresses, CIDRs and range names. */
-export function isTrustProxy(value: unknown): boolean {
-  if (typeof value !== 'string') return false;
-  const text = value.trim();
-  if (['false', 'off', 'no', '0'].includes(text.toLowerCase())) return true;
-  if (/^\d{1,2}$/.test(text)) return true;
-  return text.split(',').every((part) => {
-    const entry = part.trim();
-    if (PROXY_RANGE_NAMES.has(entry)) return true;
-    const [address, bits, extra] = entry.split('/');
-    const family = isIP(address);
-    if (family === 0 || extra !== undefined) return false;
-    if (bits === undefined) return true;
-    return /^\d{1,3}$/.test(bits) && Number(bits) <= (family === 4 ? 32 : 128);
-  });
-}
+import { DAY } from '../common/time/durations';
+import { BooleanVariable, IntVariable, IsTrustProxy, toDecimal } from './environment-values';
 
 /**
  * Every environment variable the service reads, with the defaults that work on a developer machine
@@ -60,10 +26,7 @@ export class Environment {
   @IsString()
   HOST = '0.0.0.0';
 
-  @Transform(toInt)
-  @IsInt()
-  @Min(1)
-  @Max(65535)
+  @IntVariable(1, 65535)
   PORT = 3000;
 
   /** Base URL clients reach the service at; used to build links (confirmation pages, OAuth). */
@@ -74,10 +37,7 @@ export class Environment {
   @IsString()
   DB_HOST = '127.0.0.1';
 
-  @Transform(toInt)
-  @IsInt()
-  @Min(1)
-  @Max(65535)
+  @IntVariable(1, 65535)
   DB_PORT = 3306;
 
   @IsString()
@@ -89,33 +49,23 @@ export class Environment {
   @Matches(/^[A-Za-z0-9_]{1,64}$/, { message: 'DB_NAME must be letters, digits and _ only' })
   DB_NAME = 'scheduling';
 
-  @Transform(toInt)
-  @IsInt()
-  @Min(1)
-  @Max(500)
+  @IntVariable(1, 500)
   DB_POOL_SIZE = 10;
 
   /** Create the database if missing and run pending migrations at start. Off in production pods. */
-  @Transform(toBoolean)
-  @IsBoolean()
+  @BooleanVariable()
   DB_MIGRATE_ON_START = true;
 
   @IsString()
   REDIS_HOST = '127.0.0.1';
 
-  @Transform(toInt)
-  @IsInt()
-  @Min(1)
-  @Max(65535)
+  @IntVariable(1, 65535)
   REDIS_PORT = 6379;
 
   @IsString()
   REDIS_PASSWORD = '';
 
-  @Transform(toInt)
-  @IsInt()
-  @Min(0)
-  @Max(15)
+  @IntVariable(0, 15)
   REDIS_DB = 0;
 
   /** Prefix of every Bull key in Redis; lets several deployments (or test runs) share one Redis. */
@@ -134,32 +84,22 @@ export class Environment {
   LOG_LEVEL = 'info';
 
   /** How long a verified account stays cached by an API pod (a rotated key dies within this time). */
-  @Transform(toInt)
-  @IsInt()
-  @Min(0)
-  @Max(300_000)
+  @IntVariable(0, 300_000)
   AUTH_CACHE_TTL_MS = 15_000;
 
   /** Port of the worker's health endpoints (the worker serves nothing else over HTTP). */
-  @Transform(toInt)
-  @IsInt()
-  @Min(1)
-  @Max(65535)
+  @IntVariable(1, 65535)
   WORKER_PORT = 3001;
 
   /**
    * Port of the API's Prometheus `/metrics` (kept off the public API's port); 0 = none. The worker
    * serves its `/metrics` on WORKER_PORT.
    */
-  @Transform(toInt)
-  @IsInt()
-  @Min(0)
-  @Max(65535)
+  @IntVariable(0, 65535)
   METRICS_PORT = 9464;
 
   /** The queue dashboard (Bull Board) at `/queues` on the worker's port, for operators. Off by default. */
-  @Transform(toBoolean)
-  @IsBoolean()
+  @BooleanVariable()
   BULL_BOARD_ENABLED = false;
 
   /** The operator's Basic auth user for the queue dashboard. */
@@ -178,21 +118,14 @@ export class Environment {
    * then it closes its listener and finishes what is in flight. 0 = close at once (a developer
    * machine). Kubernetes: longer than the readiness probe's period × failure threshold.
    */
-  @Transform(toInt)
-  @IsInt()
-  @Min(0)
-  @Max(300_000)
+  @IntVariable(0, 300_000)
   SHUTDOWN_DRAIN_MS = 0;
 
-  @Transform(toInt)
-  @IsInt()
-  @Min(50)
+  @IntVariable(50)
   OUTBOX_RELAY_INTERVAL_MS = 1000;
 
   /** Rows younger than this are left to the process that wrote them (it dispatches after commit). */
-  @Transform(toInt)
-  @IsInt()
-  @Min(0)
+  @IntVariable(0)
   OUTBOX_RELAY_DELAY_MS = 5000;
 
   /**
@@ -200,9 +133,7 @@ export class Environment {
    * job was lost (Redis restarted empty) or failed for good. Bull ignores the add while the job
    * exists, so this only revives jobs Redis no longer has.
    */
-  @Transform(toInt)
-  @IsInt()
-  @Min(100)
+  @IntVariable(100)
   OUTBOX_REDELIVER_AFTER_MS = 60_000;
 
   /**
@@ -215,8 +146,7 @@ export class Environment {
   WEBHOOK_ALLOWED_PORTS = '';
 
   /** Whether webhook targets may be loopback, private or otherwise non-public addresses. */
-  @Transform(toBoolean)
-  @IsBoolean()
+  @BooleanVariable()
   WEBHOOK_ALLOW_PRIVATE_TARGETS = false;
 
   /** The retry ladder of a failed delivery, comma-separated milliseconds (the contract's by default). */
@@ -226,56 +156,43 @@ export class Environment {
   WEBHOOK_RETRY_DELAYS_MS = '2000,30000,60000,300000,600000,900000,1800000,3600000,43200000';
 
   /** How long failures must continue before a subscription is disabled (5 days by default). */
-  @Transform(toInt)
-  @IsInt()
-  @Min(0)
-  WEBHOOK_DISABLE_AFTER_MS = 5 * 24 * 60 * 60 * 1000;
+  @IntVariable(0)
+  WEBHOOK_DISABLE_AFTER_MS = 5 * DAY;
 
   /**
    * Multiplies the retry ladder and the disable window (tests run them scaled down, e.g. 0.001).
    * 1 in production.
    */
-  @Transform(({ value }: { value: unknown }) =>
-    typeof value === 'string' && /^\d+(\.\d+)?$/.test(value.trim()) ? Number(value) : value,
-  )
+  @Transform(toDecimal)
   @IsNumber()
   @Min(0)
   @Max(1000)
   WEBHOOK_TIME_SCALE = 1;
 
   /** How often the worker looks for webhook deliveries whose queue job was lost. */
-  @Transform(toInt)
-  @IsInt()
-  @Min(50)
+  @IntVariable(50)
   WEBHOOK_SWEEP_INTERVAL_MS = 5000;
 
   /**
    * How long past its due time a pending delivery must be before the sweeper queues it again (its
    * own job normally runs well within this; not multiplied by WEBHOOK_TIME_SCALE).
    */
-  @Transform(toInt)
-  @IsInt()
-  @Min(0)
+  @IntVariable(0)
   WEBHOOK_SWEEP_GRACE_MS = 30_000;
 
   /** SMTP server the worker sends client e-mail through (a local sink such as Mailpit by default). */
   @IsString()
   SMTP_HOST = '127.0.0.1';
 
-  @Transform(toInt)
-  @IsInt()
-  @Min(1)
-  @Max(65535)
+  @IntVariable(1, 65535)
   SMTP_PORT = 1025;
 
   /** TLS from the first byte (SMTPS, usually port 465); otherwise STARTTLS when the server offers it. */
-  @Transform(toBoolean)
-  @IsBoolean()
+  @BooleanVariable()
   SMTP_SECURE = false;
 
   /** With SMTP_SECURE=false: refuse to send unless the server upgrades the connection (STARTTLS). */
-  @Transform(toBoolean)
-  @IsBoolean()
+  @BooleanVariable()
   SMTP_REQUIRE_TLS = false;
 
   /** SMTP AUTH user; empty = no authentication. */
@@ -309,45 +226,33 @@ export class Environment {
   SMS_FROM = '';
 
   /** Attempts of one message (the first included) before it is recorded `failed`. */
-  @Transform(toInt)
-  @IsInt()
-  @Min(1)
-  @Max(20)
+  @IntVariable(1, 20)
   NOTIFICATION_RETRY_ATTEMPTS = 5;
 
   /**
    * Base of the exponential wait between attempts: retry n waits (2^n - 1) times this (30 s, 1.5 min,
    * 3.5 min, 7.5 min by default). Tests shorten it.
    */
-  @Transform(toInt)
-  @IsInt()
-  @Min(1)
+  @IntVariable(1)
   NOTIFICATION_RETRY_DELAY_MS = 30_000;
 
   /** Per-IP limits of API requests (the contract's Limits); off in tests and benchmarks. */
-  @Transform(toBoolean)
-  @IsBoolean()
+  @BooleanVariable()
   RATE_LIMIT_ENABLED = true;
 
   /** Requests one client IP may make per second (a fixed one-second window, shared by the pods). */
-  @Transform(toInt)
-  @IsInt()
-  @Min(1)
+  @IntVariable(1)
   RATE_LIMIT_PER_SECOND = 10;
 
   /** Requests of one client IP in flight at once, counted across the pods. */
-  @Transform(toInt)
-  @IsInt()
-  @Min(1)
+  @IntVariable(1)
   RATE_LIMIT_CONCURRENT = 20;
 
   /**
    * Safety expiry of a concurrency slot: a slot whose pod died before releasing it frees itself after
    * this long (a request running longer loses its slot then).
    */
-  @Transform(toInt)
-  @IsInt()
-  @Min(1000)
+  @IntVariable(1000)
   RATE_LIMIT_SLOT_TTL_MS = 60_000;
 
   /**
@@ -355,68 +260,10 @@ export class Environment {
    * (the client is the connection's peer), a hop count (`1`: one proxy, the peer, is trusted), or a
    * comma-separated list of addresses, CIDRs and proxy-addr's `loopback`, `linklocal`, `uniquelocal`.
    */
-  @ValidateBy({
-    name: 'isTrustProxy',
-    validator: {
-      validate: isTrustProxy,
-      defaultMessage: () =>
-        'TRUST_PROXY must be false, a hop count, or a comma-separated list of addresses, CIDRs, loopback, linklocal, uniquelocal',
-    },
-  })
+  @IsTrustProxy()
   TRUST_PROXY = 'false';
 
   /** Longest a graceful shutdown waits for in-flight requests and jobs before the process exits. */
-  @Transform(toInt)
-  @IsInt()
-  @Min(1000)
+  @IntVariable(1000)
   SHUTDOWN_TIMEOUT_MS = 25_000;
-}
-
-export class ConfigError extends Error {
-  override readonly name = 'ConfigError';
-}
-
-/** Validates the raw environment; throws a ConfigError naming every bad variable. */
-export function parseEnvironment(raw: NodeJS.ProcessEnv): Environment {
-  const known = Object.keys(new Environment());
-  const input: Record<string, string> = {};
-  for (const key of [...known, 'PUBLIC_URL', 'APP_SECRET']) {
-    const value = raw[key];
-    if (value !== undefined && value !== '') input[key] = value;
-  }
-  // DB_PASSWORD and REDIS_PASSWORD may legitimately be empty strings.
-  const env = plainToInstance(Environment, input);
-  const errors = validateSync(env, { whitelist: true, forbidUnknownValues: true });
-  if (errors.length > 0) {
-    const lines = errors.map((e) => {
-      const constraints = e.constraints ?? {};
-      // A value of the wrong type fails its range too; the type is what to tell.
-      const reason = constraints.isInt ?? constraints.isBoolean ?? Object.values(constraints)[0];
-      const got = /SECRET|PASSWORD/.test(e.property)
-        ? `${input[e.property]?.length ?? 0} characters`
-        : JSON.stringify(input[e.property]);
-      return `${e.property}: ${reason} (got ${got})`;
-    });
-    throw new ConfigError(`Invalid configuration:\n  ${lines.join('\n  ')}`);
-  }
-  if (env.NODE_ENV === 'production' && !env.APP_SECRET) {
-    throw new ConfigError(
-      'Invalid configuration:\n  APP_SECRET: must be set in production (at least 32 characters)',
-    );
-  }
-  if (env.BULL_BOARD_ENABLED && env.OPERATOR_PASSWORD.length < 16) {
-    throw new ConfigError(
-      'Invalid configuration:\n  OPERATOR_PASSWORD: must be at least 16 characters when BULL_BOARD_ENABLED=true',
-    );
-  }
-  if (env.SMS_DRIVER === 'http') {
-    const missing = ['SMS_API_URL', 'SMS_ACCOUNT_SID', 'SMS_AUTH_TOKEN', 'SMS_FROM'].filter(
-      (key) => env[key as keyof Environment] === '',
-    );
-    if (missing.length > 0)
-      throw new ConfigError(
-        `Invalid configuration:\n  ${missing.map((key) => `${key}: must be set when SMS_DRIVER=http`).join('\n  ')}`,
-      );
-  }
-  return env;
 }

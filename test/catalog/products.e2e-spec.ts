@@ -3,29 +3,8 @@ import { DataSource } from 'typeorm';
 import { AppointmentType } from '../../src/modules/catalog/appointment-type.entity';
 import { Product, ProductAppointmentType } from '../../src/modules/catalog/product.entity';
 import { type ApiClient, apiClient, apiError } from '../support/api-client';
+import { insertAppointmentType } from '../support/catalog-fixtures';
 import { createAccount, startApi } from '../support/test-app';
-
-/** Types are inserted directly: this file is about products, not the /appointment-types endpoints. */
-async function insertType(
-  app: NestFastifyApplication,
-  accountId: number,
-  options: { deleted?: boolean } = {},
-): Promise<number> {
-  const now = new Date();
-  const { id } = await app.get(DataSource).manager.save(
-    app.get(DataSource).manager.create(AppointmentType, {
-      accountId,
-      name: 'Haircut',
-      description: '',
-      duration: 30,
-      kind: 'service',
-      createdAt: now,
-      updatedAt: now,
-      deletedAt: options.deleted ? now : null,
-    }),
-  );
-  return id;
-}
 
 const COUNTS_SHAPE =
   'Attribute "appointmentTypeCounts" must map appointment type ids to counts from 1 to 1000.';
@@ -47,10 +26,10 @@ describe('Products: /products (e2e)', () => {
     const otherAccount = await createAccount(app);
     api = apiClient(app, account);
     other = apiClient(app, otherAccount);
-    haircut = await insertType(app, account.id);
-    shave = await insertType(app, account.id);
-    deletedType = await insertType(app, account.id, { deleted: true });
-    othersType = await insertType(app, otherAccount.id);
+    haircut = await insertAppointmentType(app, account.id);
+    shave = await insertAppointmentType(app, account.id);
+    deletedType = await insertAppointmentType(app, account.id, { deleted: true });
+    othersType = await insertAppointmentType(app, otherAccount.id);
   });
 
   afterAll(() => app.close());
@@ -253,8 +232,8 @@ describe('Products: /products (e2e)', () => {
   it('shows only the live types a product is linked to', async () => {
     const account = await createAccount(app);
     const own = apiClient(app, account);
-    const kept = await insertType(app, account.id);
-    const removed = await insertType(app, account.id);
+    const kept = await insertAppointmentType(app, account.id);
+    const removed = await insertAppointmentType(app, account.id);
     const { id } = (
       await own.post('/products', {
         name: 'Pack',

@@ -1,8 +1,7 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DataSource } from 'typeorm';
+import { MINUTE } from '../../src/common/time/durations';
 import { Appointment } from '../../src/modules/appointments/appointment.entity';
-
-const MINUTE = 60_000;
 
 export interface BookedTime {
   accountId: number;

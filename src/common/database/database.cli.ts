@@ -1,5 +1,5 @@
 import { DataSource } from 'typeorm';
-import type { CliCommand } from '../../app/cli-command';
+import type { CliCommand } from '../cli/cli-command';
 
 export const databaseCommands: CliCommand[] = [
   {

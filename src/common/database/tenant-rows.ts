@@ -31,6 +31,19 @@ export async function findOwned<T extends TenantRow>(
 }
 
 /**
+ * Soft delete of the account's row `id` (403 and 404 as findOwned): the row stays for what refers to
+ * it, and reads that skip deleted rows no longer see it.
+ */
+export async function softDeleteOwned<T extends TenantRow>(
+  repository: Repository<T>,
+  accountId: number,
+  id: number,
+): Promise<void> {
+  const row = await findOwned(repository, accountId, id);
+  await repository.update({ id: row.id } as never, { deletedAt: new Date() } as never);
+}
+
+/**
  * Checks ids a request refers to (a type's `calendarIDs`, a booking's `addonIDs`): each must be a
  * live row of the account. An id that exists nowhere (or was deleted) gives the caller's 400 error;
  * another account's gives 403. Returns the rows in the order of the distinct ids given.

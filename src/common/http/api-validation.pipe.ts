@@ -5,6 +5,12 @@ import {
   type ValidationError,
 } from '@nestjs/common';
 import { ExpectedJsonObjectError, InvalidAttributeError } from '../errors/domain-error';
+import {
+  InvalidAttributeValueError,
+  RequiredAttributeError,
+  UnclearableAttributeError,
+  UnnamedAttributeError,
+} from './http.errors';
 
 /**
  * What a DTO attaches to a constraint to choose its error:
@@ -16,14 +22,6 @@ export interface ErrorContext {
 }
 
 const REQUIRED = new Set(['isDefined', 'isNotEmpty', 'isNotBlank']);
-
-/** `firstName` → `first_name`: an attribute as its error codes name it. */
-export function snake(name: string): string {
-  return name
-    .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
-    .replace(/[^A-Za-z0-9]+/g, '_')
-    .toLowerCase();
-}
 
 /** The first failure of the first invalid attribute, in declaration order. */
 function firstFailure(
@@ -42,26 +40,16 @@ function firstFailure(
 /** `fields.0.value` for a nested attribute; the code is named after the top-level attribute. */
 export function toInvalidAttribute(errors: ValidationError[]): InvalidAttributeError {
   const failure = firstFailure(errors);
-  if (!failure) return new InvalidAttributeError('bad_request', 'Bad Request');
+  if (!failure) return new UnnamedAttributeError();
   const { path, error } = failure;
   const constraint = Object.keys(error.constraints ?? {})[0];
   const context = error.contexts?.[constraint] as ErrorContext | undefined;
+  // The DTO chose the error: its code and message are the constraint's context.
   if (context) return new InvalidAttributeError(context.code, context.message);
-  const attribute = path.join('.');
-  if (constraint === 'isNotCleared')
-    return new InvalidAttributeError(
-      `invalid_${snake(path[0])}`,
-      `Attribute "${attribute}" cannot be cleared.`,
-    );
+  if (constraint === 'isNotCleared') return new UnclearableAttributeError(path);
   return REQUIRED.has(constraint) || error.value === undefined
-    ? new InvalidAttributeError(
-        `required_${snake(path[0])}`,
-        `Attribute "${attribute}" is required.`,
-      )
-    : new InvalidAttributeError(
-        `invalid_${snake(path[0])}`,
-        `Invalid "${attribute}" attribute value.`,
-      );
+    ? new RequiredAttributeError(path)
+    : new InvalidAttributeValueError(path);
 }
 
 /**

@@ -1,6 +1,16 @@
 import { Transform } from 'class-transformer';
-import { ValidateIf, type ValidationOptions, isURL, registerDecorator } from 'class-validator';
+import { applyDecorators } from '@nestjs/common';
+import {
+  IsString,
+  MaxLength,
+  ValidateBy,
+  ValidateIf,
+  type ValidationOptions,
+  isURL,
+  registerDecorator,
+} from 'class-validator';
 import { isMoney } from '../money/money';
+import { isCalendarDate } from '../time/calendar-dates';
 
 /*
  * Request-attribute decorators shared by the DTOs. class-validator runs a property's decorators from
@@ -19,11 +29,11 @@ export const OptionalNullable = () =>
 export const Trim = () =>
   Transform(({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value));
 
-/** A required text attribute of a create request (`required_<attribute>` when missing or blank). */
-export function IsNotBlank(options?: ValidationOptions): PropertyDecorator {
+/** A string with more than white space, under the constraint `name` (which chooses the error). */
+function notBlank(name: string, options?: ValidationOptions): PropertyDecorator {
   return (target, propertyName) =>
     registerDecorator({
-      name: 'isNotBlank',
+      name,
       target: target.constructor,
       propertyName: propertyName as string,
       options,
@@ -35,24 +45,26 @@ export function IsNotBlank(options?: ValidationOptions): PropertyDecorator {
     });
 }
 
+/** A required text attribute of a create request (`required_<attribute>` when missing or blank). */
+export const IsNotBlank = (options?: ValidationOptions) => notBlank('isNotBlank', options);
+
 /**
  * A required text attribute of an update: it may be left out, not emptied
  * (`invalid_<attribute>`: `Attribute "name" cannot be cleared.`).
  */
-export function IsNotCleared(options?: ValidationOptions): PropertyDecorator {
-  return (target, propertyName) =>
-    registerDecorator({
-      name: 'isNotCleared',
-      target: target.constructor,
-      propertyName: propertyName as string,
-      options,
-      validator: {
-        validate: (value: unknown) => typeof value === 'string' && value.trim() !== '',
-        // Non-empty: class-validator attaches a constraint's `context` only to a failure with a message.
-        defaultMessage: () => '$property is blank',
-      },
-    });
-}
+export const IsNotCleared = (options?: ValidationOptions) => notBlank('isNotCleared', options);
+
+/*
+ * A name (of a catalog row, a form, a field): trimmed text of at most 255 characters. The checks are
+ * listed in the order they run, the type first (stacked as decorators, they read bottom-up).
+ */
+
+/** The name of a create request (`required_name` when missing or blank). */
+export const IsName = () => applyDecorators(Trim(), IsString(), MaxLength(255), IsNotBlank());
+
+/** The name of an update: it may be left out, not emptied. */
+export const IsNameUpdate = () =>
+  applyDecorators(Trim(), Optional(), IsString(), MaxLength(255), IsNotCleared());
 
 /** An amount of money: `10`, `10.5`, `"10.50"`; not negative, at most two decimals. */
 export function IsMoney(options?: ValidationOptions): PropertyDecorator {
@@ -93,3 +105,7 @@ export function IsUrlOrEmpty(options?: ValidationOptions): PropertyDecorator {
       },
     });
 }
+
+/** `YYYY-MM-DD` naming a day of the calendar (`2026-02-30` is not one). */
+export const IsCalendarDate = () =>
+  ValidateBy({ name: 'isCalendarDate', validator: { validate: isCalendarDate } });

@@ -1,4 +1,6 @@
+import { applyDecorators } from '@nestjs/common';
 import { Transform } from 'class-transformer';
+import { ArrayMaxSize, IsArray, IsInt, Min } from 'class-validator';
 
 /**
  * A list of ids from a query string or body in any shape clients send: `[1, 2]`, `"1,2"`, `"1"`,
@@ -22,8 +24,21 @@ export function toIdList(value: unknown): unknown {
     });
 }
 
-/** Use with `@IsArray() @IsInt({ each: true })`. */
+/** Use with `@IsArray() @IsInt({ each: true })`, or use IsIdList. */
 export const IdList = () => Transform(({ value }: { value: unknown }) => toIdList(value));
+
+/**
+ * A list of ids in any shape clients send (see toIdList): whole numbers from 1, at most `maxSize`
+ * of them when given. Add `@Optional()` when it may be left out.
+ */
+export const IsIdList = (options: { maxSize?: number } = {}) =>
+  applyDecorators(
+    IdList(),
+    IsArray(),
+    IsInt({ each: true }),
+    Min(1, { each: true }),
+    ...(options.maxSize === undefined ? [] : [ArrayMaxSize(options.maxSize)]),
+  );
 
 /** An id as clients send it: a whole number from 1 to 2^31 - 1, or its digits; else undefined. */
 export function toId(value: unknown): number | undefined {

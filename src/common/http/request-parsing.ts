@@ -1,13 +1,16 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { IncomingMessage } from 'node:http';
 import qs from 'qs';
+import { type DomainError, ExpectedJsonObjectError } from '../errors/domain-error';
 import {
-  BadRequestError,
-  DomainError,
-  ExpectedJsonObjectError,
-  InvalidAttributeError,
-} from '../errors/domain-error';
-import { snake } from './api-validation.pipe';
+  AttributeTooLongError,
+  BodyStringNotTextError,
+  BodyStringTooLongError,
+  FormTooLargeError,
+  InvalidAttributeValueError,
+  JsonTooDeepError,
+  UnsupportedMediaTypeError,
+} from './http.errors';
 
 export const API_PREFIX = '/api/v1';
 /** The OAuth 2.0 endpoints, at the host root beside the API (the contract's {auth_url}). */
@@ -61,22 +64,6 @@ export function parseQuery(query: string): Record<string, unknown> {
   });
 }
 
-class UnsupportedMediaTypeError extends DomainError {
-  constructor() {
-    super(415, 'unsupported_media_type', 'Unsupported Media Type');
-  }
-}
-
-class FormTooLargeError extends DomainError {
-  constructor() {
-    super(
-      413,
-      'payload_too_large',
-      `The request body is larger than ${FORM_BODY_LIMIT_BYTES} bytes.`,
-    );
-  }
-}
-
 /** A key that may be named in an error: an attribute, not anything a client sent as a key. */
 const ATTRIBUTE_NAME = /^[A-Za-z][A-Za-z0-9_]{0,63}$/;
 
@@ -98,12 +85,7 @@ function walk(value: unknown, depth: number, path: (string | number)[]): DomainE
     return isWellFormed(value) ? undefined : illFormed(path);
   }
   if (typeof value !== 'object' || value === null) return undefined;
-  if (depth >= MAX_JSON_DEPTH) {
-    return new BadRequestError(
-      'bad_request',
-      `The JSON body is nested deeper than ${MAX_JSON_DEPTH} levels.`,
-    );
-  }
+  if (depth >= MAX_JSON_DEPTH) return new JsonTooDeepError(MAX_JSON_DEPTH);
   if (Array.isArray(value)) {
     for (let i = 0; i < value.length; i++) {
       const item: unknown = value[i];
@@ -130,34 +112,22 @@ function walk(value: unknown, depth: number, path: (string | number)[]): DomainE
 const isWellFormed = (text: string): boolean =>
   (text as string & { isWellFormed(): boolean }).isWellFormed();
 
-/** The top-level attribute a path is in, when every key of the path may be named in an error. */
-function attributeOf(path: (string | number)[]): string | undefined {
-  const [top] = path;
+/** Whether the path is in a top-level attribute and every key of it may be named in an error. */
+function namesAttributes(path: (string | number)[]): boolean {
   const named = path.every((p) => typeof p === 'number' || ATTRIBUTE_NAME.test(p));
-  return typeof top === 'string' && named ? top : undefined;
+  return typeof path[0] === 'string' && named;
 }
 
 function tooLong(path: (string | number)[]): DomainError {
-  const attribute = attributeOf(path);
-  return attribute === undefined
-    ? new BadRequestError(
-        'bad_request',
-        `A string in the body is longer than ${MAX_STRING_LENGTH} characters.`,
-      )
-    : new InvalidAttributeError(
-        `invalid_${snake(attribute)}`,
-        `Attribute "${path.join('.')}" is longer than ${MAX_STRING_LENGTH} characters.`,
-      );
+  return namesAttributes(path)
+    ? new AttributeTooLongError(path, MAX_STRING_LENGTH)
+    : new BodyStringTooLongError(MAX_STRING_LENGTH);
 }
 
 function illFormed(path: (string | number)[]): DomainError {
-  const attribute = attributeOf(path);
-  return attribute === undefined
-    ? new BadRequestError('bad_request', 'A string in the body is not valid Unicode text.')
-    : new InvalidAttributeError(
-        `invalid_${snake(attribute)}`,
-        `Invalid "${path.join('.')}" attribute value.`,
-      );
+  return namesAttributes(path)
+    ? new InvalidAttributeValueError(path)
+    : new BodyStringNotTextError();
 }
 
 export function isOAuthPath(url: string): boolean {
@@ -198,7 +168,8 @@ export function registerBodyParsing(fastify: FastifyInstance): void {
     (req, body, done) => {
       const text = body as string;
       if (!isOAuthPath(req.url)) return parse(req, text, done);
-      if (Buffer.byteLength(text) > FORM_BODY_LIMIT_BYTES) return done(new FormTooLargeError());
+      if (Buffer.byteLength(text) > FORM_BODY_LIMIT_BYTES)
+        return done(new FormTooLargeError(FORM_BODY_LIMIT_BYTES));
       done(null, new URLSearchParams(text));
     },
   );

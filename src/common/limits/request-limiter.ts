@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import type { ServerResponse } from 'node:http';
 import { Inject, Injectable, type OnModuleDestroy } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import type Redis from 'ioredis';
@@ -8,159 +7,15 @@ import { AppConfig, type LimitsConfig } from '../../config/app-config';
 import { TooManyRequestsError } from '../errors/domain-error';
 import { sendError } from '../errors/api-exception.filter';
 import { ROOT_LOGGER } from '../logging/logging.module';
+import { WINDOW_MS, admitRequests, defineAdmitRequests } from './admit-script';
 import { clientKeyOf } from './client-address';
 import { LIMITS_REDIS } from './limits-redis';
+import { Slot, type SlotOwner, SlotState, byClient, watchResponse } from './request-slot';
 
-/** The rate window: the contract counts requests per second. */
-const WINDOW_MS = 1000;
 /** How often, at most, the limiter logs that it cannot enforce the limits. */
 const UNENFORCED_LOG_INTERVAL_MS = 10_000;
 /** Past this many locally remembered blocked clients, the expired ones are forgotten. */
 const BLOCKED_SWEEP_SIZE = 10_000;
-
-/**
- * One Redis script per batch of requests, so that a request costs one round trip at most, shared.
- * The batch comes grouped by client (a client's requests in one batch are counted together: one
- * command per group, not per request). Releases of the requests finished meanwhile run first, so
- * that their slots serve this batch. Then for each client: count its requests in its fixed
- * one-second window (those past the limit are refused with the window's remaining ms), then give
- * the others concurrency slots while there are free ones (refused with -1 past that): a slot is a
- * member of the client's sorted set scored with its expiry, so that a slot whose pod died frees
- * itself. Verdicts come back in the batch's order: 0 admitted, > 0 or -1 refused.
- *
- * KEYS: the slots key of each client with releases, then each client's rate key and slots key.
- * ARGV: releasing clients r, clients c, rate limit, window ms, concurrency limit, slot ttl ms, now
- * (ms); then per releasing client its count and members; then per client its count and members.
- */
-const ADMIT_SCRIPT = `
-local r = tonumber(ARGV[1])
-local c = tonumber(ARGV[2])
-local limit = tonumber(ARGV[3])
-local window = tonumber(ARGV[4])
-local concurrent = tonumber(ARGV[5])
-local slotTtl = tonumber(ARGV[6])
-local now = tonumber(ARGV[7])
-local cursor = 8
--- unpack() has a stack limit: long lists go in chunks.
-local function chunked(command, key, list)
-  for s = 1, #list, 200 do
-    redis.call(command, key, unpack(list, s, math.min(s + 199, #list)))
-  end
-end
-for k = 1, r do
-  local count = tonumber(ARGV[cursor])
-  local members = {}
-  for j = 1, count do members[j] = ARGV[cursor + j] end
-  cursor = cursor + count + 1
-  chunked('ZREM', KEYS[k], members)
-end
-local verdicts = {}
-for i = 1, c do
-  local rateKey = KEYS[r + 2 * i - 1]
-  local slotsKey = KEYS[r + 2 * i]
-  local count = tonumber(ARGV[cursor])
-  cursor = cursor + 1
-  local hits = redis.call('INCRBY', rateKey, count)
-  local ttl = window
-  if hits == count then
-    redis.call('PEXPIRE', rateKey, window)
-  end
-  local passing = math.max(0, math.min(count, limit - (hits - count)))
-  if passing < count and hits > count then
-    ttl = redis.call('PTTL', rateKey)
-    if ttl < 0 then
-      redis.call('PEXPIRE', rateKey, window)
-      ttl = window
-    elseif ttl == 0 then
-      ttl = 1
-    end
-  end
-  local free = 0
-  if passing > 0 then
-    local taken = redis.call('ZCARD', slotsKey)
-    if taken + passing > concurrent then
-      -- Expired slots (their pod died) only matter when the client looks full.
-      redis.call('ZREMRANGEBYSCORE', slotsKey, '-inf', now)
-      taken = redis.call('ZCARD', slotsKey)
-    end
-    free = concurrent - taken
-  end
-  local slots = {}
-  for j = 1, count do
-    local member = ARGV[cursor]
-    cursor = cursor + 1
-    if j > passing then
-      verdicts[#verdicts + 1] = ttl
-    elseif free > 0 then
-      free = free - 1
-      slots[#slots + 1] = now + slotTtl
-      slots[#slots + 1] = member
-      verdicts[#verdicts + 1] = 0
-    else
-      verdicts[#verdicts + 1] = -1
-    end
-  end
-  if #slots > 0 then
-    chunked('ZADD', slotsKey, slots)
-    redis.call('PEXPIRE', slotsKey, slotTtl)
-  end
-end
-return verdicts
-`;
-
-type LimitsRedis = Redis & {
-  admitRequests(args: (string | number)[]): Promise<number[]>;
-};
-
-/** Where a request is between its arrival and the end of its response. */
-const enum SlotState {
-  /** Waiting for Redis's verdict. */
-  Pending,
-  /** Admitted: its slot is released when the response closes. */
-  Admitted,
-  /** The response closed (client gone) before the verdict: a slot granted then is released at once. */
-  Closed,
-  /** Refused, or released: nothing more to do. */
-  Settled,
-}
-
-/** A request's admission and its concurrency slot (one small object per request). */
-class Slot {
-  state = SlotState.Pending;
-
-  constructor(
-    readonly limiter: RequestLimiter,
-    readonly client: string,
-    readonly rateKey: string,
-    readonly slotsKey: string,
-    readonly member: string,
-    readonly request: FastifyRequest,
-    readonly reply: FastifyReply,
-    readonly done: HookHandlerDoneFunction,
-  ) {}
-}
-
-const SLOT = Symbol('requestLimitSlot');
-type LimitedResponse = ServerResponse & { [SLOT]?: Slot };
-
-/** Slots grouped by client, in the order of each client's first (one group per client). */
-function byClient(slots: Slot[]): Slot[][] {
-  if (slots.length === 0) return [];
-  if (slots.length === 1) return [slots];
-  const groups = new Map<string, Slot[]>();
-  for (const slot of slots) {
-    const group = groups.get(slot.client);
-    if (group === undefined) groups.set(slot.client, [slot]);
-    else group.push(slot);
-  }
-  return [...groups.values()];
-}
-
-/** One listener for every response (`this` is the response): no closure per request. */
-function onResponseClose(this: LimitedResponse): void {
-  const slot = this[SLOT];
-  if (slot !== undefined) slot.limiter.responseClosed(slot);
-}
 
 /**
  * The contract's per-IP limits on every request but the health probes: at most `perSecond` requests
@@ -178,7 +33,7 @@ function onResponseClose(this: LimitedResponse): void {
  * limiter says so in the log at most every 10 s, with the number of requests admitted unchecked.
  */
 @Injectable()
-export class RequestLimiter implements OnModuleDestroy {
+export class RequestLimiter implements OnModuleDestroy, SlotOwner {
   private readonly limits: LimitsConfig;
   private readonly message: string;
   private readonly ratePrefix: string;
@@ -218,7 +73,7 @@ export class RequestLimiter implements OnModuleDestroy {
     // Under the connection's key prefix (the deployment's).
     this.ratePrefix = 'limits:rate:';
     this.slotsPrefix = 'limits:slots:';
-    redis.defineCommand('admitRequests', { lua: ADMIT_SCRIPT });
+    defineAdmitRequests(redis);
     // The connection's errors (it reconnects on its own): while the limits are on, they are the
     // news that the limits are not enforced; otherwise the sign-in throttle fails its requests.
     redis.on('error', (err: Error) => {
@@ -260,9 +115,7 @@ export class RequestLimiter implements OnModuleDestroy {
       reply,
       done,
     );
-    const res = reply.raw as LimitedResponse;
-    res[SLOT] = slot;
-    res.on('close', onResponseClose);
+    watchResponse(slot);
     this.pending.push(slot);
     this.schedule();
   };
@@ -303,38 +156,12 @@ export class RequestLimiter implements OnModuleDestroy {
     const admitting = byClient(this.pending);
     this.pending = [];
     this.releases = [];
-    const keys: string[] = [];
-    for (const group of releasing) keys.push(group[0].slotsKey);
-    for (const group of admitting) keys.push(group[0].rateKey, group[0].slotsKey);
-    const args: (string | number)[] = [
-      keys.length,
-      ...keys,
-      releasing.length,
-      admitting.length,
-      this.limits.perSecond,
-      WINDOW_MS,
-      this.limits.concurrent,
-      this.limits.slotTtlMs,
-      Date.now(),
-    ];
-    // The verdicts come back in this order.
-    const slots: Slot[] = [];
-    for (const group of releasing) {
-      args.push(group.length);
-      for (const slot of group) args.push(slot.member);
-    }
-    for (const group of admitting) {
-      args.push(group.length);
-      for (const slot of group) {
-        args.push(slot.member);
-        slots.push(slot);
-      }
-    }
     this.callInFlight = true;
-    (this.redis as LimitsRedis).admitRequests(args).then(
-      (verdicts) => {
+    const { slots, verdicts } = admitRequests(this.redis, releasing, admitting, this.limits);
+    verdicts.then(
+      (answers) => {
         this.callReturned();
-        this.settle(slots, verdicts);
+        this.settle(slots, answers);
       },
       (err: Error) => {
         this.callReturned();

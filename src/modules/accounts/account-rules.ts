@@ -1,14 +1,20 @@
 import { isEmail } from 'class-validator';
-import { InvalidAttributeError } from '../../common/errors/domain-error';
 import { isValidTimezone } from '../../common/time/zones';
+import {
+  InvalidEmailError,
+  InvalidNameError,
+  InvalidPasswordError,
+  InvalidTimezoneError,
+} from './accounts.errors';
 
 export const DEFAULT_ACCOUNT_TIMEZONE = 'UTC';
 export const MIN_PASSWORD_LENGTH = 8;
+const MAX_PASSWORD_LENGTH = 1024;
 
 export function assertEmail(email: string): string {
   const trimmed = email.trim();
   if (!isEmail(trimmed) || trimmed.length > 254) {
-    throw new InvalidAttributeError('invalid_email', 'Invalid "email" attribute value.');
+    throw new InvalidEmailError();
   }
   return trimmed.toLowerCase();
 }
@@ -16,10 +22,7 @@ export function assertEmail(email: string): string {
 export function assertName(name: string): string {
   const trimmed = name.trim();
   if (trimmed.length === 0 || trimmed.length > 255) {
-    throw new InvalidAttributeError(
-      'invalid_name',
-      'Attribute "name" must be 1 to 255 characters.',
-    );
+    throw new InvalidNameError();
   }
   return trimmed;
 }
@@ -35,17 +38,14 @@ const ZONE_NAMES = new Map(
  */
 export function assertTimezone(timezone: string): string {
   if (!isValidTimezone(timezone)) {
-    throw new InvalidAttributeError('invalid_timezone', `Invalid timezone "${timezone}".`);
+    throw new InvalidTimezoneError(timezone);
   }
   return ZONE_NAMES.get(timezone.toLowerCase()) ?? timezone;
 }
 
 export function assertPassword(password: string): string {
-  if (password.length < MIN_PASSWORD_LENGTH || password.length > 1024) {
-    throw new InvalidAttributeError(
-      'invalid_password',
-      `A password must be ${MIN_PASSWORD_LENGTH} to 1024 characters long.`,
-    );
+  if (password.length < MIN_PASSWORD_LENGTH || password.length > MAX_PASSWORD_LENGTH) {
+    throw new InvalidPasswordError(MIN_PASSWORD_LENGTH, MAX_PASSWORD_LENGTH);
   }
   return password;
 }

@@ -1,5 +1,10 @@
 import { CommandBus } from '@nestjs/cqrs';
-import { type CliCommand, optionalString, requireId, requireString } from '../../app/cli-command';
+import {
+  type CliCommand,
+  optionalString,
+  requireId,
+  requireString,
+} from '../../common/cli/cli-command';
 import { CreateAccountCommand } from './create-account.command';
 import { RotateApiKeyCommand } from './rotate-api-key.command';
 import { SetPasswordCommand } from './set-password.command';

@@ -3,7 +3,6 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
 import { Secrets } from '../../common/crypto/secrets';
 import { isDuplicateEntry } from '../../common/database/mysql-errors';
-import { ConflictError } from '../../common/errors/domain-error';
 import type { AccountCredentials } from './account-credentials';
 import { Account } from './account.entity';
 import {
@@ -13,6 +12,7 @@ import {
   assertPassword,
   assertTimezone,
 } from './account-rules';
+import { EmailTakenError } from './accounts.errors';
 import { CreateAccountCommand } from './create-account.command';
 
 @CommandHandler(CreateAccountCommand)
@@ -47,12 +47,7 @@ export class CreateAccountHandler implements ICommandHandler<CreateAccountComman
     try {
       await this.accounts.insert(account);
     } catch (e) {
-      if (isDuplicateEntry(e)) {
-        throw new ConflictError(
-          'email_taken',
-          `An account with the e-mail "${email}" already exists.`,
-        );
-      }
+      if (isDuplicateEntry(e)) throw new EmailTakenError(email);
       throw e;
     }
     return { id: account.id, apiKey };

@@ -2,10 +2,10 @@ import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
 import { Secrets } from '../../common/crypto/secrets';
-import { NotFoundError } from '../../common/errors/domain-error';
 import { AccountDirectory } from './account-directory';
 import type { AccountCredentials } from './account-credentials';
 import { Account } from './account.entity';
+import { AccountNotFoundError } from './accounts.errors';
 import { RotateApiKeyCommand } from './rotate-api-key.command';
 
 @CommandHandler(RotateApiKeyCommand)
@@ -26,7 +26,7 @@ export class RotateApiKeyHandler implements ICommandHandler<RotateApiKeyCommand>
         updatedAt: new Date(),
       },
     );
-    if (!result.affected) throw new NotFoundError(`The account "${accountId}" does not exist.`);
+    if (!result.affected) throw new AccountNotFoundError(accountId);
     this.directory.evict(accountId);
     return { id: accountId, apiKey };
   }

@@ -2,8 +2,8 @@ import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
 import { Secrets } from '../../common/crypto/secrets';
-import { NotFoundError } from '../../common/errors/domain-error';
 import { Account } from './account.entity';
+import { AccountNotFoundError } from './accounts.errors';
 import { assertPassword } from './account-rules';
 import { SetPasswordCommand } from './set-password.command';
 
@@ -20,7 +20,7 @@ export class SetPasswordHandler implements ICommandHandler<SetPasswordCommand> {
       { id: accountId },
       { passwordHash, updatedAt: new Date() },
     );
-    if (!result.affected) throw new NotFoundError(`The account "${accountId}" does not exist.`);
+    if (!result.affected) throw new AccountNotFoundError(accountId);
     return { id: accountId };
   }
 }

@@ -1,14 +1,11 @@
-import { IsBoolean, IsInt, IsString, Max, MaxLength, Min } from 'class-validator';
-import { IsMoney, IsNotBlank, IsNotCleared, Optional, Trim } from '../../common/http/attributes';
+import { IsBoolean, IsInt, Max, Min } from 'class-validator';
+import { IsMoney, IsName, IsNameUpdate, Optional } from '../../common/http/attributes';
 
 /** Longest an addon may lengthen an appointment: a day. */
 export const MAX_ADDON_MINUTES = 1440;
 
 export class CreateAddonRequest {
-  @Trim()
-  @IsNotBlank()
-  @MaxLength(255)
-  @IsString()
+  @IsName()
   name!: string;
 
   /** Minutes the addon adds to the appointment. */
@@ -28,11 +25,7 @@ export class CreateAddonRequest {
 }
 
 export class UpdateAddonRequest {
-  @Trim()
-  @Optional()
-  @IsNotCleared()
-  @MaxLength(255)
-  @IsString()
+  @IsNameUpdate()
   name?: string;
 
   @Optional()

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { IsNull, Repository } from 'typeorm';
-import { findOwned } from '../../common/database/tenant-rows';
+import { findOwned, softDeleteOwned } from '../../common/database/tenant-rows';
 import { toCents } from '../../common/money/money';
 import { Addon } from './addon.entity';
 import type { CreateAddonRequest, UpdateAddonRequest } from './addon.requests';
@@ -52,7 +52,6 @@ export class AddonsService {
 
   /** Soft delete: appointments booked with the addon keep it; types stop offering it. */
   async delete(accountId: number, id: number): Promise<void> {
-    const addon = await findOwned(this.addons, accountId, id);
-    await this.addons.update({ id: addon.id }, { deletedAt: new Date() });
+    await softDeleteOwned(this.addons, accountId, id);
   }
 }

@@ -1,7 +1,7 @@
 import type { EntityManager, EntityTarget, ObjectLiteral } from 'typeorm';
 import { findReferenced } from '../../common/database/tenant-rows';
 import { AppointmentType } from './appointment-type.entity';
-import { invalidAppointmentType } from './catalog.errors';
+import { InvalidAppointmentTypeError } from './catalog.errors';
 
 /** Type ids a product or coupon is to be linked to: 400 unknown or deleted, 403 another account's. */
 export async function checkAppointmentTypeIds(
@@ -9,7 +9,13 @@ export async function checkAppointmentTypeIds(
   accountId: number,
   ids: readonly number[],
 ): Promise<void> {
-  await findReferenced(manager, AppointmentType, accountId, ids, invalidAppointmentType);
+  await findReferenced(
+    manager,
+    AppointmentType,
+    accountId,
+    ids,
+    (id) => new InvalidAppointmentTypeError(id),
+  );
 }
 
 /**

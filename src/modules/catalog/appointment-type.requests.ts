@@ -1,26 +1,15 @@
-import {
-  ArrayMaxSize,
-  IsArray,
-  IsBoolean,
-  IsIn,
-  IsInt,
-  IsString,
-  Matches,
-  Max,
-  MaxLength,
-  Min,
-} from 'class-validator';
+import { IsBoolean, IsIn, IsInt, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
 import {
   BooleanQuery,
   COLOR_PATTERN,
   IsMoney,
-  IsNotCleared,
+  IsNameUpdate,
   IsUrlOrEmpty,
   Optional,
   OptionalNullable,
   Trim,
 } from '../../common/http/attributes';
-import { IdList } from '../../common/http/id-list';
+import { IsIdList } from '../../common/http/id-list';
 import { APPOINTMENT_KINDS, type AppointmentKind } from './appointment-type.entity';
 
 const MINUTES_IN_A_DAY = 1440;
@@ -33,11 +22,7 @@ const COLOR_OR_EMPTY = new RegExp(`^$|${COLOR_PATTERN.source}`, 'i');
  * An update leaves out what it does not change; `null` clears only the nullable rules.
  */
 export class AppointmentTypeAttributes {
-  @Trim()
-  @Optional()
-  @IsNotCleared()
-  @MaxLength(255)
-  @IsString()
+  @IsNameUpdate()
   name?: string;
 
   @Optional()
@@ -97,28 +82,16 @@ export class AppointmentTypeAttributes {
   @IsInt()
   paddingAfter?: number;
 
-  @IdList()
   @Optional()
-  @ArrayMaxSize(MAX_LINKS)
-  @Min(1, { each: true })
-  @IsInt({ each: true })
-  @IsArray()
+  @IsIdList({ maxSize: MAX_LINKS })
   calendarIDs?: number[];
 
-  @IdList()
   @Optional()
-  @ArrayMaxSize(MAX_LINKS)
-  @Min(1, { each: true })
-  @IsInt({ each: true })
-  @IsArray()
+  @IsIdList({ maxSize: MAX_LINKS })
   addonIDs?: number[];
 
-  @IdList()
   @Optional()
-  @ArrayMaxSize(MAX_LINKS)
-  @Min(1, { each: true })
-  @IsInt({ each: true })
-  @IsArray()
+  @IsIdList({ maxSize: MAX_LINKS })
   formIDs?: number[];
 
   @Optional()

@@ -1,11 +1,26 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
-import { DataSource, type EntityManager, In, IsNull, Repository } from 'typeorm';
-import { InvalidAttributeError } from '../../common/errors/domain-error';
-import { findOwned, findReferenced } from '../../common/database/tenant-rows';
+import {
+  DataSource,
+  type EntityManager,
+  type EntityTarget,
+  In,
+  IsNull,
+  type ObjectLiteral,
+  Repository,
+} from 'typeorm';
+import {
+  type TenantRow,
+  findOwned,
+  findReferenced,
+  softDeleteOwned,
+} from '../../common/database/tenant-rows';
+import type { DomainError } from '../../common/errors/domain-error';
+import { RequiredAttributeError } from '../../common/http/http.errors';
 import { toCents } from '../../common/money/money';
 import { AppConfig } from '../../config/app-config';
 import { Form } from '../forms/form.entity';
+import { InvalidFormError } from '../forms/form.errors';
 import { Addon } from './addon.entity';
 import {
   AppointmentTypeAddon,
@@ -22,7 +37,13 @@ import {
   toAppointmentTypeView,
 } from './appointment-type.view';
 import { Calendar } from './calendar.entity';
-import { invalidAddon, invalidCalendar, invalidForm } from './catalog.errors';
+import {
+  ClassSizeNotApplicableError,
+  ClassSizeRequiredError,
+  InvalidAddonError,
+  InvalidCalendarError,
+  TypeHasClassSessionsError,
+} from './catalog.errors';
 import { ClassSession } from './class-session.entity';
 
 @Injectable()
@@ -56,10 +77,9 @@ export class AppointmentTypesService {
     accountId: number,
     request: AppointmentTypeAttributes,
   ): Promise<AppointmentTypeDetails> {
-    if (request.name === undefined)
-      throw new InvalidAttributeError('required_name', 'Attribute "name" is required.');
-    if (request.duration === undefined)
-      throw new InvalidAttributeError('required_duration', 'Attribute "duration" is required.');
+    // One DTO serves create and update (AppointmentTypeAttributes): what a create requires is here.
+    if (request.name === undefined) throw new RequiredAttributeError('name');
+    if (request.duration === undefined) throw new RequiredAttributeError('duration');
     const now = new Date();
     const type = this.types.create({
       accountId,
@@ -105,11 +125,7 @@ export class AppointmentTypesService {
       applyAttributes(type, request);
       if (wasClass && type.kind !== 'class') {
         const sessions = await tx.countBy(ClassSession, { appointmentTypeId: type.id });
-        if (sessions > 0)
-          throw new InvalidAttributeError(
-            'invalid_type',
-            `The appointment type "${type.id}" has class sessions: delete them before making it a service.`,
-          );
+        if (sessions > 0) throw new TypeHasClassSessionsError(type.id);
       }
       type.updatedAt = new Date();
       const saved = await tx.save(type);
@@ -120,8 +136,7 @@ export class AppointmentTypesService {
 
   /** Soft delete: clients can no longer book it; its appointments keep it; `includeDeleted` lists it. */
   async delete(accountId: number, id: number): Promise<void> {
-    const type = await findOwned(this.types, accountId, id);
-    await this.types.update({ id: type.id }, { deletedAt: new Date() });
+    await softDeleteOwned(this.types, accountId, id);
   }
 
   private async details(tx: EntityManager, type: AppointmentType): Promise<AppointmentTypeDetails> {
@@ -151,20 +166,44 @@ function applyAttributes(type: AppointmentType, request: AppointmentTypeAttribut
 
   if (type.kind === 'class') {
     if (request.classSize !== undefined) type.classSize = request.classSize;
-    if (type.classSize === null)
-      throw new InvalidAttributeError(
-        'required_class_size',
-        'Attribute "classSize" is required for class types.',
-      );
+    if (type.classSize === null) throw new ClassSizeRequiredError();
   } else {
     if (request.classSize !== undefined && request.classSize !== null)
-      throw new InvalidAttributeError(
-        'invalid_class_size',
-        'Attribute "classSize" applies to class types only.',
-      );
+      throw new ClassSizeNotApplicableError();
     type.classSize = null;
   }
 }
+
+/** One kind of link a request can replace: the rows it names, and the link rows written for them. */
+interface LinkKind {
+  entity: EntityTarget<TenantRow>;
+  missing: (id: number) => DomainError;
+  link: EntityTarget<ObjectLiteral>;
+  /** The link row's own columns for the `position`-th row named (besides the type's id). */
+  row: (id: number, position: number) => ObjectLiteral;
+}
+
+/** The request's lists of links, in the order they are checked and written. */
+const LINK_KINDS: Record<'calendarIDs' | 'addonIDs' | 'formIDs', LinkKind> = {
+  calendarIDs: {
+    entity: Calendar,
+    missing: (id) => new InvalidCalendarError(id),
+    link: AppointmentTypeCalendar,
+    row: (calendarId) => ({ calendarId }),
+  },
+  addonIDs: {
+    entity: Addon,
+    missing: (id) => new InvalidAddonError(id),
+    link: AppointmentTypeAddon,
+    row: (addonId) => ({ addonId }),
+  },
+  formIDs: {
+    entity: Form,
+    missing: (id) => new InvalidFormError(id),
+    link: AppointmentTypeForm,
+    row: (formId, position) => ({ formId, position }),
+  },
+};
 
 /** Replaces the links the request names (each checked to be a live row of the account). */
 async function replaceLinks(
@@ -173,37 +212,15 @@ async function replaceLinks(
   request: AppointmentTypeAttributes,
 ): Promise<void> {
   const appointmentTypeId = type.id;
-  if (request.calendarIDs !== undefined) {
-    const calendars = await findReferenced(
-      tx,
-      Calendar,
-      type.accountId,
-      request.calendarIDs,
-      invalidCalendar,
-    );
-    await tx.delete(AppointmentTypeCalendar, { appointmentTypeId });
-    if (calendars.length > 0)
+  for (const [attribute, kind] of Object.entries(LINK_KINDS)) {
+    const ids = request[attribute as keyof typeof LINK_KINDS];
+    if (ids === undefined) continue;
+    const rows = await findReferenced(tx, kind.entity, type.accountId, ids, kind.missing);
+    await tx.delete(kind.link, { appointmentTypeId });
+    if (rows.length > 0)
       await tx.insert(
-        AppointmentTypeCalendar,
-        calendars.map((c) => ({ appointmentTypeId, calendarId: c.id })),
-      );
-  }
-  if (request.addonIDs !== undefined) {
-    const addons = await findReferenced(tx, Addon, type.accountId, request.addonIDs, invalidAddon);
-    await tx.delete(AppointmentTypeAddon, { appointmentTypeId });
-    if (addons.length > 0)
-      await tx.insert(
-        AppointmentTypeAddon,
-        addons.map((a) => ({ appointmentTypeId, addonId: a.id })),
-      );
-  }
-  if (request.formIDs !== undefined) {
-    const forms = await findReferenced(tx, Form, type.accountId, request.formIDs, invalidForm);
-    await tx.delete(AppointmentTypeForm, { appointmentTypeId });
-    if (forms.length > 0)
-      await tx.insert(
-        AppointmentTypeForm,
-        forms.map((f, position) => ({ appointmentTypeId, formId: f.id, position })),
+        kind.link,
+        rows.map((row, position) => ({ appointmentTypeId, ...kind.row(row.id, position) })),
       );
   }
 }

@@ -1,11 +1,5 @@
 import { Allow, IsEmail, IsString, MaxLength, ValidateIf } from 'class-validator';
-import {
-  IsNotBlank,
-  IsNotCleared,
-  IsUrlOrEmpty,
-  Optional,
-  Trim,
-} from '../../common/http/attributes';
+import { IsName, IsNameUpdate, IsUrlOrEmpty, Optional, Trim } from '../../common/http/attributes';
 
 /** Absent or "" (no address) is not validated; anything else must be an e-mail address. */
 const OptionalOrEmpty = () =>
@@ -66,19 +60,12 @@ class CalendarAttributes {
 }
 
 export class CreateCalendarRequest extends CalendarAttributes {
-  @Trim()
-  @IsNotBlank()
-  @MaxLength(255)
-  @IsString()
+  @IsName()
   name!: string;
 }
 
 /** A partial update: what is left out is unchanged; `hours` and `overrides` are replaced whole. */
 export class UpdateCalendarRequest extends CalendarAttributes {
-  @Trim()
-  @Optional()
-  @IsNotCleared()
-  @MaxLength(255)
-  @IsString()
+  @IsNameUpdate()
   name?: string;
 }

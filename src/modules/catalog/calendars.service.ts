@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { IsNull, Repository } from 'typeorm';
-import { findOwned } from '../../common/database/tenant-rows';
-import { InvalidAttributeError } from '../../common/errors/domain-error';
+import { findOwned, softDeleteOwned } from '../../common/database/tenant-rows';
 import { assertTimezone } from '../accounts/account-rules';
+import { InvalidTimezoneError } from '../accounts/accounts.errors';
 import { Calendar } from './calendar.entity';
 import type { CreateCalendarRequest, UpdateCalendarRequest } from './calendar.requests';
 import {
@@ -108,8 +108,7 @@ export class CalendarsService {
 
   /** Soft delete: appointments booked on the calendar keep it; nothing new can be booked on it. */
   async delete(accountId: number, id: number): Promise<void> {
-    const calendar = await findOwned(this.calendars, accountId, id);
-    await this.calendars.update({ id: calendar.id }, { deletedAt: new Date() });
+    await softDeleteOwned(this.calendars, accountId, id);
   }
 }
 
@@ -124,8 +123,5 @@ function checkRules(request: CreateCalendarRequest | UpdateCalendarRequest): Che
 /** The contract's `invalid_timezone`, for a value of any JSON type (`42` is no zone either). */
 function checkTimezone(value: unknown): string {
   if (typeof value === 'string') return assertTimezone(value);
-  throw new InvalidAttributeError(
-    'invalid_timezone',
-    `Invalid timezone "${JSON.stringify(value)}".`,
-  );
+  throw new InvalidTimezoneError(JSON.stringify(value));
 }

@@ -5,20 +5,124 @@ import { InvalidAttributeError } from '../../common/errors/domain-error';
  * calendars are the contract's (POST /appointments gives the same).
  */
 
-export const invalidAppointmentType = (id: number | string) =>
-  new InvalidAttributeError(
-    'invalid_appointment_type',
-    `The appointment type "${id}" does not exist.`,
-  );
+export class InvalidAppointmentTypeError extends InvalidAttributeError {
+  constructor(id: number | string) {
+    super('invalid_appointment_type', `The appointment type "${id}" does not exist.`);
+  }
+}
 
-export const invalidCalendar = (id: number | string) =>
-  new InvalidAttributeError('invalid_calendar', `The calendar "${id}" does not exist.`);
+export class InvalidCalendarError extends InvalidAttributeError {
+  constructor(id: number | string) {
+    super('invalid_calendar', `The calendar "${id}" does not exist.`);
+  }
+}
 
-export const invalidAddon = (id: number | string) =>
-  new InvalidAttributeError('invalid_addon', `The addon "${id}" does not exist.`);
+export class InvalidAddonError extends InvalidAttributeError {
+  constructor(id: number | string) {
+    super('invalid_addon', `The addon "${id}" does not exist.`);
+  }
+}
 
-export const invalidForm = (id: number | string) =>
-  new InvalidAttributeError('invalid_form', `The form "${id}" does not exist.`);
+export class InvalidProductError extends InvalidAttributeError {
+  constructor(id: number | string) {
+    super('invalid_product', `The product "${id}" does not exist.`);
+  }
+}
 
-export const invalidProduct = (id: number | string) =>
-  new InvalidAttributeError('invalid_product', `The product "${id}" does not exist.`);
+/** @deprecated Throw `new InvalidAppointmentTypeError(id)`; kept while appointments/ and availability/ call it. */
+export const invalidAppointmentType = (id: number | string) => new InvalidAppointmentTypeError(id);
+
+/** @deprecated Throw `new InvalidCalendarError(id)`; kept while appointments/ and availability/ call it. */
+export const invalidCalendar = (id: number | string) => new InvalidCalendarError(id);
+
+/** @deprecated Throw `new InvalidAddonError(id)`; kept while availability/ calls it. */
+export const invalidAddon = (id: number | string) => new InvalidAddonError(id);
+
+/* Appointment types. */
+
+/** Changing a class into a service would orphan its sessions. */
+export class TypeHasClassSessionsError extends InvalidAttributeError {
+  constructor(appointmentTypeId: number) {
+    super(
+      'invalid_type',
+      `The appointment type "${appointmentTypeId}" has class sessions: delete them before making it a service.`,
+    );
+  }
+}
+
+export class ClassSizeRequiredError extends InvalidAttributeError {
+  constructor() {
+    super('required_class_size', 'Attribute "classSize" is required for class types.');
+  }
+}
+
+export class ClassSizeNotApplicableError extends InvalidAttributeError {
+  constructor() {
+    super('invalid_class_size', 'Attribute "classSize" applies to class types only.');
+  }
+}
+
+/* Class sessions. */
+
+export class NotAClassError extends InvalidAttributeError {
+  constructor(appointmentTypeId: number) {
+    super(
+      'invalid_appointment_type',
+      `The appointment type "${appointmentTypeId}" is not a class.`,
+    );
+  }
+}
+
+export class CalendarNotOfferingTypeError extends InvalidAttributeError {
+  constructor(calendarId: number, appointmentTypeId: number) {
+    super(
+      'invalid_calendar',
+      `The calendar "${calendarId}" does not offer appointment type "${appointmentTypeId}".`,
+    );
+  }
+}
+
+/** `datetime` as the client sent it. */
+export class DuplicateClassError extends InvalidAttributeError {
+  constructor(appointmentTypeId: number, datetime: string, calendarId: number) {
+    super(
+      'duplicate_class',
+      `A session of appointment type "${appointmentTypeId}" already starts at "${datetime}" on calendar "${calendarId}".`,
+    );
+  }
+}
+
+/* Calendars: `problem` is a short clause (`monday interval 1 has no "end"`). */
+
+export class InvalidHoursError extends InvalidAttributeError {
+  constructor(problem: string) {
+    super('invalid_hours', `Invalid "hours" attribute value: ${problem}.`);
+  }
+}
+
+export class InvalidOverridesError extends InvalidAttributeError {
+  constructor(problem: string) {
+    super('invalid_overrides', `Invalid "overrides" attribute value: ${problem}.`);
+  }
+}
+
+/* Products. */
+
+/** `{}` is accepted: it is what a gift shows. */
+export class GiftTypeCountsError extends InvalidAttributeError {
+  constructor() {
+    super(
+      'invalid_appointment_type_counts',
+      'Attribute "appointmentTypeCounts" is not allowed for a product of type "gift".',
+    );
+  }
+}
+
+export class TypeCountsRequiredError extends InvalidAttributeError {
+  constructor(kind: string) {
+    super(
+      'required_appointment_type_counts',
+      `Attribute "appointmentTypeCounts" is required for a product of type "${kind}".`,
+    );
+  }
+}

@@ -17,9 +17,6 @@ import { CalendarsService } from './calendars.service';
 import { ClassSession } from './class-session.entity';
 import { ClassSessionsController } from './class-sessions.controller';
 import { ClassSessionsService } from './class-sessions.service';
-import { Coupon, CouponAppointmentType } from './coupon.entity';
-import { CouponsController } from './coupons.controller';
-import { CouponsService } from './coupons.service';
 import { Label } from './label.entity';
 import { LabelsController } from './labels.controller';
 import { LabelsService } from './labels.service';
@@ -39,8 +36,6 @@ import { Form } from '../forms/form.entity';
       AppointmentTypeForm,
       Calendar,
       ClassSession,
-      Coupon,
-      CouponAppointmentType,
       // Read for the forms linked to types (the forms module owns them).
       Form,
       Label,
@@ -53,7 +48,6 @@ import { Form } from '../forms/form.entity';
     AppointmentTypesController,
     CalendarsController,
     ClassSessionsController,
-    CouponsController,
     LabelsController,
     ProductsController,
   ],
@@ -62,7 +56,6 @@ import { Form } from '../forms/form.entity';
     AppointmentTypesService,
     CalendarsService,
     ClassSessionsService,
-    CouponsService,
     LabelsService,
     ProductsService,
   ],
@@ -71,7 +64,6 @@ import { Form } from '../forms/form.entity';
     AppointmentTypesService,
     CalendarsService,
     ClassSessionsService,
-    CouponsService,
     LabelsService,
     ProductsService,
   ],

@@ -1,6 +1,6 @@
-import { IsArray, IsDefined, IsInt, IsString, Max, MaxLength, Min } from 'class-validator';
+import { IsDefined, IsInt, IsString, Max, MaxLength, Min } from 'class-validator';
 import { IsNotBlank, Optional, Trim } from '../../common/http/attributes';
-import { IdList } from '../../common/http/id-list';
+import { IsIdList } from '../../common/http/id-list';
 
 const MAX_INT32 = 2_147_483_647;
 
@@ -43,17 +43,11 @@ export class CreateClassSessionRequest {
 
 /** `GET /classes?appointmentTypeID=&calendarID=` (each may list several ids). */
 export class ListClassSessionsQuery {
-  @IdList()
   @Optional()
-  @Min(1, { each: true })
-  @IsInt({ each: true })
-  @IsArray()
+  @IsIdList()
   appointmentTypeID?: number[];
 
-  @IdList()
   @Optional()
-  @Min(1, { each: true })
-  @IsInt({ each: true })
-  @IsArray()
+  @IsIdList()
   calendarID?: number[];
 }

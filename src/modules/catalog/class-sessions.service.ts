@@ -1,13 +1,19 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager, In } from 'typeorm';
-import { InvalidAttributeError } from '../../common/errors/domain-error';
 import { findOwned, findReferenced } from '../../common/database/tenant-rows';
 import { parseDatetime } from '../../common/time/datetimes';
+import { InvalidDatetimeError } from '../../common/time/time.errors';
 import { AppointmentTypeCalendar } from './appointment-type-links.entity';
 import { AppointmentType } from './appointment-type.entity';
 import { Calendar } from './calendar.entity';
-import { invalidAppointmentType, invalidCalendar } from './catalog.errors';
+import {
+  CalendarNotOfferingTypeError,
+  DuplicateClassError,
+  InvalidAppointmentTypeError,
+  InvalidCalendarError,
+  NotAClassError,
+} from './catalog.errors';
 import { ClassSession } from './class-session.entity';
 import type { CreateClassSessionRequest, ListClassSessionsQuery } from './class-session.requests';
 import { type ClassSessionView, toClassSessionView } from './class-session.view';
@@ -41,46 +47,30 @@ export class ClassSessionsService {
       AppointmentType,
       accountId,
       [request.appointmentTypeID],
-      invalidAppointmentType,
+      (id) => new InvalidAppointmentTypeError(id),
     );
-    if (type.kind !== 'class')
-      throw new InvalidAttributeError(
-        'invalid_appointment_type',
-        `The appointment type "${type.id}" is not a class.`,
-      );
+    if (type.kind !== 'class') throw new NotAClassError(type.id);
     const [calendar] = await findReferenced(
       tx,
       Calendar,
       accountId,
       [request.calendarID],
-      invalidCalendar,
+      (id) => new InvalidCalendarError(id),
     );
     const offered = await tx.existsBy(AppointmentTypeCalendar, {
       appointmentTypeId: type.id,
       calendarId: calendar.id,
     });
-    if (!offered)
-      throw new InvalidAttributeError(
-        'invalid_calendar',
-        `The calendar "${calendar.id}" does not offer appointment type "${type.id}".`,
-      );
+    if (!offered) throw new CalendarNotOfferingTypeError(calendar.id, type.id);
     const parsed = parseDatetime(request.datetime, calendar.timezone);
-    if (parsed.kind !== 'moment')
-      throw new InvalidAttributeError(
-        'invalid_datetime',
-        `The datetime "${request.datetime}" is invalid.`,
-      );
+    if (parsed.kind !== 'moment') throw new InvalidDatetimeError(request.datetime);
     const startsAt = parsed.moment.toJSDate();
     const taken = await tx.existsBy(ClassSession, {
       appointmentTypeId: type.id,
       calendarId: calendar.id,
       startsAt,
     });
-    if (taken)
-      throw new InvalidAttributeError(
-        'duplicate_class',
-        `A session of appointment type "${type.id}" already starts at "${request.datetime}" on calendar "${calendar.id}".`,
-      );
+    if (taken) throw new DuplicateClassError(type.id, request.datetime, calendar.id);
     const session = await tx.save(
       tx.create(ClassSession, {
         accountId,

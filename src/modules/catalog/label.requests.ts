@@ -1,17 +1,8 @@
-import { IsString, Matches, MaxLength } from 'class-validator';
-import {
-  COLOR_PATTERN,
-  IsNotBlank,
-  IsNotCleared,
-  Optional,
-  Trim,
-} from '../../common/http/attributes';
+import { IsString, Matches } from 'class-validator';
+import { COLOR_PATTERN, IsName, IsNameUpdate, Optional } from '../../common/http/attributes';
 
 export class CreateLabelRequest {
-  @Trim()
-  @IsNotBlank()
-  @MaxLength(255)
-  @IsString()
+  @IsName()
   name!: string;
 
   @Optional()
@@ -21,11 +12,7 @@ export class CreateLabelRequest {
 }
 
 export class UpdateLabelRequest {
-  @Trim()
-  @Optional()
-  @IsNotCleared()
-  @MaxLength(255)
-  @IsString()
+  @IsNameUpdate()
   name?: string;
 
   @Optional()

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { IsNull, Repository } from 'typeorm';
-import { findOwned } from '../../common/database/tenant-rows';
+import { findOwned, softDeleteOwned } from '../../common/database/tenant-rows';
 import { Label } from './label.entity';
 import type { CreateLabelRequest, UpdateLabelRequest } from './label.requests';
 import { type LabelView, toLabelView } from './label.view';
@@ -49,7 +49,6 @@ export class LabelsService {
 
   /** Soft delete: appointments that carry the label keep showing it. */
   async delete(accountId: number, id: number): Promise<void> {
-    const label = await findOwned(this.labels, accountId, id);
-    await this.labels.update({ id: label.id }, { deletedAt: new Date() });
+    await softDeleteOwned(this.labels, accountId, id);
   }
 }

@@ -2,11 +2,10 @@ import { IsBoolean, IsIn, IsInt, IsString, Max, MaxLength, Min, ValidateBy } fro
 import type { ErrorContext } from '../../common/http/api-validation.pipe';
 import {
   IsMoney,
-  IsNotBlank,
-  IsNotCleared,
+  IsName,
+  IsNameUpdate,
   Optional,
   OptionalNullable,
-  Trim,
 } from '../../common/http/attributes';
 import { PRODUCT_KINDS, type ProductKind } from './product.entity';
 
@@ -46,10 +45,7 @@ const IsTypeCounts = () =>
   );
 
 export class CreateProductRequest {
-  @Trim()
-  @IsNotBlank()
-  @MaxLength(255)
-  @IsString()
+  @IsName()
   name!: string;
 
   @Optional()
@@ -81,11 +77,7 @@ export class CreateProductRequest {
 }
 
 export class UpdateProductRequest {
-  @Trim()
-  @Optional()
-  @IsNotCleared()
-  @MaxLength(255)
-  @IsString()
+  @IsNameUpdate()
   name?: string;
 
   @Optional()

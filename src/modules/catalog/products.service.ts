@@ -1,10 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager, IsNull } from 'typeorm';
-import { findOwned } from '../../common/database/tenant-rows';
-import { InvalidAttributeError } from '../../common/errors/domain-error';
+import { findOwned, softDeleteOwned } from '../../common/database/tenant-rows';
 import { toCents } from '../../common/money/money';
 import { checkAppointmentTypeIds, groupBy, liveTypeLinks } from './appointment-type-references';
+import { GiftTypeCountsError, TypeCountsRequiredError } from './catalog.errors';
 import { Product, ProductAppointmentType, type ProductKind } from './product.entity';
 import type { CreateProductRequest, TypeCounts, UpdateProductRequest } from './product.requests';
 import { type ProductView, toProductView } from './product.view';
@@ -23,20 +23,14 @@ function countsFor(
   if (kind === 'gift') {
     // `{}` is accepted: it is what a gift shows, so a read product can be sent back as it is.
     if (given && Object.keys(given).length > 0) {
-      throw new InvalidAttributeError(
-        'invalid_appointment_type_counts',
-        'Attribute "appointmentTypeCounts" is not allowed for a product of type "gift".',
-      );
+      throw new GiftTypeCountsError();
     }
     return {};
   }
   const keepStored = given === undefined && previousKind !== undefined && previousKind !== 'gift';
   if (keepStored) return undefined;
   if (!given || Object.keys(given).length === 0) {
-    throw new InvalidAttributeError(
-      'required_appointment_type_counts',
-      `Attribute "appointmentTypeCounts" is required for a product of type "${kind}".`,
-    );
+    throw new TypeCountsRequiredError(kind);
   }
   return given;
 }
@@ -113,9 +107,7 @@ export class ProductsService {
 
   /** Soft delete: certificates and orders issued from the product keep referring to it. */
   async delete(accountId: number, id: number): Promise<void> {
-    const products = this.dataSource.getRepository(Product);
-    const product = await findOwned(products, accountId, id);
-    await products.update({ id: product.id }, { deletedAt: new Date() });
+    await softDeleteOwned(this.dataSource.getRepository(Product), accountId, id);
   }
 
   private async replaceCounts(tx: EntityManager, productId: number, counts: TypeCounts) {

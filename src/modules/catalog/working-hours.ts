@@ -1,5 +1,6 @@
 import { isCalendarDate, utcMidnightOf } from '../../common/time/calendar-dates';
-import { InvalidAttributeError } from '../../common/errors/domain-error';
+import type { InvalidAttributeError } from '../../common/errors/domain-error';
+import { InvalidHoursError, InvalidOverridesError } from './catalog.errors';
 
 /*
  * A calendar's working hours: weekly intervals by day name, and per-date overrides. Times are wall
@@ -41,8 +42,7 @@ const END_OF_DAY = '24:00';
 
 /** Validates and normalizes `hours`: days in week order, each day's intervals sorted by start. */
 export function parseWeeklyHours(value: unknown): WeeklyHours {
-  const invalid = (problem: string) =>
-    new InvalidAttributeError('invalid_hours', `Invalid "hours" attribute value: ${problem}.`);
+  const invalid = (problem: string) => new InvalidHoursError(problem);
   if (!isPlainObject(value)) throw invalid('expected an object of day names');
   const days = new Set<string>(DAY_NAMES);
   const unknown = Object.keys(value).find((key) => !days.has(key));
@@ -56,11 +56,7 @@ export function parseWeeklyHours(value: unknown): WeeklyHours {
 
 /** Validates and normalizes `overrides`: real dates, sorted, each with its sorted intervals. */
 export function parseDateOverrides(value: unknown): DateOverrides {
-  const invalid = (problem: string) =>
-    new InvalidAttributeError(
-      'invalid_overrides',
-      `Invalid "overrides" attribute value: ${problem}.`,
-    );
+  const invalid = (problem: string) => new InvalidOverridesError(problem);
   if (!isPlainObject(value)) throw invalid('expected an object of dates (YYYY-MM-DD)');
   const dates = Object.keys(value);
   if (dates.length > MAX_OVERRIDE_DATES) throw invalid(`more than ${MAX_OVERRIDE_DATES} dates`);

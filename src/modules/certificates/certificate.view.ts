@@ -1,5 +1,5 @@
 import { formatCents } from '../../common/money/money';
-import type { Coupon } from '../catalog/coupon.entity';
+import type { Coupon } from './coupon.entity';
 import type { Certificate, CertificateKind } from './certificate.entity';
 
 /** `GET /certificates`, as clients of the reference service know it. */

@@ -3,20 +3,24 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DateTime } from 'luxon';
 import { DataSource, type EntityManager, In, IsNull } from 'typeorm';
 import { isDuplicateEntry } from '../../common/database/mysql-errors';
-import { findOwned, findReferenced } from '../../common/database/tenant-rows';
-import { InvalidAttributeError } from '../../common/errors/domain-error';
+import { findOwned, findReferenced, softDeleteOwned } from '../../common/database/tenant-rows';
 import type { Account } from '../accounts/account.entity';
 import { AppointmentType } from '../catalog/appointment-type.entity';
-import { Coupon, CouponAppointmentType } from '../catalog/coupon.entity';
-import { invalidProduct } from '../catalog/catalog.errors';
+import { Coupon, CouponAppointmentType } from './coupon.entity';
+import { InvalidProductError } from '../catalog/catalog.errors';
 import { Product, ProductAppointmentType } from '../catalog/product.entity';
 import { CODE_PATTERN, generateCode, normalizeCode } from './certificate-codes';
 import { Certificate, CertificateUses } from './certificate.entity';
 import {
+  CertificateCodeInUseError,
   CertificateUsesError,
   ExpiredCertificateError,
   InvalidCertificateError,
   InvalidCertificateTypeError,
+  InvalidCouponError,
+  MalformedCertificateCodeError,
+  ProductAndCouponError,
+  ProductOrCouponRequiredError,
 } from './certificate.errors';
 import type { CertificateQuery, CreateCertificateRequest } from './certificate.requests';
 import {
@@ -27,11 +31,6 @@ import {
   kindOf,
   toCertificateView,
 } from './certificate.view';
-
-const invalidCoupon = (id: number) =>
-  new InvalidAttributeError('invalid_coupon', `The coupon "${id}" does not exist.`);
-const codeInUse = (code: string) =>
-  new InvalidAttributeError('invalid_certificate', `The code "${code}" is already in use.`);
 
 /** What issues a certificate: a product bought (or given), for a buyer. */
 export interface ProductIssue {
@@ -80,22 +79,12 @@ export class CertificatesService {
 
   async create(account: Account, request: CreateCertificateRequest): Promise<CertificateView> {
     if (request.productID === undefined && request.couponID === undefined)
-      throw new InvalidAttributeError(
-        'required_product_id',
-        'Attribute "productID" or "couponID" is required.',
-      );
+      throw new ProductOrCouponRequiredError();
     if (request.productID !== undefined && request.couponID !== undefined)
-      throw new InvalidAttributeError(
-        'invalid_coupon_id',
-        'Give either "productID" or "couponID", not both.',
-      );
+      throw new ProductAndCouponError();
     const email = request.email === undefined ? null : request.email.trim().toLowerCase();
     const code = request.certificate === undefined ? undefined : normalizeCode(request.certificate);
-    if (code !== undefined && !CODE_PATTERN.test(code))
-      throw new InvalidAttributeError(
-        'invalid_certificate',
-        'Attribute "certificate" must be 3 to 40 letters, digits, "-" or "_".',
-      );
+    if (code !== undefined && !CODE_PATTERN.test(code)) throw new MalformedCertificateCodeError();
     const certificate = await this.dataSource.transaction(async (tx) => {
       if (request.productID !== undefined) {
         const [product] = await findReferenced(
@@ -103,7 +92,7 @@ export class CertificatesService {
           Product,
           account.id,
           [request.productID],
-          invalidProduct,
+          (id) => new InvalidProductError(id),
         );
         return this.issueForProduct(tx, { account, product, email, orderId: null, code });
       }
@@ -112,7 +101,7 @@ export class CertificatesService {
         Coupon,
         account.id,
         [request.couponID!],
-        invalidCoupon,
+        (id) => new InvalidCouponError(id),
       );
       return this.insertWithCode(tx, account.id, code, {
         accountId: account.id,
@@ -133,9 +122,7 @@ export class CertificatesService {
 
   /** Soft delete: the code stays taken (appointments that used it still name it). */
   async delete(accountId: number, id: number): Promise<void> {
-    const repository = this.dataSource.getRepository(Certificate);
-    const row = await findOwned(repository, accountId, id);
-    await repository.update({ id: row.id }, { deletedAt: new Date() });
+    await softDeleteOwned(this.dataSource.getRepository(Certificate), accountId, id);
   }
 
   /** `GET /certificates/check`: the certificate, or the error booking with it would give. */
@@ -275,7 +262,7 @@ export class CertificatesService {
     row: Omit<Certificate, 'id' | 'code'>,
   ): Promise<Certificate> {
     if (chosen !== undefined && (await tx.existsBy(Coupon, { accountId, code: chosen })))
-      throw codeInUse(chosen);
+      throw new CertificateCodeInUseError(chosen);
     for (let attempt = 0; ; attempt++) {
       const code = chosen ?? generateCode();
       try {
@@ -285,7 +272,7 @@ export class CertificatesService {
         );
       } catch (e) {
         if (!isDuplicateEntry(e)) throw e;
-        if (chosen !== undefined) throw codeInUse(chosen);
+        if (chosen !== undefined) throw new CertificateCodeInUseError(chosen);
         if (attempt >= 4) throw e;
       }
     }

@@ -1,4 +1,4 @@
-import type { DiscountType } from '../catalog/coupon.entity';
+import type { DiscountType } from './coupon.entity';
 
 export interface Discount {
   discountType: DiscountType;

@@ -5,7 +5,7 @@ import { findOwned, findReferenced } from '../../common/database/tenant-rows';
 import { DomainEventPublisher } from '../../common/outbox/domain-event-publisher';
 import { Outbox, type PendingEvents } from '../../common/outbox/outbox';
 import type { Account } from '../accounts/account.entity';
-import { invalidProduct } from '../catalog/catalog.errors';
+import { InvalidProductError } from '../catalog/catalog.errors';
 import { Product } from '../catalog/product.entity';
 import { Certificate } from './certificate.entity';
 import { CertificatesService } from './certificates.service';
@@ -52,7 +52,7 @@ export class OrdersService {
       Product,
       account.id,
       [request.productID],
-      invalidProduct,
+      (id) => new InvalidProductError(id),
     );
     const order = await manager.save(
       manager.create(Order, {

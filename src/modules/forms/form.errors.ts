@@ -1,4 +1,12 @@
 import { InvalidAttributeError } from '../../common/errors/domain-error';
+import { CHECKBOXLIST_SEPARATOR } from './field-values';
+
+/** A request (an appointment type's `formIDs`) names a form that is not a live form of the account. */
+export class InvalidFormError extends InvalidAttributeError {
+  constructor(id: number | string) {
+    super('invalid_form', `The form "${id}" does not exist.`);
+  }
+}
 
 /** A `fields` entry of a form update names an id that is not a live field of that form. */
 export class FieldNotOnFormError extends InvalidAttributeError {
@@ -7,9 +15,38 @@ export class FieldNotOnFormError extends InvalidAttributeError {
   }
 }
 
-/** A field definition whose attributes do not fit its type (`options` on a textbox, …). */
+/**
+ * A field definition whose attributes do not fit its type (`options` on a textbox, …). `at` is the
+ * entry's path in the request (`fields.2`).
+ */
 export class InvalidFieldDefinitionError extends InvalidAttributeError {
   constructor(message: string) {
     super('invalid_fields', message);
+  }
+}
+
+export class FieldOptionsRequiredError extends InvalidFieldDefinitionError {
+  constructor(at: string, type: string) {
+    super(`Attribute "${at}.options" is required for a ${type} field.`);
+  }
+}
+
+export class FieldOptionsNotAllowedError extends InvalidFieldDefinitionError {
+  constructor(at: string) {
+    super(`Attribute "${at}.options" is only for dropdown and checkboxlist fields.`);
+  }
+}
+
+export class OptionWithSeparatorError extends InvalidFieldDefinitionError {
+  constructor(at: string, option: string) {
+    super(
+      `Option "${option}" of "${at}" cannot contain "${CHECKBOXLIST_SEPARATOR}": it separates the options chosen in a checkboxlist.`,
+    );
+  }
+}
+
+export class FieldLinesNotAllowedError extends InvalidFieldDefinitionError {
+  constructor(at: string) {
+    super(`Attribute "${at}.lines" is only for textarea fields.`);
   }
 }

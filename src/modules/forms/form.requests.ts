@@ -15,8 +15,8 @@ import {
   ValidateNested,
 } from 'class-validator';
 import {
-  IsNotBlank,
-  IsNotCleared,
+  IsName,
+  IsNameUpdate,
   Optional,
   OptionalNullable,
   Trim,
@@ -50,10 +50,7 @@ export class FormFieldRequest {
   @IsInt()
   id?: number | null;
 
-  @Trim()
-  @IsNotBlank()
-  @MaxLength(255)
-  @IsString()
+  @IsName()
   name!: string;
 
   @IsIn(FIELD_TYPES)
@@ -84,10 +81,7 @@ export class FormFieldRequest {
 }
 
 export class CreateFormRequest {
-  @Trim()
-  @IsNotBlank()
-  @MaxLength(255)
-  @IsString()
+  @IsName()
   name!: string;
 
   @Trim()
@@ -110,11 +104,7 @@ export class CreateFormRequest {
 
 /** Attributes left out are kept; `fields`, when given, is the form's whole new list. */
 export class UpdateFormRequest {
-  @Trim()
-  @Optional()
-  @IsNotCleared()
-  @MaxLength(255)
-  @IsString()
+  @IsNameUpdate()
   name?: string;
 
   @Trim()

@@ -1,13 +1,19 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager, In, IsNull } from 'typeorm';
-import { findOwned } from '../../common/database/tenant-rows';
+import { findOwned, softDeleteOwned } from '../../common/database/tenant-rows';
 import { AppointmentTypeForm } from '../catalog/appointment-type-links.entity';
 import { groupBy, liveTypeLinks } from '../catalog/appointment-type-references';
 import { RepeatedFieldError } from './field-value.errors';
 import { CHECKBOXLIST_SEPARATOR, type FieldDefinition } from './field-values';
 import { type FieldType, Form, FormField } from './form.entity';
-import { FieldNotOnFormError, InvalidFieldDefinitionError } from './form.errors';
+import {
+  FieldLinesNotAllowedError,
+  FieldNotOnFormError,
+  FieldOptionsNotAllowedError,
+  FieldOptionsRequiredError,
+  OptionWithSeparatorError,
+} from './form.errors';
 import type { CreateFormRequest, FormFieldRequest, UpdateFormRequest } from './form.requests';
 import { type FormView, toFormView } from './form.view';
 
@@ -21,27 +27,13 @@ type FieldSettings = Pick<FormField, 'name' | 'type' | 'required' | 'options' | 
 function fieldSettings(entry: FormFieldRequest, index: number): FieldSettings {
   const at = `fields.${index}`;
   const takesOptions = OPTION_TYPES.includes(entry.type);
-  if (takesOptions && !entry.options) {
-    throw new InvalidFieldDefinitionError(
-      `Attribute "${at}.options" is required for a ${entry.type} field.`,
-    );
-  }
-  if (!takesOptions && entry.options != null) {
-    throw new InvalidFieldDefinitionError(
-      `Attribute "${at}.options" is only for dropdown and checkboxlist fields.`,
-    );
-  }
+  if (takesOptions && !entry.options) throw new FieldOptionsRequiredError(at, entry.type);
+  if (!takesOptions && entry.options != null) throw new FieldOptionsNotAllowedError(at);
   // A checkboxlist answer joins the chosen options with ", ": an option containing it would be ambiguous.
   const joined =
     entry.type === 'checkboxlist' && entry.options?.find((o) => o.includes(CHECKBOXLIST_SEPARATOR));
-  if (joined) {
-    throw new InvalidFieldDefinitionError(
-      `Option "${joined}" of "${at}" cannot contain "${CHECKBOXLIST_SEPARATOR}": it separates the options chosen in a checkboxlist.`,
-    );
-  }
-  if (entry.type !== 'textarea' && entry.lines != null) {
-    throw new InvalidFieldDefinitionError(`Attribute "${at}.lines" is only for textarea fields.`);
-  }
+  if (joined) throw new OptionWithSeparatorError(at, joined);
+  if (entry.type !== 'textarea' && entry.lines != null) throw new FieldLinesNotAllowedError(at);
   return {
     name: entry.name,
     type: entry.type,
@@ -146,9 +138,7 @@ export class FormsService {
 
   /** Soft delete: answers stored with appointments keep their form and questions. */
   async delete(accountId: number, id: number): Promise<void> {
-    const forms = this.dataSource.getRepository(Form);
-    const form = await findOwned(forms, accountId, id);
-    await forms.update({ id: form.id }, { deletedAt: new Date() });
+    await softDeleteOwned(this.dataSource.getRepository(Form), accountId, id);
   }
 
   /**

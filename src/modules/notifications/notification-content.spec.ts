@@ -1,10 +1,4 @@
-import {
-  type MessageFacts,
-  describeWhen,
-  escapeHtml,
-  renderEmail,
-  renderSms,
-} from './notification-content';
+import { type MessageFacts, describeWhen, renderEmail, renderSms } from './notification-content';
 
 const facts: MessageFacts = {
   kind: 'confirmation',
@@ -133,14 +127,6 @@ describe('renderSms', () => {
   it('shows the client zone when the appointment has one', () => {
     expect(renderSms({ ...facts, timezone: 'America/Los_Angeles' })).toContain(
       'June 3, 2030 at 11:30am PDT',
-    );
-  });
-});
-
-describe('escapeHtml', () => {
-  it('escapes the five characters that matter', () => {
-    expect(escapeHtml(`<a href="x">'&'</a>`)).toBe(
-      '&lt;a href=&quot;x&quot;&gt;&#39;&amp;&#39;&lt;/a&gt;',
     );
   });
 });

@@ -1,4 +1,5 @@
 import { DateTime } from 'luxon';
+import { escapeHtml } from '../../common/html/escape-html';
 import { formatClockTime, formatLongDate } from '../../common/time/datetimes';
 import type { NotificationKind } from './notification.entity';
 
@@ -151,16 +152,4 @@ export function renderSms(facts: MessageFacts): string {
     case 'reminder':
       return `${who}: reminder of your ${what} on ${at}. To cancel or reschedule: ${facts.confirmationPage}`;
   }
-}
-
-const HTML_ESCAPES: Record<string, string> = {
-  '&': '&amp;',
-  '<': '&lt;',
-  '>': '&gt;',
-  '"': '&quot;',
-  "'": '&#39;',
-};
-
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c]);
 }

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { Secrets } from '../../common/crypto/secrets';
+import { DAY, MINUTE } from '../../common/time/durations';
 import { AccessTokens } from './access-tokens';
 import type { AuthorizationRequest } from './authorization-request';
 import type { OAuthClient } from './oauth-client.entity';
@@ -10,9 +11,9 @@ import { InvalidGrantError } from './oauth.errors';
 import { provesChallenge } from './pkce';
 
 /** RFC 6749 §4.1.2 recommends at most 10 minutes. */
-export const CODE_TTL_MS = 10 * 60 * 1000;
+export const CODE_TTL_MS = 10 * MINUTE;
 /** Codes expired this long ago are deleted (a few at each new one): their reuse is moot by then. */
-const PURGE_AFTER_MS = 24 * 60 * 60 * 1000;
+const PURGE_AFTER_MS = DAY;
 const PURGE_BATCH = 100;
 const CODE = /^[0-9a-f]{64}$/;
 

@@ -1,7 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import type { OAuthClient } from './oauth-client.entity';
 import { OAuthClients } from './oauth-clients';
-import { API_SCOPE, AuthorizationPageError, AuthorizationRedirectError } from './oauth.errors';
+import {
+  API_SCOPE,
+  AuthorizationRedirectError,
+  UnknownApplicationError,
+  UnverifiedRedirectUriError,
+} from './oauth.errors';
 
 /** An authorization request whose client and redirect URI are verified. */
 export interface AuthorizationRequest {
@@ -41,37 +46,25 @@ export class AuthorizationRequests {
     const repeated = (name: string) => params.getAll(name).length > 1;
 
     if (repeated('client_id'))
-      throw new AuthorizationPageError(
-        'Unknown application',
-        'The parameter "client_id" is repeated.',
-      );
+      throw new UnknownApplicationError('The parameter "client_id" is repeated.');
     const clientId = params.get('client_id');
     if (!clientId)
-      throw new AuthorizationPageError(
-        'Unknown application',
+      throw new UnknownApplicationError(
         'The request has no "client_id": the application that sent you here is misconfigured.',
       );
     const client = await this.clients.find(clientId);
     if (!client)
-      throw new AuthorizationPageError(
-        'Unknown application',
-        `The application "${clientId}" is not registered.`,
-      );
+      throw new UnknownApplicationError(`The application "${clientId}" is not registered.`);
 
     if (repeated('redirect_uri'))
-      throw new AuthorizationPageError(
-        'Invalid redirect URI',
-        'The parameter "redirect_uri" is repeated.',
-      );
+      throw new UnverifiedRedirectUriError('The parameter "redirect_uri" is repeated.');
     const redirectUri = params.get('redirect_uri');
     if (!redirectUri)
-      throw new AuthorizationPageError(
-        'Invalid redirect URI',
+      throw new UnverifiedRedirectUriError(
         `The request has no "redirect_uri": ${client.name} is misconfigured.`,
       );
     if (!client.redirectUris.includes(redirectUri))
-      throw new AuthorizationPageError(
-        'Invalid redirect URI',
+      throw new UnverifiedRedirectUriError(
         `The redirect URI "${redirectUri}" is not registered for ${client.name}.`,
       );
 

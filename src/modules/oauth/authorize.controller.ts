@@ -1,7 +1,6 @@
 import { Controller, Get, Post, Req, Res, UseFilters } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { InvalidAttributeError } from '../../common/errors/domain-error';
 import { Public } from '../../common/http/public.decorator';
 import type { Account } from '../accounts/account.entity';
 import { AccountPasswords } from './account-passwords';
@@ -14,6 +13,7 @@ import {
 } from './authorization-request';
 import { AuthorizePageFilter } from './authorize-page.filter';
 import { LoginThrottle } from './login-throttle';
+import { FormNotUrlEncodedError } from './oauth.errors';
 import { consentPage, loginPage, sendPage, sendRedirect } from './oauth-pages';
 import { originOf } from './redirect-uri';
 import { type SignInSession, SignInSessions } from './sign-in-session';
@@ -23,11 +23,7 @@ const FORM_EXPIRED = 'This form has expired. Please try again.';
 
 /** The form of a page's POST; anything else is refused with an error page. */
 function formOf(request: FastifyRequest): URLSearchParams {
-  if (!(request.body instanceof URLSearchParams))
-    throw new InvalidAttributeError(
-      'invalid_request',
-      'The form must be sent as application/x-www-form-urlencoded.',
-    );
+  if (!(request.body instanceof URLSearchParams)) throw new FormNotUrlEncodedError();
   return request.body;
 }
 

@@ -1,17 +1,23 @@
 import type { OAuthClient } from './oauth-client.entity';
 import type { OAuthClients } from './oauth-clients';
-import { InvalidClientError, InvalidRequestError } from './oauth.errors';
+import {
+  InvalidClientError,
+  InvalidRequestError,
+  MalformedBasicCredentialsError,
+  MissingParameterError,
+  RepeatedParameterError,
+} from './oauth.errors';
 
 /** The single value of a form parameter; a repeated one is invalid_request (RFC 6749 §3.2). */
 export function param(form: URLSearchParams, name: string): string | undefined {
   const values = form.getAll(name);
-  if (values.length > 1) throw new InvalidRequestError(`The parameter "${name}" is repeated.`);
+  if (values.length > 1) throw new RepeatedParameterError(name);
   return values[0] === '' ? undefined : values[0];
 }
 
 export function requiredParam(form: URLSearchParams, name: string): string {
   const value = param(form, name);
-  if (value === undefined) throw new InvalidRequestError(`The parameter "${name}" is required.`);
+  if (value === undefined) throw new MissingParameterError(name);
   return value;
 }
 
@@ -22,25 +28,17 @@ function formDecode(text: string): string {
 
 function basicCredentials(header: string): { id: string; secret: string } {
   const match = /^Basic +([A-Za-z0-9+/]+=*) *$/i.exec(header);
-  if (!match)
-    throw new InvalidClientError(
-      'Client authentication failed: the Authorization header must be Basic credentials.',
-    );
+  if (!match) throw new MalformedBasicCredentialsError();
   const decoded = Buffer.from(match[1], 'base64').toString('utf8');
   const colon = decoded.indexOf(':');
-  if (colon < 0)
-    throw new InvalidClientError(
-      'Client authentication failed: the Authorization header must be Basic credentials.',
-    );
+  if (colon < 0) throw new MalformedBasicCredentialsError();
   try {
     return {
       id: formDecode(decoded.slice(0, colon)),
       secret: formDecode(decoded.slice(colon + 1)),
     };
   } catch {
-    throw new InvalidClientError(
-      'Client authentication failed: the Authorization header must be Basic credentials.',
-    );
+    throw new MalformedBasicCredentialsError();
   }
 }
 
@@ -69,10 +67,8 @@ export async function authenticateClient(
         'The parameter "client_id" does not match the client of the Authorization header.',
       );
   } else {
-    if (bodyId === undefined)
-      throw new InvalidRequestError('The parameter "client_id" is required.');
-    if (bodySecret === undefined)
-      throw new InvalidRequestError('The parameter "client_secret" is required.');
+    if (bodyId === undefined) throw new MissingParameterError('client_id');
+    if (bodySecret === undefined) throw new MissingParameterError('client_secret');
     id = bodyId;
     secret = bodySecret;
   }

@@ -2,13 +2,13 @@ import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
 import { Secrets } from '../../common/crypto/secrets';
-import { InvalidAttributeError } from '../../common/errors/domain-error';
 import { assertName } from '../accounts/account-rules';
 import {
   CreateOAuthClientCommand,
   type OAuthClientCredentials,
 } from './create-oauth-client.command';
 import { OAuthClient } from './oauth-client.entity';
+import { RedirectUriCountError } from './oauth.errors';
 import { assertRedirectUri } from './redirect-uri';
 
 /** At most this many redirect URIs per client (the consent page's CSP lists their origins). */
@@ -23,12 +23,8 @@ export class CreateOAuthClientHandler implements ICommandHandler<CreateOAuthClie
 
   async execute({ name, redirectUris }: CreateOAuthClientCommand): Promise<OAuthClientCredentials> {
     const uris = [...new Set(redirectUris.map(assertRedirectUri))];
-    if (uris.length === 0 || uris.length > MAX_REDIRECT_URIS) {
-      throw new InvalidAttributeError(
-        'invalid_redirect_uri',
-        `A client has 1 to ${MAX_REDIRECT_URIS} redirect URIs.`,
-      );
-    }
+    if (uris.length === 0 || uris.length > MAX_REDIRECT_URIS)
+      throw new RedirectUriCountError(MAX_REDIRECT_URIS);
     const clientId = Secrets.generate(16);
     const clientSecret = Secrets.generate(32);
     await this.clients.insert({

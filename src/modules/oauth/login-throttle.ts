@@ -4,10 +4,11 @@ import type { ThrottlerStorage } from '@nestjs/throttler';
 import type Redis from 'ioredis';
 import { Secrets } from '../../common/crypto/secrets';
 import { LIMITS_REDIS } from '../../common/limits/limits-redis';
+import { MINUTE } from '../../common/time/durations';
 
 /** Sign-in attempts allowed per window, by the e-mail tried and by the client's IP address. */
 export const LOGIN_LIMITS = {
-  windowMs: 15 * 60 * 1000,
+  windowMs: 15 * MINUTE,
   perEmail: 5,
   /** Higher than per e-mail: several people may sign in from one office's address. */
   perIp: 20,

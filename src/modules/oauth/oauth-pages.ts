@@ -1,19 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { FastifyReply } from 'fastify';
+import { escapeHtml } from '../../common/html/escape-html';
 import { API_SCOPE } from './oauth.errors';
-
-const ESCAPES: Record<string, string> = {
-  '&': '&amp;',
-  '<': '&lt;',
-  '>': '&gt;',
-  '"': '&quot;',
-  "'": '&#39;',
-};
-
-/** Text or attribute value as HTML. Everything that varies on a page goes through here. */
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => ESCAPES[c]);
-}
 
 /**
  * The pages' only style, inline: no external asset, and the CSP allows exactly this text (its

@@ -1,5 +1,5 @@
 import { CommandBus } from '@nestjs/cqrs';
-import { type CliCommand, UsageError, requireString } from '../../app/cli-command';
+import { type CliCommand, UsageError, requireString } from '../../common/cli/cli-command';
 import { CreateOAuthClientCommand } from './create-oauth-client.command';
 import { isInsecureRedirectUri } from './redirect-uri';
 

@@ -1,4 +1,4 @@
-import { DomainError } from '../../common/errors/domain-error';
+import { DomainError, InvalidAttributeError } from '../../common/errors/domain-error';
 
 /** The challenge of a failed client authentication at the token and disconnect endpoints. */
 export const CLIENT_CHALLENGE = 'Basic realm="oauth2", charset="UTF-8"';
@@ -16,6 +16,18 @@ export class InvalidRequestError extends OAuthEndpointError {
   }
 }
 
+export class RepeatedParameterError extends InvalidRequestError {
+  constructor(name: string) {
+    super(`The parameter "${name}" is repeated.`);
+  }
+}
+
+export class MissingParameterError extends InvalidRequestError {
+  constructor(name: string) {
+    super(`The parameter "${name}" is required.`);
+  }
+}
+
 /**
  * Client authentication failed: unknown client, wrong secret, or a malformed Authorization header.
  * Always 401 with the Basic challenge (HTTP requires a challenge with 401; it also names the scheme
@@ -24,6 +36,12 @@ export class InvalidRequestError extends OAuthEndpointError {
 export class InvalidClientError extends OAuthEndpointError {
   constructor(message = 'Client authentication failed.') {
     super(401, 'invalid_client', message);
+  }
+}
+
+export class MalformedBasicCredentialsError extends InvalidClientError {
+  constructor() {
+    super('Client authentication failed: the Authorization header must be Basic credentials.');
   }
 }
 
@@ -66,6 +84,20 @@ export class AuthorizationPageError extends DomainError {
   }
 }
 
+/** No, a repeated or an unregistered `client_id`. */
+export class UnknownApplicationError extends AuthorizationPageError {
+  constructor(message: string) {
+    super('Unknown application', message);
+  }
+}
+
+/** No, a repeated or an unregistered `redirect_uri` for the client. */
+export class UnverifiedRedirectUriError extends AuthorizationPageError {
+  constructor(message: string) {
+    super('Invalid redirect URI', message);
+  }
+}
+
 /** Any other authorization error: the user is sent back to the app with `error` and `state`. */
 export class AuthorizationRedirectError extends DomainError {
   constructor(
@@ -75,5 +107,27 @@ export class AuthorizationRedirectError extends DomainError {
     readonly state: string | undefined,
   ) {
     super(302, code, message);
+  }
+}
+
+/** A login or consent form that is not sent form-encoded: an error page. */
+export class FormNotUrlEncodedError extends InvalidAttributeError {
+  constructor() {
+    super('invalid_request', 'The form must be sent as application/x-www-form-urlencoded.');
+  }
+}
+
+/* Registering a client (the operator CLI). */
+
+/** `why` completes the sentence: `must be an absolute URL`. */
+export class InvalidRedirectUriError extends InvalidAttributeError {
+  constructor(uri: string, why: string) {
+    super('invalid_redirect_uri', `The redirect URI "${uri}" ${why}.`);
+  }
+}
+
+export class RedirectUriCountError extends InvalidAttributeError {
+  constructor(max: number) {
+    super('invalid_redirect_uri', `A client has 1 to ${max} redirect URIs.`);
   }
 }

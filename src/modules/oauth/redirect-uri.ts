@@ -1,10 +1,10 @@
-import { InvalidAttributeError } from '../../common/errors/domain-error';
+import { InvalidRedirectUriError } from './oauth.errors';
 
 const MAX_LENGTH = 2048;
 const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
 
 function refuse(uri: string, why: string): never {
-  throw new InvalidAttributeError('invalid_redirect_uri', `The redirect URI "${uri}" ${why}.`);
+  throw new InvalidRedirectUriError(uri, why);
 }
 
 /**

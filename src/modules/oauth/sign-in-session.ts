@@ -2,13 +2,14 @@ import { timingSafeEqual } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { parse, serialize } from 'cookie';
 import { Secrets } from '../../common/crypto/secrets';
+import { HOUR } from '../../common/time/durations';
 import { AppConfig } from '../../config/app-config';
 import type { Account } from '../accounts/account.entity';
 
 export const SESSION_COOKIE = 'oauth_session';
 const SESSION_PATH = '/oauth2';
 /** A sign-in lasts an hour: enough to consent to an app or two, not a standing login. */
-export const SESSION_TTL_MS = 60 * 60 * 1000;
+export const SESSION_TTL_MS = HOUR;
 /** The AES-GCM context of the cookie: no other value sealed with APP_SECRET opens as a session. */
 const SEALED_FOR = 'oauth-session';
 

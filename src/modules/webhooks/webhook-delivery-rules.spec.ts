@@ -1,3 +1,4 @@
+import { DAY } from '../../common/time/durations';
 import {
   type AttemptFacts,
   decideAttempt,
@@ -10,7 +11,6 @@ import { webhookBody } from './webhook-payload';
 
 /** The contract's ladder: 2 s, 30 s, 1 min, 5 min, 10 min, 15 min, 30 min, 1 h, 12 h. */
 const LADDER = [2_000, 30_000, 60_000, 300_000, 600_000, 900_000, 1_800_000, 3_600_000, 43_200_000];
-const DAY = 24 * 60 * 60 * 1000;
 const POLICY = { retryDelaysMs: LADDER, disableAfterMs: 5 * DAY };
 
 const T0 = new Date('2030-06-03T12:00:00.000Z');

@@ -27,7 +27,7 @@ import {
   toWebhookSubscriptionView,
 } from './webhook-subscription.view';
 import { type WebhookTargetPolicy, checkWebhookTarget } from './webhook-target';
-import { MAX_WEBHOOKS, invalidTarget, tooManyWebhooks } from './webhooks.errors';
+import { InvalidTargetError, MAX_WEBHOOKS, TooManyWebhooksError } from './webhooks.errors';
 
 /**
  * The account's webhook subscriptions: dynamic ones (`/webhooks`, source `api`) and static ones
@@ -59,7 +59,7 @@ export class WebhookSubscriptionsService {
     return this.dataSource.transaction('READ COMMITTED', async (tx) => {
       await lockAccount(tx, accountId);
       const count = await tx.count(WebhookSubscription, { where: { accountId, source: 'api' } });
-      if (count >= MAX_WEBHOOKS) throw tooManyWebhooks();
+      if (count >= MAX_WEBHOOKS) throw new TooManyWebhooksError();
       const row = await tx.save(
         tx.create(
           WebhookSubscription,
@@ -174,7 +174,7 @@ export class WebhookSubscriptionsService {
 
   private checkedTarget(attribute: string, target: string): string {
     const check = checkWebhookTarget(target, this.policy);
-    if (!check.ok) throw invalidTarget(attribute, check.reason);
+    if (!check.ok) throw new InvalidTargetError(attribute, check.reason);
     return target;
   }
 }

@@ -5,14 +5,20 @@ import { WEBHOOK_EVENTS } from './webhook-subscription.entity';
 export const MAX_WEBHOOKS = 25;
 
 /** A target the policy refuses; `reason` says why (see checkWebhookTarget). */
-export const invalidTarget = (attribute: string, reason: string) =>
-  new InvalidAttributeError('invalid_target', `Attribute "${attribute}" ${reason}`);
+export class InvalidTargetError extends InvalidAttributeError {
+  constructor(attribute: string, reason: string) {
+    super('invalid_target', `Attribute "${attribute}" ${reason}`);
+  }
+}
 
-export const tooManyWebhooks = () =>
-  new InvalidAttributeError(
-    'too_many_webhooks',
-    `An account can have at most ${MAX_WEBHOOKS} webhooks; delete one to add another.`,
-  );
+export class TooManyWebhooksError extends InvalidAttributeError {
+  constructor() {
+    super(
+      'too_many_webhooks',
+      `An account can have at most ${MAX_WEBHOOKS} webhooks; delete one to add another.`,
+    );
+  }
+}
 
 /*
  * Contexts of request constraints (see ErrorContext). `message` as well as `context`: class-validator

@@ -1,32 +1,10 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DataSource } from 'typeorm';
 import { AppointmentType } from '../../src/modules/catalog/appointment-type.entity';
-import { Coupon, CouponAppointmentType } from '../../src/modules/catalog/coupon.entity';
+import { Coupon, CouponAppointmentType } from '../../src/modules/certificates/coupon.entity';
 import { type ApiClient, apiClient, apiError } from '../support/api-client';
+import { insertAppointmentType } from '../support/catalog-fixtures';
 import { createAccount, startApi } from '../support/test-app';
-
-/** Types are inserted directly: this file is about coupons, not the /appointment-types endpoints. */
-async function insertType(
-  app: NestFastifyApplication,
-  accountId: number,
-  options: { deleted?: boolean } = {},
-): Promise<number> {
-  const manager = app.get(DataSource).manager;
-  const now = new Date();
-  const { id } = await manager.save(
-    manager.create(AppointmentType, {
-      accountId,
-      name: 'Haircut',
-      description: '',
-      duration: 30,
-      kind: 'service',
-      createdAt: now,
-      updatedAt: now,
-      deletedAt: options.deleted ? now : null,
-    }),
-  );
-  return id;
-}
 
 let codes = 0;
 /** A code no other test of the run uses (codes are unique per account, deleted coupons included). */
@@ -54,10 +32,10 @@ describe('Coupons: /coupons (e2e)', () => {
     accountId = account.id;
     api = apiClient(app, account);
     other = apiClient(app, otherAccount);
-    haircut = await insertType(app, account.id);
-    shave = await insertType(app, account.id);
-    deletedType = await insertType(app, account.id, { deleted: true });
-    othersType = await insertType(app, otherAccount.id);
+    haircut = await insertAppointmentType(app, account.id);
+    shave = await insertAppointmentType(app, account.id);
+    deletedType = await insertAppointmentType(app, account.id, { deleted: true });
+    othersType = await insertAppointmentType(app, otherAccount.id);
   });
 
   afterAll(() => app.close());
@@ -184,7 +162,7 @@ describe('Coupons: /coupons (e2e)', () => {
   });
 
   it('keeps a deleted type in the list of a coupon limited to it', async () => {
-    const removed = await insertType(app, accountId);
+    const removed = await insertAppointmentType(app, accountId);
     const { id } = await createCoupon({ appointmentTypeIDs: [removed] });
     await db.manager.update(AppointmentType, { id: removed }, { deletedAt: new Date() });
     // Dropping it would show the coupon as one for every type.

@@ -1,24 +1,14 @@
-import { isCalendarDate } from '../../common/time/calendar-dates';
 import { Transform } from 'class-transformer';
+import { IsIn, IsString, Matches } from 'class-validator';
 import {
-  IsArray,
-  IsIn,
-  IsInt,
-  IsString,
-  Matches,
-  MaxLength,
-  Min,
-  ValidateBy,
-} from 'class-validator';
-import {
+  IsCalendarDate,
   IsMoney,
-  IsNotBlank,
-  IsNotCleared,
+  IsName,
+  IsNameUpdate,
   Optional,
   OptionalNullable,
-  Trim,
 } from '../../common/http/attributes';
-import { IdList } from '../../common/http/id-list';
+import { IsIdList } from '../../common/http/id-list';
 import { DISCOUNT_TYPES, type DiscountType } from './coupon.entity';
 
 /** What clients type at checkout: stored upper-cased, so `spring-10` and `SPRING-10` are one code. */
@@ -29,9 +19,6 @@ const CodeCase = () =>
     typeof value === 'string' ? value.trim().toUpperCase() : value,
   );
 
-const IsCalendarDate = () =>
-  ValidateBy({ name: 'isCalendarDate', validator: { validate: isCalendarDate } });
-
 export class CreateCouponRequest {
   /** Absent or null: the coupon is handed out only as issued certificates. */
   @CodeCase()
@@ -40,10 +27,7 @@ export class CreateCouponRequest {
   @IsString()
   code?: string | null;
 
-  @Trim()
-  @IsNotBlank()
-  @MaxLength(255)
-  @IsString()
+  @IsName()
   name!: string;
 
   @IsIn(DISCOUNT_TYPES)
@@ -55,10 +39,7 @@ export class CreateCouponRequest {
 
   /** Empty or absent: the coupon applies to every type. */
   @Optional()
-  @IdList()
-  @Min(1, { each: true })
-  @IsInt({ each: true })
-  @IsArray()
+  @IsIdList()
   appointmentTypeIDs?: number[];
 
   /** The last day the coupon can be used; null = it never expires. */
@@ -76,11 +57,7 @@ export class UpdateCouponRequest {
   @IsString()
   code?: string | null;
 
-  @Trim()
-  @Optional()
-  @IsNotCleared()
-  @MaxLength(255)
-  @IsString()
+  @IsNameUpdate()
   name?: string;
 
   @Optional()
@@ -93,10 +70,7 @@ export class UpdateCouponRequest {
 
   /** Replaces the list whole; `[]` makes the coupon apply to every type. */
   @Optional()
-  @IdList()
-  @Min(1, { each: true })
-  @IsInt({ each: true })
-  @IsArray()
+  @IsIdList()
   appointmentTypeIDs?: number[];
 
   @OptionalNullable()

@@ -2,10 +2,14 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager, In, IsNull, Not } from 'typeorm';
 import { isDuplicateEntry } from '../../common/database/mysql-errors';
-import { findOwned } from '../../common/database/tenant-rows';
-import { InvalidAttributeError } from '../../common/errors/domain-error';
+import { findOwned, softDeleteOwned } from '../../common/database/tenant-rows';
 import { toCents } from '../../common/money/money';
-import { checkAppointmentTypeIds, groupBy } from './appointment-type-references';
+import { checkAppointmentTypeIds, groupBy } from '../catalog/appointment-type-references';
+import {
+  CouponCodeInUseError,
+  DiscountNotPositiveError,
+  PercentageOverWholeError,
+} from './certificate.errors';
 import { Coupon, CouponAppointmentType, type DiscountType } from './coupon.entity';
 import type { CreateCouponRequest, UpdateCouponRequest } from './coupon.requests';
 import { type CouponView, toCouponView } from './coupon.view';
@@ -13,24 +17,10 @@ import { type CouponView, toCouponView } from './coupon.view';
 /** 100 % in hundredths of a percent. */
 const WHOLE_PERCENT = 100_00;
 
-function codeInUse(code: string): InvalidAttributeError {
-  return new InvalidAttributeError('invalid_code', `The code "${code}" is already in use.`);
-}
-
 /** `amount` in hundredths (cents or hundredths of a percent): a discount takes something off, at most all. */
 function checkDiscount(type: DiscountType, amount: number): void {
-  if (amount <= 0) {
-    throw new InvalidAttributeError(
-      'invalid_discount_amount',
-      'Attribute "discountAmount" must be greater than 0.',
-    );
-  }
-  if (type === 'percentage' && amount > WHOLE_PERCENT) {
-    throw new InvalidAttributeError(
-      'invalid_discount_amount',
-      'Attribute "discountAmount" cannot be more than 100 for a percentage discount.',
-    );
-  }
+  if (amount <= 0) throw new DiscountNotPositiveError();
+  if (type === 'percentage' && amount > WHOLE_PERCENT) throw new PercentageOverWholeError();
 }
 
 @Injectable()
@@ -119,9 +109,7 @@ export class CouponsService {
 
   /** Soft delete: issued certificates keep their coupon; its code stays taken (the unique key). */
   async delete(accountId: number, id: number): Promise<void> {
-    const coupons = this.dataSource.getRepository(Coupon);
-    const coupon = await findOwned(coupons, accountId, id);
-    await coupons.update({ id: coupon.id }, { deletedAt: new Date() });
+    await softDeleteOwned(this.dataSource.getRepository(Coupon), accountId, id);
   }
 
   /** Deleted coupons count: the unique key covers them, and old certificates still show the code. */
@@ -134,13 +122,13 @@ export class CouponsService {
     const taken = await tx.exists(Coupon, {
       where: { accountId, code, ...(exceptId === undefined ? {} : { id: Not(exceptId) }) },
     });
-    if (taken) throw codeInUse(code);
+    if (taken) throw new CouponCodeInUseError(code);
     // Clients type coupon and certificate codes into the same field: one namespace per account.
     const issued = await tx.query<unknown[]>(
       'SELECT 1 FROM certificates WHERE account_id = ? AND code = ? LIMIT 1',
       [accountId, code],
     );
-    if (issued.length > 0) throw codeInUse(code);
+    if (issued.length > 0) throw new CouponCodeInUseError(code);
   }
 
   /** Two requests can both find a code free; the unique key then refuses the second. */
@@ -148,7 +136,7 @@ export class CouponsService {
     try {
       return await write();
     } catch (e) {
-      if (code !== null && isDuplicateEntry(e)) throw codeInUse(code);
+      if (code !== null && isDuplicateEntry(e)) throw new CouponCodeInUseError(code);
       throw e;
     }
   }

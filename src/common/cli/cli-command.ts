@@ -1,5 +1,5 @@
 import type { INestApplicationContext } from '@nestjs/common';
-import type { AppConfig } from '../config/app-config';
+import type { AppConfig } from '../../config/app-config';
 
 export type OptionSpec = Record<
   string,

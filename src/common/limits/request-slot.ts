@@ -1,0 +1,64 @@
+import type { ServerResponse } from 'node:http';
+import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
+
+/** Where a request is between its arrival and the end of its response. */
+export const enum SlotState {
+  /** Waiting for Redis's verdict. */
+  Pending,
+  /** Admitted: its slot is released when the response closes. */
+  Admitted,
+  /** The response closed (client gone) before the verdict: a slot granted then is released at once. */
+  Closed,
+  /** Refused, or released: nothing more to do. */
+  Settled,
+}
+
+/** What a slot reports to when its response closes (the RequestLimiter). */
+export interface SlotOwner {
+  responseClosed(slot: Slot): void;
+}
+
+/** A request's admission and its concurrency slot (one small object per request). */
+export class Slot {
+  state = SlotState.Pending;
+
+  constructor(
+    readonly limiter: SlotOwner,
+    readonly client: string,
+    readonly rateKey: string,
+    readonly slotsKey: string,
+    readonly member: string,
+    readonly request: FastifyRequest,
+    readonly reply: FastifyReply,
+    readonly done: HookHandlerDoneFunction,
+  ) {}
+}
+
+const SLOT = Symbol('requestLimitSlot');
+type LimitedResponse = ServerResponse & { [SLOT]?: Slot };
+
+/** One listener for every response (`this` is the response): no closure per request. */
+function onResponseClose(this: LimitedResponse): void {
+  const slot = this[SLOT];
+  if (slot !== undefined) slot.limiter.responseClosed(slot);
+}
+
+/** Tells the slot's owner when the request's response closes. */
+export function watchResponse(slot: Slot): void {
+  const res = slot.reply.raw as LimitedResponse;
+  res[SLOT] = slot;
+  res.on('close', onResponseClose);
+}
+
+/** Slots grouped by client, in the order of each client's first (one group per client). */
+export function byClient(slots: Slot[]): Slot[][] {
+  if (slots.length === 0) return [];
+  if (slots.length === 1) return [slots];
+  const groups = new Map<string, Slot[]>();
+  for (const slot of slots) {
+    const group = groups.get(slot.client);
+    if (group === undefined) groups.set(slot.client, [slot]);
+    else group.push(slot);
+  }
+  return [...groups.values()];
+}

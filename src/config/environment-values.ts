@@ -1,0 +1,57 @@
+import { isIP } from 'node:net';
+import { applyDecorators } from '@nestjs/common';
+import { Transform } from 'class-transformer';
+import { IsBoolean, IsInt, Max, Min, ValidateBy } from 'class-validator';
+
+/* How the text of an environment variable becomes the value the schema (Environment) checks. */
+
+const toBoolean = ({ value }: { value: unknown }): unknown => {
+  if (typeof value !== 'string') return value;
+  const v = value.trim().toLowerCase();
+  if (['true', '1', 'yes', 'on'].includes(v)) return true;
+  if (['false', '0', 'no', 'off'].includes(v)) return false;
+  return value; // left as a string so that @IsBoolean() reports it
+};
+
+const toInt = ({ value }: { value: unknown }): unknown =>
+  typeof value === 'string' && /^-?\d+$/.test(value.trim()) ? Number(value) : value;
+
+export const toDecimal = ({ value }: { value: unknown }): unknown =>
+  typeof value === 'string' && /^\d+(\.\d+)?$/.test(value.trim()) ? Number(value) : value;
+
+/** A whole number from `min` (to `max`, when given). */
+export const IntVariable = (min: number, max?: number) =>
+  applyDecorators(Transform(toInt), IsInt(), Min(min), ...(max === undefined ? [] : [Max(max)]));
+
+/** `true`/`1`/`yes`/`on` or `false`/`0`/`no`/`off`, in any case. */
+export const BooleanVariable = () => applyDecorators(Transform(toBoolean), IsBoolean());
+
+/** proxy-addr's names for address ranges, accepted in TRUST_PROXY beside addresses and CIDRs. */
+const PROXY_RANGE_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+/** `false`, a hop count, or a comma-separated list of addresses, CIDRs and range names. */
+export function isTrustProxy(value: unknown): boolean {
+  if (typeof value !== 'string') return false;
+  const text = value.trim();
+  if (['false', 'off', 'no', '0'].includes(text.toLowerCase())) return true;
+  if (/^\d{1,2}$/.test(text)) return true;
+  return text.split(',').every((part) => {
+    const entry = part.trim();
+    if (PROXY_RANGE_NAMES.has(entry)) return true;
+    const [address, bits, extra] = entry.split('/');
+    const family = isIP(address);
+    if (family === 0 || extra !== undefined) return false;
+    if (bits === undefined) return true;
+    return /^\d{1,3}$/.test(bits) && Number(bits) <= (family === 4 ? 32 : 128);
+  });
+}
+
+export const IsTrustProxy = (): PropertyDecorator =>
+  ValidateBy({
+    name: 'isTrustProxy',
+    validator: {
+      validate: isTrustProxy,
+      defaultMessage: () =>
+        'TRUST_PROXY must be false, a hop count, or a comma-separated list of addresses, CIDRs, loopback, linklocal, uniquelocal',
+    },
+  });

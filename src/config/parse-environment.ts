@@ -1,0 +1,52 @@
+import { plainToInstance } from 'class-transformer';
+import { validateSync } from 'class-validator';
+import { Environment } from './environment';
+
+export class ConfigError extends Error {
+  override readonly name = 'ConfigError';
+}
+
+/** Validates the raw environment; throws a ConfigError naming every bad variable. */
+export function parseEnvironment(raw: NodeJS.ProcessEnv): Environment {
+  const known = Object.keys(new Environment());
+  const input: Record<string, string> = {};
+  for (const key of [...known, 'PUBLIC_URL', 'APP_SECRET']) {
+    const value = raw[key];
+    if (value !== undefined && value !== '') input[key] = value;
+  }
+  // DB_PASSWORD and REDIS_PASSWORD may legitimately be empty strings.
+  const env = plainToInstance(Environment, input);
+  const errors = validateSync(env, { whitelist: true, forbidUnknownValues: true });
+  if (errors.length > 0) {
+    const lines = errors.map((e) => {
+      const constraints = e.constraints ?? {};
+      // A value of the wrong type fails its range too; the type is what to tell.
+      const reason = constraints.isInt ?? constraints.isBoolean ?? Object.values(constraints)[0];
+      const got = /SECRET|PASSWORD/.test(e.property)
+        ? `${input[e.property]?.length ?? 0} characters`
+        : JSON.stringify(input[e.property]);
+      return `${e.property}: ${reason} (got ${got})`;
+    });
+    throw new ConfigError(`Invalid configuration:\n  ${lines.join('\n  ')}`);
+  }
+  if (env.NODE_ENV === 'production' && !env.APP_SECRET) {
+    throw new ConfigError(
+      'Invalid configuration:\n  APP_SECRET: must be set in production (at least 32 characters)',
+    );
+  }
+  if (env.BULL_BOARD_ENABLED && env.OPERATOR_PASSWORD.length < 16) {
+    throw new ConfigError(
+      'Invalid configuration:\n  OPERATOR_PASSWORD: must be at least 16 characters when BULL_BOARD_ENABLED=true',
+    );
+  }
+  if (env.SMS_DRIVER === 'http') {
+    const missing = ['SMS_API_URL', 'SMS_ACCOUNT_SID', 'SMS_AUTH_TOKEN', 'SMS_FROM'].filter(
+      (key) => env[key as keyof Environment] === '',
+    );
+    if (missing.length > 0)
+      throw new ConfigError(
+        `Invalid configuration:\n  ${missing.map((key) => `${key}: must be set when SMS_DRIVER=http`).join('\n  ')}`,
+      );
+  }
+  return env;
+}

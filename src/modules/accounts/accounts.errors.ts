@@ -1,0 +1,44 @@
+import {
+  ConflictError,
+  InvalidAttributeError,
+  NotFoundError,
+} from '../../common/errors/domain-error';
+
+/* The errors of accounts, as the CLI and the account endpoints give them. */
+
+export class InvalidEmailError extends InvalidAttributeError {
+  constructor() {
+    super('invalid_email', 'Invalid "email" attribute value.');
+  }
+}
+
+export class InvalidNameError extends InvalidAttributeError {
+  constructor() {
+    super('invalid_name', 'Attribute "name" must be 1 to 255 characters.');
+  }
+}
+
+/** `timezone` as the message quotes it: the name sent, or the JSON of a value that is no string. */
+export class InvalidTimezoneError extends InvalidAttributeError {
+  constructor(timezone: string) {
+    super('invalid_timezone', `Invalid timezone "${timezone}".`);
+  }
+}
+
+export class InvalidPasswordError extends InvalidAttributeError {
+  constructor(minLength: number, maxLength: number) {
+    super('invalid_password', `A password must be ${minLength} to ${maxLength} characters long.`);
+  }
+}
+
+export class EmailTakenError extends ConflictError {
+  constructor(email: string) {
+    super('email_taken', `An account with the e-mail "${email}" already exists.`);
+  }
+}
+
+export class AccountNotFoundError extends NotFoundError {
+  constructor(accountId: number) {
+    super(`The account "${accountId}" does not exist.`);
+  }
+}
