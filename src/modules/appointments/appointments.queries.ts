@@ -5,7 +5,12 @@ import { findOwned } from '../../common/database/tenant-rows';
 import { ForbiddenError } from '../../common/errors/domain-error';
 import type { Account } from '../accounts';
 import { localDateBounds } from '../availability';
-import { AppointmentType, Calendar, invalidAppointmentType, invalidCalendar } from '../catalog';
+import {
+  AppointmentType,
+  Calendar,
+  InvalidAppointmentTypeError,
+  InvalidCalendarError,
+} from '../catalog';
 import { Appointment } from './appointment.entity';
 import type { AppointmentView } from './appointment.view';
 import { AppointmentViews } from './appointment-views';
@@ -45,13 +50,13 @@ export class AppointmentsQueries {
     let zone = account.timezone;
     if (query.calendarID !== undefined) {
       const calendar = await manager.findOneBy(Calendar, { id: query.calendarID });
-      if (!calendar) throw invalidCalendar(query.calendarID);
+      if (!calendar) throw new InvalidCalendarError(query.calendarID);
       if (calendar.accountId !== account.id) throw new ForbiddenError();
       zone = calendar.timezone;
     }
     if (query.appointmentTypeID !== undefined) {
       const type = await manager.findOneBy(AppointmentType, { id: query.appointmentTypeID });
-      if (!type) throw invalidAppointmentType(query.appointmentTypeID);
+      if (!type) throw new InvalidAppointmentTypeError(query.appointmentTypeID);
       if (type.accountId !== account.id) throw new ForbiddenError();
     }
     const { from, until } = localDateBounds(zone, query);

@@ -1,7 +1,6 @@
 import { Transform } from 'class-transformer';
-import { IsBoolean, IsIn, IsInt, IsString, Max, Min, ValidateBy } from 'class-validator';
-import { DateTime } from 'luxon';
-import { Optional } from '../../common/http/attributes';
+import { IsBoolean, IsIn, IsInt, IsString, Max, Min } from 'class-validator';
+import { IsCalendarDate, Optional } from '../../common/http/attributes';
 import { InvalidFieldFilterError } from './appointment.errors';
 
 const MAX_INT32 = 2_147_483_647;
@@ -23,20 +22,6 @@ const wholeNumber = (value: unknown) =>
 
 const boolean = (value: unknown) =>
   value === 'true' || value === '1' ? true : value === 'false' || value === '0' ? false : value;
-
-const DATE_TEXT = /^[1-9]\d{3}-\d{2}-\d{2}$/;
-
-/** `YYYY-MM-DD` naming a day of the calendar (`2026-02-30` is not one). */
-const IsCalendarDate = () =>
-  ValidateBy({
-    name: 'isCalendarDate',
-    validator: {
-      validate: (value: unknown) =>
-        typeof value === 'string' &&
-        DATE_TEXT.test(value) &&
-        DateTime.fromFormat(value, 'yyyy-MM-dd', { zone: 'utc' }).isValid,
-    },
-  });
 
 /**
  * `GET /appointments?max=100&minDate=&maxDate=&calendarID=&appointmentTypeID=&canceled=false

@@ -20,11 +20,7 @@ export class RequiredParameterError extends InvalidAttributeError {
 }
 
 /** A datetime that cannot be read (for an admin, also a local time that a DST change skips). */
-export class InvalidDatetimeError extends InvalidAttributeError {
-  constructor(datetime: string) {
-    super('invalid_datetime', `The datetime "${datetime}" is invalid.`);
-  }
-}
+export { InvalidDatetimeError } from '../../common/time/time.errors';
 
 const NOT_AVAILABLE_MESSAGES: Record<Unavailable, (datetime: string) => string> = {
   not_available_min_hours_in_advance: (datetime) =>

@@ -11,8 +11,8 @@ import {
   AppointmentType,
   Calendar,
   ClassSession,
-  invalidAppointmentType,
-  invalidCalendar,
+  InvalidAppointmentTypeError,
+  InvalidCalendarError,
 } from '../catalog';
 import type {
   AvailableClassesQuery,
@@ -130,7 +130,13 @@ export class AvailabilityService {
       query.calendarID === undefined
         ? undefined
         : (
-            await findReferenced(manager, Calendar, account.id, [query.calendarID], invalidCalendar)
+            await findReferenced(
+              manager,
+              Calendar,
+              account.id,
+              [query.calendarID],
+              (id: number | string) => new InvalidCalendarError(id),
+            )
           ).map((c) => c.id);
     const open = await this.openSessions(account, types, calendarIds, range, now, []);
     return open
@@ -322,7 +328,7 @@ export class AvailabilityService {
       AppointmentType,
       account.id,
       [typeId],
-      invalidAppointmentType,
+      (id: number | string) => new InvalidAppointmentTypeError(id),
     );
     if (type.kind !== 'class') throw new NotAClassError(type.id);
     return [type];

@@ -1,16 +1,6 @@
 import { Transform } from 'class-transformer';
-import {
-  IsArray,
-  IsDefined,
-  IsInt,
-  IsString,
-  Max,
-  MaxLength,
-  Min,
-  ValidateBy,
-} from 'class-validator';
-import { DateTime } from 'luxon';
-import { IsNotBlank, Optional } from '../../common/http/attributes';
+import { IsArray, IsDefined, IsInt, IsString, Max, MaxLength, Min } from 'class-validator';
+import { IsCalendarDate, IsNotBlank, Optional } from '../../common/http/attributes';
 import { IdList } from '../../common/http/id-list';
 
 const MAX_INT32 = 2_147_483_647;
@@ -68,20 +58,6 @@ const WholeNumberQuery = () =>
   Transform(({ value }: { value: unknown }) =>
     typeof value === 'string' && /^\d{1,10}$/.test(value) ? Number(value) : value,
   );
-
-const DATE_TEXT = /^[1-9]\d{3}-\d{2}-\d{2}$/;
-
-/** `YYYY-MM-DD` naming a day of the calendar (`2026-02-30` is not one). */
-const IsCalendarDate = () =>
-  ValidateBy({
-    name: 'isCalendarDate',
-    validator: {
-      validate: (value: unknown) =>
-        typeof value === 'string' &&
-        DATE_TEXT.test(value) &&
-        DateTime.fromFormat(value, 'yyyy-MM-dd', { zone: 'utc' }).isValid,
-    },
-  });
 
 /** `GET /blocks?max=&minDate=&maxDate=&calendarID=`. */
 export class ListBlocksQuery {

@@ -4,7 +4,7 @@ import { DataSource, In } from 'typeorm';
 import { findOwned, findReferenced } from '../../common/database/tenant-rows';
 import { parseDatetime } from '../../common/time/datetimes';
 import type { Account } from '../accounts';
-import { Calendar, invalidCalendar } from '../catalog';
+import { Calendar, InvalidCalendarError } from '../catalog';
 import { InvalidBlockDatetimeError, InvalidBlockTimeError } from './availability.errors';
 import { Block } from './block.entity';
 import {
@@ -31,7 +31,7 @@ export class BlocksService {
       Calendar,
       account.id,
       query.calendarID ?? [],
-      invalidCalendar,
+      (id: number | string) => new InvalidCalendarError(id),
     );
     const zone = calendars.length === 1 ? calendars[0].timezone : account.timezone;
     const { from, until } = localDateBounds(zone, query);
@@ -74,7 +74,7 @@ export class BlocksService {
       Calendar,
       accountId,
       [request.calendarID],
-      invalidCalendar,
+      (id: number | string) => new InvalidCalendarError(id),
     );
     const startsAt = readDatetime('start', request.start, calendar.timezone);
     const endsAt = readDatetime('end', request.end, calendar.timezone);

@@ -10,9 +10,9 @@ import {
   type Calendar,
   type DateOverrides,
   type WeeklyHours,
-  invalidAddon,
-  invalidAppointmentType,
-  invalidCalendar,
+  InvalidAddonError,
+  InvalidAppointmentTypeError,
+  InvalidCalendarError,
 } from '../catalog';
 import {
   BUSY_COLUMNS,
@@ -179,19 +179,19 @@ export async function resolveSlotContext(
           [...busyParams, calendarId, typeId],
         );
   const first = rows[0];
-  if (!first) throw invalidAppointmentType(typeId);
+  if (!first) throw new InvalidAppointmentTypeError(typeId);
   if (Number(first.accountId) !== account.id) throw new ForbiddenError();
-  if (first.deletedAt) throw invalidAppointmentType(typeId);
+  if (first.deletedAt) throw new InvalidAppointmentTypeError(typeId);
   const type = toSlotType(first);
 
   const calendars: SlotCalendar[] = [];
   if (calendarId !== undefined) {
-    if (first.calendarId === null) throw invalidCalendar(calendarId);
+    if (first.calendarId === null) throw new InvalidCalendarError(calendarId);
     if (Number(first.calendarAccountId) !== account.id) throw new ForbiddenError();
-    if (first.calendarDeletedAt) throw invalidCalendar(calendarId);
+    if (first.calendarDeletedAt) throw new InvalidCalendarError(calendarId);
     // The contract has one message for a calendar the type cannot be booked on: it does not exist
     // for that type.
-    if (!Number(first.offered)) throw invalidCalendar(calendarId);
+    if (!Number(first.offered)) throw new InvalidCalendarError(calendarId);
   }
   const busyTime = busy ? new Map<number, Span[]>() : undefined;
   for (const row of rows) {
@@ -255,7 +255,13 @@ async function offeredAddons(
   type: SlotType,
   addonIds: number[],
 ): Promise<Addon[]> {
-  const addons = await findReferenced(manager, Addon, account.id, addonIds, invalidAddon);
+  const addons = await findReferenced(
+    manager,
+    Addon,
+    account.id,
+    addonIds,
+    (id: number | string) => new InvalidAddonError(id),
+  );
   if (addons.length === 0) return [];
   const linked: { addonId: number }[] = await manager.query(
     'SELECT addon_id AS addonId FROM appointment_type_addons WHERE appointment_type_id = ? AND addon_id IN (?)',

@@ -1,6 +1,6 @@
 import { shown } from '../../common/errors/domain-error';
 import { toId } from '../../common/http/id-list';
-import { invalidAppointmentType, invalidCalendar } from '../catalog';
+import { InvalidAppointmentTypeError, InvalidCalendarError } from '../catalog';
 import { RequiredParameterError } from './availability.errors';
 import type { SlotRequest } from './slot-context';
 
@@ -25,7 +25,7 @@ export function slotRequestOf(request: {
   requireDatetime(request.datetime);
   const appointmentTypeID = toId(request.appointmentTypeID);
   if (appointmentTypeID === undefined)
-    throw invalidAppointmentType(shown(request.appointmentTypeID));
+    throw new InvalidAppointmentTypeError(shown(request.appointmentTypeID));
   return { appointmentTypeID, calendarID: calendarIdOf(request.calendarID) };
 }
 
@@ -37,6 +37,6 @@ export function requireDatetime(datetime: unknown): void {
 export function calendarIdOf(value: unknown): number | undefined {
   if (absent(value)) return undefined;
   const id = toId(value);
-  if (id === undefined) throw invalidCalendar(shown(value));
+  if (id === undefined) throw new InvalidCalendarError(shown(value));
   return id;
 }

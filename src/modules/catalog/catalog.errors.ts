@@ -29,15 +29,6 @@ export class InvalidProductError extends InvalidAttributeError {
   }
 }
 
-/** @deprecated Throw `new InvalidAppointmentTypeError(id)`; kept while appointments/ and availability/ call it. */
-export const invalidAppointmentType = (id: number | string) => new InvalidAppointmentTypeError(id);
-
-/** @deprecated Throw `new InvalidCalendarError(id)`; kept while appointments/ and availability/ call it. */
-export const invalidCalendar = (id: number | string) => new InvalidCalendarError(id);
-
-/** @deprecated Throw `new InvalidAddonError(id)`; kept while availability/ calls it. */
-export const invalidAddon = (id: number | string) => new InvalidAddonError(id);
-
 /* Appointment types. */
 
 /** Changing a class into a service would orphan its sessions. */

@@ -4,7 +4,11 @@
 export { Addon } from './addon.entity';
 export { AppointmentType } from './appointment-type.entity';
 export { Calendar } from './calendar.entity';
-export { invalidAddon, invalidAppointmentType, invalidCalendar } from './catalog.errors';
+export {
+  InvalidAddonError,
+  InvalidAppointmentTypeError,
+  InvalidCalendarError,
+} from './catalog.errors';
 export { ClassSession } from './class-session.entity';
 export { Label } from './label.entity';
 export { type DateOverrides, type WeeklyHours, workingIntervalsOn } from './working-hours';
