@@ -1,5 +1,6 @@
 import { Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
 import type { RecordedEvent } from './domain-event';
+import type { DomainEventType } from './domain-event-types';
 
 /** A row of the transactional outbox. */
 @Entity('outbox')
@@ -14,7 +15,7 @@ export class OutboxRecord {
   accountId!: number | null;
 
   @Column({ type: 'varchar', length: 64 })
-  type!: string;
+  type!: DomainEventType;
 
   @Column({ type: 'json' })
   payload!: Record<string, unknown>;

@@ -1,4 +1,5 @@
 import { DomainEvent } from '../../common/outbox/domain-event';
+import { DomainEventType } from '../../common/outbox/domain-event-types';
 
 /** What every appointment event carries: enough for webhooks and for notifications. */
 export type AppointmentEventPayload = {
@@ -10,18 +11,18 @@ export type AppointmentEventPayload = {
 };
 
 export class AppointmentScheduledEvent extends DomainEvent<AppointmentEventPayload> {
-  readonly type = 'appointment.scheduled';
+  readonly type = DomainEventType.AppointmentScheduled;
 }
 
 export class AppointmentRescheduledEvent extends DomainEvent<AppointmentEventPayload> {
-  readonly type = 'appointment.rescheduled';
+  readonly type = DomainEventType.AppointmentRescheduled;
 }
 
 export class AppointmentCanceledEvent extends DomainEvent<AppointmentEventPayload> {
-  readonly type = 'appointment.canceled';
+  readonly type = DomainEventType.AppointmentCanceled;
 }
 
 /** Every change (booked, moved, canceled, edited): what `changed` subscribers receive. */
 export class AppointmentChangedEvent extends DomainEvent<AppointmentEventPayload> {
-  readonly type = 'appointment.changed';
+  readonly type = DomainEventType.AppointmentChanged;
 }
