@@ -18,13 +18,8 @@ import { createAppointmentType, createCalendar } from './support/catalog-fixture
 import { eventually } from './support/eventually';
 import { finished, runCli, spawnEntry, waitForStatus } from './support/processes';
 import { freePort } from './support/redis-server';
-import {
-  basicAuth,
-  createAccount,
-  onlyConsumer,
-  startApi,
-  startWorkerApp,
-} from './support/test-app';
+import { everyTypeTo } from './support/domain-events';
+import { basicAuth, createAccount, startApi, startWorkerApp } from './support/test-app';
 import { testConfig, testEnvVars } from './support/test-environment';
 import { Receiver, header } from './webhooks/receiver';
 
@@ -108,7 +103,7 @@ describe('Graceful stop (e2e)', () => {
     const base = testConfig();
     const config = base.with({ queue: { prefix: `${base.queue.prefix}:shutdown` } });
     const consumer = new SlowConsumer();
-    const { worker } = await startWorkerApp({ config, consumers: onlyConsumer(consumer) });
+    const { worker } = await startWorkerApp({ config, consumers: everyTypeTo(consumer) });
     await worker.get<Queue>(getQueueToken(QueueName.DomainEvents)).isReady();
 
     const db = worker.get(DataSource);

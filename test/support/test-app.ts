@@ -11,13 +11,8 @@ import type { AppConfig } from '../../src/config/app-config';
 import { createRootLogger } from '../../src/common/logging/logging.module';
 import {
   DOMAIN_EVENT_CONSUMERS,
-  type DomainEventConsumer,
   type DomainEventConsumers,
 } from '../../src/common/outbox/domain-event-consumer';
-import {
-  DOMAIN_EVENT_TYPES,
-  type DomainEventType,
-} from '../../src/common/outbox/domain-event-types';
 import {
   CreateAccountCommand,
   type NewAccount,
@@ -63,14 +58,6 @@ export async function startWorker(config: AppConfig = testConfig()): Promise<Tes
   }).compile();
   await worker.init();
   return worker;
-}
-
-/** A map of consumers that gives every domain event type to `consumer` alone. */
-export function onlyConsumer(consumer: DomainEventConsumer): DomainEventConsumers {
-  return Object.fromEntries(DOMAIN_EVENT_TYPES.map((type) => [type, [consumer]])) as Record<
-    DomainEventType,
-    DomainEventConsumer[]
-  >;
 }
 
 export interface WorkerAppOptions {

@@ -4,7 +4,7 @@ import type { Queue } from 'bull';
 import { DataSource } from 'typeorm';
 import { eventually } from '../../../test/support/eventually';
 import { PrivateRedis } from '../../../test/support/redis-server';
-import { onlyConsumer } from '../../../test/support/test-app';
+import { everyTypeTo } from '../../../test/support/domain-events';
 import { testConfig } from '../../../test/support/test-environment';
 import { WorkerModule } from '../../app/worker.module';
 import { createRootLogger } from '../logging/logging.module';
@@ -57,7 +57,7 @@ describe('Outbox: events reach the queue exactly once (MySQL + Redis)', () => {
       imports: [WorkerModule.forRoot({ config, logger: createRootLogger('silent', 'worker') })],
     })
       .overrideProvider(DOMAIN_EVENT_CONSUMERS)
-      .useValue(onlyConsumer(consumer))
+      .useValue(everyTypeTo(consumer))
       .compile();
     await worker.init();
     db = worker.get(DataSource);
