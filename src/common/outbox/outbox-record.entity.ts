@@ -32,8 +32,8 @@ export class OutboxRecord {
   jobId!: string | null;
 
   /**
-   * When every worker-side consumer had handled the event; null until then. The relay hands rows
-   * dispatched long ago but still unprocessed to the queue again (their job was lost).
+   * When the worker's consumers of its type had handled the event; null until then. The relay
+   * hands rows dispatched long ago but still unprocessed to the queue again (their job was lost).
    */
   @Column({ name: 'processed_at', type: 'datetime', precision: 3, nullable: true })
   processedAt!: Date | null;
