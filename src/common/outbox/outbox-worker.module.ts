@@ -15,7 +15,7 @@ export interface DomainEventConsumersFactory {
   imports: NonNullable<ModuleMetadata['imports']>;
   /** The consumers, in the order of useFactory's parameters. */
   inject: NonNullable<FactoryProvider['inject']>;
-  /** The map from each event type to its consumers (see DomainEventConsumers). */
+  /** The map from each event type to its consumers, given the consumers `inject` names. */
   useFactory: (...consumers: never[]) => DomainEventConsumers;
 }
 
