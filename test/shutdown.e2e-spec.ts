@@ -6,10 +6,8 @@ import { DateTime } from 'luxon';
 import { DataSource } from 'typeorm';
 import { closeGracefully } from '../src/app/shutdown';
 import { type DomainEventBatch, DomainEvent } from '../src/common/outbox/domain-event';
-import {
-  DomainEventConsumer,
-  type DomainEventHandler,
-} from '../src/common/outbox/domain-event-consumer';
+import type { DomainEventConsumer } from '../src/common/outbox/domain-event-consumer';
+import { DomainEventType } from '../src/common/outbox/domain-event-types';
 import { DomainEventPublisher } from '../src/common/outbox/domain-event-publisher';
 import { batchJobId } from '../src/common/outbox/outbox-dispatcher';
 import { Outbox } from '../src/common/outbox/outbox';
@@ -20,6 +18,7 @@ import { createAppointmentType, createCalendar } from './support/catalog-fixture
 import { eventually } from './support/eventually';
 import { finished, runCli, spawnEntry, waitForStatus } from './support/processes';
 import { freePort } from './support/redis-server';
+import { everyTypeTo } from './support/domain-events';
 import { basicAuth, createAccount, startApi, startWorkerApp } from './support/test-app';
 import { testConfig, testEnvVars } from './support/test-environment';
 import { Receiver, header } from './webhooks/receiver';
@@ -36,12 +35,12 @@ class SlowController {
   }
 }
 
+/** Of any type: the worker under test gives every type to the slow consumer alone. */
 class SlowThingEvent extends DomainEvent<{ n: number }> {
-  readonly type = 'slow.thing';
+  readonly type = DomainEventType.AppointmentChanged;
 }
 
-@DomainEventConsumer()
-class SlowConsumer implements DomainEventHandler {
+class SlowConsumer implements DomainEventConsumer {
   started: number | undefined;
   finished: number | undefined;
 
@@ -103,7 +102,8 @@ describe('Graceful stop (e2e)', () => {
   it('worker: finishes the job in flight before it stops, and the job is completed', async () => {
     const base = testConfig();
     const config = base.with({ queue: { prefix: `${base.queue.prefix}:shutdown` } });
-    const { worker } = await startWorkerApp({ config, providers: [SlowConsumer] });
+    const consumer = new SlowConsumer();
+    const { worker } = await startWorkerApp({ config, consumers: everyTypeTo(consumer) });
     await worker.get<Queue>(getQueueToken(QueueName.DomainEvents)).isReady();
 
     const db = worker.get(DataSource);
@@ -111,7 +111,6 @@ describe('Graceful stop (e2e)', () => {
       worker.get(Outbox).record(tx, [new SlowThingEvent(1, { n: 1 })]),
     );
     worker.get(DomainEventPublisher).publishAfterCommit(pending);
-    const consumer = worker.get(SlowConsumer);
     await eventually(() => consumer.started);
 
     await closeGracefully(worker);

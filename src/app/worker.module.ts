@@ -6,10 +6,12 @@ import { OutboxWorkerModule } from '../common/outbox/outbox-worker.module';
 import { NotificationsWorkerModule } from '../modules/notifications/notifications-worker.module';
 import { WebhooksWorkerModule } from '../modules/webhooks/webhooks-worker.module';
 import { CoreModule, type CoreOptions, QueueModule } from './core.module';
+import { domainEventConsumers } from './domain-event-consumers';
 
 /**
  * The worker process: queue consumers (domain events, webhook deliveries, client notifications), the
- * outbox relay and the webhook sweeper; over HTTP only its health.
+ * outbox relay and the webhook sweeper; over HTTP only its health. Each domain event reaches the
+ * consumers its type has in domainEventConsumers.
  */
 @Module({})
 export class WorkerModule {
@@ -22,7 +24,7 @@ export class WorkerModule {
         HealthModule,
         WorkerMetricsModule,
         QueueDashboardModule,
-        OutboxWorkerModule,
+        OutboxWorkerModule.forConsumers(domainEventConsumers),
         WebhooksWorkerModule,
         NotificationsWorkerModule,
       ],

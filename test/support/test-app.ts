@@ -10,6 +10,10 @@ import { HTTP_APP_OPTIONS, configureApi, createHttpAdapter } from '../../src/app
 import type { AppConfig } from '../../src/config/app-config';
 import { createRootLogger } from '../../src/common/logging/logging.module';
 import {
+  DOMAIN_EVENT_CONSUMERS,
+  type DomainEventConsumers,
+} from '../../src/common/outbox/domain-event-consumer';
+import {
   CreateAccountCommand,
   type NewAccount,
 } from '../../src/modules/accounts/create-account.command';
@@ -58,8 +62,8 @@ export async function startWorker(config: AppConfig = testConfig()): Promise<Tes
 
 export interface WorkerAppOptions {
   config?: AppConfig;
-  /** Extra providers beside the real ones (e.g. a slow domain-event consumer). */
-  providers?: Type[];
+  /** The consumers of each domain event type, in place of the worker's (e.g. a slow consumer). */
+  consumers?: DomainEventConsumers;
 }
 
 /**
@@ -71,10 +75,12 @@ export async function startWorkerApp(
 ): Promise<{ worker: NestFastifyApplication; url: string }> {
   const config = options.config ?? testConfig();
   const logger = createRootLogger(config.log.level, 'worker');
-  const moduleRef = await Test.createTestingModule({
+  const builder = Test.createTestingModule({
     imports: [WorkerModule.forRoot({ config, logger })],
-    providers: options.providers ?? [],
-  }).compile();
+  });
+  if (options.consumers)
+    builder.overrideProvider(DOMAIN_EVENT_CONSUMERS).useValue(options.consumers);
+  const moduleRef = await builder.compile();
   const worker = moduleRef.createNestApplication<NestFastifyApplication>(
     createHttpAdapter(logger),
     HTTP_APP_OPTIONS,

@@ -19,7 +19,7 @@ interface Oldest {
  * Worker: `outbox_lag_seconds{stage}`, the age of the oldest outbox row not yet handed to the queue
  * (`undispatched`: the API hands rows over right after commit, the relay after
  * OUTBOX_RELAY_DELAY_MS, so a few seconds means Redis or the relay is in trouble) and of the oldest
- * not yet handled by every consumer (`unprocessed`: the end-to-end lag of events, webhooks and
+ * not yet handled by its consumers (`unprocessed`: the end-to-end lag of events, webhooks and
  * notifications included); 0 when there is none. One query of two index lookups
  * (idx_outbox_pending, idx_outbox_unprocessed: the first row in id order of each), on scrape,
  * cached OUTBOX_LAG_CACHE_MS.

@@ -1,5 +1,4 @@
 import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
-import { EventBus } from '@nestjs/cqrs';
 import type { Logger } from 'pino';
 import { ROOT_LOGGER } from '../logging/logging.module';
 import type { PendingEvents } from './outbox';
@@ -21,9 +20,10 @@ const ENQUEUE_BATCH = 500;
 export const ENQUEUE_LINGER_MS = 5;
 
 /**
- * After a transaction committed: publishes its events in-process (EventBus) and hands its outbox rows
- * to the queue without making the caller wait. If that fails (Redis down, process killed), the
- * worker's relay enqueues the rows a few seconds later: nothing is lost, nothing is sent twice.
+ * After a transaction committed: hands its outbox rows to the queue without making the caller wait.
+ * That is the only way events leave the process: the worker's DomainEventsProcessor hands each to
+ * the consumers of its type. If the handover fails (Redis down, process killed), the worker's relay
+ * enqueues the rows a few seconds later: nothing is lost, nothing is sent twice.
  *
  * Enqueued rows are marked dispatched in batches (one UPDATE per MARK_INTERVAL_MS, not one per
  * booking): a row whose mark is lost with the process is enqueued again by the relay, and Bull
@@ -41,14 +41,12 @@ export class DomainEventPublisher implements OnApplicationShutdown {
   private marking: Promise<void> = Promise.resolve();
 
   constructor(
-    private readonly eventBus: EventBus,
     private readonly dispatcher: OutboxDispatcher,
     @Inject(ROOT_LOGGER) private readonly logger: Logger,
   ) {}
 
-  publishAfterCommit({ events, records }: PendingEvents): void {
-    if (events.length === 0) return;
-    this.eventBus.publishAll(events);
+  publishAfterCommit({ records }: PendingEvents): void {
+    if (records.length === 0) return;
     if (!this.dispatcher.queueReady) return; // the relay will do it
     this.toEnqueue.push(...records);
     if (this.toEnqueue.length >= ENQUEUE_BATCH) this.startDraining();

@@ -1,11 +1,13 @@
+import type { DomainEventType } from './domain-event-types';
+
 /**
  * Something that happened in the domain and must reach the outside (webhooks, notifications). It is
  * recorded in the `outbox` table inside the transaction that made it happen, then delivered through
- * Bull at least once.
+ * Bull at least once to the worker's consumers of its type (see DomainEventsProcessor).
  */
 export abstract class DomainEvent<P extends object = Record<string, unknown>> {
-  /** Stable name, e.g. `appointment.scheduled`; it names the Bull job too. */
-  abstract readonly type: string;
+  /** What happened: the outbox row's `type`, by which the worker picks the event's consumers. */
+  abstract readonly type: DomainEventType;
 
   constructor(
     readonly accountId: number | null,
@@ -16,7 +18,7 @@ export abstract class DomainEvent<P extends object = Record<string, unknown>> {
 /** A domain event as it travels through the queue: its outbox row id is its identity. */
 export interface RecordedEvent {
   outboxId: string;
-  type: string;
+  type: DomainEventType;
   accountId: number | null;
   payload: Record<string, unknown>;
   occurredAt: string;

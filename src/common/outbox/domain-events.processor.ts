@@ -1,6 +1,5 @@
 import { Process, Processor } from '@nestjs/bull';
-import { Inject, type OnModuleInit } from '@nestjs/common';
-import { DiscoveryService } from '@nestjs/core';
+import { Inject } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { Job } from 'bull';
 import type { Logger } from 'pino';
@@ -9,16 +8,25 @@ import { Batcher } from '../database/batcher';
 import { ROOT_LOGGER } from '../logging/logging.module';
 import { QueueName } from '../queues/queue-names';
 import type { DomainEventBatch, RecordedEvent } from './domain-event';
-import { DOMAIN_EVENT_CONSUMER, type DomainEventHandler } from './domain-event-consumer';
+import {
+  DOMAIN_EVENT_CONSUMERS,
+  type DomainEventConsumer,
+  type DomainEventConsumers,
+  consumersByType,
+} from './domain-event-consumer';
+import type { DomainEventType } from './domain-event-types';
+import { EVENTS_JOB } from './outbox-dispatcher';
 
 /** Jobs of domain events handled at once per worker process (see `handle`). */
 export const DOMAIN_EVENT_CONCURRENCY = 64;
 
 /**
- * Worker: hands each domain event from the queue to every registered consumer, together, then records
- * in its outbox row that it was processed. Until then the relay considers the event in flight, and
- * hands it to the queue again when that lasts (OUTBOX_REDELIVER_AFTER_MS): its job was lost with
- * Redis, or failed for good. Consumers are idempotent, so a second run does no harm.
+ * Worker: hands each domain event from the queue to the consumers of its type, together, then
+ * records in its outbox row that it was processed. Which consumers a type has is the map the
+ * worker module gives (DOMAIN_EVENT_CONSUMERS, from src/app/domain-event-consumers.ts); a type
+ * without one stops the worker's start. Until an event is marked, the relay considers it in
+ * flight, and hands it to the queue again when that lasts (OUTBOX_REDELIVER_AFTER_MS): its job was
+ * lost with Redis, or failed for good. Consumers are idempotent, so a second run does no harm.
  *
  * A job carries a batch of events (see OutboxDispatcher); they are handled side by side, and the
  * job completes once every one is processed and marked. When one fails, the job fails and Bull
@@ -28,26 +36,25 @@ export const DOMAIN_EVENT_CONCURRENCY = 64;
  * as done only once its mark is committed, so a completed job always has its rows marked.
  */
 @Processor(QueueName.DomainEvents)
-export class DomainEventsProcessor implements OnModuleInit {
-  private consumers: DomainEventHandler[] = [];
+export class DomainEventsProcessor {
+  private readonly consumers: ReadonlyMap<DomainEventType, readonly DomainEventConsumer[]>;
   private readonly marks = new Batcher<string, void>((ids) => this.markProcessed(ids), {
     maxBatch: 500,
     maxInFlight: 2,
   });
 
   constructor(
-    private readonly discovery: DiscoveryService,
+    @Inject(DOMAIN_EVENT_CONSUMERS) consumers: DomainEventConsumers,
     @InjectDataSource() private readonly dataSource: DataSource,
     @Inject(ROOT_LOGGER) private readonly logger: Logger,
-  ) {}
-
-  onModuleInit(): void {
-    this.consumers = this.discovery
-      .getProviders()
-      .filter((w) => w.metatype && Reflect.getMetadata(DOMAIN_EVENT_CONSUMER, w.metatype) === true)
-      .map((w) => w.instance as DomainEventHandler);
+  ) {
+    this.consumers = consumersByType(consumers);
     this.logger.info(
-      { consumers: this.consumers.map((c) => c.constructor.name) },
+      {
+        consumers: Object.fromEntries(
+          [...this.consumers].map(([type, list]) => [type, list.map((c) => c.constructor.name)]),
+        ),
+      },
       'domain event consumers registered',
     );
   }
@@ -59,20 +66,23 @@ export class DomainEventsProcessor implements OnModuleInit {
    * booking: `scheduled` and `changed`), and the more events wait together, the larger (and
    * cheaper per event) the consumers' batches.
    */
-  @Process({ name: '*', concurrency: DOMAIN_EVENT_CONCURRENCY })
-  async handle(job: Job<DomainEventBatch | RecordedEvent>): Promise<void> {
-    // Jobs of one event each were queued before events travelled in batches.
-    const events = 'events' in job.data ? job.data.events : [job.data];
+  @Process({ name: EVENTS_JOB, concurrency: DOMAIN_EVENT_CONCURRENCY })
+  async handle(job: Job<DomainEventBatch>): Promise<void> {
+    const { events } = job.data;
     const pending = job.attemptsMade > 0 ? await this.unprocessed(events) : events;
     await allThenFirstFailure(pending.map((event) => this.handleEvent(event)));
   }
 
   /**
-   * Consumers side by side (webhooks do not wait for notifications' planning). All of them run to
-   * the end; if any failed, the event is tried again with its job, for all (each is idempotent).
+   * The consumers of the event's type side by side (webhooks do not wait for notifications'
+   * planning). All of them run to the end; if any failed, the event is tried again with its job,
+   * for all (each is idempotent). A type this worker does not know (recorded by another version of
+   * the service) reaches no consumer: the event is marked processed, as one no consumer wanted.
    */
   private async handleEvent(event: RecordedEvent): Promise<void> {
-    await allThenFirstFailure(this.consumers.map((c) => c.handle(event)));
+    const consumers = this.consumers.get(event.type);
+    if (consumers) await allThenFirstFailure(consumers.map((c) => c.handle(event)));
+    else this.logger.warn({ outboxId: event.outboxId, type: event.type }, 'no consumer for event');
     await this.marks.add(event.outboxId);
   }
 

@@ -1,5 +1,6 @@
 import { Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
 import type { RecordedEvent } from './domain-event';
+import type { DomainEventType } from './domain-event-types';
 
 /** A row of the transactional outbox. */
 @Entity('outbox')
@@ -14,7 +15,7 @@ export class OutboxRecord {
   accountId!: number | null;
 
   @Column({ type: 'varchar', length: 64 })
-  type!: string;
+  type!: DomainEventType;
 
   @Column({ type: 'json' })
   payload!: Record<string, unknown>;
@@ -31,8 +32,8 @@ export class OutboxRecord {
   jobId!: string | null;
 
   /**
-   * When every worker-side consumer had handled the event; null until then. The relay hands rows
-   * dispatched long ago but still unprocessed to the queue again (their job was lost).
+   * When the worker's consumers of its type had handled the event; null until then. The relay
+   * hands rows dispatched long ago but still unprocessed to the queue again (their job was lost).
    */
   @Column({ name: 'processed_at', type: 'datetime', precision: 3, nullable: true })
   processedAt!: Date | null;

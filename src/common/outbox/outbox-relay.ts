@@ -26,12 +26,12 @@ const BATCH_SIZE = 200;
  *
  * - still undispatched some seconds after they were written (their writer crashed, or Redis was
  *   down): enqueued and marked dispatched;
- * - dispatched long ago (OUTBOX_REDELIVER_AFTER_MS) yet unprocessed: their job (`job_id`; the row
- *   id for rows dispatched before jobs carried batches) is looked up. Gone (Redis restarted empty)
- *   → enqueued again; failed for good → retried; completed → the row is marked processed (the
- *   mark was lost; a job completes only once all its events are processed); waiting or running →
- *   left to the queue's backlog. Their `dispatched_at` is moved to now, so they are looked at again
- *   only after another such delay.
+ * - dispatched long ago (OUTBOX_REDELIVER_AFTER_MS) yet unprocessed: their job (`job_id`, recorded
+ *   with the dispatch) is looked up. Gone (Redis restarted empty) → enqueued again; failed for
+ *   good → retried; completed → the row is marked processed (the mark was lost; a job completes
+ *   only once all its events are processed); waiting or running → left to the queue's backlog.
+ *   Their `dispatched_at` is moved to now, so they are looked at again only after another such
+ *   delay.
  *
  * Rows are claimed with `FOR UPDATE SKIP LOCKED`, so several workers share the work without waiting
  * on each other, and a job's id is made from its rows' ids (batchJobId), so rows handed over twice
@@ -102,13 +102,18 @@ export class OutboxRelay implements OnApplicationBootstrap, OnModuleDestroy {
   private async redeliver(rows: OutboxRecord[], tx: EntityManager): Promise<void> {
     if (rows.length === 0 || !this.queue) return;
     const byJob = new Map<string, OutboxRecord[]>();
-    for (const row of rows) {
-      const jobId = row.jobId ?? row.id;
-      const jobRows = byJob.get(jobId);
-      if (jobRows) jobRows.push(row);
-      else byJob.set(jobId, [row]);
-    }
     const lost: OutboxRecord[] = [];
+    for (const row of rows) {
+      // No job recorded (a dispatch records it; a row written by hand may lack it): nothing to
+      // look for, so it is handed over again, as one whose job is gone.
+      if (row.jobId === null) {
+        lost.push(row);
+        continue;
+      }
+      const jobRows = byJob.get(row.jobId);
+      if (jobRows) jobRows.push(row);
+      else byJob.set(row.jobId, [row]);
+    }
     const processed: string[] = [];
     const retried: string[] = [];
     for (const [jobId, jobRows] of byJob) {

@@ -4,24 +4,26 @@ import type { Queue } from 'bull';
 import { DataSource } from 'typeorm';
 import { eventually } from '../../../test/support/eventually';
 import { PrivateRedis } from '../../../test/support/redis-server';
+import { everyTypeTo } from '../../../test/support/domain-events';
 import { testConfig } from '../../../test/support/test-environment';
 import { WorkerModule } from '../../app/worker.module';
 import { createRootLogger } from '../logging/logging.module';
 import { QueueName } from '../queues/queue-names';
 import { type DomainEventBatch, DomainEvent, type RecordedEvent } from './domain-event';
-import { DomainEventConsumer, type DomainEventHandler } from './domain-event-consumer';
+import { DOMAIN_EVENT_CONSUMERS, type DomainEventConsumer } from './domain-event-consumer';
+import { DomainEventType } from './domain-event-types';
 import { DomainEventPublisher } from './domain-event-publisher';
 import { EVENTS_JOB } from './outbox-dispatcher';
 import { Outbox } from './outbox';
 import { OutboxRecord } from './outbox-record.entity';
 import { OutboxRelay } from './outbox-relay';
 
+/** Of any type: the worker under test gives every type to the recording consumer alone. */
 class ThingHappenedEvent extends DomainEvent<{ thingId: number }> {
-  readonly type = 'thing.happened';
+  readonly type = DomainEventType.AppointmentChanged;
 }
 
-@DomainEventConsumer()
-class RecordingConsumer implements DomainEventHandler {
+class RecordingConsumer implements DomainEventConsumer {
   readonly received: RecordedEvent[] = [];
   /** Things whose next event fails once (a consumer's passing trouble). */
   readonly failOnce = new Set<number>();
@@ -50,13 +52,15 @@ describe('Outbox: events reach the queue exactly once (MySQL + Redis)', () => {
       redis: { ...base.redis, port: redis.port },
       outbox: { ...base.outbox, relayIntervalMs: 100, relayDelayMs: 300 },
     });
+    consumer = new RecordingConsumer();
     worker = await Test.createTestingModule({
       imports: [WorkerModule.forRoot({ config, logger: createRootLogger('silent', 'worker') })],
-      providers: [RecordingConsumer],
-    }).compile();
+    })
+      .overrideProvider(DOMAIN_EVENT_CONSUMERS)
+      .useValue(everyTypeTo(consumer))
+      .compile();
     await worker.init();
     db = worker.get(DataSource);
-    consumer = worker.get(RecordingConsumer);
     queue = worker.get<Queue<DomainEventBatch>>(getQueueToken(QueueName.DomainEvents));
     await queue.isReady();
   });
@@ -86,7 +90,7 @@ describe('Outbox: events reach the queue exactly once (MySQL + Redis)', () => {
     const delivered = await eventually(() => deliveriesOf(record.id)[0]);
     expect(delivered).toEqual({
       outboxId: record.id,
-      type: 'thing.happened',
+      type: DomainEventType.AppointmentChanged,
       accountId: 7,
       payload: { thingId: thingId },
       occurredAt: record.createdAt.toISOString(),

@@ -4,9 +4,8 @@ import { insertRows } from '../database/insert-rows';
 import type { DomainEvent } from './domain-event';
 import { OutboxRecord } from './outbox-record.entity';
 
-/** Events written in a transaction, to hand to DomainEventPublisher once it has committed. */
+/** The outbox rows of a transaction's events, to hand to DomainEventPublisher once it committed. */
 export interface PendingEvents {
-  readonly events: DomainEvent[];
   readonly records: OutboxRecord[];
 }
 
@@ -35,6 +34,6 @@ export class Outbox {
       const first = await insertRows(tx, OutboxRecord, records);
       records.forEach((record, i) => (record.id = String(first + BigInt(i))));
     }
-    return { events, records };
+    return { records };
   }
 }

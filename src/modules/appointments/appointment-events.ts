@@ -1,4 +1,5 @@
 import { DomainEvent } from '../../common/outbox/domain-event';
+import { DomainEventType } from '../../common/outbox/domain-event-types';
 import type { Appointment } from './appointment.entity';
 
 /** What every appointment event carries: enough for webhooks and for notifications. */
@@ -11,20 +12,20 @@ export type AppointmentEventPayload = {
 };
 
 export class AppointmentScheduledEvent extends DomainEvent<AppointmentEventPayload> {
-  readonly type = 'appointment.scheduled';
+  readonly type = DomainEventType.AppointmentScheduled;
 }
 
 export class AppointmentRescheduledEvent extends DomainEvent<AppointmentEventPayload> {
-  readonly type = 'appointment.rescheduled';
+  readonly type = DomainEventType.AppointmentRescheduled;
 }
 
 export class AppointmentCanceledEvent extends DomainEvent<AppointmentEventPayload> {
-  readonly type = 'appointment.canceled';
+  readonly type = DomainEventType.AppointmentCanceled;
 }
 
 /** Every change (booked, moved, canceled, edited): what `changed` subscribers receive. */
 export class AppointmentChangedEvent extends DomainEvent<AppointmentEventPayload> {
-  readonly type = 'appointment.changed';
+  readonly type = DomainEventType.AppointmentChanged;
 }
 
 type AppointmentEventClass = new (

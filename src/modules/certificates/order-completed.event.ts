@@ -1,4 +1,5 @@
 import { DomainEvent } from '../../common/outbox/domain-event';
+import { DomainEventType } from '../../common/outbox/domain-event-types';
 
 export type OrderCompletedPayload = {
   orderId: number;
@@ -9,5 +10,5 @@ export type OrderCompletedPayload = {
 
 /** An order was paid: webhooks deliver it with `action=order.completed`. */
 export class OrderCompletedEvent extends DomainEvent<OrderCompletedPayload> {
-  readonly type = 'order.completed';
+  readonly type = DomainEventType.OrderCompleted;
 }

@@ -1,14 +1,11 @@
-import { Inject } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { Logger } from 'pino';
 import { DataSource } from 'typeorm';
 import { Batcher, retryAlone } from '../../common/database/batcher';
 import { ROOT_LOGGER } from '../../common/logging/logging.module';
 import type { RecordedEvent } from '../../common/outbox/domain-event';
-import {
-  DomainEventConsumer,
-  type DomainEventHandler,
-} from '../../common/outbox/domain-event-consumer';
+import type { DomainEventConsumer } from '../../common/outbox/domain-event-consumer';
 import type { NotificationKind } from './notification.entity';
 import {
   type AppointmentFacts,
@@ -45,7 +42,8 @@ interface Planned {
 }
 
 /**
- * Worker: turns appointment events into client messages.
+ * Worker: turns appointment events into client messages. A consumer of the appointment events (see
+ * src/app/domain-event-consumers.ts).
  *
  * - `scheduled`, `rescheduled`, `canceled`: one row per channel with a recipient (e-mail, SMS),
  *   `pending` with a job to send it, or `skipped` with the reason (`noEmail` on the request, a
@@ -68,8 +66,8 @@ interface Planned {
  * transactions each. When a batch fails, its events are planned one by one, so that an event
  * that fails alone fails only its own job.
  */
-@DomainEventConsumer()
-export class NotificationPlanner implements DomainEventHandler {
+@Injectable()
+export class NotificationPlanner implements DomainEventConsumer {
   private readonly batches = new Batcher<PlanItem, void>(
     retryAlone((items) => this.plan(items)),
     {
@@ -86,7 +84,7 @@ export class NotificationPlanner implements DomainEventHandler {
   ) {}
 
   async handle(event: RecordedEvent): Promise<void> {
-    if (!event.type.startsWith('appointment.') || event.accountId === null) return;
+    if (event.accountId === null) return;
     const appointmentId = event.payload.appointmentId;
     if (typeof appointmentId !== 'number') return;
     await this.batches.add({

@@ -1,10 +1,11 @@
+import { DomainEventType } from '../../common/outbox/domain-event-types';
 import type { Channel, NotificationKind } from './notification.entity';
 
 /** The domain events a client hears of, and what the message is called. */
-export const KIND_OF_EVENT: Readonly<Record<string, NotificationKind>> = {
-  'appointment.scheduled': 'confirmation',
-  'appointment.rescheduled': 'rescheduled',
-  'appointment.canceled': 'canceled',
+export const KIND_OF_EVENT: Readonly<Partial<Record<DomainEventType, NotificationKind>>> = {
+  [DomainEventType.AppointmentScheduled]: 'confirmation',
+  [DomainEventType.AppointmentRescheduled]: 'rescheduled',
+  [DomainEventType.AppointmentCanceled]: 'canceled',
 };
 
 /** Who the client is and what they allowed, as the appointment and its type say. */

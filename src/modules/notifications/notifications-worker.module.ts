@@ -10,8 +10,9 @@ import { NotificationsProcessor } from './notifications.processor';
 import { smsSenderProvider } from './sms-sender';
 
 /**
- * Worker side of notifications: the planner (a domain-event consumer), the notifications queue and
- * its processor, and the channels (SMTP, the SMS provider). Only the worker imports it.
+ * Worker side of notifications: the planner (a domain-event consumer, exported for the worker's map
+ * of consumers), the notifications queue and its processor, and the channels (SMTP, the SMS
+ * provider). Only the worker imports it.
  */
 @Module({
   imports: [TypeOrmModule.forFeature([Appointment, Notification]), notificationsQueueModule],
@@ -23,5 +24,6 @@ import { smsSenderProvider } from './sms-sender';
     MailSender,
     smsSenderProvider,
   ],
+  exports: [NotificationPlanner],
 })
 export class NotificationsWorkerModule {}

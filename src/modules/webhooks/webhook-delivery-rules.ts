@@ -1,3 +1,4 @@
+import { DomainEventType } from '../../common/outbox/domain-event-types';
 import type { WebhooksConfig } from '../../config/app-config';
 import type { DeliveryOutcome } from './webhook-delivery.entity';
 import type { SendOutcome } from './webhook-sender';
@@ -47,7 +48,7 @@ export function notificationOf(
 ): WebhookNotification | null {
   if (!isEventType(type)) return null;
   const action = actionOfEvent(type);
-  if (action === 'order.completed') {
+  if (type === DomainEventType.OrderCompleted) {
     const { orderId } = payload;
     if (!isId(orderId)) return null;
     return {

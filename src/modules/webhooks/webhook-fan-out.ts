@@ -1,14 +1,11 @@
-import { Inject } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { Logger } from 'pino';
 import { DataSource } from 'typeorm';
 import { Batcher, retryAlone } from '../../common/database/batcher';
 import { ROOT_LOGGER } from '../../common/logging/logging.module';
 import type { RecordedEvent } from '../../common/outbox/domain-event';
-import {
-  DomainEventConsumer,
-  type DomainEventHandler,
-} from '../../common/outbox/domain-event-consumer';
+import type { DomainEventConsumer } from '../../common/outbox/domain-event-consumer';
 import { type WebhookNotification, notificationOf } from './webhook-delivery-rules';
 import { WebhookDeliveryQueue } from './webhook-delivery-queue';
 import { type EventMessages, WebhookMessages } from './webhook-messages';
@@ -24,7 +21,8 @@ interface FanOutItem {
 
 /**
  * Worker: turns a domain event into one webhook message per active subscription of its action,
- * static and dynamic alike, and queues a delivery job for each.
+ * static and dynamic alike, and queues a delivery job for each. A consumer of every event type (see
+ * src/app/domain-event-consumers.ts): each is a webhook action.
  *
  * Idempotent, as a consumer must be (an event may be handed over again): a message is unique per
  * (event, subscription), and its first job's id is `wh:<messageId>`, so running the fan-out again
@@ -36,8 +34,8 @@ interface FanOutItem {
  * once its batch has. When a batch fails, its events are fanned out one by one, so that an event
  * that fails alone fails only its own job.
  */
-@DomainEventConsumer()
-export class WebhookFanOut implements DomainEventHandler {
+@Injectable()
+export class WebhookFanOut implements DomainEventConsumer {
   private readonly batches = new Batcher<FanOutItem, void>(
     retryAlone((items) => this.fanOut(items)),
     {
@@ -56,9 +54,7 @@ export class WebhookFanOut implements DomainEventHandler {
   async handle(event: RecordedEvent): Promise<void> {
     const notification = notificationOf(event.type, event.payload);
     if (notification === null || event.accountId === null) {
-      if (event.type.startsWith('appointment.') || event.type === 'order.completed') {
-        this.logger.debug({ outboxId: event.outboxId, type: event.type }, 'no webhook for event');
-      }
+      this.logger.debug({ outboxId: event.outboxId, type: event.type }, 'no webhook for event');
       return;
     }
     await this.batches.add({ outboxId: event.outboxId, accountId: event.accountId, notification });

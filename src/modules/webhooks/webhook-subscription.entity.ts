@@ -1,4 +1,5 @@
 import { Column, Entity, ForeignKey, Index, PrimaryGeneratedColumn } from 'typeorm';
+import { DomainEventType } from '../../common/outbox/domain-event-types';
 import { Account } from '../accounts/account.entity';
 
 /** The contract's `action` values: what a delivery carries, for static and dynamic webhooks alike. */
@@ -11,13 +12,13 @@ export const WEBHOOK_ACTIONS = [
 ] as const;
 export type WebhookAction = (typeof WEBHOOK_ACTIONS)[number];
 
-/** The `event` of a dynamic subscription (the outbox's event types bear the same names). */
+/** The `event` of a dynamic subscription: the domain event types webhooks announce, by their name. */
 export const WEBHOOK_EVENTS = [
-  'appointment.scheduled',
-  'appointment.rescheduled',
-  'appointment.canceled',
-  'appointment.changed',
-  'order.completed',
+  DomainEventType.AppointmentScheduled,
+  DomainEventType.AppointmentRescheduled,
+  DomainEventType.AppointmentCanceled,
+  DomainEventType.AppointmentChanged,
+  DomainEventType.OrderCompleted,
 ] as const;
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
 
@@ -33,13 +34,13 @@ export type StaticWebhookKey = (typeof STATIC_WEBHOOK_KEYS)[number];
 
 /** `appointment.scheduled` → `scheduled`; `order.completed` stays. */
 export function actionOfEvent(event: WebhookEvent): WebhookAction {
-  return event === 'order.completed'
+  return event === DomainEventType.OrderCompleted
     ? event
     : (event.slice('appointment.'.length) as WebhookAction);
 }
 
 export function eventOfAction(action: WebhookAction): WebhookEvent {
-  return action === 'order.completed' ? action : `appointment.${action}`;
+  return action === 'order.completed' ? DomainEventType.OrderCompleted : `appointment.${action}`;
 }
 
 /** `orderCompleted` → `order.completed`; the other keys are their action. */

@@ -13,10 +13,11 @@ import { WebhookSigningKeys } from './webhook-signing-keys';
 import { WebhookSubscription } from './webhook-subscription.entity';
 
 /**
- * Worker side of webhooks: the fan-out (a domain-event consumer), the deliveries queue and its
- * processor, and the sweeper that revives deliveries whose job was lost. Only the worker imports
- * it: the API never produces nor consumes the deliveries queue. The entities are the API's
- * WebhooksModule's, plus the messages only the worker reads and writes.
+ * Worker side of webhooks: the fan-out (a domain-event consumer, exported for the worker's map of
+ * consumers), the deliveries queue and its processor, and the sweeper that revives deliveries whose
+ * job was lost. Only the worker imports it: the API never produces nor consumes the deliveries
+ * queue. The entities are the API's WebhooksModule's, plus the messages only the worker reads and
+ * writes.
  */
 @Module({
   imports: [
@@ -32,5 +33,6 @@ import { WebhookSubscription } from './webhook-subscription.entity';
     WebhookRecovery,
     webhookSenderProvider,
   ],
+  exports: [WebhookFanOut],
 })
 export class WebhooksWorkerModule {}
