@@ -2,7 +2,7 @@ import { NestFactory } from '@nestjs/core';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Logger as NestPinoLogger } from 'nestjs-pino';
 import { HTTP_APP_OPTIONS, createHttpAdapter } from './app/http-app';
-import { configOrExit } from './app/process';
+import { configOrExit, listeningPort, reportListening } from './app/process';
 import { closeGracefullyOnSignals } from './app/shutdown';
 import { WorkerModule } from './app/worker.module';
 import { createRootLogger } from './common/logging/logging.module';
@@ -20,7 +20,9 @@ async function bootstrap(): Promise<void> {
     app.useLogger(app.get(NestPinoLogger));
     closeGracefullyOnSignals(app, logger, config.shutdownTimeoutMs);
     await app.listen(config.worker.port, config.http.host);
-    logger.info({ port: config.worker.port }, 'worker running');
+    const port = listeningPort(app);
+    logger.info({ port }, 'worker running');
+    reportListening(port);
   } catch (err) {
     logger.fatal({ err }, 'worker failed to start');
     logger.flush();

@@ -1,7 +1,6 @@
 import { createConnection } from 'mysql2/promise';
 import { migrations } from '../src/common/database/migrations';
-import { finished, spawnEntry, waitForLine, waitForStatus } from './support/processes';
-import { freePort } from './support/redis-server';
+import { finished, spawnEntry, startEntry, waitForLine, waitForStatus } from './support/processes';
 import { testConfig, testEnvVars } from './support/test-environment';
 
 /** The API and worker entry points as separate processes, the way pods run them. */
@@ -37,18 +36,16 @@ describe('Processes: start-up, schema, graceful stop (e2e)', () => {
     });
 
     it('API and worker started together create the database, migrate it once, serve, and stop on SIGTERM', async () => {
-      const [apiPort, workerPort] = [await freePort(), await freePort()];
       const env = testEnvVars({
         DB_NAME: database,
         DB_MIGRATE_ON_START: 'true',
-        PORT: String(apiPort),
-        WORKER_PORT: String(workerPort),
         LOG_LEVEL: 'info',
       });
-      const api = spawnEntry('main.ts', [], env);
-      const worker = spawnEntry('worker.ts', [], env);
-      const apiDone = finished(api);
-      const workerDone = finished(worker);
+      // Started together, as pods are: both race to migrate.
+      const [
+        { child: api, port: apiPort, exit: apiDone },
+        { child: worker, port: workerPort, exit: workerDone },
+      ] = await Promise.all([startEntry('main.ts', env), startEntry('worker.ts', env)]);
 
       await waitForStatus(`http://127.0.0.1:${apiPort}/health/ready`, 200);
       await waitForStatus(`http://127.0.0.1:${workerPort}/health/ready`, 200);

@@ -60,9 +60,10 @@ export class Environment {
   @IsString()
   HOST = '0.0.0.0';
 
+  /** 0: a free port the system picks, logged (and told to a parent process: the tests). */
   @Transform(toInt)
   @IsInt()
-  @Min(1)
+  @Min(0)
   @Max(65535)
   PORT = 3000;
 
@@ -140,10 +141,10 @@ export class Environment {
   @Max(300_000)
   AUTH_CACHE_TTL_MS = 15_000;
 
-  /** Port of the worker's health endpoints (the worker serves nothing else over HTTP). */
+  /** Port of the worker's health endpoints (the worker serves nothing else over HTTP); 0 as PORT. */
   @Transform(toInt)
   @IsInt()
-  @Min(1)
+  @Min(0)
   @Max(65535)
   WORKER_PORT = 3001;
 
