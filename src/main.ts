@@ -4,13 +4,14 @@ import { ApiModule } from './app/api.module';
 import { HTTP_APP_OPTIONS, configureApi, createHttpAdapter } from './app/http-app';
 import { configOrExit, listeningPort, reportListening } from './app/process';
 import { closeGracefullyOnSignals } from './app/shutdown';
-import { createRootLogger } from './common/logging/logging.module';
+import { createRootLogger, logFormat } from './common/logging/logging.module';
 import { MetricsServer } from './common/metrics/metrics-server';
 
 /** The API process: serves HTTP, consumes no queue. */
 async function bootstrap(): Promise<void> {
   const config = configOrExit();
-  const logger = createRootLogger(config.log.level, 'api');
+  const format = logFormat(config.env, process.stdout.isTTY);
+  const logger = createRootLogger(config.log.level, 'api', undefined, format);
   try {
     const app = await NestFactory.create<NestFastifyApplication>(
       ApiModule.forRoot({ config, logger }),

@@ -5,12 +5,13 @@ import { HTTP_APP_OPTIONS, createHttpAdapter } from './app/http-app';
 import { configOrExit, listeningPort, reportListening } from './app/process';
 import { closeGracefullyOnSignals } from './app/shutdown';
 import { WorkerModule } from './app/worker.module';
-import { createRootLogger } from './common/logging/logging.module';
+import { createRootLogger, logFormat } from './common/logging/logging.module';
 
 /** The worker process: queue consumers and the outbox relay; HTTP only for /health/*. */
 async function bootstrap(): Promise<void> {
   const config = configOrExit();
-  const logger = createRootLogger(config.log.level, 'worker');
+  const format = logFormat(config.env, process.stdout.isTTY);
+  const logger = createRootLogger(config.log.level, 'worker', undefined, format);
   try {
     const app = await NestFactory.create<NestFastifyApplication>(
       WorkerModule.forRoot({ config, logger }),
