@@ -85,11 +85,7 @@ export function startEntry(
       clearTimeout(timer);
       child.kill('SIGKILL');
       const { stdout, stderr } = await exit;
-      reject(
-        new Error(`${entry} ${reason}
-${stderr}
-${stdout.slice(-4000)}`),
-      );
+      reject(new Error(`${entry} ${reason}\n${stderr}\n${stdout.slice(-4000)}`));
     };
     const timer = setTimeout(
       () => void fail(`was not listening within ${timeoutMs} ms`),
