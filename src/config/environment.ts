@@ -51,7 +51,7 @@ export function isTrustProxy(value: unknown): boolean {
 
 /**
  * Every environment variable the service reads, with the defaults that work on a developer machine
- * (local MySQL as root without password, local Redis). Documented in `.env.example` and the README.
+ * (local MySQL as root without password, local Redis). Documented in `.env.example` and docs/configuration.md.
  */
 export class Environment {
   @IsIn(['development', 'test', 'production'])
