@@ -146,7 +146,7 @@ export function report(started: Date, facts: [string, string][], ran: Ran[]): st
   const lines = [
     '# Benchmark report',
     '',
-    `Written by \`npm run bench\` (bench/run-all.ts), started ${started.toISOString()}: every \`bench:*\` script of package.json in turn (${ran.map((r) => `\`bench:${r.name}\``).join(', ')}). Each benchmark's method is described at the top of its file and in the README (Benchmarks). Ratios: to the baseline measured in the same run (a bare server, or 1 API process for bench:scale), and to the target.`,
+    `Written by \`npm run bench\` (bench/run-all.ts), started ${started.toISOString()}: every \`bench:*\` script of package.json in turn (${ran.map((r) => `\`bench:${r.name}\``).join(', ')}). Each benchmark's method is described at the top of its file and in docs/benchmarks.md. Ratios: to the baseline measured in the same run (a bare server, or 1 API process for bench:scale), and to the target.`,
     '',
     '## Machine',
     '',

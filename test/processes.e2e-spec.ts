@@ -1,7 +1,17 @@
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { createConnection } from 'mysql2/promise';
 import { migrations } from '../src/common/database/migrations';
-import { finished, spawnEntry, waitForLine, waitForStatus } from './support/processes';
-import { freePort } from './support/redis-server';
+import { eventually } from './support/eventually';
+import {
+  finished,
+  spawnEntry,
+  startEntry,
+  track,
+  waitForLine,
+  waitForStatus,
+} from './support/processes';
 import { testConfig, testEnvVars } from './support/test-environment';
 
 /** The API and worker entry points as separate processes, the way pods run them. */
@@ -17,6 +27,47 @@ describe('Processes: start-up, schema, graceful stop (e2e)', () => {
       'REDIS_PORT: REDIS_PORT must not be greater than 65535 (got "99999")',
     );
   });
+
+  it('an API whose parent dies (a test run killed outright) stops by itself: no orphan', async () => {
+    // A parent that starts the API as the tests do (IPC channel, port 0), prints its pid and port,
+    // then is killed with SIGKILL: nothing of it runs to stop its child.
+    const parentScript = `
+      const { spawn } = require('node:child_process');
+      const api = spawn(process.execPath, ['-r', 'ts-node/register/transpile-only', ${JSON.stringify(
+        join(__dirname, '..', 'src', 'main.ts'),
+      )}], { stdio: ['ignore', 'ignore', 'ignore', 'ipc'], env: { ...process.env, PORT: '0' } });
+      api.on('message', (m) => {
+        if (m.listening) process.stdout.write(JSON.stringify({ pid: api.pid, port: m.listening }) + '\\n');
+      });`;
+    const parent = track(
+      spawn(process.execPath, ['-e', parentScript], {
+        env: { ...process.env, ...testEnvVars({ LOG_LEVEL: 'info' }) },
+        stdio: ['ignore', 'pipe', 'inherit'],
+      }),
+    );
+    const { pid, port } = (await waitForLine(parent, (line) => 'pid' in line, 90_000)) as {
+      pid: number;
+      port: number;
+    };
+    await waitForStatus(`http://127.0.0.1:${port}/health/live`, 200);
+
+    parent.kill('SIGKILL');
+    // Gone, or a zombie waiting for init to reap it: either way it no longer runs.
+    const running = () => {
+      try {
+        return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+      } catch {
+        return false;
+      }
+    };
+    try {
+      await eventually(() => (running() ? undefined : true), 30_000);
+      await expect(fetch(`http://127.0.0.1:${port}/health/live`)).rejects.toThrow();
+    } finally {
+      // Not ours to track (its parent started it): if it outlived the test, end it here.
+      if (running()) process.kill(pid, 'SIGKILL');
+    }
+  }, 120_000);
 
   describe('on a machine without the database', () => {
     const database = `${testConfig().db.name.replace(/_test$/, '')}_fresh_test`;
@@ -37,18 +88,16 @@ describe('Processes: start-up, schema, graceful stop (e2e)', () => {
     });
 
     it('API and worker started together create the database, migrate it once, serve, and stop on SIGTERM', async () => {
-      const [apiPort, workerPort] = [await freePort(), await freePort()];
       const env = testEnvVars({
         DB_NAME: database,
         DB_MIGRATE_ON_START: 'true',
-        PORT: String(apiPort),
-        WORKER_PORT: String(workerPort),
         LOG_LEVEL: 'info',
       });
-      const api = spawnEntry('main.ts', [], env);
-      const worker = spawnEntry('worker.ts', [], env);
-      const apiDone = finished(api);
-      const workerDone = finished(worker);
+      // Started together, as pods are: both race to migrate.
+      const [
+        { child: api, port: apiPort, exit: apiDone },
+        { child: worker, port: workerPort, exit: workerDone },
+      ] = await Promise.all([startEntry('main.ts', env), startEntry('worker.ts', env)]);
 
       await waitForStatus(`http://127.0.0.1:${apiPort}/health/ready`, 200);
       await waitForStatus(`http://127.0.0.1:${workerPort}/health/ready`, 200);

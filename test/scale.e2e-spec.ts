@@ -3,8 +3,7 @@ import { DateTime } from 'luxon';
 import { createConnection } from 'mysql2/promise';
 import { eventually } from './support/eventually';
 import { sample, scrape } from './support/metrics';
-import { type Finished, finished, runCli, spawnEntry, waitForStatus } from './support/processes';
-import { freePort } from './support/redis-server';
+import { type Finished, runCli, startEntry, waitForStatus } from './support/processes';
 import { basicAuth } from './support/test-app';
 import { testConfig, testEnvVars } from './support/test-environment';
 import { Receiver } from './webhooks/receiver';
@@ -47,19 +46,13 @@ describe('Scale-out: 2 APIs and 2 workers on one MySQL and Redis (e2e)', () => {
     receiver = await Receiver.start();
     const prefix = `${testConfig().queue.prefix}:scale`;
     env = testEnvVars({ QUEUE_PREFIX: prefix, LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'error' });
-    const ready: Promise<void>[] = [];
-    for (const entry of ['main.ts', 'main.ts', 'worker.ts', 'worker.ts']) {
-      const port = await freePort();
-      const isApi = entry === 'main.ts';
-      const child = spawnEntry(entry, [], {
-        ...env,
-        ...(isApi ? { PORT: String(port) } : { WORKER_PORT: String(port) }),
-      });
-      children.push({ child, exit: finished(child) });
-      (isApi ? apiUrls : workerUrls).push(`http://127.0.0.1:${port}`);
-      ready.push(waitForStatus(`http://127.0.0.1:${port}/health/ready`, 200, 90_000));
+    const entries = ['main.ts', 'main.ts', 'worker.ts', 'worker.ts'] as const;
+    const started = await Promise.all(entries.map((entry) => startEntry(entry, env)));
+    for (const [n, { child, exit, url }] of started.entries()) {
+      children.push({ child, exit });
+      (entries[n] === 'main.ts' ? apiUrls : workerUrls).push(url);
     }
-    await Promise.all(ready);
+    await Promise.all(started.map(({ url }) => waitForStatus(`${url}/health/ready`, 200, 90_000)));
   }, 120_000);
 
   afterAll(async () => {

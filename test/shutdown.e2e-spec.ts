@@ -16,9 +16,8 @@ import { Public } from '../src/common/http/public.decorator';
 import { apiClient } from './support/api-client';
 import { createAppointmentType, createCalendar } from './support/catalog-fixtures';
 import { eventually } from './support/eventually';
-import { finished, runCli, spawnEntry, waitForStatus } from './support/processes';
-import { freePort } from './support/redis-server';
 import { everyTypeTo } from './support/domain-events';
+import { runCli, startEntry, waitForStatus } from './support/processes';
 import { basicAuth, createAccount, startApi, startWorkerApp } from './support/test-app';
 import { testConfig, testEnvVars } from './support/test-environment';
 import { Receiver, header } from './webhooks/receiver';
@@ -139,13 +138,10 @@ describe('Graceful stop (e2e)', () => {
    */
   it('API process under load: not ready from SIGTERM on, serves through the drain, then stops; no request fails', async () => {
     const DRAIN_MS = 3000;
-    const port = await freePort();
     const env = testEnvVars({
-      PORT: String(port),
       SHUTDOWN_DRAIN_MS: String(DRAIN_MS),
       LOG_LEVEL: 'info',
     });
-    const base = `http://127.0.0.1:${port}`;
     const created = await runCli(
       ['account:create', '--email', `drain-${Date.now()}@example.test`, '--name', 'Drain'],
       env,
@@ -153,8 +149,7 @@ describe('Graceful stop (e2e)', () => {
     const account = created.result as { id: number; apiKey: string };
     const authorization = basicAuth(account.id, account.apiKey);
 
-    const api = spawnEntry('main.ts', [], env);
-    const exit = finished(api);
+    const { child: api, url: base, exit } = await startEntry('main.ts', env);
     await waitForStatus(`${base}/health/ready`, 200, 60_000);
 
     const agent = new Agent({ keepAlive: true, maxSockets: 8 });
@@ -231,16 +226,10 @@ describe('Graceful stop (e2e)', () => {
     const config = base.with({ queue: { prefix } });
     const app = await startApi({ config });
     const receiver = await Receiver.start();
-    const workerPort = await freePort();
-    const env = testEnvVars({
-      QUEUE_PREFIX: prefix,
-      WORKER_PORT: String(workerPort),
-      LOG_LEVEL: 'info',
-    });
+    const env = testEnvVars({ QUEUE_PREFIX: prefix, LOG_LEVEL: 'info' });
     const startWorkerProcess = async () => {
-      const child = spawnEntry('worker.ts', [], env);
-      const exit = finished(child);
-      await waitForStatus(`http://127.0.0.1:${workerPort}/health/ready`, 200, 60_000);
+      const { child, url, exit } = await startEntry('worker.ts', env);
+      await waitForStatus(`${url}/health/ready`, 200, 60_000);
       return { child, exit };
     };
     try {

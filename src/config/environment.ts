@@ -17,7 +17,7 @@ import { BooleanVariable, IntVariable, IsTrustProxy, toDecimal } from './environ
 
 /**
  * Every environment variable the service reads, with the defaults that work on a developer machine
- * (local MySQL as root without password, local Redis). Documented in `.env.example` and the README.
+ * (local MySQL as root without password, local Redis). Documented in `.env.example` and docs/configuration.md.
  */
 export class Environment {
   @IsIn(['development', 'test', 'production'])
@@ -26,7 +26,8 @@ export class Environment {
   @IsString()
   HOST = '0.0.0.0';
 
-  @IntVariable(1, 65535)
+  /** 0: a free port the system picks, logged (and told to a parent process: the tests). */
+  @IntVariable(0, 65535)
   PORT = 3000;
 
   /** Base URL clients reach the service at; used to build links (confirmation pages, OAuth). */
@@ -87,8 +88,8 @@ export class Environment {
   @IntVariable(0, 300_000)
   AUTH_CACHE_TTL_MS = 15_000;
 
-  /** Port of the worker's health endpoints (the worker serves nothing else over HTTP). */
-  @IntVariable(1, 65535)
+  /** Port of the worker's health endpoints (the worker serves nothing else over HTTP); 0 as PORT. */
+  @IntVariable(0, 65535)
   WORKER_PORT = 3001;
 
   /**

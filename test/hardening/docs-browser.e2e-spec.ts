@@ -1,12 +1,6 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { type BrowserContext, chromium } from 'playwright-core';
+import { type TestBrowser, launchBrowser } from '../support/browser';
 import { startApi } from '../support/test-app';
-
-/** Debian's Chromium (as the OAuth browser test): no browser download. */
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 /**
  * Swagger UI under its Content-Security-Policy, in headless Chromium: it must load the document and
@@ -16,28 +10,21 @@ describe('Hardening: Swagger UI runs under its security headers (e2e, Chromium)'
   jest.setTimeout(60_000);
   let app: NestFastifyApplication;
   let url: string;
-  let userDataDir: string;
-  let browser: BrowserContext;
+  let browser: TestBrowser;
 
   beforeAll(async () => {
     app = await startApi();
     await app.listen(0, '127.0.0.1');
     url = (await app.getUrl()).replace('[::1]', '127.0.0.1');
-    userDataDir = await mkdtemp(join(tmpdir(), 'docs-chromium-'));
-    browser = await chromium.launchPersistentContext(userDataDir, {
-      executablePath: CHROMIUM,
-      headless: true,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run'],
-    });
+    browser = await launchBrowser();
   }, 90_000);
   afterAll(async () => {
     await browser?.close();
-    if (userDataDir) await rm(userDataDir, { recursive: true, force: true });
     await app.close();
   });
 
   it('draws the operations of the OpenAPI document, with no violation', async () => {
-    const page = await browser.newPage();
+    const page = await browser.context.newPage();
     const problems: string[] = [];
     page.on('console', (message) => {
       if (message.type() === 'error') problems.push(message.text());

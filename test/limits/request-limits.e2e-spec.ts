@@ -5,8 +5,8 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { LimitsConfig } from '../../src/config/app-config';
 import { eventually } from '../support/eventually';
 import { PlatformProbeController, ProbeGate } from '../support/platform-probe.controller';
-import { finished, spawnEntry, waitForStatus } from '../support/processes';
-import { PrivateRedis, freePort } from '../support/redis-server';
+import { type Started, startEntry, waitForStatus } from '../support/processes';
+import { PrivateRedis } from '../support/redis-server';
 import { type TestAccount, createAccount, startApi } from '../support/test-app';
 import { testConfig, testEnvVars } from '../support/test-environment';
 
@@ -293,20 +293,12 @@ describe('Request limits: per client IP, shared by the API processes through Red
 
   describe('two API processes sharing Redis', () => {
     const ports: number[] = [];
-    const pods: ReturnType<typeof spawnEntry>[] = [];
+    const pods: Started[] = [];
 
     beforeAll(async () => {
-      for (let i = 0; i < 2; i++) {
-        const port = await freePort();
-        ports.push(port);
-        pods.push(
-          spawnEntry(
-            'main.ts',
-            [],
-            testEnvVars({ PORT: String(port), RATE_LIMIT_ENABLED: 'true' }),
-          ),
-        );
-      }
+      const env = testEnvVars({ RATE_LIMIT_ENABLED: 'true' });
+      pods.push(...(await Promise.all([startEntry('main.ts', env), startEntry('main.ts', env)])));
+      ports.push(...pods.map((pod) => pod.port));
       await Promise.all(
         ports.map((p) => waitForStatus(`http://127.0.0.1:${p}/health/ready`, 200, 60_000)),
       );
@@ -316,9 +308,8 @@ describe('Request limits: per client IP, shared by the API processes through Red
     }, 90_000);
 
     afterAll(async () => {
-      const done = pods.map((pod) => finished(pod));
-      for (const pod of pods) pod.kill('SIGTERM');
-      await Promise.all(done);
+      for (const pod of pods) pod.child.kill('SIGTERM');
+      await Promise.all(pods.map((pod) => pod.exit));
     });
 
     it('enforce one limit together; a second IP (another source address) is not affected', async () => {

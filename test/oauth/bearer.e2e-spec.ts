@@ -4,8 +4,7 @@ import { Secrets } from '../../src/common/crypto/secrets';
 import { OAuthToken } from '../../src/modules/oauth/oauth-token.entity';
 import { apiClient } from '../support/api-client';
 import { createCalendar } from '../support/catalog-fixtures';
-import { finished, spawnEntry, waitForStatus } from '../support/processes';
-import { freePort } from '../support/redis-server';
+import { startEntry, waitForStatus } from '../support/processes';
 import { createAccount, startApi } from '../support/test-app';
 import { testEnvVars } from '../support/test-environment';
 import {
@@ -242,18 +241,12 @@ describe('OAuth 2.0: Bearer tokens on the API and POST /oauth2/disconnect (e2e)'
 
     it('reaches other API processes within AUTH_CACHE_TTL_MS (their cache), this one at once', async () => {
       // Another pod: a process of its own (in one process, passport's strategies are global).
-      const port = await freePort();
-      const pod = spawnEntry(
-        'main.ts',
-        [],
-        testEnvVars({ PORT: String(port), AUTH_CACHE_TTL_MS: '1500' }),
-      );
-      const podDone = finished(pod);
+      const pod = await startEntry('main.ts', testEnvVars({ AUTH_CACHE_TTL_MS: '1500' }));
       try {
-        await waitForStatus(`http://127.0.0.1:${port}/health/ready`, 200);
+        await waitForStatus(`${pod.url}/health/ready`, 200);
         const onPod = async (token: string) =>
           (
-            await fetch(`http://127.0.0.1:${port}/api/v1/me`, {
+            await fetch(`${pod.url}/api/v1/me`, {
               headers: { authorization: bearer(token) },
             })
           ).status;
@@ -268,8 +261,8 @@ describe('OAuth 2.0: Bearer tokens on the API and POST /oauth2/disconnect (e2e)'
         await new Promise((resolve) => setTimeout(resolve, 1600));
         expect(await onPod(token)).toBe(401);
       } finally {
-        pod.kill('SIGTERM');
-        await podDone;
+        pod.child.kill('SIGTERM');
+        await pod.exit;
       }
     }, 90_000); // a second API process starts under ts-node: slow on a busy 2-core machine
   });

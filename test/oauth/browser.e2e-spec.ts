@@ -1,24 +1,11 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { type BrowserContext, type Page, chromium } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
+import { type TestBrowser, launchBrowser } from '../support/browser';
 import { startApi } from '../support/test-app';
 import { type OwnerAccount, ownerAccount } from './oauth-fixtures';
 import { type Partner, listen, startPartner } from './partner';
 
-/** Debian's Chromium (`apt-get install chromium`; .ci/run installs it): no browser download. */
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 /** Set to a folder to keep screenshots of the pages (to look at them). */
 const SCREENSHOTS = process.env.OAUTH_SCREENSHOTS;
 
@@ -34,7 +21,7 @@ describe('OAuth 2.0 pages in headless Chromium (e2e)', () => {
   let app: NestFastifyApplication;
   let authUrl: string;
   let partner: Partner;
-  let userDataDir: string;
+  let chromium: TestBrowser;
   let browser: BrowserContext;
   let owner: OwnerAccount;
 
@@ -42,17 +29,11 @@ describe('OAuth 2.0 pages in headless Chromium (e2e)', () => {
     app = await startApi();
     authUrl = await listen(app);
     partner = await startPartner(app, authUrl, 'post');
-    userDataDir = await mkdtemp(join(tmpdir(), 'oauth-chromium-'));
-    browser = await chromium.launchPersistentContext(userDataDir, {
-      executablePath: CHROMIUM,
-      headless: true,
-      args: CHROMIUM_ARGS,
-      javaScriptEnabled: false,
-    });
+    chromium = await launchBrowser({ javaScriptEnabled: false });
+    browser = chromium.context;
   }, 90_000); // the partner app (ts-node) and Chromium start here
   afterAll(async () => {
-    await browser?.close();
-    if (userDataDir) await rm(userDataDir, { recursive: true, force: true });
+    await chromium?.close();
     await partner?.stop();
     await app.close();
   });

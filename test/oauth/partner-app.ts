@@ -10,11 +10,14 @@
  *   the access token; the page shows `{callbackUrl, tokenType, accessToken, me}` as JSON in
  *   `<pre id="result">`, or the library's error in `<pre id="error">`.
  *
- * Environment: AUTH_URL (the service's host root), CLIENT_ID, CLIENT_SECRET, CLIENT_AUTH
- * (`post` or `basic`), PORT (its redirect URI is http://127.0.0.1:PORT/callback).
+ * Environment: AUTH_URL (the service's host root), CLIENT_AUTH (`post` or `basic`). It listens on
+ * a port the system picks and tells it to the test over IPC (`{listening: port}`; its redirect URI
+ * is http://127.0.0.1:<port>/callback); the test registers the client for that redirect URI and
+ * answers with `{clientId, clientSecret}`, and the app confirms with `{configured: true}`.
  */
 import { randomUUID } from 'node:crypto';
 import { type IncomingMessage, type ServerResponse, createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import * as oauth from 'openid-client';
 
 const env = (name: string): string => {
@@ -24,25 +27,27 @@ const env = (name: string): string => {
 };
 
 const authUrl = env('AUTH_URL');
-const secret = env('CLIENT_SECRET');
-const port = Number(env('PORT'));
-const base = `http://127.0.0.1:${port}`;
-const redirectUri = `${base}/callback`;
+let base = '';
+let redirectUri = '';
+let config: oauth.Configuration | undefined;
 
-const config = new oauth.Configuration(
-  {
-    issuer: authUrl,
-    authorization_endpoint: `${authUrl}/oauth2/authorize`,
-    token_endpoint: `${authUrl}/oauth2/token`,
-  },
-  env('CLIENT_ID'),
-  undefined,
-  process.env.CLIENT_AUTH === 'basic'
-    ? oauth.ClientSecretBasic(secret)
-    : oauth.ClientSecretPost(secret),
-);
-// The service runs on http://127.0.0.1 in the tests.
-oauth.allowInsecureRequests(config);
+function configure(clientId: string, secret: string): oauth.Configuration {
+  const configuration = new oauth.Configuration(
+    {
+      issuer: authUrl,
+      authorization_endpoint: `${authUrl}/oauth2/authorize`,
+      token_endpoint: `${authUrl}/oauth2/token`,
+    },
+    clientId,
+    undefined,
+    process.env.CLIENT_AUTH === 'basic'
+      ? oauth.ClientSecretBasic(secret)
+      : oauth.ClientSecretPost(secret),
+  );
+  // The service runs on http://127.0.0.1 in the tests.
+  oauth.allowInsecureRequests(configuration);
+  return configuration;
+}
 
 /** The app's sessions: what /connect started, for /callback to check. */
 const sessions = new Map<string, { state: string; verifier: string }>();
@@ -61,6 +66,7 @@ function page(res: ServerResponse, status: number, id: string, data: unknown): v
 
 async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
   const url = new URL(req.url ?? '/', base);
+  if (!config) return page(res, 503, 'error', { message: 'not configured yet' });
   if (url.pathname === '/connect') {
     const session = randomUUID();
     const verifier = oauth.randomPKCECodeVerifier();
@@ -117,10 +123,18 @@ async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> 
   res.writeHead(404).end();
 }
 
-createServer((req, res) => {
+const server = createServer((req, res) => {
   handle(req, res).catch((e: unknown) => {
     res.writeHead(500).end(String(e));
   });
-}).listen(port, '127.0.0.1', () => {
-  process.stdout.write(`${JSON.stringify({ listening: port })}\n`);
+});
+server.listen(0, '127.0.0.1', () => {
+  const { port } = server.address() as AddressInfo;
+  base = `http://127.0.0.1:${port}`;
+  redirectUri = `${base}/callback`;
+  process.on('message', (client: { clientId: string; clientSecret: string }) => {
+    config = configure(client.clientId, client.clientSecret);
+    process.send?.({ configured: true });
+  });
+  process.send?.({ listening: port });
 });

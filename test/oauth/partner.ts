@@ -2,8 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { finished, waitForLine } from '../support/processes';
-import { freePort } from '../support/redis-server';
+import { type Finished, finished, track } from '../support/processes';
 import { type TestClient, registerClient } from './oauth-fixtures';
 
 const ROOT = join(__dirname, '..', '..');
@@ -27,31 +26,32 @@ export async function startPartner(
   authUrl: string,
   clientAuth: 'post' | 'basic',
 ): Promise<Partner> {
-  const port = await freePort();
+  const child: ChildProcess = track(
+    spawn(
+      process.execPath,
+      ['-r', 'ts-node/register/transpile-only', join(__dirname, 'partner-app.ts')],
+      {
+        cwd: ROOT,
+        env: {
+          ...process.env,
+          TS_NODE_PROJECT: join(ROOT, 'tsconfig.json'),
+          AUTH_URL: authUrl,
+          CLIENT_AUTH: clientAuth,
+        },
+        stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+      },
+    ),
+  );
+  const done = finished(child);
+  // It listens on a port the system picks; its client is registered for that port's redirect URI.
+  const { listening: port } = await message<{ listening: number }>(child, 'listening', done);
   const base = `http://127.0.0.1:${port}`;
   const client = await registerClient(app, {
     name: 'Partner App',
     redirectUris: [`${base}/callback`],
   });
-  const child: ChildProcess = spawn(
-    process.execPath,
-    ['-r', 'ts-node/register/transpile-only', join(__dirname, 'partner-app.ts')],
-    {
-      cwd: ROOT,
-      env: {
-        ...process.env,
-        TS_NODE_PROJECT: join(ROOT, 'tsconfig.json'),
-        AUTH_URL: authUrl,
-        CLIENT_ID: client.clientId,
-        CLIENT_SECRET: client.clientSecret,
-        CLIENT_AUTH: clientAuth,
-        PORT: String(port),
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
-  const done = finished(child);
-  await waitForLine(child, (line) => line.listening === port, 20_000);
+  child.send({ clientId: client.clientId, clientSecret: client.clientSecret });
+  await message(child, 'configured', done);
   return {
     client,
     url: (path) => `${base}${path}`,
@@ -60,6 +60,24 @@ export async function startPartner(
       await done;
     },
   };
+}
+
+/** The child's first IPC message that has `key`; rejects if the child exits first or in 20 s. */
+function message<T>(child: ChildProcess, key: string, exit: Promise<Finished>): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`partner app: no ${key} within 20 s`)), 20_000);
+    const onMessage = (m: Record<string, unknown>) => {
+      if (!(key in m)) return;
+      clearTimeout(timer);
+      child.off('message', onMessage);
+      resolve(m as T);
+    };
+    child.on('message', onMessage);
+    void exit.then(({ code, signal, stderr }) => {
+      clearTimeout(timer);
+      reject(new Error(`partner app exited (${signal ?? code}) before ${key}\n${stderr}`));
+    });
+  });
 }
 
 /** What the partner's callback page shows. */

@@ -3,17 +3,105 @@ import { join } from 'node:path';
 
 const ROOT = join(__dirname, '..', '..');
 
-/** Runs a TypeScript entry point of src/ in a child process, as `node` would run the build. */
-export function spawnEntry(entry: string, args: string[], env: NodeJS.ProcessEnv): ChildProcess {
-  return spawn(
-    process.execPath,
-    ['-r', 'ts-node/register/transpile-only', join(ROOT, 'src', entry), ...args],
-    {
-      cwd: ROOT,
-      env: { ...process.env, TS_NODE_PROJECT: join(ROOT, 'tsconfig.json'), ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
+/**
+ * Every child process a test started and that still runs. A test stops its children itself, in a
+ * `finally` or an `afterAll`; whatever is left when its file ends (an assertion or a time-out
+ * skipped the stop) is killed by stopChildren(), which test/support/stop-children.ts runs after
+ * every test file, and at the latest when the test process exits. So no child outlives its test
+ * file, and jest never waits on one.
+ */
+const running = new Set<ChildProcess>();
+
+/** Adds a child to the registry until it exits. */
+export function track<T extends ChildProcess>(child: T): T {
+  running.add(child);
+  child.once('exit', () => running.delete(child));
+  return child;
+}
+
+/** Kills (SIGKILL) every tracked child still running and waits until they have exited. */
+export async function stopChildren(): Promise<void> {
+  await Promise.all(
+    [...running].map(
+      (child) =>
+        new Promise<void>((resolve) => {
+          if (child.exitCode !== null || child.signalCode !== null) return resolve();
+          child.once('exit', () => resolve());
+          child.kill('SIGKILL');
+        }),
+    ),
   );
+}
+
+process.once('exit', () => {
+  for (const child of running) child.kill('SIGKILL');
+});
+
+/**
+ * Runs a TypeScript entry point of src/ in a child process, as `node` would run the build, on the
+ * Node.js that runs the tests (process.execPath: the pinned one). The child has an IPC channel: the
+ * API and the worker tell their port over it, and stop if this process goes away.
+ */
+export function spawnEntry(entry: string, args: string[], env: NodeJS.ProcessEnv): ChildProcess {
+  return track(
+    spawn(
+      process.execPath,
+      ['-r', 'ts-node/register/transpile-only', join(ROOT, 'src', entry), ...args],
+      {
+        cwd: ROOT,
+        env: { ...process.env, TS_NODE_PROJECT: join(ROOT, 'tsconfig.json'), ...env },
+        stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+      },
+    ),
+  );
+}
+
+/** A process of the service that listens, started by startEntry. */
+export interface Started {
+  child: ChildProcess;
+  /** The port the system picked for it. */
+  port: number;
+  /** `http://127.0.0.1:<port>` */
+  url: string;
+  /** Its exit, with everything it wrote (collected from its start). */
+  exit: Promise<Finished>;
+}
+
+/**
+ * Starts `main.ts` (the API) or `worker.ts` on a port the system picks (PORT=0, WORKER_PORT=0,
+ * unless `env` names one), and resolves with that port once the process listens: no port is
+ * chosen first and raced for. Rejects, with what the process wrote, if it exits first or is not
+ * listening after `timeoutMs` (then it is killed).
+ */
+export function startEntry(
+  entry: 'main.ts' | 'worker.ts',
+  env: NodeJS.ProcessEnv,
+  timeoutMs = 90_000,
+): Promise<Started> {
+  const child = spawnEntry(entry, [], { PORT: '0', WORKER_PORT: '0', ...env });
+  const exit = finished(child);
+  return new Promise<Started>((resolve, reject) => {
+    const fail = async (reason: string) => {
+      clearTimeout(timer);
+      child.kill('SIGKILL');
+      const { stdout, stderr } = await exit;
+      reject(new Error(`${entry} ${reason}\n${stderr}\n${stdout.slice(-4000)}`));
+    };
+    const timer = setTimeout(
+      () => void fail(`was not listening within ${timeoutMs} ms`),
+      timeoutMs,
+    );
+    const onExit = (code: number | null, signal: NodeJS.Signals | null) =>
+      void fail(`exited (${signal ?? code}) before listening`);
+    child.once('exit', onExit);
+    child.on('message', (message: { listening?: number }) => {
+      if (typeof message.listening !== 'number') return;
+      clearTimeout(timer);
+      child.off('exit', onExit);
+      const port = message.listening;
+      resolve({ child, port, url: `http://127.0.0.1:${port}`, exit });
+    });
+  });
 }
 
 export interface Finished {

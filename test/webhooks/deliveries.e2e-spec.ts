@@ -414,10 +414,16 @@ describe('Webhooks: delivery (e2e)', () => {
   it('revives a message whose job was lost once its lease is over, on the same ladder rung', async () => {
     const shop = await openShop();
     const booked = await book(shop);
-    const [event] = await db.query<{ id: number | string }[]>(
-      "SELECT id FROM outbox WHERE account_id = ? AND type = 'appointment.scheduled'",
-      [shop.account.id],
-    );
+    // The booking's event is fanned out before the subscription exists (on a loaded machine the
+    // worker may take a while: subscribing earlier would put the subscription in the fan-out).
+    const [event] = await eventually(async () => {
+      const rows = await db.query<{ id: number | string }[]>(
+        `SELECT id FROM outbox
+          WHERE account_id = ? AND type = 'appointment.scheduled' AND processed_at IS NOT NULL`,
+        [shop.account.id],
+      );
+      return rows.length > 0 ? rows : undefined;
+    });
     // Subscribed after the booking: the fan-out did not include it. Its message is written here as
     // a worker that died in its 2nd attempt (after a failed 1st) leaves it, its job lost with Redis.
     const path = `/revived-${shop.account.id}`;

@@ -2,8 +2,8 @@ import type { ChildProcess } from 'node:child_process';
 import { DateTime } from 'luxon';
 import { createConnection } from 'mysql2/promise';
 import { eventually } from '../support/eventually';
-import { type Finished, finished, runCli, spawnEntry, waitForStatus } from '../support/processes';
-import { PrivateRedis, freePort } from '../support/redis-server';
+import { type Finished, runCli, startEntry, waitForStatus } from '../support/processes';
+import { PrivateRedis } from '../support/redis-server';
 import { basicAuth } from '../support/test-app';
 import { testConfig, testEnvVars } from '../support/test-environment';
 import { Receiver, header, signatureProblem } from './receiver';
@@ -32,11 +32,8 @@ describe('Webhooks: a worker crash and an empty Redis lose no delivery (e2e)', (
   beforeAll(async () => {
     redis = await PrivateRedis.start();
     receiver = await Receiver.start();
-    const [apiPort, workerPort] = [await freePort(), await freePort()];
     env = testEnvVars({
       REDIS_PORT: String(redis.port),
-      PORT: String(apiPort),
-      WORKER_PORT: String(workerPort),
       LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'error',
       OUTBOX_RELAY_INTERVAL_MS: '200',
       OUTBOX_RELAY_DELAY_MS: '1000',
@@ -44,12 +41,11 @@ describe('Webhooks: a worker crash and an empty Redis lose no delivery (e2e)', (
       WEBHOOK_SWEEP_INTERVAL_MS: '500',
       WEBHOOK_SWEEP_GRACE_MS: '2000',
     });
-    apiUrl = `http://127.0.0.1:${apiPort}`;
-    api = spawnEntry('main.ts', [], env);
-    apiExit = finished(api);
-    startWorker();
+    const started = await startEntry('main.ts', env);
+    ({ child: api, url: apiUrl, exit: apiExit } = started);
+    const workerUrl = await startWorker();
     await waitForStatus(`${apiUrl}/health/ready`, 200, 60_000);
-    await waitForStatus(`http://127.0.0.1:${workerPort}/health/ready`, 200, 60_000);
+    await waitForStatus(`${workerUrl}/health/ready`, 200, 60_000);
   }, 90_000);
 
   afterAll(async () => {
@@ -67,9 +63,10 @@ describe('Webhooks: a worker crash and an empty Redis lose no delivery (e2e)', (
     await redis?.stop();
   }, 60_000);
 
-  function startWorker(): void {
-    worker = spawnEntry('worker.ts', [], env);
-    workerExit = finished(worker);
+  async function startWorker(): Promise<string> {
+    const started = await startEntry('worker.ts', env);
+    ({ child: worker, exit: workerExit } = started);
+    return started.url;
   }
 
   async function call(
@@ -167,7 +164,7 @@ describe('Webhooks: a worker crash and an empty Redis lose no delivery (e2e)', (
     // never queued).
     expect(missing().length).toBeGreaterThan(BOOKED_WHILE_REDIS_IS_DOWN);
 
-    startWorker();
+    await startWorker();
     await eventually(() => (missing().length === 0 ? true : undefined), 90_000).catch(() => {
       throw new Error(`never delivered: ${JSON.stringify(missing())}`);
     });
