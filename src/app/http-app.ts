@@ -17,6 +17,12 @@ import {
   registerBodyParsing,
   rewriteUrl,
 } from '../common/http/request-parsing';
+import {
+  MAX_JSON_DEPTH,
+  MAX_JSON_ITEMS,
+  MAX_JSON_KEYS,
+  MAX_JSON_VALUES,
+} from '../common/http/json-shape';
 import { SecurityHeaders, clientErrorHandler } from '../common/http/security-headers';
 import { RouteCatalog } from '../common/http/route-catalog';
 import { registerHttpMetrics } from '../common/metrics/http-metrics';
@@ -113,7 +119,12 @@ function setUpOpenApi(app: INestApplication): void {
     new DocumentBuilder()
       .setTitle('v1')
       .setVersion('1.1')
-      .setDescription('Appointment scheduling API. Errors: `{status_code, message, error}`.')
+      .setDescription(
+        'Appointment scheduling API. Errors: `{status_code, message, error}`. ' +
+          `Request bodies: JSON of at most ${BODY_LIMIT_BYTES} bytes (413 \`payload_too_large\`), ` +
+          `${MAX_JSON_DEPTH} levels deep, ${MAX_JSON_KEYS} keys an object, ${MAX_JSON_ITEMS} items ` +
+          `an array and ${MAX_JSON_VALUES} values in all (400 \`bad_request\` naming the bound).`,
+      )
       .addBasicAuth({ type: 'http', scheme: 'basic', description: 'User ID and API key' })
       .build(),
   );

@@ -5,6 +5,7 @@ import {
   type ValidationError,
 } from '@nestjs/common';
 import { ExpectedJsonObjectError, InvalidAttributeError } from '../errors/domain-error';
+import { declaredOnly, requestDtoTransformer } from './request-dto-transformer';
 
 /**
  * What a DTO attaches to a constraint to choose its error:
@@ -66,7 +67,8 @@ export function toInvalidAttribute(errors: ValidationError[]): InvalidAttributeE
 
 /**
  * Validates request DTOs (bodies and query strings) into the contract's errors. Unknown attributes are
- * dropped (never reach an entity); a body a DTO expects must be a JSON object.
+ * dropped (never reach an entity); a body a DTO expects must be a JSON object. DTOs are built by
+ * requestDtoTransformer, in time linear in what they keep.
  */
 @Injectable()
 export class ApiValidationPipe extends ValidationPipe {
@@ -79,6 +81,7 @@ export class ApiValidationPipe extends ValidationPipe {
       stopAtFirstError: true,
       validationError: { target: false, value: true },
       exceptionFactory: toInvalidAttribute,
+      transformerPackage: requestDtoTransformer,
     });
   }
 
@@ -86,7 +89,9 @@ export class ApiValidationPipe extends ValidationPipe {
     if (metadata.type === 'body' && this.expectsObject(metadata) && !isPlainObject(value)) {
       throw new ExpectedJsonObjectError();
     }
-    return super.transform(value, metadata);
+    // What the DTO does not declare is dropped now, before the pipe walks the value.
+    const kept = this.toValidate(metadata) ? declaredOnly(metadata.metatype, value) : value;
+    return super.transform(kept, metadata);
   }
 
   private expectsObject(metadata: ArgumentMetadata): boolean {
