@@ -3,6 +3,8 @@ import { type TestAccount, createAccount, startApi } from '../support/test-app';
 
 const basic = (credentials: string) => `Basic ${Buffer.from(credentials).toString('base64')}`;
 
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[values.length >> 1];
+
 const UNAUTHORIZED = { status_code: 401, message: 'Unauthorized', error: 'unauthorized' };
 
 describe('Hardening: Basic credentials (e2e)', () => {
@@ -40,6 +42,38 @@ describe('Hardening: Basic credentials (e2e)', () => {
         status: 401,
         body: UNAUTHORIZED,
       });
+    });
+  });
+
+  // Issue 20 item 5: a wrong key for an existing user ID answered faster than any key for an
+  // unknown one (a query each time), which told which user IDs exist.
+  it('takes as long to refuse an unknown user ID as a wrong key', async () => {
+    const unknownId = 2_000_000_000 + (account.id % 100_000_000);
+    const existing = basic(`${account.id}:${'0'.repeat(32)}`);
+    const unknown = basic(`${unknownId}:${'0'.repeat(32)}`);
+    const timed = async (authorization: string) => {
+      const start = process.hrtime.bigint();
+      const res = await me(authorization);
+      expect(res.statusCode).toBe(401);
+      return Number(process.hrtime.bigint() - start) / 1e6;
+    };
+    for (let i = 0; i < 20; i++) await Promise.all([timed(existing), timed(unknown)]);
+
+    const times = { existing: [] as number[], unknown: [] as number[] };
+    for (let i = 0; i < 300; i++) {
+      // Interleaved, each first in turn: a pause of the machine hits both alike.
+      if (i % 2 === 0) {
+        times.existing.push(await timed(existing));
+        times.unknown.push(await timed(unknown));
+      } else {
+        times.unknown.push(await timed(unknown));
+        times.existing.push(await timed(existing));
+      }
+    }
+    const ratio = median(times.unknown) / median(times.existing);
+    expect({ ratio, within: ratio >= 0.67 && ratio <= 1.5 }).toEqual({
+      ratio,
+      within: true,
     });
   });
 });
