@@ -12,6 +12,7 @@ import { AppConfig } from '../config/app-config';
 import {
   API_PREFIX,
   BODY_LIMIT_BYTES,
+  DOCS_PATH,
   OPENAPI_PATH,
   parseQuery,
   registerBodyParsing,
@@ -128,7 +129,7 @@ function setUpOpenApi(app: INestApplication): void {
       .addBasicAuth({ type: 'http', scheme: 'basic', description: 'User ID and API key' })
       .build(),
   );
-  SwaggerModule.setup(`${API_PREFIX.slice(1)}/docs`, app, document, {
+  SwaggerModule.setup(DOCS_PATH.slice(1), app, document, {
     useGlobalPrefix: false,
     jsonDocumentUrl: OPENAPI_PATH.slice(1),
     yamlDocumentUrl: `${API_PREFIX.slice(1)}/openapi.yaml`,

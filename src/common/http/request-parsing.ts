@@ -26,16 +26,21 @@ export const MAX_STRING_LENGTH = 16_000;
 export const FORM_BODY_LIMIT_BYTES = 16 * 1024;
 /** The one API path that really ends in `.json`. */
 export const OPENAPI_PATH = `${API_PREFIX}/openapi.json`;
+/** Swagger UI: served at this path and, with links relative to it, at this path and a `/`. */
+export const DOCS_PATH = `${API_PREFIX}/docs`;
 
 /**
- * Before routing: `//` → `/`, and an optional `.json` suffix on API paths is dropped
- * (`/api/v1/appointments.json` is `/api/v1/appointments`), as clients of the reference service send.
+ * Before routing: `//` → `/`, a trailing `/` is dropped (`/appointments/2/` is `/appointments/2`,
+ * on every route but Swagger UI's, so that the router and the 404/405 answers agree), an optional `.json`
+ * suffix on API paths is dropped (`/api/v1/appointments.json` is `/api/v1/appointments`), as
+ * clients of the reference service send.
  */
 export function normalizeUrl(url: string): string {
   const q = url.indexOf('?');
   let path = q < 0 ? url : url.slice(0, q);
   const query = q < 0 ? '' : url.slice(q);
   if (path.includes('//')) path = path.replace(/\/{2,}/g, '/');
+  if (path.length > 1 && path.endsWith('/') && path !== `${DOCS_PATH}/`) path = path.slice(0, -1);
   if (path.endsWith('.json') && path.startsWith(`${API_PREFIX}/`) && path !== OPENAPI_PATH) {
     path = path.slice(0, -'.json'.length);
   }
