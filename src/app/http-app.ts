@@ -122,7 +122,9 @@ function setUpOpenApi(app: INestApplication): void {
       .setVersion('1.1')
       .setDescription(
         'Appointment scheduling API. Errors: `{status_code, message, error}`. ' +
-          `Request bodies: JSON of at most ${BODY_LIMIT_BYTES} bytes (413 \`payload_too_large\`), ` +
+          'Request bodies: JSON, sent as `application/json` or `application/*+json` ' +
+          '(415 `unsupported_media_type` otherwise), ' +
+          `of at most ${BODY_LIMIT_BYTES} bytes (413 \`payload_too_large\`), ` +
           `${MAX_JSON_DEPTH} levels deep, ${MAX_JSON_KEYS} keys an object, ${MAX_JSON_ITEMS} items ` +
           `an array and ${MAX_JSON_VALUES} values in all (400 \`bad_request\` naming the bound).`,
       )

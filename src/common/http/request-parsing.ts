@@ -65,11 +65,27 @@ export function parseQuery(query: string): Record<string, unknown> {
   });
 }
 
+/** A media type as written in a Content-Type header (RFC 9110 tokens), short enough to echo. */
+const MEDIA_TYPE = /^[a-z0-9!#$%&'*+.^_`|~-]{1,50}\/[a-z0-9!#$%&'*+.^_`|~-]{1,50}$/;
+
 class UnsupportedMediaTypeError extends DomainError {
-  constructor() {
-    super(415, 'unsupported_media_type', 'Unsupported Media Type');
+  constructor(mediaType: string) {
+    super(
+      415,
+      'unsupported_media_type',
+      `${MEDIA_TYPE.test(mediaType) ? `Content-Type "${mediaType}"` : 'This Content-Type'} is not supported; send "application/json".`,
+    );
   }
 }
+
+/** `Text/Plain; charset=utf-8` → `text/plain`. */
+function mediaTypeOf(req: FastifyRequest): string {
+  return (req.headers['content-type'] ?? '').split(';', 1)[0].trim().toLowerCase();
+}
+
+/** `application/json`, or a JSON-based type (`application/vnd.api+json`, RFC 6839). */
+const isJson = (mediaType: string): boolean =>
+  mediaType === 'application/json' || /^application\/[^/]+\+json$/.test(mediaType);
 
 class FormTooLargeError extends DomainError {
   constructor() {
@@ -188,8 +204,11 @@ export function isOAuthPath(url: string): boolean {
 }
 
 /**
- * Request bodies. Under /api/v1 every body is read as JSON whatever its Content-Type (clients such as
- * `curl -d` send form types with JSON in them); anything that does not parse is 400 "Expected a JSON
+ * Request bodies are JSON: `application/json` (any parameters), `application/*+json`, or a body
+ * without a Content-Type, as clients of the reference service send. A body of any other type is
+ * refused with 415 before it is read as anything (issue 20: a cross-site form, `text/plain` or
+ * form-encoded, which browsers send without asking, was read as JSON); a request of another type
+ * without a body is one without a body. Anything that does not parse is 400 "Expected a JSON
  * object.". `__proto__` and `constructor.prototype` keys are dropped. An empty body is no body.
  * At most BODY_LIMIT_BYTES (413); within the bounds of its shape (json-shape.ts: depth, keys per
  * object, items per array, values in all) and strings of MAX_STRING_LENGTH (400).
@@ -221,20 +240,29 @@ export function registerBodyParsing(fastify: FastifyInstance): void {
   };
   fastify.removeAllContentTypeParsers();
   fastify.addContentTypeParser('application/json', { parseAs: 'string' }, parse);
+  const refuse = (
+    req: FastifyRequest,
+    body: string,
+    done: (err: Error | null, value?: unknown) => void,
+  ) => {
+    if (isOAuthPath(req.url) || body.trim() === '') return done(null, undefined);
+    done(new UnsupportedMediaTypeError(mediaTypeOf(req)));
+  };
   fastify.addContentTypeParser(
     'application/x-www-form-urlencoded',
     { parseAs: 'string' },
     (req, body, done) => {
       const text = body as string;
-      if (!isOAuthPath(req.url)) return parse(req, text, done);
+      if (!isOAuthPath(req.url)) return refuse(req, text, done);
       if (Buffer.byteLength(text) > FORM_BODY_LIMIT_BYTES) return done(new FormTooLargeError());
       done(null, new URLSearchParams(text));
     },
   );
+  // Any other type, and none (Fastify asks this parser for a body without a Content-Type).
   fastify.addContentTypeParser('*', { parseAs: 'string' }, (req, body, done) =>
-    req.url.startsWith(`${API_PREFIX}/`) || isOAuthPath(req.url)
+    req.headers['content-type'] === undefined || isJson(mediaTypeOf(req))
       ? parse(req, body as string, done)
-      : done(new UnsupportedMediaTypeError()),
+      : refuse(req, body as string, done),
   );
   // Only PUT routes get the hook, so that no other request pays for it.
   fastify.addHook('onRoute', (route) => {
