@@ -172,6 +172,31 @@ describe('Hardening: the shape of a JSON body is bounded before anything transfo
     expect(res.json()).toEqual({ name: 'Ada' });
   });
 
+  it.each([
+    ['repeated array items', () => Array.from({ length: 2000 }, () => 'ids[]=1').join('&')],
+    ['repeated parameters', () => Array.from({ length: 2500 }, () => 'ids=1').join('&')],
+    ['indexed items', () => Array.from({ length: 1300 }, (_, i) => `ids[${i}]=1`).join('&')],
+    ['many parameters', () => Array.from({ length: 2000 }, (_, i) => `p${i}=1`).join('&')],
+    ['deep brackets', () => `ids${'[a]'.repeat(4000)}=1`],
+  ])('reads a query string of %s at the URL limit in bounded time and size', async (_, query) => {
+    const url = `/api/v1/probe/ids?${query()}`;
+    expect(url.length).toBeLessThan(16 * 1024);
+    const runs: number[] = [];
+    for (let run = 0; run < 5; run++) {
+      const { res, ms } = await timed({
+        method: 'GET',
+        url,
+        headers: { authorization: account.authorization },
+      });
+      expect(res.statusCode).toBeLessThan(500);
+      // qs reads at most 200 parameters (parseQuery): never a longer list.
+      if (res.statusCode === 200)
+        expect((res.json<{ ids?: number[] }>().ids ?? []).length).toBeLessThanOrEqual(200);
+      runs.push(ms);
+    }
+    expect(median(runs)).toBeLessThan(20);
+  });
+
   /**
    * The most expensive bodies within the limits found (json-shape.ts): as many values as the limits
    * let through, as objects of distinct keys (what costs JSON.parse most: a few keys each, or as
