@@ -3,19 +3,25 @@ import type { Account } from './account.entity';
 import { BasicStrategy } from './basic.strategy';
 import { ProvenCredentials } from './proven-credentials';
 
+/** A directory that knows account 42 by the key `k3y`, and records what it was asked. */
+const account = { id: 42 } as Account;
+const asked: [number, string][] = [];
+const directory = {
+  provenAccount: (id: number, key: string) => {
+    asked.push([id, key]);
+    return id === 42 && key === 'k3y' ? account : undefined;
+  },
+  authenticate: (id: number, key: string) => {
+    asked.push([id, key]);
+    return Promise.resolve(id === 42 && key === 'k3y' ? account : null);
+  },
+} as unknown as AccountDirectory;
+const basic = (text: string, scheme = 'Basic') =>
+  `${scheme} ${Buffer.from(text).toString('base64')}`;
+
 describe('BasicStrategy.proven (the guard’s fast path)', () => {
-  const account = { id: 42 } as Account;
-  const asked: [number, string][] = [];
-  const directory = {
-    provenAccount: (id: number, key: string) => {
-      asked.push([id, key]);
-      return id === 42 && key === 'k3y' ? account : undefined;
-    },
-  } as unknown as AccountDirectory;
   const registry = new ProvenCredentials();
   const strategy = new BasicStrategy(directory, registry);
-  const basic = (text: string, scheme = 'Basic') =>
-    `${scheme} ${Buffer.from(text).toString('base64')}`;
 
   beforeEach(() => (asked.length = 0));
 
@@ -66,18 +72,10 @@ describe('BasicStrategy.proven (the guard’s fast path)', () => {
 });
 
 describe('BasicStrategy.validate (passport’s path)', () => {
-  const account = { id: 42 } as Account;
-  const checked: [number, string][] = [];
-  const directory = {
-    authenticate: (id: number, key: string) => {
-      checked.push([id, key]);
-      return Promise.resolve(id === 42 && key === 'k3y' ? account : null);
-    },
-  } as unknown as AccountDirectory;
   const strategy = new BasicStrategy(directory, new ProvenCredentials());
-  const request = (text: string) =>
-    ({ headers: { authorization: `Basic ${Buffer.from(text).toString('base64')}` } }) as never;
-  beforeEach(() => (checked.length = 0));
+  const request = (text: string) => ({ headers: { authorization: basic(text) } }) as never;
+
+  beforeEach(() => (asked.length = 0));
 
   it('takes the user ID and key', async () => {
     await expect(strategy.validate(request('42:k3y'))).resolves.toEqual({
@@ -91,7 +89,7 @@ describe('BasicStrategy.validate (passport’s path)', () => {
     'checks all that follows the first colon as the key (RFC 7617): %s',
     async (text) => {
       await expect(strategy.validate(request(text))).resolves.toBe(false);
-      expect(checked).toEqual([[42, text.slice(3)]]);
+      expect(asked).toEqual([[42, text.slice(3)]]);
     },
   );
 });
