@@ -1,7 +1,7 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { plainToInstance } from 'class-transformer';
-import { type ValidatorOptions, getMetadataStorage, validate } from 'class-validator';
+import { Expose, plainToInstance } from 'class-transformer';
+import { IsString, type ValidatorOptions, getMetadataStorage, validate } from 'class-validator';
 import fc from 'fast-check';
 import { toInvalidAttribute } from './api-validation.pipe';
 import { declaredOnly, requestDtoTransformer } from './request-dto-transformer';
@@ -149,5 +149,16 @@ describe('requestDtoTransformer', () => {
     };
     expect(built).toBeInstanceOf(calendar);
     expect(built.overrides).toBe(overrides);
+  });
+
+  it('refuses to build a DTO with what it does not implement (@Expose)', () => {
+    class Renamed {
+      @Expose({ name: 'first_name' })
+      @IsString()
+      firstName!: string;
+    }
+    expect(() => requestDtoTransformer.plainToInstance(Renamed, { first_name: 'Ada' })).toThrow(
+      'Renamed: requestDtoTransformer implements no @Expose or @Exclude',
+    );
   });
 });

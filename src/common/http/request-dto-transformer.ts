@@ -37,6 +37,12 @@ function planOf(target: DtoClass): Map<string, PropertyPlan> {
   let plan = plans.get(target);
   if (plan) return plan;
   plan = new Map();
+  // Fails loudly (every DTO's spec builds it) rather than ignoring what it does not implement.
+  if (
+    transformerMetadata.getExposedMetadatas(target).length > 0 ||
+    transformerMetadata.getExcludedMetadatas(target).length > 0
+  )
+    throw new Error(`${target.name}: requestDtoTransformer implements no @Expose or @Exclude`);
   const rules = getMetadataStorage().getTargetValidationMetadatas(target, '', false, false);
   for (const property of new Set(rules.map((rule) => rule.propertyName))) {
     const type = transformerMetadata.findTypeMetadata(target, property);
