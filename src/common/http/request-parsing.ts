@@ -30,10 +30,10 @@ export const OPENAPI_PATH = `${API_PREFIX}/openapi.json`;
 export const DOCS_PATH = `${API_PREFIX}/docs`;
 
 /**
- * Before routing: `//` → `/`, a trailing `/` is dropped (`/appointments/2/` is `/appointments/2`,
- * on every route but Swagger UI's, so that the router and the 404/405 answers agree), an optional `.json`
- * suffix on API paths is dropped (`/api/v1/appointments.json` is `/api/v1/appointments`), as
- * clients of the reference service send.
+ * Before routing: `//` → `/`; a trailing `/` is dropped (`/appointments/2/` is `/appointments/2`),
+ * on every route but Swagger UI's, so that the router and the 404/405 answers agree; an optional
+ * `.json` suffix on API paths is dropped (`/api/v1/appointments.json` is `/api/v1/appointments`),
+ * as clients of the reference service send.
  */
 export function normalizeUrl(url: string): string {
   const q = url.indexOf('?');
@@ -108,7 +108,7 @@ const ATTRIBUTE_NAME = /^[A-Za-z][A-Za-z0-9_]{0,63}$/;
 
 /**
  * What the API refuses in a parsed JSON body before its DTO sees it (its shape was bounded before
- * parsing, see jsonShapeProblem): a string longer than MAX_STRING_LENGTH or that is not well-formed
+ * parsing, see jsonShape): a string longer than MAX_STRING_LENGTH or that is not well-formed
  * text (a lone surrogate) (400 with the attribute's code, `invalid_<attribute>`). One walk over the
  * parsed value; undefined when fine.
  */
