@@ -94,6 +94,17 @@ export class ApiValidationPipe extends ValidationPipe {
     return super.transform(kept, metadata);
   }
 
+  /**
+   * Off: a body here is JSON.parse's and a query qs's, which hold no binary value (a Buffer comes
+   * from multipart or socket.io) and no array with gaps (JSON has none; qs closes them). Both walks
+   * cost ~2-3 µs per nested DTO (about 5 ms for 2000), for nothing.
+   */
+  protected override findNestedBinaryValues(): ValidationError[] {
+    return [];
+  }
+
+  protected override closeArrayGaps(): void {}
+
   private expectsObject(metadata: ArgumentMetadata): boolean {
     const type = metadata.metatype;
     return !!type && !metadata.data && type !== Array && this.toValidate(metadata);
