@@ -101,8 +101,8 @@ describe('Platform: the error contract and request handling (e2e)', () => {
         (a: TestAccount) => `BASIC ${base64(`${a.id}:${a.apiKey}`)}`,
         200,
       ],
-      // passport-http reads the password up to a second colon: the key, then anything.
-      ['text after a second colon', (a: TestAccount) => basicAuth(a.id, `${a.apiKey}:more`), 200],
+      // The key is all that follows the first colon (RFC 7617), text after a second one included.
+      ['text after a second colon', (a: TestAccount) => basicAuth(a.id, `${a.apiKey}:more`), 401],
       [
         'two spaces after the scheme',
         (a: TestAccount) => `Basic  ${base64(`${a.id}:${a.apiKey}`)}`,
@@ -216,7 +216,7 @@ describe('Platform: the error contract and request handling (e2e)', () => {
       ['a JSON array', '[{"name":"x"}]', 'application/json'],
       ['null', 'null', 'application/json'],
       ['no body', '', 'application/json'],
-      ['non-JSON text', 'name=x', 'application/x-www-form-urlencoded'],
+      ['non-JSON text', 'name=x', 'application/json'],
     ])('for %s', async (_, payload, contentType) => {
       const res = await app.inject({
         method: 'POST',
@@ -238,7 +238,7 @@ describe('Platform: the error contract and request handling (e2e)', () => {
       expect(res.json()).toEqual(expected);
     });
 
-    it('reads JSON sent with another content type (curl -d)', async () => {
+    it('refuses JSON sent as a form (`curl -d` without a JSON content type) with 415', async () => {
       const res = await app.inject({
         method: 'POST',
         url: '/api/v1/probe/echo',
@@ -248,8 +248,13 @@ describe('Platform: the error contract and request handling (e2e)', () => {
         },
         payload: '{"name":"Ada"}',
       });
-      expect(res.statusCode).toBe(201);
-      expect(res.json()).toEqual({ name: 'Ada' });
+      expect(res.statusCode).toBe(415);
+      expect(res.json()).toEqual({
+        status_code: 415,
+        message:
+          'Content-Type "application/x-www-form-urlencoded" is not supported; send "application/json".',
+        error: 'unsupported_media_type',
+      });
     });
 
     it('drops unknown attributes and prototype keys', async () => {

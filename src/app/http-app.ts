@@ -12,11 +12,18 @@ import { AppConfig } from '../config/app-config';
 import {
   API_PREFIX,
   BODY_LIMIT_BYTES,
+  DOCS_PATH,
   OPENAPI_PATH,
   parseQuery,
   registerBodyParsing,
   rewriteUrl,
 } from '../common/http/request-parsing';
+import {
+  MAX_JSON_DEPTH,
+  MAX_JSON_ITEMS,
+  MAX_JSON_KEYS,
+  MAX_JSON_VALUES,
+} from '../common/http/json-shape';
 import { SecurityHeaders, clientErrorHandler } from '../common/http/security-headers';
 import { RouteCatalog } from '../common/http/route-catalog';
 import { registerHttpMetrics } from '../common/metrics/http-metrics';
@@ -113,11 +120,18 @@ function setUpOpenApi(app: INestApplication): void {
     new DocumentBuilder()
       .setTitle('v1')
       .setVersion('1.1')
-      .setDescription('Appointment scheduling API. Errors: `{status_code, message, error}`.')
+      .setDescription(
+        'Appointment scheduling API. Errors: `{status_code, message, error}`. ' +
+          'Request bodies: JSON, sent as `application/json` or `application/*+json` ' +
+          '(415 `unsupported_media_type` otherwise), ' +
+          `of at most ${BODY_LIMIT_BYTES} bytes (413 \`payload_too_large\`), ` +
+          `${MAX_JSON_DEPTH} levels deep, ${MAX_JSON_KEYS} keys an object, ${MAX_JSON_ITEMS} items ` +
+          `an array and ${MAX_JSON_VALUES} values in all (400 \`bad_request\` naming the bound).`,
+      )
       .addBasicAuth({ type: 'http', scheme: 'basic', description: 'User ID and API key' })
       .build(),
   );
-  SwaggerModule.setup(`${API_PREFIX.slice(1)}/docs`, app, document, {
+  SwaggerModule.setup(DOCS_PATH.slice(1), app, document, {
     useGlobalPrefix: false,
     jsonDocumentUrl: OPENAPI_PATH.slice(1),
     yamlDocumentUrl: `${API_PREFIX.slice(1)}/openapi.yaml`,

@@ -81,6 +81,29 @@ const KEYS = fc.oneof(
   ),
 );
 
+/** `n` distinct keys: `{"0":0,"1":0,…}` (base 36, short enough for 80,000 of them in 1 MiB). */
+const keysText = (n: number) =>
+  `{${Array.from({ length: n }, (_, i) => `"${i.toString(36)}":0`).join(',')}}`;
+const itemsText = (n: number, item: string) =>
+  `[${Array.from({ length: n }, () => item).join(',')}]`;
+
+/**
+ * Shapes a body may take past its bounds (json-shape.ts) or up to them, as an attribute added to a
+ * valid body: many keys, long arrays, deep nesting, many values.
+ */
+const SHAPES = [
+  keysText(80_000),
+  keysText(2001),
+  keysText(2000),
+  itemsText(140_000, '1'),
+  itemsText(2001, '{"id":1}'),
+  itemsText(2000, '"x"'),
+  itemsText(11, keysText(1999)),
+  `${'['.repeat(33)}${']'.repeat(33)}`,
+  `${'{"a":'.repeat(31)}1${'}'.repeat(31)}`,
+  '{"toString":1,"valueOf":{"hasOwnProperty":[]}}',
+];
+
 /** A valid body with one attribute changed, removed, or foreign keys added (prototype ones too). */
 function nearValid(valid: Body): fc.Arbitrary<string> {
   const keys = Object.keys(valid);
@@ -104,6 +127,9 @@ function nearValid(valid: Body): fc.Arbitrary<string> {
       `${json.slice(0, -1)},"nested":${'['.repeat(40)}${']'.repeat(40)}}`,
       json.slice(0, -1),
     ),
+    fc
+      .tuple(fc.constantFrom(...keys, 'junk'), fc.constantFrom(...SHAPES))
+      .map(([key, shape]) => `${json.slice(0, -1)},${JSON.stringify(key)}:${shape}}`),
   );
 }
 

@@ -157,6 +157,27 @@ describe('Hardening: hostile input is refused in the envelope; security headers 
     });
   });
 
+  it('drops keys named after Object.prototype members at any depth, escaped ones too', async () => {
+    const api = apiClient(app, account);
+    const calendarID = await createCalendar(api);
+    for (const timezone of [
+      '{"toString":1}',
+      '{"\\u0074oString":1,"valueOf":{"hasOwnProperty":2}}',
+    ]) {
+      const res = await app.inject({
+        method: 'PUT',
+        url: `/api/v1/calendars/${calendarID}`,
+        headers: { authorization: account.authorization, 'content-type': 'application/json' },
+        payload: `{"timezone":${timezone}}`,
+      });
+      expect({ timezone, status: res.statusCode, body: res.json() }).toEqual({
+        timezone,
+        status: 400,
+        body: { status_code: 400, message: 'Invalid timezone "{}".', error: 'invalid_timezone' },
+      });
+    }
+  });
+
   it('refuses client details longer than their columns, to admins too (the fuzz test found a 500)', async () => {
     const api = apiClient(app, account);
     const calendarID = await createCalendar(api);

@@ -11,6 +11,7 @@ import {
   UnclearableAttributeError,
   UnnamedAttributeError,
 } from './http.errors';
+import { declaredOnly, requestDtoTransformer } from './request-dto-transformer';
 
 /**
  * What a DTO attaches to a constraint to choose its error:
@@ -54,7 +55,8 @@ export function toInvalidAttribute(errors: ValidationError[]): InvalidAttributeE
 
 /**
  * Validates request DTOs (bodies and query strings) into the contract's errors. Unknown attributes are
- * dropped (never reach an entity); a body a DTO expects must be a JSON object.
+ * dropped (never reach an entity); a body a DTO expects must be a JSON object. DTOs are built by
+ * requestDtoTransformer, in time linear in what they keep.
  */
 @Injectable()
 export class ApiValidationPipe extends ValidationPipe {
@@ -67,6 +69,7 @@ export class ApiValidationPipe extends ValidationPipe {
       stopAtFirstError: true,
       validationError: { target: false, value: true },
       exceptionFactory: toInvalidAttribute,
+      transformerPackage: requestDtoTransformer,
     });
   }
 
@@ -74,8 +77,21 @@ export class ApiValidationPipe extends ValidationPipe {
     if (metadata.type === 'body' && this.expectsObject(metadata) && !isPlainObject(value)) {
       throw new ExpectedJsonObjectError();
     }
-    return super.transform(value, metadata);
+    // What the DTO does not declare is dropped now, before the pipe walks the value.
+    const kept = this.toValidate(metadata) ? declaredOnly(metadata.metatype, value) : value;
+    return super.transform(kept, metadata);
   }
+
+  /**
+   * Off: a body here is JSON.parse's and a query qs's, which hold no binary value (a Buffer comes
+   * from multipart or socket.io) and no array with gaps (JSON has none; qs closes them). Both walks
+   * cost ~2-3 µs per nested DTO (about 5 ms for 2000), for nothing.
+   */
+  protected override findNestedBinaryValues(): ValidationError[] {
+    return [];
+  }
+
+  protected override closeArrayGaps(): void {}
 
   private expectsObject(metadata: ArgumentMetadata): boolean {
     const type = metadata.metatype;

@@ -78,9 +78,36 @@ export class JsonTooDeepError extends BadRequestError {
   }
 }
 
+/** Past the bounds of a JSON body's shape (see json-shape.ts), each named in its message. */
+export class JsonTooManyKeysError extends BadRequestError {
+  constructor(maxKeys: number) {
+    super('bad_request', `An object in the body has more than ${maxKeys} keys.`);
+  }
+}
+
+export class JsonTooManyItemsError extends BadRequestError {
+  constructor(maxItems: number) {
+    super('bad_request', `An array in the body has more than ${maxItems} items.`);
+  }
+}
+
+export class JsonTooManyValuesError extends BadRequestError {
+  constructor(maxValues: number) {
+    super('bad_request', `The JSON body has more than ${maxValues} values.`);
+  }
+}
+
+/** A media type as written in a Content-Type header (RFC 9110 tokens), short enough to echo. */
+const MEDIA_TYPE = /^[a-z0-9!#$%&'*+.^_`|~-]{1,50}\/[a-z0-9!#$%&'*+.^_`|~-]{1,50}$/;
+
+/** A body sent as anything but JSON (`text/plain`, a form…): 415. */
 export class UnsupportedMediaTypeError extends DomainError {
-  constructor() {
-    super(415, 'unsupported_media_type', 'Unsupported Media Type');
+  constructor(mediaType: string) {
+    super(
+      415,
+      'unsupported_media_type',
+      `${MEDIA_TYPE.test(mediaType) ? `Content-Type "${mediaType}"` : 'This Content-Type'} is not supported; send "application/json".`,
+    );
   }
 }
 

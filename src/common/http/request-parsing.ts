@@ -8,17 +8,15 @@ import {
   BodyStringTooLongError,
   FormTooLargeError,
   InvalidAttributeValueError,
-  JsonTooDeepError,
   UnsupportedMediaTypeError,
 } from './http.errors';
+import { PROTOTYPE_MEMBERS, jsonShape } from './json-shape';
 
 export const API_PREFIX = '/api/v1';
 /** The OAuth 2.0 endpoints, at the host root beside the API (the contract's {auth_url}). */
 export const OAUTH_PREFIX = '/oauth2/';
-/** Largest request body the API reads (413 past it). */
+/** Largest request body the API reads (413 past it); its shape is bounded too (json-shape.ts). */
 export const BODY_LIMIT_BYTES = 1024 * 1024;
-/** Deepest nesting of arrays and objects a JSON body may have (400 past it). */
-export const MAX_JSON_DEPTH = 32;
 /**
  * Longest string a JSON body may hold anywhere (400 past it): a backstop for attributes without a
  * limit of their own. Above every attribute's own limit (the longest, a form answer, is 10,000
@@ -30,16 +28,21 @@ export const MAX_STRING_LENGTH = 16_000;
 export const FORM_BODY_LIMIT_BYTES = 16 * 1024;
 /** The one API path that really ends in `.json`. */
 export const OPENAPI_PATH = `${API_PREFIX}/openapi.json`;
+/** Swagger UI: served at this path and, with links relative to it, at this path and a `/`. */
+export const DOCS_PATH = `${API_PREFIX}/docs`;
 
 /**
- * Before routing: `//` → `/`, and an optional `.json` suffix on API paths is dropped
- * (`/api/v1/appointments.json` is `/api/v1/appointments`), as clients of the reference service send.
+ * Before routing: `//` → `/`; a trailing `/` is dropped (`/appointments/2/` is `/appointments/2`),
+ * on every route but Swagger UI's, so that the router and the 404/405 answers agree; an optional
+ * `.json` suffix on API paths is dropped (`/api/v1/appointments.json` is `/api/v1/appointments`),
+ * as clients of the reference service send.
  */
 export function normalizeUrl(url: string): string {
   const q = url.indexOf('?');
   let path = q < 0 ? url : url.slice(0, q);
   const query = q < 0 ? '' : url.slice(q);
   if (path.includes('//')) path = path.replace(/\/{2,}/g, '/');
+  if (path.length > 1 && path.endsWith('/') && path !== `${DOCS_PATH}/`) path = path.slice(0, -1);
   if (path.endsWith('.json') && path.startsWith(`${API_PREFIX}/`) && path !== OPENAPI_PATH) {
     path = path.slice(0, -'.json'.length);
   }
@@ -64,20 +67,35 @@ export function parseQuery(query: string): Record<string, unknown> {
   });
 }
 
+/** `Text/Plain; charset=utf-8` → `text/plain`. */
+function mediaTypeOf(req: FastifyRequest): string {
+  return (req.headers['content-type'] ?? '').split(';', 1)[0].trim().toLowerCase();
+}
+
+/** `application/json`, or a JSON-based type (`application/vnd.api+json`, RFC 6839). */
+const isJson = (mediaType: string): boolean =>
+  mediaType === 'application/json' || /^application\/[^/]+\+json$/.test(mediaType);
+
+/**
+ * Where a JSON text may hold a lone surrogate: an escaped one (`\ud800`; the body's UTF-8 was
+ * decoded with replacement characters, so none is there unescaped).
+ */
+const SURROGATE_ESCAPE = /\\u[dD][89a-fA-F]/;
+
 /** A key that may be named in an error: an attribute, not anything a client sent as a key. */
 const ATTRIBUTE_NAME = /^[A-Za-z][A-Za-z0-9_]{0,63}$/;
 
 /**
- * What the API refuses in any JSON body before its DTO sees it: nesting deeper than MAX_JSON_DEPTH
- * (validation and transformation recurse), a string longer than MAX_STRING_LENGTH or that is not
- * well-formed text (a lone surrogate) (400 with the attribute's code, `invalid_<attribute>`). One
- * walk over the parsed value; undefined when fine.
+ * What the API refuses in a parsed JSON body before its DTO sees it (its shape was bounded before
+ * parsing, see jsonShape): a string longer than MAX_STRING_LENGTH or that is not well-formed
+ * text (a lone surrogate) (400 with the attribute's code, `invalid_<attribute>`). One walk over the
+ * parsed value; undefined when fine.
  */
 export function jsonBodyProblem(value: unknown): DomainError | undefined {
-  return walk(value, 0, []);
+  return walk(value, []);
 }
 
-function walk(value: unknown, depth: number, path: (string | number)[]): DomainError | undefined {
+function walk(value: unknown, path: (string | number)[]): DomainError | undefined {
   if (typeof value === 'string') {
     if (path.length === 0) return undefined; // not an attribute: the DTO refuses the body
     if (value.length > MAX_STRING_LENGTH) return tooLong(path);
@@ -85,13 +103,12 @@ function walk(value: unknown, depth: number, path: (string | number)[]): DomainE
     return isWellFormed(value) ? undefined : illFormed(path);
   }
   if (typeof value !== 'object' || value === null) return undefined;
-  if (depth >= MAX_JSON_DEPTH) return new JsonTooDeepError(MAX_JSON_DEPTH);
   if (Array.isArray(value)) {
     for (let i = 0; i < value.length; i++) {
       const item: unknown = value[i];
       if (typeof item !== 'object' && typeof item !== 'string') continue;
       path.push(i);
-      const problem = walk(item, depth + 1, path);
+      const problem = walk(item, path);
       path.pop();
       if (problem) return problem;
     }
@@ -101,11 +118,30 @@ function walk(value: unknown, depth: number, path: (string | number)[]): DomainE
     const item = (value as Record<string, unknown>)[key];
     if (typeof item !== 'object' && typeof item !== 'string') continue;
     path.push(key);
-    const problem = walk(item, depth + 1, path);
+    const problem = walk(item, path);
     path.pop();
     if (problem) return problem;
   }
   return undefined;
+}
+
+/**
+ * Drops every key named after a member of Object.prototype (`toString`, `valueOf`, …), at any
+ * depth, as `__proto__` and `constructor` are: an own `toString` that is no function makes the
+ * object throw where it is turned into text. (class-transformer used to drop them when it copied
+ * the body; DTOs are no longer built by copying, see request-dto-transformer.ts.)
+ */
+function dropPrototypeMemberKeys(value: unknown): void {
+  if (typeof value !== 'object' || value === null) return;
+  if (Array.isArray(value)) {
+    for (const item of value) dropPrototypeMemberKeys(item);
+    return;
+  }
+  const object = value as Record<string, unknown>;
+  for (const key of Object.keys(object)) {
+    if (PROTOTYPE_MEMBERS.has(key)) delete object[key];
+    else dropPrototypeMemberKeys(object[key]);
+  }
 }
 
 /** `String.prototype.isWellFormed` (ES2024, in Node 20; not in this project's TypeScript lib). */
@@ -135,10 +171,14 @@ export function isOAuthPath(url: string): boolean {
 }
 
 /**
- * Request bodies. Under /api/v1 every body is read as JSON whatever its Content-Type (clients such as
- * `curl -d` send form types with JSON in them); anything that does not parse is 400 "Expected a JSON
+ * Request bodies are JSON: `application/json` (any parameters), `application/*+json`, or a body
+ * without a Content-Type, as clients of the reference service send. A body of any other type is
+ * refused with 415 before it is read as anything (issue 20: a cross-site form, `text/plain` or
+ * form-encoded, which browsers send without asking, was read as JSON); a request of another type
+ * without a body is one without a body. Anything that does not parse is 400 "Expected a JSON
  * object.". `__proto__` and `constructor.prototype` keys are dropped. An empty body is no body.
- * At most BODY_LIMIT_BYTES (413), MAX_JSON_DEPTH levels and strings of MAX_STRING_LENGTH (400).
+ * At most BODY_LIMIT_BYTES (413); within the bounds of its shape (json-shape.ts: depth, keys per
+ * object, items per array, values in all) and strings of MAX_STRING_LENGTH (400).
  * A PUT with no body or the literal `[]` means `{}` (the contract).
  *
  * Under /oauth2/ (RFC 6749: form-encoded requests) an `application/x-www-form-urlencoded` body of at
@@ -154,29 +194,43 @@ export function registerBodyParsing(fastify: FastifyInstance): void {
   ) => {
     if (isOAuthPath(req.url)) return done(null, undefined);
     if (body.trim() === '') return done(null, undefined);
+    const shape = jsonShape(body);
+    if (shape.problem) return done(shape.problem);
     void parseJson(req, body, (err, value) => {
       if (err) return done(new ExpectedJsonObjectError());
-      const problem = jsonBodyProblem(value);
+      if (shape.prototypeMemberKeys) dropPrototypeMemberKeys(value);
+      // Most bodies have no string that could be too long or hold a lone surrogate: no walk.
+      const stringsToCheck = shape.longestString > MAX_STRING_LENGTH || SURROGATE_ESCAPE.test(body);
+      const problem = stringsToCheck ? jsonBodyProblem(value) : undefined;
       return problem ? done(problem) : done(null, value);
     });
   };
   fastify.removeAllContentTypeParsers();
   fastify.addContentTypeParser('application/json', { parseAs: 'string' }, parse);
+  const refuse = (
+    req: FastifyRequest,
+    body: string,
+    done: (err: Error | null, value?: unknown) => void,
+  ) => {
+    if (isOAuthPath(req.url) || body.trim() === '') return done(null, undefined);
+    done(new UnsupportedMediaTypeError(mediaTypeOf(req)));
+  };
   fastify.addContentTypeParser(
     'application/x-www-form-urlencoded',
     { parseAs: 'string' },
     (req, body, done) => {
       const text = body as string;
-      if (!isOAuthPath(req.url)) return parse(req, text, done);
+      if (!isOAuthPath(req.url)) return refuse(req, text, done);
       if (Buffer.byteLength(text) > FORM_BODY_LIMIT_BYTES)
         return done(new FormTooLargeError(FORM_BODY_LIMIT_BYTES));
       done(null, new URLSearchParams(text));
     },
   );
+  // Any other type, and none (Fastify asks this parser for a body without a Content-Type).
   fastify.addContentTypeParser('*', { parseAs: 'string' }, (req, body, done) =>
-    req.url.startsWith(`${API_PREFIX}/`) || isOAuthPath(req.url)
+    req.headers['content-type'] === undefined || isJson(mediaTypeOf(req))
       ? parse(req, body as string, done)
-      : done(new UnsupportedMediaTypeError()),
+      : refuse(req, body as string, done),
   );
   // Only PUT routes get the hook, so that no other request pays for it.
   fastify.addHook('onRoute', (route) => {

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { PassportStrategy } from '@nestjs/passport';
+import type { FastifyRequest } from 'fastify';
 import { BasicStrategy as PassportBasicStrategy } from 'passport-http';
 import { AccountDirectory } from './account-directory';
 import { type Principal, principalOf } from './principal';
@@ -12,6 +13,18 @@ const USER_ID = /^[1-9]\d{0,9}$/;
  */
 const CANONICAL_BASIC = /^basic ([A-Za-z0-9+/]+={0,2})$/i;
 
+/**
+ * The user ID and key of Basic credentials (base64 already decoded): the user ID is what precedes
+ * the first colon, the key all that follows it (RFC 7617 §2). passport-http splits at every colon
+ * and hands over the second part, so that `1:<key>:anything` passed as `1:<key>`.
+ */
+export function splitCredentials(decoded: string): { userId: string; apiKey: string } | undefined {
+  const colon = decoded.indexOf(':');
+  return colon < 0
+    ? undefined
+    : { userId: decoded.slice(0, colon), apiKey: decoded.slice(colon + 1) };
+}
+
 /** HTTP Basic: username = the account's user ID, password = its API key. */
 @Injectable()
 export class BasicStrategy
@@ -22,12 +35,18 @@ export class BasicStrategy
     private readonly directory: AccountDirectory,
     proven: ProvenCredentials,
   ) {
-    super();
+    // The request too, to read the credentials again: passport-http's split is not RFC 7617's.
+    super({ passReqToCallback: true });
     proven.register(this);
   }
 
-  async validate(userId: string, apiKey: string): Promise<Principal | false> {
-    if (!USER_ID.test(userId)) return false;
+  async validate(request: FastifyRequest): Promise<Principal | false> {
+    // passport-http called this, so the header is `Basic <base64>` with a colon in it; it reads the
+    // base64 as the part after the first space, as here.
+    const encoded = (request.headers.authorization ?? '').split(' ')[1] ?? '';
+    const credentials = splitCredentials(Buffer.from(encoded, 'base64').toString('utf8'));
+    if (!credentials || !USER_ID.test(credentials.userId)) return false;
+    const { userId, apiKey } = credentials;
     const account = await this.directory.authenticate(Number(userId), apiKey);
     if (!account) return false;
     return principalOf(account, 'basic');
@@ -37,10 +56,9 @@ export class BasicStrategy
   proven(authorization: string): Principal | undefined {
     const encoded = CANONICAL_BASIC.exec(authorization)?.[1];
     if (encoded === undefined) return undefined;
-    const parts = Buffer.from(encoded, 'base64').toString('utf8').split(':');
-    // passport-http reads the key up to a second colon; such a header is left to it.
-    if (parts.length !== 2 || !USER_ID.test(parts[0])) return undefined;
-    const account = this.directory.provenAccount(Number(parts[0]), parts[1]);
+    const credentials = splitCredentials(Buffer.from(encoded, 'base64').toString('utf8'));
+    if (!credentials || !USER_ID.test(credentials.userId)) return undefined;
+    const account = this.directory.provenAccount(Number(credentials.userId), credentials.apiKey);
     return account && principalOf(account, 'basic');
   }
 }

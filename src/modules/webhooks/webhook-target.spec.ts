@@ -70,6 +70,9 @@ describe('checkWebhookTarget', () => {
     ['http://[fe80::1]/', PRIVATE('[fe80::1]')],
     ['http://[::ffff:127.0.0.1]/', PRIVATE('[::ffff:7f00:1]')],
     ['http://[::ffff:10.0.0.1]/', PRIVATE('[::ffff:a00:1]')],
+    // IPv4-compatible and 6to4 forms of loopback (issue 20, item 7).
+    ['http://[::127.0.0.1]/', PRIVATE('[::7f00:1]')],
+    ['http://[2002:7f00:1::]/', PRIVATE('[2002:7f00:1::]')],
     ['http://localhost/', PRIVATE('localhost')],
     ['http://LocalHost/', PRIVATE('localhost')],
     ['http://localhost./', PRIVATE('localhost.')],
