@@ -8,6 +8,7 @@ export {
   NotAvailableError,
   RequiredParameterError,
 } from './availability.errors';
+export { Appointment } from './appointment.entity';
 export { AvailabilityModule } from './availability.module';
 export { MAX_APPOINTMENT_MINUTES, busyWindow, readBusyTime, readSeatsTaken } from './busy-time';
 export { CalendarLocks } from './calendar-locks';

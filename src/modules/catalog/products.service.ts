@@ -1,9 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager, IsNull } from 'typeorm';
+import { groupBy } from '../../common/collections/group-by';
 import { findOwned, softDeleteOwned } from '../../common/database/tenant-rows';
 import { toCents } from '../../common/money/money';
-import { checkAppointmentTypeIds, groupBy, liveTypeLinks } from './appointment-type-references';
+import { checkAppointmentTypeIds, liveTypeLinks } from './appointment-type-references';
 import { GiftTypeCountsError, TypeCountsRequiredError } from './catalog.errors';
 import { Product, ProductAppointmentType, type ProductKind } from './product.entity';
 import type { CreateProductRequest, TypeCounts, UpdateProductRequest } from './product.requests';

@@ -1,10 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager, In, IsNull, Not } from 'typeorm';
+import { groupBy } from '../../common/collections/group-by';
 import { isDuplicateEntry } from '../../common/database/mysql-errors';
 import { findOwned, softDeleteOwned } from '../../common/database/tenant-rows';
 import { toCents } from '../../common/money/money';
-import { checkAppointmentTypeIds, groupBy } from '../catalog/appointment-type-references';
+import { checkAppointmentTypeIds } from '../catalog';
 import {
   CouponCodeInUseError,
   DiscountNotPositiveError,

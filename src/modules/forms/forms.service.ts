@@ -1,12 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager, In, IsNull } from 'typeorm';
+import { groupBy } from '../../common/collections/group-by';
 import { findOwned, softDeleteOwned } from '../../common/database/tenant-rows';
-import { AppointmentTypeForm } from '../catalog/appointment-type-links.entity';
-import { groupBy, liveTypeLinks } from '../catalog/appointment-type-references';
+import { AppointmentTypeForm, Form, liveTypeLinks } from '../catalog';
 import { RepeatedFieldError } from './field-value.errors';
 import { CHECKBOXLIST_SEPARATOR, type FieldDefinition } from './field-values';
-import { type FieldType, Form, FormField } from './form.entity';
+import { type FieldType, FormField } from './form-field.entity';
 import {
   FieldLinesNotAllowedError,
   FieldNotOnFormError,
