@@ -2,8 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { IsNull, Repository } from 'typeorm';
 import { findOwned, softDeleteOwned } from '../../common/database/tenant-rows';
-import { assertTimezone } from '../accounts/account-rules';
-import { InvalidTimezoneError } from '../accounts/accounts.errors';
+import { InvalidTimezoneError, assertTimezone } from '../accounts';
 import { Calendar } from './calendar.entity';
 import type { CreateCalendarRequest, UpdateCalendarRequest } from './calendar.requests';
 import {
