@@ -5,10 +5,11 @@ import ts from 'typescript';
 /*
  * The rules of docs/architecture.md that the compiler does not check, over every file of src/:
  * a module is imported through its index; a module depends only on the modules below it; an index
- * exports what others use of its module and nothing more.
+ * exports what others use of its module and nothing more; no file is over 400 lines.
  */
 
 const SRC = __dirname;
+const MAX_LINES = 400;
 
 /**
  * The modules from the bottom up, each with the modules it may import (all of them listed before
@@ -149,7 +150,7 @@ describe('module boundaries (docs/architecture.md)', () => {
     expect(misplaced).toEqual([]);
   });
 
-  it('a module imports common, config and the modules below it; common and config only each other', () => {
+  it('imports go down the layers: app → modules (in LAYERS order) → common and config', () => {
     const allowed = new Map<string | undefined, readonly string[]>(LAYERS);
     const upward = imports.filter((i) => {
       if (i.from.isTest) return false;
@@ -184,5 +185,15 @@ describe('module boundaries (docs/architecture.md)', () => {
           .map((name) => `${index.path}: ${name}`),
       );
     expect(unused).toEqual([]);
+  });
+});
+
+describe('file size', () => {
+  it(`no file in src/ is over ${MAX_LINES} lines (specs included)`, () => {
+    const long = files
+      .map((file) => ({ path: file.path, lines: file.text.split('\n').length - 1 }))
+      .filter(({ lines }) => lines > MAX_LINES)
+      .map(({ path, lines }) => `${path}: ${lines} lines`);
+    expect(long).toEqual([]);
   });
 });

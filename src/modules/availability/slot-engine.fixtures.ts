@@ -5,9 +5,10 @@ import { type CalendarSchedule, type SlotRules, freeStarts } from './slot-engine
 import type { Span } from './working-time';
 
 /*
- * What the hand-worked cases of the slot engine share (slot-engine.*.spec.ts, working-time.spec.ts).
- * Every expectation there is written out as local wall-clock times (with the offset where a DST
- * change makes it matter), worked out from the rules, not read back from the engine.
+ * What the hand-worked cases of the slot engine share (slot-engine.*.spec.ts and
+ * working-time.spec.ts). Every expectation there is written out as local wall-clock times (with the
+ * offset where a DST change makes it matter), worked out from the rules, not read back from the
+ * engine.
  */
 
 export const NY = 'America/New_York';
