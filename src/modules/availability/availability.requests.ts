@@ -1,8 +1,7 @@
-import { IsArray, IsBoolean, IsDefined, IsInt, IsString, Max, Min } from 'class-validator';
+import { IsArray, IsBoolean, IsDefined, IsInt, IsString, Min } from 'class-validator';
 import { BooleanQuery, Optional } from '../../common/http/attributes';
+import { IsId } from '../../common/http/id-attribute';
 import { IdList, IdQuery } from '../../common/http/id-list';
-
-const MAX_INT32 = 2_147_483_647;
 
 const required = (name: string) => ({
   context: {
@@ -14,17 +13,13 @@ const required = (name: string) => ({
 /** What every availability question names: the type, and optionally the calendar, zone and addons. */
 class SlotQuery {
   @IdQuery()
-  @Max(MAX_INT32)
-  @Min(1)
-  @IsInt()
+  @IsId()
   @IsDefined(required('appointmentTypeID'))
   appointmentTypeID!: number;
 
   @IdQuery()
   @Optional()
-  @Max(MAX_INT32)
-  @Min(1)
-  @IsInt()
+  @IsId()
   calendarID?: number;
 
   /** The zone to show times and read dates in (checked by the service, to name the value). */
@@ -65,16 +60,12 @@ export class AvailableTimesQuery extends SlotQuery {
 export class AvailableClassesQuery {
   @IdQuery()
   @Optional()
-  @Max(MAX_INT32)
-  @Min(1)
-  @IsInt()
+  @IsId()
   appointmentTypeID?: number;
 
   @IdQuery()
   @Optional()
-  @Max(MAX_INT32)
-  @Min(1)
-  @IsInt()
+  @IsId()
   calendarID?: number;
 
   @Optional()

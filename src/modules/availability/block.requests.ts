@@ -1,9 +1,8 @@
 import { Transform } from 'class-transformer';
 import { IsArray, IsDefined, IsInt, IsString, Max, MaxLength, Min } from 'class-validator';
 import { IsCalendarDate, IsNotBlank, Optional } from '../../common/http/attributes';
+import { IsId, MAX_ID } from '../../common/http/id-attribute';
 import { IdList } from '../../common/http/id-list';
-
-const MAX_INT32 = 2_147_483_647;
 
 export const MAX_BLOCK_NOTES = 4000;
 export const DEFAULT_BLOCK_LIST_MAX = 100;
@@ -29,9 +28,7 @@ const required = (attribute: string) => {
  * are parsed by the service, in the calendar's zone (which it has to look up first).
  */
 export class CreateBlockRequest {
-  @Max(MAX_INT32)
-  @Min(1)
-  @IsInt()
+  @IsId()
   @IsDefined(required('calendarID'))
   calendarID!: number;
 
@@ -83,7 +80,7 @@ export class ListBlocksQuery {
 
   @IdList()
   @Optional()
-  @Max(MAX_INT32, { each: true })
+  @Max(MAX_ID, { each: true })
   @Min(1, { each: true })
   @IsInt({ each: true })
   @IsArray()

@@ -1,14 +1,11 @@
-import { IsDefined, IsInt, IsString, Max, MaxLength, Min } from 'class-validator';
+import { IsDefined, IsString, MaxLength } from 'class-validator';
 import { IsNotBlank, Optional, Trim } from '../../common/http/attributes';
+import { IsId } from '../../common/http/id-attribute';
 import { IsIdList } from '../../common/http/id-list';
-
-const MAX_INT32 = 2_147_483_647;
 
 /* The required ids and datetime give the messages POST /appointments gives for the same attributes. */
 export class CreateClassSessionRequest {
-  @Max(MAX_INT32)
-  @Min(1)
-  @IsInt()
+  @IsId()
   @IsDefined({
     context: {
       code: 'required_appointment_type_id',
@@ -17,9 +14,7 @@ export class CreateClassSessionRequest {
   })
   appointmentTypeID!: number;
 
-  @Max(MAX_INT32)
-  @Min(1)
-  @IsInt()
+  @IsId()
   @IsDefined({
     context: { code: 'required_calendar_id', message: 'The parameter "calendarID" is required.' },
   })

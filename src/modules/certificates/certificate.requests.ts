@@ -1,20 +1,15 @@
-import { IsDefined, IsEmail, IsInt, IsString, Max, MaxLength, Min } from 'class-validator';
+import { IsDefined, IsEmail, IsInt, IsString, MaxLength, Min } from 'class-validator';
 import { IsNotBlank, Optional } from '../../common/http/attributes';
+import { IsId } from '../../common/http/id-attribute';
 import { IdQuery } from '../../common/http/id-list';
-
-const MAX_INT32 = 2_147_483_647;
 
 export class CreateCertificateRequest {
   @Optional()
-  @Max(MAX_INT32)
-  @Min(1)
-  @IsInt()
+  @IsId()
   productID?: number;
 
   @Optional()
-  @Max(MAX_INT32)
-  @Min(1)
-  @IsInt()
+  @IsId()
   couponID?: number;
 
   /** Whose it is: only bookings with this e-mail may use it. */
@@ -61,9 +56,7 @@ export class CheckCertificateQuery {
   certificate!: string;
 
   @IdQuery()
-  @Max(MAX_INT32)
-  @Min(1)
-  @IsInt()
+  @IsId()
   @IsDefined({
     context: {
       code: 'required_appointment_type_id',

@@ -1,13 +1,10 @@
 import { Transform } from 'class-transformer';
 import { IsDefined, IsEmail, IsInt, IsString, Max, MaxLength, Min } from 'class-validator';
 import { IsNotBlank, Optional, Trim } from '../../common/http/attributes';
-
-const MAX_INT32 = 2_147_483_647;
+import { IsId } from '../../common/http/id-attribute';
 
 export class CreateOrderRequest {
-  @Max(MAX_INT32)
-  @Min(1)
-  @IsInt()
+  @IsId()
   @IsDefined({
     context: { code: 'required_product_id', message: 'The parameter "productID" is required.' },
   })
