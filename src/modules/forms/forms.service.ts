@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager, In, IsNull } from 'typeorm';
 import { groupBy } from '../../common/collections/group-by';
-import { findOwned, softDeleteOwned } from '../../common/database/tenant-rows';
+import { findOwned, listOwned, softDeleteOwned } from '../../common/database/tenant-rows';
 import { AppointmentTypeForm, Form, liveTypeLinks } from '../catalog';
 import { RepeatedFieldError } from './field-value.errors';
 import { CHECKBOXLIST_SEPARATOR, type FieldDefinition } from './field-values';
@@ -76,10 +76,7 @@ export class FormsService {
 
   async list(accountId: number): Promise<FormView[]> {
     const manager = this.dataSource.manager;
-    const forms = await manager.find(Form, {
-      where: { accountId, deletedAt: IsNull() },
-      order: { id: 'ASC' },
-    });
+    const forms = await listOwned(manager.getRepository(Form), accountId);
     return this.views(manager, accountId, forms);
   }
 
