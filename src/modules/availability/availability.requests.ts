@@ -2,19 +2,13 @@ import { IsArray, IsBoolean, IsDefined, IsInt, IsString, Min } from 'class-valid
 import { BooleanQuery, Optional } from '../../common/http/attributes';
 import { IsId } from '../../common/http/id-attribute';
 import { IdList, IdQuery } from '../../common/http/id-list';
-
-const required = (name: string) => ({
-  context: {
-    code: `required_${name.replace(/([a-z])([A-Z])/g, '$1_$2').toLowerCase()}`,
-    message: `The parameter "${name}" is required.`,
-  },
-});
+import { requiredParameter } from '../../common/http/required-parameter';
 
 /** What every availability question names: the type, and optionally the calendar, zone and addons. */
 class SlotQuery {
   @IdQuery()
   @IsId()
-  @IsDefined(required('appointmentTypeID'))
+  @IsDefined(requiredParameter('appointmentTypeID'))
   appointmentTypeID!: number;
 
   @IdQuery()
@@ -38,14 +32,14 @@ class SlotQuery {
 export class AvailableDatesQuery extends SlotQuery {
   /** `YYYY-MM` (checked by the service, to name the value). */
   @IsString()
-  @IsDefined(required('month'))
+  @IsDefined(requiredParameter('month'))
   month!: string;
 }
 
 export class AvailableTimesQuery extends SlotQuery {
   /** `YYYY-MM-DD` (checked by the service, to name the value). */
   @IsString()
-  @IsDefined(required('date'))
+  @IsDefined(requiredParameter('date'))
   date!: string;
 
   /** Appointments to leave out (a reschedule sees its own slot as free). */

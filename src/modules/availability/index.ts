@@ -6,7 +6,6 @@ export {
   InvalidDatetimeError,
   NoAvailableCalendarError,
   NotAvailableError,
-  RequiredParameterError,
 } from './availability.errors';
 export { Appointment } from './appointment.entity';
 export { AvailabilityModule } from './availability.module';

@@ -2,29 +2,21 @@ import { IsDefined, IsString, MaxLength } from 'class-validator';
 import { IsNotBlank, Optional, Trim } from '../../common/http/attributes';
 import { IsId } from '../../common/http/id-attribute';
 import { IsIdList } from '../../common/http/id-list';
+import { requiredParameter } from '../../common/http/required-parameter';
 
 /* The required ids and datetime give the messages POST /appointments gives for the same attributes. */
 export class CreateClassSessionRequest {
   @IsId()
-  @IsDefined({
-    context: {
-      code: 'required_appointment_type_id',
-      message: 'The parameter "appointmentTypeID" is required.',
-    },
-  })
+  @IsDefined(requiredParameter('appointmentTypeID'))
   appointmentTypeID!: number;
 
   @IsId()
-  @IsDefined({
-    context: { code: 'required_calendar_id', message: 'The parameter "calendarID" is required.' },
-  })
+  @IsDefined(requiredParameter('calendarID'))
   calendarID!: number;
 
   /** Read in the calendar's zone when it carries no offset. */
   @IsString()
-  @IsDefined({
-    context: { code: 'required_datetime', message: 'The parameter "datetime" is required.' },
-  })
+  @IsDefined(requiredParameter('datetime'))
   datetime!: string;
 
   /** Defaults to the appointment type's name. */

@@ -2,6 +2,7 @@ import { IsDefined, IsEmail, IsInt, IsString, MaxLength, Min } from 'class-valid
 import { IsNotBlank, Optional } from '../../common/http/attributes';
 import { IsId } from '../../common/http/id-attribute';
 import { IdQuery } from '../../common/http/id-list';
+import { requiredParameter } from '../../common/http/required-parameter';
 
 export class CreateCertificateRequest {
   @Optional()
@@ -50,19 +51,12 @@ export class CertificateQuery {
 }
 
 export class CheckCertificateQuery {
-  @IsNotBlank({
-    context: { code: 'required_certificate', message: 'The parameter "certificate" is required.' },
-  })
+  @IsNotBlank(requiredParameter('certificate'))
   certificate!: string;
 
   @IdQuery()
   @IsId()
-  @IsDefined({
-    context: {
-      code: 'required_appointment_type_id',
-      message: 'The parameter "appointmentTypeID" is required.',
-    },
-  })
+  @IsDefined(requiredParameter('appointmentTypeID'))
   appointmentTypeID!: number;
 
   @Optional()

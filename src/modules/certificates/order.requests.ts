@@ -2,12 +2,11 @@ import { Transform } from 'class-transformer';
 import { IsDefined, IsEmail, IsInt, IsString, Max, MaxLength, Min } from 'class-validator';
 import { IsNotBlank, Optional, Trim } from '../../common/http/attributes';
 import { IsId } from '../../common/http/id-attribute';
+import { requiredParameter } from '../../common/http/required-parameter';
 
 export class CreateOrderRequest {
   @IsId()
-  @IsDefined({
-    context: { code: 'required_product_id', message: 'The parameter "productID" is required.' },
-  })
+  @IsDefined(requiredParameter('productID'))
   productID!: number;
 
   @Trim()
