@@ -1,6 +1,7 @@
 /*
- * What other modules use of availability (booking and the changes of an appointment, above all);
- * they import it from here, not from the module's files.
+ * What other modules use of availability (booking and the changes of an appointment, above all, and
+ * the Appointment entity, which lives here: see docs/architecture.md); they import it from here, not
+ * from the module's files.
  */
 export {
   InvalidDatetimeError,
