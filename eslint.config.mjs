@@ -18,7 +18,49 @@ export default tseslint.config(
     },
   },
   {
-    files: ['**/*.spec.ts', '**/*.int-spec.ts', 'test/**/*.ts', 'bench/**/*.ts'],
+    // A module is imported through its index, never through one of its files (docs/architecture.md;
+    // src/architecture.spec.ts checks this and the layers). Specs may import the files they test.
+    files: ['src/modules/**/*.ts'],
+    ignores: ['**/*.spec.ts', '**/*.int-spec.ts', '**/*.fixtures.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^\\.\\./[^./][^/]*/',
+              message: "Import another module through its index: '../<module>'.",
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['src/*.ts', 'src/app/**/*.ts', 'src/common/**/*.ts', 'src/config/**/*.ts'],
+    ignores: ['**/*.spec.ts', '**/*.int-spec.ts', '**/*.fixtures.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^(\\./|(\\.\\./)+)modules/[^/]+/',
+              message: "Import a module through its index: '../modules/<module>'.",
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: [
+      '**/*.spec.ts',
+      '**/*.int-spec.ts',
+      '**/*.fixtures.ts',
+      'test/**/*.ts',
+      'bench/**/*.ts',
+    ],
     rules: {
       '@typescript-eslint/unbound-method': 'off',
       '@typescript-eslint/no-unsafe-assignment': 'off',

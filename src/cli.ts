@@ -6,9 +6,9 @@ import { CliModule } from './app/cli.module';
 import { configOrExit } from './app/process';
 import { DomainError } from './common/errors/domain-error';
 import { databaseCommands } from './common/database/database.cli';
-import { accountCommands } from './modules/accounts/accounts.cli';
+import { accountCommands } from './modules/accounts';
+import { oauthCommands } from './modules/oauth';
 import { demoCommands } from './app/demo.cli';
-import { oauthCommands } from './modules/oauth/oauth.cli';
 
 const commands: CliCommand[] = [
   ...databaseCommands,

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { Secrets } from '../src/common/crypto/secrets';
 import { migrations } from '../src/common/database/migrations';
-import { Account } from '../src/modules/accounts/account.entity';
+import { Account } from '../src/modules/accounts';
 import { runCli } from './support/processes';
 import { basicAuth, startApi } from './support/test-app';
 import { testConfig, testEnvVars } from './support/test-environment';

@@ -1,9 +1,9 @@
 import { type DynamicModule, Module } from '@nestjs/common';
-import { AccountsModule } from '../modules/accounts/accounts.module';
-import { CatalogModule } from '../modules/catalog/catalog.module';
-import { CouponsModule } from '../modules/certificates/coupons.module';
-import { FormsModule } from '../modules/forms/forms.module';
-import { OAuthClientsModule } from '../modules/oauth/oauth-clients.module';
+import { AccountsModule } from '../modules/accounts';
+import { CatalogModule } from '../modules/catalog';
+import { CouponsModule } from '../modules/certificates';
+import { FormsModule } from '../modules/forms';
+import { OAuthClientsModule } from '../modules/oauth';
 import { CoreModule, type CoreOptions } from './core.module';
 
 /** The operator CLI: database and the modules it administers (accounts, OAuth clients, demo data), no HTTP and no queues. */

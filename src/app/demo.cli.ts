@@ -2,19 +2,23 @@ import { CommandBus } from '@nestjs/cqrs';
 import { DateTime } from 'luxon';
 import { DataSource } from 'typeorm';
 import { Secrets } from '../common/crypto/secrets';
-import type { AccountCredentials } from '../modules/accounts/account-credentials';
-import { Account } from '../modules/accounts/account.entity';
-import { assertEmail } from '../modules/accounts/account-rules';
-import { CreateAccountCommand } from '../modules/accounts/create-account.command';
-import { AddonsService } from '../modules/catalog/addons.service';
-import { AppointmentTypesService } from '../modules/catalog/appointment-types.service';
-import { Calendar } from '../modules/catalog/calendar.entity';
-import { CalendarsService } from '../modules/catalog/calendars.service';
-import { ClassSessionsService } from '../modules/catalog/class-sessions.service';
-import { CouponsService } from '../modules/certificates/coupons.service';
-import { LabelsService } from '../modules/catalog/labels.service';
-import { ProductsService } from '../modules/catalog/products.service';
-import { FormsService } from '../modules/forms/forms.service';
+import {
+  Account,
+  type AccountCredentials,
+  CreateAccountCommand,
+  assertEmail,
+} from '../modules/accounts';
+import {
+  AddonsService,
+  AppointmentTypesService,
+  Calendar,
+  CalendarsService,
+  ClassSessionsService,
+  LabelsService,
+  ProductsService,
+} from '../modules/catalog';
+import { CouponsService } from '../modules/certificates';
+import { FormsService } from '../modules/forms';
 import { type CliCommand, optionalString } from '../common/cli/cli-command';
 import type { INestApplicationContext } from '@nestjs/common';
 

@@ -7,8 +7,8 @@ import {
 } from '../common/outbox/domain-event-consumer';
 import { DOMAIN_EVENT_TYPES } from '../common/outbox/domain-event-types';
 import { DomainEventsProcessor } from '../common/outbox/domain-events.processor';
-import { NotificationPlanner } from '../modules/notifications/notification-planner';
-import { WebhookFanOut } from '../modules/webhooks/webhook-fan-out';
+import { NotificationPlanner } from '../modules/notifications';
+import { WebhookFanOut } from '../modules/webhooks';
 import { WorkerModule } from './worker.module';
 
 /** The real worker module, compiled (not started: no job is taken): its map of consumers. */

@@ -1,9 +1,7 @@
 import { DomainEventType } from '../common/outbox/domain-event-types';
 import type { DomainEventConsumersFactory } from '../common/outbox/outbox-worker.module';
-import { NotificationPlanner } from '../modules/notifications/notification-planner';
-import { NotificationsWorkerModule } from '../modules/notifications/notifications-worker.module';
-import { WebhookFanOut } from '../modules/webhooks/webhook-fan-out';
-import { WebhooksWorkerModule } from '../modules/webhooks/webhooks-worker.module';
+import { NotificationPlanner, NotificationsWorkerModule } from '../modules/notifications';
+import { WebhookFanOut, WebhooksWorkerModule } from '../modules/webhooks';
 
 /**
  * Which consumers each domain event reaches in the worker: the one place to read it. The worker's

@@ -3,8 +3,8 @@ import { HealthModule } from '../common/health/health.module';
 import { WorkerMetricsModule } from '../common/metrics/metrics.module';
 import { QueueDashboardModule } from '../common/ops/queue-dashboard';
 import { OutboxWorkerModule } from '../common/outbox/outbox-worker.module';
-import { NotificationsWorkerModule } from '../modules/notifications/notifications-worker.module';
-import { WebhooksWorkerModule } from '../modules/webhooks/webhooks-worker.module';
+import { NotificationsWorkerModule } from '../modules/notifications';
+import { WebhooksWorkerModule } from '../modules/webhooks';
 import { CoreModule, type CoreOptions, QueueModule } from './core.module';
 import { domainEventConsumers } from './domain-event-consumers';
 

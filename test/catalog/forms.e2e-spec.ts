@@ -1,9 +1,7 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DataSource, IsNull } from 'typeorm';
-import { AppointmentTypeForm } from '../../src/modules/catalog/appointment-type-links.entity';
-import { AppointmentType } from '../../src/modules/catalog/appointment-type.entity';
-import { FormField } from '../../src/modules/forms/form.entity';
-import { FormsService } from '../../src/modules/forms/forms.service';
+import { AppointmentType, AppointmentTypeForm } from '../../src/modules/catalog';
+import { FormField, FormsService } from '../../src/modules/forms';
 import { type ApiClient, apiClient, apiError } from '../support/api-client';
 import { type TestAccount, createAccount, startApi } from '../support/test-app';
 

@@ -1,7 +1,6 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DataSource } from 'typeorm';
-import { AppointmentType } from '../../src/modules/catalog/appointment-type.entity';
-import { Product, ProductAppointmentType } from '../../src/modules/catalog/product.entity';
+import { AppointmentType, Product, ProductAppointmentType } from '../../src/modules/catalog';
 import { type ApiClient, apiClient, apiError } from '../support/api-client';
 import { insertAppointmentType } from '../support/catalog-fixtures';
 import { createAccount, startApi } from '../support/test-app';

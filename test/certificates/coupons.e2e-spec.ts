@@ -1,6 +1,6 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DataSource } from 'typeorm';
-import { AppointmentType } from '../../src/modules/catalog/appointment-type.entity';
+import { AppointmentType } from '../../src/modules/catalog';
 import { Coupon, CouponAppointmentType } from '../../src/modules/certificates/coupon.entity';
 import { type ApiClient, apiClient, apiError } from '../support/api-client';
 import { insertAppointmentType } from '../support/catalog-fixtures';

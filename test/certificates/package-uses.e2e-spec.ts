@@ -1,8 +1,8 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DataSource } from 'typeorm';
 import { DomainError } from '../../src/common/errors/domain-error';
-import { Account } from '../../src/modules/accounts/account.entity';
-import { CertificatesService } from '../../src/modules/certificates/certificates.service';
+import { Account } from '../../src/modules/accounts';
+import { CertificatesService } from '../../src/modules/certificates';
 import { type ApiClient, apiClient } from '../support/api-client';
 import { createAppointmentType } from '../support/catalog-fixtures';
 import { createAccount, startApi } from '../support/test-app';

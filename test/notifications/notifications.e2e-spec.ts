@@ -7,7 +7,7 @@ import { DataSource } from 'typeorm';
 import type { RecordedEvent } from '../../src/common/outbox/domain-event';
 import type { DomainEventType } from '../../src/common/outbox/domain-event-types';
 import { QueueName } from '../../src/common/queues/queue-names';
-import { NotificationPlanner } from '../../src/modules/notifications/notification-planner';
+import { NotificationPlanner } from '../../src/modules/notifications';
 import { NotificationQueue } from '../../src/modules/notifications/notification-queue';
 import { SKIP } from '../../src/modules/notifications/notification-rules';
 import { type ApiClient, apiClient, apiError } from '../support/api-client';

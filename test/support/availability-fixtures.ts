@@ -1,7 +1,7 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DataSource } from 'typeorm';
 import { MINUTE } from '../../src/common/time/durations';
-import { Appointment } from '../../src/modules/appointments/appointment.entity';
+import { Appointment } from '../../src/modules/availability';
 
 export interface BookedTime {
   accountId: number;

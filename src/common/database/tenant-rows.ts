@@ -1,4 +1,4 @@
-import { type EntityManager, type EntityTarget, In, type Repository } from 'typeorm';
+import { type EntityManager, type EntityTarget, In, IsNull, type Repository } from 'typeorm';
 import { type DomainError, ForbiddenError, NotFoundError } from '../errors/domain-error';
 
 /** A row that belongs to one account (every catalog and booking table). */
@@ -6,6 +6,17 @@ export interface TenantRow {
   id: number;
   accountId: number;
   deletedAt?: Date | null;
+}
+
+/** The account's live rows (soft-deleted ones left out), by id: what a list endpoint shows. */
+export function listOwned<T extends TenantRow>(
+  repository: Repository<T>,
+  accountId: number,
+): Promise<T[]> {
+  return repository.find({
+    where: { accountId, deletedAt: IsNull() } as never,
+    order: { id: 'ASC' } as never,
+  });
 }
 
 /**

@@ -13,6 +13,7 @@ import { DataSource, type EntityManager, In } from 'typeorm';
 import { AppConfig } from '../../config/app-config';
 import { ROOT_LOGGER } from '../logging/logging.module';
 import { QueueName } from '../queues/queue-names';
+import { RepeatingPass } from '../queues/repeating-pass';
 import type { DomainEventBatch } from './domain-event';
 import { OutboxDispatcher } from './outbox-dispatcher';
 import { OutboxRecord } from './outbox-record.entity';
@@ -39,9 +40,7 @@ const BATCH_SIZE = 200;
  */
 @Injectable()
 export class OutboxRelay implements OnApplicationBootstrap, OnModuleDestroy {
-  private timer: NodeJS.Timeout | undefined;
-  private running: Promise<unknown> | undefined;
-  private stopped = false;
+  private readonly passes: RepeatingPass;
   private queue: Queue<DomainEventBatch> | undefined;
 
   constructor(
@@ -50,19 +49,25 @@ export class OutboxRelay implements OnApplicationBootstrap, OnModuleDestroy {
     private readonly moduleRef: ModuleRef,
     private readonly config: AppConfig,
     @Inject(ROOT_LOGGER) private readonly logger: Logger,
-  ) {}
+  ) {
+    this.passes = new RepeatingPass(() => this.relayOnce(), {
+      batchSize: BATCH_SIZE,
+      intervalMs: config.outbox.relayIntervalMs,
+      logger,
+      tookRows: 'outbox relay enqueued pending events',
+      failed: 'outbox relay pass failed; retrying',
+    });
+  }
 
   onApplicationBootstrap(): void {
     // The domain-events queue, registered by OutboxModule (the dispatcher's and the processor's).
     const token = getQueueToken(QueueName.DomainEvents);
     this.queue = this.moduleRef.get<Queue<DomainEventBatch>>(token, { strict: false });
-    this.schedule(0);
+    this.passes.start(0);
   }
 
   async onModuleDestroy(): Promise<void> {
-    this.stopped = true;
-    clearTimeout(this.timer);
-    await this.running;
+    await this.passes.stop();
   }
 
   /** One pass: hands over up to a batch of rows; returns how many it took. */
@@ -141,21 +146,5 @@ export class OutboxRelay implements OnApplicationBootstrap, OnModuleDestroy {
         'outbox events whose job was lost or had failed handed to the queue again',
       );
     }
-  }
-
-  private schedule(delayMs: number): void {
-    if (this.stopped) return;
-    this.timer = setTimeout(() => {
-      this.running = this.relayOnce()
-        .then((count) => {
-          if (count > 0) this.logger.info({ count }, 'outbox relay enqueued pending events');
-          // A full batch means more may be waiting: go again at once.
-          this.schedule(count === BATCH_SIZE ? 0 : this.config.outbox.relayIntervalMs);
-        })
-        .catch((err: unknown) => {
-          this.logger.warn({ err }, 'outbox relay pass failed; retrying');
-          this.schedule(this.config.outbox.relayIntervalMs);
-        });
-    }, delayMs);
   }
 }

@@ -1,7 +1,15 @@
 /*
  * What other modules use of accounts; they import it from here, not from the module's files.
  */
+export type { AccountCredentials } from './account-credentials';
+export { AccountDirectory } from './account-directory';
 export { Account } from './account.entity';
-export { assertTimezone } from './account-rules';
+export { assertEmail, assertName, assertTimezone } from './account-rules';
+export { accountCommands } from './accounts.cli';
+export { InvalidTimezoneError } from './accounts.errors';
+export { AccountsModule } from './accounts.module';
+export { ApiAuthGuard } from './api-auth.guard';
 export { CurrentAccountId, CurrentPrincipal } from './auth.decorators';
-export type { Principal } from './principal';
+export { CreateAccountCommand } from './create-account.command';
+export { type Principal, principalOf } from './principal';
+export { type ProvenCredentialCheck, ProvenCredentials } from './proven-credentials';

@@ -1,6 +1,6 @@
 import { DomainEvent } from '../../common/outbox/domain-event';
 import { DomainEventType } from '../../common/outbox/domain-event-types';
-import type { Appointment } from './appointment.entity';
+import type { Appointment } from '../availability';
 
 /** What every appointment event carries: enough for webhooks and for notifications. */
 export type AppointmentEventPayload = {

@@ -4,12 +4,11 @@ import { DataSource, type EntityManager, In } from 'typeorm';
 import { findReferenced } from '../../common/database/tenant-rows';
 import { toId } from '../../common/http/id-list';
 import type { Account } from '../accounts';
-import type { SlotType } from '../availability';
+import type { Appointment, SlotType } from '../availability';
 import { Label } from '../catalog';
 import { CertificatesService, kindOf, priceAfterCoupon } from '../certificates';
 import { type FieldValue, FormsService, validateFieldValues } from '../forms';
 import { AppointmentFieldValue } from './appointment-field-value.entity';
-import type { Appointment } from './appointment.entity';
 import { TooManyLabelsError, InvalidValueError, UnknownLabelError } from './appointment.errors';
 import { blank, fieldInputs } from './booking-checks';
 

@@ -2,10 +2,10 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager, In } from 'typeorm';
 import { AppConfig } from '../../config/app-config';
-import { AppointmentType, Calendar, Label } from '../catalog';
-import { Form, FormField } from '../forms';
+import type { Appointment } from '../availability';
+import { AppointmentType, Calendar, Form, Label } from '../catalog';
+import { FormField } from '../forms';
 import { AppointmentFieldValue } from './appointment-field-value.entity';
-import type { Appointment } from './appointment.entity';
 import {
   type AppointmentFormView,
   type AppointmentView,

@@ -6,8 +6,7 @@ import { findOwned } from '../../common/database/tenant-rows';
 import type { DomainEvent } from '../../common/outbox/domain-event';
 import { DomainEventPublisher } from '../../common/outbox/domain-event-publisher';
 import { Outbox } from '../../common/outbox/outbox';
-import { CalendarLocks } from '../availability';
-import { Appointment } from './appointment.entity';
+import { Appointment, CalendarLocks } from '../availability';
 import type { AppointmentView } from './appointment.view';
 import { AppointmentViews } from './appointment-views';
 

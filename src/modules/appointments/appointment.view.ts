@@ -7,7 +7,7 @@ import {
   momentInZone,
 } from '../../common/time/datetimes';
 import { MINUTE } from '../../common/time/durations';
-import type { Appointment } from './appointment.entity';
+import type { Appointment } from '../availability';
 
 /** A form's answers as the Appointment object shows them. */
 export interface AppointmentFormView {

@@ -1,12 +1,11 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { OutboxModule } from '../../common/outbox/outbox.module';
-import { AvailabilityModule } from '../availability';
+import { Appointment, AvailabilityModule } from '../availability';
 import { CertificatesModule } from '../certificates';
 import { FormsModule } from '../forms';
 import { AppointmentFieldValue } from './appointment-field-value.entity';
 import { AppointmentParts } from './appointment-parts';
-import { Appointment } from './appointment.entity';
 import { AppointmentViews } from './appointment-views';
 import { AppointmentWrites } from './appointment-writes';
 import { AppointmentsController } from './appointments.controller';

@@ -4,14 +4,13 @@ import { DataSource } from 'typeorm';
 import { findOwned } from '../../common/database/tenant-rows';
 import { ForbiddenError } from '../../common/errors/domain-error';
 import type { Account } from '../accounts';
-import { localDateBounds } from '../availability';
+import { Appointment, localDateBounds } from '../availability';
 import {
   AppointmentType,
   Calendar,
   InvalidAppointmentTypeError,
   InvalidCalendarError,
 } from '../catalog';
-import { Appointment } from './appointment.entity';
 import type { AppointmentView } from './appointment.view';
 import { AppointmentViews } from './appointment-views';
 import {

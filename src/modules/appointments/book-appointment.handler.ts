@@ -5,6 +5,7 @@ import { insertRows } from '../../common/database/insert-rows';
 import { Metrics } from '../../common/metrics/metrics';
 import type { DomainEvent } from '../../common/outbox/domain-event';
 import {
+  Appointment,
   CalendarLocks,
   NoAvailableCalendarError,
   NotAvailableError,
@@ -20,7 +21,6 @@ import {
 import { AppointmentScheduledEvent, eventsOf } from './appointment-events';
 import { AppointmentParts } from './appointment-parts';
 import { AppointmentWrites } from './appointment-writes';
-import { Appointment } from './appointment.entity';
 import type { AppointmentView } from './appointment.view';
 import { AppointmentViews } from './appointment-views';
 import { AppointmentsQueries } from './appointments.queries';

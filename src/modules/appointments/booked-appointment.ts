@@ -1,9 +1,8 @@
 import { MINUTE } from '../../common/time/durations';
-import type { Placement, SlotContext, SlotRules } from '../availability';
+import type { Appointment, Placement, SlotContext, SlotRules } from '../availability';
 import type { Label } from '../catalog';
 import type { FieldValue } from '../forms';
 import type { Sale } from './appointment-parts';
-import type { Appointment } from './appointment.entity';
 import type { Booking } from './book-appointment.request';
 import type { BookingTime } from './booking-checks';
 

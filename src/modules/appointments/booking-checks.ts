@@ -1,17 +1,17 @@
 import { isEmail } from 'class-validator';
 import { shown } from '../../common/errors/domain-error';
 import { toId, toIdList } from '../../common/http/id-list';
+import { RequiredParameterError } from '../../common/http/required-parameter';
 import { parseDatetime } from '../../common/time/datetimes';
 import { assertTimezone } from '../accounts';
-import type { FieldValueInput } from '../forms';
 import {
   InvalidDatetimeError,
   MAX_APPOINTMENT_MINUTES,
   NotAvailableError,
-  RequiredParameterError,
   type SlotRequest,
   slotRequestOf,
 } from '../availability';
+import type { FieldValueInput } from '../forms';
 import {
   AppointmentTooLongError,
   InvalidValueError,

@@ -1,9 +1,8 @@
 import { Transform } from 'class-transformer';
 import { IsBoolean, IsIn, IsInt, IsString, Max, Min } from 'class-validator';
 import { IsCalendarDate, Optional } from '../../common/http/attributes';
+import { IsId, MAX_ID } from '../../common/http/id-attribute';
 import { InvalidFieldFilterError } from './appointment.errors';
-
-const MAX_INT32 = 2_147_483_647;
 
 export const DEFAULT_APPOINTMENT_LIST_MAX = 100;
 /** Each appointment listed costs its rendering (forms included): a page is bounded. */
@@ -53,16 +52,12 @@ export class ListAppointmentsQuery {
 
   @QueryParam(wholeNumber)
   @Optional()
-  @Max(MAX_INT32)
-  @Min(1)
-  @IsInt()
+  @IsId()
   calendarID?: number;
 
   @QueryParam(wholeNumber)
   @Optional()
-  @Max(MAX_INT32)
-  @Min(1)
-  @IsInt()
+  @IsId()
   appointmentTypeID?: number;
 
   /** false (default): the live ones only; true: the canceled ones only. */
@@ -126,12 +121,7 @@ export function fieldFilters(query: Record<string, unknown>): FieldFilter[] {
     const match = FIELD_PARAM.exec(key);
     if (!match || value === '') continue;
     const fieldId = wholeNumber(match[1]);
-    if (
-      typeof fieldId !== 'number' ||
-      fieldId < 1 ||
-      fieldId > MAX_INT32 ||
-      typeof value !== 'string'
-    )
+    if (typeof fieldId !== 'number' || fieldId < 1 || fieldId > MAX_ID || typeof value !== 'string')
       throw new InvalidFieldFilterError(key);
     filters.push({ fieldId, value });
   }

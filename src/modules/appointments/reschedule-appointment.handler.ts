@@ -5,6 +5,7 @@ import type { DomainEvent } from '../../common/outbox/domain-event';
 import { MINUTE } from '../../common/time/durations';
 import type { Account } from '../accounts';
 import {
+  type Appointment,
   NotAvailableError,
   type SlotContext,
   adminPlacement,
@@ -22,7 +23,6 @@ import {
 } from '../availability';
 import { AppointmentRescheduledEvent, eventsOf } from './appointment-events';
 import { AlreadyCanceledError, ClientChangeClosedError } from './appointment.errors';
-import type { Appointment } from './appointment.entity';
 import type { AppointmentView } from './appointment.view';
 import { type ChangeMode, AppointmentWrites } from './appointment-writes';
 import { appointmentTimes } from './booked-appointment';

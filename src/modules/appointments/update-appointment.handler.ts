@@ -5,12 +5,12 @@ import type { Account } from '../accounts';
 import { normalizeCode } from '../certificates';
 import { AppointmentChangedEvent, eventPayload } from './appointment-events';
 import { AlreadyCanceledError } from './appointment.errors';
-import type { Appointment } from './appointment.entity';
 import { AppointmentParts, type ChangedAnswers } from './appointment-parts';
 import type { AppointmentView } from './appointment.view';
 import { AppointmentWrites } from './appointment-writes';
 import { assertClientTextFits, blank, checkClientEmail, requireText } from './booking-checks';
 import { UpdateAppointmentCommand } from './update-appointment.command';
+import type { Appointment } from '../availability';
 
 type Attributes = Partial<
   Pick<Appointment, 'firstName' | 'lastName' | 'email' | 'phone' | 'smsOptIn' | 'notes' | 'labelId'>

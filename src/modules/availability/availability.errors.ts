@@ -3,21 +3,9 @@ import type { Unavailable } from './slot-engine';
 
 /*
  * The errors of availability's questions and of blocks, with the contract's codes. Booking gives the
- * same ones for the same faults (a parameter it lacks, a time it cannot take), from here.
+ * same ones for the same faults (a time it cannot take), from here; a parameter either lacks is
+ * common/http's RequiredParameterError.
  */
-
-const REQUIRED_PARAMETER_CODES = {
-  appointmentTypeID: 'required_appointment_type_id',
-  calendarID: 'required_calendar_id',
-  datetime: 'required_datetime',
-} as const;
-
-/** A parameter left out (`calendarID` is required of an admin's booking only). */
-export class RequiredParameterError extends InvalidAttributeError {
-  constructor(parameter: keyof typeof REQUIRED_PARAMETER_CODES) {
-    super(REQUIRED_PARAMETER_CODES[parameter], `The parameter "${parameter}" is required.`);
-  }
-}
 
 /** A datetime that cannot be read (for an admin, also a local time that a DST change skips). */
 export { InvalidDatetimeError } from '../../common/time/time.errors';

@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { Appointment } from '../appointments/appointment.entity';
+import { Appointment } from './appointment.entity';
 import { AvailabilityController } from './availability.controller';
 import { AvailabilityService } from './availability.service';
 import { Block } from './block.entity';

@@ -1,30 +1,19 @@
-import { IsArray, IsBoolean, IsDefined, IsInt, IsString, Max, Min } from 'class-validator';
+import { IsArray, IsBoolean, IsDefined, IsInt, IsString, Min } from 'class-validator';
 import { BooleanQuery, Optional } from '../../common/http/attributes';
+import { IsId } from '../../common/http/id-attribute';
 import { IdList, IdQuery } from '../../common/http/id-list';
-
-const MAX_INT32 = 2_147_483_647;
-
-const required = (name: string) => ({
-  context: {
-    code: `required_${name.replace(/([a-z])([A-Z])/g, '$1_$2').toLowerCase()}`,
-    message: `The parameter "${name}" is required.`,
-  },
-});
+import { requiredParameter } from '../../common/http/required-parameter';
 
 /** What every availability question names: the type, and optionally the calendar, zone and addons. */
 class SlotQuery {
   @IdQuery()
-  @Max(MAX_INT32)
-  @Min(1)
-  @IsInt()
-  @IsDefined(required('appointmentTypeID'))
+  @IsId()
+  @IsDefined(requiredParameter('appointmentTypeID'))
   appointmentTypeID!: number;
 
   @IdQuery()
   @Optional()
-  @Max(MAX_INT32)
-  @Min(1)
-  @IsInt()
+  @IsId()
   calendarID?: number;
 
   /** The zone to show times and read dates in (checked by the service, to name the value). */
@@ -43,14 +32,14 @@ class SlotQuery {
 export class AvailableDatesQuery extends SlotQuery {
   /** `YYYY-MM` (checked by the service, to name the value). */
   @IsString()
-  @IsDefined(required('month'))
+  @IsDefined(requiredParameter('month'))
   month!: string;
 }
 
 export class AvailableTimesQuery extends SlotQuery {
   /** `YYYY-MM-DD` (checked by the service, to name the value). */
   @IsString()
-  @IsDefined(required('date'))
+  @IsDefined(requiredParameter('date'))
   date!: string;
 
   /** Appointments to leave out (a reschedule sees its own slot as free). */
@@ -65,16 +54,12 @@ export class AvailableTimesQuery extends SlotQuery {
 export class AvailableClassesQuery {
   @IdQuery()
   @Optional()
-  @Max(MAX_INT32)
-  @Min(1)
-  @IsInt()
+  @IsId()
   appointmentTypeID?: number;
 
   @IdQuery()
   @Optional()
-  @Max(MAX_INT32)
-  @Min(1)
-  @IsInt()
+  @IsId()
   calendarID?: number;
 
   @Optional()

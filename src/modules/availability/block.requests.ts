@@ -1,49 +1,32 @@
 import { Transform } from 'class-transformer';
 import { IsArray, IsDefined, IsInt, IsString, Max, MaxLength, Min } from 'class-validator';
 import { IsCalendarDate, IsNotBlank, Optional } from '../../common/http/attributes';
+import { IsId, MAX_ID } from '../../common/http/id-attribute';
 import { IdList } from '../../common/http/id-list';
-
-const MAX_INT32 = 2_147_483_647;
+import { requiredParameter } from '../../common/http/required-parameter';
 
 export const MAX_BLOCK_NOTES = 4000;
 export const DEFAULT_BLOCK_LIST_MAX = 100;
 export const MAX_BLOCK_LIST_MAX = 1000;
 
 /*
- * `message` as well as `context`: class-validator attaches a context only to a failure with a
- * non-empty message, and IsNotBlank has none of its own.
- */
-const required = (attribute: string) => {
-  const message = `The parameter "${attribute}" is required.`;
-  return {
-    message,
-    context: {
-      code: `required_${attribute === 'calendarID' ? 'calendar_id' : attribute}`,
-      message,
-    },
-  };
-};
-
-/*
  * The required messages are the ones POST /appointments gives for its parameters. `start` and `end`
  * are parsed by the service, in the calendar's zone (which it has to look up first).
  */
 export class CreateBlockRequest {
-  @Max(MAX_INT32)
-  @Min(1)
-  @IsInt()
-  @IsDefined(required('calendarID'))
+  @IsId()
+  @IsDefined(requiredParameter('calendarID'))
   calendarID!: number;
 
   /** `2026-03-03T09:00`, read in the calendar's zone unless it carries an offset. */
-  @IsNotBlank(required('start'))
+  @IsNotBlank(requiredParameter('start'))
   @IsString()
-  @IsDefined(required('start'))
+  @IsDefined(requiredParameter('start'))
   start!: string;
 
-  @IsNotBlank(required('end'))
+  @IsNotBlank(requiredParameter('end'))
   @IsString()
-  @IsDefined(required('end'))
+  @IsDefined(requiredParameter('end'))
   end!: string;
 
   /** Defaults to "". */
@@ -83,7 +66,7 @@ export class ListBlocksQuery {
 
   @IdList()
   @Optional()
-  @Max(MAX_INT32, { each: true })
+  @Max(MAX_ID, { each: true })
   @Min(1, { each: true })
   @IsInt({ each: true })
   @IsArray()

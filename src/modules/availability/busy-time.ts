@@ -1,7 +1,7 @@
 import type { EntityManager } from 'typeorm';
 import { queryPrepared } from '../../common/database/prepared';
 import { MINUTE } from '../../common/time/durations';
-import { Appointment } from '../appointments/appointment.entity';
+import { Appointment } from './appointment.entity';
 import type { SlotRules } from './slot-engine';
 import type { Span } from './working-time';
 

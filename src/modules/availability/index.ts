@@ -1,13 +1,14 @@
 /*
- * What other modules use of availability (booking and the changes of an appointment, above all);
- * they import it from here, not from the module's files.
+ * What other modules use of availability (booking and the changes of an appointment, above all, and
+ * the Appointment entity, which lives here: see docs/architecture.md); they import it from here, not
+ * from the module's files.
  */
 export {
   InvalidDatetimeError,
   NoAvailableCalendarError,
   NotAvailableError,
-  RequiredParameterError,
 } from './availability.errors';
+export { Appointment } from './appointment.entity';
 export { AvailabilityModule } from './availability.module';
 export { MAX_APPOINTMENT_MINUTES, busyWindow, readBusyTime, readSeatsTaken } from './busy-time';
 export { CalendarLocks } from './calendar-locks';

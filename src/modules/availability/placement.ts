@@ -1,5 +1,5 @@
 import type { EntityManager } from 'typeorm';
-import { Appointment } from '../appointments/appointment.entity';
+import { Appointment } from './appointment.entity';
 import { ClassSession } from '../catalog';
 import { type SlotCalendar, type SlotContext, scheduleOf } from './slot-context';
 import { NotAvailableError } from './availability.errors';

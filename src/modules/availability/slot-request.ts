@@ -1,7 +1,7 @@
 import { shown } from '../../common/errors/domain-error';
 import { toId } from '../../common/http/id-list';
+import { RequiredParameterError } from '../../common/http/required-parameter';
 import { InvalidAppointmentTypeError, InvalidCalendarError } from '../catalog';
-import { RequiredParameterError } from './availability.errors';
 import type { SlotRequest } from './slot-context';
 
 /*

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { IsNull, Repository } from 'typeorm';
-import { findOwned, softDeleteOwned } from '../../common/database/tenant-rows';
+import { Repository } from 'typeorm';
+import { findOwned, listOwned, softDeleteOwned } from '../../common/database/tenant-rows';
 import { toCents } from '../../common/money/money';
 import { Addon } from './addon.entity';
 import type { CreateAddonRequest, UpdateAddonRequest } from './addon.requests';
@@ -12,10 +12,7 @@ export class AddonsService {
   constructor(@InjectRepository(Addon) private readonly addons: Repository<Addon>) {}
 
   async list(accountId: number): Promise<AddonView[]> {
-    const rows = await this.addons.find({
-      where: { accountId, deletedAt: IsNull() },
-      order: { id: 'ASC' },
-    });
+    const rows = await listOwned(this.addons, accountId);
     return rows.map(toAddonView);
   }
 

@@ -2,7 +2,7 @@ import { Body, Controller, Delete, Get, HttpCode, Post, Put, Query } from '@nest
 import { ApiBasicAuth, ApiTags } from '@nestjs/swagger';
 import { IdParam } from '../../common/http/id-param';
 import { NUMERIC } from '../../common/http/route-catalog';
-import { CurrentAccountId } from '../accounts/auth.decorators';
+import { CurrentAccountId } from '../accounts';
 import { AppointmentTypeAttributes, ListAppointmentTypesQuery } from './appointment-type.requests';
 import type { AppointmentTypeDetails, AppointmentTypeView } from './appointment-type.view';
 import { AppointmentTypesService } from './appointment-types.service';

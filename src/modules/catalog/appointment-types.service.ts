@@ -19,8 +19,6 @@ import type { DomainError } from '../../common/errors/domain-error';
 import { RequiredAttributeError } from '../../common/http/http.errors';
 import { toCents } from '../../common/money/money';
 import { AppConfig } from '../../config/app-config';
-import { Form } from '../forms/form.entity';
-import { InvalidFormError } from '../forms/form.errors';
 import { Addon } from './addon.entity';
 import {
   AppointmentTypeAddon,
@@ -42,9 +40,11 @@ import {
   ClassSizeRequiredError,
   InvalidAddonError,
   InvalidCalendarError,
+  InvalidFormError,
   TypeHasClassSessionsError,
 } from './catalog.errors';
 import { ClassSession } from './class-session.entity';
+import { Form } from './form.entity';
 
 @Injectable()
 export class AppointmentTypesService {

@@ -2,8 +2,7 @@ import { Body, Controller, Delete, Get, HttpCode, Post, Put } from '@nestjs/comm
 import { ApiBasicAuth, ApiTags } from '@nestjs/swagger';
 import { IdParam } from '../../common/http/id-param';
 import { NUMERIC } from '../../common/http/route-catalog';
-import { CurrentAccountId, CurrentPrincipal } from '../accounts/auth.decorators';
-import type { Principal } from '../accounts/principal';
+import { CurrentAccountId, CurrentPrincipal, type Principal } from '../accounts';
 import { CreateCalendarRequest, UpdateCalendarRequest } from './calendar.requests';
 import type { CalendarDetailsView, CalendarView } from './calendar.view';
 import { CalendarsService } from './calendars.service';

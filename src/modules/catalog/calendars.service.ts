@@ -1,9 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { IsNull, Repository } from 'typeorm';
-import { findOwned, softDeleteOwned } from '../../common/database/tenant-rows';
-import { assertTimezone } from '../accounts/account-rules';
-import { InvalidTimezoneError } from '../accounts/accounts.errors';
+import { Repository } from 'typeorm';
+import { findOwned, listOwned, softDeleteOwned } from '../../common/database/tenant-rows';
+import { InvalidTimezoneError, assertTimezone } from '../accounts';
 import { Calendar } from './calendar.entity';
 import type { CreateCalendarRequest, UpdateCalendarRequest } from './calendar.requests';
 import {
@@ -44,10 +43,7 @@ export class CalendarsService {
   constructor(@InjectRepository(Calendar) private readonly calendars: Repository<Calendar>) {}
 
   async list(accountId: number): Promise<CalendarView[]> {
-    const rows = await this.calendars.find({
-      where: { accountId, deletedAt: IsNull() },
-      order: { id: 'ASC' },
-    });
+    const rows = await listOwned(this.calendars, accountId);
     return rows.map(toCalendarView);
   }
 

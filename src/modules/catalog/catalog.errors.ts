@@ -29,6 +29,13 @@ export class InvalidProductError extends InvalidAttributeError {
   }
 }
 
+/** An appointment type's `formIDs` names a form that is not a live form of the account. */
+export class InvalidFormError extends InvalidAttributeError {
+  constructor(id: number | string) {
+    super('invalid_form', `The form "${id}" does not exist.`);
+  }
+}
+
 /* Appointment types. */
 
 /** Changing a class into a service would orphan its sessions. */

@@ -23,7 +23,7 @@ import { LabelsService } from './labels.service';
 import { Product, ProductAppointmentType } from './product.entity';
 import { ProductsController } from './products.controller';
 import { ProductsService } from './products.service';
-import { Form } from '../forms/form.entity';
+import { Form } from './form.entity';
 
 /** What an account's owner configures before clients can book. */
 @Module({
@@ -36,7 +36,7 @@ import { Form } from '../forms/form.entity';
       AppointmentTypeForm,
       Calendar,
       ClassSession,
-      // Read for the forms linked to types (the forms module owns them).
+      // The forms linked to types (the forms module serves them and owns their fields).
       Form,
       Label,
       Product,

@@ -1,35 +1,22 @@
-import { IsDefined, IsInt, IsString, Max, MaxLength, Min } from 'class-validator';
+import { IsDefined, IsString, MaxLength } from 'class-validator';
 import { IsNotBlank, Optional, Trim } from '../../common/http/attributes';
+import { IsId } from '../../common/http/id-attribute';
 import { IsIdList } from '../../common/http/id-list';
-
-const MAX_INT32 = 2_147_483_647;
+import { requiredParameter } from '../../common/http/required-parameter';
 
 /* The required ids and datetime give the messages POST /appointments gives for the same attributes. */
 export class CreateClassSessionRequest {
-  @Max(MAX_INT32)
-  @Min(1)
-  @IsInt()
-  @IsDefined({
-    context: {
-      code: 'required_appointment_type_id',
-      message: 'The parameter "appointmentTypeID" is required.',
-    },
-  })
+  @IsId()
+  @IsDefined(requiredParameter('appointmentTypeID'))
   appointmentTypeID!: number;
 
-  @Max(MAX_INT32)
-  @Min(1)
-  @IsInt()
-  @IsDefined({
-    context: { code: 'required_calendar_id', message: 'The parameter "calendarID" is required.' },
-  })
+  @IsId()
+  @IsDefined(requiredParameter('calendarID'))
   calendarID!: number;
 
   /** Read in the calendar's zone when it carries no offset. */
   @IsString()
-  @IsDefined({
-    context: { code: 'required_datetime', message: 'The parameter "datetime" is required.' },
-  })
+  @IsDefined(requiredParameter('datetime'))
   datetime!: string;
 
   /** Defaults to the appointment type's name. */

@@ -2,7 +2,7 @@ import { Body, Controller, Delete, Get, HttpCode, Post, Query } from '@nestjs/co
 import { ApiBasicAuth, ApiTags } from '@nestjs/swagger';
 import { IdParam } from '../../common/http/id-param';
 import { NUMERIC } from '../../common/http/route-catalog';
-import { CurrentAccountId } from '../accounts/auth.decorators';
+import { CurrentAccountId } from '../accounts';
 import { CreateClassSessionRequest, ListClassSessionsQuery } from './class-session.requests';
 import type { ClassSessionView } from './class-session.view';
 import { ClassSessionsService } from './class-sessions.service';

@@ -2,7 +2,7 @@ import { Body, Controller, Delete, Get, HttpCode, Post, Put } from '@nestjs/comm
 import { ApiBasicAuth, ApiTags } from '@nestjs/swagger';
 import { IdParam } from '../../common/http/id-param';
 import { NUMERIC } from '../../common/http/route-catalog';
-import { CurrentAccountId } from '../accounts/auth.decorators';
+import { CurrentAccountId } from '../accounts';
 import { CreateLabelRequest, UpdateLabelRequest } from './label.requests';
 import type { LabelView } from './label.view';
 import { LabelsService } from './labels.service';

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { IsNull, Repository } from 'typeorm';
-import { findOwned, softDeleteOwned } from '../../common/database/tenant-rows';
+import { Repository } from 'typeorm';
+import { findOwned, listOwned, softDeleteOwned } from '../../common/database/tenant-rows';
 import { Label } from './label.entity';
 import type { CreateLabelRequest, UpdateLabelRequest } from './label.requests';
 import { type LabelView, toLabelView } from './label.view';
@@ -13,10 +13,7 @@ export class LabelsService {
   constructor(@InjectRepository(Label) private readonly labels: Repository<Label>) {}
 
   async list(accountId: number): Promise<LabelView[]> {
-    const rows = await this.labels.find({
-      where: { accountId, deletedAt: IsNull() },
-      order: { id: 'ASC' },
-    });
+    const rows = await listOwned(this.labels, accountId);
     return rows.map(toLabelView);
   }
 

@@ -2,7 +2,7 @@ import { Body, Controller, Delete, Get, HttpCode, Post, Put } from '@nestjs/comm
 import { ApiBasicAuth, ApiTags } from '@nestjs/swagger';
 import { IdParam } from '../../common/http/id-param';
 import { NUMERIC } from '../../common/http/route-catalog';
-import { CurrentAccountId } from '../accounts/auth.decorators';
+import { CurrentAccountId } from '../accounts';
 import { CreateProductRequest, UpdateProductRequest } from './product.requests';
 import type { ProductView } from './product.view';
 import { ProductsService } from './products.service';

@@ -1,9 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, type EntityManager, IsNull } from 'typeorm';
-import { findOwned, softDeleteOwned } from '../../common/database/tenant-rows';
+import { DataSource, type EntityManager } from 'typeorm';
+import { groupBy } from '../../common/collections/group-by';
+import { findOwned, listOwned, softDeleteOwned } from '../../common/database/tenant-rows';
 import { toCents } from '../../common/money/money';
-import { checkAppointmentTypeIds, groupBy, liveTypeLinks } from './appointment-type-references';
+import { checkAppointmentTypeIds, liveTypeLinks } from './appointment-type-references';
 import { GiftTypeCountsError, TypeCountsRequiredError } from './catalog.errors';
 import { Product, ProductAppointmentType, type ProductKind } from './product.entity';
 import type { CreateProductRequest, TypeCounts, UpdateProductRequest } from './product.requests';
@@ -41,10 +42,7 @@ export class ProductsService {
 
   async list(accountId: number): Promise<ProductView[]> {
     const manager = this.dataSource.manager;
-    const products = await manager.find(Product, {
-      where: { accountId, deletedAt: IsNull() },
-      order: { id: 'ASC' },
-    });
+    const products = await listOwned(manager.getRepository(Product), accountId);
     const ids = products.map((product) => product.id);
     const links = groupBy(
       await liveTypeLinks(manager, ProductAppointmentType, 'productId', accountId, ids),

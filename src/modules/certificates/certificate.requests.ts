@@ -1,20 +1,16 @@
-import { IsDefined, IsEmail, IsInt, IsString, Max, MaxLength, Min } from 'class-validator';
+import { IsDefined, IsEmail, IsInt, IsString, MaxLength, Min } from 'class-validator';
 import { IsNotBlank, Optional } from '../../common/http/attributes';
+import { IsId } from '../../common/http/id-attribute';
 import { IdQuery } from '../../common/http/id-list';
-
-const MAX_INT32 = 2_147_483_647;
+import { requiredParameter } from '../../common/http/required-parameter';
 
 export class CreateCertificateRequest {
   @Optional()
-  @Max(MAX_INT32)
-  @Min(1)
-  @IsInt()
+  @IsId()
   productID?: number;
 
   @Optional()
-  @Max(MAX_INT32)
-  @Min(1)
-  @IsInt()
+  @IsId()
   couponID?: number;
 
   /** Whose it is: only bookings with this e-mail may use it. */
@@ -55,21 +51,12 @@ export class CertificateQuery {
 }
 
 export class CheckCertificateQuery {
-  @IsNotBlank({
-    context: { code: 'required_certificate', message: 'The parameter "certificate" is required.' },
-  })
+  @IsNotBlank(requiredParameter('certificate'))
   certificate!: string;
 
   @IdQuery()
-  @Max(MAX_INT32)
-  @Min(1)
-  @IsInt()
-  @IsDefined({
-    context: {
-      code: 'required_appointment_type_id',
-      message: 'The parameter "appointmentTypeID" is required.',
-    },
-  })
+  @IsId()
+  @IsDefined(requiredParameter('appointmentTypeID'))
   appointmentTypeID!: number;
 
   @Optional()

@@ -2,8 +2,7 @@ import { Body, Controller, Delete, Get, HttpCode, Post, Query } from '@nestjs/co
 import { ApiBasicAuth, ApiTags } from '@nestjs/swagger';
 import { IdParam } from '../../common/http/id-param';
 import { NUMERIC } from '../../common/http/route-catalog';
-import { CurrentAccountId, CurrentPrincipal } from '../accounts/auth.decorators';
-import type { Principal } from '../accounts/principal';
+import { CurrentAccountId, CurrentPrincipal, type Principal } from '../accounts';
 import {
   CertificateQuery,
   CheckCertificateQuery,

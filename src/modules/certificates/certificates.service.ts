@@ -4,11 +4,9 @@ import { DateTime } from 'luxon';
 import { DataSource, type EntityManager, In, IsNull } from 'typeorm';
 import { isDuplicateEntry } from '../../common/database/mysql-errors';
 import { findOwned, findReferenced, softDeleteOwned } from '../../common/database/tenant-rows';
-import type { Account } from '../accounts/account.entity';
-import { AppointmentType } from '../catalog/appointment-type.entity';
+import type { Account } from '../accounts';
+import { AppointmentType, InvalidProductError, Product, ProductAppointmentType } from '../catalog';
 import { Coupon, CouponAppointmentType } from './coupon.entity';
-import { InvalidProductError } from '../catalog/catalog.errors';
-import { Product, ProductAppointmentType } from '../catalog/product.entity';
 import { CODE_PATTERN, generateCode, normalizeCode } from './certificate-codes';
 import { Certificate, CertificateUses } from './certificate.entity';
 import {

@@ -1,10 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, type EntityManager, In, IsNull, Not } from 'typeorm';
+import { DataSource, type EntityManager, In, Not } from 'typeorm';
+import { groupBy } from '../../common/collections/group-by';
 import { isDuplicateEntry } from '../../common/database/mysql-errors';
-import { findOwned, softDeleteOwned } from '../../common/database/tenant-rows';
+import { findOwned, listOwned, softDeleteOwned } from '../../common/database/tenant-rows';
 import { toCents } from '../../common/money/money';
-import { checkAppointmentTypeIds, groupBy } from '../catalog/appointment-type-references';
+import { checkAppointmentTypeIds } from '../catalog';
 import {
   CouponCodeInUseError,
   DiscountNotPositiveError,
@@ -29,10 +30,7 @@ export class CouponsService {
 
   async list(accountId: number): Promise<CouponView[]> {
     const manager = this.dataSource.manager;
-    const coupons = await manager.find(Coupon, {
-      where: { accountId, deletedAt: IsNull() },
-      order: { id: 'ASC' },
-    });
+    const coupons = await listOwned(manager.getRepository(Coupon), accountId);
     const ids = coupons.map((coupon) => coupon.id);
     const links = groupBy(await this.links(manager, ids), (link) => link.couponId);
     return coupons.map((coupon) => {

@@ -6,3 +6,5 @@ export { kindOf } from './certificate.view';
 export { CertificatesModule } from './certificates.module';
 export { CertificatesService } from './certificates.service';
 export { priceAfterCoupon } from './coupon-price';
+export { CouponsModule } from './coupons.module';
+export { CouponsService } from './coupons.service';

@@ -1,16 +1,12 @@
 import { Transform } from 'class-transformer';
 import { IsDefined, IsEmail, IsInt, IsString, Max, MaxLength, Min } from 'class-validator';
 import { IsNotBlank, Optional, Trim } from '../../common/http/attributes';
-
-const MAX_INT32 = 2_147_483_647;
+import { IsId } from '../../common/http/id-attribute';
+import { requiredParameter } from '../../common/http/required-parameter';
 
 export class CreateOrderRequest {
-  @Max(MAX_INT32)
-  @Min(1)
-  @IsInt()
-  @IsDefined({
-    context: { code: 'required_product_id', message: 'The parameter "productID" is required.' },
-  })
+  @IsId()
+  @IsDefined(requiredParameter('productID'))
   productID!: number;
 
   @Trim()

@@ -2,8 +2,7 @@ import { Body, Controller, Get, HttpCode, Post, Put, Query } from '@nestjs/commo
 import { ApiBasicAuth, ApiTags } from '@nestjs/swagger';
 import { IdParam } from '../../common/http/id-param';
 import { NUMERIC } from '../../common/http/route-catalog';
-import { CurrentPrincipal } from '../accounts/auth.decorators';
-import type { Principal } from '../accounts/principal';
+import { CurrentPrincipal, type Principal } from '../accounts';
 import { CreateOrderRequest, ListOrdersQuery } from './order.requests';
 import type { OrderView } from './order.view';
 import { OrdersService } from './orders.service';

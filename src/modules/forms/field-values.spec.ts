@@ -5,7 +5,7 @@ import {
   MAX_FIELD_VALUE_LENGTH,
   validateFieldValues,
 } from './field-values';
-import type { FieldType } from './form.entity';
+import type { FieldType } from './form-field.entity';
 
 const CLIENT = { asAdmin: false };
 const ADMIN = { asAdmin: true };

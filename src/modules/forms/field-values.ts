@@ -5,7 +5,7 @@ import {
   RequiredFieldError,
   UnknownFieldError,
 } from './field-value.errors';
-import type { FieldType } from './form.entity';
+import type { FieldType } from './form-field.entity';
 
 /** A question an appointment may answer: a live field of one of its type's live forms. */
 export interface FieldDefinition {

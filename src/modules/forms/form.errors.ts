@@ -1,13 +1,6 @@
 import { InvalidAttributeError } from '../../common/errors/domain-error';
 import { CHECKBOXLIST_SEPARATOR } from './field-values';
 
-/** A request (an appointment type's `formIDs`) names a form that is not a live form of the account. */
-export class InvalidFormError extends InvalidAttributeError {
-  constructor(id: number | string) {
-    super('invalid_form', `The form "${id}" does not exist.`);
-  }
-}
-
 /** A `fields` entry of a form update names an id that is not a live field of that form. */
 export class FieldNotOnFormError extends InvalidAttributeError {
   constructor(id: number) {

@@ -21,7 +21,7 @@ import {
   OptionalNullable,
   Trim,
 } from '../../common/http/attributes';
-import { FIELD_TYPES, type FieldType } from './form.entity';
+import { FIELD_TYPES, type FieldType } from './form-field.entity';
 
 export const MAX_FIELDS = 100;
 export const MAX_OPTIONS = 100;

@@ -1,4 +1,5 @@
-import type { FieldType, Form, FormField } from './form.entity';
+import type { Form } from '../catalog';
+import type { FieldType, FormField } from './form-field.entity';
 
 /** `GET /forms`, as clients of the reference service know it. */
 export interface FormView {

@@ -1,8 +1,7 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { AppointmentTypeForm } from '../catalog/appointment-type-links.entity';
-import { AppointmentType } from '../catalog/appointment-type.entity';
-import { Form, FormField } from './form.entity';
+import { AppointmentType, AppointmentTypeForm, Form } from '../catalog';
+import { FormField } from './form-field.entity';
 import { FormsController } from './forms.controller';
 import { FormsService } from './forms.service';
 

@@ -1,12 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager, In, IsNull } from 'typeorm';
-import { findOwned, softDeleteOwned } from '../../common/database/tenant-rows';
-import { AppointmentTypeForm } from '../catalog/appointment-type-links.entity';
-import { groupBy, liveTypeLinks } from '../catalog/appointment-type-references';
+import { groupBy } from '../../common/collections/group-by';
+import { findOwned, listOwned, softDeleteOwned } from '../../common/database/tenant-rows';
+import { AppointmentTypeForm, Form, liveTypeLinks } from '../catalog';
 import { RepeatedFieldError } from './field-value.errors';
 import { CHECKBOXLIST_SEPARATOR, type FieldDefinition } from './field-values';
-import { type FieldType, Form, FormField } from './form.entity';
+import { type FieldType, FormField } from './form-field.entity';
 import {
   FieldLinesNotAllowedError,
   FieldNotOnFormError,
@@ -76,10 +76,7 @@ export class FormsService {
 
   async list(accountId: number): Promise<FormView[]> {
     const manager = this.dataSource.manager;
-    const forms = await manager.find(Form, {
-      where: { accountId, deletedAt: IsNull() },
-      order: { id: 'ASC' },
-    });
+    const forms = await listOwned(manager.getRepository(Form), accountId);
     return this.views(manager, accountId, forms);
   }
 

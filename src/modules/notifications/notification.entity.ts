@@ -1,5 +1,5 @@
 import { Column, Entity, ForeignKey, Index, PrimaryGeneratedColumn } from 'typeorm';
-import { Appointment } from '../appointments/appointment.entity';
+import { Appointment } from '../availability';
 
 export const CHANNELS = ['email', 'sms'] as const;
 export type Channel = (typeof CHANNELS)[number];

@@ -2,7 +2,7 @@ import { Controller, Get } from '@nestjs/common';
 import { ApiBasicAuth, ApiTags } from '@nestjs/swagger';
 import { IdParam } from '../../common/http/id-param';
 import { NUMERIC } from '../../common/http/route-catalog';
-import { CurrentAccountId } from '../accounts/auth.decorators';
+import { CurrentAccountId } from '../accounts';
 import type { NotificationView } from './notification.view';
 import { NotificationsService } from './notifications.service';
 

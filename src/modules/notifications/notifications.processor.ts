@@ -5,7 +5,7 @@ import type { Logger } from 'pino';
 import { ROOT_LOGGER } from '../../common/logging/logging.module';
 import { QueueName } from '../../common/queues/queue-names';
 import { AppConfig } from '../../config/app-config';
-import { confirmationPage } from '../appointments/appointment.view';
+import { confirmationPage } from '../appointments';
 import { MailSender } from './mail-sender';
 import { type MessageFacts, renderEmail, renderSms } from './notification-content';
 import { SEND_JOB, type SendJobData } from './notification-queue';

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { findOwned } from '../../common/database/tenant-rows';
-import { Appointment } from '../appointments/appointment.entity';
+import { Appointment } from '../availability';
 import { Notification } from './notification.entity';
 import { type NotificationView, toNotificationView } from './notification.view';
 

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
 import { Secrets } from '../../common/crypto/secrets';
-import { Account } from '../accounts/account.entity';
+import { Account } from '../accounts';
 
 const MAX_EMAIL = 254;
 const MAX_PASSWORD = 1024;

@@ -2,7 +2,7 @@ import { Controller, Get, Post, Req, Res, UseFilters } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Public } from '../../common/http/public.decorator';
-import type { Account } from '../accounts/account.entity';
+import type { Account } from '../accounts';
 import { AccountPasswords } from './account-passwords';
 import { AuthorizationCodes } from './authorization-codes';
 import {

@@ -2,9 +2,13 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { Injectable } from '@nestjs/common';
 import { PassportStrategy } from '@nestjs/passport';
 import { Strategy as PassportBearerStrategy } from 'passport-http-bearer';
-import { AccountDirectory } from '../accounts/account-directory';
-import { type Principal, principalOf } from '../accounts/principal';
-import { type ProvenCredentialCheck, ProvenCredentials } from '../accounts/proven-credentials';
+import {
+  AccountDirectory,
+  type Principal,
+  type ProvenCredentialCheck,
+  ProvenCredentials,
+  principalOf,
+} from '../accounts';
 import { AccessTokens } from './access-tokens';
 
 /**

@@ -2,7 +2,7 @@ import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
 import { Secrets } from '../../common/crypto/secrets';
-import { assertName } from '../accounts/account-rules';
+import { assertName } from '../accounts';
 import {
   CreateOAuthClientCommand,
   type OAuthClientCredentials,

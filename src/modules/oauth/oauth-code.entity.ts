@@ -1,5 +1,5 @@
 import { Column, Entity, ForeignKey, Index, PrimaryGeneratedColumn } from 'typeorm';
-import { Account } from '../accounts/account.entity';
+import { Account } from '../accounts';
 import { OAuthClient } from './oauth-client.entity';
 
 /**

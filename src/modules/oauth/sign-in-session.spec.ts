@@ -1,6 +1,6 @@
 import { Secrets } from '../../common/crypto/secrets';
 import { AppConfig } from '../../config/app-config';
-import type { Account } from '../accounts/account.entity';
+import type { Account } from '../accounts';
 import { SESSION_TTL_MS, SignInSessions } from './sign-in-session';
 
 const config = (publicUrl: string) =>

@@ -4,7 +4,7 @@ import { parse, serialize } from 'cookie';
 import { Secrets } from '../../common/crypto/secrets';
 import { HOUR } from '../../common/time/durations';
 import { AppConfig } from '../../config/app-config';
-import type { Account } from '../accounts/account.entity';
+import type { Account } from '../accounts';
 
 export const SESSION_COOKIE = 'oauth_session';
 const SESSION_PATH = '/oauth2';

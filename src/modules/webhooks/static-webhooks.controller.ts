@@ -1,6 +1,6 @@
 import { Body, Controller, Get, Put } from '@nestjs/common';
 import { ApiBasicAuth, ApiTags } from '@nestjs/swagger';
-import { CurrentAccountId } from '../accounts/auth.decorators';
+import { CurrentAccountId } from '../accounts';
 import { UpdateStaticWebhooksRequest } from './static-webhooks.request';
 import type { StaticWebhooksView } from './static-webhooks.view';
 import { WebhookSubscriptionsService } from './webhook-subscriptions.service';

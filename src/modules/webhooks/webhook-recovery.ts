@@ -6,6 +6,7 @@ import {
 } from '@nestjs/common';
 import type { Logger } from 'pino';
 import { ROOT_LOGGER } from '../../common/logging/logging.module';
+import { RepeatingPass } from '../../common/queues/repeating-pass';
 import { AppConfig } from '../../config/app-config';
 import { WebhookDeliveryQueue } from './webhook-delivery-queue';
 import { WebhookMessages } from './webhook-messages';
@@ -24,25 +25,29 @@ const BATCH_SIZE = 500;
  */
 @Injectable()
 export class WebhookRecovery implements OnApplicationBootstrap, OnModuleDestroy {
-  private timer: NodeJS.Timeout | undefined;
-  private running: Promise<unknown> | undefined;
-  private stopped = false;
+  private readonly passes: RepeatingPass;
 
   constructor(
     private readonly messages: WebhookMessages,
     private readonly queue: WebhookDeliveryQueue,
     private readonly config: AppConfig,
-    @Inject(ROOT_LOGGER) private readonly logger: Logger,
-  ) {}
+    @Inject(ROOT_LOGGER) logger: Logger,
+  ) {
+    this.passes = new RepeatingPass(() => this.sweepOnce(), {
+      batchSize: BATCH_SIZE,
+      intervalMs: config.webhooks.sweepIntervalMs,
+      logger,
+      tookRows: 'webhook sweeper re-queued lost deliveries',
+      failed: 'webhook sweep failed; retrying',
+    });
+  }
 
   onApplicationBootstrap(): void {
-    this.schedule(this.config.webhooks.sweepIntervalMs);
+    this.passes.start(this.config.webhooks.sweepIntervalMs);
   }
 
   async onModuleDestroy(): Promise<void> {
-    this.stopped = true;
-    clearTimeout(this.timer);
-    await this.running;
+    await this.passes.stop();
   }
 
   /** One pass: queues up to a batch of messages whose job seems lost; returns how many. */
@@ -56,20 +61,5 @@ export class WebhookRecovery implements OnApplicationBootstrap, OnModuleDestroy 
         })),
       ),
     );
-  }
-
-  private schedule(delayMs: number): void {
-    if (this.stopped) return;
-    this.timer = setTimeout(() => {
-      this.running = this.sweepOnce()
-        .then((count) => {
-          if (count > 0) this.logger.info({ count }, 'webhook sweeper re-queued lost deliveries');
-          this.schedule(count === BATCH_SIZE ? 0 : this.config.webhooks.sweepIntervalMs);
-        })
-        .catch((err: unknown) => {
-          this.logger.warn({ err }, 'webhook sweep failed; retrying');
-          this.schedule(this.config.webhooks.sweepIntervalMs);
-        });
-    }, delayMs);
   }
 }

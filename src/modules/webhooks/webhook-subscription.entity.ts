@@ -1,6 +1,6 @@
 import { Column, Entity, ForeignKey, Index, PrimaryGeneratedColumn } from 'typeorm';
 import { DomainEventType } from '../../common/outbox/domain-event-types';
-import { Account } from '../accounts/account.entity';
+import { Account } from '../accounts';
 
 /** The contract's `action` values: what a delivery carries, for static and dynamic webhooks alike. */
 export const WEBHOOK_ACTIONS = [

@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { Account } from '../accounts/account.entity';
+import { Account } from '../accounts';
 import { WebhookDeliveriesProcessor } from './webhook-deliveries.processor';
 import { WebhookDelivery } from './webhook-delivery.entity';
 import { WebhookDeliveryQueue, webhookDeliveriesQueueModule } from './webhook-delivery-queue';

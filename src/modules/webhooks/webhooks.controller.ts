@@ -2,7 +2,7 @@ import { Body, Controller, Delete, Get, HttpCode, Post, Put, Query } from '@nest
 import { ApiBasicAuth, ApiTags } from '@nestjs/swagger';
 import { IdParam } from '../../common/http/id-param';
 import { NUMERIC } from '../../common/http/route-catalog';
-import { CurrentAccountId } from '../accounts/auth.decorators';
+import { CurrentAccountId } from '../accounts';
 import type { WebhookDeliveryView } from './webhook-delivery.view';
 import {
   CreateWebhookRequest,

@@ -2,7 +2,8 @@ import { Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
 
 /**
  * A booked appointment. This is the part the slot engine reads (where and when it keeps a calendar
- * busy); booking adds the client's side.
+ * busy); booking adds the client's side. In availability, not in appointments, because availability
+ * reads it (busy time, seats taken) and sits below appointments, which books, changes and lists it.
  *
  * `busyFrom`/`busyUntil` are the time the appointment takes from its calendar: start minus the type's
  * padding before, end plus its padding after, as they were when it was booked. Availability reads a

@@ -12,38 +12,8 @@ export const FIELD_TYPES = [
 ] as const;
 export type FieldType = (typeof FIELD_TYPES)[number];
 
-/** An intake form: questions asked when booking the appointment types it is linked to. */
-@Entity('forms')
-@Index('idx_forms_account', ['accountId', 'id'])
-export class Form {
-  @PrimaryGeneratedColumn({ type: 'int', unsigned: true })
-  id!: number;
-
-  @Column({ name: 'account_id', type: 'int', unsigned: true })
-  accountId!: number;
-
-  @Column({ type: 'varchar', length: 255 })
-  name!: string;
-
-  @Column({ type: 'text' })
-  description!: string;
-
-  /** Shown to admins only: clients neither see nor answer its fields. */
-  @Column({ type: 'boolean', default: false })
-  hidden!: boolean;
-
-  @Column({ name: 'deleted_at', type: 'datetime', precision: 3, nullable: true })
-  deletedAt!: Date | null;
-
-  @Column({ name: 'created_at', type: 'datetime', precision: 3 })
-  createdAt!: Date;
-
-  @Column({ name: 'updated_at', type: 'datetime', precision: 3 })
-  updatedAt!: Date;
-}
-
 /**
- * A question of a form. Its id is what clients send values for, so it stays the same across updates
+ * A question of a form (the form itself is the catalog's Form). Its id is what clients send values for, so it stays the same across updates
  * of the form; a field removed from the form is soft-deleted so stored answers keep their question.
  */
 @Entity('form_fields')

@@ -1,0 +1,199 @@
+import { readFileSync, readdirSync } from 'node:fs';
+import { dirname, join, relative, resolve, sep } from 'node:path';
+import ts from 'typescript';
+
+/*
+ * The rules of docs/architecture.md that the compiler does not check, over every file of src/:
+ * a module is imported through its index; a module depends only on the modules below it; an index
+ * exports what others use of its module and nothing more; no file is over 400 lines.
+ */
+
+const SRC = __dirname;
+const MAX_LINES = 400;
+
+/**
+ * The modules from the bottom up, each with the modules it may import (all of them listed before
+ * it, so that no two modules can import each other). A new module gets its line here.
+ */
+const LAYERS: readonly (readonly [string, readonly string[]])[] = [
+  ['accounts', []],
+  ['catalog', ['accounts']],
+  ['forms', ['accounts', 'catalog']],
+  ['certificates', ['accounts', 'catalog']],
+  ['availability', ['accounts', 'catalog']],
+  ['appointments', ['accounts', 'availability', 'catalog', 'certificates', 'forms']],
+  ['notifications', ['accounts', 'appointments', 'availability']],
+  ['webhooks', ['accounts']],
+  ['oauth', ['accounts']],
+];
+
+interface SourceFile {
+  /** Relative to src/, with forward slashes. */
+  path: string;
+  text: string;
+  /** The module folder the file is in, if any. */
+  module: string | undefined;
+  isTest: boolean;
+}
+
+interface Import {
+  from: SourceFile;
+  /** As written. */
+  specifier: string;
+  /** The target relative to src/, without extension (`modules/catalog/index`). */
+  target: string;
+  targetModule: string | undefined;
+}
+
+function sourceFiles(dir: string): SourceFile[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const full = join(dir, entry.name);
+    if (entry.isDirectory()) return sourceFiles(full);
+    if (!entry.name.endsWith('.ts')) return [];
+    const path = relative(SRC, full).split(sep).join('/');
+    return [
+      {
+        path,
+        text: readFileSync(full, 'utf8'),
+        module: moduleOf(path),
+        isTest: /\.(spec|int-spec)\.ts$|\.fixtures\.ts$/.test(path),
+      },
+    ];
+  });
+}
+
+/** `modules/catalog/label.entity.ts` → `catalog`. */
+function moduleOf(path: string): string | undefined {
+  const parts = path.split('/');
+  return parts[0] === 'modules' && parts.length > 2 ? parts[1] : undefined;
+}
+
+function importsOf(file: SourceFile): Import[] {
+  return ts
+    .preProcessFile(file.text, true, true)
+    .importedFiles.filter(({ fileName }) => fileName.startsWith('.'))
+    .map(({ fileName }) => {
+      const target = relative(SRC, resolve(SRC, dirname(file.path), fileName))
+        .split(sep)
+        .join('/');
+      const isFolder = /^modules\/[^/]+$/.test(target);
+      return {
+        from: file,
+        specifier: fileName,
+        target: isFolder ? `${target}/index` : target,
+        targetModule: moduleOf(isFolder ? `${target}/index` : target),
+      };
+    });
+}
+
+/** What `import { a, type B } from '…'` names, by specifier. */
+function namedImports(file: SourceFile): Map<string, string[]> {
+  const names = new Map<string, string[]>();
+  const source = ts.createSourceFile(file.path, file.text, ts.ScriptTarget.Latest);
+  for (const statement of source.statements) {
+    if (!ts.isImportDeclaration(statement)) continue;
+    const bindings = statement.importClause?.namedBindings;
+    if (!bindings || !ts.isNamedImports(bindings)) continue;
+    const specifier = (statement.moduleSpecifier as ts.StringLiteral).text;
+    names.set(specifier, [
+      ...(names.get(specifier) ?? []),
+      ...bindings.elements.map((element) => element.name.text),
+    ]);
+  }
+  return names;
+}
+
+function exportedNames(file: SourceFile): string[] {
+  const source = ts.createSourceFile(file.path, file.text, ts.ScriptTarget.Latest);
+  return source.statements.flatMap((statement) =>
+    ts.isExportDeclaration(statement) &&
+    statement.exportClause &&
+    ts.isNamedExports(statement.exportClause)
+      ? statement.exportClause.elements.map((element) => element.name.text)
+      : [],
+  );
+}
+
+const files = sourceFiles(SRC);
+const imports = files.flatMap(importsOf);
+const modules = [...new Set(files.map((file) => file.module).filter((m) => m !== undefined))];
+const crossModule = imports.filter(
+  (i) => i.targetModule !== undefined && i.targetModule !== i.from.module,
+);
+const describeImport = (i: Import) => `${i.from.path}: '${i.specifier}'`;
+
+describe('module boundaries (docs/architecture.md)', () => {
+  it('another module is imported through its index, never one of its files', () => {
+    const intoFiles = crossModule.filter((i) => !i.from.isTest && !i.target.endsWith('/index'));
+    expect(intoFiles.map(describeImport)).toEqual([]);
+  });
+
+  it('a module imports its own files, never its own index', () => {
+    const ownIndex = imports.filter(
+      (i) => i.from.module !== undefined && i.target === `modules/${i.from.module}/index`,
+    );
+    expect(ownIndex.map(describeImport)).toEqual([]);
+  });
+
+  it('every module has an index and a place in the layers', () => {
+    const indexes = new Set(files.map((file) => file.path));
+    expect(modules.filter((m) => !indexes.has(`modules/${m}/index.ts`))).toEqual([]);
+    expect(modules.filter((m) => !LAYERS.some(([name]) => name === m))).toEqual([]);
+  });
+
+  it('the layers list a module after every module it may import', () => {
+    const misplaced = LAYERS.flatMap(([name, below], position) =>
+      below
+        .filter((m) => !LAYERS.slice(0, position).some(([earlier]) => earlier === m))
+        .map((m) => `${name} may import ${m}, listed after it`),
+    );
+    expect(misplaced).toEqual([]);
+  });
+
+  it('imports go down the layers: app → modules (in LAYERS order) → common and config', () => {
+    const allowed = new Map<string | undefined, readonly string[]>(LAYERS);
+    const upward = imports.filter((i) => {
+      if (i.from.isTest) return false;
+      const layer = i.target.split('/')[0];
+      if (layer === 'common' || layer === 'config') return false;
+      if (i.from.module === undefined)
+        return ['common', 'config'].includes(i.from.path.split('/')[0]);
+      return (
+        i.targetModule !== i.from.module && !allowed.get(i.from.module)?.includes(i.targetModule!)
+      );
+    });
+    expect(upward.map(describeImport)).toEqual([]);
+  });
+
+  it('an index exports exactly what the rest of src/ imports from it', () => {
+    const used = new Map<string, Set<string>>(modules.map((m) => [m, new Set<string>()]));
+    for (const file of files.filter((f) => !f.isTest)) {
+      const named = namedImports(file);
+      for (const i of importsOf(file)) {
+        if (i.targetModule === undefined || i.targetModule === file.module) continue;
+        if (!i.target.endsWith('/index')) continue;
+        for (const name of named.get(i.specifier) ?? []) used.get(i.targetModule)!.add(name);
+      }
+    }
+    const unused = files
+      .filter(
+        (file) => file.module !== undefined && file.path === `modules/${file.module}/index.ts`,
+      )
+      .flatMap((index) =>
+        exportedNames(index)
+          .filter((name) => !used.get(index.module!)!.has(name))
+          .map((name) => `${index.path}: ${name}`),
+      );
+    expect(unused).toEqual([]);
+  });
+});
+
+describe('file size', () => {
+  it(`no file in src/ is over ${MAX_LINES} lines (specs included)`, () => {
+    const long = files
+      .map((file) => ({ path: file.path, lines: file.text.split('\n').length - 1 }))
+      .filter(({ lines }) => lines > MAX_LINES)
+      .map(({ path, lines }) => `${path}: ${lines} lines`);
+    expect(long).toEqual([]);
+  });
+});
