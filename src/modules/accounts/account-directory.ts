@@ -2,15 +2,13 @@ import { timingSafeEqual } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
+import { TtlCache } from '../../common/cache/ttl-cache';
 import { Secrets } from '../../common/crypto/secrets';
 import { AppConfig } from '../../config/app-config';
 import { Account } from './account.entity';
 
-const MAX_ENTRIES = 10_000;
-
 interface Entry {
   account: Account | null;
-  expiresAt: number;
   /** The key last proven against the stored hash: the same key again needs no HMAC. */
   verifiedKey?: Buffer;
 }
@@ -27,9 +25,7 @@ interface Entry {
  */
 @Injectable()
 export class AccountDirectory {
-  private readonly entries = new Map<number, Entry>();
-  private readonly loading = new Map<number, Promise<Entry>>();
-  private readonly ttlMs: number;
+  private readonly entries: TtlCache<number, Entry>;
   /** What a key is compared with where there is no account's hash: a hash of no key. */
   private readonly noKeyHash: string;
 
@@ -38,7 +34,7 @@ export class AccountDirectory {
     private readonly secrets: Secrets,
     config: AppConfig,
   ) {
-    this.ttlMs = config.auth.cacheTtlMs;
+    this.entries = new TtlCache(config.auth.cacheTtlMs);
     this.noKeyHash = secrets.hash(Secrets.generate());
   }
 
@@ -81,8 +77,7 @@ export class AccountDirectory {
   }
 
   private fresh(id: number): Entry | undefined {
-    const cached = this.entries.get(id);
-    return cached && cached.expiresAt > Date.now() ? cached : undefined;
+    return this.entries.get(id);
   }
 
   /** Whether `apiKey` is the account's, compared with a hash of no key when there is none. */
@@ -91,41 +86,24 @@ export class AccountDirectory {
   }
 
   private entry(id: number): Promise<Entry> {
-    return Promise.resolve(this.fresh(id) ?? this.load(id));
+    return this.entries.getOrLoad(id, () => this.query(id), isKnown);
   }
 
   /** The account as the database has it now (cached when it exists). */
   private load(id: number): Promise<Entry> {
-    let pending = this.loading.get(id);
-    if (!pending) {
-      pending = this.query(id);
-      this.loading.set(id, pending);
-    }
-    return pending;
+    return this.entries.load(id, () => this.query(id), isKnown);
   }
 
   private async query(id: number): Promise<Entry> {
-    try {
-      const entry: Entry = {
-        account: await this.accounts.findOneBy({ id }),
-        expiresAt: Date.now() + this.ttlMs,
-      };
-      // An unknown user ID is not kept: the account may be created the next moment (by the CLI,
-      // in another process), and probes of random IDs would crowd out real accounts.
-      if (this.ttlMs > 0 && entry.account) {
-        if (this.entries.size >= MAX_ENTRIES) {
-          // Map keeps insertion order: drop the oldest entry.
-          const oldest = this.entries.keys().next();
-          if (!oldest.done) this.entries.delete(oldest.value);
-        }
-        this.entries.set(id, entry);
-      }
-      return entry;
-    } finally {
-      this.loading.delete(id);
-    }
+    return { account: await this.accounts.findOneBy({ id }) };
   }
 }
+
+/**
+ * An unknown user ID is not kept: the account may be created the next moment (by the CLI, in
+ * another process), and probes of random IDs would crowd out real accounts.
+ */
+const isKnown = (entry: Entry): boolean => entry.account !== null;
 
 /** Remembers `apiKey` as proven for the entry's account. */
 function prove(entry: Entry, account: Account, apiKey: string): Account {

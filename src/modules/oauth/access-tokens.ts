@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager } from 'typeorm';
+import { TtlCache } from '../../common/cache/ttl-cache';
 import { Secrets } from '../../common/crypto/secrets';
 import { AppConfig } from '../../config/app-config';
 import type { OAuthClient } from './oauth-client.entity';
@@ -9,13 +10,10 @@ import { InvalidGrantError } from './oauth.errors';
 
 /** Access tokens are 32 random bytes as hex; anything else is not looked up. */
 const TOKEN = /^[0-9a-f]{64}$/;
-const MAX_ENTRIES = 10_000;
-
 interface Entry {
   accountId: number;
   codeId: string | null;
   revoked: boolean;
-  expiresAt: number;
 }
 
 interface ResultHeader {
@@ -33,18 +31,14 @@ interface ResultHeader {
  */
 @Injectable()
 export class AccessTokens {
-  private readonly entries = new Map<string, Entry>();
-  private readonly loading = new Map<string, Promise<Entry | null>>();
-  /** Bumped by every eviction: a read that began before one must not refill the cache. */
-  private evictions = 0;
-  private readonly ttlMs: number;
+  private readonly entries: TtlCache<string, Entry | null>;
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly secrets: Secrets,
     config: AppConfig,
   ) {
-    this.ttlMs = config.auth.cacheTtlMs;
+    this.entries = new TtlCache(config.auth.cacheTtlMs);
   }
 
   /** The account a presented token acts on, or null when it is unknown or disabled. */
@@ -60,7 +54,7 @@ export class AccessTokens {
    */
   provenAccountId(token: string): number | undefined {
     if (!TOKEN.test(token)) return undefined;
-    const entry = this.fresh(this.secrets.hash(token));
+    const entry = this.entries.get(this.secrets.hash(token));
     return entry && !entry.revoked ? entry.accountId : undefined;
   }
 
@@ -96,7 +90,7 @@ export class AccessTokens {
       'UPDATE oauth_tokens SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL',
       [new Date(), row.id],
     );
-    this.evict((key) => key === hash);
+    this.entries.delete(hash);
   }
 
   /** Disables every token issued from a code (the code was presented again: it may be stolen). */
@@ -105,56 +99,22 @@ export class AccessTokens {
       'UPDATE oauth_tokens SET revoked_at = ? WHERE code_id = ? AND revoked_at IS NULL',
       [new Date(), codeId],
     );
-    this.evict((_, entry) => entry.codeId === codeId);
+    this.entries.deleteWhere((_, entry) => entry?.codeId === codeId);
     return result.affectedRows;
   }
 
-  private evict(matches: (hash: string, entry: Entry) => boolean): void {
-    this.evictions++;
-    for (const [hash, entry] of this.entries) if (matches(hash, entry)) this.entries.delete(hash);
-  }
-
-  private fresh(hash: string): Entry | undefined {
-    const cached = this.entries.get(hash);
-    return cached && cached.expiresAt > Date.now() ? cached : undefined;
-  }
-
   private entry(hash: string): Promise<Entry | null> {
-    const cached = this.fresh(hash);
-    if (cached) return Promise.resolve(cached);
-    let pending = this.loading.get(hash);
-    if (!pending) {
-      pending = this.load(hash);
-      this.loading.set(hash, pending);
-    }
-    return pending;
+    return this.entries.getOrLoad(hash, () => this.load(hash), isKnown);
   }
 
   private async load(hash: string): Promise<Entry | null> {
-    const evictionsBefore = this.evictions;
-    try {
-      const row = await this.dataSource.getRepository(OAuthToken).findOne({
-        select: { accountId: true, codeId: true, revokedAt: true },
-        where: { tokenHash: hash },
-      });
-      if (!row) return null;
-      const entry: Entry = {
-        accountId: row.accountId,
-        codeId: row.codeId,
-        revoked: row.revokedAt !== null,
-        expiresAt: Date.now() + this.ttlMs,
-      };
-      if (this.ttlMs > 0 && this.evictions === evictionsBefore) {
-        if (this.entries.size >= MAX_ENTRIES) {
-          // Map keeps insertion order: drop the oldest entry.
-          const oldest = this.entries.keys().next();
-          if (!oldest.done) this.entries.delete(oldest.value);
-        }
-        this.entries.set(hash, entry);
-      }
-      return entry;
-    } finally {
-      this.loading.delete(hash);
-    }
+    const row = await this.dataSource.getRepository(OAuthToken).findOne({
+      select: { accountId: true, codeId: true, revokedAt: true },
+      where: { tokenHash: hash },
+    });
+    return row && { accountId: row.accountId, codeId: row.codeId, revoked: row.revokedAt !== null };
   }
 }
+
+/** Unknown tokens are not kept (they would crowd out real ones). */
+const isKnown = (entry: Entry | null): boolean => entry !== null;

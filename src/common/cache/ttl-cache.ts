@@ -1,0 +1,74 @@
+/**
+ * Values by key, each kept `ttlMs` after it was read, at most `maxEntries` of them (the oldest
+ * read is dropped first). Concurrent loads of one key share one read, and a read that was in flight
+ * while anything was deleted is not kept: it may hold what the deletion meant to forget (a rotated
+ * key, a disabled token). With `ttlMs` 0 nothing is kept.
+ *
+ * The per-process caches of authentication (accounts by user ID, OAuth tokens by hash) are these:
+ * an authenticated request costs no query while its entry is fresh.
+ */
+export class TtlCache<K, V> {
+  private readonly entries = new Map<K, { value: V; expiresAt: number }>();
+  private readonly loading = new Map<K, Promise<V>>();
+  /** Bumped by every deletion: a read that began before one must not refill the cache. */
+  private deletions = 0;
+
+  constructor(
+    private readonly ttlMs: number,
+    private readonly maxEntries = 10_000,
+  ) {}
+
+  /** The value kept for `key`, when it is still fresh. */
+  get(key: K): V | undefined {
+    const entry = this.entries.get(key);
+    return entry && entry.expiresAt > Date.now() ? entry.value : undefined;
+  }
+
+  /** The fresh value, else what `read` answers (see load). */
+  getOrLoad(key: K, read: () => Promise<V>, keep: (value: V) => boolean): Promise<V> {
+    const fresh = this.get(key);
+    return fresh !== undefined ? Promise.resolve(fresh) : this.load(key, read, keep);
+  }
+
+  /**
+   * What `read` answers now (one read at a time per key), kept when `keep` says it is worth keeping
+   * (unknown ids and tokens are not: probes would crowd out real entries).
+   */
+  load(key: K, read: () => Promise<V>, keep: (value: V) => boolean): Promise<V> {
+    let pending = this.loading.get(key);
+    if (!pending) {
+      pending = this.read(key, read, keep);
+      this.loading.set(key, pending);
+    }
+    return pending;
+  }
+
+  delete(key: K): void {
+    this.deletions++;
+    this.entries.delete(key);
+  }
+
+  deleteWhere(matches: (key: K, value: V) => boolean): void {
+    this.deletions++;
+    for (const [key, entry] of this.entries)
+      if (matches(key, entry.value)) this.entries.delete(key);
+  }
+
+  private async read(key: K, read: () => Promise<V>, keep: (value: V) => boolean): Promise<V> {
+    const deletionsBefore = this.deletions;
+    try {
+      const value = await read();
+      if (this.ttlMs > 0 && keep(value) && this.deletions === deletionsBefore) {
+        if (this.entries.size >= this.maxEntries) {
+          // Map keeps insertion order: drop the oldest entry.
+          const oldest = this.entries.keys().next();
+          if (!oldest.done) this.entries.delete(oldest.value);
+        }
+        this.entries.set(key, { value, expiresAt: Date.now() + this.ttlMs });
+      }
+      return value;
+    } finally {
+      this.loading.delete(key);
+    }
+  }
+}
