@@ -202,6 +202,99 @@ describe('Hardening: hostile input is refused in the envelope; security headers 
     }
   });
 
+  describe('control and bidi characters (issue 20)', () => {
+    let api: ReturnType<typeof apiClient>;
+    let productID: number;
+    let calendarID: number;
+
+    beforeAll(async () => {
+      api = apiClient(app, account);
+      calendarID = await createCalendar(api);
+      const product = await api.post('/products', { name: 'Gift', price: '10.00', type: 'gift' });
+      productID = (product.body as { id: number }).id;
+    });
+
+    const buyer = { firstName: 'Bo', lastName: 'Buyer', email: 'bo@example.test' };
+
+    it.each<[string, string, Record<string, unknown>, string, string]>([
+      [
+        '/orders',
+        'a NUL in firstName',
+        { firstName: 'Bo\u0000' },
+        'invalid_first_name',
+        'firstName',
+      ],
+      ['/orders', 'CR/LF in lastName', { lastName: 'Buyer\r\nX' }, 'invalid_last_name', 'lastName'],
+      [
+        '/orders',
+        'a bidi override in lastName',
+        { lastName: 'a\u202Eb' },
+        'invalid_last_name',
+        'lastName',
+      ],
+      ['/orders', 'letters in phone', { phone: 'call me' }, 'invalid_phone', 'phone'],
+      ['/orders', 'a line feed in phone', { phone: '555\n0100' }, 'invalid_phone', 'phone'],
+      ['/orders', 'a list as email', { email: 'a@x.test,b@x.test' }, 'invalid_email', 'email'],
+      [
+        '/orders',
+        'a group as email',
+        { email: 'g: a@x.test, b@x.test;' },
+        'invalid_email',
+        'email',
+      ],
+      ['/orders', 'a quoted local part', { email: '"a,b"@x.test' }, 'invalid_email', 'email'],
+      ['/orders', 'a NUL in notes', { notes: 'Gift\u0000' }, 'invalid_notes', 'notes'],
+      ['/orders', 'a C1 control in notes', { notes: 'Gift\u009B' }, 'invalid_notes', 'notes'],
+      [
+        '/certificates',
+        'a list as email',
+        { email: 'a@x.test, b@x.test' },
+        'invalid_email',
+        'email',
+      ],
+      [
+        '/certificates',
+        'CR/LF in email',
+        { email: 'a@x.test\r\nb@x.test' },
+        'invalid_email',
+        'email',
+      ],
+      [
+        '/certificates',
+        'a bidi override in email',
+        { email: 'a\u202E@x.test' },
+        'invalid_email',
+        'email',
+      ],
+      ['/blocks', 'a NUL in notes', { notes: 'Off\u0000' }, 'invalid_notes', 'notes'],
+      ['/blocks', 'a bidi override in notes', { notes: 'Off\u202E' }, 'invalid_notes', 'notes'],
+    ])('POST %s with %s: 400 in the envelope', async (path, _what, change, error, attribute) => {
+      const valid: Record<string, Record<string, unknown>> = {
+        '/orders': { productID, ...buyer, phone: '+1 (555) 010-0199', notes: 'Gift' },
+        '/certificates': { productID, email: 'bo@example.test' },
+        '/blocks': { calendarID, start: '2031-03-03T10:00', end: '2031-03-03T11:00', notes: 'Off' },
+      };
+      expect(await api.post(path, { ...valid[path], ...change })).toMatchObject(
+        apiError(400, error, `Invalid "${attribute}" attribute value.`),
+      );
+    });
+
+    it('keeps line breaks and tabs in multi-line attributes (order and block notes)', async () => {
+      const notes = 'Wrap it.\r\nNo card.\n\tThanks';
+      expect(
+        await api.post('/orders', { productID, ...buyer, phone: '+44 20 7946 0958', notes }),
+      ).toMatchObject({ status: 200, body: { notes, phone: '+44 20 7946 0958' } });
+      expect(
+        await api.post('/blocks', {
+          calendarID,
+          start: '2031-03-04T10:00',
+          end: '2031-03-04T11:00',
+          notes,
+        }),
+      ).toMatchObject({ status: 200, body: { notes } });
+    });
+  });
+
   describe('query strings and URLs', () => {
     it('keeps __proto__ and constructor query keys harmless', async () => {
       const res = await app.inject({
