@@ -1,6 +1,6 @@
 import { Transform } from 'class-transformer';
 import { IsArray, IsDefined, IsInt, IsString, Max, MaxLength, Min } from 'class-validator';
-import { IsCalendarDate, IsNotBlank, Optional } from '../../common/http/attributes';
+import { IsCalendarDate, IsMultiLine, IsNotBlank, Optional } from '../../common/http/attributes';
 import { IdList } from '../../common/http/id-list';
 
 const MAX_INT32 = 2_147_483_647;
@@ -48,6 +48,7 @@ export class CreateBlockRequest {
 
   /** Defaults to "". */
   @Optional()
+  @IsMultiLine()
   @MaxLength(MAX_BLOCK_NOTES)
   @IsString()
   notes?: string;

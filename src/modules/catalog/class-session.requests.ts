@@ -1,5 +1,5 @@
 import { IsDefined, IsInt, IsString, Max, MaxLength, Min } from 'class-validator';
-import { IsNotBlank, Optional, Trim } from '../../common/http/attributes';
+import { IsNotBlank, IsSingleLine, Optional, Trim } from '../../common/http/attributes';
 import { IsIdList } from '../../common/http/id-list';
 
 const MAX_INT32 = 2_147_483_647;
@@ -35,6 +35,7 @@ export class CreateClassSessionRequest {
   /** Defaults to the appointment type's name. */
   @Trim()
   @Optional()
+  @IsSingleLine()
   @IsNotBlank()
   @MaxLength(255)
   @IsString()

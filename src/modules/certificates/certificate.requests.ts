@@ -1,5 +1,5 @@
-import { IsDefined, IsEmail, IsInt, IsString, Max, MaxLength, Min } from 'class-validator';
-import { IsNotBlank, Optional } from '../../common/http/attributes';
+import { IsDefined, IsInt, IsString, Max, MaxLength, Min } from 'class-validator';
+import { IsEmailAddress, IsNotBlank, Optional } from '../../common/http/attributes';
 import { IdQuery } from '../../common/http/id-list';
 
 const MAX_INT32 = 2_147_483_647;
@@ -20,7 +20,7 @@ export class CreateCertificateRequest {
   /** Whose it is: only bookings with this e-mail may use it. */
   @Optional()
   @MaxLength(254)
-  @IsEmail()
+  @IsEmailAddress()
   @IsString()
   email?: string;
 

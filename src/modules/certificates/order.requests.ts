@@ -1,6 +1,14 @@
 import { Transform } from 'class-transformer';
-import { IsDefined, IsEmail, IsInt, IsString, Max, MaxLength, Min } from 'class-validator';
-import { IsNotBlank, Optional, Trim } from '../../common/http/attributes';
+import { IsDefined, IsInt, IsString, Max, MaxLength, Min } from 'class-validator';
+import {
+  IsEmailAddress,
+  IsMultiLine,
+  IsNotBlank,
+  IsPhone,
+  IsSingleLine,
+  Optional,
+  Trim,
+} from '../../common/http/attributes';
 
 const MAX_INT32 = 2_147_483_647;
 
@@ -14,6 +22,7 @@ export class CreateOrderRequest {
   productID!: number;
 
   @Trim()
+  @IsSingleLine()
   @IsNotBlank({
     context: { code: 'required_first_name', message: 'Attribute "firstName" is required.' },
   })
@@ -22,6 +31,7 @@ export class CreateOrderRequest {
   firstName!: string;
 
   @Trim()
+  @IsSingleLine()
   @IsNotBlank({
     context: { code: 'required_last_name', message: 'Attribute "lastName" is required.' },
   })
@@ -30,18 +40,22 @@ export class CreateOrderRequest {
   lastName!: string;
 
   @Trim()
-  @IsEmail({}, { context: { code: 'invalid_email', message: 'Invalid "email" attribute value.' } })
+  @IsEmailAddress({
+    context: { code: 'invalid_email', message: 'Invalid "email" attribute value.' },
+  })
   @MaxLength(254)
   @IsNotBlank({ context: { code: 'required_email', message: 'Attribute "email" is required.' } })
   email!: string;
 
   @Trim()
   @Optional()
+  @IsPhone()
   @MaxLength(64)
   @IsString()
   phone?: string;
 
   @Optional()
+  @IsMultiLine()
   @MaxLength(4000)
   @IsString()
   notes?: string;
