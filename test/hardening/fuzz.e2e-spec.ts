@@ -530,6 +530,168 @@ describe('Hardening: fuzzing every write endpoint (e2e)', () => {
     expect(typeof body.message).toBe('string');
   }
 
+  /*
+   * Issue 20: control and bidi characters. A valid body of each write endpoint with one of its
+   * strings (nested ones too) carrying, inside it, a character no attribute takes (NUL, another C0
+   * or C1 control, DEL, a bidi embedding, override or isolate, a line or paragraph separator) or
+   * one a one-line attribute does not take (CR, LF, TAB: multi-line ones keep them): 400 in the
+   * envelope, naming that attribute, never a 5xx, and nothing stored. Before the routes below,
+   * which delete the fixtures. (Webhook targets are the webhooks module's URL rules; the
+   * availability check stores nothing.)
+   */
+  describe('control characters in every text attribute (issue 20)', () => {
+    const own: Record<string, number> = {};
+
+    /** A form with a one-line question, a type asking it, an appointment of that type. */
+    beforeAll(async () => {
+      const form = await api.post('/forms', {
+        name: 'Referral',
+        fields: [{ name: 'Referred by', type: 'textbox' }],
+      });
+      own.field = (form.body as { fields: { id: number }[] }).fields[0].id;
+      own.type = await createAppointmentType(api, {
+        calendarIDs: [ids.calendar],
+        formIDs: [(form.body as { id: number }).id],
+        // Bookable by a client in 2030: a certificate is read last, after the time.
+        maxDaysInAdvance: 3650,
+      });
+      const booked = await api.post('/appointments?admin=true', {
+        appointmentTypeID: own.type,
+        calendarID: ids.calendar,
+        datetime: '2030-05-06T11:00',
+        firstName: 'Ida',
+        lastName: 'Client',
+      });
+      own.appointment = (booked.body as { id: number }).id;
+    });
+
+    /** What the valid bodies above lack of the text attributes their endpoints take. */
+    const client = () => ({ lastName: 'Client', email: 'eve@example.test', phone: '555-0100' });
+    const answer = () => ({ fields: [{ id: own.field, value: 'A friend' }] });
+    const MORE_TEXT: Record<string, () => Body> = {
+      'POST /calendars': () => ({
+        location: '12 Main St',
+        description: 'Ground floor',
+        email: 'room@example.test',
+        replyTo: 'desk@example.test',
+      }),
+      'PUT /calendars/:id': () => ({ location: '14 Main St', description: 'First floor' }),
+      'PUT /appointment-addons/:id': () => ({ name: 'More time' }),
+      'POST /forms': () => ({
+        description: 'About the visit',
+        fields: [{ name: 'Size', type: 'dropdown', options: ['Small', 'Large'] }],
+      }),
+      'POST /appointment-types': () => ({ category: 'Medical', description: 'A first visit' }),
+      'PUT /appointment-types/:id': () => ({ category: 'Medical care' }),
+      'POST /products': () => ({ description: 'Ten visits' }),
+      'POST /classes': () => ({ name: 'Morning flow' }),
+      // The type asking the question answered; no addon (it offers none).
+      'POST /appointments': () => ({
+        appointmentTypeID: own.type,
+        addonIDs: [],
+        timezone: 'Europe/Paris',
+        ...answer(),
+      }),
+      'PUT /appointments/:id': () => ({ ...client(), ...answer() }),
+      'PUT /appointments/:id/reschedule': () => ({ timezone: 'Europe/Paris' }),
+    };
+    /** Not refused here: webhook targets (URLs, the webhooks module's rules), and a check that stores nothing. */
+    const NOT_HERE = /^(POST|PUT) \/(webhooks|integrations|availability)/;
+
+    type TextRoute = WriteRoute & { valid: () => Body; query: string };
+    const textRoutes = apiRoutes.flatMap((route): TextRoute[] => {
+      const key = `${route.method} ${route.path}`;
+      if (!route.valid || NOT_HERE.test(key)) return [];
+      const mine = route.path.startsWith('/appointments/');
+      const text: TextRoute = {
+        ...route,
+        query: '',
+        id: mine ? () => own.appointment : route.id,
+        valid: () => ({ ...route.valid!(), ...MORE_TEXT[key]?.() }),
+      };
+      if (!route.path.startsWith('/appointments') || route.path.endsWith('/reschedule'))
+        return [text];
+      // A client's notes are ignored (admins only), so not checked when booking as a client.
+      const notes = route.method === 'POST' ? { notes: 'Window seat' } : {};
+      return [
+        text,
+        { ...text, query: '?admin=true', valid: () => ({ ...text.valid(), ...notes }) },
+      ];
+    });
+
+    /** Attributes that keep line breaks and tabs. */
+    const MULTI_LINE = new Set(['notes', 'description', 'cancelNote']);
+    /** C0 and C1 controls, DEL, line and paragraph separators, bidi embeddings, overrides, isolates. */
+    const ALWAYS_REFUSED = [
+      ...'\u0000\u0001\u0007\u000B\u001B\u007F\u0080\u0085\u009B\u009F\u2028\u2029',
+      ...'\u202A\u202B\u202C\u202D\u202E\u2066\u2067\u2068\u2069',
+    ];
+    const LINE_BREAKS = ['\r\n', '\n', '\r', '\t'];
+
+    /** Every string of a body, by its path. */
+    function stringPaths(value: unknown, path: (string | number)[] = []): (string | number)[][] {
+      if (typeof value === 'string') return [path];
+      if (typeof value !== 'object' || value === null) return [];
+      return Object.entries(value).flatMap(([key, item]) =>
+        stringPaths(item, [...path, Array.isArray(value) ? Number(key) : key]),
+      );
+    }
+
+    function withAt(body: unknown, path: (string | number)[], change: (s: string) => string) {
+      const copy = structuredClone(body) as Record<string | number, unknown>;
+      let parent = copy;
+      for (const key of path.slice(0, -1)) parent = parent[key] as Record<string | number, unknown>;
+      const last = path[path.length - 1];
+      parent[last] = change(parent[last] as string);
+      return copy;
+    }
+
+    const snake = (name: string) => name.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toLowerCase();
+
+    it.each(textRoutes.map((r) => [`${r.method} ${r.path}${r.query}`, r] as const))(
+      '%s',
+      async (_, route) => {
+        const paths = stringPaths(route.valid());
+        const attempt = fc.constantFrom(...paths).chain((path) =>
+          fc.record({
+            path: fc.constant(path),
+            chars: fc.constantFrom(
+              ...ALWAYS_REFUSED,
+              ...(MULTI_LINE.has(String(path[path.length - 1])) ? [] : LINE_BREAKS),
+            ),
+            at: fc.double({ min: 0, max: 1, noNaN: true }),
+          }),
+        );
+        await fc.assert(
+          fc.asyncProperty(attempt, async ({ path, chars, at }) => {
+            // Inside the value: a space or line break at either end is trimmed away, as stored.
+            const body = withAt(route.valid(), path, (text) => {
+              const i = Math.min(1 + Math.floor(at * (text.length - 1)), text.length - 1);
+              return `${text.slice(0, i)}${chars}${text.slice(i)}`;
+            });
+            const before = await snapshot();
+            const res = await send(
+              route.method,
+              `/api/v1${route.path.replace(':id', String(route.id?.()))}${route.query}`,
+              { 'content-type': 'application/json', authorization: account.authorization },
+              JSON.stringify(body),
+            );
+            expect(res.body).not.toMatch(LEAKS);
+            apiEnvelope(res);
+            const answer = JSON.parse(res.body) as { error: string };
+            expect({ path, status: res.status, error: answer.error }).toEqual({
+              path,
+              status: 400,
+              error: `invalid_${snake(String(path[0]))}`,
+            });
+            expect(await snapshot()).toBe(before);
+          }),
+          { numRuns: RUNS },
+        );
+      },
+    );
+  });
+
   it.each(apiRoutes.map((r) => [`${r.method} ${r.path}`, r] as const))('%s', async (_, route) => {
     await fc.assert(
       fc.asyncProperty(

@@ -1,6 +1,6 @@
 import { connect } from 'node:net';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { apiClient, apiError } from '../support/api-client';
+import { type ApiResponse, apiClient, apiError } from '../support/api-client';
 import { createAppointmentType, createCalendar } from '../support/catalog-fixtures';
 import { PlatformProbeController } from '../support/platform-probe.controller';
 import { type TestAccount, createAccount, startApi } from '../support/test-app';
@@ -221,6 +221,234 @@ describe('Hardening: hostile input is refused in the envelope; security headers 
         apiError(400, error, message),
       );
     }
+  });
+
+  /*
+   * Issue 20: every text attribute of what an account sets up or sells refuses control and bidi
+   * characters: a one-line one (names, categories, locations, options, e-mails, phones) any of
+   * them, line breaks and tabs included; a multi-line one (descriptions, notes) all but CR, LF and
+   * TAB. An e-mail is one address, a phone phone characters. On create and update, nothing stored.
+   * (The client's details of appointments: test/appointments/book-inputs.)
+   */
+  describe('control and bidi characters (issue 20)', () => {
+    type Kind = 'one-line' | 'multi-line' | 'email' | 'phone';
+    type Body = Record<string, unknown>;
+
+    /** Issue 20's characters, as `U+XXXX` (see book-inputs): multi-line attributes take CR, LF, TAB. */
+    const CONTROLS = [
+      ...'\u0000\u0007\u001B\u007F\u0085\u009B\u2028\u2029\u202E\u2066\u2069\r\n\t',
+    ];
+    const named = (c: string) => `U+${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`;
+
+    /** A value of the kind with `chars` inside. */
+    const around: Record<Kind, (chars: string) => string> = {
+      'one-line': (chars) => `Ada${chars}Lovelace`,
+      'multi-line': (chars) => `Ada${chars}Lovelace`,
+      email: (chars) => `ada${chars}@example.test`,
+      phone: (chars) => `555${chars}0100`,
+    };
+
+    /** What a kind refuses besides control characters. */
+    const ALSO_REFUSED: Record<Kind, string[]> = {
+      'one-line': [],
+      'multi-line': [],
+      email: ['a@x.test,b@x.test', 'g: a@x.test, b@x.test;', '"a,b"@x.test', 'Ada <a@x.test>'],
+      phone: ['call me', '555-0100, 555-0101', '555+0100', '５５５-０１００'],
+    };
+
+    /** What a kind takes: every script, and line breaks where multi-line. */
+    const TAKEN: Record<Kind, string[]> = {
+      'one-line': ['Zoë O’Brien-Smith', '王小明 😀', 'שרה\u200F'],
+      'multi-line': ['First line.\r\nSecond line.\n\tIndented — Zoë 王 😀'],
+      email: ['zoë@example.test', "o'brien-smith@example.test"],
+      phone: ['+1 (555) 010-0199', '+44 20 7946 0958', '555.010.0199', '555-0100 ext. 12'],
+    };
+
+    const ONE_NAME: Record<string, Kind> = { name: 'one-line' };
+    let api: ReturnType<typeof apiClient>;
+    const ids: Record<string, number> = {};
+    let day = 0;
+    /** A day of its own for each class session or block (from 2031-01-01). */
+    const nextDay = () => new Date(Date.UTC(2031, 0, 1 + day++)).toISOString().slice(0, 10);
+
+    beforeAll(async () => {
+      api = apiClient(app, await createAccount(app));
+      ids.calendar = await createCalendar(api);
+      ids.classType = await createAppointmentType(api, {
+        type: 'class',
+        classSize: 5,
+        calendarIDs: [ids.calendar],
+      });
+      const gift = await api.post('/products', { name: 'Gift', price: '10.00', type: 'gift' });
+      ids.product = (gift.body as { id: number }).id;
+    });
+
+    /**
+     * Each resource: what creates one, whether it may be updated (PUT /<resource>/{id}), and its
+     * text attributes with their kinds.
+     */
+    const RESOURCES: Record<
+      string,
+      { create: () => Body; update: boolean; text: Record<string, Kind> }
+    > = {
+      calendars: {
+        create: () => ({ name: 'Room' }),
+        update: true,
+        text: {
+          name: 'one-line',
+          location: 'one-line',
+          email: 'email',
+          replyTo: 'email',
+          description: 'multi-line',
+        },
+      },
+      'appointment-types': {
+        create: () => ({ name: 'Consultation', duration: 30 }),
+        update: true,
+        text: { name: 'one-line', category: 'one-line', description: 'multi-line' },
+      },
+      'appointment-addons': { create: () => ({ name: 'Extra' }), update: true, text: ONE_NAME },
+      labels: { create: () => ({ name: 'VIP' }), update: true, text: ONE_NAME },
+      forms: {
+        create: () => ({ name: 'Intake' }),
+        update: true,
+        text: { name: 'one-line', description: 'multi-line' },
+      },
+      products: {
+        create: () => ({ name: 'Gift', price: '10.00', type: 'gift' }),
+        update: true,
+        text: { name: 'one-line', description: 'multi-line' },
+      },
+      coupons: {
+        create: () => ({ name: 'Spring', discountType: 'percentage', discountAmount: 10 }),
+        update: true,
+        text: ONE_NAME,
+      },
+      classes: {
+        create: () => ({
+          appointmentTypeID: ids.classType,
+          calendarID: ids.calendar,
+          datetime: `${nextDay()}T10:00`,
+        }),
+        update: false,
+        text: ONE_NAME,
+      },
+      blocks: {
+        create: () => {
+          const date = nextDay();
+          return { calendarID: ids.calendar, start: `${date}T10:00`, end: `${date}T11:00` };
+        },
+        update: false,
+        text: { notes: 'multi-line' },
+      },
+      orders: {
+        create: () => ({
+          productID: ids.product,
+          firstName: 'Bo',
+          lastName: 'Buyer',
+          email: 'bo@example.test',
+        }),
+        update: false,
+        text: {
+          firstName: 'one-line',
+          lastName: 'one-line',
+          email: 'email',
+          phone: 'phone',
+          notes: 'multi-line',
+        },
+      },
+      certificates: {
+        create: () => ({ productID: ids.product }),
+        update: false,
+        text: { email: 'email' },
+      },
+    };
+
+    /** A text attribute: the body part carrying `value`, how errors name it, its code. */
+    interface TextAttribute {
+      resource: string;
+      at: (value: string) => Body;
+      shown: string;
+      code: string;
+      kind: Kind;
+    }
+
+    const ATTRIBUTES: TextAttribute[] = [
+      ...Object.entries(RESOURCES).flatMap(([resource, { text }]) =>
+        Object.entries(text).map(([name, kind]) => ({
+          resource,
+          at: (value: string) => ({ [name]: value }),
+          shown: name,
+          code: `invalid_${name.replace(/([a-z])([A-Z])/g, '$1_$2').toLowerCase()}`,
+          kind,
+        })),
+      ),
+      // A form's fields: their names and a dropdown's options.
+      ...[
+        (value: string) => ({ fields: [{ name: value, type: 'textbox' }] }),
+        (value: string) => ({
+          fields: [{ name: 'Size', type: 'dropdown', options: ['S', value] }],
+        }),
+      ].map((at, i) => ({
+        resource: 'forms',
+        at,
+        shown: i === 0 ? 'fields.0.name' : 'fields.0.options',
+        code: 'invalid_fields',
+        kind: 'one-line' as const,
+      })),
+    ];
+
+    /** The account's resources as the API lists them: a refused request changes none. */
+    async function stored(): Promise<unknown[]> {
+      const lists = [...Object.keys(RESOURCES), 'appointment-types?includeDeleted=true'];
+      return Promise.all(lists.map(async (path) => (await api.get(`/${path}`)).body as unknown));
+    }
+
+    /** Where values of the attribute go: a create, or an update of a resource made for it. */
+    async function target(
+      a: TextAttribute,
+      method: 'POST' | 'PUT',
+    ): Promise<(value: string) => Promise<ApiResponse>> {
+      const { create } = RESOURCES[a.resource];
+      if (method === 'POST')
+        return (value) => api.post(`/${a.resource}`, { ...create(), ...a.at(value) });
+      const { id } = (await api.post(`/${a.resource}`, create())).body as { id: number };
+      return (value) => api.put(`/${a.resource}/${id}`, a.at(value));
+    }
+
+    const cases = (['POST', 'PUT'] as const).flatMap((method) =>
+      ATTRIBUTES.filter((a) => method === 'POST' || RESOURCES[a.resource].update).map(
+        (a) => [`${method} /${a.resource}`, a.shown, method, a] as const,
+      ),
+    );
+
+    it.each(cases)('%s: %s refuses what it must, nothing stored', async (_, __, method, a) => {
+      const send = await target(a, method);
+      const before = await stored();
+      const refused = [
+        ...CONTROLS.filter((c) => a.kind !== 'multi-line' || !'\r\n\t'.includes(c)).map((c) => [
+          named(c),
+          around[a.kind](c),
+        ]),
+        ...ALSO_REFUSED[a.kind].map((value) => [value, value]),
+      ];
+      for (const [what, value] of refused) {
+        const res = await send(value);
+        expect({ what, status: res.status, body: res.body }).toEqual({
+          what,
+          ...apiError(400, a.code, `Invalid "${a.shown}" attribute value.`),
+        });
+      }
+      expect(await stored()).toEqual(before);
+    });
+
+    it.each(cases)('%s: %s takes what it must', async (_, __, method, a) => {
+      const send = await target(a, method);
+      for (const value of TAKEN[a.kind]) {
+        const res = await send(value);
+        expect({ value, status: res.status }).toEqual({ value, status: 200 });
+      }
+    });
   });
 
   describe('query strings and URLs', () => {

@@ -8,6 +8,7 @@ import type { RecordedEvent } from '../../src/common/outbox/domain-event';
 import type { DomainEventType } from '../../src/common/outbox/domain-event-types';
 import { QueueName } from '../../src/common/queues/queue-names';
 import { NotificationPlanner } from '../../src/modules/notifications';
+import { MailSender } from '../../src/modules/notifications/mail-sender';
 import { NotificationQueue } from '../../src/modules/notifications/notification-queue';
 import { SKIP } from '../../src/modules/notifications/notification-rules';
 import { type ApiClient, apiClient, apiError } from '../support/api-client';
@@ -680,6 +681,92 @@ describe('Notifications: confirmation e-mail and SMS, notices and reminders (e2e
       for (const r of reminders)
         expect(await (await reminderJob(r.id))?.getState()).toBe('delayed');
     }
+  });
+
+  // Issue 20: rows stored before e-mails were checked as one address (an admin's booking took any
+  // text) must not reach a list, a header or a group now.
+  it('never mails an e-mail stored as a list, a header or a group: nobody receives, the record says why', async () => {
+    const shop = await openShop();
+    const [a, b, c] = [emailOf('legacy'), emailOf('legacy'), emailOf('legacy')];
+    const stored = [`${a},${b}`, `${a}\r\nBcc: ${b}`, `team: ${a}, ${b}, ${c};`, `Ada <${c}>`];
+    const legacy: Booked[] = [];
+    for (const email of stored) {
+      const booked = await book(shop);
+      await settledRows(shop, booked.id, 'confirmation', 2);
+      // Written behind the API's back, as an admin's booking could store it before the fix.
+      await db.query('UPDATE appointments SET email = ? WHERE id = ?', [email, booked.id]);
+      legacy.push({ ...booked, email });
+    }
+    // A change of time sends a notice to the address stored now (and plans its reminder).
+    for (const booked of legacy)
+      await ok(
+        shop.api.put(`/appointments/${booked.id}/reschedule`, { datetime: nextSlot(shop) }),
+        'reschedule',
+      );
+    for (const booked of legacy) {
+      expect(
+        (await settledRows(shop, booked.id, 'rescheduled', 2)).map((r) => [
+          r.channel,
+          r.status,
+          r.recipient,
+          r.error,
+        ]),
+      ).toEqual([
+        ['email', 'skipped', booked.email, SKIP.notOneEmailAddress],
+        ['sms', 'sent', booked.phone, null],
+      ]);
+    }
+    await eventsHandled(shop);
+    for (const booked of legacy) {
+      // No e-mail reminder either: only the SMS one is planned.
+      expect(
+        (await notifications(shop, booked.id))
+          .filter((r) => r.kind === 'reminder')
+          .map((r) => r.channel),
+      ).toEqual(['sms']);
+    }
+    await sleep(400);
+    for (const address of [a, b, c]) {
+      expect(smtp.received(address)).toEqual([]);
+      expect(smtp.attempts.get(address)).toBeUndefined();
+    }
+  });
+
+  it('the mailer sends to exactly one explicit recipient, and refuses anything else', async () => {
+    const mailer = worker.get(MailSender);
+    const message = {
+      fromName: 'Test Clinic',
+      replyTo: '',
+      subject: 'Hello',
+      text: 'Hello',
+      html: '<p>Hello</p>',
+    };
+    const [a, b] = [emailOf('direct'), emailOf('direct')];
+    for (const to of [
+      `${a},${b}`,
+      `${a}, ${b}`,
+      `${a}\r\n${b}`,
+      `${a}\nBcc: ${b}`,
+      `group: ${a}, ${b};`,
+      `Ada <${a}>`,
+      `"${a},x"@example.test`,
+      '',
+    ]) {
+      expect({ to, outcome: await mailer.send({ ...message, to }) }).toEqual({
+        to,
+        outcome: { kind: 'failed', error: 'the recipient is not one e-mail address' },
+      });
+    }
+    const one = emailOf('direct');
+    expect(await mailer.send({ ...message, to: one, replyTo: `${a}, ${b}` })).toMatchObject({
+      kind: 'sent',
+    });
+    const [mail] = await mailsTo(one);
+    expect(smtp.received(one)).toHaveLength(1);
+    expect(mail.parsed.to).toMatchObject({ value: [{ address: one, name: '' }] });
+    // A reply-to that is not one address is left out (replies go to the sender).
+    expect(mail.parsed.replyTo).toBeUndefined();
+    for (const address of [a, b]) expect(smtp.attempts.get(address)).toBeUndefined();
   });
 
   it('shows an appointment’s notifications to its own account only', async () => {

@@ -11,6 +11,7 @@ import {
 } from 'class-validator';
 import { isMoney } from '../money/money';
 import { isCalendarDate } from '../time/calendar-dates';
+import { isEmailAddress, isMultiLineText, isPhoneNumber, isSingleLineText } from './text-rules';
 
 /*
  * Request-attribute decorators shared by the DTOs. class-validator runs a property's decorators from
@@ -55,16 +56,57 @@ export const IsNotBlank = (options?: ValidationOptions) => notBlank('isNotBlank'
 export const IsNotCleared = (options?: ValidationOptions) => notBlank('isNotCleared', options);
 
 /*
- * A name (of a catalog row, a form, a field): trimmed text of at most 255 characters. The checks are
- * listed in the order they run, the type first (stacked as decorators, they read bottom-up).
+ * The text rules of text-rules.ts (issue 20), for string attributes: each refuses what is not a
+ * string too, so that it may stand after the type check or alone (`each: true` for lists). A
+ * failure is `invalid_<attribute>` ('Invalid "<attribute>" attribute value.') unless the options
+ * carry a context.
+ */
+function textRule(
+  name: string,
+  rule: (text: string) => boolean,
+  options?: ValidationOptions,
+): PropertyDecorator {
+  return ValidateBy(
+    {
+      name,
+      validator: {
+        validate: (value: unknown) => typeof value === 'string' && rule(value),
+        defaultMessage: () => `$property is not ${name}`,
+      },
+    },
+    options,
+  );
+}
+
+/** One line of text: no line break, TAB, control, separator or bidi control character. */
+export const IsSingleLine = (options?: ValidationOptions) =>
+  textRule('singleLine', isSingleLineText, options);
+
+/** Text that may span lines (CR, LF, TAB), without any other control or bidi character. */
+export const IsMultiLine = (options?: ValidationOptions) =>
+  textRule('multiLine', isMultiLineText, options);
+
+/** A phone number (phone characters only), or "" (none). */
+export const IsPhone = (options?: ValidationOptions) =>
+  textRule('phone', (text) => text === '' || isPhoneNumber(text), options);
+
+/** One e-mail address: never a list, a group, a display name or a header. */
+export const IsEmailAddress = (options?: ValidationOptions) =>
+  textRule('emailAddress', isEmailAddress, options);
+
+/*
+ * A name (of a catalog row, a form, a field): trimmed, one line of at most 255 characters. The
+ * checks are listed in the order they run, the type first (stacked as decorators, they read
+ * bottom-up).
  */
 
 /** The name of a create request (`required_name` when missing or blank). */
-export const IsName = () => applyDecorators(Trim(), IsString(), MaxLength(255), IsNotBlank());
+export const IsName = () =>
+  applyDecorators(Trim(), IsString(), MaxLength(255), IsNotBlank(), IsSingleLine());
 
 /** The name of an update: it may be left out, not emptied. */
 export const IsNameUpdate = () =>
-  applyDecorators(Trim(), Optional(), IsString(), MaxLength(255), IsNotCleared());
+  applyDecorators(Trim(), Optional(), IsString(), MaxLength(255), IsNotCleared(), IsSingleLine());
 
 /** An amount of money: `10`, `10.5`, `"10.50"`; not negative, at most two decimals. */
 export function IsMoney(options?: ValidationOptions): PropertyDecorator {
@@ -87,7 +129,7 @@ export const BooleanQuery = () =>
     value === 'true' || value === '1' ? true : value === 'false' || value === '0' ? false : value,
   );
 
-/** An absolute http(s) URL of at most 2048 characters, or "" (none): images, links. */
+/** An absolute http(s) URL of at most 2048 characters on one line, or "" (none): images, links. */
 export function IsUrlOrEmpty(options?: ValidationOptions): PropertyDecorator {
   return (target, propertyName) =>
     registerDecorator({
@@ -100,6 +142,7 @@ export function IsUrlOrEmpty(options?: ValidationOptions): PropertyDecorator {
           value === '' ||
           (typeof value === 'string' &&
             value.length <= 2048 &&
+            isSingleLineText(value) &&
             isURL(value, { protocols: ['http', 'https'], require_protocol: true })),
         defaultMessage: () => '$property is not an http(s) URL',
       },

@@ -13,6 +13,7 @@ const ATTRIBUTE_CODES = {
   lastName: { required: 'required_last_name', invalid: 'invalid_last_name' },
   email: { required: 'required_email', invalid: 'invalid_email' },
   phone: { required: 'required_phone', invalid: 'invalid_phone' },
+  notes: { invalid: 'invalid_notes' },
   addonIDs: { invalid: 'invalid_addon_ids' },
   labels: { invalid: 'invalid_labels' },
 } as const;

@@ -103,12 +103,43 @@ describe('checkBookingRequest', () => {
       );
     });
 
-    it('an admin may leave the e-mail out or give anything, but not more than its column', () => {
-      expect(() => request({ email: undefined, calendarID: 3 }, admin)()).not.toThrow();
-      expect(() => request({ email: 'nope', calendarID: 3 }, admin)()).not.toThrow();
-      expect(refusal(request({ email: 'x'.repeat(255), calendarID: 3 }, admin))).toEqual(
-        error('invalid_email', 'Invalid "email" attribute value.'),
-      );
+    it('an admin may leave the e-mail out or empty, but what is given is one address', () => {
+      for (const email of [undefined, '', '  '])
+        expect(() => request({ email, calendarID: 3 }, admin)()).not.toThrow();
+      expect(() => request({ email: ' Ada@Example.com ', calendarID: 3 }, admin)()).not.toThrow();
+      for (const email of ['nope', 'x'.repeat(255), `${'x'.repeat(250)}@example.test`])
+        expect(refusal(request({ email, calendarID: 3 }, admin))).toEqual(
+          error('invalid_email', 'Invalid "email" attribute value.'),
+        );
+    });
+
+    // Issue 20: an admin's e-mail was stored unchecked and handed to the mailer as an address
+    // list; control characters were stored (phones included).
+    it.each([
+      ['email', 'a list', 'a@x.test,b@x.test'],
+      ['email', 'a list with a space', 'a@x.test, b@x.test'],
+      ['email', 'a list on two lines (CR/LF)', 'a@x.test\r\nb@x.test'],
+      ['email', 'a line feed', 'a@x.test\nBcc: b@x.test'],
+      ['email', 'a group', 'a: b@x.test, c@y.test;'],
+      ['email', 'a display name', 'Ada <a@x.test>'],
+      ['email', 'a quoted local part holding a list', '"a@x.test,b"@y.test'],
+      ['email', 'a quoted local part holding a control', '"a\u0001"@x.test'],
+      ['email', 'a bidi override', 'a\u202Eb@x.test'],
+      ['email', 'NUL', 'a\u0000@x.test'],
+      ['phone', 'letters', 'call me'],
+      ['phone', 'a line break', '555 0100\r\n'.repeat(2)],
+      ['phone', 'NUL', '555\u00000100'],
+      ['phone', 'a bidi override', '555\u202E0100'],
+      ['phone', 'a plus inside', '555+0100'],
+      ['phone', 'two pluses', '++1 555 0100'],
+      ['phone', 'no digit', '+()-'],
+      ['phone', 'a list', '555-0100, 555-0101'],
+      ['phone', 'full-width digits', '５５５-０１００'],
+      ['phone', 'an extension without digits', '555-0100 ext'],
+    ])('invalid_%s for %s, for a client and for an admin', (attribute, _what, value) => {
+      const invalid = error(`invalid_${attribute}`, `Invalid "${attribute}" attribute value.`);
+      expect(refusal(request({ [attribute]: value }))).toEqual(invalid);
+      expect(refusal(request({ [attribute]: value, calendarID: 3 }, admin))).toEqual(invalid);
     });
 
     it('required_phone when the account requires a phone (a client only)', () => {
@@ -125,6 +156,77 @@ describe('checkBookingRequest', () => {
       expect(refusal(request({ phone: '1'.repeat(65) }))).toEqual(
         error('invalid_phone', 'Invalid "phone" attribute value.'),
       );
+    });
+
+    // Issue 20: control and bidi characters were stored, and a CR/LF in a name became a line of
+    // the client's e-mail.
+    it.each([
+      ['NUL', 'Ada\u0000'],
+      ['CR/LF', 'Ada\r\nPlease pay at http://evil.example'],
+      ['a line feed', 'Ada\nLovelace'],
+      ['a tab', 'Ada\tLovelace'],
+      ['a C1 control (NEL)', 'Ada\u0085Lovelace'],
+      ['DEL', 'Ada\u007F'],
+      ['a right-to-left override', 'Ada\u202Egnp.exe'],
+      ['a left-to-right embedding', '\u202AAda'],
+      ['a first-strong isolate', 'Ada\u2068x\u2069'],
+      ['a line separator', 'Ada\u2028Lovelace'],
+    ])(
+      'a name with %s: invalid_first_name / invalid_last_name, for an admin too',
+      (_what, name) => {
+        for (const mode of [client, admin]) {
+          const base = mode === admin ? { calendarID: 3 } : {};
+          expect(refusal(request({ ...base, firstName: name }, mode))).toEqual(
+            error('invalid_first_name', 'Invalid "firstName" attribute value.'),
+          );
+          expect(refusal(request({ ...base, lastName: name }, mode))).toEqual(
+            error('invalid_last_name', 'Invalid "lastName" attribute value.'),
+          );
+        }
+      },
+    );
+
+    it.each([
+      'Zoë',
+      'José María',
+      "O'Brien",
+      'Anne-Marie',
+      '王小明',
+      'Nguyễn Thị Minh Khai',
+      'محمد',
+      'שרה\u200F',
+      'Ada 😀',
+      'Family 👨\u200D👩\u200D👧',
+      '  Ada  ',
+      'Ada\n',
+    ])('takes the name %p (it is stored trimmed)', (name) => {
+      expect(() => request({ firstName: name, lastName: name })()).not.toThrow();
+    });
+
+    it.each([
+      '+1 (555) 010-0199',
+      '+44 20 7946 0958',
+      '555.010.0199',
+      '555-0100',
+      '+33 1 23 45 67 89',
+      '020/7946 0958',
+      '555-0100 ext. 12',
+      '555-0100 x12',
+      '',
+    ])('takes the phone %p', (phone) => {
+      expect(() => request({ phone })()).not.toThrow();
+    });
+
+    it('an admin’s notes keep their line breaks, but never a control or a bidi override', () => {
+      const notes = (value: string) => () =>
+        checkBookingRequest({ ...valid, calendarID: 3, notes: value }, admin);
+      expect(notes('Prefers mornings.\r\nAllergic to latex.\tAsk first.')).not.toThrow();
+      for (const value of ['Late\u0000', 'x\u202Ey', 'a\u0085b', 'a\u2029b'])
+        expect(refusal(notes(value))).toEqual(
+          error('invalid_notes', 'Invalid "notes" attribute value.'),
+        );
+      // A client's notes are ignored (never stored): not checked.
+      expect(() => request({ notes: 'x\u0000' })()).not.toThrow();
     });
 
     it.each([undefined, null, ''])(

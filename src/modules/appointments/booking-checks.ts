@@ -1,7 +1,12 @@
-import { isEmail } from 'class-validator';
 import { shown } from '../../common/errors/domain-error';
 import { toId, toIdList } from '../../common/http/id-list';
 import { RequiredParameterError } from '../../common/http/required-parameter';
+import {
+  isEmailAddress,
+  isMultiLineText,
+  isPhoneNumber,
+  isSingleLineText,
+} from '../../common/http/text-rules';
 import { parseDatetime } from '../../common/time/datetimes';
 import { assertTimezone } from '../accounts';
 import {
@@ -27,21 +32,24 @@ import type { BookingInput } from './book-appointment.request';
  * Update and reschedule check what they are given with the same pieces.
  */
 
-/** The client's details, then the ids of what is booked (their shape: not yet whether they exist). */
+/**
+ * The client's details, then the ids of what is booked (their shape: not yet whether they exist).
+ * Whoever books, the details are what their columns hold and what a message may quote: one line
+ * each, the e-mail one address (an admin may leave it out), the phone a phone number; an admin's
+ * notes keep their line breaks only (see text-rules.ts).
+ */
 export function checkBookingRequest(
   r: BookingInput,
   { admin, requirePhone }: { admin: boolean; requirePhone: boolean },
 ): SlotRequest {
   requireText('firstName', r.firstName);
   requireText('lastName', r.lastName);
-  assertClientTextFits('firstName', r.firstName);
-  assertClientTextFits('lastName', r.lastName);
-  if (!admin) {
-    checkClientEmail(r.email);
-    if (requirePhone) requireText('phone', r.phone);
-  }
-  assertClientTextFits('email', r.email);
-  assertClientTextFits('phone', r.phone);
+  assertClientName('firstName', r.firstName);
+  assertClientName('lastName', r.lastName);
+  checkEmail(r.email, admin);
+  if (!admin && requirePhone) requireText('phone', r.phone);
+  assertPhone(r.phone);
+  if (admin) assertNotes(r.notes);
   const slot = slotRequestOf(r);
   if (admin && slot.calendarID === undefined) throw new RequiredParameterError('calendarID');
   return { ...slot, addonIDs: addonIdsOf(r.addonIDs) };
@@ -106,22 +114,40 @@ export function requireText(
   if (blank(value)) throw new RequiredAttributeError(attribute);
 }
 
-/** A client's e-mail: required, and an e-mail. */
-export function checkClientEmail(email: string | undefined): void {
+/**
+ * The client's e-mail: one address, trimmed as stored (`invalid_email` for anything else: a list,
+ * a group, a display name, a line break). A client must give one; an admin may leave it out
+ * (absent, empty or blank: stored "").
+ */
+export function checkEmail(email: string | undefined, admin: boolean): void {
+  if (admin && blank(email)) return;
   requireText('email', email);
-  if (!isEmail(email.trim())) throw new InvalidValueError('email');
+  if (!isEmailAddress(email.trim())) throw new InvalidValueError('email');
 }
 
-/** The client's details as long as their columns hold (admins included: MySQL would refuse them). */
-const CLIENT_TEXT_LIMITS = { firstName: 255, lastName: 255, email: 254, phone: 64 } as const;
+/** The longest name its column holds (admins included: MySQL would refuse a longer one). */
+const MAX_NAME_LENGTH = 255;
 
-/** Refuses a client detail longer than its column (`invalid_<attribute>`), trimmed as stored. */
-export function assertClientTextFits(
-  attribute: keyof typeof CLIENT_TEXT_LIMITS,
+/** A name given: one line that its column holds, trimmed as stored (`invalid_<attribute>`). */
+export function assertClientName(
+  attribute: 'firstName' | 'lastName',
   value: string | undefined,
 ): void {
-  if (value !== undefined && value.trim().length > CLIENT_TEXT_LIMITS[attribute])
+  if (value === undefined) return;
+  const name = value.trim();
+  if (name.length > MAX_NAME_LENGTH || !isSingleLineText(name))
     throw new InvalidValueError(attribute);
+}
+
+/** A phone given (blank is none): a phone number, trimmed as stored (`invalid_phone`). */
+export function assertPhone(value: string | undefined): void {
+  const phone = value?.trim() ?? '';
+  if (phone !== '' && !isPhoneNumber(phone)) throw new InvalidValueError('phone');
+}
+
+/** An admin's notes: line breaks kept, no other control (`invalid_notes`). */
+export function assertNotes(value: string | undefined): void {
+  if (value !== undefined && !isMultiLineText(value)) throw new InvalidValueError('notes');
 }
 
 /** `addonIDs` in any of the shapes lists are sent in; `invalid_addon_ids` for what are not ids. */

@@ -1,5 +1,5 @@
 import { IsBoolean, IsString, MaxLength } from 'class-validator';
-import { Optional } from '../../common/http/attributes';
+import { IsMultiLine, Optional } from '../../common/http/attributes';
 
 export const MAX_CANCEL_NOTE = 4000;
 
@@ -7,6 +7,7 @@ export const MAX_CANCEL_NOTE = 4000;
 export class CancelAppointmentRequest {
   /** Why it was canceled (stored, shown to the owner). */
   @Optional()
+  @IsMultiLine()
   @MaxLength(MAX_CANCEL_NOTE)
   @IsString()
   cancelNote?: string;

@@ -8,7 +8,7 @@ import { AlreadyCanceledError } from './appointment.errors';
 import { AppointmentParts, type ChangedAnswers } from './appointment-parts';
 import type { AppointmentView } from './appointment.view';
 import { AppointmentWrites } from './appointment-writes';
-import { assertClientTextFits, blank, checkClientEmail, requireText } from './booking-checks';
+import { assertClientName, assertPhone, blank, checkEmail, requireText } from './booking-checks';
 import { UpdateAppointmentCommand } from './update-appointment.command';
 import type { Appointment } from '../availability';
 
@@ -63,13 +63,12 @@ export class UpdateAppointmentHandler implements ICommandHandler<UpdateAppointme
     if (r.firstName !== undefined) attributes.firstName = clientName('firstName', r.firstName);
     if (r.lastName !== undefined) attributes.lastName = clientName('lastName', r.lastName);
     if (r.email !== undefined) {
-      if (!admin) checkClientEmail(r.email);
-      assertClientTextFits('email', r.email);
+      checkEmail(r.email, admin);
       attributes.email = r.email.trim().toLowerCase();
     }
     if (r.phone !== undefined) {
       if (!admin && account.requirePhone) requireText('phone', r.phone);
-      assertClientTextFits('phone', r.phone);
+      assertPhone(r.phone);
       attributes.phone = r.phone.trim();
     }
     const answers =
@@ -125,9 +124,9 @@ export class UpdateAppointmentHandler implements ICommandHandler<UpdateAppointme
   }
 }
 
-/** A name given: not blank, as long as its column holds; stored trimmed. */
+/** A name given: not blank, one line as long as its column holds; stored trimmed. */
 function clientName(attribute: 'firstName' | 'lastName', value: string): string {
   requireText(attribute, value);
-  assertClientTextFits(attribute, value);
+  assertClientName(attribute, value);
   return value.trim();
 }

@@ -1,5 +1,5 @@
 import { IsArray, IsBoolean, IsString } from 'class-validator';
-import { Optional } from '../../common/http/attributes';
+import { IsMultiLine, Optional } from '../../common/http/attributes';
 
 /**
  * `PUT /appointments/{id}`: only what is given changes; attributes not listed here are dropped by
@@ -37,8 +37,9 @@ export class UpdateAppointmentRequest {
   @IsBoolean()
   smsOptIn?: boolean;
 
-  /** Admins only; ignored otherwise. */
+  /** Admins only; ignored otherwise (checked anyway, as its type is). */
   @Optional()
+  @IsMultiLine()
   @IsString()
   notes?: string;
 

@@ -1,6 +1,6 @@
 import { Transform } from 'class-transformer';
 import { IsArray, IsDefined, IsInt, IsString, Max, MaxLength, Min } from 'class-validator';
-import { IsCalendarDate, IsNotBlank, Optional } from '../../common/http/attributes';
+import { IsCalendarDate, IsMultiLine, IsNotBlank, Optional } from '../../common/http/attributes';
 import { IsId, MAX_ID } from '../../common/http/id-attribute';
 import { IdList } from '../../common/http/id-list';
 import { requiredParameter } from '../../common/http/required-parameter';
@@ -31,6 +31,7 @@ export class CreateBlockRequest {
 
   /** Defaults to "". */
   @Optional()
+  @IsMultiLine()
   @MaxLength(MAX_BLOCK_NOTES)
   @IsString()
   notes?: string;

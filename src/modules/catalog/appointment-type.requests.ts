@@ -3,7 +3,9 @@ import {
   BooleanQuery,
   COLOR_PATTERN,
   IsMoney,
+  IsMultiLine,
   IsNameUpdate,
+  IsSingleLine,
   IsUrlOrEmpty,
   Optional,
   OptionalNullable,
@@ -30,6 +32,7 @@ export class AppointmentTypeAttributes {
   active?: boolean;
 
   @Optional()
+  @IsMultiLine()
   @MaxLength(4000)
   @IsString()
   description?: string;
@@ -47,6 +50,7 @@ export class AppointmentTypeAttributes {
 
   @Trim()
   @Optional()
+  @IsSingleLine()
   @MaxLength(255)
   @IsString()
   category?: string;

@@ -1,7 +1,16 @@
-import { Allow, IsEmail, IsString, MaxLength, ValidateIf } from 'class-validator';
-import { IsName, IsNameUpdate, IsUrlOrEmpty, Optional, Trim } from '../../common/http/attributes';
+import { Allow, IsString, MaxLength, ValidateIf } from 'class-validator';
+import {
+  IsEmailAddress,
+  IsMultiLine,
+  IsName,
+  IsNameUpdate,
+  IsSingleLine,
+  IsUrlOrEmpty,
+  Optional,
+  Trim,
+} from '../../common/http/attributes';
 
-/** Absent or "" (no address) is not validated; anything else must be an e-mail address. */
+/** Absent or "" (no address) is not validated; anything else must be one e-mail address. */
 const OptionalOrEmpty = () =>
   ValidateIf((_: object, value: unknown) => value !== undefined && value !== '');
 
@@ -14,25 +23,27 @@ class CalendarAttributes {
   @Trim()
   @OptionalOrEmpty()
   @MaxLength(254)
-  @IsEmail()
+  @IsEmailAddress()
   @IsString()
   email?: string;
 
   @Trim()
   @OptionalOrEmpty()
   @MaxLength(254)
-  @IsEmail()
+  @IsEmailAddress()
   @IsString()
   replyTo?: string;
 
   @Trim()
   @Optional()
+  @IsMultiLine()
   @MaxLength(4000)
   @IsString()
   description?: string;
 
   @Trim()
   @Optional()
+  @IsSingleLine()
   @MaxLength(255)
   @IsString()
   location?: string;

@@ -1,5 +1,5 @@
 import { IsDefined, IsString, MaxLength } from 'class-validator';
-import { IsNotBlank, Optional, Trim } from '../../common/http/attributes';
+import { IsNotBlank, IsSingleLine, Optional, Trim } from '../../common/http/attributes';
 import { IsId } from '../../common/http/id-attribute';
 import { IsIdList } from '../../common/http/id-list';
 import { requiredParameter } from '../../common/http/required-parameter';
@@ -22,6 +22,7 @@ export class CreateClassSessionRequest {
   /** Defaults to the appointment type's name. */
   @Trim()
   @Optional()
+  @IsSingleLine()
   @IsNotBlank()
   @MaxLength(255)
   @IsString()

@@ -2,6 +2,7 @@ import { IsBoolean, IsIn, IsInt, IsString, Max, MaxLength, Min, ValidateBy } fro
 import type { ErrorContext } from '../../common/http/api-validation.pipe';
 import {
   IsMoney,
+  IsMultiLine,
   IsName,
   IsNameUpdate,
   Optional,
@@ -49,6 +50,7 @@ export class CreateProductRequest {
   name!: string;
 
   @Optional()
+  @IsMultiLine()
   @MaxLength(4000)
   @IsString()
   description?: string;
@@ -81,6 +83,7 @@ export class UpdateProductRequest {
   name?: string;
 
   @Optional()
+  @IsMultiLine()
   @MaxLength(4000)
   @IsString()
   description?: string;

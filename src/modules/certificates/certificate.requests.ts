@@ -1,5 +1,5 @@
-import { IsDefined, IsEmail, IsInt, IsString, MaxLength, Min } from 'class-validator';
-import { IsNotBlank, Optional } from '../../common/http/attributes';
+import { IsDefined, IsInt, IsString, MaxLength, Min } from 'class-validator';
+import { IsEmailAddress, IsNotBlank, Optional } from '../../common/http/attributes';
 import { IsId } from '../../common/http/id-attribute';
 import { IdQuery } from '../../common/http/id-list';
 import { requiredParameter } from '../../common/http/required-parameter';
@@ -16,7 +16,7 @@ export class CreateCertificateRequest {
   /** Whose it is: only bookings with this e-mail may use it. */
   @Optional()
   @MaxLength(254)
-  @IsEmail()
+  @IsEmailAddress()
   @IsString()
   email?: string;
 

@@ -1,6 +1,14 @@
 import { Transform } from 'class-transformer';
-import { IsDefined, IsEmail, IsInt, IsString, Max, MaxLength, Min } from 'class-validator';
-import { IsNotBlank, Optional, Trim } from '../../common/http/attributes';
+import { IsDefined, IsInt, IsString, Max, MaxLength, Min } from 'class-validator';
+import {
+  IsEmailAddress,
+  IsMultiLine,
+  IsNotBlank,
+  IsPhone,
+  IsSingleLine,
+  Optional,
+  Trim,
+} from '../../common/http/attributes';
 import { IsId } from '../../common/http/id-attribute';
 import { requiredParameter } from '../../common/http/required-parameter';
 
@@ -10,6 +18,7 @@ export class CreateOrderRequest {
   productID!: number;
 
   @Trim()
+  @IsSingleLine()
   @IsNotBlank({
     context: { code: 'required_first_name', message: 'Attribute "firstName" is required.' },
   })
@@ -18,6 +27,7 @@ export class CreateOrderRequest {
   firstName!: string;
 
   @Trim()
+  @IsSingleLine()
   @IsNotBlank({
     context: { code: 'required_last_name', message: 'Attribute "lastName" is required.' },
   })
@@ -26,18 +36,22 @@ export class CreateOrderRequest {
   lastName!: string;
 
   @Trim()
-  @IsEmail({}, { context: { code: 'invalid_email', message: 'Invalid "email" attribute value.' } })
+  @IsEmailAddress({
+    context: { code: 'invalid_email', message: 'Invalid "email" attribute value.' },
+  })
   @MaxLength(254)
   @IsNotBlank({ context: { code: 'required_email', message: 'Attribute "email" is required.' } })
   email!: string;
 
   @Trim()
   @Optional()
+  @IsPhone()
   @MaxLength(64)
   @IsString()
   phone?: string;
 
   @Optional()
+  @IsMultiLine()
   @MaxLength(4000)
   @IsString()
   notes?: string;

@@ -124,6 +124,48 @@ describe('validateFieldValues', () => {
     });
   });
 
+  // Issue 20: control and bidi characters were stored in answers.
+  describe('control characters: one line for one-line types, line breaks kept by textarea and address', () => {
+    const ONE_LINE = 'it must be one line of text without control characters';
+    const TEXT = 'it must be text without control characters';
+
+    it.each<[FieldType, string, string, string]>([
+      ['textbox', 'NUL', 'Jane\u0000', ONE_LINE],
+      ['textbox', 'CR/LF', 'Jane\r\nPlease pay at http://evil.example', ONE_LINE],
+      ['textbox', 'a tab', 'a\tb', ONE_LINE],
+      ['textbox', 'a right-to-left override', 'Jane\u202Egnp.exe', ONE_LINE],
+      ['textbox', 'a C1 control', 'a\u0085b', ONE_LINE],
+      ['textbox', 'bidi isolates', 'a\u2066b\u2069', ONE_LINE],
+      ['dropdown', 'a line feed', 'A\nB', ONE_LINE],
+      ['checkboxlist', 'NUL', 'A,\u0000B', ONE_LINE],
+      ['file', 'CR/LF (that URL parsing drops)', 'https://files.example.com/a\r\nb.pdf', ONE_LINE],
+      ['file', 'a right-to-left override', 'https://files.example.com/\u202Efdp.exe', ONE_LINE],
+      ['textarea', 'NUL', 'first line\u0000', TEXT],
+      ['textarea', 'a right-to-left override', 'first line\u202Esecond', TEXT],
+      ['textarea', 'BEL', 'a\u0007b', TEXT],
+      ['textarea', 'a C1 control', 'a\u009Bb', TEXT],
+      ['textarea', 'a line separator', 'a\u2028b', TEXT],
+      ['address', 'NUL', '1 Main St\u0000', TEXT],
+    ])('%s with %s: refused (admins too)', (type, _what, value, reason) => {
+      for (const mode of [CLIENT, ADMIN]) {
+        expect(
+          errorOf(() => validateFieldValues([field(7, type)], [{ id: 7, value }], mode)),
+        ).toEqual(badValue(7, reason));
+      }
+    });
+
+    it.each<[FieldType, string]>([
+      ['textarea', 'first line\r\nsecond line\n\tindented'],
+      ['address', '1 Main St\nSpringfield, IL 62701'],
+      ['textbox', 'Zoë O’Brien-王 😀'],
+      ['textbox', 'שלום\u200F'],
+    ])('%s %j is kept as written', (type, value) => {
+      expect(validateFieldValues([field(1, type)], [{ id: 1, value }], CLIENT)).toEqual([
+        { fieldId: 1, formId: 10, value },
+      ]);
+    });
+  });
+
   describe('optional fields', () => {
     it.each<[FieldType, unknown]>([
       ['textbox', null],

@@ -1,4 +1,5 @@
 import { shown } from '../../common/errors/domain-error';
+import { isMultiLineText, isSingleLineText } from '../../common/http/text-rules';
 import {
   InvalidFieldValueError,
   RepeatedFieldError,
@@ -41,6 +42,11 @@ const NOT_SEPARATED = `a checkboxlist value lists its options separated by "${CH
 const NOT_A_URL = 'it must be an http or https URL';
 const NOT_YES_OR_NO = 'it must be "yes" or "no"';
 const NOT_TEXT = 'it must be a string';
+const NOT_ONE_LINE = 'it must be one line of text without control characters';
+const NOT_CLEAN_TEXT = 'it must be text without control characters';
+
+/** The answers that may span lines (a postal address is written on lines); the others are one line. */
+const MULTI_LINE_TYPES: ReadonlySet<FieldType> = new Set<FieldType>(['textarea', 'address']);
 
 /**
  * Checks the values a booking gives for `fields` (all the fields its appointment type asks, in form
@@ -106,6 +112,10 @@ function answerOf(field: FieldDefinition, raw: unknown): string | undefined {
   if (text === '') return undefined;
   if (text.length > MAX_FIELD_VALUE_LENGTH)
     throw invalid(`it must be at most ${MAX_FIELD_VALUE_LENGTH} characters`);
+  // Before the URL check: the URL parser drops tabs and line breaks without a word.
+  if (MULTI_LINE_TYPES.has(field.type)) {
+    if (!isMultiLineText(text)) throw invalid(NOT_CLEAN_TEXT);
+  } else if (!isSingleLineText(text)) throw invalid(NOT_ONE_LINE);
 
   switch (field.type) {
     case 'dropdown':

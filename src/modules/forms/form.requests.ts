@@ -15,8 +15,10 @@ import {
   ValidateNested,
 } from 'class-validator';
 import {
+  IsMultiLine,
   IsName,
   IsNameUpdate,
+  IsSingleLine,
   Optional,
   OptionalNullable,
   Trim,
@@ -64,6 +66,7 @@ export class FormFieldRequest {
   @TrimEach()
   @OptionalNullable()
   @ArrayUnique()
+  @IsSingleLine({ each: true })
   @MaxLength(255, { each: true })
   @MinLength(1, { each: true })
   @IsString({ each: true })
@@ -86,6 +89,7 @@ export class CreateFormRequest {
 
   @Trim()
   @Optional()
+  @IsMultiLine()
   @MaxLength(4000)
   @IsString()
   description?: string;
@@ -109,6 +113,7 @@ export class UpdateFormRequest {
 
   @Trim()
   @Optional()
+  @IsMultiLine()
   @MaxLength(4000)
   @IsString()
   description?: string;

@@ -1,5 +1,6 @@
 import { Injectable, type OnApplicationShutdown } from '@nestjs/common';
 import { createTransport } from 'nodemailer';
+import { isEmailAddress, toSingleLine } from '../../common/http/text-rules';
 import type { MailConfig } from '../../config/app-config';
 import { AppConfig } from '../../config/app-config';
 import type { EmailContent } from './notification-content';
@@ -7,11 +8,16 @@ import type { SendOutcome } from './send-outcome';
 
 /** One client e-mail. */
 export interface MailMessage extends EmailContent {
+  /** One address: anything else is refused (see MailSender.send). */
   to: string;
   /** The display name of the sender (the account's name); the address is MAIL_FROM. */
   fromName: string;
+  /** One address, or "" for none (anything else is left out). */
   replyTo: string;
 }
+
+/** Why a message was not sent to a recipient that is not one address (its record's `error`). */
+export const NOT_ONE_RECIPIENT = 'the recipient is not one e-mail address';
 
 /** Kept short: a job holds its message's lease while it waits. */
 const TIMEOUTS = { connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 30_000 };
@@ -57,6 +63,12 @@ export function classifyMailError(err: unknown): SendOutcome {
 /**
  * Sends client e-mail through the configured SMTP server (nodemailer, pooled connections). Never
  * throws: every problem is an outcome.
+ *
+ * A message goes to exactly one recipient, given to nodemailer as an address object and as the
+ * envelope's only RCPT TO, so that nothing in it is parsed as an address list: a string `to` of
+ * `a@x,b@y` or `g: a@x, b@y;` would be mailed to every address in it. A recipient that is not one
+ * address (a row stored before addresses were checked, issue 20) is refused, `failed`, without
+ * a word to the server.
  */
 @Injectable()
 export class MailSender implements OnApplicationShutdown {
@@ -69,11 +81,16 @@ export class MailSender implements OnApplicationShutdown {
   }
 
   async send(message: MailMessage): Promise<SendOutcome> {
+    if (!isEmailAddress(message.to)) return { kind: 'failed', error: NOT_ONE_RECIPIENT };
+    const to = { name: '', address: message.to };
     try {
       const info = await this.transport.sendMail({
-        from: { name: message.fromName, address: this.from },
-        to: message.to,
-        replyTo: message.replyTo || undefined,
+        from: { name: toSingleLine(message.fromName), address: this.from },
+        to,
+        replyTo: isEmailAddress(message.replyTo)
+          ? { name: '', address: message.replyTo }
+          : undefined,
+        envelope: { from: this.from, to: [to] },
         subject: message.subject,
         text: message.text,
         html: message.html,

@@ -105,6 +105,48 @@ describe('renderEmail', () => {
   });
 });
 
+/** What a message must never carry from a stored value: controls (but \n between lines), bidi controls. */
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
+const INJECTED = /[\u0000-\u0009\u000B-\u001F\u007F-\u009F\u2028\u2029\u202A-\u202E\u2066-\u2069]/;
+
+/** Values stored before issue 20 refused control characters in one-line attributes. */
+const legacy: MessageFacts = {
+  ...facts,
+  firstName: 'Ada\r\nPlease pay at http://evil.example',
+  typeName: 'Consultation\u202Eexe.',
+  calendarName: 'Room\u0000A\tB',
+  location: '12 Main St\nBcc: victim@example.com',
+  accountName: 'Test\u0085Clinic\u2028',
+};
+
+describe('one-line values stored with control characters (issue 20)', () => {
+  it('adds no line to the e-mail: a line break in a name is a space', () => {
+    const { subject, text, html } = renderEmail(legacy);
+    const lines = text.split('\n');
+    expect(lines).toHaveLength(renderEmail(facts).text.split('\n').length);
+    expect(lines[0]).toBe('Hello Ada Please pay at http://evil.example,');
+    expect(lines).not.toContain('Please pay at http://evil.example');
+    expect(lines).toContain('What:  Consultation exe.');
+    expect(lines).toContain('With:  Room A B');
+    expect(lines).toContain('Where: 12 Main St Bcc: victim@example.com');
+    expect(lines).toContain('Test Clinic');
+    for (const part of [subject, text, html]) expect(part).not.toMatch(INJECTED);
+    expect(subject).toBe(
+      'Your appointment is confirmed: Consultation exe. on June 3, 2030 at 2:30pm',
+    );
+  });
+
+  it('keeps the SMS one line without controls', () => {
+    for (const kind of ['confirmation', 'rescheduled', 'canceled', 'reminder'] as const) {
+      const sms = renderSms({ ...legacy, kind });
+      expect(sms).not.toMatch(INJECTED);
+      expect(sms).not.toContain('\n');
+      expect(sms.startsWith('Test Clinic: ')).toBe(true);
+      expect(sms).toContain(' your Consultation exe. ');
+    }
+  });
+});
+
 describe('renderSms', () => {
   it.each([
     [

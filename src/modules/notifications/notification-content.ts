@@ -1,5 +1,6 @@
 import { DateTime } from 'luxon';
 import { escapeHtml } from '../../common/html/escape-html';
+import { toSingleLine } from '../../common/http/text-rules';
 import { formatClockTime, formatLongDate } from '../../common/time/datetimes';
 import type { NotificationKind } from './notification.entity';
 
@@ -79,27 +80,40 @@ function linkText(kind: NotificationKind): string {
     : 'See your appointment, or cancel or reschedule it';
 }
 
-/** A header line: user-provided text must not break it (nodemailer encodes the rest). */
-const oneLine = (text: string) => text.replace(/[\r\n]+/g, ' ').trim();
+/**
+ * The values users wrote, each on one line without control or bidi characters: the API refuses
+ * them now (issue 20), but rows stored before may hold them, and a line break in a name must not
+ * become a line of the message ("Please pay at …") nor of a header (nodemailer encodes the rest).
+ */
+function cleaned(facts: MessageFacts): MessageFacts {
+  return {
+    ...facts,
+    firstName: toSingleLine(facts.firstName),
+    typeName: toSingleLine(facts.typeName),
+    calendarName: toSingleLine(facts.calendarName),
+    location: toSingleLine(facts.location),
+    accountName: toSingleLine(facts.accountName),
+  };
+}
 
 /**
  * The client's e-mail: the subject, and the same content as text and HTML: what, when (in the
  * appointment's zone, named), with whom, where, and the appointment's page (to cancel or
- * reschedule). Every value that comes from users is escaped in the HTML.
+ * reschedule). Every value that comes from users is on one line (see `cleaned`) and escaped in
+ * the HTML.
  */
-export function renderEmail(facts: MessageFacts): EmailContent {
+export function renderEmail(written: MessageFacts): EmailContent {
+  const facts = cleaned(written);
   const when = describeWhen(facts.startsAt, facts.endsAt, facts.timezone);
-  const subject = oneLine(
-    `${SUBJECT[facts.kind]}: ${facts.typeName} on ${when.date} at ${when.time}`,
-  );
+  const subject = `${SUBJECT[facts.kind]}: ${facts.typeName} on ${when.date} at ${when.time}`;
   const whenText = `${when.weekday}, ${when.date}, ${when.time} – ${when.endTime} ${zoneLabel(when)}`;
   const rows: [string, string][] = [
     ['What', facts.typeName],
     ['When', whenText],
     ['With', facts.calendarName],
   ];
-  if (facts.location.trim() !== '') rows.push(['Where', facts.location.trim()]);
-  const greeting = facts.firstName.trim() === '' ? 'Hello,' : `Hello ${facts.firstName.trim()},`;
+  if (facts.location !== '') rows.push(['Where', facts.location]);
+  const greeting = facts.firstName === '' ? 'Hello,' : `Hello ${facts.firstName},`;
 
   const text = [
     greeting,
@@ -137,11 +151,12 @@ export function renderEmail(facts: MessageFacts): EmailContent {
 }
 
 /** The client's SMS: one short line (the type, the time in the appointment's zone, the link). */
-export function renderSms(facts: MessageFacts): string {
+export function renderSms(written: MessageFacts): string {
+  const facts = cleaned(written);
   const when = describeWhen(facts.startsAt, facts.endsAt, facts.timezone);
   const at = `${when.date} at ${when.time} ${when.abbreviation}`;
-  const who = oneLine(facts.accountName);
-  const what = oneLine(facts.typeName);
+  const who = facts.accountName;
+  const what = facts.typeName;
   switch (facts.kind) {
     case 'confirmation':
       return `${who}: your ${what} is confirmed for ${at}. To cancel or reschedule: ${facts.confirmationPage}`;

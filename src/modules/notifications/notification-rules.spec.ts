@@ -73,6 +73,43 @@ describe('decideChannels', () => {
     },
   );
 
+  // Issue 20: rows stored before e-mails and phones were checked.
+  it.each([
+    'a@x.test,b@x.test',
+    'a@x.test\r\nBcc: b@x.test',
+    'team: a@x.test, b@x.test;',
+    'Ada <a@x.test>',
+    'front desk',
+  ])('skips, with the reason, an e-mail that is not one address: %j', (email) => {
+    expect(decideChannels({ ...client, email }, on, { noEmail: false })[0]).toEqual({
+      channel: 'email',
+      recipient: email,
+      send: false,
+      reason: SKIP.notOneEmailAddress,
+    });
+  });
+
+  it.each(['call me', '555\r\n0100', '+1 555\u202E0100'])(
+    'skips, with the reason, a phone that is not a phone number: %j',
+    (phone) => {
+      expect(decideChannels({ ...client, phone }, on, { noEmail: false })[1]).toEqual({
+        channel: 'sms',
+        recipient: phone,
+        send: false,
+        reason: SKIP.notAPhoneNumber,
+      });
+    },
+  );
+
+  it('names the switch before a malformed recipient', () => {
+    const off = { sendConfirmationEmail: false, sendSms: false };
+    expect(
+      decideChannels({ ...client, email: 'a@x.test,b@x.test', phone: 'x' }, off, {
+        noEmail: false,
+      }).map((d) => (d.send ? true : d.reason)),
+    ).toEqual([SKIP.emailOff, SKIP.smsOff]);
+  });
+
   it('names the switch before the opt-in when both forbid an SMS', () => {
     const [, sms] = decideChannels(
       { ...client, requireSmsOptIn: true },
@@ -130,6 +167,18 @@ describe('decideAtSendTime', () => {
       kind: 'send',
       recipient: '+15550100',
     });
+  });
+
+  it('skips a message whose address became a list since it was planned (issue 20)', () => {
+    const list = { ...facts, email: 'a@x.test,b@x.test' };
+    for (const message of [
+      reminder('email'),
+      { ...reminder('email'), kind: 'confirmation' as const },
+    ])
+      expect(decideAtSendTime(message, list, now)).toEqual({
+        kind: 'skip',
+        reason: SKIP.notOneEmailAddress,
+      });
   });
 
   it('drops the reminder of a canceled or moved appointment', () => {

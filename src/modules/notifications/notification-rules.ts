@@ -1,3 +1,4 @@
+import { isEmailAddress, isPhoneNumber } from '../../common/http/text-rules';
 import { DomainEventType } from '../../common/outbox/domain-event-types';
 import type { Channel, NotificationKind } from './notification.entity';
 
@@ -40,6 +41,8 @@ export const SKIP = {
   noOptIn: 'the appointment type requires SMS opt-in and the client did not opt in',
   noEmailAddress: 'the appointment has no e-mail address',
   noPhone: 'the appointment has no phone number',
+  notOneEmailAddress: 'the appointment’s e-mail is not one valid address',
+  notAPhoneNumber: 'the appointment’s phone is not a valid phone number',
   canceledSince: 'the appointment was canceled before this was sent',
   started: 'the appointment had started when the reminder was due',
   remindersOff: 'reminders are off in the settings (reminderHours 0)',
@@ -49,7 +52,9 @@ export const SKIP = {
  * The channels a message about an appointment goes on: e-mail when there is an address, SMS when
  * there is a phone number (a channel without a recipient is left out: nothing to record). Each is
  * sent unless the request said `noEmail` (both channels, this message only), the account switched
- * the channel off, or, for SMS, the type requires opt-in and the client did not give it.
+ * the channel off, or, for SMS, the type requires opt-in and the client did not give it; and never
+ * to a recipient that is not one address or one phone number (a row stored before they were
+ * checked, issue 20: a list of addresses, a header after a line break).
  */
 export function decideChannels(
   audience: Audience,
@@ -60,9 +65,11 @@ export function decideChannels(
   const email = audience.email.trim();
   if (email !== '') {
     decisions.push(
-      decided('email', email, options.noEmail ? SKIP.noEmail : undefined, () =>
-        settings.sendConfirmationEmail ? undefined : SKIP.emailOff,
-      ),
+      decided('email', email, options.noEmail ? SKIP.noEmail : undefined, () => {
+        if (!settings.sendConfirmationEmail) return SKIP.emailOff;
+        if (!isEmailAddress(email)) return SKIP.notOneEmailAddress;
+        return undefined;
+      }),
     );
   }
   const phone = audience.phone.trim();
@@ -71,6 +78,7 @@ export function decideChannels(
       decided('sms', phone, options.noEmail ? SKIP.noEmail : undefined, () => {
         if (!settings.sendSms) return SKIP.smsOff;
         if (audience.requireSmsOptIn && !audience.smsOptIn) return SKIP.noOptIn;
+        if (!isPhoneNumber(phone)) return SKIP.notAPhoneNumber;
         return undefined;
       }),
     );
