@@ -1,4 +1,5 @@
 import { isIP } from 'node:net';
+import { isSingleLineText } from '../../common/http/text-rules';
 import type { WebhooksConfig } from '../../config/app-config';
 import { isPublicAddress } from './target-address';
 
@@ -23,7 +24,9 @@ export function checkWebhookTarget(target: string, policy: WebhookTargetPolicy):
   if (target.length > MAX_TARGET_LENGTH)
     return refuse(`must be at most ${MAX_TARGET_LENGTH} characters long.`);
   // The URL parser drops tabs and newlines silently: what is stored must be what is delivered to.
-  if ([...target].some((c) => c <= ' ' || c === '\u007f'))
+  // C1 controls and bidi overrides too (the text rules of every attribute, issue 20): the URL
+  // parser would percent-encode them, and a target shown to its owner must read as it is.
+  if ([...target].some((c) => c <= ' ' || c === '\u007f') || !isSingleLineText(target))
     return refuse('must not contain spaces or control characters.');
 
   let url: URL;
