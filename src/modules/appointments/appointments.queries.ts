@@ -11,6 +11,7 @@ import {
   InvalidAppointmentTypeError,
   InvalidCalendarError,
 } from '../catalog';
+import { PaymentLedger, type PaymentView, toPaymentView } from '../certificates';
 import type { AppointmentView } from './appointment.view';
 import { AppointmentViews } from './appointment-views';
 import {
@@ -25,12 +26,20 @@ export class AppointmentsQueries {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly views: AppointmentViews,
+    private readonly ledger: PaymentLedger,
   ) {}
 
   async get(accountId: number, id: number): Promise<AppointmentView> {
     const appointment = await findOwned(this.dataSource.getRepository(Appointment), accountId, id);
     const [view] = await this.views.render([appointment]);
     return view;
+  }
+
+  /** The appointment's payments and refunds, oldest first, at times in the appointment's zone. */
+  async payments(accountId: number, id: number): Promise<PaymentView[]> {
+    const appointment = await findOwned(this.dataSource.getRepository(Appointment), accountId, id);
+    const payments = await this.ledger.list(accountId, { kind: 'appointment', id: appointment.id });
+    return payments.map((payment) => toPaymentView(payment, appointment.timezone));
   }
 
   /**
