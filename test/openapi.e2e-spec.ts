@@ -172,4 +172,96 @@ describe('OpenAPI: the operations of payments and of the reference read calls (e
     });
     expect(errors(op)).toMatchObject({ 403: ['forbidden'], 404: ['not_found'] });
   });
+
+  it('describes every parameter the reference documents for GET /appointments', () => {
+    const op = operation('get', '/appointments');
+    expect(op.summary).toEqual(expect.any(String));
+    expect(op.parameters?.map((p) => p.name)).toEqual(
+      (
+        'max minDate maxDate calendarID appointmentTypeID canceled firstName lastName email ' +
+        'phone field:ID excludeForms direction showall'
+      ).split(' '),
+    );
+    expect(op.parameters?.every((p) => p.in === 'query' && !p.required && p.description)).toBe(
+      true,
+    );
+    expect(param(op, 'direction')?.schema).toEqual({
+      type: 'string',
+      enum: ['ASC', 'DESC'],
+      default: 'DESC',
+    });
+    expect(param(op, 'max')?.schema).toEqual({
+      type: 'integer',
+      minimum: 1,
+      maximum: 1000,
+      default: 100,
+    });
+    for (const name of ['minDate', 'maxDate'])
+      expect(param(op, name)?.schema).toMatchObject({ type: 'string', format: 'date' });
+    for (const name of ['canceled', 'excludeForms', 'showall'])
+      expect(param(op, name)?.schema).toEqual({ type: 'boolean', default: false });
+    expect(okSchema(op)).toEqual({
+      type: 'array',
+      items: { $ref: '#/components/schemas/AppointmentObject' },
+    });
+    expect(errors(op)[400]).toEqual(expect.arrayContaining(['invalid_direction', 'invalid_field']));
+    expect(errors(op)[403]).toEqual(['forbidden']);
+  });
+
+  it('describes GET /appointments/{id} with pastFormAnswers, and the Appointment object', () => {
+    const op = operation('get', '/appointments/{id}');
+    expect(param(op, 'pastFormAnswers')).toMatchObject({
+      in: 'query',
+      required: false,
+      schema: { type: 'boolean', default: false },
+    });
+    expect(okSchema(op)).toEqual({ $ref: '#/components/schemas/AppointmentObject' });
+    expect(errors(op)).toMatchObject({
+      400: ['invalid_past_form_answers'],
+      403: ['forbidden'],
+      404: ['not_found'],
+    });
+    const appointment = schemaOf('#/components/schemas/AppointmentObject');
+    expect(appointment.required).toEqual(
+      expect.arrayContaining(['price', 'priceSold', 'paid', 'amountPaid', 'forms', 'datetime']),
+    );
+    expect(appointment.properties.paid).toMatchObject({ enum: ['yes', 'no'], example: 'no' });
+    expect(appointment.properties.amountPaid).toMatchObject({ type: 'string', example: '15.00' });
+  });
+
+  it('describes every parameter the reference documents for GET /availability/classes', () => {
+    const op = operation('get', '/availability/classes');
+    expect(op.parameters?.map((p) => p.name).sort()).toEqual(
+      (
+        'appointmentTypeID calendarID includePrivate includeUnavailable maxDate minDate month ' +
+        'timezone'
+      ).split(' '),
+    );
+    expect(param(op, 'includePrivate')?.schema).toEqual({ type: 'boolean', default: false });
+    expect(param(op, 'month')?.schema).toMatchObject({ type: 'string', example: '2030-06' });
+    expect(okSchema(op)).toEqual({
+      type: 'array',
+      items: { $ref: '#/components/schemas/AvailableClass' },
+    });
+    expect(errors(op)[400]).toEqual(expect.arrayContaining(['invalid_include_private']));
+  });
+
+  it("describes GET /appointment-types/{id}: the list's fields, then the rules", () => {
+    const op = operation('get', '/appointment-types/{id}');
+    expect(okSchema(op)).toEqual({ $ref: '#/components/schemas/AppointmentTypeDetails' });
+    expect(errors(op)).toMatchObject({ 403: ['forbidden'], 404: ['not_found'] });
+    const listed = Object.keys(schemaOf('#/components/schemas/AppointmentTypeView').properties);
+    const details = Object.keys(schemaOf('#/components/schemas/AppointmentTypeDetails').properties);
+    expect(details).toEqual([
+      ...listed,
+      'slotInterval',
+      'minHoursInAdvance',
+      'maxDaysInAdvance',
+      'requireSmsOptIn',
+    ]);
+    expect(okSchema(operation('get', '/appointment-types'))).toEqual({
+      type: 'array',
+      items: { $ref: '#/components/schemas/AppointmentTypeView' },
+    });
+  });
 });

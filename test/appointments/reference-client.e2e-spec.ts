@@ -123,4 +123,72 @@ describe('The reference service’s npm client against this service (e2e)', () =
       body: { status_code: 404, error: 'not_found', message: 'Not Found' },
     });
   });
+
+  it("sends the read calls' parameters as the reference documents them", async () => {
+    const calendar = await createCalendar(api, { timezone: 'America/New_York' });
+    const form = await api.post('/forms', {
+      name: 'Intake',
+      fields: [{ name: 'Date of birth', type: 'textbox' }],
+    });
+    const field = (form.body as { fields: { id: number }[] }).fields[0].id;
+    const type = await createAppointmentType(api, {
+      calendarIDs: [calendar],
+      formIDs: [(form.body as { id: number }).id],
+    });
+    const booked: number[] = [];
+    for (const [datetime, fields] of [
+      ['2030-07-01T09:00', [{ id: field, value: '1990-01-01' }]],
+      ['2030-07-08T09:00', []],
+    ] as const) {
+      const res = await call('/appointments', {
+        method: 'POST',
+        qs: { admin: 'true' },
+        body: {
+          appointmentTypeID: type,
+          calendarID: calendar,
+          datetime,
+          firstName: 'Ada',
+          lastName: 'Lovelace',
+          email: 'ada@example.com',
+          fields,
+        },
+      });
+      booked.push((res.body as { id: number }).id);
+    }
+
+    const listed = await call('/appointments', {
+      qs: { calendarID: calendar, minDate: '2030-07-01', maxDate: '2030-07-08', direction: 'ASC' },
+    });
+    expect((listed.body as { id: number }[]).map((a) => a.id)).toEqual(booked);
+    const past = await call(`/appointments/${booked[1]}`, { qs: { pastFormAnswers: true } });
+    expect(past.body).toMatchObject({
+      forms: [{ name: 'Intake', values: [{ fieldID: field, value: '1990-01-01' }] }],
+    });
+
+    const yoga = await createAppointmentType(api, {
+      type: 'class',
+      classSize: 4,
+      private: true,
+      calendarIDs: [calendar],
+      maxDaysInAdvance: 3650,
+    });
+    const session = await api.post('/classes', {
+      appointmentTypeID: yoga,
+      calendarID: calendar,
+      datetime: '2030-07-02T07:00',
+    });
+    expect(session.status).toBe(200);
+    const classes = async (qs: Record<string, unknown>) =>
+      (await call('/availability/classes', { qs: { month: '2030-07', ...qs } })).body as unknown[];
+    expect(await classes({})).toEqual([]);
+    expect(await classes({ includePrivate: true })).toMatchObject([
+      { appointmentTypeID: yoga, time: '2030-07-02T07:00:00-0400', slotsAvailable: 4 },
+    ]);
+
+    const typeRead = await call(`/appointment-types/${yoga}`);
+    expect(typeRead).toMatchObject({
+      status: 200,
+      body: { id: yoga, type: 'class', private: true },
+    });
+  });
 });

@@ -15,6 +15,7 @@ import { BookAppointmentHandler } from './book-appointment.handler';
 import { CancelAppointmentHandler } from './cancel-appointment.handler';
 import { IdempotencyKey } from './idempotency-key.entity';
 import { IdempotencyKeys } from './idempotency-keys';
+import { PastFormAnswers } from './past-form-answers';
 import { RecordPaymentHandler } from './record-payment.handler';
 import { RescheduleAppointmentHandler } from './reschedule-appointment.handler';
 import { UpdateAppointmentHandler } from './update-appointment.handler';
@@ -34,6 +35,7 @@ import { UpdateAppointmentHandler } from './update-appointment.handler';
     AppointmentParts,
     AppointmentWrites,
     AppointmentsQueries,
+    PastFormAnswers,
     BookAppointmentHandler,
     IdempotencyKeys,
     UpdateAppointmentHandler,

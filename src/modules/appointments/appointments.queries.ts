@@ -17,8 +17,10 @@ import { AppointmentViews } from './appointment-views';
 import {
   DEFAULT_APPOINTMENT_LIST_MAX,
   type FieldFilter,
+  type GetAppointmentQuery,
   type ListAppointmentsQuery,
 } from './list-appointments.request';
+import { PastFormAnswers } from './past-form-answers';
 
 /** Reading appointments. */
 @Injectable()
@@ -27,11 +29,18 @@ export class AppointmentsQueries {
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly views: AppointmentViews,
     private readonly ledger: PaymentLedger,
+    private readonly pastAnswers: PastFormAnswers,
   ) {}
 
-  async get(accountId: number, id: number): Promise<AppointmentView> {
+  /** With `pastFormAnswers`, its client's earlier answers fill the questions it left open. */
+  async get(
+    accountId: number,
+    id: number,
+    { pastFormAnswers = false }: GetAppointmentQuery = {},
+  ): Promise<AppointmentView> {
     const appointment = await findOwned(this.dataSource.getRepository(Appointment), accountId, id);
-    const [view] = await this.views.render([appointment]);
+    const moreAnswers = pastFormAnswers ? await this.pastAnswers.of(appointment) : [];
+    const [view] = await this.views.render([appointment], { moreAnswers });
     return view;
   }
 
