@@ -129,6 +129,13 @@ function setUpOpenApi(app: INestApplication): void {
           `an array and ${MAX_JSON_VALUES} values in all (400 \`bad_request\` naming the bound).`,
       )
       .addBasicAuth({ type: 'http', scheme: 'basic', description: 'User ID and API key' })
+      .addBearerAuth({
+        type: 'http',
+        scheme: 'bearer',
+        // Opaque tokens, not JWTs (addBearerAuth's default).
+        bearerFormat: undefined,
+        description: 'An OAuth 2.0 access token of a partner app (POST /oauth2/token)',
+      })
       .build(),
   );
   SwaggerModule.setup(DOCS_PATH.slice(1), app, document, {

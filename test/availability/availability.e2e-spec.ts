@@ -329,8 +329,77 @@ describe('Availability: /availability/* (e2e)', () => {
         session(sessions[2], ny('07:00', '2030-06-05'), 2),
       ]);
       expect(
-        (await api.get(`/availability/classes?${query}&minDate=2030-06-04&timezone=UTC`)).body,
+        (
+          await api.get(
+            `/availability/classes?appointmentTypeID=${yoga}&minDate=2030-06-04&timezone=UTC`,
+          )
+        ).body,
       ).toEqual([session(sessions[2], '2030-06-05T11:00:00+0000', 2)]);
+    });
+
+    it('reads minDate and maxDate inclusively; month wins over them, as the reference says', async () => {
+      const ids = async (params: string) =>
+        (
+          (await api.get(`/availability/classes?appointmentTypeID=${yoga}&${params}`)).body as {
+            id: number;
+          }[]
+        ).map((c) => c.id);
+      // New York's days (the account's zone): Monday's sessions, then Wednesday's.
+      expect(await ids(`minDate=${MONDAY}&maxDate=${MONDAY}`)).toEqual([sessions[0]]);
+      expect(await ids(`minDate=2030-06-04&maxDate=2030-06-05`)).toEqual([sessions[2]]);
+      expect(await ids(`maxDate=${MONDAY}&includeUnavailable=true`)).toEqual([
+        sessions[0],
+        sessions[1],
+      ]);
+      // "The earliest date to return classes for. This will be over-ridden by month."
+      expect(await ids(`month=2030-06&minDate=2030-06-04&maxDate=2030-06-04`)).toEqual([
+        sessions[0],
+        sessions[2],
+      ]);
+      expect(await ids(`month=2030-07&minDate=${MONDAY}`)).toEqual([]);
+      expect(await api.get(`/availability/classes?month=2030-06&maxDate=someday`)).toMatchObject(
+        apiError(400, 'invalid_max_date', 'The date "someday" is invalid.'),
+      );
+    });
+
+    it('lists the sessions of private class types only with includePrivate=true', async () => {
+      const hidden = await createAppointmentType(api, {
+        name: 'Private yoga',
+        duration: 60,
+        type: 'class',
+        classSize: 1,
+        private: true,
+        calendarIDs: [calendar],
+        ...HORIZON,
+      });
+      const privateSession = (
+        (
+          await api.post('/classes', {
+            appointmentTypeID: hidden,
+            calendarID: calendar,
+            datetime: '2030-06-06T07:00',
+          })
+        ).body as { id: number }
+      ).id;
+      const ids = async (params: string) =>
+        ((await api.get(`/availability/classes?month=2030-06${params}`)).body as { id: number }[])
+          .map((c) => c.id)
+          .sort((a, b) => a - b);
+      expect(await ids('')).toEqual([sessions[0], sessions[2]]);
+      expect(await ids('&includePrivate=false')).toEqual([sessions[0], sessions[2]]);
+      expect(await ids('&includePrivate=true')).toEqual(
+        [sessions[0], sessions[2], privateSession].sort((a, b) => a - b),
+      );
+      // Naming the private type is not asking for private classes: the flag is.
+      expect(await ids(`&appointmentTypeID=${hidden}`)).toEqual([]);
+      expect(await ids(`&appointmentTypeID=${hidden}&includePrivate=1`)).toEqual([privateSession]);
+      expect(await api.get('/availability/classes?includePrivate=maybe')).toMatchObject(
+        apiError(400, 'invalid_include_private', 'Invalid "includePrivate" attribute value.'),
+      );
+      // Its time is still offered to whoever has the link (private is about listings).
+      expect((await times(`appointmentTypeID=${hidden}&date=2030-06-06`)).body).toEqual([
+        slot('07:00', 1, '2030-06-06'),
+      ]);
     });
 
     it('keeps the calendar busy during a session for services', async () => {

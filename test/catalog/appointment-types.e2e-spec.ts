@@ -7,6 +7,7 @@ import {
   createForm,
 } from '../support/catalog-fixtures';
 import { createAccount, startApi } from '../support/test-app';
+import { accessToken, bearer, ownerAccount, registerClient } from '../oauth/oauth-fixtures';
 
 describe('Appointment types: /appointment-types (e2e)', () => {
   let app: NestFastifyApplication;
@@ -189,6 +190,52 @@ describe('Appointment types: /appointment-types (e2e)', () => {
     );
     expect(await api.get('/appointment-types?includeDeleted=maybe')).toMatchObject(
       apiError(400, 'invalid_include_deleted', 'Invalid "includeDeleted" attribute value.'),
+    );
+  });
+
+  it("answers a partner app (OAuth Bearer) by id in the list's shape, then the rules", async () => {
+    const owner = await ownerAccount(app);
+    const basic = apiClient(app, owner);
+    const partner = apiClient(app, {
+      ...owner,
+      authorization: bearer(await accessToken(app, await registerClient(app), owner)),
+    });
+    const calendar = await createCalendar(basic);
+    const kept = await createAppointmentType(basic, {
+      name: 'Yoga',
+      type: 'class',
+      classSize: 8,
+      price: '12.50',
+      private: true,
+      calendarIDs: [calendar],
+    });
+    const deleted = await createAppointmentType(basic, { name: 'Retired' });
+    expect((await basic.delete(`/appointment-types/${deleted}`)).status).toBe(204);
+    const listed = (await partner.get('/appointment-types?includeDeleted=true')).body as {
+      id: number;
+    }[];
+    const rules = ['slotInterval', 'minHoursInAdvance', 'maxDaysInAdvance', 'requireSmsOptIn'];
+    for (const id of [kept, deleted]) {
+      const read = await partner.get(`/appointment-types/${id}`);
+      expect(read.status).toBe(200);
+      const item = listed.find((t) => t.id === id)!;
+      expect(Object.keys(read.body)).toEqual([...Object.keys(item), ...rules]);
+      expect(read.body).toMatchObject(item);
+    }
+    // The reference shows a deleted type as inactive, in the list and by id.
+    expect(listed.find((t) => t.id === deleted)).toMatchObject({ active: false });
+    expect((await partner.get(`/appointment-types/${kept}`)).body).toMatchObject({
+      active: true,
+      type: 'class',
+      classSize: 8,
+      private: true,
+      price: '12.50',
+    });
+    expect(
+      await partner.get(`/appointment-types/${(await createAppointmentType(api)).toString()}`),
+    ).toMatchObject(apiError(403, 'forbidden', 'Forbidden'));
+    expect(await partner.get('/appointment-types/2147483000')).toMatchObject(
+      apiError(404, 'not_found', 'Not Found'),
     );
   });
 

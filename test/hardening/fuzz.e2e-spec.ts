@@ -419,6 +419,12 @@ describe('Hardening: fuzzing every write endpoint (e2e)', () => {
         notes: 'Gift',
       }),
     },
+    {
+      method: 'POST',
+      path: '/orders/:id/payments',
+      id: () => ids.order,
+      valid: () => ({ amount: '5.00', processor: 'cash', transactionID: 'ch_order', reason: 'x' }),
+    },
     { method: 'PUT', path: '/orders/:id/complete', id: () => ids.order },
     {
       method: 'POST',
@@ -442,6 +448,12 @@ describe('Hardening: fuzzing every write endpoint (e2e)', () => {
       path: '/appointments/:id',
       id: () => ids.appointment,
       valid: () => ({ firstName: 'Adele', notes: 'Window seat', labels: [{ id: ids.label }] }),
+    },
+    {
+      method: 'POST',
+      path: '/appointments/:id/payments',
+      id: () => ids.appointment,
+      valid: () => ({ amount: '5.00', processor: 'card-terminal', reason: 'Deposit' }),
     },
     {
       method: 'PUT',

@@ -29,3 +29,26 @@ export function formatCents(cents: number): string {
   const abs = Math.abs(cents);
   return `${sign}${Math.floor(abs / 100)}.${String(abs % 100).padStart(2, '0')}`;
 }
+
+/**
+ * An amount that may be negative (a payment, or a refund below 0): `-10.5`, `"-25.00"`, `40`; at
+ * most two decimals, at most MAX_CENTS either way.
+ */
+export function isSignedMoney(value: unknown): value is number | string {
+  if (typeof value === 'number') return isMoney(Math.abs(value));
+  return typeof value === 'string' && isMoney(value.startsWith('-') ? value.slice(1) : value);
+}
+
+/** A signed amount in cents, exactly: `"-10.50"` → -1050. */
+export function toSignedCents(value: number | string): number {
+  const text = typeof value === 'number' ? value.toFixed(2) : value;
+  return text.startsWith('-') ? -toCents(text.slice(1)) : toCents(text);
+}
+
+/**
+ * The rule `paid` follows, for appointments (`"yes"`) and orders (`"paid"`): something was paid and
+ * it covers what is due. What is free reads unpaid until something is paid.
+ */
+export function isPaidInFull(paidCents: number, dueCents: number): boolean {
+  return paidCents > 0 && paidCents >= dueCents;
+}

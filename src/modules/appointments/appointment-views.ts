@@ -20,9 +20,17 @@ export class AppointmentViews {
     private readonly config: AppConfig,
   ) {}
 
+  /**
+   * `excludeForms`: no answers read (`forms: []`); `moreAnswers`: answers to show beside the
+   * appointments' own, each under its `appointmentId` (a client's past answers: PastFormAnswers).
+   */
   async render(
     appointments: Appointment[],
-    options: { manager?: EntityManager; excludeForms?: boolean } = {},
+    options: {
+      manager?: EntityManager;
+      excludeForms?: boolean;
+      moreAnswers?: AppointmentFieldValue[];
+    } = {},
   ): Promise<AppointmentView[]> {
     if (appointments.length === 0) return [];
     const manager = options.manager ?? this.dataSource.manager;
@@ -32,7 +40,7 @@ export class AppointmentViews {
       }),
       manager.findBy(Calendar, { id: In(distinct(appointments.map((a) => a.calendarId))) }),
       manager.findBy(Label, { id: In([0, ...distinct(appointments.map((a) => a.labelId))]) }),
-      options.excludeForms ? undefined : this.formsOf(manager, appointments),
+      options.excludeForms ? undefined : this.formsOf(manager, appointments, options.moreAnswers),
     ]);
     const typeById = new Map(types.map((t) => [t.id, t]));
     const calendarById = new Map(calendars.map((c) => [c.id, c]));
@@ -90,10 +98,14 @@ export class AppointmentViews {
   private async formsOf(
     manager: EntityManager,
     appointments: Appointment[],
+    moreAnswers: AppointmentFieldValue[] = [],
   ): Promise<Map<number, AppointmentFormView[]>> {
-    const answers = await manager.findBy(AppointmentFieldValue, {
-      appointmentId: In(appointments.map((a) => a.id)),
-    });
+    const answers = [
+      ...(await manager.findBy(AppointmentFieldValue, {
+        appointmentId: In(appointments.map((a) => a.id)),
+      })),
+      ...moreAnswers,
+    ];
     if (answers.length === 0) return new Map();
     const [fields, forms] = await Promise.all([
       manager.findBy(FormField, { id: In(distinct(answers.map((v) => v.fieldId))) }),

@@ -69,15 +69,34 @@ export class AppointmentWrites {
     calendarIds: number[],
     change: (tx: EntityManager, appointment: Appointment) => Promise<DomainEvent[]>,
   ): Promise<AppointmentView> {
-    const appointment = await this.transact(async (tx) => {
+    const appointment = await this.onLocked(accountId, id, calendarIds, async (tx, locked) => ({
+      result: locked,
+      events: await change(tx, locked),
+    }));
+    const [view] = await this.views.render([appointment]);
+    return view;
+  }
+
+  /**
+   * The transaction of `change` (calendars, then the appointment's row, locked) for a change that
+   * answers something else than the appointment: `work` returns it with the events it names.
+   */
+  onLocked<T>(
+    accountId: number,
+    id: number,
+    calendarIds: number[],
+    work: (
+      tx: EntityManager,
+      appointment: Appointment,
+    ) => Promise<{ result: T; events: DomainEvent[] }>,
+  ): Promise<T> {
+    return this.transact(async (tx) => {
       await this.locks.lock(tx, calendarIds);
       const locked = await findOwned(tx.getRepository(Appointment), accountId, id, {
         forUpdate: true,
       });
-      return { result: locked, events: await change(tx, locked) };
+      return work(tx, locked);
     });
-    const [view] = await this.views.render([appointment]);
-    return view;
   }
 }
 

@@ -101,3 +101,13 @@ export class InvalidFieldFilterError extends InvalidAttributeError {
     super('invalid_field', `Invalid "${parameter}" parameter value.`);
   }
 }
+
+/** A canceled appointment takes refunds, not payments. */
+export class PaymentOnCanceledError extends InvalidAttributeError {
+  constructor(id: number) {
+    super(
+      'appointment_canceled',
+      `The appointment "${id}" is canceled: only a refund (a negative amount) can be recorded.`,
+    );
+  }
+}

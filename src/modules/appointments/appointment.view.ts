@@ -1,5 +1,5 @@
 import { type KeyObject, createHmac, createSecretKey } from 'node:crypto';
-import { formatCents } from '../../common/money/money';
+import { formatCents, isPaidInFull } from '../../common/money/money';
 import {
   formatApiDatetime,
   formatClockTime,
@@ -111,7 +111,7 @@ export function toAppointmentView(a: Appointment, c: AppointmentViewContext): Ap
     datetime: formatApiDatetime(start),
     price: formatCents(a.priceCents),
     priceSold: formatCents(a.priceSoldCents),
-    paid: a.amountPaidCents > 0 && a.amountPaidCents >= a.priceSoldCents ? 'yes' : 'no',
+    paid: isPaidInFull(a.amountPaidCents, a.priceSoldCents) ? 'yes' : 'no',
     amountPaid: formatCents(a.amountPaidCents),
     type: c.typeName,
     appointmentTypeID: a.appointmentTypeId,

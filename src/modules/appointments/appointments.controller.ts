@@ -10,7 +10,12 @@ import { BookAppointmentCommand } from './book-appointment.command';
 import { BookAppointmentRequest } from './book-appointment.request';
 import { CancelAppointmentCommand } from './cancel-appointment.command';
 import { CancelAppointmentRequest } from './cancel-appointment.request';
-import { ListAppointmentsQuery, fieldFilters } from './list-appointments.request';
+import { ApiGetAppointment, ApiListAppointments } from './appointment.openapi';
+import {
+  GetAppointmentQuery,
+  ListAppointmentsQuery,
+  fieldFilters,
+} from './list-appointments.request';
 import { RescheduleAppointmentCommand } from './reschedule-appointment.command';
 import { RescheduleAppointmentRequest } from './reschedule-appointment.request';
 import { UpdateAppointmentCommand } from './update-appointment.command';
@@ -47,12 +52,18 @@ export class AppointmentsController {
   }
 
   @Get(`:id${NUMERIC}`)
-  get(@CurrentPrincipal() principal: Principal, @IdParam() id: number): Promise<AppointmentView> {
-    return this.queries.get(principal.account.id, id);
+  @ApiGetAppointment()
+  get(
+    @CurrentPrincipal() principal: Principal,
+    @IdParam() id: number,
+    @Query() query: GetAppointmentQuery,
+  ): Promise<AppointmentView> {
+    return this.queries.get(principal.account.id, id, query);
   }
 
   /** The account's appointments, latest first; `field:ID=value` filters by a form answer. */
   @Get()
+  @ApiListAppointments()
   list(
     @CurrentPrincipal() principal: Principal,
     @Query() query: ListAppointmentsQuery,

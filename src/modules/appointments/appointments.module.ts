@@ -7,6 +7,7 @@ import { FormsModule } from '../forms';
 import { AppointmentFieldValue } from './appointment-field-value.entity';
 import { AppointmentParts } from './appointment-parts';
 import { AppointmentViews } from './appointment-views';
+import { AppointmentPaymentsController } from './appointment-payments.controller';
 import { AppointmentWrites } from './appointment-writes';
 import { AppointmentsController } from './appointments.controller';
 import { AppointmentsQueries } from './appointments.queries';
@@ -14,6 +15,8 @@ import { BookAppointmentHandler } from './book-appointment.handler';
 import { CancelAppointmentHandler } from './cancel-appointment.handler';
 import { IdempotencyKey } from './idempotency-key.entity';
 import { IdempotencyKeys } from './idempotency-keys';
+import { PastFormAnswers } from './past-form-answers';
+import { RecordPaymentHandler } from './record-payment.handler';
 import { RescheduleAppointmentHandler } from './reschedule-appointment.handler';
 import { UpdateAppointmentHandler } from './update-appointment.handler';
 
@@ -26,17 +29,19 @@ import { UpdateAppointmentHandler } from './update-appointment.handler';
     CertificatesModule,
     FormsModule,
   ],
-  controllers: [AppointmentsController],
+  controllers: [AppointmentsController, AppointmentPaymentsController],
   providers: [
     AppointmentViews,
     AppointmentParts,
     AppointmentWrites,
     AppointmentsQueries,
+    PastFormAnswers,
     BookAppointmentHandler,
     IdempotencyKeys,
     UpdateAppointmentHandler,
     CancelAppointmentHandler,
     RescheduleAppointmentHandler,
+    RecordPaymentHandler,
   ],
 })
 export class AppointmentsModule {}

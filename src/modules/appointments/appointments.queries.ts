@@ -11,13 +11,16 @@ import {
   InvalidAppointmentTypeError,
   InvalidCalendarError,
 } from '../catalog';
+import { PaymentLedger, type PaymentView, toPaymentView } from '../certificates';
 import type { AppointmentView } from './appointment.view';
 import { AppointmentViews } from './appointment-views';
 import {
   DEFAULT_APPOINTMENT_LIST_MAX,
   type FieldFilter,
+  type GetAppointmentQuery,
   type ListAppointmentsQuery,
 } from './list-appointments.request';
+import { PastFormAnswers } from './past-form-answers';
 
 /** Reading appointments. */
 @Injectable()
@@ -25,12 +28,27 @@ export class AppointmentsQueries {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly views: AppointmentViews,
+    private readonly ledger: PaymentLedger,
+    private readonly pastAnswers: PastFormAnswers,
   ) {}
 
-  async get(accountId: number, id: number): Promise<AppointmentView> {
+  /** With `pastFormAnswers`, its client's earlier answers fill the questions it left open. */
+  async get(
+    accountId: number,
+    id: number,
+    { pastFormAnswers = false }: GetAppointmentQuery = {},
+  ): Promise<AppointmentView> {
     const appointment = await findOwned(this.dataSource.getRepository(Appointment), accountId, id);
-    const [view] = await this.views.render([appointment]);
+    const moreAnswers = pastFormAnswers ? await this.pastAnswers.of(appointment) : [];
+    const [view] = await this.views.render([appointment], { moreAnswers });
     return view;
+  }
+
+  /** The appointment's payments and refunds, oldest first, at times in the appointment's zone. */
+  async payments(accountId: number, id: number): Promise<PaymentView[]> {
+    const appointment = await findOwned(this.dataSource.getRepository(Appointment), accountId, id);
+    const payments = await this.ledger.list(accountId, { kind: 'appointment', id: appointment.id });
+    return payments.map((payment) => toPaymentView(payment, appointment.timezone));
   }
 
   /**

@@ -106,6 +106,15 @@ export class ListAppointmentsQuery {
   direction?: 'ASC' | 'DESC';
 }
 
+/** `GET /appointments/{id}?pastFormAnswers=true`. A bad value is 400 `invalid_past_form_answers`. */
+export class GetAppointmentQuery {
+  /** Its client's earlier answers fill the questions of its forms it left open (PastFormAnswers). */
+  @QueryParam(boolean)
+  @Optional()
+  @IsBoolean()
+  pastFormAnswers?: boolean;
+}
+
 /** `field:ID=value`: appointments whose answer to field ID is `value`. */
 export interface FieldFilter {
   fieldId: number;

@@ -8,6 +8,7 @@ import {
   AvailableTimesQuery,
 } from './availability.requests';
 import { AvailabilityService } from './availability.service';
+import { ApiAvailableClasses } from './availability.openapi';
 import type {
   AvailableClass,
   AvailableDate,
@@ -41,6 +42,7 @@ export class AvailabilityController {
 
   /** The sessions of class types, with their free seats. */
   @Get('classes')
+  @ApiAvailableClasses()
   classes(
     @CurrentPrincipal() principal: Principal,
     @Query() query: AvailableClassesQuery,

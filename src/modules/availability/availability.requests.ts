@@ -82,4 +82,10 @@ export class AvailableClassesQuery {
   @Optional()
   @IsBoolean()
   includeUnavailable?: boolean;
+
+  /** Sessions of private class types too (left out otherwise, even when the type is named). */
+  @BooleanQuery()
+  @Optional()
+  @IsBoolean()
+  includePrivate?: boolean;
 }

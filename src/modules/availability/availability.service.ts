@@ -125,7 +125,9 @@ export class AvailabilityService {
     const timezone = query.timezone === undefined ? undefined : assertTimezone(query.timezone);
     const rangeZone = timezone ?? account.timezone;
     const range = classRange(query, rangeZone, account, now);
-    const types = await this.classTypes(account, query.appointmentTypeID);
+    const types = (await this.classTypes(account, query.appointmentTypeID)).filter(
+      (type) => query.includePrivate || !type.private,
+    );
     const calendarIds =
       query.calendarID === undefined
         ? undefined

@@ -87,8 +87,10 @@ export function parseDay(
 }
 
 /**
- * The sessions `/availability/classes` lists: the month asked for, narrowed by `minDate`/`maxDate`
- * (inclusive); without any of them, from now to the account's booking horizon.
+ * The sessions `/availability/classes` lists: the month asked for (it wins over `minDate` and
+ * `maxDate`, as the reference documents them: "over-ridden by month"; they are still checked), else
+ * `minDate` to `maxDate` (inclusive); without any of them, from now to the account's booking
+ * horizon, and from `minDate` to the horizon seen from it.
  */
 export function classRange(
   query: AvailableClassesQuery,
@@ -96,18 +98,12 @@ export function classRange(
   account: Account,
   now: number,
 ): Span {
-  let from = now;
-  let until = advanceWindow(account, now).latest;
-  if (query.month !== undefined || query.minDate !== undefined || query.maxDate !== undefined) {
-    from = Number.NEGATIVE_INFINITY;
-    until = Number.POSITIVE_INFINITY;
-  }
-  if (query.month !== undefined) ({ from, until } = parseMonth(query.month, zone));
-  if (query.minDate !== undefined)
-    from = Math.max(from, parseDay(query.minDate, zone, 'invalid_min_date').from);
-  if (query.maxDate !== undefined)
-    until = Math.min(until, parseDay(query.maxDate, zone, 'invalid_max_date').until);
-  if (from === Number.NEGATIVE_INFINITY) from = now;
-  if (until === Number.POSITIVE_INFINITY) until = advanceWindow(account, from).latest;
+  const min =
+    query.minDate === undefined ? undefined : parseDay(query.minDate, zone, 'invalid_min_date');
+  const max =
+    query.maxDate === undefined ? undefined : parseDay(query.maxDate, zone, 'invalid_max_date');
+  if (query.month !== undefined) return parseMonth(query.month, zone);
+  const from = min?.from ?? now;
+  const until = max?.until ?? advanceWindow(account, from).latest;
   return { from, until: Math.max(from, until) };
 }

@@ -1,3 +1,4 @@
+import { ApiProperty } from '@nestjs/swagger';
 import { formatCents } from '../../common/money/money';
 import type { AppointmentType } from './appointment-type.entity';
 
@@ -9,31 +10,106 @@ export interface AppointmentTypeLinks {
 }
 
 /** `GET /appointment-types`, exactly as clients of the reference service know it. */
-export interface AppointmentTypeView extends AppointmentTypeLinks {
-  id: number;
-  name: string;
-  active: boolean;
-  description: string;
-  /** Minutes, a number (on appointments it is a string: the reference service's quirk). */
-  duration: number;
-  price: string;
-  category: string;
-  color: string;
-  private: boolean;
-  type: 'service' | 'class';
-  classSize: number | null;
-  paddingBefore: number;
-  paddingAfter: number;
-  image: string;
-  schedulingUrl: string;
+export class AppointmentTypeView implements AppointmentTypeLinks {
+  @ApiProperty({ example: 12 })
+  id!: number;
+
+  @ApiProperty({ example: 'Haircut' })
+  name!: string;
+
+  @ApiProperty({
+    description:
+      'Offered to clients: false when the owner turned it off, or when it was deleted (as the ' +
+      'reference shows deleted types).',
+    example: true,
+  })
+  active!: boolean;
+
+  @ApiProperty({ example: 'Wash, cut and style' })
+  description!: string;
+
+  @ApiProperty({
+    description: "Minutes, a number (on appointments it is a string: the reference's quirk).",
+    example: 45,
+  })
+  duration!: number;
+
+  @ApiProperty({ description: 'Money with two decimals.', example: '40.00' })
+  price!: string;
+
+  @ApiProperty({ example: 'Hair' })
+  category!: string;
+
+  @ApiProperty({ example: '#E0A030' })
+  color!: string;
+
+  @ApiProperty({
+    description: 'Hidden from the public scheduling page; bookable by link and through the API.',
+    example: false,
+  })
+  private!: boolean;
+
+  @ApiProperty({ enum: ['service', 'class'], example: 'service' })
+  type!: 'service' | 'class';
+
+  @ApiProperty({
+    type: 'integer',
+    nullable: true,
+    description: 'Seats of each session of a class; null for a service.',
+    example: null,
+  })
+  classSize!: number | null;
+
+  @ApiProperty({ description: 'Minutes.', example: 5 })
+  paddingBefore!: number;
+
+  @ApiProperty({ description: 'Minutes.', example: 10 })
+  paddingAfter!: number;
+
+  @ApiProperty({ type: [Number], example: [7, 9] })
+  calendarIDs!: number[];
+
+  @ApiProperty({ type: [Number], example: [3] })
+  addonIDs!: number[];
+
+  @ApiProperty({ type: [Number], example: [4] })
+  formIDs!: number[];
+
+  @ApiProperty({ example: 'https://img.example/haircut.png' })
+  image!: string;
+
+  @ApiProperty({ example: 'https://scheduling.example/schedule/1?appointmentType=12' })
+  schedulingUrl!: string;
 }
 
 /** The management view (`GET /appointment-types/{id}`, POST, PUT): the read fields and the rules. */
-export interface AppointmentTypeDetails extends AppointmentTypeView {
-  slotInterval: number | null;
-  minHoursInAdvance: number | null;
-  maxDaysInAdvance: number | null;
-  requireSmsOptIn: boolean;
+export class AppointmentTypeDetails extends AppointmentTypeView {
+  @ApiProperty({
+    type: 'integer',
+    nullable: true,
+    description: 'Minutes between offered start times; null: the duration.',
+    example: 15,
+  })
+  slotInterval!: number | null;
+
+  @ApiProperty({
+    type: 'integer',
+    nullable: true,
+    description: "null: the account's setting.",
+    example: null,
+  })
+  minHoursInAdvance!: number | null;
+
+  @ApiProperty({
+    type: 'integer',
+    nullable: true,
+    description: "null: the account's setting.",
+    example: null,
+  })
+  maxDaysInAdvance!: number | null;
+
+  @ApiProperty({ example: false })
+  requireSmsOptIn!: boolean;
 }
 
 export function toAppointmentTypeView(
@@ -44,7 +120,7 @@ export function toAppointmentTypeView(
   return {
     id: type.id,
     name: type.name,
-    active: type.active,
+    active: type.active && type.deletedAt === null,
     description: type.description,
     duration: type.duration,
     price: formatCents(type.priceCents),

@@ -1,10 +1,19 @@
 import { Body, Controller, Delete, Get, HttpCode, Post, Put, Query } from '@nestjs/common';
-import { ApiBasicAuth, ApiTags } from '@nestjs/swagger';
+import {
+  ApiBasicAuth,
+  ApiBearerAuth,
+  ApiOkResponse,
+  ApiOperation,
+  ApiParam,
+  ApiQuery,
+  ApiTags,
+} from '@nestjs/swagger';
+import { ApiErrors } from '../../common/openapi/api-errors';
 import { IdParam } from '../../common/http/id-param';
 import { NUMERIC } from '../../common/http/route-catalog';
 import { CurrentAccountId } from '../accounts';
 import { AppointmentTypeAttributes, ListAppointmentTypesQuery } from './appointment-type.requests';
-import type { AppointmentTypeDetails, AppointmentTypeView } from './appointment-type.view';
+import { AppointmentTypeDetails, AppointmentTypeView } from './appointment-type.view';
 import { AppointmentTypesService } from './appointment-types.service';
 
 @ApiTags('catalog')
@@ -15,6 +24,21 @@ export class AppointmentTypesController {
 
   /** The reference shape; `?includeDeleted=true` adds the soft-deleted types. */
   @Get()
+  @ApiBearerAuth()
+  @ApiOperation({
+    summary: "The account's appointment types",
+    description:
+      "In the reference's shape, by id. Deleted types are listed with `includeDeleted=true` " +
+      '(`active: false`).',
+  })
+  @ApiQuery({
+    name: 'includeDeleted',
+    required: false,
+    description: 'Also the deleted types.',
+    schema: { type: 'boolean', default: false },
+  })
+  @ApiOkResponse({ type: AppointmentTypeView, isArray: true })
+  @ApiErrors({ 400: ['invalid_include_deleted'] })
   list(
     @CurrentAccountId() accountId: number,
     @Query() query: ListAppointmentTypesQuery,
@@ -23,6 +47,22 @@ export class AppointmentTypesController {
   }
 
   @Get(`:id${NUMERIC}`)
+  @ApiBearerAuth()
+  @ApiOperation({
+    summary: 'An appointment type',
+    description:
+      "Every field of the list's shape, as the list shows it, then the scheduling rules " +
+      '(`slotInterval`, `minHoursInAdvance`, `maxDaysInAdvance`, `requireSmsOptIn`). A deleted ' +
+      "type is still read (`active: false`): appointments refer to it. Another account's type " +
+      'is 403, an id that exists nowhere 404.',
+  })
+  @ApiParam({
+    name: 'id',
+    description: "The type's id.",
+    schema: { type: 'integer', minimum: 1, example: 12 },
+  })
+  @ApiOkResponse({ type: AppointmentTypeDetails })
+  @ApiErrors({ 403: ['forbidden'], 404: ['not_found'] })
   get(
     @CurrentAccountId() accountId: number,
     @IdParam() id: number,

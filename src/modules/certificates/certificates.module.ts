@@ -9,16 +9,21 @@ import { CouponsModule } from './coupons.module';
 import { Order } from './order.entity';
 import { OrdersController } from './orders.controller';
 import { OrdersService } from './orders.service';
+import { Payment } from './payment.entity';
+import { PaymentLedger } from './payment-ledger';
 
-/** Codes clients present when booking (packages, coupons, gift certificates) and the orders issuing them. */
+/**
+ * Codes clients present when booking (packages, coupons, gift certificates), the orders issuing them,
+ * and the payments ledger of orders and appointments.
+ */
 @Module({
   imports: [
-    TypeOrmModule.forFeature([Certificate, CertificateUses, Order]),
+    TypeOrmModule.forFeature([Certificate, CertificateUses, Order, Payment]),
     CouponsModule,
     OutboxModule,
   ],
   controllers: [CertificatesController, CouponsController, OrdersController],
-  providers: [CertificatesService, OrdersService],
-  exports: [CertificatesService, CouponsModule],
+  providers: [CertificatesService, OrdersService, PaymentLedger],
+  exports: [CertificatesService, CouponsModule, PaymentLedger],
 })
 export class CertificatesModule {}

@@ -8,3 +8,8 @@ export { CertificatesService } from './certificates.service';
 export { priceAfterCoupon } from './coupon-price';
 export { CouponsModule } from './coupons.module';
 export { CouponsService } from './coupons.service';
+export type { Payment } from './payment.entity';
+export { PaymentLedger, retryTransactionIdRace } from './payment-ledger';
+export { ApiListPayments, ApiRecordPayment } from './payment.openapi';
+export { type NewPayment, RecordPaymentRequest, newPayment } from './payment.requests';
+export { type PaymentView, toPaymentView } from './payment.view';

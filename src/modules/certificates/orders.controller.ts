@@ -1,11 +1,22 @@
 import { Body, Controller, Get, HttpCode, Post, Put, Query } from '@nestjs/common';
-import { ApiBasicAuth, ApiTags } from '@nestjs/swagger';
+import {
+  ApiBasicAuth,
+  ApiBearerAuth,
+  ApiOkResponse,
+  ApiOperation,
+  ApiParam,
+  ApiTags,
+} from '@nestjs/swagger';
+import { ApiErrors } from '../../common/openapi/api-errors';
 import { IdParam } from '../../common/http/id-param';
 import { NUMERIC } from '../../common/http/route-catalog';
 import { CurrentPrincipal, type Principal } from '../accounts';
 import { CreateOrderRequest, ListOrdersQuery } from './order.requests';
-import type { OrderView } from './order.view';
+import { OrderView } from './order.view';
 import { OrdersService } from './orders.service';
+import { ApiListPayments, ApiRecordPayment } from './payment.openapi';
+import { RecordPaymentRequest, newPayment } from './payment.requests';
+import type { PaymentView } from './payment.view';
 
 @ApiTags('orders')
 @ApiBasicAuth()
@@ -37,9 +48,49 @@ export class OrdersController {
     return this.orders.create(principal.account, request);
   }
 
-  /** Paid: issues the product's certificate and emits `order.completed`; again, changes nothing. */
+  /**
+   * Paid: what its payments do not cover is recorded as one `external` payment, the product's
+   * certificate is issued and `order.completed` emitted; again, changes nothing.
+   */
   @Put(`:id${NUMERIC}/complete`)
+  @ApiBearerAuth()
+  @ApiOperation({
+    summary: 'Marks an order paid',
+    description:
+      "The place where a payment integration reports a sale paid (this service's own). What the " +
+      "order's payments do not cover yet is recorded as one payment (processor `external`); the " +
+      "first time an order is paid, its product's certificate is issued and `order.completed` " +
+      'emitted. An order already paid is answered as it is.',
+  })
+  @ApiParam({ name: 'id', description: "The order's id.", schema: { type: 'integer', minimum: 1 } })
+  @ApiOkResponse({ type: OrderView })
+  @ApiErrors({ 403: ['forbidden'], 404: ['not_found'] })
   complete(@CurrentPrincipal() principal: Principal, @IdParam() id: number): Promise<OrderView> {
     return this.orders.complete(principal.account, id);
+  }
+
+  @Get(`:id${NUMERIC}/payments`)
+  @ApiListPayments('order')
+  payments(
+    @CurrentPrincipal() principal: Principal,
+    @IdParam() id: number,
+  ): Promise<PaymentView[]> {
+    return this.orders.payments(principal.account, id);
+  }
+
+  @Post(`:id${NUMERIC}/payments`)
+  @HttpCode(200)
+  @ApiRecordPayment(
+    'order',
+    "The order's `status` follows: `paid` once its payments cover its total (the first time, " +
+      "its product's certificate is issued and `order.completed` emitted), `unpaid` again when " +
+      'a refund takes them below it; a free order keeps its status.',
+  )
+  recordPayment(
+    @CurrentPrincipal() principal: Principal,
+    @IdParam() id: number,
+    @Body() request: RecordPaymentRequest,
+  ): Promise<PaymentView> {
+    return this.orders.recordPayment(principal.account, id, newPayment(request));
   }
 }

@@ -1,0 +1,61 @@
+import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import { Appointment } from '../availability';
+import {
+  type Payment,
+  PaymentLedger,
+  type PaymentView,
+  retryTransactionIdRace,
+  toPaymentView,
+} from '../certificates';
+import { AppointmentChangedEvent, eventPayload } from './appointment-events';
+import { PaymentOnCanceledError } from './appointment.errors';
+import { AppointmentWrites } from './appointment-writes';
+import { RecordPaymentCommand } from './record-payment.command';
+
+/**
+ * Records a payment or a refund of an appointment in one transaction, its row locked (payments sent
+ * at once are counted one after the other): the ledger takes it, the appointment's `amountPaid`
+ * (and so `paid`) follows, and `changed` is recorded. A transaction id sent again answers the
+ * payment it recorded and changes nothing. A canceled appointment takes refunds only.
+ */
+@CommandHandler(RecordPaymentCommand)
+export class RecordPaymentHandler implements ICommandHandler<RecordPaymentCommand> {
+  constructor(
+    private readonly writes: AppointmentWrites,
+    private readonly ledger: PaymentLedger,
+  ) {}
+
+  async execute({ accountId, appointmentId, payment }: RecordPaymentCommand): Promise<PaymentView> {
+    const subject = { kind: 'appointment', id: appointmentId } as const;
+    const { recorded, zone } = await retryTransactionIdRace(() =>
+      // No calendar is locked: a payment takes no time.
+      this.writes.onLocked(accountId, appointmentId, [], async (tx, appointment) => {
+        const answer = (recorded: Payment) => ({ recorded, zone: appointment.timezone });
+        const previous = await this.ledger.recorded(tx, accountId, subject, payment);
+        if (previous) return { result: answer(previous), events: [] };
+        if (appointment.canceled && payment.amountCents > 0)
+          throw new PaymentOnCanceledError(appointment.id);
+        const recorded = await this.ledger.append(
+          tx,
+          accountId,
+          subject,
+          payment,
+          appointment.amountPaidCents,
+        );
+        await tx.update(
+          Appointment,
+          { id: appointment.id },
+          {
+            amountPaidCents: appointment.amountPaidCents + recorded.amountCents,
+            updatedAt: new Date(),
+          },
+        );
+        return {
+          result: answer(recorded),
+          events: [new AppointmentChangedEvent(accountId, eventPayload(appointment, false))],
+        };
+      }),
+    );
+    return toPaymentView(recorded, zone);
+  }
+}

@@ -1,0 +1,74 @@
+import { applyDecorators } from '@nestjs/common';
+import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiQuery } from '@nestjs/swagger';
+import { ApiErrors } from '../../common/openapi/api-errors';
+import { AvailableClass } from './availability.views';
+
+const query = (name: string, description: string, schema: Record<string, unknown>) =>
+  ApiQuery({ name, required: false, description, schema });
+
+const DATE = { type: 'string', format: 'date', example: '2030-06-03' };
+
+/** `GET /availability/classes`: every parameter the reference documents, with its semantics. */
+export const ApiAvailableClasses = () =>
+  applyDecorators(
+    ApiBearerAuth(),
+    ApiOperation({
+      summary: 'The sessions of class types, with their seats',
+      description:
+        'Sessions with a free seat that can still be booked, by time. Without `month`, ' +
+        '`minDate` or `maxDate`: from now to the booking horizon. Dates and the month are read ' +
+        "in `timezone`, else the account's zone.",
+    }),
+    query(
+      'month',
+      'The sessions of this month (`YYYY-MM`); it wins over `minDate` and `maxDate`.',
+      {
+        type: 'string',
+        pattern: '^\\d{4}-\\d{2}$',
+        example: '2030-06',
+      },
+    ),
+    query('appointmentTypeID', "This class type's sessions (default: every class type's).", {
+      type: 'integer',
+      minimum: 1,
+    }),
+    query('calendarID', "This calendar's sessions (default: every calendar's).", {
+      type: 'integer',
+      minimum: 1,
+    }),
+    query('minDate', 'The first day (inclusive), unless `month` is given.', DATE),
+    query(
+      'maxDate',
+      'The last day (inclusive), unless `month` is given; without it, the horizon seen from `minDate`.',
+      DATE,
+    ),
+    query('timezone', 'The zone times are shown and dates read in (an IANA name).', {
+      type: 'string',
+      example: 'America/New_York',
+    }),
+    query('includeUnavailable', 'Also the full sessions and those no longer bookable.', {
+      type: 'boolean',
+      default: false,
+    }),
+    query(
+      'includePrivate',
+      'Also the sessions of private class types (left out otherwise, even when the type is named).',
+      { type: 'boolean', default: false },
+    ),
+    ApiOkResponse({ type: AvailableClass, isArray: true }),
+    ApiErrors({
+      400: [
+        'invalid_month',
+        'invalid_min_date',
+        'invalid_max_date',
+        'invalid_appointment_type_id',
+        'invalid_appointment_type',
+        'invalid_calendar_id',
+        'invalid_calendar',
+        'invalid_timezone',
+        'invalid_include_unavailable',
+        'invalid_include_private',
+      ],
+      403: ['forbidden'],
+    }),
+  );

@@ -1,0 +1,131 @@
+import { randomBytes } from 'node:crypto';
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, type EntityManager } from 'typeorm';
+import { isDuplicateEntry } from '../../common/database/mysql-errors';
+import { MAX_CENTS } from '../../common/money/money';
+import { Payment } from './payment.entity';
+import {
+  AmountPaidTooLargeError,
+  type PaymentSubject,
+  RefundExceedsPaidError,
+  RefundReasonRequiredError,
+  TooManyPaymentsError,
+  TransactionIdReusedError,
+} from './payment.errors';
+import type { NewPayment } from './payment.requests';
+
+/** An appointment's or an order's ledger holds at most this many payments and refunds. */
+export const MAX_PAYMENTS = 500;
+
+/**
+ * The payments ledger of appointments and orders. Its writes run inside the transaction of the
+ * appointment or order they concern, that row locked FOR UPDATE first: payments of one appointment
+ * are counted one after the other, and the amount paid its caller keeps is the ledger's sum.
+ */
+@Injectable()
+export class PaymentLedger {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  /** Oldest first. */
+  list(accountId: number, subject: PaymentSubject): Promise<Payment[]> {
+    return this.dataSource.manager.find(Payment, {
+      where: { accountId, ...column(subject) },
+      order: { id: 'ASC' },
+    });
+  }
+
+  /**
+   * The payment this request recorded already (its transaction id, same subject, amount and
+   * processor): a retry, answered with it and counting nothing. 409 when the transaction id was used
+   * for another amount, processor, appointment or order; null when it is new.
+   */
+  async recorded(
+    tx: EntityManager,
+    accountId: number,
+    subject: PaymentSubject,
+    request: NewPayment,
+  ): Promise<Payment | null> {
+    if (request.transactionId === undefined) return null;
+    const previous = await tx.findOneBy(Payment, {
+      accountId,
+      transactionId: request.transactionId,
+    });
+    if (!previous) return null;
+    const on = subjectOf(previous);
+    if (
+      on.kind !== subject.kind ||
+      on.id !== subject.id ||
+      previous.amountCents !== request.amountCents ||
+      previous.processor !== request.processor
+    )
+      throw new TransactionIdReusedError(request.transactionId, on, subject);
+    return previous;
+  }
+
+  /**
+   * Appends a payment or a refund to the subject's ledger, `paidCents` being what it holds now: a
+   * refund says why and takes back no more than was paid, the sum stays within MAX_CENTS. A
+   * transaction id used meanwhile by another request fails the insert (ER_DUP_ENTRY): see
+   * retryTransactionIdRace.
+   */
+  async append(
+    tx: EntityManager,
+    accountId: number,
+    subject: PaymentSubject,
+    request: NewPayment,
+    paidCents: number,
+  ): Promise<Payment> {
+    const { amountCents } = request;
+    if (amountCents < 0 && request.reason === '') throw new RefundReasonRequiredError();
+    if (paidCents + amountCents < 0) throw new RefundExceedsPaidError(amountCents, paidCents);
+    if (paidCents + amountCents > MAX_CENTS) throw new AmountPaidTooLargeError();
+    if ((await tx.countBy(Payment, { accountId, ...column(subject) })) >= MAX_PAYMENTS)
+      throw new TooManyPaymentsError(subject, MAX_PAYMENTS);
+    return tx.save(
+      tx.create(Payment, {
+        accountId,
+        ...column(subject),
+        amountCents,
+        processor: request.processor,
+        transactionId: request.transactionId ?? `pay_${randomBytes(12).toString('hex')}`,
+        reason: request.reason,
+        createdAt: new Date(),
+      }),
+    );
+  }
+
+  /** What the subject's ledger sums to (inside its transaction, the row locked). */
+  async paidOn(tx: EntityManager, accountId: number, subject: PaymentSubject): Promise<number> {
+    const row = await tx
+      .createQueryBuilder(Payment, 'p')
+      .select('COALESCE(SUM(p.amountCents), 0)', 'paid')
+      .where({ accountId, ...column(subject) })
+      .getRawOne<{ paid: string | number }>();
+    return Number(row?.paid ?? 0);
+  }
+}
+
+/**
+ * Runs `attempt` (one whole transaction recording a payment) once more when it lost a race for its
+ * transaction id: another request inserted the same id and committed while this one waited. The
+ * second run finds that payment and answers it, or refuses the id (see PaymentLedger.recorded).
+ */
+export async function retryTransactionIdRace<T>(attempt: () => Promise<T>): Promise<T> {
+  try {
+    return await attempt();
+  } catch (e) {
+    if (!isDuplicateEntry(e)) throw e;
+    return attempt();
+  }
+}
+
+function column(subject: PaymentSubject): { appointmentId: number } | { orderId: number } {
+  return subject.kind === 'appointment' ? { appointmentId: subject.id } : { orderId: subject.id };
+}
+
+function subjectOf(payment: Payment): PaymentSubject {
+  return payment.appointmentId !== null
+    ? { kind: 'appointment', id: payment.appointmentId }
+    : { kind: 'order', id: payment.orderId! };
+}

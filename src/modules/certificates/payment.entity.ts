@@ -1,0 +1,62 @@
+import { Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
+
+/**
+ * Who moved the money: a business's own ways of taking it, and the online processors the reference
+ * service names (for partner apps that mirror their payments here). `external` is anything else.
+ */
+export const PAYMENT_PROCESSORS = [
+  'cash',
+  'check',
+  'card-terminal',
+  'bank-transfer',
+  'external',
+  'stripe',
+  'square',
+  'paypal',
+  'paypal_pro',
+  'braintree',
+  'authorizenet',
+] as const;
+export type PaymentProcessor = (typeof PAYMENT_PROCESSORS)[number];
+
+/**
+ * A payment (amount above 0) or a refund (below 0) recorded against an appointment or an order: the
+ * ledger their `amountPaid` and `paid` follow. Its transaction id is unique in the account (the
+ * idempotency key of recording it); in certificates, the lowest module that reads it (orders are
+ * here, appointments above).
+ */
+@Entity('payments')
+@Index('uq_payments_account_transaction', ['accountId', 'transactionId'], { unique: true })
+@Index('idx_payments_appointment', ['appointmentId', 'id'])
+@Index('idx_payments_order', ['orderId', 'id'])
+export class Payment {
+  @PrimaryGeneratedColumn({ type: 'int', unsigned: true })
+  id!: number;
+
+  @Column({ name: 'account_id', type: 'int', unsigned: true })
+  accountId!: number;
+
+  @Column({ name: 'appointment_id', type: 'int', unsigned: true, nullable: true })
+  appointmentId!: number | null;
+
+  @Column({ name: 'order_id', type: 'int', unsigned: true, nullable: true })
+  orderId!: number | null;
+
+  /** Signed: a refund is negative. */
+  @Column({ name: 'amount_cents', type: 'int' })
+  amountCents!: number;
+
+  @Column({ type: 'varchar', length: 32 })
+  processor!: PaymentProcessor;
+
+  /** The processor's id of the transaction, or one made up when none was given; byte for byte. */
+  @Column({ name: 'transaction_id', type: 'varchar', length: 255, collation: 'utf8mb4_bin' })
+  transactionId!: string;
+
+  /** Why (required for a refund); "" when none was given. */
+  @Column({ type: 'varchar', length: 1000, default: '' })
+  reason!: string;
+
+  @Column({ name: 'created_at', type: 'datetime', precision: 3 })
+  createdAt!: Date;
+}
