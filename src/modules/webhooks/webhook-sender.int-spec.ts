@@ -290,10 +290,98 @@ describe('WebhookSender: outcomes from real HTTP receivers on 127.0.0.1', () => 
       statusCode: null,
       error: 'timeout after 300 ms',
       durationMs: expect.any(Number),
+      timeout: 'total',
     });
     expect(outcome.durationMs).toBeGreaterThanOrEqual(290);
     expect(outcome.durationMs).toBeLessThan(2000);
     expect(silent.received).toHaveLength(1);
+  });
+
+  it("gives up on a receiver that takes the request and says nothing at the headers timeout, before the whole attempt's", async () => {
+    const silent = await receiver(() => {});
+    const outcome = await sender(OPEN, { timeoutMs: 5000, headersTimeoutMs: 300 }).send(
+      silent.url,
+      BODY,
+      signed(),
+    );
+    expect(outcome).toEqual({
+      kind: 'retry',
+      statusCode: null,
+      error: 'headers timeout after 300 ms',
+      durationMs: expect.any(Number),
+      timeout: 'headers',
+    });
+    // undici's timers tick every 500 ms or so: late by up to about that, never near 5 s.
+    expect(outcome.durationMs).toBeGreaterThanOrEqual(290);
+    expect(outcome.durationMs).toBeLessThan(2000);
+    expect(silent.received).toHaveLength(1);
+  });
+
+  it('gives up connecting at the connect timeout: a TLS handshake that never comes', async () => {
+    const sockets: Socket[] = [];
+    const mute = createNetServer((socket) => sockets.push(socket)); // takes TCP, never speaks TLS
+    mute.listen(0, '127.0.0.1');
+    await once(mute, 'listening');
+    cleanups.push(() => {
+      sockets.forEach((socket) => socket.destroy());
+      return new Promise<void>((resolve) => mute.close(() => resolve()));
+    });
+    const { port } = mute.address() as AddressInfo;
+    const outcome = await sender(OPEN, { timeoutMs: 5000, connectTimeoutMs: 300 }).send(
+      `https://127.0.0.1:${port}/`,
+      BODY,
+      signed(),
+    );
+    expect(outcome).toEqual({
+      kind: 'retry',
+      statusCode: null,
+      error: 'connect timeout after 300 ms',
+      durationMs: expect.any(Number),
+      timeout: 'connect',
+    });
+    expect(outcome.durationMs).toBeGreaterThanOrEqual(290);
+    expect(outcome.durationMs).toBeLessThan(2000);
+  });
+
+  it('gives up resolving a name at the connect timeout', async () => {
+    const hanging: LookupAll = () => new Promise(() => {});
+    const outcome = await sender(OPEN, {
+      timeoutMs: 5000,
+      connectTimeoutMs: 300,
+      lookup: hanging,
+    }).send('http://receiver.test/', BODY, signed());
+    expect(outcome).toEqual({
+      kind: 'retry',
+      statusCode: null,
+      error: 'connect timeout after 300 ms',
+      durationMs: expect.any(Number),
+      timeout: 'connect',
+    });
+    expect(outcome.durationMs).toBeGreaterThanOrEqual(290);
+    expect(outcome.durationMs).toBeLessThan(2000);
+  });
+
+  it('takes its limits from the configuration: connect 3 s, headers 5 s, 10 s in all by default', async () => {
+    const silent = await receiver(() => {});
+    const configured = WebhookSender.fromConfig(
+      testConfig().with({
+        webhooks: {
+          ...testConfig().webhooks,
+          timeouts: { connectMs: 200, headersMs: 400, totalMs: 3000 },
+        },
+      }),
+    );
+    cleanups.push(() => configured.close());
+    await expect(configured.send(silent.url, BODY, signed())).resolves.toMatchObject({
+      kind: 'retry',
+      error: 'headers timeout after 400 ms',
+      timeout: 'headers',
+    });
+    expect(testConfig().webhooks.timeouts).toEqual({
+      connectMs: 3000,
+      headersMs: 5000,
+      totalMs: 10_000,
+    });
   });
 
   it('counts a DNS lookup that never answers against the same timeout', async () => {
