@@ -1,17 +1,16 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { TestingModule } from '@nestjs/testing';
-import { DateTime } from 'luxon';
 import { DataSource } from 'typeorm';
-import { type ApiClient, apiClient } from '../support/api-client';
-import { createAppointmentType, createCalendar } from '../support/catalog-fixtures';
+import { Metrics } from '../../src/common/metrics/metrics';
+import type { AppConfig } from '../../src/config/app-config';
+import { WebhookFairness } from '../../src/modules/webhooks/webhook-fairness';
+import { WebhookRecovery } from '../../src/modules/webhooks/webhook-recovery';
 import { eventually } from '../support/eventually';
-import { type TestAccount, createAccount, startApi, startWorker } from '../support/test-app';
+import { startApi, startWorker } from '../support/test-app';
 import { testConfig } from '../support/test-environment';
 import { Receiver, Tarpit } from './receiver';
+import { type Shop, book, openShop } from './shops';
 
-const ZONE = 'America/New_York';
-const FIRST_SLOT = DateTime.fromISO('2030-06-03T08:00', { zone: ZONE }); // a Monday
-const SLOTS_PER_DAY = 24; // 08:00-20:00, every 30 minutes
 /** The most subscriptions an account may have: all of them at the tarpit. */
 const TARPIT_SUBSCRIPTIONS = 25;
 /** 8 bookings × 25 subscriptions: 200 deliveries to a receiver that never answers. */
@@ -22,14 +21,6 @@ const PACE_MS = 250;
 const P99_LIMIT_MS = 1000;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-interface Shop {
-  account: TestAccount;
-  api: ApiClient;
-  calendar: number;
-  type: number;
-  slot: number;
-}
 
 function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
@@ -50,10 +41,15 @@ describe('Webhooks: fairness between accounts (e2e)', () => {
   let tarpit: Tarpit | undefined;
   let receiver: Receiver | undefined;
   let db: DataSource;
+  let config: AppConfig;
 
   beforeAll(async () => {
     const base = testConfig();
-    const config = base.with({ queue: { prefix: `${base.queue.prefix}:fairness` } });
+    config = base.with({
+      queue: { prefix: `${base.queue.prefix}:fairness` },
+      // The sweeper runs when the test says, and takes a message due 3 s ago for lost.
+      webhooks: { ...base.webhooks, sweepIntervalMs: 600_000, sweepGraceMs: 3000 },
+    });
     app = await startApi({ config });
     db = app.get(DataSource);
     worker = await startWorker(config);
@@ -69,39 +65,6 @@ describe('Webhooks: fairness between accounts (e2e)', () => {
     await receiver?.close();
   });
 
-  async function openShop(): Promise<Shop> {
-    const account = await createAccount(app!);
-    const api = apiClient(app!, account);
-    const calendar = await createCalendar(api, {
-      timezone: ZONE,
-      hours: { monday: [{ start: '08:00', end: '20:00' }] },
-    });
-    const type = await createAppointmentType(api, {
-      duration: 30,
-      calendarIDs: [calendar],
-      maxDaysInAdvance: 3650,
-    });
-    return { account, api, calendar, type, slot: 0 };
-  }
-
-  async function book(shop: Shop): Promise<number> {
-    const n = shop.slot++;
-    const datetime = FIRST_SLOT.plus({
-      weeks: Math.floor(n / SLOTS_PER_DAY),
-      minutes: 30 * (n % SLOTS_PER_DAY),
-    }).toISO({ suppressMilliseconds: true });
-    const res = await shop.api.post('/appointments', {
-      firstName: 'Ada',
-      lastName: 'Lovelace',
-      email: 'ada@example.com',
-      appointmentTypeID: shop.type,
-      calendarID: shop.calendar,
-      datetime,
-    });
-    if (res.status !== 200) throw new Error(`booking → ${res.status} ${JSON.stringify(res.body)}`);
-    return (res.body as { id: number }).id;
-  }
-
   async function subscribe(shop: Shop, target: string): Promise<void> {
     const res = await shop.api.post('/webhooks', { event: 'appointment.scheduled', target });
     if (res.status !== 200) throw new Error(`POST /webhooks → ${res.status}`);
@@ -116,7 +79,7 @@ describe('Webhooks: fairness between accounts (e2e)', () => {
   }
 
   it("delivers another account's webhooks within a second while 200 deliveries hang at a tarpit", async () => {
-    const slow = await openShop();
+    const slow = await openShop(app!);
     for (let i = 1; i <= TARPIT_SUBSCRIPTIONS; i++)
       await subscribe(slow, tarpit!.url(`/hook-${i}`));
     for (let i = 0; i < TARPIT_BOOKINGS; i++) await book(slow);
@@ -128,7 +91,7 @@ describe('Webhooks: fairness between accounts (e2e)', () => {
         : undefined,
     );
 
-    const quick = await openShop();
+    const quick = await openShop(app!);
     const path = `/quick-${quick.account.id}`;
     await subscribe(quick, receiver!.url(path));
     // An open load: each booking on its schedule, whether the ones before were delivered or not.
@@ -136,7 +99,7 @@ describe('Webhooks: fairness between accounts (e2e)', () => {
     const booked = await Promise.all(
       Array.from({ length: MEASURED }, async (_, i) => {
         await sleep(started + i * PACE_MS - Date.now());
-        const id = await book(quick);
+        const { id } = await book(quick);
         return { id, at: Date.now() };
       }),
     );
@@ -157,7 +120,6 @@ describe('Webhooks: fairness between accounts (e2e)', () => {
 
     // The figures travel in the compared object, so that a failure shows them.
     const figures = `p50 ${p50} ms, p99 ${p99} ms over ${MEASURED} webhooks`;
-    if (process.env.TEST_PRINT_FIGURES) console.log(`other account's webhooks: ${figures}`);
     expect({ delivered: received.size, figures, p99UnderLimit: p99 < P99_LIMIT_MS }).toEqual({
       delivered: MEASURED,
       figures,
@@ -165,5 +127,30 @@ describe('Webhooks: fairness between accounts (e2e)', () => {
     });
     // The tarpit was still holding the slow account's deliveries all along: none got through.
     expect(await pendingMessages(slow)).toBe(TARPIT_SUBSCRIPTIONS * TARPIT_BOOKINGS);
+
+    // It held at most one receiver's share of the worker's slots; once its first attempts had
+    // timed out (headers, 5 s), it was slow, and held the slow receiver's two at most.
+    const { perTarget, perSlowTarget } = config.webhooks.inFlight;
+    expect(tarpit!.mostInFlight).toBeGreaterThan(perSlowTarget);
+    expect(tarpit!.mostInFlight).toBeLessThanOrEqual(perTarget);
+    expect(worker!.get(WebhookFairness).isSlow(tarpit!.origin)).toBe(true);
+    await eventually(() => (tarpit!.inFlight <= perSlowTarget ? true : undefined));
+
+    // The rest were put off, every one of them at least once, and that is not an attempt: the
+    // messages count only the requests the tarpit took, each with its line in the delivery log.
+    const deferred = (await worker!.get(Metrics).webhookDeferrals.get()).values;
+    expect(deferred.reduce((sum, { value }) => sum + value, 0)).toBeGreaterThanOrEqual(
+      TARPIT_SUBSCRIPTIONS * TARPIT_BOOKINGS - perTarget,
+    );
+    const [counted] = await db.query<{ attempts: number | string; logged: number | string }[]>(
+      `SELECT (SELECT SUM(attempts) FROM webhook_messages WHERE account_id = ?) AS attempts,
+              (SELECT COUNT(*) FROM webhook_deliveries WHERE account_id = ?) AS logged`,
+      [slow.account.id, slow.account.id],
+    );
+    expect(Number(counted.attempts)).toBe(Number(counted.logged));
+    expect(Number(counted.attempts)).toBeLessThanOrEqual(tarpit!.requests);
+    // A message put off is due when its delayed job is: the sweeper does not take it for lost
+    // (its first due time, when it was written, is long past its grace).
+    expect(await worker!.get(WebhookRecovery).sweepOnce()).toBe(0);
   }, 120_000);
 });

@@ -126,12 +126,21 @@ export function signatureProblem(request: ReceivedRequest, apiKey: string): stri
 export class Tarpit {
   /** Requests taken so far (each one held until the sender gives up or the tarpit closes). */
   requests = 0;
+  /** Requests held now: taken, their connection still open. */
+  inFlight = 0;
+  /** The most requests held at once. */
+  mostInFlight = 0;
   private readonly server: Server;
 
   private constructor() {
     this.server = createServer((req) => {
       req.resume();
-      req.on('end', () => (this.requests += 1));
+      req.on('end', () => {
+        this.requests += 1;
+        this.inFlight += 1;
+        this.mostInFlight = Math.max(this.mostInFlight, this.inFlight);
+        req.socket.once('close', () => (this.inFlight -= 1));
+      });
     });
   }
 
@@ -141,8 +150,13 @@ export class Tarpit {
     return tarpit;
   }
 
+  /** What a delivery to it counts against: `http://127.0.0.1:<port>`. */
+  get origin(): string {
+    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+  }
+
   url(path: string): string {
-    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}${path}`;
+    return `${this.origin}${path}`;
   }
 
   /** Drops every connection it holds (their senders see a socket error at once), then stops. */

@@ -17,6 +17,8 @@ import { testConfig } from '../../../test/support/test-environment';
 import { signatureHeaders, webhookBody } from './webhook-payload';
 import {
   type LookupAll,
+  type SendOutcome,
+  type SendTimeout,
   type SenderPolicy,
   WEBHOOK_USER_AGENT,
   WebhookSender,
@@ -134,6 +136,22 @@ async function receiver(
   };
 }
 
+/** A bare TCP server on 127.0.0.1, its connections handed to `onConnection`; answers its port. */
+async function tcpServer(onConnection: (socket: Socket) => void): Promise<number> {
+  const sockets: Socket[] = [];
+  const server = createNetServer((socket) => {
+    sockets.push(socket);
+    onConnection(socket);
+  });
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  cleanups.push(() => {
+    sockets.forEach((socket) => socket.destroy());
+    return new Promise<void>((resolve) => server.close(() => resolve()));
+  });
+  return (server.address() as AddressInfo).port;
+}
+
 /** A port on 127.0.0.1 where nothing listens. */
 async function closedPort(): Promise<number> {
   const server = createNetServer().listen(0, '127.0.0.1');
@@ -163,6 +181,22 @@ function fixedLookup(table: Record<string, string[]>): LookupAll & { calls: stri
 
 function signed(webhookId = 'msg_1_1') {
   return signatureHeaders({ apiKey: API_KEY, webhookId, timestamp: new Date(), body: BODY });
+}
+
+/**
+ * A retry because the attempt hit `limit`, set to 300 ms: not before, and not much after (undici's
+ * timers tick every 500 ms or so, so up to about that late), far from the other limits.
+ */
+function expectTimedOut(outcome: SendOutcome, limit: SendTimeout, error: string): void {
+  expect(outcome).toEqual({
+    kind: 'retry',
+    statusCode: null,
+    error,
+    durationMs: expect.any(Number),
+    timeout: limit,
+  });
+  expect(outcome.durationMs).toBeGreaterThanOrEqual(290);
+  expect(outcome.durationMs).toBeLessThan(2000);
 }
 
 describe('WebhookSender: outcomes from real HTTP receivers on 127.0.0.1', () => {
@@ -285,15 +319,7 @@ describe('WebhookSender: outcomes from real HTTP receivers on 127.0.0.1', () => 
   it('retries after the timeout when the receiver never answers', async () => {
     const silent = await receiver(() => {});
     const outcome = await sender(OPEN, { timeoutMs: 300 }).send(silent.url, BODY, signed());
-    expect(outcome).toEqual({
-      kind: 'retry',
-      statusCode: null,
-      error: 'timeout after 300 ms',
-      durationMs: expect.any(Number),
-      timeout: 'total',
-    });
-    expect(outcome.durationMs).toBeGreaterThanOrEqual(290);
-    expect(outcome.durationMs).toBeLessThan(2000);
+    expectTimedOut(outcome, 'total', 'timeout after 300 ms');
     expect(silent.received).toHaveLength(1);
   });
 
@@ -304,43 +330,18 @@ describe('WebhookSender: outcomes from real HTTP receivers on 127.0.0.1', () => 
       BODY,
       signed(),
     );
-    expect(outcome).toEqual({
-      kind: 'retry',
-      statusCode: null,
-      error: 'headers timeout after 300 ms',
-      durationMs: expect.any(Number),
-      timeout: 'headers',
-    });
-    // undici's timers tick every 500 ms or so: late by up to about that, never near 5 s.
-    expect(outcome.durationMs).toBeGreaterThanOrEqual(290);
-    expect(outcome.durationMs).toBeLessThan(2000);
+    expectTimedOut(outcome, 'headers', 'headers timeout after 300 ms');
     expect(silent.received).toHaveLength(1);
   });
 
   it('gives up connecting at the connect timeout: a TLS handshake that never comes', async () => {
-    const sockets: Socket[] = [];
-    const mute = createNetServer((socket) => sockets.push(socket)); // takes TCP, never speaks TLS
-    mute.listen(0, '127.0.0.1');
-    await once(mute, 'listening');
-    cleanups.push(() => {
-      sockets.forEach((socket) => socket.destroy());
-      return new Promise<void>((resolve) => mute.close(() => resolve()));
-    });
-    const { port } = mute.address() as AddressInfo;
+    const port = await tcpServer(() => {}); // takes the connection, never speaks TLS
     const outcome = await sender(OPEN, { timeoutMs: 5000, connectTimeoutMs: 300 }).send(
       `https://127.0.0.1:${port}/`,
       BODY,
       signed(),
     );
-    expect(outcome).toEqual({
-      kind: 'retry',
-      statusCode: null,
-      error: 'connect timeout after 300 ms',
-      durationMs: expect.any(Number),
-      timeout: 'connect',
-    });
-    expect(outcome.durationMs).toBeGreaterThanOrEqual(290);
-    expect(outcome.durationMs).toBeLessThan(2000);
+    expectTimedOut(outcome, 'connect', 'connect timeout after 300 ms');
   });
 
   it('gives up resolving a name at the connect timeout', async () => {
@@ -350,15 +351,7 @@ describe('WebhookSender: outcomes from real HTTP receivers on 127.0.0.1', () => 
       connectTimeoutMs: 300,
       lookup: hanging,
     }).send('http://receiver.test/', BODY, signed());
-    expect(outcome).toEqual({
-      kind: 'retry',
-      statusCode: null,
-      error: 'connect timeout after 300 ms',
-      durationMs: expect.any(Number),
-      timeout: 'connect',
-    });
-    expect(outcome.durationMs).toBeGreaterThanOrEqual(290);
-    expect(outcome.durationMs).toBeLessThan(2000);
+    expectTimedOut(outcome, 'connect', 'connect timeout after 300 ms');
   });
 
   it('takes its limits from the configuration: connect 3 s, headers 5 s, 10 s in all by default', async () => {
@@ -475,18 +468,7 @@ describe('WebhookSender: outcomes from real HTTP receivers on 127.0.0.1', () => 
   });
 
   it('fails when the answer is not HTTP', async () => {
-    const sockets: Socket[] = [];
-    const garbage = createNetServer((socket) => {
-      sockets.push(socket);
-      socket.end('HELLO THERE\r\n\r\n');
-    });
-    garbage.listen(0, '127.0.0.1');
-    await once(garbage, 'listening');
-    cleanups.push(() => {
-      sockets.forEach((socket) => socket.destroy());
-      return new Promise<void>((resolve) => garbage.close(() => resolve()));
-    });
-    const { port } = garbage.address() as AddressInfo;
+    const port = await tcpServer((socket) => socket.end('HELLO THERE\r\n\r\n'));
 
     const outcome = await sender().send(`http://127.0.0.1:${port}/`, BODY, signed());
     expect(outcome).toMatchObject({ kind: 'failed', statusCode: null });
