@@ -60,7 +60,7 @@ function processorWith(sent: SendOutcome) {
   };
   const deliveries = { add: jest.fn(() => Promise.resolve()) };
   const sender = { send: jest.fn(() => Promise.resolve(sent)) };
-  const fairness = new WebhookFairness(LIMITS, { random: () => 0.5 });
+  const fairness = new WebhookFairness(LIMITS, () => 0.5);
   const metrics = new Metrics();
   const logger = { debug: jest.fn(), info: jest.fn(), warn: jest.fn() };
   const processor = new WebhookDeliveriesProcessor(

@@ -45,7 +45,7 @@ describe('WebhookFairness: limits of deliveries in flight, per receiver and per 
   afterEach(() => jest.useRealTimers());
 
   /** Jitter at its lowest: a deferral waits half its step. */
-  const fairness = (random = () => 0) => new WebhookFairness(LIMITS, { random });
+  const fairness = (random = () => 0) => new WebhookFairness(LIMITS, random);
 
   it("lets deliveries to a receiver through up to its limit, then puts the next off (reason 'target')", async () => {
     const gate = fairness();

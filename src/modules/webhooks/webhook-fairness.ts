@@ -28,7 +28,8 @@ export type TargetChange = 'slowed' | 'recovered' | null;
  * Longest a delivery waits in the process for a place under a limit, and only under a limit whose
  * deliveries are flowing (one of them ended in time within FLOWING_MS): a healthy receiver given
  * many deliveries at once frees a place within milliseconds, and putting its backlog off through
- * Redis instead would cycle every queued job of it through a worker over and over.
+ * Redis instead would cycle every queued job of it through a worker over and over (bench:webhooks,
+ * one receiver: 1,094–1,264 deliveries/s so, 1,794–2,259/s waiting).
  */
 export const WAIT_MS = 250;
 export const FLOWING_MS = 250;
@@ -54,7 +55,6 @@ interface TargetState extends KeyState {
 
 interface Waiter {
   keys: DeliveryKeys;
-  deferrals: number;
   resolve: (admission: Admission) => void;
   timer: NodeJS.Timeout;
 }
@@ -66,12 +66,6 @@ export function targetOrigin(target: string): string {
   } catch {
     return target; // refused by the sender at once, without a connection
   }
-}
-
-export interface FairnessOptions {
-  waitMs?: number;
-  now?: () => number;
-  random?: () => number;
 }
 
 /**
@@ -101,18 +95,12 @@ export class WebhookFairness {
   private readonly targets = new Map<string, TargetState>();
   private readonly accounts = new Map<number, KeyState>();
   private readonly waiting: Waiter[] = [];
-  private readonly waitMs: number;
-  private readonly now: () => number;
-  private readonly random: () => number;
 
+  /** `random`: the jitter's source (tests fix it). */
   constructor(
     private readonly limits: WebhookInFlightLimits,
-    options: FairnessOptions = {},
-  ) {
-    this.waitMs = options.waitMs ?? WAIT_MS;
-    this.now = options.now ?? Date.now;
-    this.random = options.random ?? Math.random;
-  }
+    private readonly random: () => number = Math.random,
+  ) {}
 
   /**
    * Lets a delivery through at once, or after a short wait for a flowing limit, or says how long to
@@ -121,18 +109,17 @@ export class WebhookFairness {
   admit(keys: DeliveryKeys, deferrals = 0): Promise<Admission> {
     const full = this.full(keys);
     if (full === null) return Promise.resolve(this.take(keys));
-    if (!full.flowing || this.waitMs <= 0) {
+    if (!full.flowing) {
       return Promise.resolve(this.defer(full.reason, deferrals));
     }
     return new Promise<Admission>((resolve) => {
       const waiter: Waiter = {
         keys,
-        deferrals,
         resolve,
         timer: setTimeout(() => {
           this.waiting.splice(this.waiting.indexOf(waiter), 1);
           resolve(this.defer(this.full(keys)?.reason ?? full.reason, deferrals));
-        }, this.waitMs),
+        }, WAIT_MS),
       };
       this.waiting.push(waiter);
     });
@@ -143,7 +130,7 @@ export class WebhookFairness {
    * one that ended in time makes it healthy again. Lets waiting deliveries through.
    */
   finished(delivery: InFlight, attempt: { timedOut: boolean }): TargetChange {
-    const now = this.now();
+    const now = Date.now();
     const target = this.targetState(delivery.keys.target);
     const account = this.accountState(delivery.keys.accountId);
     target.inFlight -= 1;
@@ -191,7 +178,7 @@ export class WebhookFairness {
       target.inFlight >= (slow ? this.limits.perSlowTarget : this.limits.perTarget);
     const accountFull = account.inFlight >= this.limits.perAccount;
     if (!targetFull && !accountFull) return null;
-    const since = this.now() - FLOWING_MS;
+    const since = Date.now() - FLOWING_MS;
     const flowing =
       !(targetFull && (slow || target.lastInTimeAt < since)) &&
       !(accountFull && account.lastInTimeAt < since);
@@ -229,7 +216,7 @@ export class WebhookFairness {
       if (this.targets.size >= MAX_TRACKED) this.prune();
       state = { inFlight: 0, lastInTimeAt: -Infinity, slowAt: null };
       this.targets.set(origin, state);
-    } else if (state.slowAt !== null && this.now() - state.slowAt > SLOW_FORGET_MS) {
+    } else if (state.slowAt !== null && Date.now() - state.slowAt > SLOW_FORGET_MS) {
       state.slowAt = null;
     }
     return state;
@@ -247,7 +234,7 @@ export class WebhookFairness {
 
   /** Drops what a new state would say as well: nothing in flight, and not slow (or long ago). */
   private prune(): void {
-    const before = this.now() - SLOW_FORGET_MS;
+    const before = Date.now() - SLOW_FORGET_MS;
     for (const [origin, state] of this.targets) {
       if (state.inFlight === 0 && (state.slowAt === null || state.slowAt < before)) {
         this.targets.delete(origin);
