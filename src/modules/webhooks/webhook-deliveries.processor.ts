@@ -26,6 +26,12 @@ import { WebhookSigningKeys } from './webhook-signing-keys';
  */
 export const DELIVERY_CONCURRENCY = 100;
 
+/**
+ * Bull's Job#moveToDelayed (lib/job.js, left out of its typings): active to delayed, only when
+ * the job's lock is this queue instance's (Bull's own retry path uses it).
+ */
+type MovableJob = Job<DeliveryJobData> & { moveToDelayed(timestamp: number): Promise<void> };
+
 /** What a job that ends normally did, kept as the job's return value. */
 export type DeliveryJobResult =
   'delivered' | 'not-claimed' | 'skipped' | 'deferred' | 'gone' | 'lease-lost';
@@ -70,8 +76,18 @@ export class WebhookDeliveriesProcessor implements BeforeApplicationShutdown {
    * and waits for its active ones here, before the shutdown hooks close the sender's connections
    * and the MySQL pool (Nest would otherwise close the sender first: this module is nearer the root
    * than the queue's). Closing again later, from the queue's own hook, changes nothing.
+   *
+   * Bull fetches a worker's next job in the same step that completes its last one, so a job that
+   * completed just as the stop began may have brought one back that will never run. Such jobs,
+   * still locked by this worker, go back to `delayed`, due at once, for the next worker, instead of
+   * staying active until their lock runs out (30 s, then Bull's stalled-job check). Jobs put off
+   * for fairness complete many at a time, which made this race a common one.
    */
   async beforeApplicationShutdown(): Promise<void> {
+    await this.queue.pause(true); // takes no new job; resolves once the running ones have ended
+    const active = (await this.queue.getActive()) as MovableJob[];
+    // The script moves only a job whose lock is this worker's (another's, or none: left alone).
+    await Promise.all(active.map((job) => job.moveToDelayed(0).catch(() => undefined)));
     await this.queue.close();
   }
 
