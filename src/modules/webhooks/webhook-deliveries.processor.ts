@@ -84,10 +84,14 @@ export class WebhookDeliveriesProcessor implements BeforeApplicationShutdown {
    * for fairness complete many at a time, which made this race a common one.
    */
   async beforeApplicationShutdown(): Promise<void> {
-    await this.queue.pause(true); // takes no new job; resolves once the running ones have ended
-    const active = (await this.queue.getActive()) as MovableJob[];
-    // The script moves only a job whose lock is this worker's (another's, or none: left alone).
-    await Promise.all(active.map((job) => job.moveToDelayed(0).catch(() => undefined)));
+    try {
+      await this.queue.pause(true); // takes no new job; resolves once the running ones have ended
+      const active = (await this.queue.getActive()) as MovableJob[];
+      // The script moves only a job whose lock is this worker's (another's, or none: left alone).
+      await Promise.all(active.map((job) => job.moveToDelayed(0).catch(() => undefined)));
+    } catch (err) {
+      this.logger.warn({ err }, 'webhook jobs fetched while stopping not handed back');
+    }
     await this.queue.close();
   }
 
