@@ -28,6 +28,28 @@ export interface WebhooksConfig {
   sweepIntervalMs: number;
   /** How long past due a pending delivery must be before the sweeper queues it again. */
   sweepGraceMs: number;
+  /** How long an attempt may take: to connect, to get the response's headers, in all. */
+  timeouts: WebhookTimeouts;
+  /** Deliveries in flight at once per worker process (see WebhookFairness). */
+  inFlight: WebhookInFlightLimits;
+}
+
+/** A webhook attempt's time limits (each phase's no longer than the whole). */
+export interface WebhookTimeouts {
+  /** Resolving the receiver's name, and opening the connection (TCP and TLS), each. */
+  connectMs: number;
+  /** From the request sent to the response's headers. */
+  headersMs: number;
+  /** The whole attempt. */
+  totalMs: number;
+}
+
+/** Deliveries in flight at once in one worker process, to one receiver origin or of one account. */
+export interface WebhookInFlightLimits {
+  perTarget: number;
+  /** To a receiver found slow (timing out), until it answers in time again. */
+  perSlowTarget: number;
+  perAccount: number;
 }
 
 /** The outbox relay of the worker (see OutboxRelay). */
@@ -186,6 +208,16 @@ export class AppConfig {
         disableAfterMs: Math.round(e.WEBHOOK_DISABLE_AFTER_MS * e.WEBHOOK_TIME_SCALE),
         sweepIntervalMs: e.WEBHOOK_SWEEP_INTERVAL_MS,
         sweepGraceMs: e.WEBHOOK_SWEEP_GRACE_MS,
+        timeouts: {
+          connectMs: e.WEBHOOK_CONNECT_TIMEOUT_MS,
+          headersMs: e.WEBHOOK_HEADERS_TIMEOUT_MS,
+          totalMs: e.WEBHOOK_TIMEOUT_MS,
+        },
+        inFlight: {
+          perTarget: e.WEBHOOK_TARGET_IN_FLIGHT,
+          perSlowTarget: e.WEBHOOK_SLOW_TARGET_IN_FLIGHT,
+          perAccount: e.WEBHOOK_ACCOUNT_IN_FLIGHT,
+        },
       },
       e.SHUTDOWN_TIMEOUT_MS,
       {

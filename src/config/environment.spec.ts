@@ -65,6 +65,8 @@ describe('configuration', () => {
       disableAfterMs: 5 * 24 * 60 * 60 * 1000,
       sweepIntervalMs: 5000,
       sweepGraceMs: 30_000,
+      timeouts: { connectMs: 3000, headersMs: 5000, totalMs: 10_000 },
+      inFlight: { perTarget: 50, perSlowTarget: 2, perAccount: 50 },
     });
     const scaled = AppConfig.fromEnvironment({
       WEBHOOK_TIME_SCALE: '0.001',
@@ -77,6 +79,31 @@ describe('configuration', () => {
     // The sweeper's timing is about lost jobs, not the contract: not scaled.
     expect([scaled.webhooks.sweepIntervalMs, scaled.webhooks.sweepGraceMs]).toEqual([500, 1000]);
     expect(scaled.outbox.redeliverAfterMs).toBe(2000);
+  });
+
+  it('has the webhook timeouts and in-flight limits, each phase within the whole attempt', () => {
+    const set = AppConfig.fromEnvironment({
+      WEBHOOK_CONNECT_TIMEOUT_MS: '1000',
+      WEBHOOK_HEADERS_TIMEOUT_MS: '2000',
+      WEBHOOK_TIMEOUT_MS: '4000',
+      WEBHOOK_TARGET_IN_FLIGHT: '10',
+      WEBHOOK_SLOW_TARGET_IN_FLIGHT: '1',
+      WEBHOOK_ACCOUNT_IN_FLIGHT: '20',
+    }).webhooks;
+    expect([set.timeouts, set.inFlight]).toEqual([
+      { connectMs: 1000, headersMs: 2000, totalMs: 4000 },
+      { perTarget: 10, perSlowTarget: 1, perAccount: 20 },
+    ]);
+    expect(() =>
+      parseEnvironment({ WEBHOOK_TIMEOUT_MS: '2000', WEBHOOK_TARGET_IN_FLIGHT: '1' }),
+    ).toThrow(
+      new ConfigError(
+        'Invalid configuration:\n' +
+          '  WEBHOOK_CONNECT_TIMEOUT_MS: must not exceed WEBHOOK_TIMEOUT_MS (got 3000 > 2000)\n' +
+          '  WEBHOOK_HEADERS_TIMEOUT_MS: must not exceed WEBHOOK_TIMEOUT_MS (got 5000 > 2000)\n' +
+          '  WEBHOOK_SLOW_TARGET_IN_FLIGHT: must not exceed WEBHOOK_TARGET_IN_FLIGHT (got 2 > 1)',
+      ),
+    );
   });
 
   it('has the notification settings: a local SMTP sink and the log SMS driver by default', () => {
@@ -201,6 +228,13 @@ describe('configuration', () => {
     [{ OUTBOX_REDELIVER_AFTER_MS: '10' }, 'OUTBOX_REDELIVER_AFTER_MS'],
     [{ WEBHOOK_SWEEP_INTERVAL_MS: 'often' }, 'WEBHOOK_SWEEP_INTERVAL_MS'],
     [{ WEBHOOK_SWEEP_GRACE_MS: '-1' }, 'WEBHOOK_SWEEP_GRACE_MS'],
+    [{ WEBHOOK_CONNECT_TIMEOUT_MS: '50' }, 'WEBHOOK_CONNECT_TIMEOUT_MS'],
+    [{ WEBHOOK_HEADERS_TIMEOUT_MS: 'soon' }, 'WEBHOOK_HEADERS_TIMEOUT_MS'],
+    // A claim's lease (15 s) must outlast the attempt.
+    [{ WEBHOOK_TIMEOUT_MS: '30000' }, 'WEBHOOK_TIMEOUT_MS'],
+    [{ WEBHOOK_TARGET_IN_FLIGHT: '0' }, 'WEBHOOK_TARGET_IN_FLIGHT'],
+    [{ WEBHOOK_SLOW_TARGET_IN_FLIGHT: 'none' }, 'WEBHOOK_SLOW_TARGET_IN_FLIGHT'],
+    [{ WEBHOOK_ACCOUNT_IN_FLIGHT: '-5' }, 'WEBHOOK_ACCOUNT_IN_FLIGHT'],
     [{ SMTP_PORT: '0' }, 'SMTP_PORT'],
     [{ SMTP_SECURE: 'maybe' }, 'SMTP_SECURE'],
     [{ MAIL_FROM: 'not an address' }, 'MAIL_FROM'],

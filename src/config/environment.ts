@@ -181,6 +181,39 @@ export class Environment {
   @IntVariable(0)
   WEBHOOK_SWEEP_GRACE_MS = 30_000;
 
+  /**
+   * Longest a webhook attempt may take to resolve the receiver's name and to open its connection
+   * (TCP, and TLS for https), each. A receiver that cannot be reached is given up on early.
+   */
+  @IntVariable(100, 10_000)
+  WEBHOOK_CONNECT_TIMEOUT_MS = 3000;
+
+  /** Longest a webhook attempt waits, once its request is sent, for the response's headers. */
+  @IntVariable(100, 10_000)
+  WEBHOOK_HEADERS_TIMEOUT_MS = 5000;
+
+  /**
+   * Longest a whole webhook attempt may take, name resolution to the end of the response read.
+   * At most 10 s: a claimed delivery's lease (15 s) must outlast its attempt and its recording.
+   */
+  @IntVariable(100, 10_000)
+  WEBHOOK_TIMEOUT_MS = 10_000;
+
+  /**
+   * Deliveries in flight at once to one receiver origin (scheme, host, port), per worker process
+   * (whose delivery slots are 100): one receiver never takes more than this share of a worker.
+   */
+  @IntVariable(1, 1000)
+  WEBHOOK_TARGET_IN_FLIGHT = 50;
+
+  /** Deliveries in flight at once to a receiver found slow (timing out), per worker process. */
+  @IntVariable(1, 1000)
+  WEBHOOK_SLOW_TARGET_IN_FLIGHT = 2;
+
+  /** Deliveries of one account in flight at once, whatever their receivers, per worker process. */
+  @IntVariable(1, 1000)
+  WEBHOOK_ACCOUNT_IN_FLIGHT = 50;
+
   /** SMTP server the worker sends client e-mail through (a local sink such as Mailpit by default). */
   @IsString()
   SMTP_HOST = '127.0.0.1';

@@ -39,6 +39,18 @@ export function parseEnvironment(raw: NodeJS.ProcessEnv): Environment {
       'Invalid configuration:\n  OPERATOR_PASSWORD: must be at least 16 characters when BULL_BOARD_ENABLED=true',
     );
   }
+  // A phase's timeout longer than the whole attempt's would never fire; a slow receiver allowed
+  // more deliveries in flight than a healthy one would be rewarded for being slow.
+  const notAbove = [
+    ['WEBHOOK_CONNECT_TIMEOUT_MS', 'WEBHOOK_TIMEOUT_MS'],
+    ['WEBHOOK_HEADERS_TIMEOUT_MS', 'WEBHOOK_TIMEOUT_MS'],
+    ['WEBHOOK_SLOW_TARGET_IN_FLIGHT', 'WEBHOOK_TARGET_IN_FLIGHT'],
+  ] as const;
+  const above = notAbove.filter(([key, limit]) => env[key] > env[limit]);
+  if (above.length > 0)
+    throw new ConfigError(
+      `Invalid configuration:\n  ${above.map(([key, limit]) => `${key}: must not exceed ${limit} (got ${env[key]} > ${env[limit]})`).join('\n  ')}`,
+    );
   if (env.SMS_DRIVER === 'http') {
     const missing = ['SMS_API_URL', 'SMS_ACCOUNT_SID', 'SMS_AUTH_TOKEN', 'SMS_FROM'].filter(
       (key) => env[key as keyof Environment] === '',

@@ -1,42 +1,23 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { TestingModule } from '@nestjs/testing';
-import { DateTime } from 'luxon';
 import { DataSource } from 'typeorm';
 import { AppConfig } from '../../src/config/app-config';
 import { WebhookDeliveryQueue } from '../../src/modules/webhooks/webhook-delivery-queue';
 import { WebhookRecovery } from '../../src/modules/webhooks/webhook-recovery';
-import { type ApiClient, apiClient } from '../support/api-client';
-import { createAppointmentType, createCalendar } from '../support/catalog-fixtures';
 import { eventually } from '../support/eventually';
-import { type TestAccount, createAccount, startApi, startWorker } from '../support/test-app';
+import { startApi, startWorker } from '../support/test-app';
 import { testConfig } from '../support/test-environment';
 import { type ReceivedRequest, Receiver, header, signatureProblem } from './receiver';
+import { type Booked, type Shop, book, nextSlot, openShop } from './shops';
 
 /** The contract's ladder (the default) at 5% of its length: 100 ms, 1.5 s, 3 s, 15 s, … */
 const LADDER = AppConfig.fromEnvironment({ WEBHOOK_TIME_SCALE: '0.05' }).webhooks.retryDelaysMs;
 /** Failures continuing this long disable a subscription: reached at the 4th attempt (~4.6 s). */
 const DISABLE_AFTER_MS = 2500;
 
-const ZONE = 'America/New_York';
-const FIRST_SLOT = DateTime.fromISO('2030-06-03T08:00', { zone: ZONE }); // a Monday
-const SLOTS_PER_DAY = 24; // 08:00-20:00, every 30 minutes
 const FORM = 'application/x-www-form-urlencoded';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-interface Shop {
-  account: TestAccount;
-  api: ApiClient;
-  calendar: number;
-  type: number;
-  slot: number;
-}
-
-interface Booked {
-  id: number;
-  calendarID: number;
-  appointmentTypeID: number;
-}
 
 /**
  * Webhook delivery end to end: the API (in-process, Fastify inject) records events; a worker
@@ -77,30 +58,6 @@ describe('Webhooks: delivery (e2e)', () => {
     expect(LADDER.slice(0, 3)).toEqual([100, 1500, 3000]);
   });
 
-  async function openShop(): Promise<Shop> {
-    const account = await createAccount(app);
-    const api = apiClient(app, account);
-    const calendar = await createCalendar(api, {
-      timezone: ZONE,
-      hours: { monday: [{ start: '08:00', end: '20:00' }] },
-    });
-    const type = await createAppointmentType(api, {
-      duration: 30,
-      calendarIDs: [calendar],
-      maxDaysInAdvance: 3650,
-    });
-    return { account, api, calendar, type, slot: 0 };
-  }
-
-  /** The shop's next free slot (each is used once). */
-  function nextSlot(shop: Shop): string {
-    const n = shop.slot++;
-    return FIRST_SLOT.plus({
-      weeks: Math.floor(n / SLOTS_PER_DAY),
-      minutes: 30 * (n % SLOTS_PER_DAY),
-    }).toISO({ suppressMilliseconds: true })!;
-  }
-
   async function ok(
     res: Promise<{ status: number; body: unknown }>,
     what: string,
@@ -109,21 +66,6 @@ describe('Webhooks: delivery (e2e)', () => {
     if (status !== 200 && status !== 204)
       throw new Error(`${what} → ${status} ${JSON.stringify(body)}`);
     return body as Record<string, unknown>;
-  }
-
-  async function book(shop: Shop): Promise<Booked> {
-    const body = await ok(
-      shop.api.post('/appointments', {
-        firstName: 'Ada',
-        lastName: 'Lovelace',
-        email: 'ada@example.com',
-        appointmentTypeID: shop.type,
-        calendarID: shop.calendar,
-        datetime: nextSlot(shop),
-      }),
-      'booking',
-    );
-    return body as unknown as Booked;
   }
 
   async function subscribe(shop: Shop, event: string, path: string): Promise<number> {
@@ -166,7 +108,7 @@ describe('Webhooks: delivery (e2e)', () => {
   }
 
   it('delivers every action to static and dynamic subscribers: POST, form body, both signatures, once each', async () => {
-    const shop = await openShop();
+    const shop = await openShop(app);
     const actions = ['scheduled', 'rescheduled', 'canceled', 'changed', 'order.completed'];
     const path = (source: string, action: string) => `/all-${shop.account.id}/${source}/${action}`;
     await ok(
@@ -269,7 +211,7 @@ describe('Webhooks: delivery (e2e)', () => {
   });
 
   it('delivers a burst of bookings exactly once per (event, subscription)', async () => {
-    const shop = await openShop();
+    const shop = await openShop(app);
     const path = `/burst-${shop.account.id}`;
     await ok(
       shop.api.put('/integrations/webhooks', { scheduled: { target: receiver.url(path) } }),
@@ -290,7 +232,7 @@ describe('Webhooks: delivery (e2e)', () => {
   });
 
   it('retries after HTTP 500 on the ladder (≈100 ms, then ≈1.5 s) with the same webhook-id, and logs each attempt', async () => {
-    const shop = await openShop();
+    const shop = await openShop(app);
     const path = `/flaky-${shop.account.id}`;
     receiver.answer(path, (_request, nth) => ({ status: nth <= 2 ? 500 : 200 }));
     const subscription = await subscribe(shop, 'appointment.scheduled', path);
@@ -339,7 +281,7 @@ describe('Webhooks: delivery (e2e)', () => {
   });
 
   it('does not retry HTTP 404, 400 or 502, does not follow a redirect, and does not count them as failures', async () => {
-    const shop = await openShop();
+    const shop = await openShop(app);
     const away = `/moved-here-${shop.account.id}`;
     const cases = [
       { status: 404, error: 'HTTP 404' },
@@ -382,7 +324,7 @@ describe('Webhooks: delivery (e2e)', () => {
   });
 
   it('sends a message once however many of its jobs run', async () => {
-    const shop = await openShop();
+    const shop = await openShop(app);
     const path = `/raced-${shop.account.id}`;
     receiver.answer(path, { status: 200, delayMs: 300 });
     const subscription = await subscribe(shop, 'appointment.scheduled', path);
@@ -412,7 +354,7 @@ describe('Webhooks: delivery (e2e)', () => {
   });
 
   it('revives a message whose job was lost once its lease is over, on the same ladder rung', async () => {
-    const shop = await openShop();
+    const shop = await openShop(app);
     const booked = await book(shop);
     // The booking's event is fanned out before the subscription exists (on a loaded machine the
     // worker may take a while: subscribing earlier would put the subscription in the fan-out).
@@ -486,7 +428,7 @@ describe('Webhooks: delivery (e2e)', () => {
   });
 
   it('disables a subscription failing for the window, sends it nothing more, and delivers again once re-enabled', async () => {
-    const shop = await openShop();
+    const shop = await openShop(app);
     const path = `/down-${shop.account.id}`;
     let up = false;
     receiver.answer(path, () => ({ status: up ? 200 : 500 }));
@@ -559,7 +501,7 @@ describe('Webhooks: delivery (e2e)', () => {
 
   // Last: it stops the worker.
   it('lets the delivery in flight finish and be recorded when the worker stops gracefully', async () => {
-    const shop = await openShop();
+    const shop = await openShop(app);
     const path = `/slow-${shop.account.id}`;
     receiver.answer(path, { status: 200, delayMs: 1000 });
     const subscription = await subscribe(shop, 'appointment.scheduled', path);

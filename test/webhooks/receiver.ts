@@ -117,3 +117,51 @@ export function signatureProblem(request: ReceivedRequest, apiKey: string): stri
     return `webhook-timestamp ${timestamp} is far from the arrival`;
   return null;
 }
+
+/**
+ * A receiver that never answers: a real HTTP server on 127.0.0.1 that accepts every connection,
+ * reads every request to its end, and then says nothing. What a hung or overloaded receiver looks
+ * like to the sender: the connection is made, the request is taken, no response header comes.
+ */
+export class Tarpit {
+  /** Requests taken so far (each one held until the sender gives up or the tarpit closes). */
+  requests = 0;
+  /** Requests held now: taken, their connection still open. */
+  inFlight = 0;
+  /** The most requests held at once. */
+  mostInFlight = 0;
+  private readonly server: Server;
+
+  private constructor() {
+    this.server = createServer((req) => {
+      req.resume();
+      req.on('end', () => {
+        this.requests += 1;
+        this.inFlight += 1;
+        this.mostInFlight = Math.max(this.mostInFlight, this.inFlight);
+        req.socket.once('close', () => (this.inFlight -= 1));
+      });
+    });
+  }
+
+  static async start(): Promise<Tarpit> {
+    const tarpit = new Tarpit();
+    await new Promise<void>((resolve) => tarpit.server.listen(0, '127.0.0.1', resolve));
+    return tarpit;
+  }
+
+  /** What a delivery to it counts against: `http://127.0.0.1:<port>`. */
+  get origin(): string {
+    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+  }
+
+  url(path: string): string {
+    return `${this.origin}${path}`;
+  }
+
+  /** Drops every connection it holds (their senders see a socket error at once), then stops. */
+  async close(): Promise<void> {
+    this.server.closeAllConnections();
+    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+  }
+}

@@ -12,6 +12,13 @@ export type BookingOutcome = 'booked' | 'conflict';
 export type WebhookDeliveryOutcome =
   'delivered' | 'retrying' | 'failed' | 'stopped' | 'disabled' | 'skipped';
 
+/**
+ * Why a webhook delivery was put off instead of attempted, as `webhook_deferrals_total`
+ * counts it: a limit of deliveries in flight was full, its receiver's, its slow receiver's, or its
+ * account's (see WebhookFairness).
+ */
+export type WebhookDeferralReason = 'target' | 'slow-target' | 'account';
+
 /** Seconds; HTTP answers of this service take milliseconds to a few seconds (webhook timeouts: 10 s). */
 const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 /** Jobs range from a millisecond (a claim that finds nothing) to a receiver's 10 s timeout and more. */
@@ -53,6 +60,13 @@ export class Metrics {
     registers: [this.registry],
   });
 
+  readonly webhookDeferrals = new Counter({
+    name: 'webhook_deferrals_total',
+    help: "Webhook deliveries put off for a moment, not attempted (their retry ladder unchanged), because a limit of deliveries in flight was full: their receiver's (target), their slow receiver's (slow-target) or their account's (account).",
+    labelNames: ['reason'] as const,
+    registers: [this.registry],
+  });
+
   readonly jobDuration = new Histogram({
     name: 'queue_job_duration_seconds',
     help: 'Time a job took in this worker, from the start of its run to its end, by queue and status.',
@@ -89,6 +103,10 @@ export class Metrics {
 
   countWebhookDelivery(outcome: WebhookDeliveryOutcome): void {
     this.webhookDeliveries.inc({ outcome });
+  }
+
+  countWebhookDeferral(reason: WebhookDeferralReason): void {
+    this.webhookDeferrals.inc({ reason });
   }
 
   /** The text format Prometheus scrapes, and its content type. */

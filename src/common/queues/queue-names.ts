@@ -7,7 +7,8 @@ export enum QueueName {
   DomainEvents = 'domain-events',
   /**
    * Worker only: one job per webhook message (jobId `wh:<messageId>`, or `wh:<messageId>:…` when
-   * the sweeper revives a message whose job was lost), retried on the contract's ladder.
+   * the sweeper revives a message whose job was lost or a delivery is put off for fairness), retried
+   * on the contract's ladder.
    */
   WebhookDeliveries = 'webhook-deliveries',
   /**

@@ -6,7 +6,13 @@ import { ROOT_LOGGER } from '../../common/logging/logging.module';
 import { Metrics } from '../../common/metrics/metrics';
 import { QueueName } from '../../common/queues/queue-names';
 import { variablesObject, webhookIdOf } from './webhook-delivery-rules';
-import { DELIVER_JOB, type DeliveryJobData, RetryLaterError } from './webhook-delivery-queue';
+import {
+  DELIVER_JOB,
+  type DeliveryJobData,
+  RetryLaterError,
+  WebhookDeliveryQueue,
+} from './webhook-delivery-queue';
+import { type DeferReason, type InFlight, WebhookFairness, targetOrigin } from './webhook-fairness';
 import { type Attempt, type ClaimedMessage, WebhookMessages } from './webhook-messages';
 import { signatureHeaders, webhookBody } from './webhook-payload';
 import { WebhookSender, type SendOutcome } from './webhook-sender';
@@ -15,12 +21,20 @@ import { WebhookSigningKeys } from './webhook-signing-keys';
 /**
  * Deliveries in flight per worker process. An attempt mostly waits on the receiver (up to 10 s), so
  * many run at once: at a few ms per attempt to a local receiver this allows well over a thousand
- * deliveries a second, and a slow receiver does not hold up the others for long.
+ * deliveries a second. One receiver or account takes at most a share of them (see WebhookFairness:
+ * 50 each, 2 for a receiver that times out), so that slow receivers do not hold up the others.
  */
 export const DELIVERY_CONCURRENCY = 100;
 
+/**
+ * Bull's Job#moveToDelayed (lib/job.js, left out of its typings): active to delayed, only when
+ * the job's lock is this queue instance's (Bull's own retry path uses it).
+ */
+type MovableJob = Job<DeliveryJobData> & { moveToDelayed(timestamp: number): Promise<void> };
+
 /** What a job that ends normally did, kept as the job's return value. */
-export type DeliveryJobResult = 'delivered' | 'not-claimed' | 'skipped' | 'gone' | 'lease-lost';
+export type DeliveryJobResult =
+  'delivered' | 'not-claimed' | 'skipped' | 'deferred' | 'gone' | 'lease-lost';
 
 /**
  * Worker: one attempt per run of a job. The job claims its message (see WebhookMessages.claim: a
@@ -34,6 +48,12 @@ export type DeliveryJobResult = 'delivered' | 'not-claimed' | 'skipped' | 'gone'
  *   and throws, so Bull shows it failed, with the reason, and never runs it again. A failed job is
  *   what it says: the notification did not reach its receiver.
  *
+ * Before sending, the delivery must find a place under the limits of deliveries in flight to its
+ * receiver and of its account (see WebhookFairness). When it does not, it is put off: the claim is
+ * given back with the message's attempts unchanged (its retry ladder counts real attempts only),
+ * a job of a new id is queued, delayed, to try again, and this job ends as `deferred`, freeing its
+ * slot for other receivers' deliveries.
+ *
  * An unexpected error (MySQL unreachable…) gives the claim back and throws: Bull tries the job again
  * after a short wait without the message's ladder moving. When the recording fails after the send,
  * the next try sends again: delivery is at least once, and receivers drop repeats by `webhook-id`.
@@ -42,9 +62,11 @@ export type DeliveryJobResult = 'delivered' | 'not-claimed' | 'skipped' | 'gone'
 export class WebhookDeliveriesProcessor implements BeforeApplicationShutdown {
   constructor(
     @InjectQueue(QueueName.WebhookDeliveries) private readonly queue: Queue<DeliveryJobData>,
+    private readonly deliveries: WebhookDeliveryQueue,
     private readonly messages: WebhookMessages,
     private readonly sender: WebhookSender,
     private readonly keys: WebhookSigningKeys,
+    private readonly fairness: WebhookFairness,
     @Inject(ROOT_LOGGER) private readonly logger: Logger,
     private readonly metrics: Metrics,
   ) {}
@@ -54,8 +76,22 @@ export class WebhookDeliveriesProcessor implements BeforeApplicationShutdown {
    * and waits for its active ones here, before the shutdown hooks close the sender's connections
    * and the MySQL pool (Nest would otherwise close the sender first: this module is nearer the root
    * than the queue's). Closing again later, from the queue's own hook, changes nothing.
+   *
+   * Bull fetches a worker's next job in the same step that completes its last one, so a job that
+   * completed just as the stop began may have brought one back that will never run. Such jobs,
+   * still locked by this worker, go back to `delayed`, due at once, for the next worker, instead of
+   * staying active until their lock runs out (30 s, then Bull's stalled-job check). Jobs put off
+   * for fairness complete many at a time, which made this race a common one.
    */
   async beforeApplicationShutdown(): Promise<void> {
+    try {
+      await this.queue.pause(true); // takes no new job; resolves once the running ones have ended
+      const active = (await this.queue.getActive()) as MovableJob[];
+      // The script moves only a job whose lock is this worker's (another's, or none: left alone).
+      await Promise.all(active.map((job) => job.moveToDelayed(0).catch(() => undefined)));
+    } catch (err) {
+      this.logger.warn({ err }, 'webhook jobs fetched while stopping not handed back');
+    }
     await this.queue.close();
   }
 
@@ -70,13 +106,24 @@ export class WebhookDeliveriesProcessor implements BeforeApplicationShutdown {
       return 'skipped';
     }
 
+    const deferrals = job.data.deferrals ?? 0;
+    const admission = await this.fairness.admit(
+      { target: targetOrigin(message.target), accountId: message.accountId },
+      deferrals,
+    );
+    if (admission.kind === 'deferred') {
+      return this.putOff(message, deferrals, admission.reason, admission.delayMs);
+    }
+
     let attempt: Attempt;
     try {
       attempt = await this.send(message);
     } catch (e) {
+      this.fairness.cancelled(admission.delivery);
       await this.release(message);
       throw e;
     }
+    this.attempted(admission.delivery, attempt);
     let recorded: Awaited<ReturnType<WebhookMessages['record']>>;
     try {
       recorded = await this.messages.record(message, attempt);
@@ -133,6 +180,52 @@ export class WebhookDeliveriesProcessor implements BeforeApplicationShutdown {
     });
     const sent = await this.sender.send(message.target, body, headers);
     return { attemptedAt, finishedAt: new Date(), sent };
+  }
+
+  /**
+   * Puts the delivery off (see WebhookFairness): its claim given back without an attempt, due when
+   * a new job, delayed, runs; this one ends. When MySQL or Redis fails on the way, the job throws
+   * and Bull tries it again shortly, as after any unexpected error.
+   */
+  private async putOff(
+    message: ClaimedMessage,
+    deferrals: number,
+    reason: DeferReason,
+    delayMs: number,
+  ): Promise<DeliveryJobResult> {
+    const dueAt = new Date(Date.now() + delayMs);
+    let held: boolean;
+    try {
+      held = await this.messages.putOff(message, dueAt);
+    } catch (e) {
+      await this.release(message);
+      throw e;
+    }
+    if (!held) return 'lease-lost';
+    await this.deliveries.add([
+      {
+        messageId: message.id,
+        // An id no earlier job of the message has (those Bull keeps would make the add a no-op).
+        jobId: `wh:${message.id}:${message.attempts}:p${dueAt.getTime()}`,
+        delayMs,
+        deferrals: deferrals + 1,
+      },
+    ]);
+    this.metrics.countWebhookDeferral(reason);
+    this.logger.debug({ messageId: message.id, reason, delayMs }, 'webhook delivery put off');
+    return 'deferred';
+  }
+
+  /** Ends the delivery's count in the fairness limits, and says when its receiver changed pace. */
+  private attempted(delivery: InFlight, { sent }: Attempt): void {
+    const change = this.fairness.finished(delivery, { timedOut: sent.timeout !== undefined });
+    if (change === null) return;
+    this.logger.info(
+      { target: delivery.keys.target, error: sent.error },
+      change === 'slowed'
+        ? 'webhook receiver slow: fewer deliveries in flight to it until it answers in time'
+        : 'webhook receiver answers in time again',
+    );
   }
 
   /** Best effort: when MySQL is what failed, the lease simply runs out. */

@@ -11,6 +11,8 @@ export const DELIVER_JOB = 'deliver';
 /** A delivery job names its message; everything else is read from the row when the job runs. */
 export interface DeliveryJobData {
   messageId: string;
+  /** How many times the message was put off for fairness before this job (see WebhookFairness). */
+  deferrals?: number;
 }
 
 /** The deliveries queue's custom backoff (Bull `settings.backoffStrategies`). */
@@ -64,6 +66,9 @@ export const webhookDeliveriesQueueModule = BullModule.registerQueue({
 export interface DeliveryJob {
   messageId: string;
   jobId: string;
+  /** How long the job waits in `delayed` before it may run. */
+  delayMs?: number;
+  deferrals?: number;
 }
 
 /**
@@ -97,11 +102,12 @@ export class WebhookDeliveryQueue {
     if (jobs.length === 0) return;
     await withTimeout(
       this.queue.addBulk(
-        jobs.map(({ messageId, jobId }) => ({
+        jobs.map(({ messageId, jobId, delayMs, deferrals }) => ({
           name: DELIVER_JOB,
-          data: { messageId },
+          data: deferrals === undefined ? { messageId } : { messageId, deferrals },
           opts: {
             jobId,
+            ...(delayMs === undefined ? {} : { delay: delayMs }),
             attempts: this.attempts,
             backoff: { type: WEBHOOK_BACKOFF },
             removeOnComplete: KEEP_COMPLETED,

@@ -58,7 +58,10 @@ export class WebhookMessage {
   @Column({ type: 'smallint', unsigned: true })
   attempts!: number;
 
-  /** When the next attempt is due (the first: when the fan-out wrote the row). */
+  /**
+   * When the next attempt is due (the first: when the fan-out wrote the row; one put off for
+   * fairness: when its delayed job is).
+   */
   @Column({ name: 'next_attempt_at', type: 'datetime', precision: 3 })
   nextAttemptAt!: Date;
 

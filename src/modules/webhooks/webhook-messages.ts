@@ -20,7 +20,8 @@ import type { WebhookAction, WebhookStatus } from './webhook-subscription.entity
 
 /**
  * How long a claim owns a message: longer than an attempt can take (the sender gives up after
- * 10 s) plus recording it. A worker that dies mid-attempt leaves the message to others after this.
+ * 10 s at most) plus a short wait for a place under the fairness limits (WAIT_MS) and recording it.
+ * A worker that dies mid-attempt leaves the message to others after this.
  */
 export const LEASE_MS = 15_000;
 
@@ -202,6 +203,16 @@ export class WebhookMessages {
   /** Gives a claim back without an attempt (the job failed before sending), so a retry can claim. */
   async release(message: ClaimedMessage): Promise<void> {
     await this.leases.release(this.dataSource, message);
+  }
+
+  /**
+   * Gives a claim back without an attempt, the message put off for fairness until `dueAt`, when its
+   * delayed job runs (see WebhookFairness): its attempts, and so its retry ladder, are unchanged,
+   * and its due time is the new job's, so that the sweeper, which revives messages due for longer
+   * than its grace, does not take it for lost while that job waits. Answers whether the claim held.
+   */
+  async putOff(message: ClaimedMessage, dueAt: Date, at = new Date()): Promise<boolean> {
+    return this.leases.finish(this.dataSource, message, at, 'next_attempt_at = ?', [dueAt]);
   }
 
   /**

@@ -12,6 +12,8 @@ import type { TLSSocket } from 'node:tls';
 import { signatureHeaders, webhookBody } from './webhook-payload';
 import {
   type LookupAll,
+  type SendOutcome,
+  type SendTimeout,
   type SenderPolicy,
   WebhookSender,
   type WebhookSenderOptions,
@@ -138,6 +140,38 @@ export async function receiver(
     openSockets: () => sockets.size,
     close,
   };
+}
+
+/** A bare TCP server on 127.0.0.1, its connections handed to `onConnection`; answers its port. */
+export async function tcpServer(onConnection: (socket: Socket) => void): Promise<number> {
+  const sockets: Socket[] = [];
+  const server = createNetServer((socket) => {
+    sockets.push(socket);
+    onConnection(socket);
+  });
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  cleanups.push(() => {
+    sockets.forEach((socket) => socket.destroy());
+    return new Promise<void>((resolve) => server.close(() => resolve()));
+  });
+  return (server.address() as AddressInfo).port;
+}
+
+/**
+ * A retry because the attempt hit `limit`, set to 300 ms: not before, and not much after (undici's
+ * timers tick every 500 ms or so, so up to about that late), far from the other limits.
+ */
+export function expectTimedOut(outcome: SendOutcome, limit: SendTimeout, error: string): void {
+  expect(outcome).toEqual({
+    kind: 'retry',
+    statusCode: null,
+    error,
+    durationMs: expect.any(Number),
+    timeout: limit,
+  });
+  expect(outcome.durationMs).toBeGreaterThanOrEqual(290);
+  expect(outcome.durationMs).toBeLessThan(2000);
 }
 
 /** A port on 127.0.0.1 where nothing listens. */

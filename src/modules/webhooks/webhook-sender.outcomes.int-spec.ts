@@ -1,7 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { once } from 'node:events';
 import type { ServerResponse } from 'node:http';
-import { type AddressInfo, type Socket, createServer as createNetServer } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 import { eventually } from '../../../test/support/eventually';
 import { type LookupAll, WEBHOOK_USER_AGENT, WebhookSender } from './webhook-sender';
@@ -12,10 +11,13 @@ import {
   cleanups,
   closeAll,
   closedPort,
+  expectTimedOut,
   receiver,
   sender,
   signed,
+  tcpServer,
 } from './webhook-sender.fixtures';
+import { testConfig } from '../../../test/support/test-environment';
 
 /*
  * WebhookSender: its outcomes from real HTTP receivers. The receivers, senders and lookups (all on
@@ -144,15 +146,62 @@ describe('WebhookSender: outcomes from real HTTP receivers on 127.0.0.1', () => 
   it('retries after the timeout when the receiver never answers', async () => {
     const silent = await receiver(() => {});
     const outcome = await sender(OPEN, { timeoutMs: 300 }).send(silent.url, BODY, signed());
-    expect(outcome).toEqual({
-      kind: 'retry',
-      statusCode: null,
-      error: 'timeout after 300 ms',
-      durationMs: expect.any(Number),
-    });
-    expect(outcome.durationMs).toBeGreaterThanOrEqual(290);
-    expect(outcome.durationMs).toBeLessThan(2000);
+    expectTimedOut(outcome, 'total', 'timeout after 300 ms');
     expect(silent.received).toHaveLength(1);
+  });
+
+  it("gives up on a receiver that takes the request and says nothing at the headers timeout, before the whole attempt's", async () => {
+    const silent = await receiver(() => {});
+    const outcome = await sender(OPEN, { timeoutMs: 5000, headersTimeoutMs: 300 }).send(
+      silent.url,
+      BODY,
+      signed(),
+    );
+    expectTimedOut(outcome, 'headers', 'headers timeout after 300 ms');
+    expect(silent.received).toHaveLength(1);
+  });
+
+  it('gives up connecting at the connect timeout: a TLS handshake that never comes', async () => {
+    const port = await tcpServer(() => {}); // takes the connection, never speaks TLS
+    const outcome = await sender(OPEN, { timeoutMs: 5000, connectTimeoutMs: 300 }).send(
+      `https://127.0.0.1:${port}/`,
+      BODY,
+      signed(),
+    );
+    expectTimedOut(outcome, 'connect', 'connect timeout after 300 ms');
+  });
+
+  it('gives up resolving a name at the connect timeout', async () => {
+    const hanging: LookupAll = () => new Promise(() => {});
+    const outcome = await sender(OPEN, {
+      timeoutMs: 5000,
+      connectTimeoutMs: 300,
+      lookup: hanging,
+    }).send('http://receiver.test/', BODY, signed());
+    expectTimedOut(outcome, 'connect', 'connect timeout after 300 ms');
+  });
+
+  it('takes its limits from the configuration: connect 3 s, headers 5 s, 10 s in all by default', async () => {
+    const silent = await receiver(() => {});
+    const configured = WebhookSender.fromConfig(
+      testConfig().with({
+        webhooks: {
+          ...testConfig().webhooks,
+          timeouts: { connectMs: 200, headersMs: 400, totalMs: 3000 },
+        },
+      }),
+    );
+    cleanups.push(() => configured.close());
+    await expect(configured.send(silent.url, BODY, signed())).resolves.toMatchObject({
+      kind: 'retry',
+      error: 'headers timeout after 400 ms',
+      timeout: 'headers',
+    });
+    expect(testConfig().webhooks.timeouts).toEqual({
+      connectMs: 3000,
+      headersMs: 5000,
+      totalMs: 10_000,
+    });
   });
 
   it('counts a DNS lookup that never answers against the same timeout', async () => {
@@ -246,18 +295,7 @@ describe('WebhookSender: outcomes from real HTTP receivers on 127.0.0.1', () => 
   });
 
   it('fails when the answer is not HTTP', async () => {
-    const sockets: Socket[] = [];
-    const garbage = createNetServer((socket) => {
-      sockets.push(socket);
-      socket.end('HELLO THERE\r\n\r\n');
-    });
-    garbage.listen(0, '127.0.0.1');
-    await once(garbage, 'listening');
-    cleanups.push(() => {
-      sockets.forEach((socket) => socket.destroy());
-      return new Promise<void>((resolve) => garbage.close(() => resolve()));
-    });
-    const { port } = garbage.address() as AddressInfo;
+    const port = await tcpServer((socket) => socket.end('HELLO THERE\r\n\r\n'));
 
     const outcome = await sender().send(`http://127.0.0.1:${port}/`, BODY, signed());
     expect(outcome).toMatchObject({ kind: 'failed', statusCode: null });

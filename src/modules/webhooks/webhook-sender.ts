@@ -15,7 +15,12 @@ export interface SendOutcome {
   statusCode: number | null;
   error: string | null;
   durationMs: number;
+  /** When the attempt ran out of time: the limit it hit (its receiver is then slow, see WebhookFairness). */
+  timeout?: SendTimeout;
 }
+
+/** The time limit an attempt hit: connecting (name and connection), the response's headers, or the whole. */
+export type SendTimeout = 'connect' | 'headers' | 'total';
 
 /** Where webhooks may go: the part of the configuration the sender enforces. */
 export type SenderPolicy = WebhookTargetPolicy;
@@ -26,6 +31,13 @@ export type LookupAll = (hostname: string, options: { all: true }) => Promise<Lo
 export interface WebhookSenderOptions {
   /** Whole attempt, DNS to the end of the response (default 10 s). */
   timeoutMs?: number;
+  /**
+   * Resolving the host name, and opening the connection (TCP, and TLS), each (default 3 s). A limit
+   * not shorter than timeoutMs is left to it, as is headersTimeoutMs.
+   */
+  connectTimeoutMs?: number;
+  /** From the request sent to the response's headers: the receiver's first byte (default 5 s). */
+  headersTimeoutMs?: number;
   /** Response bytes read before the response is dropped (default 4096). */
   maxResponseBytes?: number;
   /** Open connections per receiver origin; more deliveries wait for one (default 128). */
@@ -41,10 +53,11 @@ export const WEBHOOK_USER_AGENT = 'scheduling-service-webhooks/1.0';
 /** Headers the sender owns: a caller cannot change the framing, the type or the host. */
 const OWN_HEADERS = new Set(['host', 'content-length', 'content-type', 'user-agent']);
 
-const TIMEOUTS = new Set([
-  'UND_ERR_CONNECT_TIMEOUT',
-  'UND_ERR_HEADERS_TIMEOUT',
-  'UND_ERR_BODY_TIMEOUT',
+/** undici's timeouts, by the limit each is (a body read too slowly is bounded by the whole). */
+const TIMEOUTS = new Map<string, SendTimeout>([
+  ['UND_ERR_CONNECT_TIMEOUT', 'connect'],
+  ['UND_ERR_HEADERS_TIMEOUT', 'headers'],
+  ['UND_ERR_BODY_TIMEOUT', 'total'],
 ]);
 
 /** Our request was wrong (a header value with a line break…): sending it again cannot help. */
@@ -107,12 +120,20 @@ function checkTarget(
  * any keep-alive client does. The alternative, an Agent per (host, address), would keep the same
  * property with many more pools to evict.
  *
+ * Time limits: a receiver that cannot be reached, or that takes a request and says nothing, must
+ * not hold a delivery slot for the whole attempt's limit (10 s), so connecting (3 s) and waiting for
+ * the response's headers (5 s) each have a shorter one; an attempt that hits any limit says which
+ * (`timeout`), which makes its receiver slow (see WebhookFairness).
+ *
  * Nest cannot build this from types alone: provide it with `webhookSenderProvider` (or
  * `fromConfig`).
  */
 @Injectable()
 export class WebhookSender implements OnApplicationShutdown {
   private readonly timeoutMs: number;
+  /** 0 when not shorter than timeoutMs: the whole attempt's limit then applies alone. */
+  private readonly connectTimeoutMs: number;
+  private readonly headersTimeoutMs: number;
   private readonly maxResponseBytes: number;
   private readonly lookup: LookupAll;
   private readonly agent: Agent;
@@ -129,14 +150,18 @@ export class WebhookSender implements OnApplicationShutdown {
     if (!(this.timeoutMs > 0) || !(this.maxResponseBytes >= 1)) {
       throw new Error('WebhookSender needs timeoutMs > 0 and maxResponseBytes >= 1');
     }
+    const phase = (ms: number) => (ms > 0 && ms < this.timeoutMs ? ms : 0);
+    this.connectTimeoutMs = phase(options.connectTimeoutMs ?? 3000);
+    this.headersTimeoutMs = phase(options.headersTimeoutMs ?? 5000);
     this.lookup =
       options.lookup ?? ((hostname, lookupOptions) => dnsLookup(hostname, lookupOptions));
     this.agent = new Agent({
       connections: options.connectionsPerOrigin ?? 128,
-      headersTimeout: this.timeoutMs,
+      // 0 turns undici's limit off: the whole attempt's (the deadline below) applies.
+      headersTimeout: this.headersTimeoutMs,
       bodyTimeout: this.timeoutMs,
       connect: {
-        timeout: this.timeoutMs,
+        timeout: this.connectTimeoutMs,
         lookup: this.pinnedLookup,
         ...(options.ca === undefined ? {} : { ca: options.ca }),
       },
@@ -144,8 +169,16 @@ export class WebhookSender implements OnApplicationShutdown {
   }
 
   static fromConfig(config: AppConfig, options: WebhookSenderOptions = {}): WebhookSender {
-    const { extraPorts, allowPrivateTargets } = config.webhooks;
-    return new WebhookSender({ extraPorts, allowPrivateTargets }, options);
+    const { extraPorts, allowPrivateTargets, timeouts } = config.webhooks;
+    return new WebhookSender(
+      { extraPorts, allowPrivateTargets },
+      {
+        timeoutMs: timeouts.totalMs,
+        connectTimeoutMs: timeouts.connectMs,
+        headersTimeoutMs: timeouts.headersMs,
+        ...options,
+      },
+    );
   }
 
   /**
@@ -158,12 +191,16 @@ export class WebhookSender implements OnApplicationShutdown {
       kind: SendOutcome['kind'],
       statusCode: number | null,
       error: string | null,
+      timeout?: SendTimeout,
     ): SendOutcome => ({
       kind,
       statusCode,
       error,
       durationMs: Math.round(performance.now() - started),
+      ...(timeout === undefined ? {} : { timeout }),
     });
+    const timedOut = (limit: SendTimeout) =>
+      outcome('retry', null, this.describeTimeout(limit), limit);
 
     const checked = checkTarget(target, this.policy);
     if ('error' in checked) return outcome('failed', null, checked.error);
@@ -174,7 +211,8 @@ export class WebhookSender implements OnApplicationShutdown {
     let unpin = () => {};
     try {
       if (isIP(host) === 0) {
-        const addresses = await untilAborted(this.lookup(host, { all: true }), deadline.signal);
+        const addresses = await this.resolve(host, deadline.signal);
+        if (addresses === 'timeout') return timedOut('connect');
         if (addresses.length === 0) return outcome('retry', null, 'ENOTFOUND');
         const refused = this.policy.allowPrivateTargets
           ? undefined
@@ -189,7 +227,7 @@ export class WebhookSender implements OnApplicationShutdown {
         body,
         dispatcher: this.agent,
         signal: deadline.signal,
-        headersTimeout: this.timeoutMs,
+        headersTimeout: this.headersTimeoutMs,
         bodyTimeout: this.timeoutMs,
       });
       await this.discard(response);
@@ -199,9 +237,9 @@ export class WebhookSender implements OnApplicationShutdown {
       const redirect = status >= 300 && status < 400 ? ' (redirects are not followed)' : '';
       return outcome('failed', status, `HTTP ${status}${redirect}`);
     } catch (error) {
-      if (deadline.signal.aborted) {
-        return outcome('retry', null, `timeout after ${this.timeoutMs} ms`);
-      }
+      if (deadline.signal.aborted) return timedOut('total');
+      const timeout = TIMEOUTS.get(errorCode(error) ?? '');
+      if (timeout !== undefined) return timedOut(timeout);
       const { kind, description } = this.classify(error);
       return outcome(kind, null, description);
     } finally {
@@ -221,6 +259,20 @@ export class WebhookSender implements OnApplicationShutdown {
     return this.close();
   }
 
+  /** The host name's addresses, or 'timeout' when resolving it outlasts the connect limit. */
+  private async resolve(host: string, deadline: AbortSignal): Promise<LookupAddress[] | 'timeout'> {
+    const signal =
+      this.connectTimeoutMs > 0
+        ? AbortSignal.any([deadline, AbortSignal.timeout(this.connectTimeoutMs)])
+        : deadline;
+    try {
+      return await untilAborted(this.lookup(host, { all: true }), signal);
+    } catch (error) {
+      if (signal.aborted && !deadline.aborted) return 'timeout';
+      throw error;
+    }
+  }
+
   /**
    * Reads a small response to its end so the connection can be reused, and drops a larger one
    * (declared or found larger than maxResponseBytes) by destroying the stream, which closes its
@@ -231,6 +283,17 @@ export class WebhookSender implements OnApplicationShutdown {
       await body.dump({ limit: this.maxResponseBytes });
     } catch {
       // The status has arrived; a body cut short or too slow changes nothing.
+    }
+  }
+
+  private describeTimeout(limit: SendTimeout): string {
+    switch (limit) {
+      case 'connect':
+        return `connect timeout after ${this.connectTimeoutMs} ms`;
+      case 'headers':
+        return `headers timeout after ${this.headersTimeoutMs} ms`;
+      case 'total':
+        return `timeout after ${this.timeoutMs} ms`;
     }
   }
 
@@ -245,9 +308,6 @@ export class WebhookSender implements OnApplicationShutdown {
       return { kind: 'failed', description: shorten(`invalid HTTP response: ${message}`) };
     }
     if (code === undefined) return { kind: 'retry', description: shorten(message) };
-    if (TIMEOUTS.has(code)) {
-      return { kind: 'retry', description: `timeout after ${this.timeoutMs} ms` };
-    }
     if (code === 'UND_ERR_SOCKET') {
       return { kind: 'retry', description: `socket hang up (${message})` };
     }

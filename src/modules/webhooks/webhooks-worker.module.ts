@@ -5,6 +5,7 @@ import { WebhookDeliveriesProcessor } from './webhook-deliveries.processor';
 import { WebhookDelivery } from './webhook-delivery.entity';
 import { WebhookDeliveryQueue, webhookDeliveriesQueueModule } from './webhook-delivery-queue';
 import { WebhookFanOut } from './webhook-fan-out';
+import { webhookFairnessProvider } from './webhook-fairness';
 import { WebhookMessage } from './webhook-message.entity';
 import { WebhookMessages } from './webhook-messages';
 import { WebhookRecovery } from './webhook-recovery';
@@ -32,6 +33,7 @@ import { WebhookSubscription } from './webhook-subscription.entity';
     WebhookDeliveriesProcessor,
     WebhookRecovery,
     webhookSenderProvider,
+    webhookFairnessProvider,
   ],
   exports: [WebhookFanOut],
 })
