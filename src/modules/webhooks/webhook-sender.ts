@@ -6,7 +6,7 @@ import { type FactoryProvider, Injectable, type OnApplicationShutdown } from '@n
 import { Agent, type Dispatcher, request } from 'undici';
 import { AppConfig } from '../../config/app-config';
 import { isPublicAddress } from './target-address';
-import { type WebhookTargetPolicy, portAllowed, portOf } from './webhook-target';
+import { type WebhookTargetPolicy, checkTargetAtSend } from './webhook-target';
 
 /** What one delivery attempt came to, for the job that retries or gives up. */
 export interface SendOutcome {
@@ -69,38 +69,6 @@ const REQUEST_ERRORS = new Set([
   'ERR_INVALID_CHAR',
   'ERR_INVALID_HTTP_TOKEN',
 ]);
-
-/**
- * The checks that need no DNS, again at send time (the configuration may have changed since the
- * subscription was registered): an http(s) URL without credentials, on port 80, 443 or an allowed
- * extra port, and when the host is an IP literal, a public one unless private targets are allowed.
- * Errors are short, for the delivery log.
- */
-function checkTarget(
-  target: string,
-  policy: SenderPolicy,
-): { url: URL; host: string } | { error: string } {
-  let url: URL;
-  try {
-    url = new URL(target);
-  } catch {
-    return { error: 'invalid URL' };
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    return { error: `scheme ${url.protocol.slice(0, -1)} is not allowed` };
-  }
-  if (url.username !== '' || url.password !== '') {
-    return { error: 'credentials in the URL are not supported' };
-  }
-  const port = portOf(url);
-  if (!portAllowed(port, policy)) return { error: `port ${port} is not allowed` };
-  // The WHATWG parser has already normalised the host (lower case, punycode, 0x7f.1 → 127.0.0.1).
-  const host = url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname;
-  if (isIP(host) !== 0 && !policy.allowPrivateTargets && !isPublicAddress(host)) {
-    return { error: `address ${host} is not public` };
-  }
-  return { url, host };
-}
 
 /**
  * Sends one webhook attempt and says whether it was delivered, should be retried or has failed.
@@ -202,7 +170,7 @@ export class WebhookSender implements OnApplicationShutdown {
     const timedOut = (limit: SendTimeout) =>
       outcome('retry', null, this.describeTimeout(limit), limit);
 
-    const checked = checkTarget(target, this.policy);
+    const checked = checkTargetAtSend(target, this.policy);
     if ('error' in checked) return outcome('failed', null, checked.error);
     const { url, host } = checked;
 

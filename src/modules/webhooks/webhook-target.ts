@@ -82,3 +82,35 @@ function ports(list: number[]): string {
     ? String(list[0])
     : `${list.slice(0, -1).join(', ')} or ${list[list.length - 1]}`;
 }
+
+/**
+ * The checks that need no DNS, again at send time (the configuration may have changed since the
+ * subscription was registered): an http(s) URL without credentials, on port 80, 443 or an allowed
+ * extra port, and when the host is an IP literal, a public one unless private targets are allowed.
+ * Errors are short, for the delivery log.
+ */
+export function checkTargetAtSend(
+  target: string,
+  policy: WebhookTargetPolicy,
+): { url: URL; host: string } | { error: string } {
+  let url: URL;
+  try {
+    url = new URL(target);
+  } catch {
+    return { error: 'invalid URL' };
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    return { error: `scheme ${url.protocol.slice(0, -1)} is not allowed` };
+  }
+  if (url.username !== '' || url.password !== '') {
+    return { error: 'credentials in the URL are not supported' };
+  }
+  const port = portOf(url);
+  if (!portAllowed(port, policy)) return { error: `port ${port} is not allowed` };
+  // The WHATWG parser has already normalised the host (lower case, punycode, 0x7f.1 → 127.0.0.1).
+  const host = url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname;
+  if (isIP(host) !== 0 && !policy.allowPrivateTargets && !isPublicAddress(host)) {
+    return { error: `address ${host} is not public` };
+  }
+  return { url, host };
+}
