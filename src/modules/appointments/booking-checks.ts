@@ -1,4 +1,3 @@
-import { isEmail } from 'class-validator';
 import { shown } from '../../common/errors/domain-error';
 import { toId, toIdList } from '../../common/http/id-list';
 import { RequiredParameterError } from '../../common/http/required-parameter';
@@ -11,6 +10,7 @@ import {
   type SlotRequest,
   slotRequestOf,
 } from '../availability';
+import { CLIENT_TEXT_LIMITS, isClientEmail } from '../clients';
 import type { FieldValueInput } from '../forms';
 import {
   AppointmentTooLongError,
@@ -109,13 +109,13 @@ export function requireText(
 /** A client's e-mail: required, and an e-mail. */
 export function checkClientEmail(email: string | undefined): void {
   requireText('email', email);
-  if (!isEmail(email.trim())) throw new InvalidValueError('email');
+  if (!isClientEmail(email.trim())) throw new InvalidValueError('email');
 }
 
-/** The client's details as long as their columns hold (admins included: MySQL would refuse them). */
-const CLIENT_TEXT_LIMITS = { firstName: 255, lastName: 255, email: 254, phone: 64 } as const;
-
-/** Refuses a client detail longer than its column (`invalid_<attribute>`), trimmed as stored. */
+/**
+ * Refuses a client detail longer than its column (`invalid_<attribute>`), trimmed as stored; admins
+ * included (MySQL would refuse it).
+ */
 export function assertClientTextFits(
   attribute: keyof typeof CLIENT_TEXT_LIMITS,
   value: string | undefined,
