@@ -1,5 +1,6 @@
 /*
  * What other modules use of clients; they import it from here, not from the module's files.
  */
+export { upsertBookingClient } from './booking-client';
 export { CLIENT_TEXT_LIMITS, isClientEmail } from './client-details';
 export { ClientsModule } from './clients.module';
