@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { isIP } from 'node:net';
 import { resolve } from 'node:path';
 import { parseEnvironment } from './parse-environment';
 
@@ -28,6 +29,8 @@ export interface WebhooksConfig {
   sweepIntervalMs: number;
   /** How long past due a pending delivery must be before the sweeper queues it again. */
   sweepGraceMs: number;
+  /** Where deliveries come from, as CIDRs (`GET /meta`'s `hooks`); an address is its /32 or /128. */
+  sourceCidrs: string[];
 }
 
 /** The outbox relay of the worker (see OutboxRelay). */
@@ -186,6 +189,7 @@ export class AppConfig {
         disableAfterMs: Math.round(e.WEBHOOK_DISABLE_AFTER_MS * e.WEBHOOK_TIME_SCALE),
         sweepIntervalMs: e.WEBHOOK_SWEEP_INTERVAL_MS,
         sweepGraceMs: e.WEBHOOK_SWEEP_GRACE_MS,
+        sourceCidrs: cidrList(e.WEBHOOK_SOURCE_CIDRS),
       },
       e.SHUTDOWN_TIMEOUT_MS,
       {
@@ -233,6 +237,15 @@ function trustProxyOf(text: string): TrustProxy {
     .split(',')
     .map((part) => part.trim())
     .join(',');
+}
+
+/** `192.0.2.7, 2001:db8::/32` → `['192.0.2.7/32', '2001:db8::/32']` (checked by IsCidrList). */
+function cidrList(text: string): string[] {
+  return text
+    .split(',')
+    .map((part) => part.trim())
+    .filter((part) => part !== '')
+    .map((part) => (part.includes('/') ? part : `${part}/${isIP(part) === 4 ? 32 : 128}`));
 }
 
 function numberList(text: string): number[] {
