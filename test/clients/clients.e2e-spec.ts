@@ -14,6 +14,9 @@ describe('Clients: /clients (e2e)', () => {
   /** An account of its own, so that each test sees only its clients. */
   const freshApi = async (): Promise<ApiClient> => apiClient(app, await createAccount(app));
 
+  /** The name most tests give their client, and the query naming it. */
+  const named = { firstName: 'Jane', lastName: 'Doe' };
+
   const query = (params: Record<string, string>) => `?${new URLSearchParams(params).toString()}`;
 
   /** A row of a table as a test's title: its inputs (a long run of one character as `x×256`) → its code. */
@@ -84,59 +87,47 @@ describe('Clients: /clients (e2e)', () => {
           'required_last_name',
           'Attribute "lastName" is required.',
         ],
-        [
-          { firstName: 42, lastName: 'Doe' },
-          'invalid_first_name',
-          'Invalid "firstName" attribute value.',
-        ],
-        [
-          { firstName: 'x'.repeat(256), lastName: 'Doe' },
-          'invalid_first_name',
-          'Invalid "firstName" attribute value.',
-        ],
-        [
-          { firstName: 'Jane', lastName: 'x'.repeat(256) },
-          'invalid_last_name',
-          'Invalid "lastName" attribute value.',
-        ],
-        [
-          { firstName: 'Jane', lastName: 'Doe', email: 'jane' },
-          'invalid_email',
-          'Invalid "email" attribute value.',
-        ],
-        [
-          { firstName: 'Jane', lastName: 'Doe', email: 'jane@example.com, joe@example.com' },
-          'invalid_email',
-          'Invalid "email" attribute value.',
-        ],
-        [
-          { firstName: 'Jane', lastName: 'Doe', email: `${'j'.repeat(250)}@example.com` },
-          'invalid_email',
-          'Invalid "email" attribute value.',
-        ],
-        [
-          { firstName: 'Jane', lastName: 'Doe', email: 7 },
-          'invalid_email',
-          'Invalid "email" attribute value.',
-        ],
-        [
-          { firstName: 'Jane', lastName: 'Doe', phone: '5'.repeat(65) },
-          'invalid_phone',
-          'Invalid "phone" attribute value.',
-        ],
-        [
-          { firstName: 'Jane', lastName: 'Doe', phone: 5550100 },
-          'invalid_phone',
-          'Invalid "phone" attribute value.',
-        ],
-        [
-          { firstName: 'Jane', lastName: 'Doe', notes: 'n'.repeat(4001) },
-          'invalid_notes',
-          'Invalid "notes" attribute value.',
-        ],
       ]),
     )('refuses %s', async (_, body, error, message) => {
       const api = await freshApi();
+      expect(await api.post('/clients', body)).toMatchObject(apiError(400, error, message));
+      expect((await api.get('/clients')).body).toEqual([]);
+    });
+
+    /** `invalid_<attribute>`, "Invalid "<attribute>" attribute value.", as booking says it. */
+    const INVALID_CODES: Record<string, string> = {
+      firstName: 'invalid_first_name',
+      lastName: 'invalid_last_name',
+      email: 'invalid_email',
+      phone: 'invalid_phone',
+      notes: 'invalid_notes',
+    };
+
+    it.each(
+      titled<[string, unknown, string, string]>(
+        (
+          [
+            ['firstName', 42],
+            ['firstName', 'x'.repeat(256)],
+            ['lastName', 'x'.repeat(256)],
+            ['email', 'jane'],
+            ['email', 'jane@example.com, joe@example.com'],
+            ['email', `${'j'.repeat(250)}@example.com`],
+            ['email', 7],
+            ['phone', '5'.repeat(65)],
+            ['phone', 5550100],
+            ['notes', 'n'.repeat(4001)],
+          ] as const
+        ).map(([attribute, value]) => [
+          attribute,
+          value,
+          INVALID_CODES[attribute],
+          `Invalid "${attribute}" attribute value.`,
+        ]),
+      ),
+    )('refuses %s', async (_, attribute, value, error, message) => {
+      const api = await freshApi();
+      const body = { firstName: 'Jane', lastName: 'Doe', [attribute]: value };
       expect(await api.post('/clients', body)).toMatchObject(apiError(400, error, message));
       expect((await api.get('/clients')).body).toEqual([]);
     });
@@ -289,8 +280,7 @@ describe('Clients: /clients (e2e)', () => {
     it('changes what the body gives of the client the query names', async () => {
       const api = await freshApi();
       await api.post('/clients', {
-        firstName: 'Jane',
-        lastName: 'Doe',
+        ...named,
         email: 'jane@example.com',
         notes: 'VIP',
       });
@@ -299,8 +289,7 @@ describe('Clients: /clients (e2e)', () => {
         email: 'Jane.Doe@Example.com',
       });
       const changed = {
-        firstName: 'Jane',
-        lastName: 'Doe',
+        ...named,
         email: 'jane.doe@example.com',
         phone: '+1 555 0100',
         notes: 'VIP',
@@ -310,7 +299,7 @@ describe('Clients: /clients (e2e)', () => {
 
       // Renamed, then found by the new name; an empty body changes nothing.
       expect(
-        await api.put(`/clients${query({ firstName: 'Jane', lastName: 'Doe' })}`, {
+        await api.put(`/clients${query(named)}`, {
           lastName: 'Smith',
           notes: null,
         }),
@@ -321,28 +310,25 @@ describe('Clients: /clients (e2e)', () => {
         status: 200,
         body: { ...changed, lastName: 'Smith', notes: '' },
       });
-      expect(
-        await api.put(`/clients${query({ firstName: 'Jane', lastName: 'Doe' })}`, {}),
-      ).toMatchObject(apiError(404, 'not_found', 'No client "Jane Doe" was found.'));
+      expect(await api.put(`/clients${query(named)}`, {})).toMatchObject(
+        apiError(404, 'not_found', 'No client "Jane Doe" was found.'),
+      );
     });
 
     it('needs the phone, or the e-mail, when several clients have the name', async () => {
       const api = await freshApi();
       await api.post('/clients', {
-        firstName: 'Jane',
-        lastName: 'Doe',
+        ...named,
         email: 'a@example.com',
         phone: '555 0100',
       });
       await api.post('/clients', {
-        firstName: 'Jane',
-        lastName: 'Doe',
+        ...named,
         email: 'b@example.com',
         phone: '555 0199',
       });
       await api.post('/clients', {
-        firstName: 'Jane',
-        lastName: 'Doe',
+        ...named,
         email: 'c@example.com',
         phone: '555 0199',
       });
@@ -385,46 +371,27 @@ describe('Clients: /clients (e2e)', () => {
       ).toEqual(['', 'first', 'third']);
     });
 
+    const invalid = (attribute: string) => `Invalid "${attribute}" attribute value.`;
     it.each(
       titled<[Record<string, string>, object, string, string]>([
         [{ lastName: 'Doe' }, {}, 'required_first_name', 'The parameter "firstName" is required.'],
         [
-          { firstName: ' ', lastName: 'Doe' },
+          { ...named, firstName: ' ' },
           {},
           'required_first_name',
           'The parameter "firstName" is required.',
         ],
         [{ firstName: 'Jane' }, {}, 'required_last_name', 'The parameter "lastName" is required.'],
+        [{ ...named, phone: '5'.repeat(65) }, {}, 'invalid_phone', invalid('phone')],
         [
-          { firstName: 'Jane', lastName: 'Doe', phone: '5'.repeat(65) },
-          {},
-          'invalid_phone',
-          'Invalid "phone" attribute value.',
-        ],
-        [
-          { firstName: 'Jane', lastName: 'Doe' },
+          named,
           { firstName: '' },
           'invalid_first_name',
           'Attribute "firstName" cannot be cleared.',
         ],
-        [
-          { firstName: 'Jane', lastName: 'Doe' },
-          { lastName: null },
-          'invalid_last_name',
-          'Invalid "lastName" attribute value.',
-        ],
-        [
-          { firstName: 'Jane', lastName: 'Doe' },
-          { email: 'not an e-mail' },
-          'invalid_email',
-          'Invalid "email" attribute value.',
-        ],
-        [
-          { firstName: 'Jane', lastName: 'Doe' },
-          { phone: 42 },
-          'invalid_phone',
-          'Invalid "phone" attribute value.',
-        ],
+        [named, { lastName: null }, 'invalid_last_name', invalid('lastName')],
+        [named, { email: 'not an e-mail' }, 'invalid_email', invalid('email')],
+        [named, { phone: 42 }, 'invalid_phone', invalid('phone')],
       ]),
     )('refuses %s', async (_, params, body, error, message) => {
       const api = await freshApi();
@@ -448,8 +415,7 @@ describe('Clients: /clients (e2e)', () => {
       const api = await freshApi();
       await api.post('/clients', { firstName: 'Jane', lastName: 'Doe', email: 'jane@example.com' });
       await api.post('/clients', {
-        firstName: 'Jane',
-        lastName: 'Doe',
+        ...named,
         email: 'other@example.com',
       });
       expect(
@@ -478,9 +444,7 @@ describe('Clients: /clients (e2e)', () => {
       await api.post('/clients', { firstName: 'Jane', lastName: 'Doe', phone: '555 0100' });
       await api.post('/clients', { firstName: 'Jane', lastName: 'Doe', phone: '555 0199' });
       await api.post('/clients', { firstName: 'Joe', lastName: 'Doe' });
-      expect(
-        await api.delete(`/clients${query({ firstName: 'Jane', lastName: 'Doe' })}`),
-      ).toMatchObject(
+      expect(await api.delete(`/clients${query(named)}`)).toMatchObject(
         apiError(
           400,
           'ambiguous_client',

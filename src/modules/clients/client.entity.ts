@@ -1,4 +1,5 @@
 import { Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
+import { CLIENT_TEXT_LIMITS } from './client-details';
 
 /**
  * A person of the business's client list: created by `POST /clients`, and by every booking (or
@@ -19,18 +20,18 @@ export class Client {
   @Column({ name: 'identity_key', type: 'char', length: 64, collation: 'utf8mb4_bin' })
   identityKey!: string;
 
-  @Column({ name: 'first_name', type: 'varchar', length: 255 })
+  @Column({ name: 'first_name', type: 'varchar', length: CLIENT_TEXT_LIMITS.firstName })
   firstName!: string;
 
-  @Column({ name: 'last_name', type: 'varchar', length: 255 })
+  @Column({ name: 'last_name', type: 'varchar', length: CLIENT_TEXT_LIMITS.lastName })
   lastName!: string;
 
   /** Lower-cased; `""` for none. */
-  @Column({ type: 'varchar', length: 254 })
+  @Column({ type: 'varchar', length: CLIENT_TEXT_LIMITS.email })
   email!: string;
 
   /** As given (trimmed); `""` for none. */
-  @Column({ type: 'varchar', length: 64 })
+  @Column({ type: 'varchar', length: CLIENT_TEXT_LIMITS.phone })
   phone!: string;
 
   /** The owner's notes about the client (never the appointments' notes); `""` for none. */

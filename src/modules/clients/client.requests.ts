@@ -1,3 +1,4 @@
+import { applyDecorators } from '@nestjs/common';
 import { Transform } from 'class-transformer';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsDefined, IsInt, IsString, Max, MaxLength, Min, ValidateBy } from 'class-validator';
@@ -181,33 +182,34 @@ export class ListClientsQuery {
 }
 
 /**
+ * A name the query of `PUT` and `DELETE /clients` must give: missing or blank is
+ * `required_<name>` "The parameter "firstName" is required.", a repeated one or a longer one than
+ * the column `invalid_<name>`. The checks run in the order listed.
+ */
+const RequiredName = (parameter: 'firstName' | 'lastName', example: string) =>
+  applyDecorators(
+    ApiProperty({
+      description: `The client's ${parameter === 'firstName' ? 'first' : 'last'} name, as listed (case is ignored). Required.`,
+      maxLength: CLIENT_TEXT_LIMITS[parameter],
+      example,
+    }),
+    QueryText(),
+    IsDefined(requiredParameter(parameter)),
+    IsString(),
+    MaxLength(CLIENT_TEXT_LIMITS[parameter]),
+    IsNotBlank(requiredParameter(parameter)),
+  );
+
+/**
  * The query of `PUT` and `DELETE /clients`, naming one client as the reference does: first and last
  * name (required), and the phone when the name is not enough; `email` is this service's addition,
  * for people of one name who share a phone.
  */
 export class ClientMatchQuery {
-  @ApiProperty({
-    description: "The client's first name, as listed (case is ignored). Required.",
-    maxLength: 255,
-    example: 'Jane',
-  })
-  @QueryText()
-  @IsNotBlank(requiredParameter('firstName'))
-  @MaxLength(CLIENT_TEXT_LIMITS.firstName)
-  @IsString()
-  @IsDefined(requiredParameter('firstName'))
+  @RequiredName('firstName', 'Jane')
   firstName!: string;
 
-  @ApiProperty({
-    description: "The client's last name, as listed (case is ignored). Required.",
-    maxLength: 255,
-    example: 'Doe',
-  })
-  @QueryText()
-  @IsNotBlank(requiredParameter('lastName'))
-  @MaxLength(CLIENT_TEXT_LIMITS.lastName)
-  @IsString()
-  @IsDefined(requiredParameter('lastName'))
+  @RequiredName('lastName', 'Doe')
   lastName!: string;
 
   @ApiPropertyOptional({
