@@ -3,10 +3,12 @@
  * a booking needs and nothing else. Parse the body, check the few fields (names, e-mail, ids, an
  * ISO datetime), then on a pooled connection (READ COMMITTED, set once per connection): BEGIN, lock
  * the calendar row, read its appointments overlapping the slot by (calendar_id, busy_from) bounded
- * on both sides, insert the appointment and its two outbox rows, COMMIT; answer a small JSON.
+ * on both sides, insert the appointment, add its client to the client list (or update them), insert
+ * its two outbox rows, COMMIT; answer a small JSON.
  * No auth, no type or working hours lookup (the type's duration comes from BARE_DURATION_MINUTES),
  * no framework. It books into the service's own tables, for calendars of its own account.
  */
+import { createHash } from 'node:crypto';
 import { type ServerResponse, createServer } from 'node:http';
 import { createPool } from 'mysql2/promise';
 import type { PoolConnection, ResultSetHeader, RowDataPacket } from 'mysql2/promise';
@@ -126,6 +128,21 @@ async function book(c: PoolConnection, b: Booking): Promise<number | 'calendar' 
       ],
     );
     const id = inserted.insertId;
+    // The client list's upsert, as the service writes it (identityKey of the name and e-mail).
+    const identity = createHash('sha256')
+      .update(
+        JSON.stringify([b.firstName.toLowerCase(), b.lastName.toLowerCase(), 'email', b.email]),
+      )
+      .digest('hex');
+    await c.query(
+      `INSERT INTO clients (account_id, identity_key, first_name, last_name, email, phone, notes,
+         created_at, updated_at)
+       VALUES (?, ?, ?, ?, ?, '', '', ?, ?)
+       ON DUPLICATE KEY UPDATE first_name = VALUES(first_name), last_name = VALUES(last_name),
+         email = IF(VALUES(email) = '', email, VALUES(email)),
+         phone = IF(VALUES(phone) = '', phone, VALUES(phone)), updated_at = VALUES(updated_at)`,
+      [accountId, identity, b.firstName, b.lastName, b.email, now, now],
+    );
     const payload = JSON.stringify({
       appointmentId: id,
       calendarId: b.calendarId,

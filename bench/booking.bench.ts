@@ -6,11 +6,11 @@
  *
  * Each side has its own account (same database) with 100 New York calendars open every day
  * 00:00–24:00 and one 15-minute type linked to all of them (maxDaysInAdvance 3650, no minimum
- * notice). Every request books a distinct (calendar, start): a counter walks the calendars first,
- * then the days from 30 days ahead on, then the 15-minute slots of a day, so that concurrent
- * requests lock different calendars, nearly all answer 200, and each calendar's days fill evenly
- * (the same busy time to read on both sides). The service has no rate limits yet: nothing
- * throttles this.
+ * notice). Every request books a distinct (calendar, start), for a client of its own: a counter
+ * walks the calendars first, then the days from 30 days ahead on, then the 15-minute slots of a
+ * day, so that concurrent requests lock different calendars, nearly all answer 200, and each
+ * calendar's days fill evenly (the same busy time to read on both sides). The service has no rate
+ * limits yet: nothing throttles this.
  *
  * Both servers are warmed up first, then measured in alternating rounds (service, bare). Figures per
  * round and medians: bookings/s (2xx only), p50/p99, CPU per booking of the server process and of
@@ -398,18 +398,28 @@ async function checkRows(env: NodeJS.ProcessEnv, sides: Side[]): Promise<string>
         'SELECT COUNT(*) AS n FROM appointments WHERE account_id = ?',
         [side.accountId],
       );
+      const [[c]] = await connection.query<({ n: number } & RowDataPacket)[]>(
+        'SELECT COUNT(*) AS n FROM clients WHERE account_id = ?',
+        [side.accountId],
+      );
       const [[o]] = await connection.query<({ n: number; pending: number } & RowDataPacket)[]>(
         'SELECT COUNT(*) AS n, COALESCE(SUM(dispatched_at IS NULL), 0) AS pending FROM outbox WHERE account_id = ?',
         [side.accountId],
       );
       // A timed load stops counting with requests in flight (≤ 1 per connection): those book too.
       const unseen = Number(a.n) - booked[side.name];
-      const fits = unseen >= 0 && unseen <= CONNECTIONS * ROUNDS && Number(o.n) === 2 * Number(a.n);
+      // Each booking is a client of its own (distinctSlots): one client row each.
+      const fits =
+        unseen >= 0 &&
+        unseen <= CONNECTIONS * ROUNDS &&
+        Number(o.n) === 2 * Number(a.n) &&
+        Number(c.n) === Number(a.n);
       parts.push(
-        `${side.name} ${booked[side.name]} × 2xx → ${a.n} appointments (${unseen} answered after a timed load stopped), ${o.n} outbox rows (${o.pending} left undispatched)${fits ? '' : ' — MISMATCH'}`,
+        `${side.name} ${booked[side.name]} × 2xx → ${a.n} appointments (${unseen} answered after a timed load stopped), ${c.n} clients, ${o.n} outbox rows (${o.pending} left undispatched)${fits ? '' : ' — MISMATCH'}`,
       );
       if (!KEEP_ROWS) {
         await connection.query('DELETE FROM appointments WHERE account_id = ?', [side.accountId]);
+        await connection.query('DELETE FROM clients WHERE account_id = ?', [side.accountId]);
         await connection.query('DELETE FROM outbox WHERE account_id = ?', [side.accountId]);
       }
     }

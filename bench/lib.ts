@@ -312,7 +312,9 @@ export async function dropQueueKeys(env: NodeJS.ProcessEnv, prefix: string): Pro
  * Booking bodies that each ask for a (calendar, start) never asked for before in the run: calendars
  * first, then days from `firstDayAhead` on, then the slots of a day, so that concurrent requests
  * lock different calendars, nearly all answer 200, and each calendar's days fill evenly (the busy
- * time read stays the same few rows however many bookings are made).
+ * time read stays the same few rows however many bookings are made). Each is a client of its own
+ * (its e-mail): the client list keys on the person, and one person's bookings wait for each other
+ * on their client row until they commit, which real traffic (many people) does not do.
  */
 export function distinctSlots({
   calendarIds,
@@ -341,7 +343,7 @@ export function distinctSlots({
     return JSON.stringify({
       firstName: 'Ada',
       lastName: 'Lovelace',
-      email: 'ada.lovelace@example.test',
+      email: `ada.lovelace+${i}@example.test`,
       appointmentTypeID: typeId,
       calendarID: calendarIds[i % calendars],
       datetime: new Date(start).toISOString().replace('.000Z', 'Z'),

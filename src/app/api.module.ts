@@ -9,6 +9,7 @@ import { AppointmentsModule } from '../modules/appointments';
 import { AvailabilityModule } from '../modules/availability';
 import { CatalogModule } from '../modules/catalog';
 import { CertificatesModule } from '../modules/certificates';
+import { ClientsModule } from '../modules/clients';
 import { FormsModule } from '../modules/forms';
 import { NotificationsModule } from '../modules/notifications';
 import { OAuthModule } from '../modules/oauth';
@@ -33,6 +34,7 @@ export class ApiModule {
         AvailabilityModule,
         CertificatesModule,
         AppointmentsModule,
+        ClientsModule,
         FormsModule,
         WebhooksModule,
         NotificationsModule,

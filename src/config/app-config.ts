@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { isIP } from 'node:net';
 import { resolve } from 'node:path';
 import { parseEnvironment } from './parse-environment';
 
@@ -32,6 +33,8 @@ export interface WebhooksConfig {
   timeouts: WebhookTimeouts;
   /** Deliveries in flight at once per worker process (see WebhookFairness). */
   inFlight: WebhookInFlightLimits;
+  /** Where deliveries come from, as CIDRs (`GET /meta`'s `hooks`); an address is its /32 or /128. */
+  sourceCidrs: string[];
 }
 
 /** A webhook attempt's time limits (each phase's no longer than the whole). */
@@ -218,6 +221,7 @@ export class AppConfig {
           perSlowTarget: e.WEBHOOK_SLOW_TARGET_IN_FLIGHT,
           perAccount: e.WEBHOOK_ACCOUNT_IN_FLIGHT,
         },
+        sourceCidrs: cidrList(e.WEBHOOK_SOURCE_CIDRS),
       },
       e.SHUTDOWN_TIMEOUT_MS,
       {
@@ -265,6 +269,15 @@ function trustProxyOf(text: string): TrustProxy {
     .split(',')
     .map((part) => part.trim())
     .join(',');
+}
+
+/** `192.0.2.7, 2001:db8::/32` → `['192.0.2.7/32', '2001:db8::/32']` (checked by IsCidrList). */
+function cidrList(text: string): string[] {
+  return text
+    .split(',')
+    .map((part) => part.trim())
+    .filter((part) => part !== '')
+    .map((part) => (part.includes('/') ? part : `${part}/${isIP(part) === 4 ? 32 : 128}`));
 }
 
 function numberList(text: string): number[] {

@@ -37,14 +37,31 @@ export function isTrustProxy(value: unknown): boolean {
   if (/^\d{1,2}$/.test(text)) return true;
   return text.split(',').every((part) => {
     const entry = part.trim();
-    if (PROXY_RANGE_NAMES.has(entry)) return true;
-    const [address, bits, extra] = entry.split('/');
-    const family = isIP(address);
-    if (family === 0 || extra !== undefined) return false;
-    if (bits === undefined) return true;
-    return /^\d{1,3}$/.test(bits) && Number(bits) <= (family === 4 ? 32 : 128);
+    return PROXY_RANGE_NAMES.has(entry) || isAddressOrCidr(entry);
   });
 }
+
+/** An IPv4 or IPv6 address, or a CIDR (`192.0.2.0/24`, `2001:db8::/32`). */
+export function isAddressOrCidr(entry: string): boolean {
+  const [address, bits, extra] = entry.split('/');
+  const family = isIP(address);
+  if (family === 0 || extra !== undefined) return false;
+  if (bits === undefined) return true;
+  return /^\d{1,3}$/.test(bits) && Number(bits) <= (family === 4 ? 32 : 128);
+}
+
+/** A comma-separated list of addresses and CIDRs, or nothing. */
+export const IsCidrList = (): PropertyDecorator =>
+  ValidateBy({
+    name: 'isCidrList',
+    validator: {
+      validate: (value: unknown) =>
+        typeof value === 'string' &&
+        (value.trim() === '' || value.split(',').every((part) => isAddressOrCidr(part.trim()))),
+      defaultMessage: (args) =>
+        `${args?.property ?? 'The variable'} must be a comma-separated list of IPv4 or IPv6 addresses and CIDRs`,
+    },
+  });
 
 export const IsTrustProxy = (): PropertyDecorator =>
   ValidateBy({

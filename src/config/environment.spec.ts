@@ -67,6 +67,7 @@ describe('configuration', () => {
       sweepGraceMs: 30_000,
       timeouts: { connectMs: 3000, headersMs: 5000, totalMs: 10_000 },
       inFlight: { perTarget: 50, perSlowTarget: 2, perAccount: 50 },
+      sourceCidrs: [],
     });
     const scaled = AppConfig.fromEnvironment({
       WEBHOOK_TIME_SCALE: '0.001',
@@ -209,6 +210,14 @@ describe('configuration', () => {
     expect(AppConfig.fromEnvironment({ TRUST_PROXY: value }).http.trustProxy).toEqual(expected);
   });
 
+  it("reads the webhooks' source addresses as CIDRs, an address as its /32 or /128", () => {
+    expect(
+      AppConfig.fromEnvironment({
+        WEBHOOK_SOURCE_CIDRS: ' 192.0.2.0/24, 198.51.100.7 ,2001:db8::/32,2001:db8::1',
+      }).webhooks.sourceCidrs,
+    ).toEqual(['192.0.2.0/24', '198.51.100.7/32', '2001:db8::/32', '2001:db8::1/128']);
+  });
+
   it('needs the SMS API settings with the http driver, naming each missing one', () => {
     expect(() => parseEnvironment({ SMS_DRIVER: 'http', SMS_ACCOUNT_SID: 'AC1' })).toThrow(
       'Invalid configuration:\n  SMS_API_URL: must be set when SMS_DRIVER=http\n  SMS_AUTH_TOKEN: must be set when SMS_DRIVER=http\n  SMS_FROM: must be set when SMS_DRIVER=http',
@@ -250,6 +259,9 @@ describe('configuration', () => {
     [{ TRUST_PROXY: 'true' }, 'TRUST_PROXY'],
     [{ TRUST_PROXY: '10.0.0.0/33' }, 'TRUST_PROXY'],
     [{ TRUST_PROXY: '10.0.0.1,proxy.example' }, 'TRUST_PROXY'],
+    [{ WEBHOOK_SOURCE_CIDRS: '192.0.2.0/33' }, 'WEBHOOK_SOURCE_CIDRS'],
+    [{ WEBHOOK_SOURCE_CIDRS: '192.0.2.1,,192.0.2.2' }, 'WEBHOOK_SOURCE_CIDRS'],
+    [{ WEBHOOK_SOURCE_CIDRS: 'hooks.example' }, 'WEBHOOK_SOURCE_CIDRS'],
   ])('refuses %j, naming %s', (env, name) => {
     expect(() => parseEnvironment(env)).toThrow(ConfigError);
     expect(() => parseEnvironment(env)).toThrow(

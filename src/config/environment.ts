@@ -13,7 +13,13 @@ import {
   ValidateIf,
 } from 'class-validator';
 import { DAY } from '../common/time/durations';
-import { BooleanVariable, IntVariable, IsTrustProxy, toDecimal } from './environment-values';
+import {
+  BooleanVariable,
+  IntVariable,
+  IsCidrList,
+  IsTrustProxy,
+  toDecimal,
+} from './environment-values';
 
 /**
  * Every environment variable the service reads, with the defaults that work on a developer machine
@@ -149,6 +155,14 @@ export class Environment {
   /** Whether webhook targets may be loopback, private or otherwise non-public addresses. */
   @BooleanVariable()
   WEBHOOK_ALLOW_PRIVATE_TARGETS = false;
+
+  /**
+   * The addresses webhooks leave from (the workers' egress: a NAT gateway's address, say), as
+   * comma-separated IPv4/IPv6 addresses or CIDRs: `GET /meta` tells receivers (its `hooks`), so
+   * that they can allow them through a firewall. Empty by default (nothing is announced).
+   */
+  @IsCidrList()
+  WEBHOOK_SOURCE_CIDRS = '';
 
   /** The retry ladder of a failed delivery, comma-separated milliseconds (the contract's by default). */
   @Matches(/^\s*\d+\s*(,\s*\d+\s*)*$/, {

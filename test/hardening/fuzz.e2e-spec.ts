@@ -29,6 +29,8 @@ interface WriteRoute {
   valid?: () => Body;
   /** A fixture's id for `:id`. */
   id?: () => number;
+  /** A query the endpoint accepts (`PUT /clients?firstName=…`), sent besides random ones. */
+  query?: string;
 }
 
 /** Values that break assumptions: types, ranges, sizes, encodings. */
@@ -193,6 +195,16 @@ const queryOf: fc.Arbitrary<string> = fc.oneof(
     .map((d) => `?${new URLSearchParams(d).toString()}`),
 );
 
+function queryFor(route: WriteRoute): fc.Arbitrary<string> {
+  return route.query === undefined
+    ? queryOf
+    : fc.oneof(
+        { weight: 3, arbitrary: fc.constant(route.query) },
+        { weight: 1, arbitrary: queryOf.map((q) => `${route.query}&${q.slice(1)}`) },
+        { weight: 1, arbitrary: queryOf },
+      );
+}
+
 interface Sent {
   status: number;
   contentType: string;
@@ -269,6 +281,8 @@ describe('Hardening: fuzzing every write endpoint (e2e)', () => {
       lastName: 'Client',
       email: 'ada@example.test',
     });
+    const cleo = await api.post('/clients', { firstName: 'Cleo', lastName: 'Client', phone: '1' });
+    if (cleo.status !== 200) throw new Error(`/clients: ${JSON.stringify(cleo.body)}`);
     client = await registerClient(app);
     tables = (
       await db.query<{ name: string }[]>(
@@ -467,7 +481,19 @@ describe('Hardening: fuzzing every write endpoint (e2e)', () => {
       id: () => ids.appointment,
       valid: () => ({ cancelNote: 'Ill', noShow: false }),
     },
+    {
+      method: 'POST',
+      path: '/clients',
+      valid: () => ({ firstName: 'Dora', lastName: 'Client', email: 'dora@example.test' }),
+    },
+    {
+      method: 'PUT',
+      path: '/clients',
+      query: '?firstName=Cleo&lastName=Client',
+      valid: () => ({ phone: '555 0199', notes: 'Prefers mornings' }),
+    },
     // Deletions last: a valid id deletes the fixture the routes above use.
+    { method: 'DELETE', path: '/clients', query: '?firstName=Cleo&lastName=Client' },
     { method: 'DELETE', path: '/blocks/:id', id: () => ids.block },
     { method: 'DELETE', path: '/classes/:id', id: () => ids.classSession },
     { method: 'DELETE', path: '/certificates/:id', id: () => ids.certificate },
@@ -708,7 +734,7 @@ describe('Hardening: fuzzing every write endpoint (e2e)', () => {
     await fc.assert(
       fc.asyncProperty(
         idOf(route),
-        queryOf,
+        queryFor(route),
         bodyOf(route),
         contentTypes,
         authorizations,

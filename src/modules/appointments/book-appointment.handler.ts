@@ -18,6 +18,7 @@ import {
   isOffered,
   resolveSlotContext,
 } from '../availability';
+import { upsertBookingClient } from '../clients';
 import { AppointmentScheduledEvent, eventsOf } from './appointment-events';
 import { AppointmentParts } from './appointment-parts';
 import { AppointmentWrites } from './appointment-writes';
@@ -34,7 +35,8 @@ import { type IdempotencyClaim, IdempotencyKeys } from './idempotency-keys';
  * Books an appointment as the contract says: the attributes, type, calendar, zone and datetime,
  * forms and label are checked first (in the contract's order); then one transaction locks the
  * candidate calendars, checks availability with the slot engine on what is committed, takes a
- * certificate's use, inserts the appointment and its `scheduled` and `changed` events. Two bookings
+ * certificate's use, inserts the appointment and its `scheduled` and `changed` events, and adds the
+ * client to the client list (or brings their record up to date). Two bookings
  * of one calendar are thus served one after the other: no double booking. With an
  * `Idempotency-Key`, a request sent again answers the appointment it booked.
  */
@@ -126,6 +128,8 @@ export class BookAppointmentHandler implements ICommandHandler<BookAppointmentCo
     appointment.id = Number(await insertRows(tx, Appointment, [appointment]));
     if (claim) await this.idempotencyKeys.record(tx, account.id, claim, appointment.id);
     await this.parts.writeAnswers(tx, appointment.id, checked.fieldValues);
+    // After the other writes: the client's row (locked by its unique key) is held only to the commit.
+    await upsertBookingClient(tx, account.id, appointment, appointment.createdAt);
     const events = eventsOf(AppointmentScheduledEvent, appointment, mode.noEmail);
     return { result: appointment, events };
   }

@@ -10,6 +10,7 @@ import { CoveringBusyIndex1764600000000 } from './1764600000000-covering-busy-in
 import { OAuth1764700000000 } from './1764700000000-oauth';
 import { Notifications1764800000000 } from './1764800000000-notifications';
 import { OutboxBatchJobs1764900000000 } from './1764900000000-outbox-batch-jobs';
+import { Clients1765000000000 } from './1765000000000-clients';
 import { Payments1765100000000 } from './1765100000000-payments';
 import { AppointmentsByClient1765110000000 } from './1765110000000-appointments-by-client';
 
@@ -30,6 +31,7 @@ export const migrations = [
   OAuth1764700000000,
   Notifications1764800000000,
   OutboxBatchJobs1764900000000,
+  Clients1765000000000,
   Payments1765100000000,
   AppointmentsByClient1765110000000,
 ];

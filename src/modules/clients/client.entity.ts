@@ -1,0 +1,46 @@
+import { Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
+import { CLIENT_TEXT_LIMITS } from './client-details';
+
+/**
+ * A person of the business's client list: created by `POST /clients`, and by every booking (or
+ * brought up to date by it: see upsertBookingClient). Not a foreign key of appointments: an
+ * appointment keeps the client's details as they were booked.
+ */
+@Entity('clients')
+@Index('uq_clients_identity', ['accountId', 'identityKey'], { unique: true })
+@Index('idx_clients_account_name', ['accountId', 'lastName', 'firstName'])
+export class Client {
+  @PrimaryGeneratedColumn({ type: 'int', unsigned: true })
+  id!: number;
+
+  @Column({ name: 'account_id', type: 'int', unsigned: true })
+  accountId!: number;
+
+  /** identityKey() of the details below: which person of the account this is. */
+  @Column({ name: 'identity_key', type: 'char', length: 64, collation: 'utf8mb4_bin' })
+  identityKey!: string;
+
+  @Column({ name: 'first_name', type: 'varchar', length: CLIENT_TEXT_LIMITS.firstName })
+  firstName!: string;
+
+  @Column({ name: 'last_name', type: 'varchar', length: CLIENT_TEXT_LIMITS.lastName })
+  lastName!: string;
+
+  /** Lower-cased; `""` for none. */
+  @Column({ type: 'varchar', length: CLIENT_TEXT_LIMITS.email })
+  email!: string;
+
+  /** As given (trimmed); `""` for none. */
+  @Column({ type: 'varchar', length: CLIENT_TEXT_LIMITS.phone })
+  phone!: string;
+
+  /** The owner's notes about the client (never the appointments' notes); `""` for none. */
+  @Column({ type: 'text' })
+  notes!: string;
+
+  @Column({ name: 'created_at', type: 'datetime', precision: 3 })
+  createdAt!: Date;
+
+  @Column({ name: 'updated_at', type: 'datetime', precision: 3 })
+  updatedAt!: Date;
+}
