@@ -68,6 +68,15 @@ describe('OAuth 2.0 pages in headless Chromium (e2e)', () => {
     await page.getByRole('button', { name: 'Sign in' }).click();
   }
 
+  /**
+   * Signs in and waits for the consent page. The sign-in page is at /oauth2/authorize already, so
+   * the URL cannot tell the new page has come: the next document's load can (reading the title
+   * while the POST was in flight read "").
+   */
+  async function signedIn(page: Page, password: string): Promise<void> {
+    await Promise.all([page.waitForEvent('load'), signIn(page, password)]);
+  }
+
   it('sign in, consent, land on the redirect with code and state; the app exchanges it and calls GET /api/v1/me', async () => {
     const { page, problems } = await openPage();
     await page.goto(partner.url('/connect'));
@@ -77,10 +86,7 @@ describe('OAuth 2.0 pages in headless Chromium (e2e)', () => {
     expect(await page.locator('html').getAttribute('lang')).toBe('en');
     await screenshot(page, 'login');
 
-    await Promise.all([
-      page.waitForURL((url) => url.pathname === '/oauth2/authorize'),
-      signIn(page, owner.password),
-    ]);
+    await signedIn(page, owner.password);
     expect(await page.title()).toBe('Allow Partner App to access your account?');
     expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe(
       'Allow Partner App to access your account?',
@@ -117,10 +123,7 @@ describe('OAuth 2.0 pages in headless Chromium (e2e)', () => {
     expect(await page.getByLabel('Password').getAttribute('aria-invalid')).toBe('true');
     await screenshot(page, 'login-error');
 
-    await Promise.all([
-      page.waitForURL((url) => url.pathname === '/oauth2/authorize'),
-      signIn(page, owner.password),
-    ]);
+    await signedIn(page, owner.password);
     expect(await page.title()).toBe('Allow Partner App to access your account?');
     expect(problems).toEqual([]);
   });
@@ -129,10 +132,7 @@ describe('OAuth 2.0 pages in headless Chromium (e2e)', () => {
     const { page, problems } = await openPage();
     await page.goto(partner.url('/connect'));
     const sentState = new URL(page.url()).searchParams.get('state');
-    await Promise.all([
-      page.waitForURL((url) => url.pathname === '/oauth2/authorize'),
-      signIn(page, owner.password),
-    ]);
+    await signedIn(page, owner.password);
     await Promise.all([
       page.waitForURL((url) => url.href.startsWith(`${partner.client.redirectUri}?`)),
       page.getByRole('button', { name: 'Deny' }).click(),

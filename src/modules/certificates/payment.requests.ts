@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { IsDefined, IsIn, IsString, Matches, MaxLength, ValidateBy } from 'class-validator';
-import { Optional, Trim } from '../../common/http/attributes';
+import { IsMultiLine, Optional, Trim } from '../../common/http/attributes';
 import { snake } from '../../common/http/http.errors';
 import { MAX_CENTS, formatCents, isSignedMoney, toSignedCents } from '../../common/money/money';
 import { PAYMENT_PROCESSORS, type PaymentProcessor } from './payment.entity';
@@ -74,11 +74,14 @@ export class RecordPaymentRequest {
   transactionID?: string;
 
   @ApiPropertyOptional({
-    description: 'Why: required for a refund, optional for a payment.',
+    description:
+      'Why: required for a refund, optional for a payment. Text that may span lines, without ' +
+      'other control or bidi characters.',
     maxLength: MAX_REASON_LENGTH,
     example: 'Session cut short',
   })
   @Trim()
+  @IsMultiLine()
   @MaxLength(MAX_REASON_LENGTH)
   @IsString()
   @Optional()
