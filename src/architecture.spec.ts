@@ -197,4 +197,11 @@ describe('file size', () => {
       .map(({ path, lines }) => `${path}: ${lines} lines`);
     expect(long).toEqual([]);
   });
+
+  it('the booking use case reads in one sitting: its handler is at most 150 lines', () => {
+    const handler = files.find(
+      (f) => f.path === 'modules/appointments/book-appointment.handler.ts',
+    );
+    expect(handler?.text.split('\n').length).toBeLessThanOrEqual(151);
+  });
 });

@@ -34,10 +34,9 @@ import { type IdempotencyClaim, IdempotencyKeys } from './idempotency-keys';
 /**
  * Books an appointment as the contract says: the attributes, type, calendar, zone and datetime,
  * forms and label are checked first (in the contract's order); then one transaction locks the
- * candidate calendars, checks availability with the slot engine on what is committed, takes a
- * certificate's use, inserts the appointment and its `scheduled` and `changed` events, and adds the
- * client to the client list (or brings their record up to date). Two bookings
- * of one calendar are thus served one after the other: no double booking. With an
+ * candidate calendars, checks availability on what is committed, takes a certificate's use,
+ * inserts the appointment, its `scheduled` and `changed` events and the client's record. Two
+ * bookings of one calendar are served one after the other: no double booking. With an
  * `Idempotency-Key`, a request sent again answers the appointment it booked.
  */
 @CommandHandler(BookAppointmentCommand)
