@@ -63,14 +63,25 @@ function brotli(file: string): Readable {
   return createReadStream(file).pipe(createBrotliDecompress());
 }
 
-/** Unpacks a .tar.br into `dir` (Debian's tar reads the tar; Node has no tar reader of its own). */
+/**
+ * Unpacks a .tar.br into `dir` (Debian's tar reads the tar; Node has no tar reader of its own). The
+ * tar is written out first, then read by tar from the file: piped into tar's stdin, tar may exit at
+ * the archive's end marker before the zero padding after it is written, which fails the pipe
+ * ("Premature close", seen on Node 24 with @sparticuz/chromium 143's archive).
+ */
 async function untar(file: string, dir: string): Promise<void> {
   await mkdir(dir, { recursive: true });
-  const tar = spawn('tar', ['-x', '-f', '-', '-C', dir], { stdio: ['pipe', 'ignore', 'inherit'] });
-  const exited = new Promise<number | null>((resolve) => tar.on('exit', resolve));
-  await pipeline(brotli(file), tar.stdin);
-  const code = await exited;
-  if (code !== 0) throw new Error(`tar exited ${code} unpacking ${file}`);
+  const archive = `${dir}.tar`;
+  try {
+    await pipeline(brotli(file), createWriteStream(archive));
+    const tar = spawn('tar', ['-x', '-f', archive, '-C', dir], {
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
+    const code = await new Promise<number | null>((resolve) => tar.on('exit', resolve));
+    if (code !== 0) throw new Error(`tar exited ${code} unpacking ${file}`);
+  } finally {
+    await rm(archive, { force: true });
+  }
 }
 
 /** The packaged Chromium, unpacked (once per package version) into node_modules/.cache. */
