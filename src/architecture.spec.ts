@@ -21,6 +21,7 @@ const LAYERS: readonly (readonly [string, readonly string[]])[] = [
   ['forms', ['accounts', 'catalog']],
   ['certificates', ['accounts', 'catalog']],
   ['availability', ['accounts', 'catalog']],
+  ['calendar-sync', ['accounts', 'availability', 'catalog']],
   ['clients', ['accounts']],
   ['appointments', ['accounts', 'availability', 'catalog', 'certificates', 'clients', 'forms']],
   ['notifications', ['accounts', 'appointments', 'availability']],

@@ -7,6 +7,7 @@ import { OutboxModule } from '../common/outbox/outbox.module';
 import { AccountsModule, ApiAuthGuard } from '../modules/accounts';
 import { AppointmentsModule } from '../modules/appointments';
 import { AvailabilityModule } from '../modules/availability';
+import { CalendarSyncModule } from '../modules/calendar-sync';
 import { CatalogModule } from '../modules/catalog';
 import { CertificatesModule } from '../modules/certificates';
 import { ClientsModule } from '../modules/clients';
@@ -32,6 +33,7 @@ export class ApiModule {
         AccountsModule,
         CatalogModule,
         AvailabilityModule,
+        CalendarSyncModule,
         CertificatesModule,
         AppointmentsModule,
         ClientsModule,

@@ -41,6 +41,10 @@ export class Account {
   @Column({ name: 'max_days_in_advance', type: 'int', unsigned: true, default: 60 })
   maxDaysInAdvance!: number;
 
+  /** How often, in minutes, the worker reads the busy time of the account's calendar sources. */
+  @Column({ name: 'calendar_sync_minutes', type: 'smallint', unsigned: true, default: 5 })
+  calendarSyncMinutes!: number;
+
   @Column({ name: 'require_phone', type: 'boolean', default: false })
   requirePhone!: boolean;
 

@@ -51,6 +51,7 @@ export function bookedAppointment(
     classId,
     ...appointmentTimes(start, ctx.rules),
     canceled: false,
+    sequence: 0,
     firstName: r.firstName!.trim(),
     lastName: r.lastName!.trim(),
     email: (r.email ?? '').trim().toLowerCase(),

@@ -32,6 +32,7 @@ export class CancelAppointmentHandler implements ICommandHandler<CancelAppointme
         throw new ClientChangeClosedError('cancel', appointment.id);
       appointment.canceled = true;
       appointment.canceledAt = now;
+      appointment.sequence += 1;
       appointment.cancelNote = request.cancelNote ?? null;
       if (mode.admin && request.noShow !== undefined) appointment.noShow = request.noShow;
       appointment.updatedAt = now;

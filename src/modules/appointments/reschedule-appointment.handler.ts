@@ -105,6 +105,7 @@ export class RescheduleAppointmentHandler implements ICommandHandler<RescheduleA
       ...appointmentTimes(start, ctx.rules),
     });
     if (timezone !== undefined) appointment.timezone = timezone;
+    appointment.sequence += 1;
     appointment.updatedAt = new Date(now);
     await tx.save(appointment);
     return eventsOf(AppointmentRescheduledEvent, appointment, mode.noEmail);

@@ -110,6 +110,13 @@ export class Appointment {
   @Column({ name: 'scheduled_by', type: 'varchar', length: 254, nullable: true })
   scheduledBy!: string | null;
 
+  /**
+   * The iCalendar SEQUENCE of its event (the e-mail's .ics, the calendar feed): raised by every
+   * reschedule and cancel, so that a client's calendar replaces the copy it holds (RFC 5546).
+   */
+  @Column({ type: 'int', unsigned: true, default: 0 })
+  sequence!: number;
+
   @Column({ name: 'created_at', type: 'datetime', precision: 3 })
   createdAt!: Date;
 

@@ -15,6 +15,12 @@ export const MAX_APPOINTMENT_MINUTES = 1440;
  */
 export const MAX_BUSY_SPAN_MINUTES = 3 * 1440;
 
+/**
+ * The longest span of external busy time stored (calendar-sync cuts longer events into days), so
+ * that its read is bounded on both sides of `idx_external_busy_calendar`, as appointments' is.
+ */
+export const MAX_EXTERNAL_SPAN_MINUTES = 1440;
+
 /** Busy time to read over `[from, until)`, leaving out some appointments (a reschedule's own). */
 export interface BusyRequest extends Span {
   ignoreAppointmentIds: number[];
@@ -36,7 +42,10 @@ export const BUSY_COLUMNS = `,
     WHERE b.calendar_id = c.id AND b.ends_at > ? AND b.starts_at < ?) AS blocks,
   (SELECT JSON_ARRAYAGG(JSON_ARRAY(s.starts_at, s.starts_at + INTERVAL st.duration MINUTE))
      FROM classes s JOIN appointment_types st ON st.id = s.appointment_type_id AND st.deleted_at IS NULL
-    WHERE s.calendar_id = c.id AND s.starts_at >= ? AND s.starts_at < ?) AS sessions`;
+    WHERE s.calendar_id = c.id AND s.starts_at >= ? AND s.starts_at < ?) AS sessions,
+  (SELECT JSON_ARRAYAGG(JSON_ARRAY(x.starts_at, x.ends_at)) FROM external_busy_spans x
+    WHERE x.calendar_id = c.id AND x.starts_at >= ? AND x.starts_at < ? AND x.ends_at > ?)
+    AS external`;
 
 type SpanList = string | [string, string][] | null;
 
@@ -45,6 +54,7 @@ export interface BusyColumns {
   appointments: SpanList;
   blocks: SpanList;
   sessions: SpanList;
+  external: SpanList;
 }
 
 export function busyParameters(busy: BusyRequest): unknown[] {
@@ -59,12 +69,20 @@ export function busyParameters(busy: BusyRequest): unknown[] {
     until,
     new Date(busy.from - MAX_APPOINTMENT_MINUTES * MINUTE),
     until,
+    new Date(busy.from - MAX_EXTERNAL_SPAN_MINUTES * MINUTE),
+    until,
+    from,
   ];
 }
 
 /** A row's busy columns as spans (any order, may overlap). */
 export function busySpansOf(row: Partial<BusyColumns>): Span[] {
-  return [...spans(row.appointments), ...spans(row.blocks), ...spans(row.sessions)];
+  return [
+    ...spans(row.appointments),
+    ...spans(row.blocks),
+    ...spans(row.sessions),
+    ...spans(row.external),
+  ];
 }
 
 /** The busy time that decides whether an appointment of these rules can start at `start`. */

@@ -10,7 +10,13 @@ export {
 } from './availability.errors';
 export { Appointment } from './appointment.entity';
 export { AvailabilityModule } from './availability.module';
-export { MAX_APPOINTMENT_MINUTES, busyWindow, readBusyTime, readSeatsTaken } from './busy-time';
+export {
+  MAX_APPOINTMENT_MINUTES,
+  MAX_EXTERNAL_SPAN_MINUTES,
+  busyWindow,
+  readBusyTime,
+  readSeatsTaken,
+} from './busy-time';
 export { CalendarLocks } from './calendar-locks';
 export { localDateBounds } from './query-spans';
 export {
