@@ -12,8 +12,8 @@ export const RADICALE_MISSING =
 
 /**
  * A real CalDAV server for a test file: Debian's Radicale 3, started from a configuration of this
- * run (its own folder, a free port on 127.0.0.1), any user name and password accepted (`auth: none`
- * still reads Basic credentials: the user owns `/<user>/`). Stopped, its folder removed, by stop().
+ * run (its own folder, a free port on 127.0.0.1), its users and passwords in a plain htpasswd file
+ * (each owns `/<user>/`, and nothing else). Stopped, its folder removed, by stop().
  */
 export class Radicale {
   private constructor(
@@ -22,18 +22,28 @@ export class Radicale {
     readonly url: string,
   ) {}
 
-  static async start(): Promise<Radicale> {
+  static async start(users: Record<string, string>): Promise<Radicale> {
     const binary = radicaleBinary();
     const port = await freePort();
     const dir = mkdtempSync(join(tmpdir(), 'radicale-'));
     const config = join(dir, 'config');
+    const htpasswd = join(dir, 'users');
+    writeFileSync(
+      htpasswd,
+      Object.entries(users)
+        .map(([user, password]) => `${user}:${password}\n`)
+        .join(''),
+    );
     writeFileSync(
       config,
       [
         '[server]',
         `hosts = 127.0.0.1:${port}`,
         '[auth]',
-        'type = none',
+        'type = htpasswd',
+        `htpasswd_filename = ${htpasswd}`,
+        'htpasswd_encryption = plain',
+        'delay = 0',
         '[rights]',
         'type = owner_only',
         '[storage]',

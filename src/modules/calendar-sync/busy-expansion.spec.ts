@@ -32,7 +32,7 @@ describe('expandBusy: iCalendar events as busy time (ical.js)', () => {
   it.each(['2030-02-20T12:00:00Z', '2030-10-01T12:00:00Z', '2031-03-01T12:00:00Z'])(
     'leaves exactly the busy hours the scenario means (today %s)',
     (today) => {
-      const now = DateTime.fromISO(today);
+      const now = DateTime.fromISO(today) as DateTime<true>;
       const s = scenario(now);
       const window = { from: now.toMillis() - DAY, until: now.toMillis() + 400 * DAY };
       const { spans, events } = expandBusy([s.feed, s.nySeries, s.londonSeries], window, NY);
