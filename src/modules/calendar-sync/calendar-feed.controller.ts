@@ -1,4 +1,5 @@
-import { Controller, Get, Header, Param } from '@nestjs/common';
+import { Controller, Get, Param, Res } from '@nestjs/common';
+import type { FastifyReply } from 'fastify';
 import { ApiOperation, ApiParam, ApiProduces, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { Public } from '../../common/http/public.decorator';
 import { ApiErrors } from '../../common/openapi/api-errors';
@@ -12,8 +13,6 @@ export class CalendarFeedController {
   constructor(private readonly feeds: CalendarFeedsService) {}
 
   @Get(':file')
-  @Header('content-type', 'text/calendar; charset=utf-8')
-  @Header('cache-control', 'private, max-age=300')
   @ApiOperation({
     summary: "A calendar's schedule as iCalendar (the secret feed address)",
     description:
@@ -28,7 +27,14 @@ export class CalendarFeedController {
     content: { 'text/calendar': { schema: { type: 'string' } } },
   })
   @ApiErrors({ 404: ['not_found'] }, { authenticated: false })
-  feed(@Param('file') file: string): Promise<string> {
-    return this.feeds.render(file);
+  async feed(
+    @Param('file') file: string,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<string> {
+    const body = await this.feeds.render(file);
+    // Set once the feed is found: a refusal stays the JSON envelope.
+    reply.header('content-type', 'text/calendar; charset=utf-8');
+    reply.header('cache-control', 'private, max-age=300');
+    return body;
   }
 }
