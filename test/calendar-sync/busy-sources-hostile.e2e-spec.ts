@@ -1,7 +1,7 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DataSource } from 'typeorm';
 import { Secrets } from '../../src/common/crypto/secrets';
-import { BusySourceSync } from '../../src/modules/calendar-sync';
+import { BusySourceSync } from '../../src/modules/calendar-sync/busy-source-sync';
 import { type ApiClient, apiClient, apiError } from '../support/api-client';
 import { createCalendar } from '../support/catalog-fixtures';
 import { createAccount, startApi } from '../support/test-app';

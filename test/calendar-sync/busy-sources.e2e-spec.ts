@@ -3,7 +3,7 @@ import { DateTime } from 'luxon';
 import { DataSource } from 'typeorm';
 import { Secrets } from '../../src/common/crypto/secrets';
 import type { AppConfig } from '../../src/config/app-config';
-import { BusySourceSync } from '../../src/modules/calendar-sync';
+import { BusySourceSync } from '../../src/modules/calendar-sync/busy-source-sync';
 import { type ApiClient, apiClient, apiError } from '../support/api-client';
 import { createAppointmentType, createCalendar } from '../support/catalog-fixtures';
 import { Radicale, basic } from '../support/radicale';
