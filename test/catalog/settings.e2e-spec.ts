@@ -25,6 +25,7 @@ describe('Settings: /settings (e2e)', () => {
       sendConfirmationEmail: true,
       sendSms: true,
       reminderHours: 24,
+      calendarSyncMinutes: 5,
     });
   });
 
@@ -36,6 +37,7 @@ describe('Settings: /settings (e2e)', () => {
       requirePhone: true,
       sendSms: false,
       reminderHours: 2,
+      calendarSyncMinutes: 15,
     });
     const expected = {
       timezone: 'Europe/Berlin',
@@ -45,6 +47,7 @@ describe('Settings: /settings (e2e)', () => {
       sendConfirmationEmail: true,
       sendSms: false,
       reminderHours: 2,
+      calendarSyncMinutes: 15,
     };
     expect(updated).toMatchObject({ status: 200 });
     expect(updated.body).toEqual(expected);
@@ -95,6 +98,16 @@ describe('Settings: /settings (e2e)', () => {
     [{ reminderHours: 721 }, 'invalid_reminder_hours', 'Invalid "reminderHours" attribute value.'],
     [{ reminderHours: 1.5 }, 'invalid_reminder_hours', 'Invalid "reminderHours" attribute value.'],
     [{ reminderHours: '24' }, 'invalid_reminder_hours', 'Invalid "reminderHours" attribute value.'],
+    [
+      { calendarSyncMinutes: 0 },
+      'invalid_calendar_sync_minutes',
+      'Invalid "calendarSyncMinutes" attribute value.',
+    ],
+    [
+      { calendarSyncMinutes: 1441 },
+      'invalid_calendar_sync_minutes',
+      'Invalid "calendarSyncMinutes" attribute value.',
+    ],
   ])('refuses %p and changes nothing', async (body, error, message) => {
     const api = await newOwner();
     const before = (await api.get('/settings')).body as unknown;

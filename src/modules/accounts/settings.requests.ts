@@ -40,4 +40,11 @@ export class UpdateSettingsRequest {
   @Min(0)
   @IsInt()
   reminderHours?: number;
+
+  /** How often the calendars' busy sources are read, in minutes: 1 to a day (default 5). */
+  @Optional()
+  @Max(1440)
+  @Min(1)
+  @IsInt()
+  calendarSyncMinutes?: number;
 }

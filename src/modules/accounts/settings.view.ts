@@ -9,6 +9,8 @@ export interface SettingsView {
   sendConfirmationEmail: boolean;
   sendSms: boolean;
   reminderHours: number;
+  /** How often, in minutes, the worker reads the calendars' busy sources (calendar sync). */
+  calendarSyncMinutes: number;
 }
 
 export function toSettingsView(account: Account): SettingsView {
@@ -20,5 +22,6 @@ export function toSettingsView(account: Account): SettingsView {
     sendConfirmationEmail: account.sendConfirmationEmail,
     sendSms: account.sendSms,
     reminderHours: account.reminderHours,
+    calendarSyncMinutes: account.calendarSyncMinutes,
   };
 }
