@@ -68,6 +68,7 @@ export class BusySourceScheduler implements OnModuleInit, OnApplicationBootstrap
   }
 
   async onModuleDestroy(): Promise<void> {
+    this.sync.stop();
     await this.passes.stop();
   }
 

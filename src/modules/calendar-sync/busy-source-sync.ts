@@ -34,7 +34,6 @@ const INSERT_BATCH = 1000;
 interface SourceFacts {
   timezone: string;
   days: number;
-  minutes: number;
 }
 
 /**
@@ -47,6 +46,9 @@ interface SourceFacts {
  */
 @Injectable()
 export class BusySourceSync {
+  /** Aborted on shutdown: syncs in flight end at once (as failed; the next worker reads them). */
+  private readonly stopping = new AbortController();
+
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly secrets: Secrets,
@@ -59,6 +61,7 @@ export class BusySourceSync {
    * that another worker's pass skips them) and syncs them; returns how many it claimed.
    */
   async syncDue(now = Date.now()): Promise<number> {
+    if (this.stopping.signal.aborted) return 0;
     const due: { id: number; next: Date; minutes: number }[] = await this.dataSource.query(
       `SELECT s.id, s.next_sync_at AS next, a.calendar_sync_minutes AS minutes
          FROM busy_sources s JOIN accounts a ON a.id = s.account_id
@@ -75,7 +78,8 @@ export class BusySourceSync {
     }
     const queue = [...claimed];
     const run = async () => {
-      for (let id = queue.shift(); id !== undefined; id = queue.shift()) await this.sync(id, now);
+      for (let id = queue.shift(); id !== undefined; id = queue.shift())
+        if (!this.stopping.signal.aborted) await this.sync(id, now);
     };
     await Promise.all(Array.from({ length: CONCURRENCY }, run));
     return claimed.length;
@@ -91,7 +95,10 @@ export class BusySourceSync {
       source.lastSuccessAt !== null && now - source.lastSuccessAt.getTime() < FULL_READ_EVERY_MS;
     const started = performance.now();
     const type = source.type;
-    const signal = AbortSignal.timeout(this.config.calendarSync.timeoutMs);
+    const signal = AbortSignal.any([
+      AbortSignal.timeout(this.config.calendarSync.timeoutMs),
+      this.stopping.signal,
+    ]);
     let outcome: SyncOutcome;
     try {
       const read = await readSource(
@@ -133,21 +140,23 @@ export class BusySourceSync {
     return outcome;
   }
 
-  /** The calendar's zone, the days ahead to read and the account's interval; null if gone. */
+  /** Ends the syncs in flight, and starts no more. */
+  stop(): void {
+    this.stopping.abort();
+  }
+
+  /** The calendar's zone and the days ahead to read; null when the calendar is gone. */
   private async facts(source: BusySource): Promise<SourceFacts | null> {
-    const [row]: { timezone: string; days: number; minutes: number }[] =
-      await this.dataSource.query(
-        `SELECT c.timezone, a.calendar_sync_minutes AS minutes,
+    const [row]: { timezone: string; days: number }[] = await this.dataSource.query(
+      `SELECT c.timezone,
                 GREATEST(a.max_days_in_advance, COALESCE((SELECT MAX(t.max_days_in_advance)
                   FROM appointment_types t WHERE t.account_id = a.id AND t.deleted_at IS NULL), 0))
                   AS days
            FROM calendars c JOIN accounts a ON a.id = c.account_id
           WHERE c.id = ? AND c.account_id = ? AND c.deleted_at IS NULL`,
-        [source.calendarId, source.accountId],
-      );
-    return row
-      ? { timezone: row.timezone, days: Number(row.days), minutes: Number(row.minutes) }
-      : null;
+      [source.calendarId, source.accountId],
+    );
+    return row ? { timezone: row.timezone, days: Number(row.days) } : null;
   }
 
   private async recordUnchanged(sourceId: number, now: number): Promise<void> {
@@ -222,7 +231,10 @@ export function storedSpans(spans: Span[]): Span[] {
 }
 
 function describe(e: unknown, signal: AbortSignal): string {
-  if (signal.aborted) return 'timed out';
+  if (signal.aborted)
+    return signal.reason instanceof DOMException && signal.reason.name === 'TimeoutError'
+      ? 'timed out'
+      : 'stopped (the worker shut down)';
   if (!(e instanceof Error)) return String(e);
   const cause = (e as { cause?: { code?: string; message?: string } }).cause;
   const detail = cause?.code ?? cause?.message;

@@ -62,6 +62,8 @@ export class CalendarSyncController {
       'invalid_type',
       'required_url',
       'invalid_url',
+      'invalid_username',
+      'invalid_password',
       'bad_request',
       'too_many_sources',
     ],
