@@ -250,7 +250,8 @@ describe('Metrics (e2e)', () => {
     expect(created.status).toBe(200);
     const status = await eventually(async () => {
       const res = await api.get(`/calendars/${calendar}/busy-sources/${created.body.id}`);
-      return res.body.status.state === 'pending' ? undefined : res.body.status;
+      const { status } = res.body as { status: { state: string } };
+      return status.state === 'pending' ? undefined : status;
     }, 20_000);
     expect(status).toMatchObject({ state: 'ok', eventsRead: 5, lastError: null });
     const after = await scrape(workerUrl);
