@@ -11,6 +11,7 @@ import { CatalogModule } from '../modules/catalog';
 import { CertificatesModule } from '../modules/certificates';
 import { ClientsModule } from '../modules/clients';
 import { FormsModule } from '../modules/forms';
+import { HoldsModule } from '../modules/holds';
 import { NotificationsModule } from '../modules/notifications';
 import { OAuthModule } from '../modules/oauth';
 import { WebhooksModule } from '../modules/webhooks';
@@ -34,6 +35,7 @@ export class ApiModule {
         AvailabilityModule,
         CertificatesModule,
         AppointmentsModule,
+        HoldsModule,
         ClientsModule,
         FormsModule,
         WebhooksModule,

@@ -25,6 +25,7 @@ describe('Settings: /settings (e2e)', () => {
       sendConfirmationEmail: true,
       sendSms: true,
       reminderHours: 24,
+      holdMaxMinutes: 30,
     });
   });
 
@@ -36,6 +37,7 @@ describe('Settings: /settings (e2e)', () => {
       requirePhone: true,
       sendSms: false,
       reminderHours: 2,
+      holdMaxMinutes: 10,
     });
     const expected = {
       timezone: 'Europe/Berlin',
@@ -45,6 +47,7 @@ describe('Settings: /settings (e2e)', () => {
       sendConfirmationEmail: true,
       sendSms: false,
       reminderHours: 2,
+      holdMaxMinutes: 10,
     };
     expect(updated).toMatchObject({ status: 200 });
     expect(updated.body).toEqual(expected);
@@ -95,6 +98,9 @@ describe('Settings: /settings (e2e)', () => {
     [{ reminderHours: 721 }, 'invalid_reminder_hours', 'Invalid "reminderHours" attribute value.'],
     [{ reminderHours: 1.5 }, 'invalid_reminder_hours', 'Invalid "reminderHours" attribute value.'],
     [{ reminderHours: '24' }, 'invalid_reminder_hours', 'Invalid "reminderHours" attribute value.'],
+    [{ holdMaxMinutes: 0 }, 'invalid_hold_max_minutes', 'Invalid "holdMaxMinutes" attribute value.'],
+    [{ holdMaxMinutes: 31 }, 'invalid_hold_max_minutes', 'Invalid "holdMaxMinutes" attribute value.'],
+    [{ holdMaxMinutes: 2.5 }, 'invalid_hold_max_minutes', 'Invalid "holdMaxMinutes" attribute value.'],
   ])('refuses %p and changes nothing', async (body, error, message) => {
     const api = await newOwner();
     const before = (await api.get('/settings')).body as unknown;

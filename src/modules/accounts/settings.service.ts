@@ -30,6 +30,7 @@ export class SettingsService {
       changes.sendConfirmationEmail = request.sendConfirmationEmail;
     if (request.sendSms !== undefined) changes.sendSms = request.sendSms;
     if (request.reminderHours !== undefined) changes.reminderHours = request.reminderHours;
+    if (request.holdMaxMinutes !== undefined) changes.holdMaxMinutes = request.holdMaxMinutes;
     if (Object.keys(changes).length > 0) {
       await this.accounts.update({ id: accountId }, { ...changes, updatedAt: new Date() });
       // The cached account (GET /me, the principal) must not show the old zone in this process.

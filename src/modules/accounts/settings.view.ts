@@ -9,6 +9,7 @@ export interface SettingsView {
   sendConfirmationEmail: boolean;
   sendSms: boolean;
   reminderHours: number;
+  holdMaxMinutes: number;
 }
 
 export function toSettingsView(account: Account): SettingsView {
@@ -20,5 +21,6 @@ export function toSettingsView(account: Account): SettingsView {
     sendConfirmationEmail: account.sendConfirmationEmail,
     sendSms: account.sendSms,
     reminderHours: account.reminderHours,
+    holdMaxMinutes: account.holdMaxMinutes,
   };
 }

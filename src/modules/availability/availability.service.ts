@@ -32,6 +32,7 @@ import type {
   AvailableTime,
   CheckedTime,
 } from './availability.views';
+import { limitFilter } from './booking-limits';
 import { readBusyTime, readSeatsTaken } from './busy-time';
 import {
   type SlotContext,
@@ -233,23 +234,28 @@ export class AvailabilityService {
         },
         ignore,
       ));
+    const withinLimits = await limitFilter(this.dataSource.manager, ctx, window);
     for (const calendar of ctx.calendars) {
       const schedule = scheduleOf(calendar, busy);
       for (const start of freeStarts(schedule, rules, window, now))
-        counts.set(start, (counts.get(start) ?? 0) + 1);
+        if (!withinLimits || withinLimits(calendar, start))
+          counts.set(start, (counts.get(start) ?? 0) + 1);
     }
     return counts;
   }
 
-  /** The sessions of the context's class type on its calendars starting in `window`. */
-  private sessions(
+  /**
+   * The sessions of the context's class type on its calendars starting in `window`; one on a day or
+   * week full for the booking limits cannot take anyone.
+   */
+  private async sessions(
     ctx: SlotContext,
     window: Span,
     now: number,
     ignore: number[] = [],
   ): Promise<OpenSession[]> {
-    if (!ctx.type.active || ctx.calendars.length === 0) return Promise.resolve([]);
-    return this.openSessions(
+    if (!ctx.type.active || ctx.calendars.length === 0) return [];
+    const open = await this.openSessions(
       undefined,
       [ctx.type],
       ctx.calendars.map((c) => c.id),
@@ -257,6 +263,14 @@ export class AvailabilityService {
       now,
       ignore,
       ctx,
+    );
+    const withinLimits = await limitFilter(this.dataSource.manager, ctx, window);
+    if (!withinLimits) return open;
+    const calendars = new Map(ctx.calendars.map((c) => [c.id, c]));
+    return open.map((s) =>
+      s.unavailable || withinLimits(calendars.get(s.calendar.id)!, startOf(s))
+        ? s
+        : { ...s, unavailable: 'not_available' as const },
     );
   }
 
