@@ -98,9 +98,21 @@ describe('Settings: /settings (e2e)', () => {
     [{ reminderHours: 721 }, 'invalid_reminder_hours', 'Invalid "reminderHours" attribute value.'],
     [{ reminderHours: 1.5 }, 'invalid_reminder_hours', 'Invalid "reminderHours" attribute value.'],
     [{ reminderHours: '24' }, 'invalid_reminder_hours', 'Invalid "reminderHours" attribute value.'],
-    [{ holdMaxMinutes: 0 }, 'invalid_hold_max_minutes', 'Invalid "holdMaxMinutes" attribute value.'],
-    [{ holdMaxMinutes: 31 }, 'invalid_hold_max_minutes', 'Invalid "holdMaxMinutes" attribute value.'],
-    [{ holdMaxMinutes: 2.5 }, 'invalid_hold_max_minutes', 'Invalid "holdMaxMinutes" attribute value.'],
+    [
+      { holdMaxMinutes: 0 },
+      'invalid_hold_max_minutes',
+      'Invalid "holdMaxMinutes" attribute value.',
+    ],
+    [
+      { holdMaxMinutes: 31 },
+      'invalid_hold_max_minutes',
+      'Invalid "holdMaxMinutes" attribute value.',
+    ],
+    [
+      { holdMaxMinutes: 2.5 },
+      'invalid_hold_max_minutes',
+      'Invalid "holdMaxMinutes" attribute value.',
+    ],
   ])('refuses %p and changes nothing', async (body, error, message) => {
     const api = await newOwner();
     const before = (await api.get('/settings')).body as unknown;
