@@ -11,10 +11,11 @@ const MORNING = { monday: [{ start: '09:00', end: '12:00' }] };
 const SLOTS = ['09:00', '09:30', '10:00', '10:30', '11:00', '11:30'];
 
 type Step =
-  | { kind: 'hold' | 'book'; slot: number; withToken: boolean }
+  | { kind: 'hold'; slot: number; withToken: boolean }
+  | { kind: 'book'; slot: number; withToken: boolean }
   | { kind: 'release' | 'expire' | 'cancel'; pick: number };
 
-const step: fc.Arbitrary<Step> = fc.oneof(
+const step = fc.oneof(
   fc.record({
     kind: fc.constantFrom('hold' as const, 'book' as const),
     slot: fc.nat(SLOTS.length - 1),
@@ -24,7 +25,7 @@ const step: fc.Arbitrary<Step> = fc.oneof(
     kind: fc.constantFrom('release' as const, 'expire' as const, 'cancel' as const),
     pick: fc.nat(20),
   }),
-);
+) as fc.Arbitrary<Step>;
 
 /**
  * For random sequences of hold, release, expire, book and cancel, each answer is the one the model

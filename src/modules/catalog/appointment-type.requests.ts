@@ -1,3 +1,4 @@
+import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsBoolean, IsIn, IsInt, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
 import {
   BooleanQuery,
@@ -130,6 +131,15 @@ export class AppointmentTypeAttributes {
   requireSmsOptIn?: boolean;
 
   /** At most this many live appointments a local day (calendar's zone); null: no limit. */
+  @ApiPropertyOptional({
+    type: 'integer',
+    nullable: true,
+    minimum: 1,
+    maximum: MAX_BOOKING_LIMIT,
+    description:
+      "At most this many live appointments (and holds) a local day of the calendar's zone; " +
+      'admins are exempt. null: no limit.',
+  })
   @OptionalNullable()
   @Max(MAX_BOOKING_LIMIT)
   @Min(1)
@@ -137,6 +147,13 @@ export class AppointmentTypeAttributes {
   maxPerDay?: number | null;
 
   /** At most this many live appointments an ISO week (calendar's zone); null: no limit. */
+  @ApiPropertyOptional({
+    type: 'integer',
+    nullable: true,
+    minimum: 1,
+    maximum: MAX_BOOKING_LIMIT,
+    description: 'As `maxPerDay`, a week (ISO: Monday 00:00 to Monday). null: no limit.',
+  })
   @OptionalNullable()
   @Max(MAX_BOOKING_LIMIT)
   @Min(1)

@@ -1,3 +1,4 @@
+import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Allow, IsInt, IsString, Max, MaxLength, Min, ValidateIf } from 'class-validator';
 import {
   IsEmailAddress,
@@ -72,6 +73,15 @@ class CalendarAttributes {
   overrides?: unknown;
 
   /** At most this many live appointments a local day (calendar's zone); null: no limit. */
+  @ApiPropertyOptional({
+    type: 'integer',
+    nullable: true,
+    minimum: 1,
+    maximum: MAX_BOOKING_LIMIT,
+    description:
+      "At most this many live appointments (and holds) a local day of the calendar's zone; " +
+      'admins are exempt. null: no limit.',
+  })
   @OptionalNullable()
   @Max(MAX_BOOKING_LIMIT)
   @Min(1)
@@ -79,6 +89,13 @@ class CalendarAttributes {
   maxPerDay?: number | null;
 
   /** At most this many live appointments an ISO week (calendar's zone); null: no limit. */
+  @ApiPropertyOptional({
+    type: 'integer',
+    nullable: true,
+    minimum: 1,
+    maximum: MAX_BOOKING_LIMIT,
+    description: 'As `maxPerDay`, a week (ISO: Monday 00:00 to Monday). null: no limit.',
+  })
   @OptionalNullable()
   @Max(MAX_BOOKING_LIMIT)
   @Min(1)
