@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { EntityManager } from 'typeorm';
+import { queryPrepared } from '../../common/database/prepared';
 import { InvalidAttributeError } from '../../common/errors/domain-error';
-import { SlotHold } from './slot-hold.entity';
 
 /*
  * A hold's token and what booking does with it: the client who holds a time books it with
@@ -37,15 +37,28 @@ export class HoldMismatchError extends InvalidAttributeError {
   }
 }
 
-/** The account's live hold with this token, if any. */
-export async function findLiveHold(
+/** What a booking reads of the hold it books. */
+interface HeldRow {
+  id: number;
+  appointmentTypeId: number;
+  calendarId: number;
+  startsAt: Date;
+}
+
+/** The account's live hold with this token, if any (prepared: it is on the booking's path). */
+async function findLiveHold(
   manager: EntityManager,
   accountId: number,
   token: string,
-): Promise<SlotHold | null> {
-  const hold = await manager.findOneBy(SlotHold, { tokenHash: hashHoldToken(token) });
-  if (!hold || hold.accountId !== accountId || hold.expiresAt.getTime() <= Date.now()) return null;
-  return hold;
+): Promise<HeldRow | undefined> {
+  const [row] = await queryPrepared<HeldRow[]>(
+    manager,
+    `SELECT id, appointment_type_id AS appointmentTypeId, calendar_id AS calendarId,
+            starts_at AS startsAt
+       FROM slot_holds WHERE token_hash = ? AND account_id = ? AND expires_at > ?`,
+    [hashHoldToken(token), accountId, new Date()],
+  );
+  return row;
 }
 
 /**
@@ -61,13 +74,14 @@ export async function heldSlot(
 ): Promise<{ id: number; calendarId: number }> {
   const hold = await findLiveHold(manager, accountId, token);
   if (!hold) throw new InvalidHoldTokenError();
+  const calendarId = Number(hold.calendarId);
   if (
-    hold.appointmentTypeId !== booked.typeId ||
-    hold.startsAt.getTime() !== booked.start ||
-    (booked.calendarId !== undefined && booked.calendarId !== hold.calendarId)
+    Number(hold.appointmentTypeId) !== booked.typeId ||
+    new Date(hold.startsAt).getTime() !== booked.start ||
+    (booked.calendarId !== undefined && booked.calendarId !== calendarId)
   )
     throw new HoldMismatchError(booked.datetimeText);
-  return { id: hold.id, calendarId: hold.calendarId };
+  return { id: Number(hold.id), calendarId };
 }
 
 /**
@@ -76,11 +90,10 @@ export async function heldSlot(
  * booked by a request sent twice, or expired.
  */
 export async function consumeHold(tx: EntityManager, holdId: number): Promise<void> {
-  const result = await tx
-    .createQueryBuilder()
-    .delete()
-    .from(SlotHold)
-    .where('id = :holdId AND expires_at > :now', { holdId, now: new Date() })
-    .execute();
-  if (!result.affected) throw new InvalidHoldTokenError();
+  const result = await queryPrepared<{ affectedRows: number }>(
+    tx,
+    'DELETE FROM slot_holds WHERE id = ? AND expires_at > ?',
+    [holdId, new Date()],
+  );
+  if (!result.affectedRows) throw new InvalidHoldTokenError();
 }

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager } from 'typeorm';
+import { insertRows } from '../../common/database/insert-rows';
 import { retryLockConflicts } from '../../common/database/lock-retries';
 import { NotFoundError, shown } from '../../common/errors/domain-error';
 import { toId, toIdList } from '../../common/http/id-list';
@@ -71,22 +72,22 @@ export class SlotHoldsService {
         const placed = await this.placement.client(tx, ctx, { start, datetimeText, calendarNamed });
         const busy = busyWindow(ctx.rules, start);
         const now = Date.now();
-        return tx.save(
-          tx.create(SlotHold, {
-            accountId: account.id,
-            appointmentTypeId: ctx.type.id,
-            calendarId: placed.calendar.id,
-            classId: placed.classId,
-            startsAt: new Date(start),
-            busyFrom: new Date(busy.from),
-            busyUntil: new Date(busy.until),
-            addonIds: ctx.addons.map((a) => a.id),
-            timezone: clientZone ?? placed.calendar.timezone,
-            tokenHash: hash,
-            expiresAt: new Date(now + minutes * MINUTE),
-            createdAt: new Date(now),
-          }),
-        );
+        const hold = tx.create(SlotHold, {
+          accountId: account.id,
+          appointmentTypeId: ctx.type.id,
+          calendarId: placed.calendar.id,
+          classId: placed.classId,
+          startsAt: new Date(start),
+          busyFrom: new Date(busy.from),
+          busyUntil: new Date(busy.until),
+          addonIds: ctx.addons.map((a) => a.id),
+          timezone: clientZone ?? placed.calendar.timezone,
+          tokenHash: hash,
+          expiresAt: new Date(now + minutes * MINUTE),
+          createdAt: new Date(now),
+        });
+        hold.id = Number(await insertRows(tx, SlotHold, [hold]));
+        return hold;
       }),
     );
     return { ...toSlotHoldView(hold), token };
