@@ -3,7 +3,7 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DataSource } from 'typeorm';
 import { type ApiClient, apiClient, apiError } from '../support/api-client';
 import { createAppointmentType, createCalendar } from '../support/catalog-fixtures';
-import { createAccount, startApi } from '../support/test-app';
+import { type TestAccount, createAccount, startApi } from '../support/test-app';
 import {
   HORIZON,
   HOURS,
@@ -20,11 +20,13 @@ describe('/slot-holds (e2e)', () => {
   let app: NestFastifyApplication;
   let db: DataSource;
   let api: ApiClient;
+  let account: TestAccount;
 
   beforeAll(async () => {
     app = await startApi();
     db = app.get(DataSource);
-    api = apiClient(app, await createAccount(app, { timezone: 'America/New_York' }));
+    account = await createAccount(app, { timezone: 'America/New_York' });
+    api = apiClient(app, account);
   });
 
   afterAll(() => app.close());
@@ -273,5 +275,30 @@ describe('/slot-holds (e2e)', () => {
     // Without a calendar named, the booking goes on the hold's calendar.
     const booked = await api.post('/appointments', { ...booking, datetime: `${MONDAY}T13:00` });
     expect(booked).toMatchObject({ status: 200, body: { calendarID: calendar } });
+  });
+
+  it('pay then book: the booking with holdToken sent again with its Idempotency-Key answers the same appointment', async () => {
+    const { calendar, type } = await service();
+    const at = { appointmentTypeID: type, calendarID: calendar, datetime: `${MONDAY}T15:00` };
+    const held = await api.post('/slot-holds', { ...at, minutes: 10 });
+    const { id, token } = held.body as { id: number; token: string };
+    expect((await api.put(`/slot-holds/${id}`, { minutes: 15 })).status).toBe(200);
+    const book = () =>
+      app.inject({
+        method: 'POST',
+        url: '/api/v1/appointments',
+        headers: {
+          authorization: account.authorization,
+          'content-type': 'application/json',
+          'idempotency-key': `pay-${id}`,
+        },
+        payload: JSON.stringify({ ...client, ...at, holdToken: token }),
+      });
+    const first = await book();
+    const again = await book();
+    expect(first.statusCode).toBe(200);
+    expect(again.statusCode).toBe(200);
+    expect(again.json<{ id: number }>().id).toBe(first.json<{ id: number }>().id);
+    expect(await liveAppointments(db, 'calendar_id = ?', [calendar])).toBe(1);
   });
 });
