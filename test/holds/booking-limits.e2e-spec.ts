@@ -144,4 +144,34 @@ describe('booking limits (e2e)', () => {
       apiError(400, 'not_available', 'The time "2030-06-05T11:00" is not an available time slot.'),
     );
   });
+
+  it("a client's reschedule: into a full day refused, within its own day allowed", async () => {
+    const calendar = await createCalendar(api, { hours: EVERY_DAY });
+    const type = await createAppointmentType(api, {
+      duration: 60,
+      calendarIDs: [calendar],
+      maxPerDay: 1,
+      ...HORIZON,
+    });
+    const wednesday = await book(type, calendar, '2030-06-05T09:00');
+    const thursday = await book(type, calendar, '2030-06-06T09:00');
+    const { id } = thursday.body as { id: number };
+    expect([wednesday.status, thursday.status]).toEqual([200, 200]);
+    expect(
+      await api.put(`/appointments/${id}/reschedule`, { datetime: '2030-06-05T11:00' }),
+    ).toMatchObject(
+      apiError(400, 'not_available', 'The time "2030-06-05T11:00" is not an available time slot.'),
+    );
+    expect(
+      await api.put(`/appointments/${id}/reschedule`, { datetime: '2030-06-06T11:00' }),
+    ).toMatchObject({ status: 200, body: { datetime: '2030-06-06T11:00:00-0400' } });
+    // An admin moves it anyway.
+    expect(
+      (
+        await api.put(`/appointments/${id}/reschedule?admin=true`, {
+          datetime: '2030-06-05T11:00',
+        })
+      ).status,
+    ).toBe(200);
+  });
 });

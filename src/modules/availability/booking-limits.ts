@@ -49,7 +49,8 @@ function fits(max: number | null, taken: number): boolean {
 const COUNT_BY = {
   type: `SELECT
       (SELECT COUNT(*) FROM appointments a
-        WHERE a.appointment_type_id = ? AND a.starts_at >= ? AND a.starts_at < ? AND a.canceled = 0)
+        WHERE a.appointment_type_id = ? AND a.starts_at >= ? AND a.starts_at < ? AND a.canceled = 0
+          AND a.id <> ?)
     + (SELECT COUNT(*) FROM slot_holds h
         WHERE h.appointment_type_id = ? AND h.starts_at >= ? AND h.starts_at < ?
           AND h.expires_at > ? AND h.id <> ?) AS n`,
@@ -57,28 +58,37 @@ const COUNT_BY = {
   calendar: `SELECT
       (SELECT COUNT(*) FROM appointments a
         WHERE a.calendar_id = ? AND a.busy_from >= ? AND a.busy_from < ?
-          AND a.starts_at >= ? AND a.starts_at < ? AND a.canceled = 0)
+          AND a.starts_at >= ? AND a.starts_at < ? AND a.canceled = 0 AND a.id <> ?)
     + (SELECT COUNT(*) FROM slot_holds h
         WHERE h.calendar_id = ? AND h.busy_from >= ? AND h.busy_from < ?
           AND h.starts_at >= ? AND h.starts_at < ? AND h.expires_at > ? AND h.id <> ?) AS n`,
 };
+
+/**
+ * What a limit's count leaves out: the booking client's own hold (it becomes the appointment), a
+ * moved appointment itself (it leaves its old day).
+ */
+export interface LimitIgnores {
+  holdId?: number;
+  appointmentId?: number;
+}
 
 async function countIn(
   tx: EntityManager,
   of: 'type' | 'calendar',
   id: number,
   period: Span,
-  ignoreHoldId: number,
+  { holdId = 0, appointmentId = 0 }: LimitIgnores,
 ): Promise<number> {
   const from = new Date(period.from);
   const until = new Date(period.until);
   const now = new Date();
   const parameters =
     of === 'type'
-      ? [id, from, until, id, from, until, now, ignoreHoldId]
+      ? [id, from, until, appointmentId, id, from, until, now, holdId]
       : [
-          ...[id, new Date(period.from - DAY), until, from, until],
-          ...[id, new Date(period.from - DAY), until, from, until, now, ignoreHoldId],
+          ...[id, new Date(period.from - DAY), until, from, until, appointmentId],
+          ...[id, new Date(period.from - DAY), until, from, until, now, holdId],
         ];
   const [row] = await queryPrepared<{ n: string | number }[]>(tx, COUNT_BY[of], parameters);
   return Number(row.n);
@@ -90,14 +100,14 @@ async function limitAllows(
   id: number,
   limits: Limits,
   periods: { day: Span; week: Span },
-  ignoreHoldId: number,
+  ignore: LimitIgnores,
 ): Promise<boolean> {
   if (limits.maxPerDay !== null) {
-    const taken = await countIn(tx, of, id, periods.day, ignoreHoldId);
+    const taken = await countIn(tx, of, id, periods.day, ignore);
     if (!fits(limits.maxPerDay, taken)) return false;
   }
   if (limits.maxPerWeek !== null) {
-    const taken = await countIn(tx, of, id, periods.week, ignoreHoldId);
+    const taken = await countIn(tx, of, id, periods.week, ignore);
     if (!fits(limits.maxPerWeek, taken)) return false;
   }
   return true;
@@ -105,15 +115,15 @@ async function limitAllows(
 
 /**
  * Under the calendars' locks: whether one more appointment of the context's type at `start` on
- * `calendar` stays within the type's and the calendar's limits (the booking client's own hold, if
- * any, left out: it is what becomes the appointment). Locks the type's row when it has a limit.
+ * `calendar` stays within the type's and the calendar's limits (`ignore`: what the count leaves
+ * out). Locks the type's row when it has a limit.
  */
 export async function withinLimits(
   tx: EntityManager,
   ctx: SlotContext,
   calendar: SlotCalendar,
   start: number,
-  ignoreHoldId = 0,
+  ignore: LimitIgnores = {},
 ): Promise<boolean> {
   if (!hasLimits(ctx.type) && !hasLimits(calendar)) return true;
   const periods = limitPeriods(start, calendar.timezone);
@@ -121,10 +131,9 @@ export async function withinLimits(
     await queryPrepared(tx, 'SELECT id FROM appointment_types WHERE id = ? FOR UPDATE', [
       ctx.type.id,
     ]);
-    if (!(await limitAllows(tx, 'type', ctx.type.id, ctx.type, periods, ignoreHoldId)))
-      return false;
+    if (!(await limitAllows(tx, 'type', ctx.type.id, ctx.type, periods, ignore))) return false;
   }
-  return limitAllows(tx, 'calendar', calendar.id, calendar, periods, ignoreHoldId);
+  return limitAllows(tx, 'calendar', calendar.id, calendar, periods, ignore);
 }
 
 /** The starts of live appointments and holds of a type or a calendar in `span`. */

@@ -7,6 +7,7 @@ export { InvalidDatetimeError, NotAvailableError } from './availability.errors';
 export { Appointment } from './appointment.entity';
 export { AvailabilityModule } from './availability.module';
 export { MAX_APPOINTMENT_MINUTES, busyWindow, readBusyTime, readSeatsTaken } from './busy-time';
+export { withinLimits } from './booking-limits';
 export { CalendarLocks } from './calendar-locks';
 export { SlotHold } from './slot-hold.entity';
 export { consumeHold, heldSlot, newHoldToken } from './slot-holds';

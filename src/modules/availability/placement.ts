@@ -81,7 +81,7 @@ export async function freeCalendar(
       const seats = ctx.type.classSize ?? 0;
       if (
         checkSession({ start, seats, taken }, ctx.rules, now) === null &&
-        (await withinLimits(tx, ctx, calendar, start, ignoreHoldId))
+        (await withinLimits(tx, ctx, calendar, start, { holdId: ignoreHoldId }))
       )
         return { calendar, classId: session.id };
     }
@@ -92,7 +92,7 @@ export async function freeCalendar(
     const schedule = scheduleOf(calendar, busy);
     if (
       checkStart(schedule, ctx.rules, start, now) === null &&
-      (await withinLimits(tx, ctx, calendar, start, ignoreHoldId))
+      (await withinLimits(tx, ctx, calendar, start, { holdId: ignoreHoldId }))
     )
       return { calendar, classId: null };
   }
