@@ -140,6 +140,18 @@ describe('booking limits (e2e)', () => {
       ).toBe(200);
     expect((await book(yoga, calendar, '2030-06-05T09:00')).status).toBe(200);
     expect(await offeredTimes(api, yoga, calendar, '2030-06-05')).toEqual([]);
+    // The list of classes leaves out the full day's sessions (and shows them with
+    // includeUnavailable), whatever seats they have.
+    const listed = async (extra = '') =>
+      (
+        (await api.get(`/availability/classes?appointmentTypeID=${yoga}&month=2030-06${extra}`))
+          .body as { time: string; slotsAvailable: number }[]
+      ).map((c) => [c.time, c.slotsAvailable]);
+    expect(await listed()).toEqual([]);
+    expect(await listed('&includeUnavailable=true')).toEqual([
+      ['2030-06-05T09:00:00-0400', 9],
+      ['2030-06-05T11:00:00-0400', 10],
+    ]);
     expect(await book(yoga, calendar, '2030-06-05T11:00')).toMatchObject(
       apiError(400, 'not_available', 'The time "2030-06-05T11:00" is not an available time slot.'),
     );

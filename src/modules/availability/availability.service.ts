@@ -244,18 +244,15 @@ export class AvailabilityService {
     return counts;
   }
 
-  /**
-   * The sessions of the context's class type on its calendars starting in `window`; one on a day or
-   * week full for the booking limits cannot take anyone.
-   */
-  private async sessions(
+  /** The sessions of the context's class type on its calendars starting in `window`. */
+  private sessions(
     ctx: SlotContext,
     window: Span,
     now: number,
     ignore: number[] = [],
   ): Promise<OpenSession[]> {
-    if (!ctx.type.active || ctx.calendars.length === 0) return [];
-    const open = await this.openSessions(
+    if (!ctx.type.active || ctx.calendars.length === 0) return Promise.resolve([]);
+    return this.openSessions(
       undefined,
       [ctx.type],
       ctx.calendars.map((c) => c.id),
@@ -263,14 +260,6 @@ export class AvailabilityService {
       now,
       ignore,
       ctx,
-    );
-    const withinLimits = await limitFilter(this.dataSource.manager, ctx, window);
-    if (!withinLimits) return open;
-    const calendars = new Map(ctx.calendars.map((c) => [c.id, c]));
-    return open.map((s) =>
-      s.unavailable || withinLimits(calendars.get(s.calendar.id)!, startOf(s))
-        ? s
-        : { ...s, unavailable: 'not_available' as const },
     );
   }
 
@@ -326,7 +315,30 @@ export class AvailabilityService {
         : 'not_available';
       open.push({ session, type, calendar, seats, taken: seatsTaken, unavailable });
     }
-    return open;
+    return this.withinLimits(open, types, window);
+  }
+
+  /** A session on a day or week full for its type's or calendar's booking limits takes no one. */
+  private async withinLimits(
+    open: OpenSession[],
+    types: SlotType[],
+    window: Span,
+  ): Promise<OpenSession[]> {
+    const filters = new Map<number, Awaited<ReturnType<typeof limitFilter>>>();
+    for (const type of types) {
+      const mine = open.filter((s) => s.type.id === type.id);
+      const calendars = [...new Map(mine.map((s) => [s.calendar.id, s.calendar])).values()];
+      if (calendars.length > 0)
+        filters.set(
+          type.id,
+          await limitFilter(this.dataSource.manager, { type, calendars }, window),
+        );
+    }
+    return open.map((s) =>
+      s.unavailable || (filters.get(s.type.id)?.(s.calendar, startOf(s)) ?? true)
+        ? s
+        : { ...s, unavailable: 'not_available' as const },
+    );
   }
 
   /** The live class types asked for (one, or all the account's). */

@@ -161,20 +161,21 @@ async function startsIn(
 }
 
 /**
- * For `/availability/*` over starts in `window`: a test of whether a start on a calendar is within
- * the type's and the calendar's limits, or null when neither has any (nothing is read then).
+ * For `/availability/*` over starts in `window`: a test of whether a start of `type` on one of
+ * `calendars` is within the type's and the calendar's limits, or null when none has any (nothing
+ * is read then).
  */
 export async function limitFilter(
   manager: EntityManager,
-  ctx: SlotContext,
+  { type, calendars }: { type: Limits & { id: number }; calendars: SlotCalendar[] },
   window: Span,
 ): Promise<((calendar: SlotCalendar, start: number) => boolean) | null> {
-  const limited = ctx.calendars.filter((c) => hasLimits(c));
-  if (!hasLimits(ctx.type) && limited.length === 0) return null;
+  const limited = calendars.filter((c) => hasLimits(c));
+  if (!hasLimits(type) && limited.length === 0) return null;
   // A week around each end of the window covers the weeks its starts fall in, in any zone.
   const span = { from: window.from - 8 * DAY, until: window.until + 8 * DAY };
-  const typeStarts = hasLimits(ctx.type)
-    ? await startsIn(manager, 'appointment_type_id', ctx.type.id, span)
+  const typeStarts = hasLimits(type)
+    ? await startsIn(manager, 'appointment_type_id', type.id, span)
     : [];
   const calendarStarts = new Map<number, number[]>();
   for (const calendar of limited)
@@ -189,7 +190,7 @@ export async function limitFilter(
     const known = memo.get(key);
     if (known !== undefined) return known;
     const ok =
-      within(ctx.type, typeStarts, periods) &&
+      within(type, typeStarts, periods) &&
       within(calendar, calendarStarts.get(calendar.id) ?? [], periods);
     memo.set(key, ok);
     return ok;
