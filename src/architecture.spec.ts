@@ -25,6 +25,7 @@ const LAYERS: readonly (readonly [string, readonly string[]])[] = [
   ['clients', ['accounts']],
   ['appointments', ['accounts', 'availability', 'catalog', 'certificates', 'clients', 'forms']],
   ['notifications', ['accounts', 'appointments', 'availability']],
+  ['holds', ['accounts', 'availability']],
   ['webhooks', ['accounts']],
   ['oauth', ['accounts']],
 ];

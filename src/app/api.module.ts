@@ -12,6 +12,7 @@ import { CatalogModule } from '../modules/catalog';
 import { CertificatesModule } from '../modules/certificates';
 import { ClientsModule } from '../modules/clients';
 import { FormsModule } from '../modules/forms';
+import { HoldsModule } from '../modules/holds';
 import { NotificationsModule } from '../modules/notifications';
 import { OAuthModule } from '../modules/oauth';
 import { WebhooksModule } from '../modules/webhooks';
@@ -36,6 +37,7 @@ export class ApiModule {
         CalendarSyncModule,
         CertificatesModule,
         AppointmentsModule,
+        HoldsModule,
         ClientsModule,
         FormsModule,
         WebhooksModule,

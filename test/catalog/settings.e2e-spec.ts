@@ -26,6 +26,7 @@ describe('Settings: /settings (e2e)', () => {
       sendSms: true,
       reminderHours: 24,
       calendarSyncMinutes: 5,
+      holdMaxMinutes: 30,
     });
   });
 
@@ -38,6 +39,7 @@ describe('Settings: /settings (e2e)', () => {
       sendSms: false,
       reminderHours: 2,
       calendarSyncMinutes: 15,
+      holdMaxMinutes: 10,
     });
     const expected = {
       timezone: 'Europe/Berlin',
@@ -48,6 +50,7 @@ describe('Settings: /settings (e2e)', () => {
       sendSms: false,
       reminderHours: 2,
       calendarSyncMinutes: 15,
+      holdMaxMinutes: 10,
     };
     expect(updated).toMatchObject({ status: 200 });
     expect(updated.body).toEqual(expected);
@@ -107,6 +110,21 @@ describe('Settings: /settings (e2e)', () => {
       { calendarSyncMinutes: 1441 },
       'invalid_calendar_sync_minutes',
       'Invalid "calendarSyncMinutes" attribute value.',
+    ],
+    [
+      { holdMaxMinutes: 0 },
+      'invalid_hold_max_minutes',
+      'Invalid "holdMaxMinutes" attribute value.',
+    ],
+    [
+      { holdMaxMinutes: 31 },
+      'invalid_hold_max_minutes',
+      'Invalid "holdMaxMinutes" attribute value.',
+    ],
+    [
+      { holdMaxMinutes: 2.5 },
+      'invalid_hold_max_minutes',
+      'Invalid "holdMaxMinutes" attribute value.',
     ],
   ])('refuses %p and changes nothing', async (body, error, message) => {
     const api = await newOwner();

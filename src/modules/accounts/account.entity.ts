@@ -58,6 +58,10 @@ export class Account {
   @Column({ name: 'reminder_hours', type: 'smallint', unsigned: true, default: 24 })
   reminderHours!: number;
 
+  /** The longest a slot hold lasts from its creation, in minutes (1–30). */
+  @Column({ name: 'hold_max_minutes', type: 'tinyint', unsigned: true, default: 30 })
+  holdMaxMinutes!: number;
+
   /** scrypt hash of the login password (OAuth consent); null until an operator sets one. */
   @Column({ name: 'password_hash', type: 'varchar', length: 255, nullable: true })
   passwordHash!: string | null;

@@ -3,6 +3,9 @@ import { Optional } from '../../common/http/attributes';
 
 export const MAX_REMINDER_HOURS = 720;
 
+/** A slot hold lasts at most this long, whatever the account sets (docs/api.md, Slot holds). */
+export const MAX_HOLD_MINUTES = 30;
+
 /** `PUT /settings`: the attributes given change, the others stay. */
 export class UpdateSettingsRequest {
   /** IANA zone; checked by the service so that the message can name the value. */
@@ -47,4 +50,10 @@ export class UpdateSettingsRequest {
   @Min(1)
   @IsInt()
   calendarSyncMinutes?: number;
+  /** The longest a slot hold lasts from its creation: 1 to 30 minutes. */
+  @Optional()
+  @Max(MAX_HOLD_MINUTES)
+  @Min(1)
+  @IsInt()
+  holdMaxMinutes?: number;
 }

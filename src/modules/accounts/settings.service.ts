@@ -32,6 +32,7 @@ export class SettingsService {
     if (request.reminderHours !== undefined) changes.reminderHours = request.reminderHours;
     if (request.calendarSyncMinutes !== undefined)
       changes.calendarSyncMinutes = request.calendarSyncMinutes;
+    if (request.holdMaxMinutes !== undefined) changes.holdMaxMinutes = request.holdMaxMinutes;
     if (Object.keys(changes).length > 0) {
       await this.accounts.update({ id: accountId }, { ...changes, updatedAt: new Date() });
       // The cached account (GET /me, the principal) must not show the old zone in this process.

@@ -11,6 +11,7 @@ export interface SettingsView {
   reminderHours: number;
   /** How often, in minutes, the worker reads the calendars' busy sources (calendar sync). */
   calendarSyncMinutes: number;
+  holdMaxMinutes: number;
 }
 
 export function toSettingsView(account: Account): SettingsView {
@@ -23,5 +24,6 @@ export function toSettingsView(account: Account): SettingsView {
     sendSms: account.sendSms,
     reminderHours: account.reminderHours,
     calendarSyncMinutes: account.calendarSyncMinutes,
+    holdMaxMinutes: account.holdMaxMinutes,
   };
 }

@@ -31,6 +31,8 @@ export interface BookingChecked extends BookingTime {
   calendarNamed: boolean;
   fieldValues: FieldValue[];
   label: Label | null;
+  /** The client's own live hold, when booked with its token. */
+  hold?: { id: number; calendarId: number };
 }
 
 /** What a booking settled before it inserts its appointment: where it goes, what it costs. */

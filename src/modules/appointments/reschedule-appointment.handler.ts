@@ -20,6 +20,7 @@ import {
   resolveSlotContext,
   scheduleOf,
   sessionAt,
+  withinLimits,
 } from '../availability';
 import { AppointmentRescheduledEvent, eventsOf } from './appointment-events';
 import { AlreadyCanceledError, ClientChangeClosedError } from './appointment.errors';
@@ -118,9 +119,10 @@ export class RescheduleAppointmentHandler implements ICommandHandler<RescheduleA
   private async checkClientMove(
     tx: EntityManager,
     appointment: Appointment,
-    { ctx, start, datetimeText }: Checked,
+    checked: Checked,
     now: number,
   ): Promise<number | null> {
+    const { ctx, start, datetimeText } = checked;
     const { rules, type } = ctx;
     const calendar = ctx.calendars[0];
     if (appointment.startsAt.getTime() <= now)
@@ -135,11 +137,24 @@ export class RescheduleAppointmentHandler implements ICommandHandler<RescheduleA
       const seats = type.classSize ?? 0;
       if (!session || checkSession({ start, seats, taken }, rules, now) !== null)
         throw new NotAvailableError('not_available', datetimeText);
+      await this.assertWithinLimits(tx, appointment, checked);
       return session.id;
     }
     const busy = await readBusyTime(tx, [calendar.id], busyWindow(rules, start), [appointment.id]);
     const reason = checkStart(scheduleOf(calendar, busy), rules, start, now);
     if (reason !== null) throw new NotAvailableError(reason, datetimeText);
+    await this.assertWithinLimits(tx, appointment, checked);
     return null;
+  }
+
+  /** The booking limits of the day and week it moves to, the appointment itself not counted. */
+  private async assertWithinLimits(
+    tx: EntityManager,
+    appointment: Appointment,
+    { ctx, start, datetimeText }: Checked,
+  ): Promise<void> {
+    const ignore = { appointmentId: appointment.id };
+    if (!(await withinLimits(tx, ctx, ctx.calendars[0], start, ignore)))
+      throw new NotAvailableError('not_available', datetimeText);
   }
 }

@@ -15,6 +15,7 @@ import { Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
 @Index('idx_appointments_class', ['classId'])
 @Index('idx_appointments_account_start', ['accountId', 'startsAt'])
 @Index('idx_appointments_account_email', ['accountId', 'email', 'startsAt'])
+@Index('idx_appointments_type_start', ['appointmentTypeId', 'startsAt'])
 export class Appointment {
   @PrimaryGeneratedColumn({ type: 'int', unsigned: true })
   id!: number;
