@@ -2,13 +2,14 @@ import type { IncomingMessage } from 'node:http';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { INestApplication } from '@nestjs/common';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
-import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import { SwaggerModule } from '@nestjs/swagger';
 import { Logger as NestPinoLogger } from 'nestjs-pino';
 import type { Logger } from 'pino';
 import { ApiExceptionFilter, sendError } from '../common/errors/api-exception.filter';
 import { ApiValidationPipe } from '../common/http/api-validation.pipe';
 import { RequestLimiter } from '../common/limits/request-limiter';
 import { AppConfig } from '../config/app-config';
+import { buildOpenApiDocument } from './openapi-document';
 import {
   API_PREFIX,
   BODY_LIMIT_BYTES,
@@ -18,12 +19,6 @@ import {
   registerBodyParsing,
   rewriteUrl,
 } from '../common/http/request-parsing';
-import {
-  MAX_JSON_DEPTH,
-  MAX_JSON_ITEMS,
-  MAX_JSON_KEYS,
-  MAX_JSON_VALUES,
-} from '../common/http/json-shape';
 import { SecurityHeaders, clientErrorHandler } from '../common/http/security-headers';
 import { RouteCatalog } from '../common/http/route-catalog';
 import { registerHttpMetrics } from '../common/metrics/http-metrics';
@@ -104,40 +99,22 @@ export function configureApi(app: NestFastifyApplication, logger: Logger): Route
   registerHttpMetrics(fastify, app.get(Metrics));
 
   app.useLogger(app.get(NestPinoLogger));
-  // Health and OAuth 2.0 (the contract's {auth_url} is the host root) live outside /api/v1.
-  app.setGlobalPrefix(API_PREFIX.slice(1), {
-    exclude: ['health/live', 'health/ready', 'oauth2/{*path}'],
-  });
+  setApiPrefix(app);
   app.useGlobalFilters(new ApiExceptionFilter(routes, logger));
   app.useGlobalPipes(new ApiValidationPipe());
   setUpOpenApi(app);
   return routes;
 }
 
+/** Health and OAuth 2.0 (the contract's {auth_url} is the host root) live outside /api/v1. */
+export function setApiPrefix(app: INestApplication): void {
+  app.setGlobalPrefix(API_PREFIX.slice(1), {
+    exclude: ['health/live', 'health/ready', 'oauth2/{*path}'],
+  });
+}
+
 function setUpOpenApi(app: INestApplication): void {
-  const document = SwaggerModule.createDocument(
-    app,
-    new DocumentBuilder()
-      .setTitle('v1')
-      .setVersion('1.1')
-      .setDescription(
-        'Appointment scheduling API. Errors: `{status_code, message, error}`. ' +
-          'Request bodies: JSON, sent as `application/json` or `application/*+json` ' +
-          '(415 `unsupported_media_type` otherwise), ' +
-          `of at most ${BODY_LIMIT_BYTES} bytes (413 \`payload_too_large\`), ` +
-          `${MAX_JSON_DEPTH} levels deep, ${MAX_JSON_KEYS} keys an object, ${MAX_JSON_ITEMS} items ` +
-          `an array and ${MAX_JSON_VALUES} values in all (400 \`bad_request\` naming the bound).`,
-      )
-      .addBasicAuth({ type: 'http', scheme: 'basic', description: 'User ID and API key' })
-      .addBearerAuth({
-        type: 'http',
-        scheme: 'bearer',
-        // Opaque tokens, not JWTs (addBearerAuth's default).
-        bearerFormat: undefined,
-        description: 'An OAuth 2.0 access token of a partner app (POST /oauth2/token)',
-      })
-      .build(),
-  );
+  const document = buildOpenApiDocument(app);
   SwaggerModule.setup(DOCS_PATH.slice(1), app, document, {
     useGlobalPrefix: false,
     jsonDocumentUrl: OPENAPI_PATH.slice(1),

@@ -1,9 +1,41 @@
+import { rmSync } from 'node:fs';
+import type { Config } from '@jest/types';
 import Redis from 'ioredis';
+import { coverageDirectory, operationsNeverAnswered } from './openapi-contract';
 import { createConnection } from 'mysql2/promise';
 import { assertTestDatabase, testConfig } from './test-environment';
 
-/** Drops this run's database and its Redis keys. */
-export default async function globalTeardown(): Promise<void> {
+/** A run of every test file and every test: the one whose responses must cover the document. */
+function isWholeRun(globalConfig: Config.GlobalConfig): boolean {
+  return (
+    globalConfig.testPathPatterns.patterns.length === 0 &&
+    !globalConfig.testNamePattern &&
+    !globalConfig.onlyChanged &&
+    !globalConfig.findRelatedTests &&
+    (globalConfig.shard === null || globalConfig.shard === undefined)
+  );
+}
+
+/**
+ * Fails a whole run in which some operation of the OpenAPI document was never answered
+ * (openapi-contract.ts); a run of some files only checks what it ran.
+ */
+function checkOperationsCovered(globalConfig: Config.GlobalConfig): void {
+  const directory = coverageDirectory();
+  const missed = operationsNeverAnswered(directory);
+  rmSync(directory, { recursive: true, force: true });
+  if (!isWholeRun(globalConfig) || missed === undefined || missed.length === 0) return;
+  throw new Error(
+    `Operations of the OpenAPI document no e2e test exercised:\n${missed.join('\n')}`,
+  );
+}
+
+/** Drops this run's database and its Redis keys; checks the run exercised every operation. */
+export default async function globalTeardown(
+  globalConfig: Config.GlobalConfig,
+  projectConfig: Config.ProjectConfig,
+): Promise<void> {
+  if (projectConfig.displayName?.name === 'e2e') checkOperationsCovered(globalConfig);
   const config = testConfig();
   assertTestDatabase(config.db.name);
   const connection = await createConnection({

@@ -17,6 +17,8 @@ import {
   CreateAccountCommand,
   type NewAccount,
 } from '../../src/modules/accounts/create-account.command';
+import { openApiDocumentOf } from '../../src/app/openapi-document';
+import { type OpenApiDocument, checkResponsesAgainst } from './openapi-contract';
 import { testConfig } from './test-environment';
 
 export interface ApiOptions {
@@ -44,6 +46,9 @@ export async function startApi(options: ApiOptions = {}): Promise<NestFastifyApp
     HTTP_APP_OPTIONS,
   );
   configureApi(app, logger);
+  const document = openApiDocumentOf(app);
+  if (!document) throw new Error('configureApi built no OpenAPI document');
+  checkResponsesAgainst(app.getHttpAdapter().getInstance(), document as unknown as OpenApiDocument);
   await app.init();
   await app.getHttpAdapter().getInstance().ready();
   return app;

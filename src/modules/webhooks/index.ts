@@ -5,3 +5,4 @@
 export { WebhookFanOut } from './webhook-fan-out';
 export { WebhooksWorkerModule } from './webhooks-worker.module';
 export { WebhooksModule } from './webhooks.module';
+export { WEBHOOKS } from './webhooks.openapi';

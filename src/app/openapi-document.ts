@@ -1,0 +1,239 @@
+import type { INestApplication } from '@nestjs/common';
+import { METHOD_METADATA, PATH_METADATA, ROUTE_ARGS_METADATA } from '@nestjs/common/constants';
+import { RouteParamtypes } from '@nestjs/common/enums/route-paramtypes.enum';
+import { ModulesContainer } from '@nestjs/core';
+import { DocumentBuilder, type OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
+import { getMetadataStorage } from 'class-validator';
+import type { ValidationMetadata } from 'class-validator/types/metadata/ValidationMetadata';
+import { IS_PUBLIC } from '../common/http/public.decorator';
+import { snake } from '../common/http/http.errors';
+import { BODY_LIMIT_BYTES } from '../common/http/request-parsing';
+import {
+  MAX_JSON_DEPTH,
+  MAX_JSON_ITEMS,
+  MAX_JSON_KEYS,
+  MAX_JSON_VALUES,
+} from '../common/http/json-shape';
+import {
+  addErrorCodes,
+  closeObjects,
+  envelopeResponse,
+  toJsonSchema2020,
+} from '../common/openapi/openapi-31';
+import { describeValidatedClasses } from '../common/openapi/validated-schemas';
+import { WEBHOOKS } from '../modules/webhooks';
+
+type Json = Record<string, unknown>;
+
+/** The schemes every authenticated operation accepts. */
+export const API_SECURITY = [{ basic: [] }, { oauth2: ['api-v1'] }];
+
+const DESCRIPTION =
+  'Appointment scheduling API, version 1. Errors: `{status_code, message, error}`, `error` a ' +
+  'stable code from the list each operation gives. Request bodies: JSON, sent as ' +
+  '`application/json` or `application/*+json` (415 `unsupported_media_type` otherwise), ' +
+  `of at most ${BODY_LIMIT_BYTES} bytes (413 \`payload_too_large\`), ` +
+  `${MAX_JSON_DEPTH} levels deep, ${MAX_JSON_KEYS} keys an object, ${MAX_JSON_ITEMS} items ` +
+  `an array and ${MAX_JSON_VALUES} values in all (400 \`bad_request\` naming the bound). ` +
+  'Datetimes read `YYYY-MM-DDThh:mm:ss+hhmm`, dates `YYYY-MM-DD`; money is a string with two ' +
+  'decimals. Every path may end in `.json`. Over a rate limit: 429 with `Retry-After`.\n\n' +
+  'Try it out: the demo account (`npm run cli -- demo:seed`, see docs/operations.md) signs in ' +
+  'with Basic; its examples book on its calendar as they are.';
+
+/** What one route of a controller is, as the document builder needs it. */
+interface RouteFacts {
+  public: boolean;
+  /** The DTO classes its body and query string are validated as. */
+  dtos: Function[];
+}
+
+/** The routes of the app's controllers by operationId (`Controller_method`, swagger's default). */
+function routeFacts(app: INestApplication): Map<string, RouteFacts> {
+  const facts = new Map<string, RouteFacts>();
+  for (const module of app.get(ModulesContainer).values())
+    for (const wrapper of module.controllers.values()) {
+      const controller = wrapper.metatype as (new (...args: never[]) => object) | null;
+      if (!controller) continue;
+      const classPublic = Reflect.getMetadata(IS_PUBLIC, controller) === true;
+      for (const name of Object.getOwnPropertyNames(controller.prototype)) {
+        const handler = (controller.prototype as Record<string, unknown>)[name];
+        if (
+          typeof handler !== 'function' ||
+          Reflect.getMetadata(PATH_METADATA, handler) === undefined
+        )
+          continue;
+        if (Reflect.getMetadata(METHOD_METADATA, handler) === undefined) continue;
+        const args = (Reflect.getMetadata(ROUTE_ARGS_METADATA, controller, name) ?? {}) as Record<
+          string,
+          { index: number }
+        >;
+        const types = (Reflect.getMetadata('design:paramtypes', controller.prototype, name) ??
+          []) as Function[];
+        const dtos = Object.entries(args)
+          .filter(([key]) => {
+            const type = Number(key.split(':')[0]);
+            return type === RouteParamtypes.BODY || type === RouteParamtypes.QUERY;
+          })
+          .map(([, arg]) => types[arg.index])
+          .filter((type) => type && validated(type));
+        facts.set(`${controller.name}_${name}`, {
+          public: classPublic || Reflect.getMetadata(IS_PUBLIC, handler) === true,
+          dtos,
+        });
+      }
+    }
+  return facts;
+}
+
+function validated(type: Function): boolean {
+  return getMetadataStorage().getTargetValidationMetadatas(type, '', true, false).length > 0;
+}
+
+/**
+ * The 400 codes the validation pipe gives for a DTO (api-validation.pipe.ts): the code a
+ * constraint's context names, else `invalid_<attribute>`, and `required_<attribute>` for one that
+ * must be given.
+ */
+export function validationCodes(dto: Function): string[] {
+  const codes = new Set<string>();
+  const metas: ValidationMetadata[] = getMetadataStorage().getTargetValidationMetadatas(
+    dto,
+    '',
+    true,
+    false,
+  );
+  for (const meta of metas) {
+    const context = meta.context as { code?: string } | undefined;
+    if (context?.code) codes.add(context.code);
+    const attribute = snake(meta.propertyName);
+    codes.add(`invalid_${attribute}`);
+    const optional = metas.some(
+      (m) => m.propertyName === meta.propertyName && m.type === 'conditionalValidation',
+    );
+    if (!optional || meta.type === 'isDefined') codes.add(`required_${attribute}`);
+  }
+  return [...codes];
+}
+
+/** The schemas a response reaches (through `$ref`s): those that are closed to extra fields. */
+function responseSchemaNames(document: OpenAPIObject): Set<string> {
+  const names = new Set<string>();
+  const schemas = (document.components?.schemas ?? {}) as Json;
+  const visit = (node: unknown): void => {
+    if (Array.isArray(node)) return node.forEach(visit);
+    if (typeof node !== 'object' || node === null) return;
+    const ref = (node as Json).$ref;
+    if (typeof ref === 'string' && ref.startsWith('#/components/schemas/')) {
+      const name = ref.slice('#/components/schemas/'.length);
+      if (!names.has(name)) {
+        names.add(name);
+        visit(schemas[name]);
+      }
+    }
+    Object.values(node).forEach(visit);
+  };
+  for (const item of Object.values(document.paths))
+    for (const operation of Object.values(item as Json)) visit((operation as Json).responses);
+  return names;
+}
+
+const STATUS_TEXT: Record<number, string> = {
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  413: 'Payload Too Large',
+  415: 'Unsupported Media Type',
+  429: 'Too Many Requests',
+};
+
+/** What every operation may answer, and what every JSON body may get refused for. */
+function completeOperation(operation: Json, facts: RouteFacts | undefined): void {
+  const responses = operation.responses as Json;
+  const isPublic = facts?.public ?? false;
+  if (!isPublic) {
+    operation.security = API_SECURITY;
+    addErrorCodes(responses, 401, ['unauthorized'], 'Unauthorized: no credentials, or wrong ones.');
+  } else if (operation.security === undefined) operation.security = [];
+  const hasJsonBody = !!(operation.requestBody as Json | undefined)?.content;
+  const codes = (facts?.dtos ?? []).flatMap(validationCodes);
+  if (hasJsonBody) codes.unshift('bad_request');
+  addErrorCodes(responses, 400, codes, `${STATUS_TEXT[400]}: the codes below.`);
+  if (hasJsonBody) {
+    addErrorCodes(responses, 413, ['payload_too_large'], STATUS_TEXT[413]);
+    addErrorCodes(responses, 415, ['unsupported_media_type'], STATUS_TEXT[415]);
+  }
+  if (!responses[429] || !(responses[429] as Json).headers)
+    responses[429] = {
+      ...envelopeResponse(429, ['too_many_requests'], 'Over a rate limit: try again later.'),
+      headers: { 'Retry-After': { $ref: '#/components/headers/RetryAfter' } },
+    };
+  for (const [status, response] of Object.entries(responses))
+    if (Number(status) >= 400) {
+      const description = (response as Json).description;
+      if (!description) (response as Json).description = STATUS_TEXT[Number(status)] ?? 'Error';
+    }
+}
+
+const built = new WeakMap<INestApplication, OpenAPIObject>();
+
+/** The document `app` serves (once configureApi has built it). */
+export function openApiDocumentOf(app: INestApplication): OpenAPIObject | undefined {
+  return built.get(app);
+}
+
+/** The document as GET /api/v1/openapi.json serves it: built from the app's controllers and DTOs. */
+export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
+  describeValidatedClasses();
+  const document = SwaggerModule.createDocument(
+    app,
+    new DocumentBuilder()
+      .setTitle('v1')
+      .setVersion('1.1')
+      .setDescription(DESCRIPTION)
+      .addBasicAuth({ type: 'http', scheme: 'basic', description: 'User ID and API key.' }, 'basic')
+      .addOAuth2(
+        {
+          type: 'oauth2',
+          description:
+            'Authorization code flow for partner apps, with PKCE (S256). The access token is then ' +
+            'sent as `Authorization: Bearer <token>` and acts on the account that consented.',
+          flows: {
+            authorizationCode: {
+              authorizationUrl: '/oauth2/authorize',
+              tokenUrl: '/oauth2/token',
+              scopes: { 'api-v1': 'The v1 API, on the account that consented.' },
+            },
+          },
+        },
+        'oauth2',
+      )
+      .build(),
+  );
+  const finished = finishDocument(document, routeFacts(app));
+  built.set(app, finished);
+  return finished;
+}
+
+function finishDocument(document: OpenAPIObject, facts: Map<string, RouteFacts>): OpenAPIObject {
+  const out = document as OpenAPIObject & Json;
+  out.openapi = '3.1.0';
+  out.jsonSchemaDialect = 'https://spec.openapis.org/oas/3.1/dialect/base';
+  for (const item of Object.values(document.paths))
+    for (const operation of Object.values(item as Json))
+      completeOperation(operation as Json, facts.get((operation as Json).operationId as string));
+  const components = document.components as Json;
+  components.headers = {
+    RetryAfter: {
+      description: 'Seconds to wait before trying again.',
+      schema: { type: 'integer', minimum: 1 },
+    },
+  };
+  const schemas = (components.schemas ?? {}) as Json;
+  for (const name of responseSchemaNames(document)) closeObjects(schemas[name]);
+  for (const item of Object.values(document.paths))
+    for (const operation of Object.values(item as Json))
+      for (const response of Object.values((operation as Json).responses as Json))
+        closeObjects((response as Json).content);
+  out.webhooks = WEBHOOKS as unknown as OpenAPIObject['webhooks'];
+  toJsonSchema2020(document);
+  return document;
+}

@@ -1,0 +1,108 @@
+import type { OpenAPIObject } from '@nestjs/swagger';
+
+/*
+ * The one place the document is finished: @nestjs/swagger writes OpenAPI 3.0; the service publishes
+ * 3.1 (JSON Schema 2020-12), with what every operation may answer added once here rather than on
+ * each route.
+ */
+
+type Json = Record<string, unknown>;
+
+const isObject = (value: unknown): value is Json =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/**
+ * 3.0 → 3.1 in schemas: `nullable: true` becomes a type list with `"null"` (or `anyOf` with
+ * `{type: 'null'}` beside a `$ref`), `exclusiveMinimum: true` a number; a `oneOf` stands alone
+ * (swagger adds the property's design type beside it).
+ */
+export function toJsonSchema2020(node: unknown): void {
+  if (Array.isArray(node)) {
+    for (const item of node) toJsonSchema2020(item);
+    return;
+  }
+  if (!isObject(node)) return;
+  for (const value of Object.values(node)) toJsonSchema2020(value);
+  if ((node.oneOf || node.anyOf) && typeof node.type === 'string' && !node.properties)
+    delete node.type;
+  if (node.nullable === true) {
+    delete node.nullable;
+    if (typeof node.type === 'string') node.type = [node.type, 'null'];
+    else if (Array.isArray(node.type)) node.type = [...(node.type as string[]), 'null'];
+    else if (node.$ref || node.allOf || node.oneOf) {
+      const inner = { ...node };
+      for (const key of Object.keys(node)) if (key !== 'description') delete node[key];
+      node.anyOf = [inner, { type: 'null' }];
+    }
+    if (Array.isArray(node.enum) && !node.enum.includes(null)) node.enum = [...node.enum, null];
+  } else if (node.nullable === false) delete node.nullable;
+}
+
+/** The error envelope's response for one status and its codes. */
+export function envelopeResponse(
+  status: number,
+  codes: readonly string[],
+  description: string,
+): Json {
+  return {
+    description,
+    content: {
+      'application/json': {
+        schema: {
+          type: 'object',
+          additionalProperties: false,
+          required: ['status_code', 'message', 'error'],
+          properties: {
+            status_code: { type: 'integer', enum: [status] },
+            message: { type: 'string', description: 'What went wrong, for a person.' },
+            error: { type: 'string', enum: [...codes] },
+          },
+        },
+      },
+    },
+  };
+}
+
+/** The `error` codes a response's envelope lists (none when it is not the envelope). */
+export function envelopeCodes(response: unknown): string[] | undefined {
+  const schema = (response as { content?: Record<string, { schema?: Json }> } | undefined)
+    ?.content?.['application/json']?.schema;
+  const error = (schema?.properties as Json | undefined)?.error as Json | undefined;
+  return Array.isArray(error?.enum) ? (error.enum as string[]) : undefined;
+}
+
+/** Adds `codes` to the envelope of `status` on an operation, making the response if it lacks one. */
+export function addErrorCodes(
+  responses: Json,
+  status: number,
+  codes: readonly string[],
+  description: string,
+): void {
+  if (codes.length === 0) return;
+  const existing = responses[status];
+  const known = envelopeCodes(existing);
+  if (!existing || !known) {
+    responses[status] = envelopeResponse(status, codes, description);
+    return;
+  }
+  const all = [...known, ...codes.filter((code) => !known.includes(code))];
+  responses[status] = envelopeResponse(status, all, (existing as Json).description as string);
+}
+
+/** Every response schema is closed: a field the document does not name is a contract breach. */
+export function closeObjects(node: unknown): void {
+  if (Array.isArray(node)) {
+    for (const item of node) closeObjects(item);
+    return;
+  }
+  if (!isObject(node)) return;
+  for (const value of Object.values(node)) closeObjects(value);
+  if (
+    node.type === 'object' &&
+    isObject(node.properties) &&
+    node.additionalProperties === undefined
+  )
+    node.additionalProperties = false;
+}
+
+export type { OpenAPIObject };

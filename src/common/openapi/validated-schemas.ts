@@ -1,0 +1,172 @@
+import { getMetadataStorage } from 'class-validator';
+import type { ValidationMetadata } from 'class-validator/types/metadata/ValidationMetadata';
+import { ApiProperty, type ApiPropertyOptions } from '@nestjs/swagger';
+import type { SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
+
+/** Where `@ApiProperty` keeps a property's options (@nestjs/swagger's DECORATORS.API_MODEL_PROPERTIES). */
+const API_MODEL_PROPERTIES = 'swagger/apiModelProperties';
+
+/*
+ * One source for validation and documentation: every class that class-validator validates (request
+ * bodies and query DTOs) is described to @nestjs/swagger from its validators, as if each property
+ * carried an `@ApiProperty` saying the same. An `@ApiProperty` written on a property (a description,
+ * an example) is kept and completes what the validators say; the validators decide the type, the
+ * limits and whether the attribute is required.
+ *
+ * Runtime metadata, not the CLI plugin: ts-jest, `nest build` and the `openapi:write` script then
+ * build the very same document.
+ */
+
+/** class-transformer's `@Type()` records (its package exports no path to them but this one). */
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { defaultMetadataStorage } = require('class-transformer/cjs/storage') as {
+  defaultMetadataStorage: typeof import('class-transformer/types/storage').defaultMetadataStorage;
+};
+
+type Schema = SchemaObject & { const?: unknown };
+
+/** What the service's own validators (src/common/http/attributes.ts and the DTOs) accept. */
+const CUSTOM: Record<string, Schema> = {
+  isNotBlank: { minLength: 1, description: 'Not blank.' },
+  isNotCleared: { minLength: 1, description: 'May be left out, not emptied.' },
+  singleLine: { description: 'One line of text.' },
+  multiLine: { description: 'Text; lines may be separated by CR, LF or TAB.' },
+  phone: { description: 'A phone number (digits, spaces and + ( ) - . /), or "" for none.' },
+  emailAddress: { format: 'email' },
+  isEmailOrNone: { description: 'One e-mail address, or "" for none.' },
+  isUrlOrEmpty: {
+    maxLength: 2048,
+    description: 'An absolute http(s) URL on one line, or "" for none.',
+  },
+  isCalendarDate: { type: 'string', format: 'date', example: '2030-06-03' },
+  isMoney: {
+    oneOf: [
+      { type: 'string', pattern: '^\\d+(\\.\\d{1,2})?$' },
+      { type: 'number', minimum: 0 },
+    ],
+    description: 'An amount of money, not negative, at most two decimals: `10`, `10.5`, `"10.50"`.',
+  },
+  isPaymentAmount: {
+    oneOf: [{ type: 'string', pattern: '^-?\\d+(\\.\\d{1,2})?$' }, { type: 'number' }],
+    description: 'An amount with at most two decimals; negative for a refund.',
+  },
+};
+
+/** The JSON Schema keywords one built-in class-validator constraint stands for. */
+function constraintSchema(meta: ValidationMetadata): Schema | undefined {
+  const [first] = (meta.constraints ?? []) as unknown[];
+  switch (meta.name) {
+    case 'isString':
+      return { type: 'string' };
+    case 'isInt':
+      return { type: 'integer' };
+    case 'isNumber':
+      return { type: 'number' };
+    case 'isBoolean':
+      return { type: 'boolean' };
+    case 'isArray':
+      return { type: 'array' };
+    case 'isObject':
+      return { type: 'object' };
+    case 'maxLength':
+      return { maxLength: first as number };
+    case 'minLength':
+      return { minLength: first as number };
+    case 'max':
+      return { maximum: first as number };
+    case 'min':
+      return { minimum: first as number };
+    case 'isIn':
+      return { enum: [...(first as unknown[])] };
+    case 'equals':
+      return { enum: [first] };
+    case 'matches':
+      return { pattern: (first as RegExp).source };
+    case 'arrayMaxSize':
+      return { maxItems: first as number };
+    case 'arrayMinSize':
+      return { minItems: first as number };
+    case 'isEmail':
+      return { type: 'string', format: 'email' };
+    default:
+      return meta.name ? CUSTOM[meta.name] : undefined;
+  }
+}
+
+function merge(into: Schema, add: Schema): void {
+  const description = [into.description, add.description].filter(Boolean).join(' ');
+  Object.assign(into, add);
+  if (description) into.description = description;
+}
+
+/** The schema of one property from its validators, and whether it must be given. */
+function propertySchema(
+  target: Function,
+  property: string,
+  metas: ValidationMetadata[],
+): { schema: Schema; required: boolean } {
+  const schema: Schema = {};
+  const items: Schema = {};
+  let optional = false;
+  let required = false;
+  let nested = false;
+  for (const meta of metas) {
+    if (meta.type === 'conditionalValidation') optional = true;
+    else if (meta.type === 'isDefined' || meta.name === 'isDefined') required = true;
+    else if (meta.type === 'nestedValidation') nested = true;
+    if (meta.name === 'isNotBlank') required = true;
+    const part = constraintSchema(meta);
+    if (part) merge(meta.each ? items : schema, part);
+  }
+  if (nested) {
+    const type = defaultMetadataStorage.findTypeMetadata(target, property)?.typeFunction();
+    if (type) return { schema: { ...schema, type: type as unknown as 'object' }, required };
+  }
+  if (schema.type === 'array' && Object.keys(items).length > 0)
+    schema.items = items as SchemaObject;
+  if (schema.type === undefined) {
+    // `@Allow()` only: the type the property is declared with, when it says one.
+    const design = Reflect.getMetadata('design:type', target.prototype, property) as unknown;
+    if (design === String) schema.type = 'string';
+    else if (design === Number) schema.type = 'number';
+    else if (design === Boolean) schema.type = 'boolean';
+    else if (design === Array) schema.type = 'array';
+  }
+  return { schema, required: required || (!optional && metas.some((m) => m.name !== undefined)) };
+}
+
+/** Describes every class class-validator knows (see above). Call before building the document. */
+export function describeValidatedClasses(): void {
+  const storage = getMetadataStorage() as unknown as {
+    validationMetadatas: Map<Function, ValidationMetadata[]>;
+  };
+  for (const target of storage.validationMetadatas.keys()) describeValidatedClass(target);
+}
+
+const described = new WeakSet<Function>();
+
+function describeValidatedClass(target: Function): void {
+  if (described.has(target)) return;
+  described.add(target);
+  const metas = getMetadataStorage().getTargetValidationMetadatas(target, '', true, false);
+  const byProperty = new Map<string, ValidationMetadata[]>();
+  for (const meta of metas)
+    byProperty.set(meta.propertyName, [...(byProperty.get(meta.propertyName) ?? []), meta]);
+  for (const [property, propertyMetas] of byProperty) {
+    const { schema, required } = propertySchema(target, property, propertyMetas);
+    const written = Reflect.getMetadata(
+      API_MODEL_PROPERTIES,
+      target.prototype as object,
+      property,
+    ) as Schema | undefined;
+    // A written description comes first; the validators' rules follow it.
+    const description = [written?.description, schema.description].filter(Boolean).join(' ');
+    const options = {
+      ...schema,
+      ...(written ?? {}),
+      ...(description ? { description } : {}),
+      required,
+    };
+    ApiProperty(options as ApiPropertyOptions)(target.prototype as object, property);
+  }
+}
