@@ -7,7 +7,7 @@ import { getMetadataStorage } from 'class-validator';
 import type { ValidationMetadata } from 'class-validator/types/metadata/ValidationMetadata';
 import { IS_PUBLIC } from '../common/http/public.decorator';
 import { snake } from '../common/http/http.errors';
-import { BODY_LIMIT_BYTES } from '../common/http/request-parsing';
+import { BODY_LIMIT_BYTES, OAUTH_PREFIX } from '../common/http/request-parsing';
 import {
   MAX_JSON_DEPTH,
   MAX_JSON_ITEMS,
@@ -21,6 +21,7 @@ import {
   toJsonSchema2020,
 } from '../common/openapi/openapi-31';
 import { describeValidatedClasses } from '../common/openapi/validated-schemas';
+import { viewSchemas } from '../common/openapi/view-schema';
 import { WEBHOOKS } from '../modules/webhooks';
 
 type Json = Record<string, unknown>;
@@ -145,15 +146,36 @@ const STATUS_TEXT: Record<number, string> = {
   429: 'Too Many Requests',
 };
 
-/** What every operation may answer, and what every JSON body may get refused for. */
-function completeOperation(operation: Json, facts: RouteFacts | undefined): void {
+/**
+ * What every operation may answer, and what every JSON body may get refused for. An operation on a
+ * resource named in its path may find it another account's (403) or nowhere (404).
+ */
+function completeOperation(path: string, operation: Json, facts: RouteFacts | undefined): void {
   const responses = operation.responses as Json;
+  if (path.includes('{') && facts?.public !== true) {
+    addErrorCodes(responses, 403, ['forbidden'], "Forbidden: another account's resource.");
+    addErrorCodes(responses, 404, ['not_found'], 'Not Found: nothing there.');
+  }
+  for (const parameter of (operation.parameters ?? []) as Json[]) {
+    const schema = parameter.schema as Json | undefined;
+    if (
+      parameter.in === 'path' &&
+      /^(id|\w+Id)$/.test(parameter.name as string) &&
+      schema?.type !== 'integer'
+    )
+      parameter.schema = { type: 'integer', minimum: 1, maximum: 2147483647 };
+  }
+  for (const response of Object.values(responses))
+    if (!(response as Json).description) (response as Json).description = 'OK';
   const isPublic = facts?.public ?? false;
   if (!isPublic) {
     operation.security = API_SECURITY;
     addErrorCodes(responses, 401, ['unauthorized'], 'Unauthorized: no credentials, or wrong ones.');
   } else if (operation.security === undefined) operation.security = [];
-  const hasJsonBody = !!(operation.requestBody as Json | undefined)?.content;
+  const content = (operation.requestBody as Json | undefined)?.content as Json | undefined;
+  const hasJsonBody = !!content?.['application/json'];
+  if (content?.['application/x-www-form-urlencoded'])
+    responses[413] = oauthErrorResponse(['invalid_request'], 'Payload Too Large.');
   const codes = (facts?.dtos ?? []).flatMap(validationCodes);
   if (hasJsonBody) codes.unshift('bad_request');
   addErrorCodes(responses, 400, codes, `${STATUS_TEXT[400]}: the codes below.`);
@@ -161,11 +183,13 @@ function completeOperation(operation: Json, facts: RouteFacts | undefined): void
     addErrorCodes(responses, 413, ['payload_too_large'], STATUS_TEXT[413]);
     addErrorCodes(responses, 415, ['unsupported_media_type'], STATUS_TEXT[415]);
   }
-  if (!responses[429] || !(responses[429] as Json).headers)
-    responses[429] = {
-      ...envelopeResponse(429, ['too_many_requests'], 'Over a rate limit: try again later.'),
-      headers: { 'Retry-After': { $ref: '#/components/headers/RetryAfter' } },
-    };
+  const limited = path.startsWith(OAUTH_PREFIX)
+    ? oauthErrorResponse(['too_many_requests'], 'Over a rate limit: try again later.')
+    : envelopeResponse(429, ['too_many_requests'], 'Over a rate limit: try again later.');
+  responses[429] = {
+    ...limited,
+    headers: { 'Retry-After': { $ref: '#/components/headers/RetryAfter' } },
+  };
   for (const [status, response] of Object.entries(responses))
     if (Number(status) >= 400) {
       const description = (response as Json).description;
@@ -180,6 +204,38 @@ export function openApiDocumentOf(app: INestApplication): OpenAPIObject | undefi
   return built.get(app);
 }
 
+/** An OAuth endpoint's error: `{error, message}` without `status_code` (RFC 6749 §5.2). */
+function oauthErrorResponse(codes: string[], description: string): Json {
+  return {
+    description,
+    content: {
+      'application/json': {
+        schema: {
+          type: 'object',
+          additionalProperties: false,
+          required: ['error', 'message'],
+          properties: { error: { type: 'string', enum: codes }, message: { type: 'string' } },
+        },
+      },
+    },
+  };
+}
+
+/**
+ * An attribute a request DTO reads as any JSON value (`@Allow()` on `unknown`: the handler gives
+ * its own codes) reaches swagger as `type: object`; it is any type.
+ */
+function anyTypeForUntyped(schema: Json): void {
+  for (const property of Object.values((schema.properties ?? {}) as Record<string, Json>))
+    if (
+      property.type === 'object' &&
+      !property.properties &&
+      property.additionalProperties === undefined &&
+      (property.example === undefined || typeof property.example !== 'object')
+    )
+      delete property.type;
+}
+
 /** The document as GET /api/v1/openapi.json serves it: built from the app's controllers and DTOs. */
 export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
   describeValidatedClasses();
@@ -189,7 +245,16 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
       .setTitle('v1')
       .setVersion('1.1')
       .setDescription(DESCRIPTION)
+      .addServer('/', 'This service (the API at /api/v1, OAuth at /oauth2)')
       .addBasicAuth({ type: 'http', scheme: 'basic', description: 'User ID and API key.' }, 'basic')
+      .addBasicAuth(
+        {
+          type: 'http',
+          scheme: 'basic',
+          description: "A partner app's client id and secret (POST /oauth2/token, /disconnect).",
+        },
+        'oauthClient',
+      )
       .addOAuth2(
         {
           type: 'oauth2',
@@ -217,9 +282,13 @@ function finishDocument(document: OpenAPIObject, facts: Map<string, RouteFacts>)
   const out = document as OpenAPIObject & Json;
   out.openapi = '3.1.0';
   out.jsonSchemaDialect = 'https://spec.openapis.org/oas/3.1/dialect/base';
-  for (const item of Object.values(document.paths))
+  for (const [path, item] of Object.entries(document.paths))
     for (const operation of Object.values(item as Json))
-      completeOperation(operation as Json, facts.get((operation as Json).operationId as string));
+      completeOperation(
+        path,
+        operation as Json,
+        facts.get((operation as Json).operationId as string),
+      );
   const components = document.components as Json;
   components.headers = {
     RetryAfter: {
@@ -228,7 +297,12 @@ function finishDocument(document: OpenAPIObject, facts: Map<string, RouteFacts>)
     },
   };
   const schemas = (components.schemas ?? {}) as Json;
-  for (const name of responseSchemaNames(document)) closeObjects(schemas[name]);
+  components.schemas = schemas;
+  for (const [name, schema] of viewSchemas()) schemas[name] = schema;
+  const answered = responseSchemaNames(document);
+  for (const name of answered) closeObjects(schemas[name]);
+  for (const [name, schema] of Object.entries(schemas))
+    if (!answered.has(name)) anyTypeForUntyped(schema as Json);
   for (const item of Object.values(document.paths))
     for (const operation of Object.values(item as Json))
       for (const response of Object.values((operation as Json).responses as Json))

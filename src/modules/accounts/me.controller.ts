@@ -1,7 +1,8 @@
 import { Controller, Get } from '@nestjs/common';
-import { ApiBasicAuth, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { ApiBasicAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiView } from '../../common/openapi/view-schema';
 import { AppConfig } from '../../config/app-config';
-import { type AccountView, toAccountView } from './account.view';
+import { ACCOUNT_VIEW, type AccountView, toAccountView } from './account.view';
 import { CurrentPrincipal } from './auth.decorators';
 import type { Principal } from './principal';
 
@@ -13,7 +14,8 @@ export class MeController {
 
   /** The authenticated account, from the principal the guard already loaded (no further query). */
   @Get()
-  @ApiOkResponse({ description: 'The authenticated account.' })
+  @ApiOperation({ summary: 'The authenticated account' })
+  @ApiView(ACCOUNT_VIEW, { description: 'The authenticated account.' })
   me(@CurrentPrincipal() principal: Principal): AccountView {
     return toAccountView(principal.account, this.config);
   }

@@ -1,9 +1,10 @@
 import { Body, Controller, Get, Put } from '@nestjs/common';
-import { ApiBasicAuth, ApiTags } from '@nestjs/swagger';
+import { ApiBasicAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentAccountId } from './auth.decorators';
 import { UpdateSettingsRequest } from './settings.requests';
 import { SettingsService } from './settings.service';
-import type { SettingsView } from './settings.view';
+import { SETTINGS_VIEW, type SettingsView } from './settings.view';
+import { ApiView } from '../../common/openapi/view-schema';
 
 @ApiTags('account')
 @ApiBasicAuth()
@@ -11,11 +12,15 @@ import type { SettingsView } from './settings.view';
 export class SettingsController {
   constructor(private readonly settings: SettingsService) {}
 
+  @ApiOperation({ summary: "The account's settings" })
+  @ApiView(SETTINGS_VIEW)
   @Get()
   get(@CurrentAccountId() accountId: number): Promise<SettingsView> {
     return this.settings.get(accountId);
   }
 
+  @ApiOperation({ summary: "Change the account's settings" })
+  @ApiView(SETTINGS_VIEW)
   @Put()
   update(
     @CurrentAccountId() accountId: number,

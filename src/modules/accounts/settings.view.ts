@@ -1,4 +1,5 @@
 import type { Account } from './account.entity';
+import { flag, int, text, viewSchema } from '../../common/openapi/view-schema';
 
 /** The account-wide booking rules (`GET/PUT /settings`). */
 export interface SettingsView {
@@ -27,3 +28,15 @@ export function toSettingsView(account: Account): SettingsView {
     holdMaxMinutes: account.holdMaxMinutes,
   };
 }
+
+export const SETTINGS_VIEW = viewSchema<SettingsView>('SettingsView', {
+  timezone: text('America/New_York'),
+  minHoursInAdvance: int(2),
+  maxDaysInAdvance: int(60),
+  requirePhone: flag(false),
+  sendConfirmationEmail: flag(true),
+  sendSms: flag(false),
+  reminderHours: int(24),
+  calendarSyncMinutes: int(15),
+  holdMaxMinutes: int(15),
+});

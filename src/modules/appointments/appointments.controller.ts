@@ -13,6 +13,11 @@ import { CancelAppointmentRequest } from './cancel-appointment.request';
 import { ApiGetAppointment, ApiListAppointments } from './appointment.openapi';
 import { ApiBookAppointment } from './book-appointment.openapi';
 import {
+  ApiCancelAppointment,
+  ApiRescheduleAppointment,
+  ApiUpdateAppointment,
+} from './change-appointment.openapi';
+import {
   GetAppointmentQuery,
   ListAppointmentsQuery,
   fieldFilters,
@@ -76,6 +81,7 @@ export class AppointmentsController {
 
   /** Edits the client's side; `?admin=true` may also set `notes` and `certificate`. */
   @Put(`:id${NUMERIC}`)
+  @ApiUpdateAppointment()
   update(
     @CurrentPrincipal() principal: Principal,
     @IdParam() id: number,
@@ -88,6 +94,7 @@ export class AppointmentsController {
   }
 
   @Put(`:id${NUMERIC}/cancel`)
+  @ApiCancelAppointment()
   cancel(
     @CurrentPrincipal() principal: Principal,
     @IdParam() id: number,
@@ -104,6 +111,7 @@ export class AppointmentsController {
   }
 
   @Put(`:id${NUMERIC}/reschedule`)
+  @ApiRescheduleAppointment()
   reschedule(
     @CurrentPrincipal() principal: Principal,
     @IdParam() id: number,

@@ -1,5 +1,5 @@
 import { Body, Controller, Get, HttpCode, Post, Query } from '@nestjs/common';
-import { ApiBasicAuth, ApiTags } from '@nestjs/swagger';
+import { ApiBasicAuth, ApiBody, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ExpectedJsonObjectError } from '../../common/errors/domain-error';
 import { CurrentPrincipal, type Principal } from '../accounts';
 import {
@@ -9,12 +9,17 @@ import {
 } from './availability.requests';
 import { AvailabilityService } from './availability.service';
 import { ApiAvailableClasses } from './availability.openapi';
-import type {
-  AvailableClass,
-  AvailableDate,
-  AvailableTime,
-  CheckedTime,
+import {
+  AVAILABLE_DATE,
+  AVAILABLE_TIME,
+  type AvailableClass,
+  type AvailableDate,
+  type AvailableTime,
+  CHECKED_TIME,
+  type CheckedTime,
+  TIME_TO_CHECK,
 } from './availability.views';
+import { ApiView } from '../../common/openapi/view-schema';
 
 @ApiTags('availability')
 @ApiBasicAuth()
@@ -24,6 +29,8 @@ export class AvailabilityController {
 
   /** The dates of a month with at least one bookable time. */
   @Get('dates')
+  @ApiOperation({ summary: 'The dates of a month with at least one bookable time' })
+  @ApiView(AVAILABLE_DATE, { list: true })
   dates(
     @CurrentPrincipal() principal: Principal,
     @Query() query: AvailableDatesQuery,
@@ -33,6 +40,8 @@ export class AvailabilityController {
 
   /** The bookable times of a date. */
   @Get('times')
+  @ApiOperation({ summary: 'The bookable times of a date' })
+  @ApiView(AVAILABLE_TIME, { list: true })
   times(
     @CurrentPrincipal() principal: Principal,
     @Query() query: AvailableTimesQuery,
@@ -53,6 +62,18 @@ export class AvailabilityController {
   /** One time (an object) or several (an array), each answered with `valid` and a `reason`. */
   @Post('check-times')
   @HttpCode(200)
+  @ApiOperation({
+    summary: 'Check whether times are bookable',
+    description:
+      'One time (an object) or several (an array); each is answered with `valid` and, when not, ' +
+      'the `reason` POST /appointments would give.',
+  })
+  @ApiBody({
+    schema: {
+      oneOf: [TIME_TO_CHECK, { type: 'array', minItems: 1, items: TIME_TO_CHECK }],
+    },
+  })
+  @ApiView(CHECKED_TIME, { list: true })
   checkTimes(
     @CurrentPrincipal() principal: Principal,
     @Body() body: unknown,

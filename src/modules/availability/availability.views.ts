@@ -1,4 +1,13 @@
 import { ApiProperty } from '@nestjs/swagger';
+import {
+  date,
+  datetime,
+  flag,
+  int,
+  namedSchema,
+  text,
+  viewSchema,
+} from '../../common/openapi/view-schema';
 
 /** `GET /availability/dates`. */
 export interface AvailableDate {
@@ -60,3 +69,44 @@ export interface CheckedTime {
   /** The `error` code POST /appointments would give. */
   reason?: string;
 }
+
+export const AVAILABLE_DATE = viewSchema<AvailableDate>('AvailableDate', {
+  date: date('2030-06-03', 'A date with at least one bookable time.'),
+});
+
+export const AVAILABLE_TIME = viewSchema<AvailableTime>('AvailableTime', {
+  time: datetime('2030-06-03T10:15:00-0400', "In `timezone` when asked, else the calendar's zone."),
+  slotsAvailable: int(1, 'Calendars (or class seats) that can take it.'),
+});
+
+const echoed = (description: string) => ({ description: `${description}, as asked.` });
+
+export const CHECKED_TIME = viewSchema<CheckedTime>(
+  'CheckedTime',
+  {
+    datetime: echoed('The time'),
+    appointmentTypeID: echoed('The type'),
+    calendarID: echoed('The calendar'),
+    addonIDs: echoed('The addons'),
+    valid: flag(true, 'Whether POST /appointments would book it now.'),
+    reason: text(
+      'not_available',
+      'When not valid: the `error` code POST /appointments would give.',
+    ),
+  },
+  'One time asked, and whether it is bookable.',
+  ['datetime', 'appointmentTypeID', 'calendarID', 'addonIDs', 'reason'],
+);
+
+/** One item of POST /availability/check-times: what POST /appointments would be given. */
+export const TIME_TO_CHECK = namedSchema('TimeToCheck', {
+  type: 'object',
+  required: ['datetime', 'appointmentTypeID'],
+  properties: {
+    datetime: datetime('2030-06-03T10:15:00-0400', 'As POST /appointments reads it.'),
+    appointmentTypeID: { type: 'integer', minimum: 1, example: 1 },
+    calendarID: { type: 'integer', minimum: 1, example: 1 },
+    addonIDs: { type: 'array', items: { type: 'integer', minimum: 1 } },
+    timezone: text('America/New_York'),
+  },
+});

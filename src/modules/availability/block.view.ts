@@ -6,6 +6,7 @@ import {
 } from '../../common/time/datetimes';
 import type { Calendar } from '../catalog';
 import type { Block } from './block.entity';
+import { datetime, id, text, viewSchema } from '../../common/openapi/view-schema';
 
 /** A block as `GET /blocks` shows it, in its calendar's zone. */
 export interface BlockView {
@@ -41,3 +42,12 @@ export function describeSpan(start: Date, end: Date, zone: string): string {
   const untilDate = formatLongDate(until);
   return `${fromDate} ${formatClockTime(from)} - ${fromDate === untilDate ? '' : `${untilDate} `}${formatClockTime(until)}`;
 }
+
+export const BLOCK_VIEW = viewSchema<BlockView>('BlockView', {
+  id: id(8),
+  calendarID: id(7),
+  start: datetime('2030-06-03T09:00:00-0400'),
+  end: datetime('2030-06-03T10:30:00-0400'),
+  notes: text('Lunch'),
+  description: text('June 3, 2030 9:00am - 10:30am'),
+});

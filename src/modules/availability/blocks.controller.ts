@@ -1,11 +1,12 @@
 import { Body, Controller, Delete, Get, HttpCode, Post, Query } from '@nestjs/common';
-import { ApiBasicAuth, ApiTags } from '@nestjs/swagger';
+import { ApiBasicAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { IdParam } from '../../common/http/id-param';
 import { NUMERIC } from '../../common/http/route-catalog';
 import { CurrentAccountId, CurrentPrincipal, type Principal } from '../accounts';
 import { CreateBlockRequest, ListBlocksQuery } from './block.requests';
-import type { BlockView } from './block.view';
+import { BLOCK_VIEW, type BlockView } from './block.view';
 import { BlocksService } from './blocks.service';
+import { ApiView } from '../../common/openapi/view-schema';
 
 /** Time taken off a calendar (no PUT: a block is changed by deleting and creating). */
 @ApiTags('availability')
@@ -14,6 +15,8 @@ import { BlocksService } from './blocks.service';
 export class BlocksController {
   constructor(private readonly blocks: BlocksService) {}
 
+  @ApiOperation({ summary: 'List the blocks' })
+  @ApiView(BLOCK_VIEW, { list: true })
   @Get()
   list(
     @CurrentPrincipal() principal: Principal,
@@ -22,11 +25,15 @@ export class BlocksController {
     return this.blocks.list(principal.account, query);
   }
 
+  @ApiOperation({ summary: 'Read a block' })
+  @ApiView(BLOCK_VIEW)
   @Get(`:id${NUMERIC}`)
   get(@CurrentAccountId() accountId: number, @IdParam() id: number): Promise<BlockView> {
     return this.blocks.get(accountId, id);
   }
 
+  @ApiOperation({ summary: 'Create a block' })
+  @ApiView(BLOCK_VIEW)
   @Post()
   @HttpCode(200)
   create(
@@ -36,6 +43,7 @@ export class BlocksController {
     return this.blocks.create(accountId, request);
   }
 
+  @ApiOperation({ summary: 'Delete a block' })
   @Delete(`:id${NUMERIC}`)
   @HttpCode(204)
   delete(@CurrentAccountId() accountId: number, @IdParam() id: number): Promise<void> {

@@ -1,5 +1,6 @@
 import { formatCents } from '../../common/money/money';
 import type { Addon } from './addon.entity';
+import { flag, id, int, money, text, viewSchema } from '../../common/openapi/view-schema';
 
 /** `GET /appointment-addons`, as clients of the reference service know it. */
 export interface AddonView {
@@ -20,3 +21,11 @@ export function toAddonView(addon: Addon): AddonView {
     private: addon.private,
   };
 }
+
+export const ADDON_VIEW = viewSchema<AddonView>('AddonView', {
+  id: id(3),
+  name: text('Deep conditioning'),
+  duration: int(15, 'Minutes.'),
+  price: money('10.00'),
+  private: flag(false, 'Hidden from clients.'),
+});

@@ -1,11 +1,12 @@
 import { Body, Controller, Delete, Get, HttpCode, Post, Put } from '@nestjs/common';
-import { ApiBasicAuth, ApiTags } from '@nestjs/swagger';
+import { ApiBasicAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { IdParam } from '../../common/http/id-param';
 import { NUMERIC } from '../../common/http/route-catalog';
 import { CurrentAccountId } from '../accounts';
 import { CreateAddonRequest, UpdateAddonRequest } from './addon.requests';
-import type { AddonView } from './addon.view';
+import { ADDON_VIEW, type AddonView } from './addon.view';
 import { AddonsService } from './addons.service';
+import { ApiView } from '../../common/openapi/view-schema';
 
 @ApiTags('catalog')
 @ApiBasicAuth()
@@ -13,16 +14,22 @@ import { AddonsService } from './addons.service';
 export class AddonsController {
   constructor(private readonly addons: AddonsService) {}
 
+  @ApiOperation({ summary: 'List the addons' })
+  @ApiView(ADDON_VIEW, { list: true })
   @Get()
   list(@CurrentAccountId() accountId: number): Promise<AddonView[]> {
     return this.addons.list(accountId);
   }
 
+  @ApiOperation({ summary: 'Read a addon' })
+  @ApiView(ADDON_VIEW)
   @Get(`:id${NUMERIC}`)
   get(@CurrentAccountId() accountId: number, @IdParam() id: number): Promise<AddonView> {
     return this.addons.get(accountId, id);
   }
 
+  @ApiOperation({ summary: 'Create a addon' })
+  @ApiView(ADDON_VIEW)
   @Post()
   @HttpCode(200)
   create(
@@ -32,6 +39,8 @@ export class AddonsController {
     return this.addons.create(accountId, request);
   }
 
+  @ApiOperation({ summary: 'Change a addon' })
+  @ApiView(ADDON_VIEW)
   @Put(`:id${NUMERIC}`)
   update(
     @CurrentAccountId() accountId: number,
@@ -41,6 +50,7 @@ export class AddonsController {
     return this.addons.update(accountId, id, request);
   }
 
+  @ApiOperation({ summary: 'Delete a addon' })
   @Delete(`:id${NUMERIC}`)
   @HttpCode(204)
   delete(@CurrentAccountId() accountId: number, @IdParam() id: number): Promise<void> {

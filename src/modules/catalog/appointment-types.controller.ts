@@ -73,6 +73,8 @@ export class AppointmentTypesController {
 
   @Post()
   @HttpCode(200)
+  @ApiOperation({ summary: 'Create an appointment type' })
+  @ApiOkResponse({ type: AppointmentTypeDetails })
   create(
     @CurrentAccountId() accountId: number,
     @Body() request: AppointmentTypeAttributes,
@@ -81,6 +83,8 @@ export class AppointmentTypesController {
   }
 
   @Put(`:id${NUMERIC}`)
+  @ApiOperation({ summary: 'Change an appointment type' })
+  @ApiOkResponse({ type: AppointmentTypeDetails })
   update(
     @CurrentAccountId() accountId: number,
     @IdParam() id: number,
@@ -91,6 +95,10 @@ export class AppointmentTypesController {
 
   @Delete(`:id${NUMERIC}`)
   @HttpCode(204)
+  @ApiOperation({
+    summary: 'Delete an appointment type',
+    description: 'It stays on its appointments, and is listed with `includeDeleted=true`.',
+  })
   delete(@CurrentAccountId() accountId: number, @IdParam() id: number): Promise<void> {
     return this.types.delete(accountId, id);
   }

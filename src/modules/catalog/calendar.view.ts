@@ -1,5 +1,14 @@
 import type { Calendar } from './calendar.entity';
 import type { DateOverrides, WeeklyHours } from './working-hours';
+import {
+  id,
+  list,
+  int,
+  orNull,
+  text,
+  viewSchema,
+  type JsonSchema,
+} from '../../common/openapi/view-schema';
 
 /** `GET /calendars`, as clients of the reference service know it. */
 export interface CalendarView {
@@ -46,3 +55,53 @@ export function toCalendarDetailsView(calendar: Calendar): CalendarDetailsView {
     maxPerWeek: calendar.maxPerWeek,
   };
 }
+
+const intervals: JsonSchema = list(
+  {
+    type: 'object',
+    additionalProperties: false,
+    required: ['start', 'end'],
+    properties: {
+      start: text('09:00', "`HH:MM`, wall clock in the calendar's zone."),
+      end: text('17:00', '`HH:MM`; `24:00` is the end of the day.'),
+    },
+  },
+  'Working periods, `[start, end)`.',
+);
+
+export const CALENDAR_VIEW = viewSchema<CalendarView>('CalendarView', {
+  id: id(7),
+  name: text('Alex'),
+  email: text('alex@example.com'),
+  replyTo: text(''),
+  description: text(''),
+  location: text('Main street 1'),
+  timezone: text('America/New_York', 'IANA zone.'),
+  image: text(''),
+  thumbnail: text(''),
+});
+
+export const CALENDAR_DETAILS_VIEW = viewSchema<CalendarDetailsView>('CalendarDetailsView', {
+  ...CALENDAR_VIEW.properties,
+  hours: {
+    type: 'object',
+    description: 'Weekly hours by day name; a day left out is closed.',
+    additionalProperties: false,
+    properties: Object.fromEntries(
+      ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'].map((d) => [
+        d,
+        intervals,
+      ]),
+    ),
+    example: { monday: [{ start: '09:00', end: '17:00' }] },
+  },
+  overrides: {
+    type: 'object',
+    description: "`YYYY-MM-DD` → that day's periods instead of the weekly ones; `[]` closes it.",
+    propertyNames: { format: 'date' },
+    additionalProperties: intervals,
+    example: { '2030-12-25': [] },
+  },
+  maxPerDay: orNull(int(8, 'Booking limit; null: none.')),
+  maxPerWeek: orNull(int(30, 'Booking limit; null: none.')),
+});

@@ -1,11 +1,17 @@
 import { Body, Controller, Delete, Get, HttpCode, Post, Put } from '@nestjs/common';
-import { ApiBasicAuth, ApiTags } from '@nestjs/swagger';
+import { ApiBasicAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { IdParam } from '../../common/http/id-param';
 import { NUMERIC } from '../../common/http/route-catalog';
 import { CurrentAccountId, CurrentPrincipal, type Principal } from '../accounts';
 import { CreateCalendarRequest, UpdateCalendarRequest } from './calendar.requests';
-import type { CalendarDetailsView, CalendarView } from './calendar.view';
+import {
+  CALENDAR_DETAILS_VIEW,
+  CALENDAR_VIEW,
+  type CalendarDetailsView,
+  type CalendarView,
+} from './calendar.view';
 import { CalendarsService } from './calendars.service';
+import { ApiView } from '../../common/openapi/view-schema';
 
 @ApiTags('catalog')
 @ApiBasicAuth()
@@ -13,16 +19,22 @@ import { CalendarsService } from './calendars.service';
 export class CalendarsController {
   constructor(private readonly calendars: CalendarsService) {}
 
+  @ApiOperation({ summary: 'List the calendars' })
+  @ApiView(CALENDAR_VIEW, { list: true })
   @Get()
   list(@CurrentAccountId() accountId: number): Promise<CalendarView[]> {
     return this.calendars.list(accountId);
   }
 
+  @ApiOperation({ summary: 'Read a calendar' })
+  @ApiView(CALENDAR_DETAILS_VIEW)
   @Get(`:id${NUMERIC}`)
   get(@CurrentAccountId() accountId: number, @IdParam() id: number): Promise<CalendarDetailsView> {
     return this.calendars.get(accountId, id);
   }
 
+  @ApiOperation({ summary: 'Create a calendar' })
+  @ApiView(CALENDAR_DETAILS_VIEW)
   @Post()
   @HttpCode(200)
   create(
@@ -32,6 +44,8 @@ export class CalendarsController {
     return this.calendars.create(principal.accountId, principal.account.timezone, request);
   }
 
+  @ApiOperation({ summary: 'Change a calendar' })
+  @ApiView(CALENDAR_DETAILS_VIEW)
   @Put(`:id${NUMERIC}`)
   update(
     @CurrentAccountId() accountId: number,
@@ -41,6 +55,7 @@ export class CalendarsController {
     return this.calendars.update(accountId, id, request);
   }
 
+  @ApiOperation({ summary: 'Delete a calendar' })
   @Delete(`:id${NUMERIC}`)
   @HttpCode(204)
   delete(@CurrentAccountId() accountId: number, @IdParam() id: number): Promise<void> {

@@ -2,6 +2,7 @@ import { formatInZone } from '../../common/time/datetimes';
 import type { AppointmentType } from './appointment-type.entity';
 import type { Calendar } from './calendar.entity';
 import type { ClassSession } from './class-session.entity';
+import { datetime, id, int, text, viewSchema } from '../../common/openapi/view-schema';
 
 /**
  * A session as its owner manages it. `/availability/classes` shows the same session to clients with
@@ -38,3 +39,14 @@ export function toClassSessionView(
     slots: type.classSize ?? 0,
   };
 }
+
+export const CLASS_SESSION_VIEW = viewSchema<ClassSessionView>('ClassSessionView', {
+  id: id(31),
+  appointmentTypeID: id(12),
+  calendarID: id(7),
+  name: text('Yoga'),
+  time: datetime('2030-06-03T18:00:00-0400', "The start, in the calendar's zone."),
+  calendar: text('Alex', "The calendar's name."),
+  duration: int(60, 'Minutes.'),
+  slots: int(10, 'Seats.'),
+});

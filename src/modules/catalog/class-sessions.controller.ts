@@ -1,11 +1,12 @@
 import { Body, Controller, Delete, Get, HttpCode, Post, Query } from '@nestjs/common';
-import { ApiBasicAuth, ApiTags } from '@nestjs/swagger';
+import { ApiBasicAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { IdParam } from '../../common/http/id-param';
 import { NUMERIC } from '../../common/http/route-catalog';
 import { CurrentAccountId } from '../accounts';
 import { CreateClassSessionRequest, ListClassSessionsQuery } from './class-session.requests';
-import type { ClassSessionView } from './class-session.view';
+import { CLASS_SESSION_VIEW, type ClassSessionView } from './class-session.view';
 import { ClassSessionsService } from './class-sessions.service';
+import { ApiView } from '../../common/openapi/view-schema';
 
 /** The sessions of class-type offerings (no PUT: a session is moved by deleting and creating). */
 @ApiTags('catalog')
@@ -14,6 +15,8 @@ import { ClassSessionsService } from './class-sessions.service';
 export class ClassSessionsController {
   constructor(private readonly sessions: ClassSessionsService) {}
 
+  @ApiOperation({ summary: 'List the class sessions' })
+  @ApiView(CLASS_SESSION_VIEW, { list: true })
   @Get()
   list(
     @CurrentAccountId() accountId: number,
@@ -22,11 +25,15 @@ export class ClassSessionsController {
     return this.sessions.list(accountId, query);
   }
 
+  @ApiOperation({ summary: 'Read a class session' })
+  @ApiView(CLASS_SESSION_VIEW)
   @Get(`:id${NUMERIC}`)
   get(@CurrentAccountId() accountId: number, @IdParam() id: number): Promise<ClassSessionView> {
     return this.sessions.get(accountId, id);
   }
 
+  @ApiOperation({ summary: 'Create a class session' })
+  @ApiView(CLASS_SESSION_VIEW)
   @Post()
   @HttpCode(200)
   create(
@@ -36,6 +43,7 @@ export class ClassSessionsController {
     return this.sessions.create(accountId, request);
   }
 
+  @ApiOperation({ summary: 'Delete a class session' })
   @Delete(`:id${NUMERIC}`)
   @HttpCode(204)
   delete(@CurrentAccountId() accountId: number, @IdParam() id: number): Promise<void> {

@@ -1,4 +1,5 @@
 import type { Label } from './label.entity';
+import { id, text, viewSchema } from '../../common/openapi/view-schema';
 
 /** `GET /labels`, as clients of the reference service know it. */
 export interface LabelView {
@@ -10,3 +11,9 @@ export interface LabelView {
 export function toLabelView(label: Label): LabelView {
   return { id: label.id, name: label.name, color: label.color };
 }
+
+export const LABEL_VIEW = viewSchema<LabelView>('LabelView', {
+  id: id(2),
+  name: text('Confirmed'),
+  color: text('green', '`#RRGGBB` or a color name.'),
+});

@@ -1,11 +1,12 @@
 import { Body, Controller, Delete, Get, HttpCode, Post, Put } from '@nestjs/common';
-import { ApiBasicAuth, ApiTags } from '@nestjs/swagger';
+import { ApiBasicAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { IdParam } from '../../common/http/id-param';
 import { NUMERIC } from '../../common/http/route-catalog';
 import { CurrentAccountId } from '../accounts';
 import { CreateLabelRequest, UpdateLabelRequest } from './label.requests';
-import type { LabelView } from './label.view';
+import { LABEL_VIEW, type LabelView } from './label.view';
 import { LabelsService } from './labels.service';
+import { ApiView } from '../../common/openapi/view-schema';
 
 @ApiTags('catalog')
 @ApiBasicAuth()
@@ -13,16 +14,22 @@ import { LabelsService } from './labels.service';
 export class LabelsController {
   constructor(private readonly labels: LabelsService) {}
 
+  @ApiOperation({ summary: 'List the labels' })
+  @ApiView(LABEL_VIEW, { list: true })
   @Get()
   list(@CurrentAccountId() accountId: number): Promise<LabelView[]> {
     return this.labels.list(accountId);
   }
 
+  @ApiOperation({ summary: 'Read a label' })
+  @ApiView(LABEL_VIEW)
   @Get(`:id${NUMERIC}`)
   get(@CurrentAccountId() accountId: number, @IdParam() id: number): Promise<LabelView> {
     return this.labels.get(accountId, id);
   }
 
+  @ApiOperation({ summary: 'Create a label' })
+  @ApiView(LABEL_VIEW)
   @Post()
   @HttpCode(200)
   create(
@@ -32,6 +39,8 @@ export class LabelsController {
     return this.labels.create(accountId, request);
   }
 
+  @ApiOperation({ summary: 'Change a label' })
+  @ApiView(LABEL_VIEW)
   @Put(`:id${NUMERIC}`)
   update(
     @CurrentAccountId() accountId: number,
@@ -41,6 +50,7 @@ export class LabelsController {
     return this.labels.update(accountId, id, request);
   }
 
+  @ApiOperation({ summary: 'Delete a label' })
   @Delete(`:id${NUMERIC}`)
   @HttpCode(204)
   delete(@CurrentAccountId() accountId: number, @IdParam() id: number): Promise<void> {

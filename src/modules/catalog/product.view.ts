@@ -1,5 +1,17 @@
 import { formatCents } from '../../common/money/money';
 import type { Product, ProductAppointmentType, ProductKind } from './product.entity';
+import {
+  flag,
+  id,
+  int,
+  list,
+  money,
+  oneOf,
+  orNull,
+  text,
+  viewSchema,
+} from '../../common/openapi/view-schema';
+import { PRODUCT_KINDS } from './product.entity';
 
 /** `GET /products`, as clients of the reference service know it. */
 export interface ProductView {
@@ -31,3 +43,20 @@ export function toProductView(product: Product, links: ProductAppointmentType[])
     ),
   };
 }
+
+export const PRODUCT_VIEW = viewSchema<ProductView>('ProductView', {
+  id: id(3),
+  name: text('Pack of 5'),
+  description: text(''),
+  price: money('120.00'),
+  type: oneOf(PRODUCT_KINDS, 'appointments'),
+  hidden: flag(false),
+  expires: orNull(int(365, 'Days a certificate issued from it stays valid; null: never expires.')),
+  appointmentTypeIDs: list(id(12)),
+  appointmentTypeCounts: {
+    type: 'object',
+    description: 'Uses per appointment type id (packages).',
+    additionalProperties: { type: 'integer', minimum: 1 },
+    example: { '12': 5 },
+  },
+});

@@ -1,11 +1,12 @@
 import { Body, Controller, Delete, Get, HttpCode, Post, Put } from '@nestjs/common';
-import { ApiBasicAuth, ApiTags } from '@nestjs/swagger';
+import { ApiBasicAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { IdParam } from '../../common/http/id-param';
 import { NUMERIC } from '../../common/http/route-catalog';
 import { CurrentAccountId } from '../accounts';
 import { CreateProductRequest, UpdateProductRequest } from './product.requests';
-import type { ProductView } from './product.view';
+import { PRODUCT_VIEW, type ProductView } from './product.view';
 import { ProductsService } from './products.service';
+import { ApiView } from '../../common/openapi/view-schema';
 
 @ApiTags('catalog')
 @ApiBasicAuth()
@@ -13,16 +14,22 @@ import { ProductsService } from './products.service';
 export class ProductsController {
   constructor(private readonly products: ProductsService) {}
 
+  @ApiOperation({ summary: 'List the products' })
+  @ApiView(PRODUCT_VIEW, { list: true })
   @Get()
   list(@CurrentAccountId() accountId: number): Promise<ProductView[]> {
     return this.products.list(accountId);
   }
 
+  @ApiOperation({ summary: 'Read a product' })
+  @ApiView(PRODUCT_VIEW)
   @Get(`:id${NUMERIC}`)
   get(@CurrentAccountId() accountId: number, @IdParam() id: number): Promise<ProductView> {
     return this.products.get(accountId, id);
   }
 
+  @ApiOperation({ summary: 'Create a product' })
+  @ApiView(PRODUCT_VIEW)
   @Post()
   @HttpCode(200)
   create(
@@ -32,6 +39,8 @@ export class ProductsController {
     return this.products.create(accountId, request);
   }
 
+  @ApiOperation({ summary: 'Change a product' })
+  @ApiView(PRODUCT_VIEW)
   @Put(`:id${NUMERIC}`)
   update(
     @CurrentAccountId() accountId: number,
@@ -41,6 +50,7 @@ export class ProductsController {
     return this.products.update(accountId, id, request);
   }
 
+  @ApiOperation({ summary: 'Delete a product' })
   @Delete(`:id${NUMERIC}`)
   @HttpCode(204)
   delete(@CurrentAccountId() accountId: number, @IdParam() id: number): Promise<void> {

@@ -1,6 +1,17 @@
 import { formatCents } from '../../common/money/money';
 import type { Coupon } from './coupon.entity';
 import type { Certificate, CertificateKind } from './certificate.entity';
+import {
+  date,
+  id,
+  list,
+  money,
+  oneOf,
+  orNull,
+  text,
+  viewSchema,
+} from '../../common/openapi/view-schema';
+import { CERTIFICATE_KINDS } from './certificate.entity';
 
 /** `GET /certificates`, as clients of the reference service know it. */
 export interface CertificateView {
@@ -79,3 +90,25 @@ export function toCertificateView(resolved: ResolvedCertificate): CertificateVie
     discountAmount: coupon ? formatCents(coupon.discountAmount) : null,
   };
 }
+
+export const CERTIFICATE_VIEW = viewSchema<CertificateView>('CertificateView', {
+  id: orNull(id(9, "null for a coupon's own code.")),
+  certificate: text('A1B2C3D4'),
+  productID: orNull(id(3)),
+  orderID: orNull(id(17)),
+  couponID: orNull(id(4)),
+  appointmentTypeIDs: list(id(12), 'Empty: every type.'),
+  name: text('Pack of 5'),
+  email: orNull(text('ada@example.com')),
+  type: oneOf(CERTIFICATE_KINDS, 'package'),
+  remainingCounts: orNull({
+    type: 'object',
+    description: 'Uses left per type id (packages).',
+    additionalProperties: { type: 'integer' },
+    example: { '12': 4 },
+  }),
+  remainingValue: orNull(money('25.00', 'Value left (gift certificates).')),
+  expiration: orNull(date('2031-06-03')),
+  discountType: orNull(oneOf(['percentage', 'price'])),
+  discountAmount: orNull(money('15.00')),
+});

@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Post, Query } from '@nestjs/common';
-import { ApiBasicAuth, ApiTags } from '@nestjs/swagger';
+import { ApiBasicAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { IdParam } from '../../common/http/id-param';
 import { NUMERIC } from '../../common/http/route-catalog';
 import { CurrentAccountId, CurrentPrincipal, type Principal } from '../accounts';
@@ -8,8 +8,9 @@ import {
   CheckCertificateQuery,
   CreateCertificateRequest,
 } from './certificate.requests';
-import type { CertificateView } from './certificate.view';
+import { CERTIFICATE_VIEW, type CertificateView } from './certificate.view';
 import { CertificatesService } from './certificates.service';
+import { ApiView } from '../../common/openapi/view-schema';
 
 @ApiTags('certificates')
 @ApiBasicAuth()
@@ -17,6 +18,8 @@ import { CertificatesService } from './certificates.service';
 export class CertificatesController {
   constructor(private readonly certificates: CertificatesService) {}
 
+  @ApiOperation({ summary: 'List the certificates' })
+  @ApiView(CERTIFICATE_VIEW, { list: true })
   @Get()
   list(
     @CurrentPrincipal() principal: Principal,
@@ -26,6 +29,8 @@ export class CertificatesController {
   }
 
   /** The certificate if booking with it would be accepted, else the error booking would give. */
+  @ApiOperation({ summary: 'Check a certificate code' })
+  @ApiView(CERTIFICATE_VIEW)
   @Get('check')
   check(
     @CurrentPrincipal() principal: Principal,
@@ -39,11 +44,15 @@ export class CertificatesController {
     );
   }
 
+  @ApiOperation({ summary: 'Read a certificate' })
+  @ApiView(CERTIFICATE_VIEW)
   @Get(`:id${NUMERIC}`)
   get(@CurrentAccountId() accountId: number, @IdParam() id: number): Promise<CertificateView> {
     return this.certificates.get(accountId, id);
   }
 
+  @ApiOperation({ summary: 'Create a certificate' })
+  @ApiView(CERTIFICATE_VIEW)
   @Post()
   @HttpCode(200)
   create(
@@ -53,6 +62,7 @@ export class CertificatesController {
     return this.certificates.create(principal.account, request);
   }
 
+  @ApiOperation({ summary: 'Delete a certificate' })
   @Delete(`:id${NUMERIC}`)
   @HttpCode(204)
   delete(@CurrentAccountId() accountId: number, @IdParam() id: number): Promise<void> {

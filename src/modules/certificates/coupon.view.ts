@@ -1,5 +1,16 @@
 import { formatCents } from '../../common/money/money';
 import type { Coupon, DiscountType } from './coupon.entity';
+import {
+  date,
+  id,
+  list,
+  money,
+  oneOf,
+  orNull,
+  text,
+  viewSchema,
+} from '../../common/openapi/view-schema';
+import { DISCOUNT_TYPES } from './coupon.entity';
 
 /** `POST /coupons` and the reads beside it: the fields a coupon is created with. */
 export interface CouponView {
@@ -31,3 +42,13 @@ export function toCouponView(coupon: Coupon, appointmentTypeIds: number[]): Coup
     expiration: coupon.expiration,
   };
 }
+
+export const COUPON_VIEW = viewSchema<CouponView>('CouponView', {
+  id: id(4),
+  code: orNull(text('SPRING10')),
+  name: text('Spring'),
+  discountType: oneOf(DISCOUNT_TYPES, 'percentage'),
+  discountAmount: money('15.00', '15 % or $15, with two decimals.'),
+  appointmentTypeIDs: list(id(12), 'Empty: every type.'),
+  expiration: orNull(date('2030-06-30', 'The last day it can be used; null: never expires.')),
+});

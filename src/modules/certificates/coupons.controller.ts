@@ -1,11 +1,12 @@
 import { Body, Controller, Delete, Get, HttpCode, Post, Put } from '@nestjs/common';
-import { ApiBasicAuth, ApiTags } from '@nestjs/swagger';
+import { ApiBasicAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { IdParam } from '../../common/http/id-param';
 import { NUMERIC } from '../../common/http/route-catalog';
 import { CurrentAccountId } from '../accounts';
 import { CreateCouponRequest, UpdateCouponRequest } from './coupon.requests';
-import type { CouponView } from './coupon.view';
+import { COUPON_VIEW, type CouponView } from './coupon.view';
 import { CouponsService } from './coupons.service';
+import { ApiView } from '../../common/openapi/view-schema';
 
 @ApiTags('catalog')
 @ApiBasicAuth()
@@ -13,16 +14,22 @@ import { CouponsService } from './coupons.service';
 export class CouponsController {
   constructor(private readonly coupons: CouponsService) {}
 
+  @ApiOperation({ summary: 'List the coupons' })
+  @ApiView(COUPON_VIEW, { list: true })
   @Get()
   list(@CurrentAccountId() accountId: number): Promise<CouponView[]> {
     return this.coupons.list(accountId);
   }
 
+  @ApiOperation({ summary: 'Read a coupon' })
+  @ApiView(COUPON_VIEW)
   @Get(`:id${NUMERIC}`)
   get(@CurrentAccountId() accountId: number, @IdParam() id: number): Promise<CouponView> {
     return this.coupons.get(accountId, id);
   }
 
+  @ApiOperation({ summary: 'Create a coupon' })
+  @ApiView(COUPON_VIEW)
   @Post()
   @HttpCode(200)
   create(
@@ -32,6 +39,8 @@ export class CouponsController {
     return this.coupons.create(accountId, request);
   }
 
+  @ApiOperation({ summary: 'Change a coupon' })
+  @ApiView(COUPON_VIEW)
   @Put(`:id${NUMERIC}`)
   update(
     @CurrentAccountId() accountId: number,
@@ -41,6 +50,7 @@ export class CouponsController {
     return this.coupons.update(accountId, id, request);
   }
 
+  @ApiOperation({ summary: 'Delete a coupon' })
   @Delete(`:id${NUMERIC}`)
   @HttpCode(204)
   delete(@CurrentAccountId() accountId: number, @IdParam() id: number): Promise<void> {

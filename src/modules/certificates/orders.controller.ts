@@ -26,6 +26,8 @@ export class OrdersController {
 
   /** Newest first; `max` (default 100, at most 1000). */
   @Get()
+  @ApiOperation({ summary: 'List the orders' })
+  @ApiOkResponse({ type: OrderView, isArray: true })
   list(
     @CurrentPrincipal() principal: Principal,
     @Query() query: ListOrdersQuery,
@@ -34,12 +36,16 @@ export class OrdersController {
   }
 
   @Get(`:id${NUMERIC}`)
+  @ApiOperation({ summary: 'Read an order' })
+  @ApiOkResponse({ type: OrderView })
   get(@CurrentPrincipal() principal: Principal, @IdParam() id: number): Promise<OrderView> {
     return this.orders.get(principal.account, id);
   }
 
   /** An unpaid order of a product. */
   @Post()
+  @ApiOperation({ summary: 'Place an order for a product' })
+  @ApiOkResponse({ type: OrderView })
   @HttpCode(200)
   create(
     @CurrentPrincipal() principal: Principal,

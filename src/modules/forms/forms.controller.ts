@@ -1,11 +1,12 @@
 import { Body, Controller, Delete, Get, HttpCode, Post, Put } from '@nestjs/common';
-import { ApiBasicAuth, ApiTags } from '@nestjs/swagger';
+import { ApiBasicAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { IdParam } from '../../common/http/id-param';
 import { NUMERIC } from '../../common/http/route-catalog';
 import { CurrentAccountId } from '../accounts';
 import { CreateFormRequest, UpdateFormRequest } from './form.requests';
-import type { FormView } from './form.view';
+import { FORM_VIEW, type FormView } from './form.view';
 import { FormsService } from './forms.service';
+import { ApiView } from '../../common/openapi/view-schema';
 
 @ApiTags('catalog')
 @ApiBasicAuth()
@@ -13,16 +14,22 @@ import { FormsService } from './forms.service';
 export class FormsController {
   constructor(private readonly forms: FormsService) {}
 
+  @ApiOperation({ summary: 'List the forms' })
+  @ApiView(FORM_VIEW, { list: true })
   @Get()
   list(@CurrentAccountId() accountId: number): Promise<FormView[]> {
     return this.forms.list(accountId);
   }
 
+  @ApiOperation({ summary: 'Read a form' })
+  @ApiView(FORM_VIEW)
   @Get(`:id${NUMERIC}`)
   get(@CurrentAccountId() accountId: number, @IdParam() id: number): Promise<FormView> {
     return this.forms.get(accountId, id);
   }
 
+  @ApiOperation({ summary: 'Create a form' })
+  @ApiView(FORM_VIEW)
   @Post()
   @HttpCode(200)
   create(
@@ -32,6 +39,8 @@ export class FormsController {
     return this.forms.create(accountId, request);
   }
 
+  @ApiOperation({ summary: 'Change a form' })
+  @ApiView(FORM_VIEW)
   @Put(`:id${NUMERIC}`)
   update(
     @CurrentAccountId() accountId: number,
@@ -41,6 +50,7 @@ export class FormsController {
     return this.forms.update(accountId, id, request);
   }
 
+  @ApiOperation({ summary: 'Delete a form' })
   @Delete(`:id${NUMERIC}`)
   @HttpCode(204)
   delete(@CurrentAccountId() accountId: number, @IdParam() id: number): Promise<void> {

@@ -1,4 +1,5 @@
 import type { Notification } from './notification.entity';
+import { id, int, orNull, text, viewSchema } from '../../common/openapi/view-schema';
 
 /** One message to the client (or the decision not to send it), as an admin reads it. */
 export interface NotificationView {
@@ -39,3 +40,20 @@ export function toNotificationView(row: Notification): NotificationView {
     updatedAt: row.updatedAt.toISOString(),
   };
 }
+
+const instant = (example: string) => ({ type: 'string', format: 'date-time', example });
+
+export const NOTIFICATION_VIEW = viewSchema<NotificationView>('NotificationView', {
+  id: id(77),
+  appointmentID: id(54321),
+  channel: text('email'),
+  kind: text('confirmation'),
+  status: text('sent'),
+  recipient: text('ada@example.com'),
+  attempts: int(1),
+  error: orNull(text('')),
+  dueAt: instant('2030-06-03T14:15:00.000Z'),
+  sentAt: orNull(instant('2030-06-03T14:15:02.000Z')),
+  createdAt: instant('2030-06-03T14:15:00.000Z'),
+  updatedAt: instant('2030-06-03T14:15:02.000Z'),
+});

@@ -1,10 +1,11 @@
 import { Controller, Get } from '@nestjs/common';
-import { ApiBasicAuth, ApiTags } from '@nestjs/swagger';
+import { ApiBasicAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { IdParam } from '../../common/http/id-param';
 import { NUMERIC } from '../../common/http/route-catalog';
 import { CurrentAccountId } from '../accounts';
-import type { NotificationView } from './notification.view';
+import { NOTIFICATION_VIEW, type NotificationView } from './notification.view';
 import { NotificationsService } from './notifications.service';
+import { ApiView } from '../../common/openapi/view-schema';
 
 /** The client messages of an appointment, for its admins (this service's own endpoint). */
 @ApiTags('appointments')
@@ -14,6 +15,10 @@ export class NotificationsController {
   constructor(private readonly notifications: NotificationsService) {}
 
   /** Confirmations, notices and reminders, e-mail and SMS: sent, pending, failed or skipped. */
+  @ApiOperation({
+    summary: "An appointment's client messages (e-mail, SMS): sent, pending, failed or skipped",
+  })
+  @ApiView(NOTIFICATION_VIEW, { list: true })
   @Get(`:id${NUMERIC}/notifications`)
   list(@CurrentAccountId() accountId: number, @IdParam() id: number): Promise<NotificationView[]> {
     return this.notifications.forAppointment(accountId, id);

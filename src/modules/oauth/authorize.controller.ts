@@ -1,5 +1,5 @@
 import { Controller, Get, Post, Req, Res, UseFilters } from '@nestjs/common';
-import { ApiExcludeController } from '@nestjs/swagger';
+import { ApiExcludeEndpoint, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Public } from '../../common/http/public.decorator';
 import type { Account } from '../accounts';
@@ -14,6 +14,7 @@ import {
 import { AuthorizePageFilter } from './authorize-page.filter';
 import { LoginThrottle } from './login-throttle';
 import { FormNotUrlEncodedError } from './oauth.errors';
+import { ApiAuthorize } from './oauth.openapi';
 import { consentPage, loginPage, sendPage, sendRedirect } from './oauth-pages';
 import { originOf } from './redirect-uri';
 import { type SignInSession, SignInSessions } from './sign-in-session';
@@ -33,7 +34,7 @@ function formOf(request: FastifyRequest): URLSearchParams {
  * checked again each time (nothing of the request is kept on the server). Server-rendered HTML,
  * no script, every form CSRF-protected (see SignInSessions).
  */
-@ApiExcludeController()
+@ApiTags('oauth')
 @Public()
 @UseFilters(AuthorizePageFilter)
 @Controller('oauth2')
@@ -47,6 +48,7 @@ export class AuthorizeController {
   ) {}
 
   @Get('authorize')
+  @ApiAuthorize()
   async show(@Req() req: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
     const request = await this.requests.parse(queryOf(req.url));
     const session = this.sessions.read(req.headers.cookie);
@@ -58,6 +60,7 @@ export class AuthorizeController {
 
   /** The login form: e-mail and password, throttled; success returns to the authorize page. */
   @Post('login')
+  @ApiExcludeEndpoint()
   async signIn(@Req() req: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
     const request = await this.requests.parse(queryOf(req.url));
     const form = formOf(req);
@@ -86,6 +89,7 @@ export class AuthorizeController {
 
   /** The consent form: Allow issues a code, Deny answers access_denied; both go back to the app. */
   @Post('authorize')
+  @ApiExcludeEndpoint()
   async decide(@Req() req: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
     const request = await this.requests.parse(queryOf(req.url));
     const form = formOf(req);
@@ -127,6 +131,7 @@ export class AuthorizeController {
 
   /** "Not you?": ends the sign-in and shows the login page again. */
   @Post('logout')
+  @ApiExcludeEndpoint()
   async signOut(@Req() req: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
     const request = await this.requests.parse(queryOf(req.url));
     const form = formOf(req);

@@ -1,5 +1,5 @@
 import { Controller, HttpCode, Post, Req, Res, UseFilters } from '@nestjs/common';
-import { ApiExcludeController } from '@nestjs/swagger';
+import { ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Public } from '../../common/http/public.decorator';
 import { AccessTokens } from './access-tokens';
@@ -7,6 +7,7 @@ import { AuthorizationCodes } from './authorization-codes';
 import { authenticateClient, param, requiredParam } from './client-authentication';
 import { OAuthClients } from './oauth-clients';
 import { OAuthEndpointFilter } from './oauth-endpoint.filter';
+import { ApiDisconnect, ApiToken } from './oauth.openapi';
 import {
   API_SCOPE,
   InvalidRequestError,
@@ -31,7 +32,7 @@ function sendJson(reply: FastifyReply, body: object): void {
 }
 
 /** `POST /oauth2/token` and `POST /oauth2/disconnect`: the app's side of OAuth 2.0. */
-@ApiExcludeController()
+@ApiTags('oauth')
 @Public()
 @UseFilters(OAuthEndpointFilter)
 @Controller('oauth2')
@@ -48,6 +49,7 @@ export class TokenController {
    */
   @Post('token')
   @HttpCode(200)
+  @ApiToken()
   async token(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
     const form = formOf(request);
     for (const name of ['grant_type', 'code', 'redirect_uri', 'code_verifier', 'scope'])
@@ -73,6 +75,7 @@ export class TokenController {
   /** Disables an access token of this client (the contract's disconnect; RFC 7009 in spirit). */
   @Post('disconnect')
   @HttpCode(200)
+  @ApiDisconnect()
   async disconnect(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
     const form = formOf(request);
     param(form, 'access_token'); // refuses a repeated parameter before the client

@@ -1,9 +1,10 @@
 import { Body, Controller, Get, Put } from '@nestjs/common';
-import { ApiBasicAuth, ApiTags } from '@nestjs/swagger';
+import { ApiBasicAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentAccountId } from '../accounts';
 import { UpdateStaticWebhooksRequest } from './static-webhooks.request';
-import type { StaticWebhooksView } from './static-webhooks.view';
+import { STATIC_WEBHOOKS_VIEW, type StaticWebhooksView } from './static-webhooks.view';
 import { WebhookSubscriptionsService } from './webhook-subscriptions.service';
+import { ApiView } from '../../common/openapi/view-schema';
 
 /** The account's static webhooks: one target per action, set in its integrations settings. */
 @ApiTags('webhooks')
@@ -12,11 +13,15 @@ import { WebhookSubscriptionsService } from './webhook-subscriptions.service';
 export class StaticWebhooksController {
   constructor(private readonly subscriptions: WebhookSubscriptionsService) {}
 
+  @ApiOperation({ summary: 'The static webhooks, one per action' })
+  @ApiView(STATIC_WEBHOOKS_VIEW)
   @Get()
   get(@CurrentAccountId() accountId: number): Promise<StaticWebhooksView> {
     return this.subscriptions.getStatic(accountId);
   }
 
+  @ApiOperation({ summary: 'Set or clear static webhooks' })
+  @ApiView(STATIC_WEBHOOKS_VIEW)
   @Put()
   update(
     @CurrentAccountId() accountId: number,

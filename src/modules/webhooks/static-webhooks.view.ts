@@ -5,6 +5,7 @@ import {
   type WebhookSubscription,
   actionOfStaticKey,
 } from './webhook-subscription.entity';
+import { oneOf, orNull, text, viewSchema } from '../../common/openapi/view-schema';
 
 /** The static webhook of one action; an unset one has no target and is `active`. */
 export interface StaticWebhookView {
@@ -26,3 +27,16 @@ export function toStaticWebhooksView(rows: readonly WebhookSubscription[]): Stat
   });
   return Object.fromEntries(entries) as StaticWebhooksView;
 }
+
+export const STATIC_WEBHOOK_VIEW = viewSchema<StaticWebhookView>('StaticWebhookView', {
+  target: orNull(text('https://example.com/hooks', 'null: not set.')),
+  status: oneOf(['active', 'disabled']),
+});
+
+export const STATIC_WEBHOOKS_VIEW = viewSchema<StaticWebhooksView>(
+  'StaticWebhooksView',
+  Object.fromEntries(STATIC_WEBHOOK_KEYS.map((key) => [key, STATIC_WEBHOOK_VIEW.ref])) as Record<
+    StaticWebhookKey,
+    { $ref: string }
+  >,
+);

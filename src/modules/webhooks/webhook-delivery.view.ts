@@ -1,4 +1,5 @@
 import type { WebhookDelivery } from './webhook-delivery.entity';
+import { id, int, orNull, text, viewSchema } from '../../common/openapi/view-schema';
 
 /** One delivery attempt, as `GET /webhooks/{id}/deliveries` shows it to the receiver's owner. */
 export interface WebhookDeliveryView {
@@ -31,3 +32,23 @@ export function toWebhookDeliveryView(row: WebhookDelivery): WebhookDeliveryView
     nextRetry: row.nextRetryAt ? row.nextRetryAt.toISOString() : null,
   };
 }
+
+const instant = (example: string) => ({
+  type: 'string',
+  format: 'date-time',
+  example,
+  description: 'ISO 8601, UTC.',
+});
+
+export const WEBHOOK_DELIVERY_VIEW = viewSchema<WebhookDeliveryView>('WebhookDeliveryView', {
+  id: id(1042),
+  time: instant('2030-06-03T14:15:00.000Z'),
+  action: text('appointment.scheduled'),
+  resourceID: id(54321),
+  attempt: int(1),
+  statusCode: orNull(int(200, "The receiver's HTTP status; null when it did not answer.")),
+  error: orNull(text('')),
+  durationMs: int(84),
+  outcome: text('delivered'),
+  nextRetry: orNull(instant('2030-06-03T14:15:30.000Z')),
+});

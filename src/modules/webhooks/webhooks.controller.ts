@@ -1,16 +1,20 @@
 import { Body, Controller, Delete, Get, HttpCode, Post, Put, Query } from '@nestjs/common';
-import { ApiBasicAuth, ApiTags } from '@nestjs/swagger';
+import { ApiBasicAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { IdParam } from '../../common/http/id-param';
 import { NUMERIC } from '../../common/http/route-catalog';
 import { CurrentAccountId } from '../accounts';
-import type { WebhookDeliveryView } from './webhook-delivery.view';
+import { WEBHOOK_DELIVERY_VIEW, type WebhookDeliveryView } from './webhook-delivery.view';
 import {
   CreateWebhookRequest,
   ListDeliveriesQuery,
   UpdateWebhookRequest,
 } from './webhook-subscription.request';
-import type { WebhookSubscriptionView } from './webhook-subscription.view';
+import {
+  WEBHOOK_SUBSCRIPTION_VIEW,
+  type WebhookSubscriptionView,
+} from './webhook-subscription.view';
 import { WebhookSubscriptionsService } from './webhook-subscriptions.service';
+import { ApiView } from '../../common/openapi/view-schema';
 
 /** Dynamic webhook subscriptions: what partner apps register through the API. */
 @ApiTags('webhooks')
@@ -19,11 +23,15 @@ import { WebhookSubscriptionsService } from './webhook-subscriptions.service';
 export class WebhooksController {
   constructor(private readonly subscriptions: WebhookSubscriptionsService) {}
 
+  @ApiOperation({ summary: 'List the webhook subscriptions' })
+  @ApiView(WEBHOOK_SUBSCRIPTION_VIEW, { list: true })
   @Get()
   list(@CurrentAccountId() accountId: number): Promise<WebhookSubscriptionView[]> {
     return this.subscriptions.list(accountId);
   }
 
+  @ApiOperation({ summary: 'Create a webhook subscription' })
+  @ApiView(WEBHOOK_SUBSCRIPTION_VIEW)
   @Post()
   @HttpCode(200)
   create(
@@ -33,6 +41,8 @@ export class WebhooksController {
     return this.subscriptions.create(accountId, request);
   }
 
+  @ApiOperation({ summary: 'Change a webhook subscription' })
+  @ApiView(WEBHOOK_SUBSCRIPTION_VIEW)
   @Put(`:id${NUMERIC}`)
   update(
     @CurrentAccountId() accountId: number,
@@ -42,6 +52,7 @@ export class WebhooksController {
     return this.subscriptions.update(accountId, id, request);
   }
 
+  @ApiOperation({ summary: 'Delete a webhook subscription' })
   @Delete(`:id${NUMERIC}`)
   @HttpCode(204)
   delete(@CurrentAccountId() accountId: number, @IdParam() id: number): Promise<void> {
@@ -49,6 +60,8 @@ export class WebhooksController {
   }
 
   /** The latest delivery attempts first; `max` (default 50, at most 100). */
+  @ApiOperation({ summary: "A subscription's delivery attempts" })
+  @ApiView(WEBHOOK_DELIVERY_VIEW, { list: true })
   @Get(`:id${NUMERIC}/deliveries`)
   deliveries(
     @CurrentAccountId() accountId: number,

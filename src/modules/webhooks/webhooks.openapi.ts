@@ -32,7 +32,12 @@ const RECEIVED = {
   '500': { description: 'Retried after 2 s, 30 s, 1 min, 5 min, 10 min … 12 h.' },
 };
 
-function delivery(summary: string, actions: readonly string[], appointment: boolean) {
+function delivery(
+  operationId: string,
+  summary: string,
+  actions: readonly string[],
+  appointment: boolean,
+) {
   const properties: Record<string, unknown> = {
     action: { type: 'string', enum: [...actions] },
     id: {
@@ -48,7 +53,10 @@ function delivery(summary: string, actions: readonly string[], appointment: bool
   }
   return {
     post: {
+      operationId,
       summary,
+      // The receiver checks the signature headers; the service sends no credentials.
+      security: [],
       description:
         'A form-encoded POST to the receiver URL of a static webhook or a dynamic subscription. ' +
         'Fetch the details through the API (GET /appointments/{id} or GET /orders/{id}).',
@@ -79,9 +87,15 @@ const APPOINTMENT_ACTIONS = WEBHOOK_ACTIONS.filter((action) => action !== 'order
 /** The `webhooks` of the OpenAPI document. */
 export const WEBHOOKS = {
   appointment: delivery(
+    'appointmentWebhook',
     'An appointment was scheduled, rescheduled, canceled or changed',
     APPOINTMENT_ACTIONS,
     true,
   ),
-  orderCompleted: delivery('An order was completed', ['order.completed'], false),
+  orderCompleted: delivery(
+    'orderCompletedWebhook',
+    'An order was completed',
+    ['order.completed'],
+    false,
+  ),
 };
