@@ -26,6 +26,9 @@ import { WEBHOOKS } from '../modules/webhooks';
 
 type Json = Record<string, unknown>;
 
+/** A class (a controller, a DTO). */
+type Class = abstract new (...args: never[]) => unknown;
+
 /** The schemes every authenticated operation accepts. */
 export const API_SECURITY = [{ basic: [] }, { oauth2: ['api-v1'] }];
 
@@ -45,7 +48,7 @@ const DESCRIPTION =
 interface RouteFacts {
   public: boolean;
   /** The DTO classes its body and query string are validated as. */
-  dtos: Function[];
+  dtos: Class[];
 }
 
 /** The routes of the app's controllers by operationId (`Controller_method`, swagger's default). */
@@ -68,11 +71,14 @@ function routeFacts(app: INestApplication): Map<string, RouteFacts> {
           string,
           { index: number }
         >;
-        const types = (Reflect.getMetadata('design:paramtypes', controller.prototype, name) ??
-          []) as Function[];
+        const types = (Reflect.getMetadata(
+          'design:paramtypes',
+          controller.prototype as object,
+          name,
+        ) ?? []) as Class[];
         const dtos = Object.entries(args)
           .filter(([key]) => {
-            const type = Number(key.split(':')[0]);
+            const type = Number(key.split(':')[0]) as RouteParamtypes;
             return type === RouteParamtypes.BODY || type === RouteParamtypes.QUERY;
           })
           .map(([, arg]) => types[arg.index])
@@ -86,7 +92,7 @@ function routeFacts(app: INestApplication): Map<string, RouteFacts> {
   return facts;
 }
 
-function validated(type: Function): boolean {
+function validated(type: Class): boolean {
   return getMetadataStorage().getTargetValidationMetadatas(type, '', true, false).length > 0;
 }
 
@@ -95,7 +101,7 @@ function validated(type: Function): boolean {
  * constraint's context names, else `invalid_<attribute>`, and `required_<attribute>` for one that
  * must be given.
  */
-export function validationCodes(dto: Function): string[] {
+export function validationCodes(dto: Class): string[] {
   const codes = new Set<string>();
   const metas: ValidationMetadata[] = getMetadataStorage().getTargetValidationMetadatas(
     dto,
@@ -104,6 +110,8 @@ export function validationCodes(dto: Function): string[] {
     false,
   );
   for (const meta of metas) {
+    // `@Allow()` only keeps the attribute: what it may be is the use case's to say.
+    if (meta.type === 'whitelist') continue;
     const context = meta.context as { code?: string } | undefined;
     if (context?.code) codes.add(context.code);
     const attribute = snake(meta.propertyName);
@@ -307,6 +315,11 @@ function finishDocument(document: OpenAPIObject, facts: Map<string, RouteFacts>)
     for (const operation of Object.values(item as Json))
       for (const response of Object.values((operation as Json).responses as Json))
         closeObjects((response as Json).content);
+  // By name: the order swagger meets them in depends on how the app was made (preview or not), and
+  // the generated client (test/generated/v1.d.ts) must not change with it.
+  components.schemas = Object.fromEntries(
+    Object.entries(schemas).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)),
+  );
   out.webhooks = WEBHOOKS as unknown as OpenAPIObject['webhooks'];
   toJsonSchema2020(document);
   return document;

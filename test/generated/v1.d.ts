@@ -4,12435 +4,11990 @@
  */
 
 export interface paths {
-  '/api/v1/me': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/api/v1/me": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The authenticated account */
+        get: operations["MeController_me"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /** The authenticated account */
-    get: operations['MeController_me'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/v1/settings': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/api/v1/settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The account's settings */
+        get: operations["SettingsController_get"];
+        /** Change the account's settings */
+        put: operations["SettingsController_update"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /** The account's settings */
-    get: operations['SettingsController_get'];
-    /** Change the account's settings */
-    put: operations['SettingsController_update'];
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/v1/appointment-addons': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/api/v1/appointment-addons": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the addons */
+        get: operations["AddonsController_list"];
+        put?: never;
+        /** Create a addon */
+        post: operations["AddonsController_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /** List the addons */
-    get: operations['AddonsController_list'];
-    put?: never;
-    /** Create a addon */
-    post: operations['AddonsController_create'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/v1/appointment-addons/{id}': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/api/v1/appointment-addons/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Read a addon */
+        get: operations["AddonsController_get"];
+        /** Change a addon */
+        put: operations["AddonsController_update"];
+        post?: never;
+        /** Delete a addon */
+        delete: operations["AddonsController_delete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /** Read a addon */
-    get: operations['AddonsController_get'];
-    /** Change a addon */
-    put: operations['AddonsController_update'];
-    post?: never;
-    /** Delete a addon */
-    delete: operations['AddonsController_delete'];
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/v1/appointment-types': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/api/v1/appointment-types": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The account's appointment types
+         * @description In the reference's shape, by id. Deleted types are listed with `includeDeleted=true` (`active: false`).
+         */
+        get: operations["AppointmentTypesController_list"];
+        put?: never;
+        /** Create an appointment type */
+        post: operations["AppointmentTypesController_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /**
-     * The account's appointment types
-     * @description In the reference's shape, by id. Deleted types are listed with `includeDeleted=true` (`active: false`).
-     */
-    get: operations['AppointmentTypesController_list'];
-    put?: never;
-    /** Create an appointment type */
-    post: operations['AppointmentTypesController_create'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/v1/appointment-types/{id}': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/api/v1/appointment-types/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An appointment type
+         * @description Every field of the list's shape, as the list shows it, then the scheduling rules (`slotInterval`, `minHoursInAdvance`, `maxDaysInAdvance`, `requireSmsOptIn`) and the booking limits (`maxPerDay`, `maxPerWeek`). A deleted type is still read (`active: false`): appointments refer to it. Another account's type is 403, an id that exists nowhere 404.
+         */
+        get: operations["AppointmentTypesController_get"];
+        /** Change an appointment type */
+        put: operations["AppointmentTypesController_update"];
+        post?: never;
+        /**
+         * Delete an appointment type
+         * @description It stays on its appointments, and is listed with `includeDeleted=true`.
+         */
+        delete: operations["AppointmentTypesController_delete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /**
-     * An appointment type
-     * @description Every field of the list's shape, as the list shows it, then the scheduling rules (`slotInterval`, `minHoursInAdvance`, `maxDaysInAdvance`, `requireSmsOptIn`) and the booking limits (`maxPerDay`, `maxPerWeek`). A deleted type is still read (`active: false`): appointments refer to it. Another account's type is 403, an id that exists nowhere 404.
-     */
-    get: operations['AppointmentTypesController_get'];
-    /** Change an appointment type */
-    put: operations['AppointmentTypesController_update'];
-    post?: never;
-    /**
-     * Delete an appointment type
-     * @description It stays on its appointments, and is listed with `includeDeleted=true`.
-     */
-    delete: operations['AppointmentTypesController_delete'];
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/v1/calendars': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/api/v1/calendars": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the calendars */
+        get: operations["CalendarsController_list"];
+        put?: never;
+        /** Create a calendar */
+        post: operations["CalendarsController_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /** List the calendars */
-    get: operations['CalendarsController_list'];
-    put?: never;
-    /** Create a calendar */
-    post: operations['CalendarsController_create'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/v1/calendars/{id}': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/api/v1/calendars/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Read a calendar */
+        get: operations["CalendarsController_get"];
+        /** Change a calendar */
+        put: operations["CalendarsController_update"];
+        post?: never;
+        /** Delete a calendar */
+        delete: operations["CalendarsController_delete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /** Read a calendar */
-    get: operations['CalendarsController_get'];
-    /** Change a calendar */
-    put: operations['CalendarsController_update'];
-    post?: never;
-    /** Delete a calendar */
-    delete: operations['CalendarsController_delete'];
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/v1/classes': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/api/v1/classes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the class sessions */
+        get: operations["ClassSessionsController_list"];
+        put?: never;
+        /** Create a class session */
+        post: operations["ClassSessionsController_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /** List the class sessions */
-    get: operations['ClassSessionsController_list'];
-    put?: never;
-    /** Create a class session */
-    post: operations['ClassSessionsController_create'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/v1/classes/{id}': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/api/v1/classes/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Read a class session */
+        get: operations["ClassSessionsController_get"];
+        put?: never;
+        post?: never;
+        /** Delete a class session */
+        delete: operations["ClassSessionsController_delete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /** Read a class session */
-    get: operations['ClassSessionsController_get'];
-    put?: never;
-    post?: never;
-    /** Delete a class session */
-    delete: operations['ClassSessionsController_delete'];
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/v1/labels': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/api/v1/labels": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the labels */
+        get: operations["LabelsController_list"];
+        put?: never;
+        /** Create a label */
+        post: operations["LabelsController_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /** List the labels */
-    get: operations['LabelsController_list'];
-    put?: never;
-    /** Create a label */
-    post: operations['LabelsController_create'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/v1/labels/{id}': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/api/v1/labels/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Read a label */
+        get: operations["LabelsController_get"];
+        /** Change a label */
+        put: operations["LabelsController_update"];
+        post?: never;
+        /** Delete a label */
+        delete: operations["LabelsController_delete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /** Read a label */
-    get: operations['LabelsController_get'];
-    /** Change a label */
-    put: operations['LabelsController_update'];
-    post?: never;
-    /** Delete a label */
-    delete: operations['LabelsController_delete'];
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/v1/products': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/api/v1/products": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the products */
+        get: operations["ProductsController_list"];
+        put?: never;
+        /** Create a product */
+        post: operations["ProductsController_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /** List the products */
-    get: operations['ProductsController_list'];
-    put?: never;
-    /** Create a product */
-    post: operations['ProductsController_create'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/v1/products/{id}': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/api/v1/products/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Read a product */
+        get: operations["ProductsController_get"];
+        /** Change a product */
+        put: operations["ProductsController_update"];
+        post?: never;
+        /** Delete a product */
+        delete: operations["ProductsController_delete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /** Read a product */
-    get: operations['ProductsController_get'];
-    /** Change a product */
-    put: operations['ProductsController_update'];
-    post?: never;
-    /** Delete a product */
-    delete: operations['ProductsController_delete'];
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/v1/availability/dates': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/api/v1/availability/dates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The dates of a month with at least one bookable time */
+        get: operations["AvailabilityController_dates"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /** The dates of a month with at least one bookable time */
-    get: operations['AvailabilityController_dates'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/v1/availability/times': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/api/v1/availability/times": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The bookable times of a date */
+        get: operations["AvailabilityController_times"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /** The bookable times of a date */
-    get: operations['AvailabilityController_times'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/v1/availability/classes': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/api/v1/availability/classes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The sessions of class types, with their seats
+         * @description Sessions with a free seat that can still be booked, by time. Without `month`, `minDate` or `maxDate`: from now to the booking horizon. Dates and the month are read in `timezone`, else the account's zone.
+         */
+        get: operations["AvailabilityController_classes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /**
-     * The sessions of class types, with their seats
-     * @description Sessions with a free seat that can still be booked, by time. Without `month`, `minDate` or `maxDate`: from now to the booking horizon. Dates and the month are read in `timezone`, else the account's zone.
-     */
-    get: operations['AvailabilityController_classes'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/v1/availability/check-times': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/api/v1/availability/check-times": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Check whether times are bookable
+         * @description One time (an object) or several (an array); each is answered with `valid` and, when not, the `reason` POST /appointments would give.
+         */
+        post: operations["AvailabilityController_checkTimes"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    get?: never;
-    put?: never;
-    /**
-     * Check whether times are bookable
-     * @description One time (an object) or several (an array); each is answered with `valid` and, when not, the `reason` POST /appointments would give.
-     */
-    post: operations['AvailabilityController_checkTimes'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/v1/blocks': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/api/v1/blocks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the blocks */
+        get: operations["BlocksController_list"];
+        put?: never;
+        /** Create a block */
+        post: operations["BlocksController_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /** List the blocks */
-    get: operations['BlocksController_list'];
-    put?: never;
-    /** Create a block */
-    post: operations['BlocksController_create'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/v1/blocks/{id}': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/api/v1/blocks/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Read a block */
+        get: operations["BlocksController_get"];
+        put?: never;
+        post?: never;
+        /** Delete a block */
+        delete: operations["BlocksController_delete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /** Read a block */
-    get: operations['BlocksController_get'];
-    put?: never;
-    post?: never;
-    /** Delete a block */
-    delete: operations['BlocksController_delete'];
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/v1/calendars/{id}/busy-sources': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/api/v1/calendars/{id}/busy-sources": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the calendar's busy sources, with their status */
+        get: operations["CalendarSyncController_list"];
+        put?: never;
+        /**
+         * Add a busy source: an iCalendar feed or a CalDAV calendar
+         * @description The staff member's own calendar, whose busy events block the calendar's times. The worker reads it within a minute, then every `calendarSyncMinutes` (5 by default); its `status` says how that went. The URL follows the outbound rules of webhook targets.
+         */
+        post: operations["CalendarSyncController_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /** List the calendar's busy sources, with their status */
-    get: operations['CalendarSyncController_list'];
-    put?: never;
-    /**
-     * Add a busy source: an iCalendar feed or a CalDAV calendar
-     * @description The staff member's own calendar, whose busy events block the calendar's times. The worker reads it within a minute, then every `calendarSyncMinutes` (5 by default); its `status` says how that went. The URL follows the outbound rules of webhook targets.
-     */
-    post: operations['CalendarSyncController_create'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/v1/calendars/{id}/busy-sources/{sourceId}': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/api/v1/calendars/{id}/busy-sources/{sourceId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a busy source and its status */
+        get: operations["CalendarSyncController_get"];
+        put?: never;
+        post?: never;
+        /**
+         * Remove a busy source
+         * @description Its busy time stops blocking the calendar at once.
+         */
+        delete: operations["CalendarSyncController_delete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /** Get a busy source and its status */
-    get: operations['CalendarSyncController_get'];
-    put?: never;
-    post?: never;
-    /**
-     * Remove a busy source
-     * @description Its busy time stops blocking the calendar at once.
-     */
-    delete: operations['CalendarSyncController_delete'];
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/v1/calendars/{id}/feed': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/api/v1/calendars/{id}/feed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The secret address of the calendar's iCalendar feed
+         * @description The calendar's appointments and blocks as iCalendar, for its staff member to subscribe to from their calendar app. The address is made on first use and stays until rotated.
+         */
+        get: operations["CalendarSyncController_feed"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /**
-     * The secret address of the calendar's iCalendar feed
-     * @description The calendar's appointments and blocks as iCalendar, for its staff member to subscribe to from their calendar app. The address is made on first use and stays until rotated.
-     */
-    get: operations['CalendarSyncController_feed'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/v1/calendars/{id}/feed/rotate': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/api/v1/calendars/{id}/feed/rotate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Give the calendar's feed a new secret address
+         * @description The old address answers 404 from now on.
+         */
+        post: operations["CalendarSyncController_rotate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    get?: never;
-    put?: never;
-    /**
-     * Give the calendar's feed a new secret address
-     * @description The old address answers 404 from now on.
-     */
-    post: operations['CalendarSyncController_rotate'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/v1/calendar-feeds/{file}': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/api/v1/calendar-feeds/{file}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A calendar's schedule as iCalendar (the secret feed address)
+         * @description Its live appointments and blocks, from 30 days ago on, times in UTC; each appointment with its stable UID and SEQUENCE. No authentication: the address is the secret.
+         */
+        get: operations["CalendarFeedController_feed"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /**
-     * A calendar's schedule as iCalendar (the secret feed address)
-     * @description Its live appointments and blocks, from 30 days ago on, times in UTC; each appointment with its stable UID and SEQUENCE. No authentication: the address is the secret.
-     */
-    get: operations['CalendarFeedController_feed'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/v1/certificates': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/api/v1/certificates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the certificates */
+        get: operations["CertificatesController_list"];
+        put?: never;
+        /** Create a certificate */
+        post: operations["CertificatesController_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /** List the certificates */
-    get: operations['CertificatesController_list'];
-    put?: never;
-    /** Create a certificate */
-    post: operations['CertificatesController_create'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/v1/certificates/check': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/api/v1/certificates/check": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Check a certificate code */
+        get: operations["CertificatesController_check"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /** Check a certificate code */
-    get: operations['CertificatesController_check'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/v1/certificates/{id}': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/api/v1/certificates/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Read a certificate */
+        get: operations["CertificatesController_get"];
+        put?: never;
+        post?: never;
+        /** Delete a certificate */
+        delete: operations["CertificatesController_delete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /** Read a certificate */
-    get: operations['CertificatesController_get'];
-    put?: never;
-    post?: never;
-    /** Delete a certificate */
-    delete: operations['CertificatesController_delete'];
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/v1/coupons': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/api/v1/coupons": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the coupons */
+        get: operations["CouponsController_list"];
+        put?: never;
+        /** Create a coupon */
+        post: operations["CouponsController_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /** List the coupons */
-    get: operations['CouponsController_list'];
-    put?: never;
-    /** Create a coupon */
-    post: operations['CouponsController_create'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/v1/coupons/{id}': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/api/v1/coupons/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Read a coupon */
+        get: operations["CouponsController_get"];
+        /** Change a coupon */
+        put: operations["CouponsController_update"];
+        post?: never;
+        /** Delete a coupon */
+        delete: operations["CouponsController_delete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /** Read a coupon */
-    get: operations['CouponsController_get'];
-    /** Change a coupon */
-    put: operations['CouponsController_update'];
-    post?: never;
-    /** Delete a coupon */
-    delete: operations['CouponsController_delete'];
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/v1/orders': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/api/v1/orders": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the orders */
+        get: operations["OrdersController_list"];
+        put?: never;
+        /** Place an order for a product */
+        post: operations["OrdersController_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /** List the orders */
-    get: operations['OrdersController_list'];
-    put?: never;
-    /** Place an order for a product */
-    post: operations['OrdersController_create'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/v1/orders/{id}': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/api/v1/orders/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Read an order */
+        get: operations["OrdersController_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /** Read an order */
-    get: operations['OrdersController_get'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/v1/orders/{id}/complete': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/api/v1/orders/{id}/complete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Marks an order paid
+         * @description The place where a payment integration reports a sale paid (this service's own). What the order's payments do not cover yet is recorded as one payment (processor `external`); the first time an order is paid, its product's certificate is issued and `order.completed` emitted. An order already paid is answered as it is.
+         */
+        put: operations["OrdersController_complete"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    get?: never;
-    /**
-     * Marks an order paid
-     * @description The place where a payment integration reports a sale paid (this service's own). What the order's payments do not cover yet is recorded as one payment (processor `external`); the first time an order is paid, its product's certificate is issued and `order.completed` emitted. An order already paid is answered as it is.
-     */
-    put: operations['OrdersController_complete'];
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/v1/orders/{id}/payments': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/api/v1/orders/{id}/payments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The payments and refunds of an order
+         * @description Oldest first, in the reference service's shape (`transactionID`, `created`, `processor`, `amount`) plus `reason`. Another account's order is 403, an id that exists nowhere 404.
+         */
+        get: operations["OrdersController_payments"];
+        put?: never;
+        /**
+         * Records a payment or a refund of an order
+         * @description A payment (amount above 0) or a refund (below 0, with a `reason`; never more than was paid). The order's `status` follows: `paid` once its payments cover its total (the first time, its product's certificate is issued and `order.completed` emitted), `unpaid` again when a refund takes them below it; a free order keeps its status. The order's row is locked while it is recorded: payments sent at once are all counted. A `transactionID` sent again answers the payment it recorded (200, nothing counted twice). At most 500 payments an order.
+         */
+        post: operations["OrdersController_recordPayment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /**
-     * The payments and refunds of an order
-     * @description Oldest first, in the reference service's shape (`transactionID`, `created`, `processor`, `amount`) plus `reason`. Another account's order is 403, an id that exists nowhere 404.
-     */
-    get: operations['OrdersController_payments'];
-    put?: never;
-    /**
-     * Records a payment or a refund of an order
-     * @description A payment (amount above 0) or a refund (below 0, with a `reason`; never more than was paid). The order's `status` follows: `paid` once its payments cover its total (the first time, its product's certificate is issued and `order.completed` emitted), `unpaid` again when a refund takes them below it; a free order keeps its status. The order's row is locked while it is recorded: payments sent at once are all counted. A `transactionID` sent again answers the payment it recorded (200, nothing counted twice). At most 500 payments an order.
-     */
-    post: operations['OrdersController_recordPayment'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/v1/appointments': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/api/v1/appointments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The account's appointments
+         * @description The reference's list: by start time (`direction`), at most `max`, live ones unless `canceled` or `showall`. An empty parameter (`minDate=`) means the default.
+         */
+        get: operations["AppointmentsController_list"];
+        put?: never;
+        /**
+         * Book an appointment
+         * @description A client books a time availability offers (checked again under the calendar lock); `?admin=true` books as the owner, on the calendar named, whatever its time holds and without the booking limits. With `holdToken` (from POST /slot-holds) the client books the time they hold, which no one else could take meanwhile: the hold becomes the appointment. `appointment.scheduled` is sent for the booking, never for a hold.
+         */
+        post: operations["AppointmentsController_book"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /**
-     * The account's appointments
-     * @description The reference's list: by start time (`direction`), at most `max`, live ones unless `canceled` or `showall`. An empty parameter (`minDate=`) means the default.
-     */
-    get: operations['AppointmentsController_list'];
-    put?: never;
-    /**
-     * Book an appointment
-     * @description A client books a time availability offers (checked again under the calendar lock); `?admin=true` books as the owner, on the calendar named, whatever its time holds and without the booking limits. With `holdToken` (from POST /slot-holds) the client books the time they hold, which no one else could take meanwhile: the hold becomes the appointment. `appointment.scheduled` is sent for the booking, never for a hold.
-     */
-    post: operations['AppointmentsController_book'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/v1/appointments/{id}': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/api/v1/appointments/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An appointment
+         * @description Another account's appointment is 403, an id that exists nowhere 404. With `pastFormAnswers=true`, the questions of its forms it has no answer to show the answer its client (same e-mail) gave last on an earlier appointment.
+         */
+        get: operations["AppointmentsController_get"];
+        /**
+         * Change an appointment's client details, answers and label
+         * @description Only the attributes given change. `?admin=true` may also set `notes` and `certificate`.
+         */
+        put: operations["AppointmentsController_update"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /**
-     * An appointment
-     * @description Another account's appointment is 403, an id that exists nowhere 404. With `pastFormAnswers=true`, the questions of its forms it has no answer to show the answer its client (same e-mail) gave last on an earlier appointment.
-     */
-    get: operations['AppointmentsController_get'];
-    /**
-     * Change an appointment's client details, answers and label
-     * @description Only the attributes given change. `?admin=true` may also set `notes` and `certificate`.
-     */
-    put: operations['AppointmentsController_update'];
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/v1/appointments/{id}/cancel': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/api/v1/appointments/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Cancel an appointment
+         * @description Frees its time and gives a package its use back; `appointment.canceled` is sent. A client cannot cancel once it has started (`cancel_not_allowed`); an admin can.
+         */
+        put: operations["AppointmentsController_cancel"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    get?: never;
-    /**
-     * Cancel an appointment
-     * @description Frees its time and gives a package its use back; `appointment.canceled` is sent. A client cannot cancel once it has started (`cancel_not_allowed`); an admin can.
-     */
-    put: operations['AppointmentsController_cancel'];
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/v1/appointments/{id}/reschedule': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/api/v1/appointments/{id}/reschedule": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Move an appointment to another time
+         * @description The new time is checked as a booking is (availability, advance window, booking limits); `?admin=true` moves it whatever the time holds. `appointment.rescheduled` is sent.
+         */
+        put: operations["AppointmentsController_reschedule"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    get?: never;
-    /**
-     * Move an appointment to another time
-     * @description The new time is checked as a booking is (availability, advance window, booking limits); `?admin=true` moves it whatever the time holds. `appointment.rescheduled` is sent.
-     */
-    put: operations['AppointmentsController_reschedule'];
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/v1/appointments/{id}/payments': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/api/v1/appointments/{id}/payments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The payments and refunds of an appointment
+         * @description Oldest first, in the reference service's shape (`transactionID`, `created`, `processor`, `amount`) plus `reason`. Another account's appointment is 403, an id that exists nowhere 404.
+         */
+        get: operations["AppointmentPaymentsController_list"];
+        put?: never;
+        /**
+         * Records a payment or a refund of an appointment
+         * @description A payment (amount above 0) or a refund (below 0, with a `reason`; never more than was paid). The appointment's `amountPaid` is the sum of its payments and `paid` is "yes" once that covers its `priceSold` (after coupons and packages), "no" otherwise; `appointment.changed` is emitted. A canceled appointment takes refunds only (400 `appointment_canceled`). The appointment's row is locked while it is recorded: payments sent at once are all counted. A `transactionID` sent again answers the payment it recorded (200, nothing counted twice). At most 500 payments an appointment.
+         */
+        post: operations["AppointmentPaymentsController_record"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /**
-     * The payments and refunds of an appointment
-     * @description Oldest first, in the reference service's shape (`transactionID`, `created`, `processor`, `amount`) plus `reason`. Another account's appointment is 403, an id that exists nowhere 404.
-     */
-    get: operations['AppointmentPaymentsController_list'];
-    put?: never;
-    /**
-     * Records a payment or a refund of an appointment
-     * @description A payment (amount above 0) or a refund (below 0, with a `reason`; never more than was paid). The appointment's `amountPaid` is the sum of its payments and `paid` is "yes" once that covers its `priceSold` (after coupons and packages), "no" otherwise; `appointment.changed` is emitted. A canceled appointment takes refunds only (400 `appointment_canceled`). The appointment's row is locked while it is recorded: payments sent at once are all counted. A `transactionID` sent again answers the payment it recorded (200, nothing counted twice). At most 500 payments an appointment.
-     */
-    post: operations['AppointmentPaymentsController_record'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/v1/slot-holds': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/api/v1/slot-holds": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Hold a time
+         * @description Checked exactly as a client booking of the same time (same codes), under the same lock: while held, the time is gone from `/availability/*` and from other bookings and holds (a class hold takes one seat), and counts toward the booking limits. Book it with `holdToken` in POST /appointments. It ends by itself at `expiresAt`. Nothing is sent to webhooks.
+         */
+        post: operations["SlotHoldsController_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    get?: never;
-    put?: never;
-    /**
-     * Hold a time
-     * @description Checked exactly as a client booking of the same time (same codes), under the same lock: while held, the time is gone from `/availability/*` and from other bookings and holds (a class hold takes one seat), and counts toward the booking limits. Book it with `holdToken` in POST /appointments. It ends by itself at `expiresAt`. Nothing is sent to webhooks.
-     */
-    post: operations['SlotHoldsController_create'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/v1/slot-holds/{id}': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/api/v1/slot-holds/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A live hold
+         * @description An ended hold is 404.
+         */
+        get: operations["SlotHoldsController_get"];
+        /**
+         * Extend a hold
+         * @description It now ends `minutes` from now, at most the account's `holdMaxMinutes` after it was made.
+         */
+        put: operations["SlotHoldsController_extend"];
+        post?: never;
+        /**
+         * Release a hold
+         * @description The time is offered again at once.
+         */
+        delete: operations["SlotHoldsController_release"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /**
-     * A live hold
-     * @description An ended hold is 404.
-     */
-    get: operations['SlotHoldsController_get'];
-    /**
-     * Extend a hold
-     * @description It now ends `minutes` from now, at most the account's `holdMaxMinutes` after it was made.
-     */
-    put: operations['SlotHoldsController_extend'];
-    post?: never;
-    /**
-     * Release a hold
-     * @description The time is offered again at once.
-     */
-    delete: operations['SlotHoldsController_release'];
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/v1/clients': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/api/v1/clients": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List or search the client list
+         * @description The people who booked and those added by hand, by last name then first name. `search` matches first name, last name, full name, e-mail and phone (case-insensitive substring).
+         */
+        get: operations["ClientsController_list"];
+        /**
+         * Change the client the query names
+         * @description The client is named by `firstName` and `lastName`, and `phone` (or `email`) when several have the name. The body changes what it gives; an empty body changes nothing.
+         */
+        put: operations["ClientsController_update"];
+        /**
+         * Add a client
+         * @description A client is the name with the e-mail (else with the phone, else the name alone): the same person again is `duplicate_client` (change them with `PUT /clients`).
+         */
+        post: operations["ClientsController_create"];
+        /**
+         * Remove the client the query names
+         * @description Named as for `PUT /clients`. Appointments keep the details they were booked with.
+         */
+        delete: operations["ClientsController_delete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /**
-     * List or search the client list
-     * @description The people who booked and those added by hand, by last name then first name. `search` matches first name, last name, full name, e-mail and phone (case-insensitive substring).
-     */
-    get: operations['ClientsController_list'];
-    /**
-     * Change the client the query names
-     * @description The client is named by `firstName` and `lastName`, and `phone` (or `email`) when several have the name. The body changes what it gives; an empty body changes nothing.
-     */
-    put: operations['ClientsController_update'];
-    /**
-     * Add a client
-     * @description A client is the name with the e-mail (else with the phone, else the name alone): the same person again is `duplicate_client` (change them with `PUT /clients`).
-     */
-    post: operations['ClientsController_create'];
-    /**
-     * Remove the client the query names
-     * @description Named as for `PUT /clients`. Appointments keep the details they were booked with.
-     */
-    delete: operations['ClientsController_delete'];
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/v1/forms': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/api/v1/forms": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the forms */
+        get: operations["FormsController_list"];
+        put?: never;
+        /** Create a form */
+        post: operations["FormsController_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /** List the forms */
-    get: operations['FormsController_list'];
-    put?: never;
-    /** Create a form */
-    post: operations['FormsController_create'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/v1/forms/{id}': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/api/v1/forms/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Read a form */
+        get: operations["FormsController_get"];
+        /** Change a form */
+        put: operations["FormsController_update"];
+        post?: never;
+        /** Delete a form */
+        delete: operations["FormsController_delete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /** Read a form */
-    get: operations['FormsController_get'];
-    /** Change a form */
-    put: operations['FormsController_update'];
-    post?: never;
-    /** Delete a form */
-    delete: operations['FormsController_delete'];
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/v1/webhooks': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/api/v1/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the webhook subscriptions */
+        get: operations["WebhooksController_list"];
+        put?: never;
+        /** Create a webhook subscription */
+        post: operations["WebhooksController_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /** List the webhook subscriptions */
-    get: operations['WebhooksController_list'];
-    put?: never;
-    /** Create a webhook subscription */
-    post: operations['WebhooksController_create'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/v1/webhooks/{id}': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/api/v1/webhooks/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Change a webhook subscription */
+        put: operations["WebhooksController_update"];
+        post?: never;
+        /** Delete a webhook subscription */
+        delete: operations["WebhooksController_delete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    get?: never;
-    /** Change a webhook subscription */
-    put: operations['WebhooksController_update'];
-    post?: never;
-    /** Delete a webhook subscription */
-    delete: operations['WebhooksController_delete'];
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/v1/webhooks/{id}/deliveries': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/api/v1/webhooks/{id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A subscription's delivery attempts */
+        get: operations["WebhooksController_deliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /** A subscription's delivery attempts */
-    get: operations['WebhooksController_deliveries'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/v1/integrations/webhooks': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/api/v1/integrations/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The static webhooks, one per action */
+        get: operations["StaticWebhooksController_get"];
+        /** Set or clear static webhooks */
+        put: operations["StaticWebhooksController_update"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /** The static webhooks, one per action */
-    get: operations['StaticWebhooksController_get'];
-    /** Set or clear static webhooks */
-    put: operations['StaticWebhooksController_update'];
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/v1/meta': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/api/v1/meta": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Where webhooks come from, and the events they announce
+         * @description No credentials needed. `hooks`: the CIDRs deliveries come from (the reference's field), to let them through a firewall; `events`: the events a subscription may name.
+         */
+        get: operations["MetaController_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /**
-     * Where webhooks come from, and the events they announce
-     * @description No credentials needed. `hooks`: the CIDRs deliveries come from (the reference's field), to let them through a firewall; `events`: the events a subscription may name.
-     */
-    get: operations['MetaController_get'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/v1/appointments/{id}/notifications': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/api/v1/appointments/{id}/notifications": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** An appointment's client messages (e-mail, SMS): sent, pending, failed or skipped */
+        get: operations["NotificationsController_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /** An appointment's client messages (e-mail, SMS): sent, pending, failed or skipped */
-    get: operations['NotificationsController_list'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/oauth2/authorize': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/oauth2/authorize": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Start an authorization (a page for the person, not an API call)
+         * @description Shows the sign-in form, then the consent page; on consent the browser is redirected to `redirect_uri` with `code` and `state` (or `error`). The app then calls POST /oauth2/token.
+         */
+        get: operations["AuthorizeController_show"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /**
-     * Start an authorization (a page for the person, not an API call)
-     * @description Shows the sign-in form, then the consent page; on consent the browser is redirected to `redirect_uri` with `code` and `state` (or `error`). The app then calls POST /oauth2/token.
-     */
-    get: operations['AuthorizeController_show'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/oauth2/token': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/oauth2/token": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Exchange an authorization code for an access token
+         * @description RFC 6749 §4.1.3, with PKCE (RFC 7636) when the authorization asked for it. The app authenticates with HTTP Basic (client id and secret) or with `client_id` and `client_secret` in the form (one way only).
+         */
+        post: operations["TokenController_token"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    get?: never;
-    put?: never;
-    /**
-     * Exchange an authorization code for an access token
-     * @description RFC 6749 §4.1.3, with PKCE (RFC 7636) when the authorization asked for it. The app authenticates with HTTP Basic (client id and secret) or with `client_id` and `client_secret` in the form (one way only).
-     */
-    post: operations['TokenController_token'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/oauth2/disconnect': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/oauth2/disconnect": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Disable an access token of this app
+         * @description The account is disconnected from the app. The app authenticates with HTTP Basic (client id and secret) or with `client_id` and `client_secret` in the form (one way only).
+         */
+        post: operations["TokenController_disconnect"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    get?: never;
-    put?: never;
-    /**
-     * Disable an access token of this app
-     * @description The account is disconnected from the app. The app authenticates with HTTP Basic (client id and secret) or with `client_id` and `client_secret` in the form (one way only).
-     */
-    post: operations['TokenController_disconnect'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
 }
 export interface webhooks {
-  appointment: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    appointment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An appointment was scheduled, rescheduled, canceled or changed
+         * @description A form-encoded POST to the receiver URL of a static webhook or a dynamic subscription. Fetch the details through the API (GET /appointments/{id} or GET /orders/{id}).
+         */
+        post: operations["appointmentWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    get?: never;
-    put?: never;
-    /**
-     * An appointment was scheduled, rescheduled, canceled or changed
-     * @description A form-encoded POST to the receiver URL of a static webhook or a dynamic subscription. Fetch the details through the API (GET /appointments/{id} or GET /orders/{id}).
-     */
-    post: operations['appointmentWebhook'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  orderCompleted: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    orderCompleted: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An order was completed
+         * @description A form-encoded POST to the receiver URL of a static webhook or a dynamic subscription. Fetch the details through the API (GET /appointments/{id} or GET /orders/{id}).
+         */
+        post: operations["orderCompletedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    get?: never;
-    put?: never;
-    /**
-     * An order was completed
-     * @description A form-encoded POST to the receiver URL of a static webhook or a dynamic subscription. Fetch the details through the API (GET /appointments/{id} or GET /orders/{id}).
-     */
-    post: operations['orderCompletedWebhook'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
 }
 export interface components {
-  schemas: {
-    UpdateSettingsRequest: {
-      timezone?: string;
-      minHoursInAdvance?: number;
-      maxDaysInAdvance?: number;
-      requirePhone?: boolean;
-      sendConfirmationEmail?: boolean;
-      sendSms?: boolean;
-      reminderHours?: number;
-      calendarSyncMinutes?: number;
-      holdMaxMinutes?: number;
-    };
-    CreateAddonRequest: {
-      /** @description Not blank. One line of text. */
-      name: string;
-      duration?: number;
-      /** @description An amount of money, not negative, at most two decimals: `10`, `10.5`, `"10.50"`. */
-      price?: string | number;
-      private?: boolean;
-    };
-    UpdateAddonRequest: {
-      /** @description May be left out, not emptied. One line of text. */
-      name?: string;
-      duration?: number;
-      /** @description An amount of money, not negative, at most two decimals: `10`, `10.5`, `"10.50"`. */
-      price?: string | number;
-      private?: boolean;
-    };
-    AppointmentTypeView: {
-      /** @example 12 */
-      id: number;
-      /** @example Haircut */
-      name: string;
-      /**
-       * @description Offered to clients: false when the owner turned it off, or when it was deleted (as the reference shows deleted types).
-       * @example true
-       */
-      active: boolean;
-      /** @example Wash, cut and style */
-      description: string;
-      /**
-       * @description Minutes, a number (on appointments it is a string: the reference's quirk).
-       * @example 45
-       */
-      duration: number;
-      /**
-       * @description Money with two decimals.
-       * @example 40.00
-       */
-      price: string;
-      /** @example Hair */
-      category: string;
-      /** @example #E0A030 */
-      color: string;
-      /**
-       * @description Hidden from the public scheduling page; bookable by link and through the API.
-       * @example false
-       */
-      private: boolean;
-      /**
-       * @example service
-       * @enum {string}
-       */
-      type: 'service' | 'class';
-      /**
-       * @description Seats of each session of a class; null for a service.
-       * @example null
-       */
-      classSize: number | null;
-      /**
-       * @description Minutes.
-       * @example 5
-       */
-      paddingBefore: number;
-      /**
-       * @description Minutes.
-       * @example 10
-       */
-      paddingAfter: number;
-      /**
-       * @example [
-       *       7,
-       *       9
-       *     ]
-       */
-      calendarIDs: number[];
-      /**
-       * @example [
-       *       3
-       *     ]
-       */
-      addonIDs: number[];
-      /**
-       * @example [
-       *       4
-       *     ]
-       */
-      formIDs: number[];
-      /** @example https://img.example/haircut.png */
-      image: string;
-      /** @example https://scheduling.example/schedule/1?appointmentType=12 */
-      schedulingUrl: string;
-    };
-    AppointmentTypeDetails: {
-      /** @example 12 */
-      id: number;
-      /** @example Haircut */
-      name: string;
-      /**
-       * @description Offered to clients: false when the owner turned it off, or when it was deleted (as the reference shows deleted types).
-       * @example true
-       */
-      active: boolean;
-      /** @example Wash, cut and style */
-      description: string;
-      /**
-       * @description Minutes, a number (on appointments it is a string: the reference's quirk).
-       * @example 45
-       */
-      duration: number;
-      /**
-       * @description Money with two decimals.
-       * @example 40.00
-       */
-      price: string;
-      /** @example Hair */
-      category: string;
-      /** @example #E0A030 */
-      color: string;
-      /**
-       * @description Hidden from the public scheduling page; bookable by link and through the API.
-       * @example false
-       */
-      private: boolean;
-      /**
-       * @example service
-       * @enum {string}
-       */
-      type: 'service' | 'class';
-      /**
-       * @description Seats of each session of a class; null for a service.
-       * @example null
-       */
-      classSize: number | null;
-      /**
-       * @description Minutes.
-       * @example 5
-       */
-      paddingBefore: number;
-      /**
-       * @description Minutes.
-       * @example 10
-       */
-      paddingAfter: number;
-      /**
-       * @example [
-       *       7,
-       *       9
-       *     ]
-       */
-      calendarIDs: number[];
-      /**
-       * @example [
-       *       3
-       *     ]
-       */
-      addonIDs: number[];
-      /**
-       * @example [
-       *       4
-       *     ]
-       */
-      formIDs: number[];
-      /** @example https://img.example/haircut.png */
-      image: string;
-      /** @example https://scheduling.example/schedule/1?appointmentType=12 */
-      schedulingUrl: string;
-      /**
-       * @description Minutes between offered start times; null: the duration.
-       * @example 15
-       */
-      slotInterval: number | null;
-      /**
-       * @description null: the account's setting.
-       * @example null
-       */
-      minHoursInAdvance: number | null;
-      /**
-       * @description null: the account's setting.
-       * @example null
-       */
-      maxDaysInAdvance: number | null;
-      /** @example false */
-      requireSmsOptIn: boolean;
-      /**
-       * @description At most this many live appointments and holds of the type a local day of the booked calendar's zone; admins are exempt. null: no limit.
-       * @example 8
-       */
-      maxPerDay: number | null;
-      /**
-       * @description At most this many a week (ISO: Monday to Sunday), as `maxPerDay`. null: no limit.
-       * @example null
-       */
-      maxPerWeek: number | null;
-    };
-    AppointmentTypeAttributes: {
-      /** @description At most this many live appointments (and holds) a local day of the calendar's zone; admins are exempt. null: no limit. */
-      maxPerDay?: number | null;
-      /** @description As `maxPerDay`, a week (ISO: Monday 00:00 to Monday). null: no limit. */
-      maxPerWeek?: number | null;
-      /** @description May be left out, not emptied. One line of text. */
-      name?: string;
-      active?: boolean;
-      /** @description Text; lines may be separated by CR, LF or TAB. */
-      description?: string;
-      duration?: number;
-      /** @description An amount of money, not negative, at most two decimals: `10`, `10.5`, `"10.50"`. */
-      price?: string | number;
-      /** @description One line of text. */
-      category?: string;
-      color?: string;
-      private?: boolean;
-      /** @enum {string} */
-      type?: 'service' | 'class';
-      classSize?: number;
-      paddingBefore?: number;
-      paddingAfter?: number;
-      calendarIDs?: number[];
-      addonIDs?: number[];
-      formIDs?: number[];
-      /** @description An absolute http(s) URL on one line, or "" for none. */
-      image?: string;
-      slotInterval?: number;
-      minHoursInAdvance?: number;
-      maxDaysInAdvance?: number;
-      requireSmsOptIn?: boolean;
-    };
-    CreateCalendarRequest: {
-      /** @description At most this many live appointments (and holds) a local day of the calendar's zone; admins are exempt. null: no limit. */
-      maxPerDay?: number | null;
-      /** @description As `maxPerDay`, a week (ISO: Monday 00:00 to Monday). null: no limit. */
-      maxPerWeek?: number | null;
-      /** Format: email */
-      email?: string;
-      /** Format: email */
-      replyTo?: string;
-      /** @description Text; lines may be separated by CR, LF or TAB. Text; lines may be separated by CR, LF or TAB. */
-      description?: string;
-      /** @description One line of text. One line of text. */
-      location?: string;
-      /** @description An absolute http(s) URL on one line, or "" for none. An absolute http(s) URL on one line, or "" for none. */
-      image?: string;
-      /** @description An absolute http(s) URL on one line, or "" for none. An absolute http(s) URL on one line, or "" for none. */
-      thumbnail?: string;
-      timezone?: unknown;
-      hours?: unknown;
-      overrides?: unknown;
-      /** @description Not blank. One line of text. */
-      name: string;
-    };
-    UpdateCalendarRequest: {
-      /** @description At most this many live appointments (and holds) a local day of the calendar's zone; admins are exempt. null: no limit. */
-      maxPerDay?: number | null;
-      /** @description As `maxPerDay`, a week (ISO: Monday 00:00 to Monday). null: no limit. */
-      maxPerWeek?: number | null;
-      /** Format: email */
-      email?: string;
-      /** Format: email */
-      replyTo?: string;
-      /** @description Text; lines may be separated by CR, LF or TAB. Text; lines may be separated by CR, LF or TAB. */
-      description?: string;
-      /** @description One line of text. One line of text. */
-      location?: string;
-      /** @description An absolute http(s) URL on one line, or "" for none. An absolute http(s) URL on one line, or "" for none. */
-      image?: string;
-      /** @description An absolute http(s) URL on one line, or "" for none. An absolute http(s) URL on one line, or "" for none. */
-      thumbnail?: string;
-      timezone?: unknown;
-      hours?: unknown;
-      overrides?: unknown;
-      /** @description May be left out, not emptied. One line of text. */
-      name?: string;
-    };
-    CreateClassSessionRequest: {
-      appointmentTypeID: number;
-      calendarID: number;
-      datetime: string;
-      /** @description Not blank. One line of text. */
-      name: string;
-    };
-    CreateLabelRequest: {
-      /** @description Not blank. One line of text. */
-      name: string;
-      color?: string;
-    };
-    UpdateLabelRequest: {
-      /** @description May be left out, not emptied. One line of text. */
-      name?: string;
-      color?: string;
-    };
-    CreateProductRequest: {
-      /** @description Not blank. One line of text. */
-      name: string;
-      /** @description Text; lines may be separated by CR, LF or TAB. */
-      description?: string;
-      /** @description An amount of money, not negative, at most two decimals: `10`, `10.5`, `"10.50"`. */
-      price: string | number;
-      /** @enum {string} */
-      type: 'appointments' | 'gift' | 'subscription';
-      hidden?: boolean;
-      expires?: number;
-      appointmentTypeCounts?: unknown;
-    };
-    UpdateProductRequest: {
-      /** @description May be left out, not emptied. One line of text. */
-      name?: string;
-      /** @description Text; lines may be separated by CR, LF or TAB. */
-      description?: string;
-      /** @description An amount of money, not negative, at most two decimals: `10`, `10.5`, `"10.50"`. */
-      price?: string | number;
-      /** @enum {string} */
-      type?: 'appointments' | 'gift' | 'subscription';
-      hidden?: boolean;
-      expires?: number;
-      appointmentTypeCounts?: unknown;
-    };
-    AvailableClass: {
-      /**
-       * @description The session's id.
-       * @example 31
-       */
-      id: number;
-      /** @example 12 */
-      appointmentTypeID: number;
-      /** @example 7 */
-      calendarID: number;
-      /**
-       * @description The session's name (its type's, unless named).
-       * @example Yoga
-       */
-      name: string;
-      /**
-       * @description `YYYY-MM-DDThh:mm:ss+hhmm`, in `timezone` when asked, else the calendar's zone.
-       * @example 2030-06-03T07:00:00-0400
-       */
-      time: string;
-      /**
-       * @description The calendar's name.
-       * @example Studio
-       */
-      calendar: string;
-      /**
-       * @description Minutes.
-       * @example 60
-       */
-      duration: number;
-      /**
-       * @description Sessions here are single dates, never part of a recurring series.
-       * @example false
-       */
-      isSeries: boolean;
-      /**
-       * @description Seats: the type's classSize.
-       * @example 8
-       */
-      slots: number;
-      /**
-       * @description Seats left.
-       * @example 3
-       */
-      slotsAvailable: number;
-    };
-    CreateBlockRequest: {
-      calendarID: number;
-      /** @description Not blank. */
-      start: string;
-      /** @description Not blank. */
-      end: string;
-      /** @description Text; lines may be separated by CR, LF or TAB. */
-      notes?: string;
-    };
-    BusySourceStatus: {
-      /**
-       * @description `pending`: not read yet; `ok`: the last sync read it (its busy time counts); `error`: the last sync failed (`lastError` says why) and the busy time of its last good read still counts.
-       * @enum {string}
-       */
-      state: 'pending' | 'ok' | 'error';
-      /**
-       * Format: date-time
-       * @description The last sync attempt (UTC), null before the first.
-       */
-      lastSyncAt: string | null;
-      /**
-       * Format: date-time
-       * @description When its busy time was last read whole (UTC).
-       */
-      lastSuccessAt: string | null;
-      /**
-       * @description Busy events the last full read found in the window.
-       * @example 12
-       */
-      eventsRead: number;
-      /**
-       * @description Why the last attempt failed; null when it did not.
-       * @example null
-       */
-      lastError: string | null;
-    };
-    BusySourceView: {
-      /** @example 1 */
-      id: number;
-      /** @example 7 */
-      calendarID: number;
-      /** @enum {string} */
-      type: 'ics' | 'caldav';
-      /** @example https://caldav.example.com/dav/calendars/jane/work/ */
-      url: string;
-      /**
-       * @description "" when none.
-       * @example jane
-       */
-      username: string;
-      /** @description Whether a password is stored (it is never shown). */
-      hasPassword: boolean;
-      status: components['schemas']['BusySourceStatus'];
-    };
-    CreateBusySourceRequest: {
-      /**
-       * @description `ics`: an iCalendar feed URL; `caldav`: a CalDAV calendar collection URL.
-       * @enum {string}
-       */
-      type: 'ics' | 'caldav';
-      /**
-       * @description http(s) on port 443 or 80 (or a port the operator allows), never a private or loopback address unless the operator allows them; at most 2048 characters. Not blank.
-       * @example https://caldav.example.com/dav/calendars/jane/work/
-       */
-      url: string;
-      /**
-       * @description One line of text.
-       * @example jane
-       */
-      username?: string;
-      /** @description Stored sealed; never shown. One line of text. */
-      password?: string;
-    };
-    CalendarFeedView: {
-      /**
-       * @description The secret address of the calendar’s iCalendar feed: anyone with it reads the schedule.
-       * @example https://booking.example.com/api/v1/calendar-feeds/3f…9a.ics
-       */
-      url: string;
-    };
-    CreateCertificateRequest: {
-      productID?: number;
-      couponID?: number;
-      /** Format: email */
-      email?: string;
-      certificate?: string;
-    };
-    CreateCouponRequest: {
-      code?: string;
-      /** @description Not blank. One line of text. */
-      name: string;
-      /** @enum {string} */
-      discountType: 'percentage' | 'price';
-      /** @description An amount of money, not negative, at most two decimals: `10`, `10.5`, `"10.50"`. */
-      discountAmount: string | number;
-      appointmentTypeIDs?: number[];
-      /**
-       * Format: date
-       * @example 2030-06-03
-       */
-      expiration?: string;
-    };
-    UpdateCouponRequest: {
-      code?: string;
-      /** @description May be left out, not emptied. One line of text. */
-      name?: string;
-      /** @enum {string} */
-      discountType?: 'percentage' | 'price';
-      /** @description An amount of money, not negative, at most two decimals: `10`, `10.5`, `"10.50"`. */
-      discountAmount?: string | number;
-      appointmentTypeIDs?: number[];
-      /**
-       * Format: date
-       * @example 2030-06-03
-       */
-      expiration?: string;
-    };
-    OrderView: {
-      /** @example 17 */
-      id: number;
-      /**
-       * @description The product's price when ordered.
-       * @example 120.00
-       */
-      total: string;
-      /**
-       * @description `paid` once its payments cover its total (or PUT /orders/{id}/complete), `unpaid` before and again after a refund takes them below it.
-       * @example paid
-       * @enum {string}
-       */
-      status: 'unpaid' | 'paid' | 'delivered';
-      /**
-       * @description When it was placed, in the account's zone.
-       * @example 2026-03-03T14:30:00-0500
-       */
-      time: string;
-      /** @example Ada */
-      firstName: string;
-      /** @example Lovelace */
-      lastName: string;
-      /** @example  */
-      phone: string;
-      /** @example ada@example.com */
-      email: string;
-      /**
-       * @description The product's name when ordered.
-       * @example Pack of 5
-       */
-      title: string;
-      /** @example  */
-      notes: string;
-      /** @example 3 */
-      productID: number;
-      /**
-       * @description The codes of the certificates it issued (once paid).
-       * @example [
-       *       "A1B2C3D4"
-       *     ]
-       */
-      certificates: string[];
-    };
-    CreateOrderRequest: {
-      productID: number;
-      /** @description Not blank. One line of text. */
-      firstName: string;
-      /** @description Not blank. One line of text. */
-      lastName: string;
-      /**
-       * Format: email
-       * @description Not blank.
-       */
-      email: string;
-      /** @description A phone number (digits, spaces and + ( ) - . /), or "" for none. */
-      phone?: string;
-      /** @description Text; lines may be separated by CR, LF or TAB. */
-      notes?: string;
-    };
-    PaymentView: {
-      /**
-       * @description The processor's transaction id, or the one this service made up (`pay_…`) when none was given.
-       * @example ch_3PqL2xJ32o4TcWuA
-       */
-      transactionID: string;
-      /**
-       * @description When it was recorded: `YYYY-MM-DDThh:mm:ss+hhmm`, in the zone the appointment is shown in (its `timezone`); for an order, the account's.
-       * @example 2026-03-03T14:30:00-0500
-       */
-      created: string;
-      /**
-       * @example card-terminal
-       * @enum {string}
-       */
-      processor:
-        | 'cash'
-        | 'check'
-        | 'card-terminal'
-        | 'bank-transfer'
-        | 'external'
-        | 'stripe'
-        | 'square'
-        | 'paypal'
-        | 'paypal_pro'
-        | 'braintree'
-        | 'authorizenet';
-      /**
-       * @description Money with two decimals; a refund is negative.
-       * @example 25.00
-       */
-      amount: string;
-      /**
-       * @description Why it was recorded (always given for a refund); "" when not given.
-       * @example
-       */
-      reason: string;
-    };
-    RecordPaymentRequest: {
-      /**
-       * @description The amount: an amount of money other than 0 with at most two decimals, from -9999999.99 to 9999999.99 (a refund is negative). A number or a string. An amount with at most two decimals; negative for a refund.
-       * @example 25.00
-       */
-      amount: string | number;
-      /**
-       * @description Who moved the money: the business itself (`cash`, `check`, `card-terminal`, `bank-transfer`), an online processor, or `external` for anything else. Read without case.
-       * @example card-terminal
-       * @enum {string}
-       */
-      processor:
-        | 'cash'
-        | 'check'
-        | 'card-terminal'
-        | 'bank-transfer'
-        | 'external'
-        | 'stripe'
-        | 'square'
-        | 'paypal'
-        | 'paypal_pro'
-        | 'braintree'
-        | 'authorizenet';
-      /**
-       * @description The processor's id of the transaction: the payment's key. Sent again for the same appointment or order with the same amount and processor, it answers the payment already recorded (nothing is counted twice); with another amount or processor, or for another appointment or order of the account, it is 409 `transaction_id_reused`. Left out, the service makes one up (`pay_…`) and a retry records a second payment.
-       * @example ch_3PqL2xJ32o4TcWuA
-       */
-      transactionID?: string;
-      /**
-       * @description Why: required for a refund, optional for a payment. Text that may span lines, without other control or bidi characters. Text; lines may be separated by CR, LF or TAB.
-       * @example Session cut short
-       */
-      reason?: string;
-    };
-    AppointmentAnswerObject: {
-      /**
-       * @description The field's id (this service has no id of its own for an answer).
-       * @example 21
-       */
-      id: number;
-      /** @example 21 */
-      fieldID: number;
-      /** @example Is this your first visit? */
-      name: string;
-      /** @example yes */
-      value: string;
-    };
-    AppointmentFormObject: {
-      /** @example 3 */
-      id: number;
-      /** @example Intake */
-      name: string;
-      values: components['schemas']['AppointmentAnswerObject'][];
-    };
-    AppointmentLabelObject: {
-      /** @example 2 */
-      id: number;
-      /** @example Confirmed */
-      name: string;
-      /** @example green */
-      color: string;
-    };
-    AppointmentObject: {
-      /** @example 54321 */
-      id: number;
-      /** @example Ada */
-      firstName: string;
-      /** @example Lovelace */
-      lastName: string;
-      /**
-       * @description "" when none.
-       * @example
-       */
-      phone: string;
-      /** @example ada@example.com */
-      email: string;
-      /**
-       * @description In the appointment's zone (`timezone`).
-       * @example June 3, 2030
-       */
-      date: string;
-      /** @example 10:15am */
-      time: string;
-      /** @example 11:00am */
-      endTime: string;
-      /** @example May 2, 2030 */
-      dateCreated: string;
-      /** @example 2030-05-02T16:04:11-0400 */
-      datetimeCreated: string;
-      /**
-       * @description `YYYY-MM-DDThh:mm:ss+hhmm`.
-       * @example 2030-06-03T10:15:00-0400
-       */
-      datetime: string;
-      /**
-       * @description The type's price and its addons'. Money with two decimals.
-       * @example 40.00
-       */
-      price: string;
-      /**
-       * @description What the client pays: after a coupon; "0.00" with a package. Money with two decimals.
-       * @example 40.00
-       */
-      priceSold: string;
-      /**
-       * @description "yes" once `amountPaid` (above 0) covers `priceSold`.
-       * @example no
-       * @enum {string}
-       */
-      paid: 'yes' | 'no';
-      /**
-       * @description The sum of its payments and refunds (GET /appointments/{id}/payments). Money with two decimals.
-       * @example 15.00
-       */
-      amountPaid: string;
-      /**
-       * @description The appointment type's name.
-       * @example Haircut
-       */
-      type: string;
-      /** @example 1 */
-      appointmentTypeID: number;
-      /**
-       * @description The class session; null for a service.
-       * @example null
-       */
-      classID: number | null;
-      /** @example [] */
-      addonIDs: number[];
-      /** @example  */
-      category: string;
-      /**
-       * @description Minutes, as a string (the reference's quirk).
-       * @example 45
-       */
-      duration: string;
-      /**
-       * @description The calendar's name.
-       * @example Alex
-       */
-      calendar: string;
-      /** @example 7 */
-      calendarID: number;
-      /** @example America/New_York */
-      calendarTimezone: string;
-      /** @example  */
-      location: string;
-      /**
-       * @description The certificate code used; "" when none.
-       * @example
-       */
-      certificate: string;
-      /** @example https://scheduling.example/confirmation/54321-9f2c4e1a7b3d5c6e8f0a */
-      confirmationPage: string;
-      /**
-       * @example Intake
-       *     ======
-       *     Is this your first visit?: yes
-       */
-      formsText: string;
-      forms: components['schemas']['AppointmentFormObject'][];
-      /**
-       * @description Set by admins.
-       * @example
-       */
-      notes: string;
-      /**
-       * @description The client's zone, else the calendar's.
-       * @example America/New_York
-       */
-      timezone: string;
-      /** @description At most one. */
-      labels: components['schemas']['AppointmentLabelObject'][];
-      /** @example false */
-      canceled: boolean;
-      /** @example false */
-      noShow: boolean;
-      /** @example true */
-      canClientCancel: boolean;
-      /** @example true */
-      canClientReschedule: boolean;
-      /**
-       * @description The e-mail of the admin who booked it; null when the client did.
-       * @example null
-       */
-      scheduledBy: string | null;
-    };
-    UpdateAppointmentRequest: {
-      firstName?: string;
-      lastName?: string;
-      email?: string;
-      phone?: string;
-      fields?: unknown[];
-      labels?: unknown[];
-      smsOptIn?: boolean;
-      /** @description Text; lines may be separated by CR, LF or TAB. */
-      notes?: string;
-      certificate?: string;
-    };
-    CancelAppointmentRequest: {
-      /** @description Text; lines may be separated by CR, LF or TAB. */
-      cancelNote?: string;
-      noShow?: boolean;
-    };
-    RescheduleAppointmentRequest: {
-      datetime?: unknown;
-      calendarID?: unknown;
-      timezone?: string;
-    };
-    CreateSlotHoldRequest: {
-      /**
-       * @description The appointment type to hold a time of.
-       * @example 12
-       */
-      appointmentTypeID?: unknown;
-      /**
-       * @description The start to hold, read in the calendar's zone when `calendarID` is given, else the account's (as POST /appointments reads it).
-       * @example 2030-06-03T09:00:00-0400
-       */
-      datetime?: unknown;
-      /**
-       * @description The calendar; without it, the first of the type's calendars free then.
-       * @example 7
-       */
-      calendarID?: unknown;
-      /**
-       * @description Addons the client will book: they lengthen the time held.
-       * @example [
-       *       3
-       *     ]
-       */
-      addonIDs?: number[];
-      /**
-       * @description The client's zone (IANA): the hold's times are shown in it.
-       * @example America/New_York
-       */
-      timezone?: unknown;
-      /**
-       * @description How long to hold, in minutes: 5 by default, at most the account's `holdMaxMinutes` (settings; 30 at most).
-       * @example 5
-       */
-      minutes?: unknown;
-    };
-    CreatedSlotHoldView: {
-      /** @example 41 */
-      id: number;
-      /** @example 12 */
-      appointmentTypeID: number;
-      /**
-       * @description The calendar the time is held on.
-       * @example 7
-       */
-      calendarID: number;
-      /**
-       * @description The start held, in the client's zone when given, else the calendar's.
-       * @example 2030-06-03T09:00:00-0400
-       */
-      datetime: string;
-      /**
-       * @description When the hold ends by itself unless booked, extended or released.
-       * @example 2030-06-03T08:05:00-0400
-       */
-      expiresAt: string;
-      /**
-       * @description Books the held time: `holdToken` of POST /appointments. Shown only here; only its hash is stored.
-       * @example m3Lw0dV5y9bJ7hQ2xT1kP8sR4nC6aE0fG5iU3oZ7wYq
-       */
-      token: string;
-    };
-    SlotHoldView: {
-      /** @example 41 */
-      id: number;
-      /** @example 12 */
-      appointmentTypeID: number;
-      /**
-       * @description The calendar the time is held on.
-       * @example 7
-       */
-      calendarID: number;
-      /**
-       * @description The start held, in the client's zone when given, else the calendar's.
-       * @example 2030-06-03T09:00:00-0400
-       */
-      datetime: string;
-      /**
-       * @description When the hold ends by itself unless booked, extended or released.
-       * @example 2030-06-03T08:05:00-0400
-       */
-      expiresAt: string;
-    };
-    ExtendSlotHoldRequest: {
-      /**
-       * @description The hold now ends this many minutes from now; at most `holdMaxMinutes` after it was made.
-       * @example 10
-       */
-      minutes?: unknown;
-    };
-    ClientView: {
-      /** @example Jane */
-      firstName: string;
-      /** @example Doe */
-      lastName: string;
-      /**
-       * @description Lower-cased; "" when none.
-       * @example jane.doe@example.com
-       */
-      email: string;
-      /**
-       * @description As given; "" when none.
-       * @example +1 555 0100
-       */
-      phone: string;
-      /**
-       * @description The owner's notes about the client; "" when none.
-       * @example
-       */
-      notes: string;
-    };
-    CreateClientRequest: {
-      /**
-       * @description Text of at most 255 characters (trimmed), not blank. Not blank. One line of text.
-       * @example Jane
-       */
-      firstName: string;
-      /**
-       * @description Text of at most 255 characters (trimmed), not blank. Not blank. One line of text.
-       * @example Doe
-       */
-      lastName: string;
-      /**
-       * @description One e-mail address as booking accepts it (stored lower-cased), at most 254 characters; "" for none. `null` is none too. One e-mail address, or "" for none.
-       * @example jane.doe@example.com
-       */
-      email?: string | null;
-      /**
-       * @description A phone number as booking accepts it (digits, spaces and + ( ) - . /, an optional ext/x extension), at most 64 characters; "" for none. `null` is none too. A phone number (digits, spaces and + ( ) - . /), or "" for none.
-       * @example +1 555 0100
-       */
-      phone?: string | null;
-      /** @description The owner's notes about the client: text of at most 4000 characters. `null` is none too. Text; lines may be separated by CR, LF or TAB. */
-      notes?: string | null;
-    };
-    UpdateClientRequest: {
-      /** @description Text of at most 255 characters (trimmed), not blank. Cannot be cleared. May be left out, not emptied. One line of text. */
-      firstName?: string;
-      /** @description Text of at most 255 characters (trimmed), not blank. Cannot be cleared. May be left out, not emptied. One line of text. */
-      lastName?: string;
-      /** @description One e-mail address as booking accepts it (stored lower-cased), at most 254 characters; "" for none. `null` clears it too. One e-mail address, or "" for none. */
-      email?: string | null;
-      /** @description A phone number as booking accepts it (digits, spaces and + ( ) - . /, an optional ext/x extension), at most 64 characters; "" for none. `null` clears it too. A phone number (digits, spaces and + ( ) - . /), or "" for none. */
-      phone?: string | null;
-      /** @description The owner's notes about the client: text of at most 4000 characters. `null` clears them too. Text; lines may be separated by CR, LF or TAB. */
-      notes?: string | null;
-    };
-    FormFieldRequest: {
-      id?: number;
-      /** @description Not blank. One line of text. */
-      name: string;
-      /** @enum {string} */
-      type:
-        | 'textbox'
-        | 'textarea'
-        | 'dropdown'
-        | 'checkbox'
-        | 'checkboxlist'
-        | 'yesno'
-        | 'file'
-        | 'address';
-      required?: boolean;
-      options?: string[];
-      lines?: number;
-    };
-    CreateFormRequest: {
-      /** @description Not blank. One line of text. */
-      name: string;
-      /** @description Text; lines may be separated by CR, LF or TAB. */
-      description?: string;
-      hidden?: boolean;
-      fields?: components['schemas']['FormFieldRequest'];
-    };
-    UpdateFormRequest: {
-      /** @description May be left out, not emptied. One line of text. */
-      name?: string;
-      /** @description Text; lines may be separated by CR, LF or TAB. */
-      description?: string;
-      hidden?: boolean;
-      fields?: components['schemas']['FormFieldRequest'];
-    };
-    CreateWebhookRequest: {
-      /** @enum {string} */
-      event:
-        | 'appointment.scheduled'
-        | 'appointment.rescheduled'
-        | 'appointment.canceled'
-        | 'appointment.changed'
-        | 'order.completed';
-      /** @description Not blank. */
-      target: string;
-    };
-    UpdateWebhookRequest: {
-      /** @enum {string} */
-      status?: 'active';
-      /** @description May be left out, not emptied. */
-      target?: string;
-    };
-    Change: {
-      target?: string;
-      /** @enum {string} */
-      status?: 'active';
-    };
-    UpdateStaticWebhooksRequest: {
-      scheduled?: components['schemas']['Change'];
-      rescheduled?: components['schemas']['Change'];
-      canceled?: components['schemas']['Change'];
-      changed?: components['schemas']['Change'];
-      orderCompleted?: components['schemas']['Change'];
-    };
-    MetaView: {
-      /**
-       * @description The IPv4 and IPv6 CIDRs webhook deliveries come from (the operator's WEBHOOK_SOURCE_CIDRS; empty when none is announced).
-       * @example [
-       *       "192.0.2.0/24",
-       *       "2001:db8::/32"
-       *     ]
-       */
-      hooks: string[];
-      /**
-       * @description This service's addition: the events a webhook subscription may name (`POST /webhooks`).
-       * @example [
-       *       "appointment.scheduled",
-       *       "appointment.rescheduled",
-       *       "appointment.canceled",
-       *       "appointment.changed",
-       *       "order.completed"
-       *     ]
-       */
-      events: (
-        | 'appointment.scheduled'
-        | 'appointment.rescheduled'
-        | 'appointment.canceled'
-        | 'appointment.changed'
-        | 'order.completed'
-      )[];
-    };
-    AccountView: {
-      /** @example 1 */
-      id: number;
-      /** @example owner@example.com */
-      email: string;
-      /** @example Studio */
-      name: string;
-      /** @example America/New_York */
-      timezone: string;
-      /** @example USD */
-      currency: string;
-      /**
-       * @description 0 Sunday … 6 Saturday.
-       * @example 0
-       */
-      firstDayOfWeek: number;
-      /** @example 12 */
-      timeFormat: string;
-      /** @example https://scheduling.example/schedule/1 */
-      schedulingPage: string;
-      /** @example standard */
-      plan: string;
-    };
-    SettingsView: {
-      /** @example America/New_York */
-      timezone: string;
-      /** @example 2 */
-      minHoursInAdvance: number;
-      /** @example 60 */
-      maxDaysInAdvance: number;
-      /** @example false */
-      requirePhone: boolean;
-      /** @example true */
-      sendConfirmationEmail: boolean;
-      /** @example false */
-      sendSms: boolean;
-      /** @example 24 */
-      reminderHours: number;
-      /** @example 15 */
-      calendarSyncMinutes: number;
-      /** @example 15 */
-      holdMaxMinutes: number;
-    };
-    AddonView: {
-      /** @example 3 */
-      id: number;
-      /** @example Deep conditioning */
-      name: string;
-      /**
-       * @description Minutes.
-       * @example 15
-       */
-      duration: number;
-      /**
-       * @description Money, with two decimals.
-       * @example 10.00
-       */
-      price: string;
-      /**
-       * @description Hidden from clients.
-       * @example false
-       */
-      private: boolean;
-    };
-    CalendarView: {
-      /** @example 7 */
-      id: number;
-      /** @example Alex */
-      name: string;
-      /** @example alex@example.com */
-      email: string;
-      /** @example  */
-      replyTo: string;
-      /** @example  */
-      description: string;
-      /** @example Main street 1 */
-      location: string;
-      /**
-       * @description IANA zone.
-       * @example America/New_York
-       */
-      timezone: string;
-      /** @example  */
-      image: string;
-      /** @example  */
-      thumbnail: string;
-    };
-    CalendarDetailsView: {
-      /** @example 7 */
-      id: number;
-      /** @example Alex */
-      name: string;
-      /** @example alex@example.com */
-      email: string;
-      /** @example  */
-      replyTo: string;
-      /** @example  */
-      description: string;
-      /** @example Main street 1 */
-      location: string;
-      /**
-       * @description IANA zone.
-       * @example America/New_York
-       */
-      timezone: string;
-      /** @example  */
-      image: string;
-      /** @example  */
-      thumbnail: string;
-      /**
-       * @description Weekly hours by day name; a day left out is closed.
-       * @example {
-       *       "monday": [
-       *         {
-       *           "start": "09:00",
-       *           "end": "17:00"
-       *         }
-       *       ]
-       *     }
-       */
-      hours: {
-        /** @description Working periods, `[start, end)`. */
-        monday?: {
-          /**
-           * @description `HH:MM`, wall clock in the calendar's zone.
-           * @example 09:00
-           */
-          start: string;
-          /**
-           * @description `HH:MM`; `24:00` is the end of the day.
-           * @example 17:00
-           */
-          end: string;
-        }[];
-        /** @description Working periods, `[start, end)`. */
-        tuesday?: {
-          /**
-           * @description `HH:MM`, wall clock in the calendar's zone.
-           * @example 09:00
-           */
-          start: string;
-          /**
-           * @description `HH:MM`; `24:00` is the end of the day.
-           * @example 17:00
-           */
-          end: string;
-        }[];
-        /** @description Working periods, `[start, end)`. */
-        wednesday?: {
-          /**
-           * @description `HH:MM`, wall clock in the calendar's zone.
-           * @example 09:00
-           */
-          start: string;
-          /**
-           * @description `HH:MM`; `24:00` is the end of the day.
-           * @example 17:00
-           */
-          end: string;
-        }[];
-        /** @description Working periods, `[start, end)`. */
-        thursday?: {
-          /**
-           * @description `HH:MM`, wall clock in the calendar's zone.
-           * @example 09:00
-           */
-          start: string;
-          /**
-           * @description `HH:MM`; `24:00` is the end of the day.
-           * @example 17:00
-           */
-          end: string;
-        }[];
-        /** @description Working periods, `[start, end)`. */
-        friday?: {
-          /**
-           * @description `HH:MM`, wall clock in the calendar's zone.
-           * @example 09:00
-           */
-          start: string;
-          /**
-           * @description `HH:MM`; `24:00` is the end of the day.
-           * @example 17:00
-           */
-          end: string;
-        }[];
-        /** @description Working periods, `[start, end)`. */
-        saturday?: {
-          /**
-           * @description `HH:MM`, wall clock in the calendar's zone.
-           * @example 09:00
-           */
-          start: string;
-          /**
-           * @description `HH:MM`; `24:00` is the end of the day.
-           * @example 17:00
-           */
-          end: string;
-        }[];
-        /** @description Working periods, `[start, end)`. */
-        sunday?: {
-          /**
-           * @description `HH:MM`, wall clock in the calendar's zone.
-           * @example 09:00
-           */
-          start: string;
-          /**
-           * @description `HH:MM`; `24:00` is the end of the day.
-           * @example 17:00
-           */
-          end: string;
-        }[];
-      };
-      /**
-       * @description `YYYY-MM-DD` → that day's periods instead of the weekly ones; `[]` closes it.
-       * @example {
-       *       "2030-12-25": []
-       *     }
-       */
-      overrides: {
-        [key: string]: {
-          /**
-           * @description `HH:MM`, wall clock in the calendar's zone.
-           * @example 09:00
-           */
-          start: string;
-          /**
-           * @description `HH:MM`; `24:00` is the end of the day.
-           * @example 17:00
-           */
-          end: string;
-        }[];
-      };
-      /**
-       * @description Booking limit; null: none.
-       * @example 8
-       */
-      maxPerDay: number | null;
-      /**
-       * @description Booking limit; null: none.
-       * @example 30
-       */
-      maxPerWeek: number | null;
-    };
-    ClassSessionView: {
-      /** @example 31 */
-      id: number;
-      /** @example 12 */
-      appointmentTypeID: number;
-      /** @example 7 */
-      calendarID: number;
-      /** @example Yoga */
-      name: string;
-      /**
-       * @description The start, in the calendar's zone.
-       * @example 2030-06-03T18:00:00-0400
-       */
-      time: string;
-      /**
-       * @description The calendar's name.
-       * @example Alex
-       */
-      calendar: string;
-      /**
-       * @description Minutes.
-       * @example 60
-       */
-      duration: number;
-      /**
-       * @description Seats.
-       * @example 10
-       */
-      slots: number;
-    };
-    LabelView: {
-      /** @example 2 */
-      id: number;
-      /** @example Confirmed */
-      name: string;
-      /**
-       * @description `#RRGGBB` or a color name.
-       * @example green
-       */
-      color: string;
-    };
-    ProductView: {
-      /** @example 3 */
-      id: number;
-      /** @example Pack of 5 */
-      name: string;
-      /** @example  */
-      description: string;
-      /**
-       * @description Money, with two decimals.
-       * @example 120.00
-       */
-      price: string;
-      /**
-       * @example appointments
-       * @enum {string}
-       */
-      type: 'appointments' | 'gift' | 'subscription';
-      /** @example false */
-      hidden: boolean;
-      /**
-       * @description Days a certificate issued from it stays valid; null: never expires.
-       * @example 365
-       */
-      expires: number | null;
-      appointmentTypeIDs: number[];
-      /**
-       * @description Uses per appointment type id (packages).
-       * @example {
-       *       "12": 5
-       *     }
-       */
-      appointmentTypeCounts: {
-        [key: string]: number;
-      };
-    };
-    AvailableDate: {
-      /**
-       * Format: date
-       * @description A date with at least one bookable time.
-       * @example 2030-06-03
-       */
-      date: string;
-    };
-    AvailableTime: {
-      /**
-       * @description In `timezone` when asked, else the calendar's zone.
-       * @example 2030-06-03T10:15:00-0400
-       */
-      time: string;
-      /**
-       * @description Calendars (or class seats) that can take it.
-       * @example 1
-       */
-      slotsAvailable: number;
-    };
-    /** @description One time asked, and whether it is bookable. */
-    CheckedTime: {
-      /** @description The time, as asked. */
-      datetime?: unknown;
-      /** @description The type, as asked. */
-      appointmentTypeID?: unknown;
-      /** @description The calendar, as asked. */
-      calendarID?: unknown;
-      /** @description The addons, as asked. */
-      addonIDs?: unknown;
-      /**
-       * @description Whether POST /appointments would book it now.
-       * @example true
-       */
-      valid: boolean;
-      /**
-       * @description When not valid: the `error` code POST /appointments would give.
-       * @example not_available
-       */
-      reason?: string;
-    };
-    TimeToCheck: {
-      /**
-       * @description As POST /appointments reads it.
-       * @example 2030-06-03T10:15:00-0400
-       */
-      datetime: string;
-      /** @example 1 */
-      appointmentTypeID: number;
-      /** @example 1 */
-      calendarID?: number;
-      addonIDs?: number[];
-      /** @example America/New_York */
-      timezone?: string;
-    };
-    BlockView: {
-      /** @example 8 */
-      id: number;
-      /** @example 7 */
-      calendarID: number;
-      /** @example 2030-06-03T09:00:00-0400 */
-      start: string;
-      /** @example 2030-06-03T10:30:00-0400 */
-      end: string;
-      /** @example Lunch */
-      notes: string;
-      /** @example June 3, 2030 9:00am - 10:30am */
-      description: string;
-    };
-    CertificateView: {
-      /**
-       * @description null for a coupon's own code.
-       * @example 9
-       */
-      id: number | null;
-      /** @example A1B2C3D4 */
-      certificate: string;
-      /** @example 3 */
-      productID: number | null;
-      /** @example 17 */
-      orderID: number | null;
-      /** @example 4 */
-      couponID: number | null;
-      /** @description Empty: every type. */
-      appointmentTypeIDs: number[];
-      /** @example Pack of 5 */
-      name: string;
-      /** @example ada@example.com */
-      email: string | null;
-      /**
-       * @example package
-       * @enum {string}
-       */
-      type: 'package' | 'coupon' | 'gift';
-      /**
-       * @description Uses left per type id (packages).
-       * @example {
-       *       "12": 4
-       *     }
-       */
-      remainingCounts: {
-        [key: string]: number;
-      } | null;
-      /**
-       * @description Value left (gift certificates).
-       * @example 25.00
-       */
-      remainingValue: string | null;
-      /**
-       * Format: date
-       * @example 2031-06-03
-       */
-      expiration: string | null;
-      /**
-       * @example percentage
-       * @enum {string|null}
-       */
-      discountType: 'percentage' | 'price' | null;
-      /**
-       * @description Money, with two decimals.
-       * @example 15.00
-       */
-      discountAmount: string | null;
-    };
-    CouponView: {
-      /** @example 4 */
-      id: number;
-      /** @example SPRING10 */
-      code: string | null;
-      /** @example Spring */
-      name: string;
-      /**
-       * @example percentage
-       * @enum {string}
-       */
-      discountType: 'percentage' | 'price';
-      /**
-       * @description 15 % or $15, with two decimals.
-       * @example 15.00
-       */
-      discountAmount: string;
-      /** @description Empty: every type. */
-      appointmentTypeIDs: number[];
-      /**
-       * Format: date
-       * @description The last day it can be used; null: never expires.
-       * @example 2030-06-30
-       */
-      expiration: string | null;
-    };
-    FormFieldView: {
-      /** @example 21 */
-      id: number;
-      /** @example Is this your first visit? */
-      name: string;
-      /**
-       * @example textbox
-       * @enum {string}
-       */
-      type:
-        | 'textbox'
-        | 'textarea'
-        | 'dropdown'
-        | 'checkbox'
-        | 'checkboxlist'
-        | 'yesno'
-        | 'file'
-        | 'address';
-      /** @description The choices of a dropdown or checkboxes field. */
-      options: string[] | null;
-      /** @example true */
-      required: boolean;
-      /**
-       * @description Rows of a textarea.
-       * @example 3
-       */
-      lines: number | null;
-    };
-    FormView: {
-      /** @example 3 */
-      id: number;
-      /** @example Intake */
-      name: string;
-      /** @example  */
-      description: string;
-      /** @example false */
-      hidden: boolean;
-      appointmentTypeIDs: number[];
-      fields: components['schemas']['FormFieldView'][];
-    };
-    NotificationView: {
-      /** @example 77 */
-      id: number;
-      /** @example 54321 */
-      appointmentID: number;
-      /** @example email */
-      channel: string;
-      /** @example confirmation */
-      kind: string;
-      /** @example sent */
-      status: string;
-      /** @example ada@example.com */
-      recipient: string;
-      /** @example 1 */
-      attempts: number;
-      /** @example  */
-      error: string | null;
-      /**
-       * Format: date-time
-       * @example 2030-06-03T14:15:00.000Z
-       */
-      dueAt: string;
-      /**
-       * Format: date-time
-       * @example 2030-06-03T14:15:02.000Z
-       */
-      sentAt: string | null;
-      /**
-       * Format: date-time
-       * @example 2030-06-03T14:15:00.000Z
-       */
-      createdAt: string;
-      /**
-       * Format: date-time
-       * @example 2030-06-03T14:15:02.000Z
-       */
-      updatedAt: string;
-    };
-    StaticWebhookView: {
-      /**
-       * @description null: not set.
-       * @example https://example.com/hooks
-       */
-      target: string | null;
-      /**
-       * @example active
-       * @enum {string}
-       */
-      status: 'active' | 'disabled';
-    };
-    StaticWebhooksView: {
-      scheduled: components['schemas']['StaticWebhookView'];
-      rescheduled: components['schemas']['StaticWebhookView'];
-      canceled: components['schemas']['StaticWebhookView'];
-      changed: components['schemas']['StaticWebhookView'];
-      orderCompleted: components['schemas']['StaticWebhookView'];
-    };
-    WebhookDeliveryView: {
-      /** @example 1042 */
-      id: number;
-      /**
-       * Format: date-time
-       * @description ISO 8601, UTC.
-       * @example 2030-06-03T14:15:00.000Z
-       */
-      time: string;
-      /** @example appointment.scheduled */
-      action: string;
-      /** @example 54321 */
-      resourceID: number;
-      /** @example 1 */
-      attempt: number;
-      /**
-       * @description The receiver's HTTP status; null when it did not answer.
-       * @example 200
-       */
-      statusCode: number | null;
-      /** @example  */
-      error: string | null;
-      /** @example 84 */
-      durationMs: number;
-      /** @example delivered */
-      outcome: string;
-      /**
-       * Format: date-time
-       * @description ISO 8601, UTC.
-       * @example 2030-06-03T14:15:30.000Z
-       */
-      nextRetry: string | null;
-    };
-    WebhookSubscriptionView: {
-      /** @example 5 */
-      id: number;
-      /**
-       * @example appointment.scheduled
-       * @enum {string}
-       */
-      event:
-        | 'appointment.scheduled'
-        | 'appointment.rescheduled'
-        | 'appointment.canceled'
-        | 'appointment.changed'
-        | 'order.completed';
-      /** @example https://example.com/hooks */
-      target: string;
-      /**
-       * @example active
-       * @enum {string}
-       */
-      status: 'active' | 'disabled';
-    };
-  };
-  responses: never;
-  parameters: never;
-  requestBodies: never;
-  headers: {
-    /** @description Seconds to wait before trying again. */
-    RetryAfter: number;
-  };
-  pathItems: never;
+    schemas: {
+        AccountView: {
+            /** @example 1 */
+            id: number;
+            /** @example owner@example.com */
+            email: string;
+            /** @example Studio */
+            name: string;
+            /** @example America/New_York */
+            timezone: string;
+            /** @example USD */
+            currency: string;
+            /**
+             * @description 0 Sunday … 6 Saturday.
+             * @example 0
+             */
+            firstDayOfWeek: number;
+            /** @example 12 */
+            timeFormat: string;
+            /** @example https://scheduling.example/schedule/1 */
+            schedulingPage: string;
+            /** @example standard */
+            plan: string;
+        };
+        AddonView: {
+            /** @example 3 */
+            id: number;
+            /** @example Deep conditioning */
+            name: string;
+            /**
+             * @description Minutes.
+             * @example 15
+             */
+            duration: number;
+            /**
+             * @description Money, with two decimals.
+             * @example 10.00
+             */
+            price: string;
+            /**
+             * @description Hidden from clients.
+             * @example false
+             */
+            private: boolean;
+        };
+        AppointmentAnswerObject: {
+            /**
+             * @description The field's id (this service has no id of its own for an answer).
+             * @example 21
+             */
+            id: number;
+            /** @example 21 */
+            fieldID: number;
+            /** @example Is this your first visit? */
+            name: string;
+            /** @example yes */
+            value: string;
+        };
+        AppointmentFormObject: {
+            /** @example 3 */
+            id: number;
+            /** @example Intake */
+            name: string;
+            values: components["schemas"]["AppointmentAnswerObject"][];
+        };
+        AppointmentLabelObject: {
+            /** @example 2 */
+            id: number;
+            /** @example Confirmed */
+            name: string;
+            /** @example green */
+            color: string;
+        };
+        AppointmentObject: {
+            /** @example 54321 */
+            id: number;
+            /** @example Ada */
+            firstName: string;
+            /** @example Lovelace */
+            lastName: string;
+            /**
+             * @description "" when none.
+             * @example
+             */
+            phone: string;
+            /** @example ada@example.com */
+            email: string;
+            /**
+             * @description In the appointment's zone (`timezone`).
+             * @example June 3, 2030
+             */
+            date: string;
+            /** @example 10:15am */
+            time: string;
+            /** @example 11:00am */
+            endTime: string;
+            /** @example May 2, 2030 */
+            dateCreated: string;
+            /** @example 2030-05-02T16:04:11-0400 */
+            datetimeCreated: string;
+            /**
+             * @description `YYYY-MM-DDThh:mm:ss+hhmm`.
+             * @example 2030-06-03T10:15:00-0400
+             */
+            datetime: string;
+            /**
+             * @description The type's price and its addons'. Money with two decimals.
+             * @example 40.00
+             */
+            price: string;
+            /**
+             * @description What the client pays: after a coupon; "0.00" with a package. Money with two decimals.
+             * @example 40.00
+             */
+            priceSold: string;
+            /**
+             * @description "yes" once `amountPaid` (above 0) covers `priceSold`.
+             * @example no
+             * @enum {string}
+             */
+            paid: "yes" | "no";
+            /**
+             * @description The sum of its payments and refunds (GET /appointments/{id}/payments). Money with two decimals.
+             * @example 15.00
+             */
+            amountPaid: string;
+            /**
+             * @description The appointment type's name.
+             * @example Haircut
+             */
+            type: string;
+            /** @example 1 */
+            appointmentTypeID: number;
+            /**
+             * @description The class session; null for a service.
+             * @example null
+             */
+            classID: number | null;
+            /** @example [] */
+            addonIDs: number[];
+            /** @example  */
+            category: string;
+            /**
+             * @description Minutes, as a string (the reference's quirk).
+             * @example 45
+             */
+            duration: string;
+            /**
+             * @description The calendar's name.
+             * @example Alex
+             */
+            calendar: string;
+            /** @example 7 */
+            calendarID: number;
+            /** @example America/New_York */
+            calendarTimezone: string;
+            /** @example  */
+            location: string;
+            /**
+             * @description The certificate code used; "" when none.
+             * @example
+             */
+            certificate: string;
+            /** @example https://scheduling.example/confirmation/54321-9f2c4e1a7b3d5c6e8f0a */
+            confirmationPage: string;
+            /**
+             * @example Intake
+             *     ======
+             *     Is this your first visit?: yes
+             */
+            formsText: string;
+            forms: components["schemas"]["AppointmentFormObject"][];
+            /**
+             * @description Set by admins.
+             * @example
+             */
+            notes: string;
+            /**
+             * @description The client's zone, else the calendar's.
+             * @example America/New_York
+             */
+            timezone: string;
+            /** @description At most one. */
+            labels: components["schemas"]["AppointmentLabelObject"][];
+            /** @example false */
+            canceled: boolean;
+            /** @example false */
+            noShow: boolean;
+            /** @example true */
+            canClientCancel: boolean;
+            /** @example true */
+            canClientReschedule: boolean;
+            /**
+             * @description The e-mail of the admin who booked it; null when the client did.
+             * @example null
+             */
+            scheduledBy: string | null;
+        };
+        AppointmentTypeAttributes: {
+            /** @description At most this many live appointments (and holds) a local day of the calendar's zone; admins are exempt. null: no limit. */
+            maxPerDay?: number | null;
+            /** @description As `maxPerDay`, a week (ISO: Monday 00:00 to Monday). null: no limit. */
+            maxPerWeek?: number | null;
+            /** @description May be left out, not emptied. One line of text. */
+            name?: string;
+            active?: boolean;
+            /** @description Text; lines may be separated by CR, LF or TAB. */
+            description?: string;
+            duration?: number;
+            /** @description An amount of money, not negative, at most two decimals: `10`, `10.5`, `"10.50"`. */
+            price?: string | number;
+            /** @description One line of text. */
+            category?: string;
+            color?: string;
+            private?: boolean;
+            /** @enum {string} */
+            type?: "service" | "class";
+            classSize?: number;
+            paddingBefore?: number;
+            paddingAfter?: number;
+            calendarIDs?: number[];
+            addonIDs?: number[];
+            formIDs?: number[];
+            /** @description An absolute http(s) URL on one line, or "" for none. */
+            image?: string;
+            slotInterval?: number;
+            minHoursInAdvance?: number;
+            maxDaysInAdvance?: number;
+            requireSmsOptIn?: boolean;
+        };
+        AppointmentTypeDetails: {
+            /** @example 12 */
+            id: number;
+            /** @example Haircut */
+            name: string;
+            /**
+             * @description Offered to clients: false when the owner turned it off, or when it was deleted (as the reference shows deleted types).
+             * @example true
+             */
+            active: boolean;
+            /** @example Wash, cut and style */
+            description: string;
+            /**
+             * @description Minutes, a number (on appointments it is a string: the reference's quirk).
+             * @example 45
+             */
+            duration: number;
+            /**
+             * @description Money with two decimals.
+             * @example 40.00
+             */
+            price: string;
+            /** @example Hair */
+            category: string;
+            /** @example #E0A030 */
+            color: string;
+            /**
+             * @description Hidden from the public scheduling page; bookable by link and through the API.
+             * @example false
+             */
+            private: boolean;
+            /**
+             * @example service
+             * @enum {string}
+             */
+            type: "service" | "class";
+            /**
+             * @description Seats of each session of a class; null for a service.
+             * @example null
+             */
+            classSize: number | null;
+            /**
+             * @description Minutes.
+             * @example 5
+             */
+            paddingBefore: number;
+            /**
+             * @description Minutes.
+             * @example 10
+             */
+            paddingAfter: number;
+            /**
+             * @example [
+             *       7,
+             *       9
+             *     ]
+             */
+            calendarIDs: number[];
+            /**
+             * @example [
+             *       3
+             *     ]
+             */
+            addonIDs: number[];
+            /**
+             * @example [
+             *       4
+             *     ]
+             */
+            formIDs: number[];
+            /** @example https://img.example/haircut.png */
+            image: string;
+            /** @example https://scheduling.example/schedule/1?appointmentType=12 */
+            schedulingUrl: string;
+            /**
+             * @description Minutes between offered start times; null: the duration.
+             * @example 15
+             */
+            slotInterval: number | null;
+            /**
+             * @description null: the account's setting.
+             * @example null
+             */
+            minHoursInAdvance: number | null;
+            /**
+             * @description null: the account's setting.
+             * @example null
+             */
+            maxDaysInAdvance: number | null;
+            /** @example false */
+            requireSmsOptIn: boolean;
+            /**
+             * @description At most this many live appointments and holds of the type a local day of the booked calendar's zone; admins are exempt. null: no limit.
+             * @example 8
+             */
+            maxPerDay: number | null;
+            /**
+             * @description At most this many a week (ISO: Monday to Sunday), as `maxPerDay`. null: no limit.
+             * @example null
+             */
+            maxPerWeek: number | null;
+        };
+        AppointmentTypeView: {
+            /** @example 12 */
+            id: number;
+            /** @example Haircut */
+            name: string;
+            /**
+             * @description Offered to clients: false when the owner turned it off, or when it was deleted (as the reference shows deleted types).
+             * @example true
+             */
+            active: boolean;
+            /** @example Wash, cut and style */
+            description: string;
+            /**
+             * @description Minutes, a number (on appointments it is a string: the reference's quirk).
+             * @example 45
+             */
+            duration: number;
+            /**
+             * @description Money with two decimals.
+             * @example 40.00
+             */
+            price: string;
+            /** @example Hair */
+            category: string;
+            /** @example #E0A030 */
+            color: string;
+            /**
+             * @description Hidden from the public scheduling page; bookable by link and through the API.
+             * @example false
+             */
+            private: boolean;
+            /**
+             * @example service
+             * @enum {string}
+             */
+            type: "service" | "class";
+            /**
+             * @description Seats of each session of a class; null for a service.
+             * @example null
+             */
+            classSize: number | null;
+            /**
+             * @description Minutes.
+             * @example 5
+             */
+            paddingBefore: number;
+            /**
+             * @description Minutes.
+             * @example 10
+             */
+            paddingAfter: number;
+            /**
+             * @example [
+             *       7,
+             *       9
+             *     ]
+             */
+            calendarIDs: number[];
+            /**
+             * @example [
+             *       3
+             *     ]
+             */
+            addonIDs: number[];
+            /**
+             * @example [
+             *       4
+             *     ]
+             */
+            formIDs: number[];
+            /** @example https://img.example/haircut.png */
+            image: string;
+            /** @example https://scheduling.example/schedule/1?appointmentType=12 */
+            schedulingUrl: string;
+        };
+        AvailableClass: {
+            /**
+             * @description The session's id.
+             * @example 31
+             */
+            id: number;
+            /** @example 12 */
+            appointmentTypeID: number;
+            /** @example 7 */
+            calendarID: number;
+            /**
+             * @description The session's name (its type's, unless named).
+             * @example Yoga
+             */
+            name: string;
+            /**
+             * @description `YYYY-MM-DDThh:mm:ss+hhmm`, in `timezone` when asked, else the calendar's zone.
+             * @example 2030-06-03T07:00:00-0400
+             */
+            time: string;
+            /**
+             * @description The calendar's name.
+             * @example Studio
+             */
+            calendar: string;
+            /**
+             * @description Minutes.
+             * @example 60
+             */
+            duration: number;
+            /**
+             * @description Sessions here are single dates, never part of a recurring series.
+             * @example false
+             */
+            isSeries: boolean;
+            /**
+             * @description Seats: the type's classSize.
+             * @example 8
+             */
+            slots: number;
+            /**
+             * @description Seats left.
+             * @example 3
+             */
+            slotsAvailable: number;
+        };
+        AvailableDate: {
+            /**
+             * Format: date
+             * @description A date with at least one bookable time.
+             * @example 2030-06-03
+             */
+            date: string;
+        };
+        AvailableTime: {
+            /**
+             * @description In `timezone` when asked, else the calendar's zone.
+             * @example 2030-06-03T10:15:00-0400
+             */
+            time: string;
+            /**
+             * @description Calendars (or class seats) that can take it.
+             * @example 1
+             */
+            slotsAvailable: number;
+        };
+        BlockView: {
+            /** @example 8 */
+            id: number;
+            /** @example 7 */
+            calendarID: number;
+            /** @example 2030-06-03T09:00:00-0400 */
+            start: string;
+            /** @example 2030-06-03T10:30:00-0400 */
+            end: string;
+            /** @example Lunch */
+            notes: string;
+            /** @example June 3, 2030 9:00am - 10:30am */
+            description: string;
+        };
+        BusySourceStatus: {
+            /**
+             * @description `pending`: not read yet; `ok`: the last sync read it (its busy time counts); `error`: the last sync failed (`lastError` says why) and the busy time of its last good read still counts.
+             * @enum {string}
+             */
+            state: "pending" | "ok" | "error";
+            /**
+             * Format: date-time
+             * @description The last sync attempt (UTC), null before the first.
+             */
+            lastSyncAt: string | null;
+            /**
+             * Format: date-time
+             * @description When its busy time was last read whole (UTC).
+             */
+            lastSuccessAt: string | null;
+            /**
+             * @description Busy events the last full read found in the window.
+             * @example 12
+             */
+            eventsRead: number;
+            /**
+             * @description Why the last attempt failed; null when it did not.
+             * @example null
+             */
+            lastError: string | null;
+        };
+        BusySourceView: {
+            /** @example 1 */
+            id: number;
+            /** @example 7 */
+            calendarID: number;
+            /** @enum {string} */
+            type: "ics" | "caldav";
+            /** @example https://caldav.example.com/dav/calendars/jane/work/ */
+            url: string;
+            /**
+             * @description "" when none.
+             * @example jane
+             */
+            username: string;
+            /** @description Whether a password is stored (it is never shown). */
+            hasPassword: boolean;
+            status: components["schemas"]["BusySourceStatus"];
+        };
+        CalendarDetailsView: {
+            /** @example 7 */
+            id: number;
+            /** @example Alex */
+            name: string;
+            /** @example alex@example.com */
+            email: string;
+            /** @example  */
+            replyTo: string;
+            /** @example  */
+            description: string;
+            /** @example Main street 1 */
+            location: string;
+            /**
+             * @description IANA zone.
+             * @example America/New_York
+             */
+            timezone: string;
+            /** @example  */
+            image: string;
+            /** @example  */
+            thumbnail: string;
+            /**
+             * @description Weekly hours by day name; a day left out is closed.
+             * @example {
+             *       "monday": [
+             *         {
+             *           "start": "09:00",
+             *           "end": "17:00"
+             *         }
+             *       ]
+             *     }
+             */
+            hours: {
+                /** @description Working periods, `[start, end)`. */
+                monday?: {
+                    /**
+                     * @description `HH:MM`, wall clock in the calendar's zone.
+                     * @example 09:00
+                     */
+                    start: string;
+                    /**
+                     * @description `HH:MM`; `24:00` is the end of the day.
+                     * @example 17:00
+                     */
+                    end: string;
+                }[];
+                /** @description Working periods, `[start, end)`. */
+                tuesday?: {
+                    /**
+                     * @description `HH:MM`, wall clock in the calendar's zone.
+                     * @example 09:00
+                     */
+                    start: string;
+                    /**
+                     * @description `HH:MM`; `24:00` is the end of the day.
+                     * @example 17:00
+                     */
+                    end: string;
+                }[];
+                /** @description Working periods, `[start, end)`. */
+                wednesday?: {
+                    /**
+                     * @description `HH:MM`, wall clock in the calendar's zone.
+                     * @example 09:00
+                     */
+                    start: string;
+                    /**
+                     * @description `HH:MM`; `24:00` is the end of the day.
+                     * @example 17:00
+                     */
+                    end: string;
+                }[];
+                /** @description Working periods, `[start, end)`. */
+                thursday?: {
+                    /**
+                     * @description `HH:MM`, wall clock in the calendar's zone.
+                     * @example 09:00
+                     */
+                    start: string;
+                    /**
+                     * @description `HH:MM`; `24:00` is the end of the day.
+                     * @example 17:00
+                     */
+                    end: string;
+                }[];
+                /** @description Working periods, `[start, end)`. */
+                friday?: {
+                    /**
+                     * @description `HH:MM`, wall clock in the calendar's zone.
+                     * @example 09:00
+                     */
+                    start: string;
+                    /**
+                     * @description `HH:MM`; `24:00` is the end of the day.
+                     * @example 17:00
+                     */
+                    end: string;
+                }[];
+                /** @description Working periods, `[start, end)`. */
+                saturday?: {
+                    /**
+                     * @description `HH:MM`, wall clock in the calendar's zone.
+                     * @example 09:00
+                     */
+                    start: string;
+                    /**
+                     * @description `HH:MM`; `24:00` is the end of the day.
+                     * @example 17:00
+                     */
+                    end: string;
+                }[];
+                /** @description Working periods, `[start, end)`. */
+                sunday?: {
+                    /**
+                     * @description `HH:MM`, wall clock in the calendar's zone.
+                     * @example 09:00
+                     */
+                    start: string;
+                    /**
+                     * @description `HH:MM`; `24:00` is the end of the day.
+                     * @example 17:00
+                     */
+                    end: string;
+                }[];
+            };
+            /**
+             * @description `YYYY-MM-DD` → that day's periods instead of the weekly ones; `[]` closes it.
+             * @example {
+             *       "2030-12-25": []
+             *     }
+             */
+            overrides: {
+                [key: string]: {
+                    /**
+                     * @description `HH:MM`, wall clock in the calendar's zone.
+                     * @example 09:00
+                     */
+                    start: string;
+                    /**
+                     * @description `HH:MM`; `24:00` is the end of the day.
+                     * @example 17:00
+                     */
+                    end: string;
+                }[];
+            };
+            /**
+             * @description Booking limit; null: none.
+             * @example 8
+             */
+            maxPerDay: number | null;
+            /**
+             * @description Booking limit; null: none.
+             * @example 30
+             */
+            maxPerWeek: number | null;
+        };
+        CalendarFeedView: {
+            /**
+             * @description The secret address of the calendar’s iCalendar feed: anyone with it reads the schedule.
+             * @example https://booking.example.com/api/v1/calendar-feeds/3f…9a.ics
+             */
+            url: string;
+        };
+        CalendarView: {
+            /** @example 7 */
+            id: number;
+            /** @example Alex */
+            name: string;
+            /** @example alex@example.com */
+            email: string;
+            /** @example  */
+            replyTo: string;
+            /** @example  */
+            description: string;
+            /** @example Main street 1 */
+            location: string;
+            /**
+             * @description IANA zone.
+             * @example America/New_York
+             */
+            timezone: string;
+            /** @example  */
+            image: string;
+            /** @example  */
+            thumbnail: string;
+        };
+        CancelAppointmentRequest: {
+            /** @description Text; lines may be separated by CR, LF or TAB. */
+            cancelNote?: string;
+            noShow?: boolean;
+        };
+        CertificateView: {
+            /**
+             * @description null for a coupon's own code.
+             * @example 9
+             */
+            id: number | null;
+            /** @example A1B2C3D4 */
+            certificate: string;
+            /** @example 3 */
+            productID: number | null;
+            /** @example 17 */
+            orderID: number | null;
+            /** @example 4 */
+            couponID: number | null;
+            /** @description Empty: every type. */
+            appointmentTypeIDs: number[];
+            /** @example Pack of 5 */
+            name: string;
+            /** @example ada@example.com */
+            email: string | null;
+            /**
+             * @example package
+             * @enum {string}
+             */
+            type: "package" | "coupon" | "gift";
+            /**
+             * @description Uses left per type id (packages).
+             * @example {
+             *       "12": 4
+             *     }
+             */
+            remainingCounts: {
+                [key: string]: number;
+            } | null;
+            /**
+             * @description Value left (gift certificates).
+             * @example 25.00
+             */
+            remainingValue: string | null;
+            /**
+             * Format: date
+             * @example 2031-06-03
+             */
+            expiration: string | null;
+            /**
+             * @example percentage
+             * @enum {string|null}
+             */
+            discountType: "percentage" | "price" | null;
+            /**
+             * @description Money, with two decimals.
+             * @example 15.00
+             */
+            discountAmount: string | null;
+        };
+        Change: {
+            target?: string;
+            /** @enum {string} */
+            status?: "active";
+        };
+        /** @description One time asked, and whether it is bookable. */
+        CheckedTime: {
+            /** @description The time, as asked. */
+            datetime?: unknown;
+            /** @description The type, as asked. */
+            appointmentTypeID?: unknown;
+            /** @description The calendar, as asked. */
+            calendarID?: unknown;
+            /** @description The addons, as asked. */
+            addonIDs?: unknown;
+            /**
+             * @description Whether POST /appointments would book it now.
+             * @example true
+             */
+            valid: boolean;
+            /**
+             * @description When not valid: the `error` code POST /appointments would give.
+             * @example not_available
+             */
+            reason?: string;
+        };
+        ClassSessionView: {
+            /** @example 31 */
+            id: number;
+            /** @example 12 */
+            appointmentTypeID: number;
+            /** @example 7 */
+            calendarID: number;
+            /** @example Yoga */
+            name: string;
+            /**
+             * @description The start, in the calendar's zone.
+             * @example 2030-06-03T18:00:00-0400
+             */
+            time: string;
+            /**
+             * @description The calendar's name.
+             * @example Alex
+             */
+            calendar: string;
+            /**
+             * @description Minutes.
+             * @example 60
+             */
+            duration: number;
+            /**
+             * @description Seats.
+             * @example 10
+             */
+            slots: number;
+        };
+        ClientView: {
+            /** @example Jane */
+            firstName: string;
+            /** @example Doe */
+            lastName: string;
+            /**
+             * @description Lower-cased; "" when none.
+             * @example jane.doe@example.com
+             */
+            email: string;
+            /**
+             * @description As given; "" when none.
+             * @example +1 555 0100
+             */
+            phone: string;
+            /**
+             * @description The owner's notes about the client; "" when none.
+             * @example
+             */
+            notes: string;
+        };
+        CouponView: {
+            /** @example 4 */
+            id: number;
+            /** @example SPRING10 */
+            code: string | null;
+            /** @example Spring */
+            name: string;
+            /**
+             * @example percentage
+             * @enum {string}
+             */
+            discountType: "percentage" | "price";
+            /**
+             * @description 15 % or $15, with two decimals.
+             * @example 15.00
+             */
+            discountAmount: string;
+            /** @description Empty: every type. */
+            appointmentTypeIDs: number[];
+            /**
+             * Format: date
+             * @description The last day it can be used; null: never expires.
+             * @example 2030-06-30
+             */
+            expiration: string | null;
+        };
+        CreateAddonRequest: {
+            /** @description Not blank. One line of text. */
+            name: string;
+            duration?: number;
+            /** @description An amount of money, not negative, at most two decimals: `10`, `10.5`, `"10.50"`. */
+            price?: string | number;
+            private?: boolean;
+        };
+        CreateBlockRequest: {
+            calendarID: number;
+            /** @description Not blank. */
+            start: string;
+            /** @description Not blank. */
+            end: string;
+            /** @description Text; lines may be separated by CR, LF or TAB. */
+            notes?: string;
+        };
+        CreateBusySourceRequest: {
+            /**
+             * @description `ics`: an iCalendar feed URL; `caldav`: a CalDAV calendar collection URL.
+             * @enum {string}
+             */
+            type: "ics" | "caldav";
+            /**
+             * @description http(s) on port 443 or 80 (or a port the operator allows), never a private or loopback address unless the operator allows them; at most 2048 characters. Not blank.
+             * @example https://caldav.example.com/dav/calendars/jane/work/
+             */
+            url: string;
+            /**
+             * @description One line of text.
+             * @example jane
+             */
+            username?: string;
+            /** @description Stored sealed; never shown. One line of text. */
+            password?: string;
+        };
+        CreateCalendarRequest: {
+            /** @description At most this many live appointments (and holds) a local day of the calendar's zone; admins are exempt. null: no limit. */
+            maxPerDay?: number | null;
+            /** @description As `maxPerDay`, a week (ISO: Monday 00:00 to Monday). null: no limit. */
+            maxPerWeek?: number | null;
+            /** Format: email */
+            email?: string;
+            /** Format: email */
+            replyTo?: string;
+            /** @description Text; lines may be separated by CR, LF or TAB. Text; lines may be separated by CR, LF or TAB. */
+            description?: string;
+            /** @description One line of text. One line of text. */
+            location?: string;
+            /** @description An absolute http(s) URL on one line, or "" for none. An absolute http(s) URL on one line, or "" for none. */
+            image?: string;
+            /** @description An absolute http(s) URL on one line, or "" for none. An absolute http(s) URL on one line, or "" for none. */
+            thumbnail?: string;
+            timezone?: unknown;
+            hours?: unknown;
+            overrides?: unknown;
+            /** @description Not blank. One line of text. */
+            name: string;
+        };
+        CreateCertificateRequest: {
+            productID?: number;
+            couponID?: number;
+            /** Format: email */
+            email?: string;
+            certificate?: string;
+        };
+        CreateClassSessionRequest: {
+            appointmentTypeID: number;
+            calendarID: number;
+            datetime: string;
+            /** @description Not blank. One line of text. */
+            name: string;
+        };
+        CreateClientRequest: {
+            /**
+             * @description Text of at most 255 characters (trimmed), not blank. Not blank. One line of text.
+             * @example Jane
+             */
+            firstName: string;
+            /**
+             * @description Text of at most 255 characters (trimmed), not blank. Not blank. One line of text.
+             * @example Doe
+             */
+            lastName: string;
+            /**
+             * @description One e-mail address as booking accepts it (stored lower-cased), at most 254 characters; "" for none. `null` is none too. One e-mail address, or "" for none.
+             * @example jane.doe@example.com
+             */
+            email?: string | null;
+            /**
+             * @description A phone number as booking accepts it (digits, spaces and + ( ) - . /, an optional ext/x extension), at most 64 characters; "" for none. `null` is none too. A phone number (digits, spaces and + ( ) - . /), or "" for none.
+             * @example +1 555 0100
+             */
+            phone?: string | null;
+            /** @description The owner's notes about the client: text of at most 4000 characters. `null` is none too. Text; lines may be separated by CR, LF or TAB. */
+            notes?: string | null;
+        };
+        CreateCouponRequest: {
+            code?: string;
+            /** @description Not blank. One line of text. */
+            name: string;
+            /** @enum {string} */
+            discountType: "percentage" | "price";
+            /** @description An amount of money, not negative, at most two decimals: `10`, `10.5`, `"10.50"`. */
+            discountAmount: string | number;
+            appointmentTypeIDs?: number[];
+            /**
+             * Format: date
+             * @example 2030-06-03
+             */
+            expiration?: string;
+        };
+        CreateFormRequest: {
+            /** @description Not blank. One line of text. */
+            name: string;
+            /** @description Text; lines may be separated by CR, LF or TAB. */
+            description?: string;
+            hidden?: boolean;
+            fields?: components["schemas"]["FormFieldRequest"];
+        };
+        CreateLabelRequest: {
+            /** @description Not blank. One line of text. */
+            name: string;
+            color?: string;
+        };
+        CreateOrderRequest: {
+            productID: number;
+            /** @description Not blank. One line of text. */
+            firstName: string;
+            /** @description Not blank. One line of text. */
+            lastName: string;
+            /**
+             * Format: email
+             * @description Not blank.
+             */
+            email: string;
+            /** @description A phone number (digits, spaces and + ( ) - . /), or "" for none. */
+            phone?: string;
+            /** @description Text; lines may be separated by CR, LF or TAB. */
+            notes?: string;
+        };
+        CreateProductRequest: {
+            /** @description Not blank. One line of text. */
+            name: string;
+            /** @description Text; lines may be separated by CR, LF or TAB. */
+            description?: string;
+            /** @description An amount of money, not negative, at most two decimals: `10`, `10.5`, `"10.50"`. */
+            price: string | number;
+            /** @enum {string} */
+            type: "appointments" | "gift" | "subscription";
+            hidden?: boolean;
+            expires?: number;
+            appointmentTypeCounts?: unknown;
+        };
+        CreateSlotHoldRequest: {
+            /**
+             * @description The appointment type to hold a time of.
+             * @example 12
+             */
+            appointmentTypeID?: unknown;
+            /**
+             * @description The start to hold, read in the calendar's zone when `calendarID` is given, else the account's (as POST /appointments reads it).
+             * @example 2030-06-03T09:00:00-0400
+             */
+            datetime?: unknown;
+            /**
+             * @description The calendar; without it, the first of the type's calendars free then.
+             * @example 7
+             */
+            calendarID?: unknown;
+            /**
+             * @description Addons the client will book: they lengthen the time held.
+             * @example [
+             *       3
+             *     ]
+             */
+            addonIDs?: number[];
+            /**
+             * @description The client's zone (IANA): the hold's times are shown in it.
+             * @example America/New_York
+             */
+            timezone?: unknown;
+            /**
+             * @description How long to hold, in minutes: 5 by default, at most the account's `holdMaxMinutes` (settings; 30 at most).
+             * @example 5
+             */
+            minutes?: unknown;
+        };
+        CreateWebhookRequest: {
+            /** @enum {string} */
+            event: "appointment.scheduled" | "appointment.rescheduled" | "appointment.canceled" | "appointment.changed" | "order.completed";
+            /** @description Not blank. */
+            target: string;
+        };
+        CreatedSlotHoldView: {
+            /** @example 41 */
+            id: number;
+            /** @example 12 */
+            appointmentTypeID: number;
+            /**
+             * @description The calendar the time is held on.
+             * @example 7
+             */
+            calendarID: number;
+            /**
+             * @description The start held, in the client's zone when given, else the calendar's.
+             * @example 2030-06-03T09:00:00-0400
+             */
+            datetime: string;
+            /**
+             * @description When the hold ends by itself unless booked, extended or released.
+             * @example 2030-06-03T08:05:00-0400
+             */
+            expiresAt: string;
+            /**
+             * @description Books the held time: `holdToken` of POST /appointments. Shown only here; only its hash is stored.
+             * @example m3Lw0dV5y9bJ7hQ2xT1kP8sR4nC6aE0fG5iU3oZ7wYq
+             */
+            token: string;
+        };
+        ExtendSlotHoldRequest: {
+            /**
+             * @description The hold now ends this many minutes from now; at most `holdMaxMinutes` after it was made.
+             * @example 10
+             */
+            minutes?: unknown;
+        };
+        FormFieldRequest: {
+            id?: number;
+            /** @description Not blank. One line of text. */
+            name: string;
+            /** @enum {string} */
+            type: "textbox" | "textarea" | "dropdown" | "checkbox" | "checkboxlist" | "yesno" | "file" | "address";
+            required?: boolean;
+            options?: string[];
+            lines?: number;
+        };
+        FormFieldView: {
+            /** @example 21 */
+            id: number;
+            /** @example Is this your first visit? */
+            name: string;
+            /**
+             * @example textbox
+             * @enum {string}
+             */
+            type: "textbox" | "textarea" | "dropdown" | "checkbox" | "checkboxlist" | "yesno" | "file" | "address";
+            /** @description The choices of a dropdown or checkboxes field. */
+            options: string[] | null;
+            /** @example true */
+            required: boolean;
+            /**
+             * @description Rows of a textarea.
+             * @example 3
+             */
+            lines: number | null;
+        };
+        FormView: {
+            /** @example 3 */
+            id: number;
+            /** @example Intake */
+            name: string;
+            /** @example  */
+            description: string;
+            /** @example false */
+            hidden: boolean;
+            appointmentTypeIDs: number[];
+            fields: components["schemas"]["FormFieldView"][];
+        };
+        LabelView: {
+            /** @example 2 */
+            id: number;
+            /** @example Confirmed */
+            name: string;
+            /**
+             * @description `#RRGGBB` or a color name.
+             * @example green
+             */
+            color: string;
+        };
+        MetaView: {
+            /**
+             * @description The IPv4 and IPv6 CIDRs webhook deliveries come from (the operator's WEBHOOK_SOURCE_CIDRS; empty when none is announced).
+             * @example [
+             *       "192.0.2.0/24",
+             *       "2001:db8::/32"
+             *     ]
+             */
+            hooks: string[];
+            /**
+             * @description This service's addition: the events a webhook subscription may name (`POST /webhooks`).
+             * @example [
+             *       "appointment.scheduled",
+             *       "appointment.rescheduled",
+             *       "appointment.canceled",
+             *       "appointment.changed",
+             *       "order.completed"
+             *     ]
+             */
+            events: ("appointment.scheduled" | "appointment.rescheduled" | "appointment.canceled" | "appointment.changed" | "order.completed")[];
+        };
+        NotificationView: {
+            /** @example 77 */
+            id: number;
+            /** @example 54321 */
+            appointmentID: number;
+            /** @example email */
+            channel: string;
+            /** @example confirmation */
+            kind: string;
+            /** @example sent */
+            status: string;
+            /** @example ada@example.com */
+            recipient: string;
+            /** @example 1 */
+            attempts: number;
+            /** @example  */
+            error: string | null;
+            /**
+             * Format: date-time
+             * @example 2030-06-03T14:15:00.000Z
+             */
+            dueAt: string;
+            /**
+             * Format: date-time
+             * @example 2030-06-03T14:15:02.000Z
+             */
+            sentAt: string | null;
+            /**
+             * Format: date-time
+             * @example 2030-06-03T14:15:00.000Z
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @example 2030-06-03T14:15:02.000Z
+             */
+            updatedAt: string;
+        };
+        OrderView: {
+            /** @example 17 */
+            id: number;
+            /**
+             * @description The product's price when ordered.
+             * @example 120.00
+             */
+            total: string;
+            /**
+             * @description `paid` once its payments cover its total (or PUT /orders/{id}/complete), `unpaid` before and again after a refund takes them below it.
+             * @example paid
+             * @enum {string}
+             */
+            status: "unpaid" | "paid" | "delivered";
+            /**
+             * @description When it was placed, in the account's zone.
+             * @example 2026-03-03T14:30:00-0500
+             */
+            time: string;
+            /** @example Ada */
+            firstName: string;
+            /** @example Lovelace */
+            lastName: string;
+            /** @example  */
+            phone: string;
+            /** @example ada@example.com */
+            email: string;
+            /**
+             * @description The product's name when ordered.
+             * @example Pack of 5
+             */
+            title: string;
+            /** @example  */
+            notes: string;
+            /** @example 3 */
+            productID: number;
+            /**
+             * @description The codes of the certificates it issued (once paid).
+             * @example [
+             *       "A1B2C3D4"
+             *     ]
+             */
+            certificates: string[];
+        };
+        PaymentView: {
+            /**
+             * @description The processor's transaction id, or the one this service made up (`pay_…`) when none was given.
+             * @example ch_3PqL2xJ32o4TcWuA
+             */
+            transactionID: string;
+            /**
+             * @description When it was recorded: `YYYY-MM-DDThh:mm:ss+hhmm`, in the zone the appointment is shown in (its `timezone`); for an order, the account's.
+             * @example 2026-03-03T14:30:00-0500
+             */
+            created: string;
+            /**
+             * @example card-terminal
+             * @enum {string}
+             */
+            processor: "cash" | "check" | "card-terminal" | "bank-transfer" | "external" | "stripe" | "square" | "paypal" | "paypal_pro" | "braintree" | "authorizenet";
+            /**
+             * @description Money with two decimals; a refund is negative.
+             * @example 25.00
+             */
+            amount: string;
+            /**
+             * @description Why it was recorded (always given for a refund); "" when not given.
+             * @example
+             */
+            reason: string;
+        };
+        ProductView: {
+            /** @example 3 */
+            id: number;
+            /** @example Pack of 5 */
+            name: string;
+            /** @example  */
+            description: string;
+            /**
+             * @description Money, with two decimals.
+             * @example 120.00
+             */
+            price: string;
+            /**
+             * @example appointments
+             * @enum {string}
+             */
+            type: "appointments" | "gift" | "subscription";
+            /** @example false */
+            hidden: boolean;
+            /**
+             * @description Days a certificate issued from it stays valid; null: never expires.
+             * @example 365
+             */
+            expires: number | null;
+            appointmentTypeIDs: number[];
+            /**
+             * @description Uses per appointment type id (packages).
+             * @example {
+             *       "12": 5
+             *     }
+             */
+            appointmentTypeCounts: {
+                [key: string]: number;
+            };
+        };
+        RecordPaymentRequest: {
+            /**
+             * @description The amount: an amount of money other than 0 with at most two decimals, from -9999999.99 to 9999999.99 (a refund is negative). A number or a string. An amount with at most two decimals; negative for a refund.
+             * @example 25.00
+             */
+            amount: string | number;
+            /**
+             * @description Who moved the money: the business itself (`cash`, `check`, `card-terminal`, `bank-transfer`), an online processor, or `external` for anything else. Read without case.
+             * @example card-terminal
+             * @enum {string}
+             */
+            processor: "cash" | "check" | "card-terminal" | "bank-transfer" | "external" | "stripe" | "square" | "paypal" | "paypal_pro" | "braintree" | "authorizenet";
+            /**
+             * @description The processor's id of the transaction: the payment's key. Sent again for the same appointment or order with the same amount and processor, it answers the payment already recorded (nothing is counted twice); with another amount or processor, or for another appointment or order of the account, it is 409 `transaction_id_reused`. Left out, the service makes one up (`pay_…`) and a retry records a second payment.
+             * @example ch_3PqL2xJ32o4TcWuA
+             */
+            transactionID?: string;
+            /**
+             * @description Why: required for a refund, optional for a payment. Text that may span lines, without other control or bidi characters. Text; lines may be separated by CR, LF or TAB.
+             * @example Session cut short
+             */
+            reason?: string;
+        };
+        RescheduleAppointmentRequest: {
+            datetime?: unknown;
+            calendarID?: unknown;
+            timezone?: string;
+        };
+        SettingsView: {
+            /** @example America/New_York */
+            timezone: string;
+            /** @example 2 */
+            minHoursInAdvance: number;
+            /** @example 60 */
+            maxDaysInAdvance: number;
+            /** @example false */
+            requirePhone: boolean;
+            /** @example true */
+            sendConfirmationEmail: boolean;
+            /** @example false */
+            sendSms: boolean;
+            /** @example 24 */
+            reminderHours: number;
+            /** @example 15 */
+            calendarSyncMinutes: number;
+            /** @example 15 */
+            holdMaxMinutes: number;
+        };
+        SlotHoldView: {
+            /** @example 41 */
+            id: number;
+            /** @example 12 */
+            appointmentTypeID: number;
+            /**
+             * @description The calendar the time is held on.
+             * @example 7
+             */
+            calendarID: number;
+            /**
+             * @description The start held, in the client's zone when given, else the calendar's.
+             * @example 2030-06-03T09:00:00-0400
+             */
+            datetime: string;
+            /**
+             * @description When the hold ends by itself unless booked, extended or released.
+             * @example 2030-06-03T08:05:00-0400
+             */
+            expiresAt: string;
+        };
+        StaticWebhookView: {
+            /**
+             * @description null: not set.
+             * @example https://example.com/hooks
+             */
+            target: string | null;
+            /**
+             * @example active
+             * @enum {string}
+             */
+            status: "active" | "disabled";
+        };
+        StaticWebhooksView: {
+            scheduled: components["schemas"]["StaticWebhookView"];
+            rescheduled: components["schemas"]["StaticWebhookView"];
+            canceled: components["schemas"]["StaticWebhookView"];
+            changed: components["schemas"]["StaticWebhookView"];
+            orderCompleted: components["schemas"]["StaticWebhookView"];
+        };
+        TimeToCheck: {
+            /**
+             * @description As POST /appointments reads it.
+             * @example 2030-06-03T10:15:00-0400
+             */
+            datetime: string;
+            /** @example 1 */
+            appointmentTypeID: number;
+            /** @example 1 */
+            calendarID?: number;
+            addonIDs?: number[];
+            /** @example America/New_York */
+            timezone?: string;
+        };
+        UpdateAddonRequest: {
+            /** @description May be left out, not emptied. One line of text. */
+            name?: string;
+            duration?: number;
+            /** @description An amount of money, not negative, at most two decimals: `10`, `10.5`, `"10.50"`. */
+            price?: string | number;
+            private?: boolean;
+        };
+        UpdateAppointmentRequest: {
+            firstName?: string;
+            lastName?: string;
+            email?: string;
+            phone?: string;
+            fields?: unknown[];
+            labels?: unknown[];
+            smsOptIn?: boolean;
+            /** @description Text; lines may be separated by CR, LF or TAB. */
+            notes?: string;
+            certificate?: string;
+        };
+        UpdateCalendarRequest: {
+            /** @description At most this many live appointments (and holds) a local day of the calendar's zone; admins are exempt. null: no limit. */
+            maxPerDay?: number | null;
+            /** @description As `maxPerDay`, a week (ISO: Monday 00:00 to Monday). null: no limit. */
+            maxPerWeek?: number | null;
+            /** Format: email */
+            email?: string;
+            /** Format: email */
+            replyTo?: string;
+            /** @description Text; lines may be separated by CR, LF or TAB. Text; lines may be separated by CR, LF or TAB. */
+            description?: string;
+            /** @description One line of text. One line of text. */
+            location?: string;
+            /** @description An absolute http(s) URL on one line, or "" for none. An absolute http(s) URL on one line, or "" for none. */
+            image?: string;
+            /** @description An absolute http(s) URL on one line, or "" for none. An absolute http(s) URL on one line, or "" for none. */
+            thumbnail?: string;
+            timezone?: unknown;
+            hours?: unknown;
+            overrides?: unknown;
+            /** @description May be left out, not emptied. One line of text. */
+            name?: string;
+        };
+        UpdateClientRequest: {
+            /** @description Text of at most 255 characters (trimmed), not blank. Cannot be cleared. May be left out, not emptied. One line of text. */
+            firstName?: string;
+            /** @description Text of at most 255 characters (trimmed), not blank. Cannot be cleared. May be left out, not emptied. One line of text. */
+            lastName?: string;
+            /** @description One e-mail address as booking accepts it (stored lower-cased), at most 254 characters; "" for none. `null` clears it too. One e-mail address, or "" for none. */
+            email?: string | null;
+            /** @description A phone number as booking accepts it (digits, spaces and + ( ) - . /, an optional ext/x extension), at most 64 characters; "" for none. `null` clears it too. A phone number (digits, spaces and + ( ) - . /), or "" for none. */
+            phone?: string | null;
+            /** @description The owner's notes about the client: text of at most 4000 characters. `null` clears them too. Text; lines may be separated by CR, LF or TAB. */
+            notes?: string | null;
+        };
+        UpdateCouponRequest: {
+            code?: string;
+            /** @description May be left out, not emptied. One line of text. */
+            name?: string;
+            /** @enum {string} */
+            discountType?: "percentage" | "price";
+            /** @description An amount of money, not negative, at most two decimals: `10`, `10.5`, `"10.50"`. */
+            discountAmount?: string | number;
+            appointmentTypeIDs?: number[];
+            /**
+             * Format: date
+             * @example 2030-06-03
+             */
+            expiration?: string;
+        };
+        UpdateFormRequest: {
+            /** @description May be left out, not emptied. One line of text. */
+            name?: string;
+            /** @description Text; lines may be separated by CR, LF or TAB. */
+            description?: string;
+            hidden?: boolean;
+            fields?: components["schemas"]["FormFieldRequest"];
+        };
+        UpdateLabelRequest: {
+            /** @description May be left out, not emptied. One line of text. */
+            name?: string;
+            color?: string;
+        };
+        UpdateProductRequest: {
+            /** @description May be left out, not emptied. One line of text. */
+            name?: string;
+            /** @description Text; lines may be separated by CR, LF or TAB. */
+            description?: string;
+            /** @description An amount of money, not negative, at most two decimals: `10`, `10.5`, `"10.50"`. */
+            price?: string | number;
+            /** @enum {string} */
+            type?: "appointments" | "gift" | "subscription";
+            hidden?: boolean;
+            expires?: number;
+            appointmentTypeCounts?: unknown;
+        };
+        UpdateSettingsRequest: {
+            timezone?: string;
+            minHoursInAdvance?: number;
+            maxDaysInAdvance?: number;
+            requirePhone?: boolean;
+            sendConfirmationEmail?: boolean;
+            sendSms?: boolean;
+            reminderHours?: number;
+            calendarSyncMinutes?: number;
+            holdMaxMinutes?: number;
+        };
+        UpdateStaticWebhooksRequest: {
+            scheduled?: components["schemas"]["Change"];
+            rescheduled?: components["schemas"]["Change"];
+            canceled?: components["schemas"]["Change"];
+            changed?: components["schemas"]["Change"];
+            orderCompleted?: components["schemas"]["Change"];
+        };
+        UpdateWebhookRequest: {
+            /** @enum {string} */
+            status?: "active";
+            /** @description May be left out, not emptied. */
+            target?: string;
+        };
+        WebhookDeliveryView: {
+            /** @example 1042 */
+            id: number;
+            /**
+             * Format: date-time
+             * @description ISO 8601, UTC.
+             * @example 2030-06-03T14:15:00.000Z
+             */
+            time: string;
+            /** @example appointment.scheduled */
+            action: string;
+            /** @example 54321 */
+            resourceID: number;
+            /** @example 1 */
+            attempt: number;
+            /**
+             * @description The receiver's HTTP status; null when it did not answer.
+             * @example 200
+             */
+            statusCode: number | null;
+            /** @example  */
+            error: string | null;
+            /** @example 84 */
+            durationMs: number;
+            /** @example delivered */
+            outcome: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601, UTC.
+             * @example 2030-06-03T14:15:30.000Z
+             */
+            nextRetry: string | null;
+        };
+        WebhookSubscriptionView: {
+            /** @example 5 */
+            id: number;
+            /**
+             * @example appointment.scheduled
+             * @enum {string}
+             */
+            event: "appointment.scheduled" | "appointment.rescheduled" | "appointment.canceled" | "appointment.changed" | "order.completed";
+            /** @example https://example.com/hooks */
+            target: string;
+            /**
+             * @example active
+             * @enum {string}
+             */
+            status: "active" | "disabled";
+        };
+    };
+    responses: never;
+    parameters: never;
+    requestBodies: never;
+    headers: {
+        /** @description Seconds to wait before trying again. */
+        RetryAfter: number;
+    };
+    pathItems: never;
 }
 export type $defs = Record<string, never>;
 export interface operations {
-  MeController_me: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description The authenticated account. */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['AccountView'];
-        };
-      };
-      /** @description Unauthorized: no credentials, or wrong ones. */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 401;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'unauthorized';
-          };
-        };
-      };
-      /** @description Over a rate limit: try again later. */
-      429: {
-        headers: {
-          'Retry-After': components['headers']['RetryAfter'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 429;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'too_many_requests';
-          };
-        };
-      };
-    };
-  };
-  SettingsController_get: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description OK */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['SettingsView'];
-        };
-      };
-      /** @description Unauthorized: no credentials, or wrong ones. */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 401;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'unauthorized';
-          };
-        };
-      };
-      /** @description Over a rate limit: try again later. */
-      429: {
-        headers: {
-          'Retry-After': components['headers']['RetryAfter'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 429;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'too_many_requests';
-          };
+    MeController_me: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The authenticated account. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountView"];
+                };
+            };
+            /** @description Unauthorized: no credentials, or wrong ones. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 401;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "unauthorized";
+                    };
+                };
+            };
+            /** @description Over a rate limit: try again later. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 429;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "too_many_requests";
+                    };
+                };
+            };
+        };
+    };
+    SettingsController_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SettingsView"];
+                };
+            };
+            /** @description Unauthorized: no credentials, or wrong ones. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 401;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "unauthorized";
+                    };
+                };
+            };
+            /** @description Over a rate limit: try again later. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 429;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "too_many_requests";
+                    };
+                };
+            };
+        };
+    };
+    SettingsController_update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateSettingsRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SettingsView"];
+                };
+            };
+            /** @description Bad Request: the codes below. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 400;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "bad_request" | "invalid_timezone" | "invalid_min_hours_in_advance" | "invalid_max_days_in_advance" | "invalid_require_phone" | "invalid_send_confirmation_email" | "invalid_send_sms" | "invalid_reminder_hours" | "invalid_calendar_sync_minutes" | "invalid_hold_max_minutes";
+                    };
+                };
+            };
+            /** @description Unauthorized: no credentials, or wrong ones. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 401;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "unauthorized";
+                    };
+                };
+            };
+            /** @description Payload Too Large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 413;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "payload_too_large";
+                    };
+                };
+            };
+            /** @description Unsupported Media Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 415;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description Over a rate limit: try again later. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 429;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "too_many_requests";
+                    };
+                };
+            };
+        };
+    };
+    AddonsController_list: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The list. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AddonView"][];
+                };
+            };
+            /** @description Unauthorized: no credentials, or wrong ones. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 401;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "unauthorized";
+                    };
+                };
+            };
+            /** @description Over a rate limit: try again later. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 429;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "too_many_requests";
+                    };
+                };
+            };
+        };
+    };
+    AddonsController_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateAddonRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AddonView"];
+                };
+            };
+            /** @description Bad Request: the codes below. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 400;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "bad_request" | "invalid_name" | "required_name" | "invalid_duration" | "invalid_price" | "invalid_private";
+                    };
+                };
+            };
+            /** @description Unauthorized: no credentials, or wrong ones. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 401;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "unauthorized";
+                    };
+                };
+            };
+            /** @description Payload Too Large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 413;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "payload_too_large";
+                    };
+                };
+            };
+            /** @description Unsupported Media Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 415;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description Over a rate limit: try again later. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 429;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "too_many_requests";
+                    };
+                };
+            };
+        };
+    };
+    AddonsController_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AddonView"];
+                };
+            };
+            /** @description Unauthorized: no credentials, or wrong ones. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 401;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "unauthorized";
+                    };
+                };
+            };
+            /** @description Forbidden: another account's resource. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 403;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "forbidden";
+                    };
+                };
+            };
+            /** @description Not Found: nothing there. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 404;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "not_found";
+                    };
+                };
+            };
+            /** @description Over a rate limit: try again later. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 429;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "too_many_requests";
+                    };
+                };
+            };
+        };
+    };
+    AddonsController_update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateAddonRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AddonView"];
+                };
+            };
+            /** @description Bad Request: the codes below. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 400;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "bad_request" | "invalid_name" | "invalid_duration" | "invalid_price" | "invalid_private";
+                    };
+                };
+            };
+            /** @description Unauthorized: no credentials, or wrong ones. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 401;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "unauthorized";
+                    };
+                };
+            };
+            /** @description Forbidden: another account's resource. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 403;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "forbidden";
+                    };
+                };
+            };
+            /** @description Not Found: nothing there. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 404;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "not_found";
+                    };
+                };
+            };
+            /** @description Payload Too Large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 413;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "payload_too_large";
+                    };
+                };
+            };
+            /** @description Unsupported Media Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 415;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description Over a rate limit: try again later. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 429;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "too_many_requests";
+                    };
+                };
+            };
+        };
+    };
+    AddonsController_delete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Unauthorized: no credentials, or wrong ones. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 401;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "unauthorized";
+                    };
+                };
+            };
+            /** @description Forbidden: another account's resource. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 403;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "forbidden";
+                    };
+                };
+            };
+            /** @description Not Found: nothing there. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 404;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "not_found";
+                    };
+                };
+            };
+            /** @description Over a rate limit: try again later. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 429;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "too_many_requests";
+                    };
+                };
+            };
+        };
+    };
+    AppointmentTypesController_list: {
+        parameters: {
+            query?: {
+                /** @description Also the deleted types. */
+                includeDeleted?: boolean;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AppointmentTypeView"][];
+                };
+            };
+            /** @description Bad Request: `invalid_include_deleted` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 400;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "invalid_include_deleted";
+                    };
+                };
+            };
+            /** @description Unauthorized: `unauthorized` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 401;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "unauthorized";
+                    };
+                };
+            };
+            /** @description Over a rate limit: try again later. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 429;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "too_many_requests";
+                    };
+                };
+            };
+        };
+    };
+    AppointmentTypesController_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AppointmentTypeAttributes"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AppointmentTypeDetails"];
+                };
+            };
+            /** @description Bad Request: the codes below. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 400;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "bad_request" | "invalid_name" | "invalid_active" | "invalid_description" | "invalid_duration" | "invalid_price" | "invalid_category" | "invalid_color" | "invalid_private" | "invalid_type" | "invalid_class_size" | "invalid_padding_before" | "invalid_padding_after" | "invalid_calendar_ids" | "invalid_addon_ids" | "invalid_form_ids" | "invalid_image" | "invalid_slot_interval" | "invalid_min_hours_in_advance" | "invalid_max_days_in_advance" | "invalid_require_sms_opt_in" | "invalid_max_per_day" | "invalid_max_per_week";
+                    };
+                };
+            };
+            /** @description Unauthorized: no credentials, or wrong ones. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 401;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "unauthorized";
+                    };
+                };
+            };
+            /** @description Payload Too Large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 413;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "payload_too_large";
+                    };
+                };
+            };
+            /** @description Unsupported Media Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 415;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description Over a rate limit: try again later. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 429;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "too_many_requests";
+                    };
+                };
+            };
+        };
+    };
+    AppointmentTypesController_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The type's id. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AppointmentTypeDetails"];
+                };
+            };
+            /** @description Unauthorized: `unauthorized` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 401;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "unauthorized";
+                    };
+                };
+            };
+            /** @description Forbidden: `forbidden` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 403;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "forbidden";
+                    };
+                };
+            };
+            /** @description Not Found: `not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 404;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "not_found";
+                    };
+                };
+            };
+            /** @description Over a rate limit: try again later. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 429;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "too_many_requests";
+                    };
+                };
+            };
+        };
+    };
+    AppointmentTypesController_update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AppointmentTypeAttributes"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AppointmentTypeDetails"];
+                };
+            };
+            /** @description Bad Request: the codes below. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 400;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "bad_request" | "invalid_name" | "invalid_active" | "invalid_description" | "invalid_duration" | "invalid_price" | "invalid_category" | "invalid_color" | "invalid_private" | "invalid_type" | "invalid_class_size" | "invalid_padding_before" | "invalid_padding_after" | "invalid_calendar_ids" | "invalid_addon_ids" | "invalid_form_ids" | "invalid_image" | "invalid_slot_interval" | "invalid_min_hours_in_advance" | "invalid_max_days_in_advance" | "invalid_require_sms_opt_in" | "invalid_max_per_day" | "invalid_max_per_week";
+                    };
+                };
+            };
+            /** @description Unauthorized: no credentials, or wrong ones. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 401;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "unauthorized";
+                    };
+                };
+            };
+            /** @description Forbidden: another account's resource. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 403;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "forbidden";
+                    };
+                };
+            };
+            /** @description Not Found: nothing there. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 404;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "not_found";
+                    };
+                };
+            };
+            /** @description Payload Too Large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 413;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "payload_too_large";
+                    };
+                };
+            };
+            /** @description Unsupported Media Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 415;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description Over a rate limit: try again later. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 429;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "too_many_requests";
+                    };
+                };
+            };
+        };
+    };
+    AppointmentTypesController_delete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Unauthorized: no credentials, or wrong ones. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 401;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "unauthorized";
+                    };
+                };
+            };
+            /** @description Forbidden: another account's resource. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 403;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "forbidden";
+                    };
+                };
+            };
+            /** @description Not Found: nothing there. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 404;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "not_found";
+                    };
+                };
+            };
+            /** @description Over a rate limit: try again later. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 429;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "too_many_requests";
+                    };
+                };
+            };
+        };
+    };
+    CalendarsController_list: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The list. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CalendarView"][];
+                };
+            };
+            /** @description Unauthorized: no credentials, or wrong ones. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 401;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "unauthorized";
+                    };
+                };
+            };
+            /** @description Over a rate limit: try again later. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 429;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "too_many_requests";
+                    };
+                };
+            };
+        };
+    };
+    CalendarsController_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateCalendarRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CalendarDetailsView"];
+                };
+            };
+            /** @description Bad Request: the codes below. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 400;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "bad_request" | "invalid_name" | "required_name" | "invalid_email" | "invalid_reply_to" | "invalid_description" | "invalid_location" | "invalid_image" | "invalid_thumbnail" | "invalid_timezone" | "required_timezone" | "invalid_hours" | "required_hours" | "invalid_overrides" | "required_overrides" | "invalid_max_per_day" | "invalid_max_per_week";
+                    };
+                };
+            };
+            /** @description Unauthorized: no credentials, or wrong ones. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 401;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "unauthorized";
+                    };
+                };
+            };
+            /** @description Payload Too Large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 413;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "payload_too_large";
+                    };
+                };
+            };
+            /** @description Unsupported Media Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 415;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description Over a rate limit: try again later. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 429;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "too_many_requests";
+                    };
+                };
+            };
+        };
+    };
+    CalendarsController_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CalendarDetailsView"];
+                };
+            };
+            /** @description Unauthorized: no credentials, or wrong ones. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 401;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "unauthorized";
+                    };
+                };
+            };
+            /** @description Forbidden: another account's resource. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 403;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "forbidden";
+                    };
+                };
+            };
+            /** @description Not Found: nothing there. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 404;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "not_found";
+                    };
+                };
+            };
+            /** @description Over a rate limit: try again later. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 429;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "too_many_requests";
+                    };
+                };
+            };
+        };
+    };
+    CalendarsController_update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateCalendarRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CalendarDetailsView"];
+                };
+            };
+            /** @description Bad Request: the codes below. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 400;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "bad_request" | "invalid_name" | "invalid_email" | "invalid_reply_to" | "invalid_description" | "invalid_location" | "invalid_image" | "invalid_thumbnail" | "invalid_timezone" | "required_timezone" | "invalid_hours" | "required_hours" | "invalid_overrides" | "required_overrides" | "invalid_max_per_day" | "invalid_max_per_week";
+                    };
+                };
+            };
+            /** @description Unauthorized: no credentials, or wrong ones. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 401;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "unauthorized";
+                    };
+                };
+            };
+            /** @description Forbidden: another account's resource. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 403;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "forbidden";
+                    };
+                };
+            };
+            /** @description Not Found: nothing there. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 404;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "not_found";
+                    };
+                };
+            };
+            /** @description Payload Too Large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 413;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "payload_too_large";
+                    };
+                };
+            };
+            /** @description Unsupported Media Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 415;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description Over a rate limit: try again later. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 429;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "too_many_requests";
+                    };
+                };
+            };
+        };
+    };
+    CalendarsController_delete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Unauthorized: no credentials, or wrong ones. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 401;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "unauthorized";
+                    };
+                };
+            };
+            /** @description Forbidden: another account's resource. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 403;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "forbidden";
+                    };
+                };
+            };
+            /** @description Not Found: nothing there. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 404;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "not_found";
+                    };
+                };
+            };
+            /** @description Over a rate limit: try again later. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 429;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "too_many_requests";
+                    };
+                };
+            };
+        };
+    };
+    ClassSessionsController_list: {
+        parameters: {
+            query?: {
+                appointmentTypeID?: number[];
+                calendarID?: number[];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The list. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ClassSessionView"][];
+                };
+            };
+            /** @description Bad Request: the codes below. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 400;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "invalid_appointment_type_id" | "invalid_calendar_id";
+                    };
+                };
+            };
+            /** @description Unauthorized: no credentials, or wrong ones. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 401;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "unauthorized";
+                    };
+                };
+            };
+            /** @description Over a rate limit: try again later. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 429;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "too_many_requests";
+                    };
+                };
+            };
+        };
+    };
+    ClassSessionsController_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateClassSessionRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ClassSessionView"];
+                };
+            };
+            /** @description Bad Request: the codes below. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 400;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "bad_request" | "required_appointment_type_id" | "invalid_appointment_type_id" | "required_calendar_id" | "invalid_calendar_id" | "required_datetime" | "invalid_datetime" | "invalid_name";
+                    };
+                };
+            };
+            /** @description Unauthorized: no credentials, or wrong ones. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 401;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "unauthorized";
+                    };
+                };
+            };
+            /** @description Payload Too Large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 413;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "payload_too_large";
+                    };
+                };
+            };
+            /** @description Unsupported Media Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 415;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description Over a rate limit: try again later. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 429;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "too_many_requests";
+                    };
+                };
+            };
+        };
+    };
+    ClassSessionsController_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ClassSessionView"];
+                };
+            };
+            /** @description Unauthorized: no credentials, or wrong ones. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 401;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "unauthorized";
+                    };
+                };
+            };
+            /** @description Forbidden: another account's resource. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 403;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "forbidden";
+                    };
+                };
+            };
+            /** @description Not Found: nothing there. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 404;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "not_found";
+                    };
+                };
+            };
+            /** @description Over a rate limit: try again later. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 429;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "too_many_requests";
+                    };
+                };
+            };
+        };
+    };
+    ClassSessionsController_delete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Unauthorized: no credentials, or wrong ones. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 401;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "unauthorized";
+                    };
+                };
+            };
+            /** @description Forbidden: another account's resource. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 403;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "forbidden";
+                    };
+                };
+            };
+            /** @description Not Found: nothing there. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 404;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "not_found";
+                    };
+                };
+            };
+            /** @description Over a rate limit: try again later. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 429;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "too_many_requests";
+                    };
+                };
+            };
+        };
+    };
+    LabelsController_list: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The list. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LabelView"][];
+                };
+            };
+            /** @description Unauthorized: no credentials, or wrong ones. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 401;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "unauthorized";
+                    };
+                };
+            };
+            /** @description Over a rate limit: try again later. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 429;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "too_many_requests";
+                    };
+                };
+            };
+        };
+    };
+    LabelsController_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateLabelRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LabelView"];
+                };
+            };
+            /** @description Bad Request: the codes below. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 400;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "bad_request" | "invalid_name" | "required_name" | "invalid_color";
+                    };
+                };
+            };
+            /** @description Unauthorized: no credentials, or wrong ones. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 401;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "unauthorized";
+                    };
+                };
+            };
+            /** @description Payload Too Large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 413;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "payload_too_large";
+                    };
+                };
+            };
+            /** @description Unsupported Media Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 415;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description Over a rate limit: try again later. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 429;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "too_many_requests";
+                    };
+                };
+            };
+        };
+    };
+    LabelsController_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LabelView"];
+                };
+            };
+            /** @description Unauthorized: no credentials, or wrong ones. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 401;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "unauthorized";
+                    };
+                };
+            };
+            /** @description Forbidden: another account's resource. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 403;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "forbidden";
+                    };
+                };
+            };
+            /** @description Not Found: nothing there. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 404;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "not_found";
+                    };
+                };
+            };
+            /** @description Over a rate limit: try again later. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 429;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "too_many_requests";
+                    };
+                };
+            };
+        };
+    };
+    LabelsController_update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateLabelRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LabelView"];
+                };
+            };
+            /** @description Bad Request: the codes below. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 400;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "bad_request" | "invalid_name" | "invalid_color";
+                    };
+                };
+            };
+            /** @description Unauthorized: no credentials, or wrong ones. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 401;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "unauthorized";
+                    };
+                };
+            };
+            /** @description Forbidden: another account's resource. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 403;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "forbidden";
+                    };
+                };
+            };
+            /** @description Not Found: nothing there. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 404;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "not_found";
+                    };
+                };
+            };
+            /** @description Payload Too Large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 413;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "payload_too_large";
+                    };
+                };
+            };
+            /** @description Unsupported Media Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 415;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description Over a rate limit: try again later. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 429;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "too_many_requests";
+                    };
+                };
+            };
+        };
+    };
+    LabelsController_delete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Unauthorized: no credentials, or wrong ones. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 401;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "unauthorized";
+                    };
+                };
+            };
+            /** @description Forbidden: another account's resource. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 403;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "forbidden";
+                    };
+                };
+            };
+            /** @description Not Found: nothing there. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 404;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "not_found";
+                    };
+                };
+            };
+            /** @description Over a rate limit: try again later. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 429;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "too_many_requests";
+                    };
+                };
+            };
+        };
+    };
+    ProductsController_list: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The list. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProductView"][];
+                };
+            };
+            /** @description Unauthorized: no credentials, or wrong ones. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 401;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "unauthorized";
+                    };
+                };
+            };
+            /** @description Over a rate limit: try again later. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 429;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "too_many_requests";
+                    };
+                };
+            };
+        };
+    };
+    ProductsController_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateProductRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProductView"];
+                };
+            };
+            /** @description Bad Request: the codes below. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 400;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "bad_request" | "invalid_name" | "required_name" | "invalid_description" | "invalid_price" | "required_price" | "invalid_type" | "required_type" | "invalid_hidden" | "invalid_expires" | "invalid_appointment_type_counts";
+                    };
+                };
+            };
+            /** @description Unauthorized: no credentials, or wrong ones. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 401;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "unauthorized";
+                    };
+                };
+            };
+            /** @description Payload Too Large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 413;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "payload_too_large";
+                    };
+                };
+            };
+            /** @description Unsupported Media Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 415;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description Over a rate limit: try again later. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 429;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "too_many_requests";
+                    };
+                };
+            };
+        };
+    };
+    ProductsController_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProductView"];
+                };
+            };
+            /** @description Unauthorized: no credentials, or wrong ones. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 401;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "unauthorized";
+                    };
+                };
+            };
+            /** @description Forbidden: another account's resource. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 403;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "forbidden";
+                    };
+                };
+            };
+            /** @description Not Found: nothing there. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 404;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "not_found";
+                    };
+                };
+            };
+            /** @description Over a rate limit: try again later. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 429;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "too_many_requests";
+                    };
+                };
+            };
+        };
+    };
+    ProductsController_update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateProductRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProductView"];
+                };
+            };
+            /** @description Bad Request: the codes below. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 400;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "bad_request" | "invalid_name" | "invalid_description" | "invalid_price" | "invalid_type" | "invalid_hidden" | "invalid_expires" | "invalid_appointment_type_counts";
+                    };
+                };
+            };
+            /** @description Unauthorized: no credentials, or wrong ones. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 401;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "unauthorized";
+                    };
+                };
+            };
+            /** @description Forbidden: another account's resource. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 403;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "forbidden";
+                    };
+                };
+            };
+            /** @description Not Found: nothing there. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 404;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "not_found";
+                    };
+                };
+            };
+            /** @description Payload Too Large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 413;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "payload_too_large";
+                    };
+                };
+            };
+            /** @description Unsupported Media Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 415;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description Over a rate limit: try again later. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 429;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "too_many_requests";
+                    };
+                };
+            };
+        };
+    };
+    ProductsController_delete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Unauthorized: no credentials, or wrong ones. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 401;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "unauthorized";
+                    };
+                };
+            };
+            /** @description Forbidden: another account's resource. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 403;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "forbidden";
+                    };
+                };
+            };
+            /** @description Not Found: nothing there. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 404;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "not_found";
+                    };
+                };
+            };
+            /** @description Over a rate limit: try again later. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 429;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "too_many_requests";
+                    };
+                };
+            };
+        };
+    };
+    AvailabilityController_dates: {
+        parameters: {
+            query: {
+                appointmentTypeID: number;
+                calendarID?: number;
+                timezone?: string;
+                addonIDs?: number[];
+                month: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The list. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AvailableDate"][];
+                };
+            };
+            /** @description Bad Request: the codes below. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 400;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "required_month" | "invalid_month" | "required_appointment_type_id" | "invalid_appointment_type_id" | "invalid_calendar_id" | "invalid_timezone" | "invalid_addon_ids";
+                    };
+                };
+            };
+            /** @description Unauthorized: no credentials, or wrong ones. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 401;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "unauthorized";
+                    };
+                };
+            };
+            /** @description Over a rate limit: try again later. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 429;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "too_many_requests";
+                    };
+                };
+            };
+        };
+    };
+    AvailabilityController_times: {
+        parameters: {
+            query: {
+                appointmentTypeID: number;
+                calendarID?: number;
+                timezone?: string;
+                addonIDs?: number[];
+                date: string;
+                ignoreAppointmentIDs?: number[];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The list. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AvailableTime"][];
+                };
+            };
+            /** @description Bad Request: the codes below. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 400;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "required_date" | "invalid_date" | "invalid_ignore_appointment_ids" | "required_appointment_type_id" | "invalid_appointment_type_id" | "invalid_calendar_id" | "invalid_timezone" | "invalid_addon_ids";
+                    };
+                };
+            };
+            /** @description Unauthorized: no credentials, or wrong ones. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 401;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "unauthorized";
+                    };
+                };
+            };
+            /** @description Over a rate limit: try again later. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 429;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "too_many_requests";
+                    };
+                };
+            };
+        };
+    };
+    AvailabilityController_classes: {
+        parameters: {
+            query?: {
+                /** @description This class type's sessions (default: every class type's). */
+                appointmentTypeID?: number;
+                /** @description This calendar's sessions (default: every calendar's). */
+                calendarID?: number;
+                /** @description The zone times are shown and dates read in (an IANA name). */
+                timezone?: string;
+                /** @description The sessions of this month (`YYYY-MM`); it wins over `minDate` and `maxDate`. */
+                month?: string;
+                /** @description The first day (inclusive), unless `month` is given. */
+                minDate?: string;
+                /** @description The last day (inclusive), unless `month` is given; without it, the horizon seen from `minDate`. */
+                maxDate?: string;
+                /** @description Also the full sessions and those no longer bookable. */
+                includeUnavailable?: boolean;
+                /** @description Also the sessions of private class types (left out otherwise, even when the type is named). */
+                includePrivate?: boolean;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AvailableClass"][];
+                };
+            };
+            /** @description Bad Request: `invalid_month`, `invalid_min_date`, `invalid_max_date`, `invalid_appointment_type_id`, `invalid_appointment_type`, `invalid_calendar_id`, `invalid_calendar`, `invalid_timezone`, `invalid_include_unavailable`, `invalid_include_private` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 400;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "invalid_month" | "invalid_min_date" | "invalid_max_date" | "invalid_appointment_type_id" | "invalid_appointment_type" | "invalid_calendar_id" | "invalid_calendar" | "invalid_timezone" | "invalid_include_unavailable" | "invalid_include_private";
+                    };
+                };
+            };
+            /** @description Unauthorized: `unauthorized` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 401;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "unauthorized";
+                    };
+                };
+            };
+            /** @description Forbidden: `forbidden` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @example 403
+                         * @enum {integer}
+                         */
+                        status_code: 403;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /**
+                         * @example forbidden
+                         * @enum {string}
+                         */
+                        error: "forbidden";
+                    };
+                };
+            };
+            /** @description Over a rate limit: try again later. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 429;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "too_many_requests";
+                    };
+                };
+            };
+        };
+    };
+    AvailabilityController_checkTimes: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TimeToCheck"] | components["schemas"]["TimeToCheck"][];
+            };
+        };
+        responses: {
+            /** @description The list. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CheckedTime"][];
+                };
+            };
+            /** @description Bad Request: the codes below. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 400;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "bad_request";
+                    };
+                };
+            };
+            /** @description Unauthorized: no credentials, or wrong ones. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 401;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "unauthorized";
+                    };
+                };
+            };
+            /** @description Payload Too Large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 413;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "payload_too_large";
+                    };
+                };
+            };
+            /** @description Unsupported Media Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 415;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description Over a rate limit: try again later. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 429;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "too_many_requests";
+                    };
+                };
+            };
+        };
+    };
+    BlocksController_list: {
+        parameters: {
+            query?: {
+                max?: number;
+                minDate?: string;
+                maxDate?: string;
+                calendarID?: number[];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The list. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BlockView"][];
+                };
+            };
+            /** @description Bad Request: the codes below. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 400;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "invalid_max" | "invalid_min_date" | "invalid_max_date" | "invalid_calendar_id";
+                    };
+                };
+            };
+            /** @description Unauthorized: no credentials, or wrong ones. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 401;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "unauthorized";
+                    };
+                };
+            };
+            /** @description Over a rate limit: try again later. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 429;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "too_many_requests";
+                    };
+                };
+            };
+        };
+    };
+    BlocksController_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateBlockRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BlockView"];
+                };
+            };
+            /** @description Bad Request: the codes below. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 400;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "bad_request" | "required_calendar_id" | "invalid_calendar_id" | "required_start" | "invalid_start" | "required_end" | "invalid_end" | "invalid_notes";
+                    };
+                };
+            };
+            /** @description Unauthorized: no credentials, or wrong ones. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 401;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "unauthorized";
+                    };
+                };
+            };
+            /** @description Payload Too Large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 413;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "payload_too_large";
+                    };
+                };
+            };
+            /** @description Unsupported Media Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 415;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description Over a rate limit: try again later. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 429;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "too_many_requests";
+                    };
+                };
+            };
+        };
+    };
+    BlocksController_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BlockView"];
+                };
+            };
+            /** @description Unauthorized: no credentials, or wrong ones. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 401;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "unauthorized";
+                    };
+                };
+            };
+            /** @description Forbidden: another account's resource. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 403;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "forbidden";
+                    };
+                };
+            };
+            /** @description Not Found: nothing there. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 404;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "not_found";
+                    };
+                };
+            };
+            /** @description Over a rate limit: try again later. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 429;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "too_many_requests";
+                    };
+                };
+            };
+        };
+    };
+    BlocksController_delete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Unauthorized: no credentials, or wrong ones. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 401;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "unauthorized";
+                    };
+                };
+            };
+            /** @description Forbidden: another account's resource. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 403;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "forbidden";
+                    };
+                };
+            };
+            /** @description Not Found: nothing there. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 404;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "not_found";
+                    };
+                };
+            };
+            /** @description Over a rate limit: try again later. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 429;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "too_many_requests";
+                    };
+                };
+            };
+        };
+    };
+    CalendarSyncController_list: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The calendar. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description In the order they were added. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BusySourceView"][];
+                };
+            };
+            /** @description Unauthorized: `unauthorized` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 401;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "unauthorized";
+                    };
+                };
+            };
+            /** @description Forbidden: `forbidden` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 403;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "forbidden";
+                    };
+                };
+            };
+            /** @description Not Found: `not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 404;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "not_found";
+                    };
+                };
+            };
+            /** @description Over a rate limit: try again later. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 429;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "too_many_requests";
+                    };
+                };
+            };
+        };
+    };
+    CalendarSyncController_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The calendar. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateBusySourceRequest"];
+            };
+        };
+        responses: {
+            /** @description The source added (`state: pending`). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BusySourceView"];
+                };
+            };
+            /** @description Bad Request: `required_type`, `invalid_type`, `required_url`, `invalid_url`, `invalid_username`, `invalid_password`, `bad_request`, `too_many_sources` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 400;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "required_type" | "invalid_type" | "required_url" | "invalid_url" | "invalid_username" | "invalid_password" | "bad_request" | "too_many_sources";
+                    };
+                };
+            };
+            /** @description Unauthorized: `unauthorized` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 401;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "unauthorized";
+                    };
+                };
+            };
+            /** @description Forbidden: `forbidden` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 403;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "forbidden";
+                    };
+                };
+            };
+            /** @description Not Found: `not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 404;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "not_found";
+                    };
+                };
+            };
+            /** @description Payload Too Large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 413;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "payload_too_large";
+                    };
+                };
+            };
+            /** @description Unsupported Media Type: `unsupported_media_type` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 415;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description Over a rate limit: try again later. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 429;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "too_many_requests";
+                    };
+                };
+            };
+        };
+    };
+    CalendarSyncController_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The calendar. */
+                id: number;
+                sourceId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BusySourceView"];
+                };
+            };
+            /** @description Unauthorized: `unauthorized` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 401;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "unauthorized";
+                    };
+                };
+            };
+            /** @description Forbidden: `forbidden` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 403;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "forbidden";
+                    };
+                };
+            };
+            /** @description Not Found: `not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 404;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "not_found";
+                    };
+                };
+            };
+            /** @description Over a rate limit: try again later. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 429;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "too_many_requests";
+                    };
+                };
+            };
+        };
+    };
+    CalendarSyncController_delete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The calendar. */
+                id: number;
+                sourceId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Unauthorized: `unauthorized` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 401;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "unauthorized";
+                    };
+                };
+            };
+            /** @description Forbidden: `forbidden` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 403;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "forbidden";
+                    };
+                };
+            };
+            /** @description Not Found: `not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 404;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "not_found";
+                    };
+                };
+            };
+            /** @description Over a rate limit: try again later. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 429;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "too_many_requests";
+                    };
+                };
+            };
+        };
+    };
+    CalendarSyncController_feed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The calendar. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CalendarFeedView"];
+                };
+            };
+            /** @description Unauthorized: `unauthorized` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 401;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "unauthorized";
+                    };
+                };
+            };
+            /** @description Forbidden: `forbidden` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 403;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "forbidden";
+                    };
+                };
+            };
+            /** @description Not Found: `not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 404;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "not_found";
+                    };
+                };
+            };
+            /** @description Over a rate limit: try again later. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 429;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "too_many_requests";
+                    };
+                };
+            };
+        };
+    };
+    CalendarSyncController_rotate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The calendar. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The new address. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CalendarFeedView"];
+                };
+            };
+            /** @description Unauthorized: `unauthorized` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 401;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "unauthorized";
+                    };
+                };
+            };
+            /** @description Forbidden: `forbidden` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 403;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "forbidden";
+                    };
+                };
+            };
+            /** @description Not Found: `not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 404;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "not_found";
+                    };
+                };
+            };
+            /** @description Over a rate limit: try again later. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 429;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "too_many_requests";
+                    };
+                };
+            };
+        };
+    };
+    CalendarFeedController_feed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description `<token>.ics`, as `GET /calendars/{id}/feed` gives it. */
+                file: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The feed (RFC 5545). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/calendar": string;
+                };
+            };
+            /** @description Not Found: `not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/calendar": {
+                        /**
+                         * @example 404
+                         * @enum {integer}
+                         */
+                        status_code: 404;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /**
+                         * @example not_found
+                         * @enum {string}
+                         */
+                        error: "not_found";
+                    };
+                };
+            };
+            /** @description Over a rate limit: try again later. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 429;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "too_many_requests";
+                    };
+                };
+            };
+        };
+    };
+    CertificatesController_list: {
+        parameters: {
+            query?: {
+                productID?: number;
+                orderID?: number;
+                appointmentTypeID?: number;
+                email?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The list. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CertificateView"][];
+                };
+            };
+            /** @description Bad Request: the codes below. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 400;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "invalid_product_id" | "invalid_order_id" | "invalid_appointment_type_id" | "invalid_email";
+                    };
+                };
+            };
+            /** @description Unauthorized: no credentials, or wrong ones. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 401;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "unauthorized";
+                    };
+                };
+            };
+            /** @description Over a rate limit: try again later. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 429;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "too_many_requests";
+                    };
+                };
+            };
+        };
+    };
+    CertificatesController_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateCertificateRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CertificateView"];
+                };
+            };
+            /** @description Bad Request: the codes below. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 400;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "bad_request" | "invalid_product_id" | "invalid_coupon_id" | "invalid_email" | "invalid_certificate";
+                    };
+                };
+            };
+            /** @description Unauthorized: no credentials, or wrong ones. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 401;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "unauthorized";
+                    };
+                };
+            };
+            /** @description Payload Too Large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 413;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "payload_too_large";
+                    };
+                };
+            };
+            /** @description Unsupported Media Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 415;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description Over a rate limit: try again later. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 429;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "too_many_requests";
+                    };
+                };
+            };
+        };
+    };
+    CertificatesController_check: {
+        parameters: {
+            query: {
+                /** @description Not blank. */
+                certificate: string;
+                appointmentTypeID: number;
+                email?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CertificateView"];
+                };
+            };
+            /** @description Bad Request: the codes below. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 400;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "required_certificate" | "invalid_certificate" | "required_appointment_type_id" | "invalid_appointment_type_id" | "invalid_email";
+                    };
+                };
+            };
+            /** @description Unauthorized: no credentials, or wrong ones. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 401;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "unauthorized";
+                    };
+                };
+            };
+            /** @description Over a rate limit: try again later. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 429;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "too_many_requests";
+                    };
+                };
+            };
+        };
+    };
+    CertificatesController_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CertificateView"];
+                };
+            };
+            /** @description Unauthorized: no credentials, or wrong ones. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 401;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "unauthorized";
+                    };
+                };
+            };
+            /** @description Forbidden: another account's resource. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 403;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "forbidden";
+                    };
+                };
+            };
+            /** @description Not Found: nothing there. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 404;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "not_found";
+                    };
+                };
+            };
+            /** @description Over a rate limit: try again later. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 429;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "too_many_requests";
+                    };
+                };
+            };
+        };
+    };
+    CertificatesController_delete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Unauthorized: no credentials, or wrong ones. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 401;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "unauthorized";
+                    };
+                };
+            };
+            /** @description Forbidden: another account's resource. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 403;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "forbidden";
+                    };
+                };
+            };
+            /** @description Not Found: nothing there. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 404;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "not_found";
+                    };
+                };
+            };
+            /** @description Over a rate limit: try again later. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 429;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "too_many_requests";
+                    };
+                };
+            };
+        };
+    };
+    CouponsController_list: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The list. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CouponView"][];
+                };
+            };
+            /** @description Unauthorized: no credentials, or wrong ones. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 401;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "unauthorized";
+                    };
+                };
+            };
+            /** @description Over a rate limit: try again later. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 429;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "too_many_requests";
+                    };
+                };
+            };
+        };
+    };
+    CouponsController_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateCouponRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CouponView"];
+                };
+            };
+            /** @description Bad Request: the codes below. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 400;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "bad_request" | "invalid_code" | "invalid_name" | "required_name" | "invalid_discount_type" | "required_discount_type" | "invalid_discount_amount" | "required_discount_amount" | "invalid_appointment_type_ids" | "invalid_expiration";
+                    };
+                };
+            };
+            /** @description Unauthorized: no credentials, or wrong ones. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 401;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "unauthorized";
+                    };
+                };
+            };
+            /** @description Payload Too Large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 413;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "payload_too_large";
+                    };
+                };
+            };
+            /** @description Unsupported Media Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 415;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description Over a rate limit: try again later. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 429;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "too_many_requests";
+                    };
+                };
+            };
+        };
+    };
+    CouponsController_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CouponView"];
+                };
+            };
+            /** @description Unauthorized: no credentials, or wrong ones. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 401;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "unauthorized";
+                    };
+                };
+            };
+            /** @description Forbidden: another account's resource. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 403;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "forbidden";
+                    };
+                };
+            };
+            /** @description Not Found: nothing there. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 404;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "not_found";
+                    };
+                };
+            };
+            /** @description Over a rate limit: try again later. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 429;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "too_many_requests";
+                    };
+                };
+            };
+        };
+    };
+    CouponsController_update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateCouponRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CouponView"];
+                };
+            };
+            /** @description Bad Request: the codes below. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 400;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "bad_request" | "invalid_code" | "invalid_name" | "invalid_discount_type" | "invalid_discount_amount" | "invalid_appointment_type_ids" | "invalid_expiration";
+                    };
+                };
+            };
+            /** @description Unauthorized: no credentials, or wrong ones. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 401;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "unauthorized";
+                    };
+                };
+            };
+            /** @description Forbidden: another account's resource. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 403;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "forbidden";
+                    };
+                };
+            };
+            /** @description Not Found: nothing there. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 404;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "not_found";
+                    };
+                };
+            };
+            /** @description Payload Too Large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 413;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "payload_too_large";
+                    };
+                };
+            };
+            /** @description Unsupported Media Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 415;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description Over a rate limit: try again later. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 429;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "too_many_requests";
+                    };
+                };
+            };
+        };
+    };
+    CouponsController_delete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Unauthorized: no credentials, or wrong ones. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 401;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "unauthorized";
+                    };
+                };
+            };
+            /** @description Forbidden: another account's resource. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 403;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "forbidden";
+                    };
+                };
+            };
+            /** @description Not Found: nothing there. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 404;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "not_found";
+                    };
+                };
+            };
+            /** @description Over a rate limit: try again later. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 429;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "too_many_requests";
+                    };
+                };
+            };
+        };
+    };
+    OrdersController_list: {
+        parameters: {
+            query?: {
+                max?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrderView"][];
+                };
+            };
+            /** @description Bad Request: the codes below. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 400;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "invalid_max";
+                    };
+                };
+            };
+            /** @description Unauthorized: no credentials, or wrong ones. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 401;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "unauthorized";
+                    };
+                };
+            };
+            /** @description Over a rate limit: try again later. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 429;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "too_many_requests";
+                    };
+                };
+            };
+        };
+    };
+    OrdersController_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateOrderRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrderView"];
+                };
+            };
+            /** @description Bad Request: the codes below. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 400;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "bad_request" | "required_product_id" | "invalid_product_id" | "invalid_first_name" | "required_first_name" | "invalid_last_name" | "required_last_name" | "required_email" | "invalid_email" | "invalid_phone" | "invalid_notes";
+                    };
+                };
+            };
+            /** @description Unauthorized: no credentials, or wrong ones. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 401;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "unauthorized";
+                    };
+                };
+            };
+            /** @description Payload Too Large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 413;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "payload_too_large";
+                    };
+                };
+            };
+            /** @description Unsupported Media Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 415;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description Over a rate limit: try again later. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 429;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "too_many_requests";
+                    };
+                };
+            };
+        };
+    };
+    OrdersController_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrderView"];
+                };
+            };
+            /** @description Unauthorized: no credentials, or wrong ones. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 401;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "unauthorized";
+                    };
+                };
+            };
+            /** @description Forbidden: another account's resource. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 403;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "forbidden";
+                    };
+                };
+            };
+            /** @description Not Found: nothing there. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 404;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "not_found";
+                    };
+                };
+            };
+            /** @description Over a rate limit: try again later. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 429;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "too_many_requests";
+                    };
+                };
+            };
+        };
+    };
+    OrdersController_complete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The order's id. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrderView"];
+                };
+            };
+            /** @description Unauthorized: `unauthorized` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 401;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "unauthorized";
+                    };
+                };
+            };
+            /** @description Forbidden: `forbidden` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 403;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "forbidden";
+                    };
+                };
+            };
+            /** @description Not Found: `not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 404;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "not_found";
+                    };
+                };
+            };
+            /** @description Over a rate limit: try again later. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 429;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "too_many_requests";
+                    };
+                };
+            };
+        };
+    };
+    OrdersController_payments: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The order's id. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Its payments, oldest first. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentView"][];
+                };
+            };
+            /** @description Unauthorized: `unauthorized` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 401;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "unauthorized";
+                    };
+                };
+            };
+            /** @description Forbidden: `forbidden` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 403;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "forbidden";
+                    };
+                };
+            };
+            /** @description Not Found: `not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 404;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "not_found";
+                    };
+                };
+            };
+            /** @description Over a rate limit: try again later. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 429;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "too_many_requests";
+                    };
+                };
+            };
+        };
+    };
+    OrdersController_recordPayment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The order's id. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RecordPaymentRequest"];
+            };
+        };
+        responses: {
+            /** @description The payment recorded (or recorded before). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentView"];
+                };
+            };
+            /** @description Bad Request: `bad_request`, `required_amount`, `invalid_amount`, `required_processor`, `invalid_processor`, `invalid_transaction_id`, `invalid_reason`, `required_reason`, `refund_exceeds_paid`, `too_many_payments` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 400;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "bad_request" | "required_amount" | "invalid_amount" | "required_processor" | "invalid_processor" | "invalid_transaction_id" | "invalid_reason" | "required_reason" | "refund_exceeds_paid" | "too_many_payments";
+                    };
+                };
+            };
+            /** @description Unauthorized: `unauthorized` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 401;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "unauthorized";
+                    };
+                };
+            };
+            /** @description Forbidden: `forbidden` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 403;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "forbidden";
+                    };
+                };
+            };
+            /** @description Not Found: `not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 404;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "not_found";
+                    };
+                };
+            };
+            /** @description Conflict: `transaction_id_reused` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @example 409
+                         * @enum {integer}
+                         */
+                        status_code: 409;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /**
+                         * @example transaction_id_reused
+                         * @enum {string}
+                         */
+                        error: "transaction_id_reused";
+                    };
+                };
+            };
+            /** @description Payload Too Large: `payload_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 413;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "payload_too_large";
+                    };
+                };
+            };
+            /** @description Unsupported Media Type: `unsupported_media_type` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 415;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description Over a rate limit: try again later. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 429;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "too_many_requests";
+                    };
+                };
+            };
+        };
+    };
+    AppointmentsController_list: {
+        parameters: {
+            query?: {
+                /** @description At most this many. */
+                max?: number;
+                /** @description The first day listed. `YYYY-MM-DD`, inclusive, in the zone of the calendar asked for (`calendarID`), else the account's. */
+                minDate?: string;
+                /** @description The last day listed. `YYYY-MM-DD`, inclusive, in the zone of the calendar asked for (`calendarID`), else the account's. */
+                maxDate?: string;
+                /** @description Only this calendar's (its zone then reads the dates). */
+                calendarID?: number;
+                /** @description Only this type's. */
+                appointmentTypeID?: number;
+                /** @description The canceled ones only (default: the live ones only). */
+                canceled?: boolean;
+                /** @description Live and canceled together (`canceled` is then not read). */
+                showall?: boolean;
+                /** @description The client's first name, without case. */
+                firstName?: string;
+                /** @description The client's last name, without case. */
+                lastName?: string;
+                /** @description The client's e-mail, without case. */
+                email?: string;
+                /** @description The client's phone, as stored. */
+                phone?: string;
+                /** @description No form answers (`forms: []`, `formsText: ""`): a faster list. */
+                excludeForms?: boolean;
+                /** @description By start time: `DESC`, the latest first, or `ASC`. Read without case. */
+                direction?: "ASC" | "DESC";
+                /** @description Form answers: `field:12=Newspaper` lists the appointments whose answer to field 12 is "Newspaper" (several are combined). */
+                "field:ID"?: {
+                    [key: string]: string;
+                };
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AppointmentObject"][];
+                };
+            };
+            /** @description Bad Request: `invalid_max`, `invalid_min_date`, `invalid_max_date`, `invalid_calendar_id`, `invalid_calendar`, `invalid_appointment_type_id`, `invalid_appointment_type`, `invalid_canceled`, `invalid_first_name`, `invalid_last_name`, `invalid_email`, `invalid_phone`, `invalid_field`, `invalid_exclude_forms`, `invalid_direction`, `invalid_showall` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 400;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "invalid_max" | "invalid_min_date" | "invalid_max_date" | "invalid_calendar_id" | "invalid_calendar" | "invalid_appointment_type_id" | "invalid_appointment_type" | "invalid_canceled" | "invalid_first_name" | "invalid_last_name" | "invalid_email" | "invalid_phone" | "invalid_field" | "invalid_exclude_forms" | "invalid_direction" | "invalid_showall";
+                    };
+                };
+            };
+            /** @description Unauthorized: `unauthorized` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 401;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "unauthorized";
+                    };
+                };
+            };
+            /** @description Forbidden: `forbidden` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @example 403
+                         * @enum {integer}
+                         */
+                        status_code: 403;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /**
+                         * @example forbidden
+                         * @enum {string}
+                         */
+                        error: "forbidden";
+                    };
+                };
+            };
+            /** @description Over a rate limit: try again later. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 429;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "too_many_requests";
+                    };
+                };
+            };
+        };
+    };
+    AppointmentsController_book: {
+        parameters: {
+            query?: {
+                /** @description Book as the owner. */
+                admin?: boolean;
+                /** @description Send the client no confirmation. */
+                noEmail?: boolean;
+            };
+            header?: {
+                /** @description The same request again with the same key answers the appointment it booked. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @example Ada */
+                    firstName: string;
+                    /** @example Lovelace */
+                    lastName: string;
+                    /** @description Required unless an admin books. */
+                    email?: string;
+                    phone?: string;
+                    appointmentTypeID: number;
+                    /** @description Required for admins; else any of the type's. */
+                    calendarID?: number;
+                    /**
+                     * @description Read in the calendar's zone when named, else the account's.
+                     * @example 2030-06-03T09:00
+                     */
+                    datetime: string;
+                    /** @description The client's zone (IANA). */
+                    timezone?: string;
+                    certificate?: string;
+                    fields?: {
+                        id?: number;
+                        value?: string;
+                    }[];
+                    /** @description Admins only. */
+                    notes?: string;
+                    addonIDs?: number | number[] | string;
+                    labels?: {
+                        id?: number;
+                    }[];
+                    smsOptIn?: boolean;
+                    /** @description The token of a live hold of this account (POST /slot-holds) for this type and time (and calendar, if named): the held time is the client’s; the hold is spent. */
+                    holdToken?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The appointment booked. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AppointmentObject"];
+                };
+            };
+            /** @description Bad Request: `required_first_name`, `required_last_name`, `required_email`, `required_phone`, `invalid_first_name`, `invalid_last_name`, `invalid_email`, `invalid_phone`, `invalid_notes`, `required_appointment_type_id`, `required_datetime`, `required_calendar_id`, `invalid_appointment_type`, `invalid_calendar`, `invalid_addon_ids`, `invalid_addon`, `invalid_timezone`, `invalid_datetime`, `invalid_fields`, `required_field`, `invalid_field`, `invalid_labels`, `invalid_certificate`, `expired_certificate`, `invalid_certificate_type`, `certificate_uses`, `invalid_idempotency_key`, `idempotency_key_reused`, `invalid_hold_token`, `not_available`, `not_available_min_hours_in_advance`, `not_available_max_days_in_advance`, `no_available_calendar` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 400;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "required_first_name" | "required_last_name" | "required_email" | "required_phone" | "invalid_first_name" | "invalid_last_name" | "invalid_email" | "invalid_phone" | "invalid_notes" | "required_appointment_type_id" | "required_datetime" | "required_calendar_id" | "invalid_appointment_type" | "invalid_calendar" | "invalid_addon_ids" | "invalid_addon" | "invalid_timezone" | "invalid_datetime" | "invalid_fields" | "required_field" | "invalid_field" | "invalid_labels" | "invalid_certificate" | "expired_certificate" | "invalid_certificate_type" | "certificate_uses" | "invalid_idempotency_key" | "idempotency_key_reused" | "invalid_hold_token" | "not_available" | "not_available_min_hours_in_advance" | "not_available_max_days_in_advance" | "no_available_calendar" | "bad_request" | "invalid_appointment_type_id" | "invalid_calendar_id" | "required_timezone" | "required_certificate" | "required_notes" | "required_addon_ids" | "invalid_sms_opt_in" | "required_hold_token";
+                    };
+                };
+            };
+            /** @description Unauthorized: `unauthorized` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 401;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "unauthorized";
+                    };
+                };
+            };
+            /** @description Forbidden: `forbidden` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @example 403
+                         * @enum {integer}
+                         */
+                        status_code: 403;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /**
+                         * @example forbidden
+                         * @enum {string}
+                         */
+                        error: "forbidden";
+                    };
+                };
+            };
+            /** @description Payload Too Large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 413;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "payload_too_large";
+                    };
+                };
+            };
+            /** @description Unsupported Media Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 415;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description Over a rate limit: try again later. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 429;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "too_many_requests";
+                    };
+                };
+            };
+        };
+    };
+    AppointmentsController_get: {
+        parameters: {
+            query?: {
+                /** @description Fill the questions this appointment left open with its client's previous answers (the latest earlier appointment, by start, that answered each). */
+                pastFormAnswers?: boolean;
+            };
+            header?: never;
+            path: {
+                /** @description The appointment's id. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AppointmentObject"];
+                };
+            };
+            /** @description Bad Request: `invalid_past_form_answers` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 400;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "invalid_past_form_answers";
+                    };
+                };
+            };
+            /** @description Unauthorized: `unauthorized` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 401;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "unauthorized";
+                    };
+                };
+            };
+            /** @description Forbidden: `forbidden` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 403;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "forbidden";
+                    };
+                };
+            };
+            /** @description Not Found: `not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 404;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "not_found";
+                    };
+                };
+            };
+            /** @description Over a rate limit: try again later. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 429;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "too_many_requests";
+                    };
+                };
+            };
+        };
+    };
+    AppointmentsController_update: {
+        parameters: {
+            query?: {
+                /** @description Act as the owner: no time rule applies. */
+                admin?: boolean;
+            };
+            header?: never;
+            path: {
+                /** @description The appointment's id. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateAppointmentRequest"];
+            };
+        };
+        responses: {
+            /** @description The appointment as it now is. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AppointmentObject"];
+                };
+            };
+            /** @description Bad Request: `invalid_fields`, `required_field`, `invalid_field`, `invalid_labels`, `invalid_certificate`, `expired_certificate`, `invalid_certificate_type`, `certificate_uses` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 400;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "invalid_fields" | "required_field" | "invalid_field" | "invalid_labels" | "invalid_certificate" | "expired_certificate" | "invalid_certificate_type" | "certificate_uses" | "bad_request" | "invalid_first_name" | "invalid_last_name" | "invalid_email" | "invalid_phone" | "invalid_sms_opt_in" | "invalid_notes";
+                    };
+                };
+            };
+            /** @description Unauthorized: `unauthorized` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 401;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "unauthorized";
+                    };
+                };
+            };
+            /** @description Forbidden: `forbidden` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 403;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "forbidden";
+                    };
+                };
+            };
+            /** @description Not Found: `not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 404;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "not_found";
+                    };
+                };
+            };
+            /** @description Payload Too Large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 413;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "payload_too_large";
+                    };
+                };
+            };
+            /** @description Unsupported Media Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 415;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description Over a rate limit: try again later. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 429;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "too_many_requests";
+                    };
+                };
+            };
+        };
+    };
+    AppointmentsController_cancel: {
+        parameters: {
+            query?: {
+                /** @description Act as the owner: no time rule applies. */
+                admin?: boolean;
+                /** @description Send the client no notice. */
+                noEmail?: boolean;
+            };
+            header?: never;
+            path: {
+                /** @description The appointment's id. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CancelAppointmentRequest"];
+            };
+        };
+        responses: {
+            /** @description The canceled appointment. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AppointmentObject"];
+                };
+            };
+            /** @description Bad Request: `already_canceled`, `cancel_not_allowed` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 400;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "already_canceled" | "cancel_not_allowed" | "bad_request" | "invalid_cancel_note" | "invalid_no_show";
+                    };
+                };
+            };
+            /** @description Unauthorized: `unauthorized` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 401;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "unauthorized";
+                    };
+                };
+            };
+            /** @description Forbidden: `forbidden` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 403;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "forbidden";
+                    };
+                };
+            };
+            /** @description Not Found: `not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 404;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "not_found";
+                    };
+                };
+            };
+            /** @description Payload Too Large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 413;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "payload_too_large";
+                    };
+                };
+            };
+            /** @description Unsupported Media Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 415;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description Over a rate limit: try again later. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 429;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "too_many_requests";
+                    };
+                };
+            };
+        };
+    };
+    AppointmentsController_reschedule: {
+        parameters: {
+            query?: {
+                /** @description Act as the owner: no time rule applies. */
+                admin?: boolean;
+                /** @description Send the client no notice. */
+                noEmail?: boolean;
+            };
+            header?: never;
+            path: {
+                /** @description The appointment's id. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RescheduleAppointmentRequest"];
+            };
+        };
+        responses: {
+            /** @description The appointment at its new time. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AppointmentObject"];
+                };
+            };
+            /** @description Bad Request: `required_datetime`, `invalid_datetime`, `invalid_timezone`, `invalid_calendar`, `invalid_calendar_id`, `not_available`, `not_available_min_hours_in_advance`, `not_available_max_days_in_advance`, `no_available_calendar`, `already_canceled`, `reschedule_not_allowed` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 400;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "required_datetime" | "invalid_datetime" | "invalid_timezone" | "invalid_calendar" | "invalid_calendar_id" | "not_available" | "not_available_min_hours_in_advance" | "not_available_max_days_in_advance" | "no_available_calendar" | "already_canceled" | "reschedule_not_allowed" | "bad_request" | "required_calendar_id";
+                    };
+                };
+            };
+            /** @description Unauthorized: `unauthorized` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 401;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "unauthorized";
+                    };
+                };
+            };
+            /** @description Forbidden: `forbidden` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 403;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "forbidden";
+                    };
+                };
+            };
+            /** @description Not Found: `not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 404;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "not_found";
+                    };
+                };
+            };
+            /** @description Payload Too Large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 413;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "payload_too_large";
+                    };
+                };
+            };
+            /** @description Unsupported Media Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 415;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description Over a rate limit: try again later. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 429;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "too_many_requests";
+                    };
+                };
+            };
+        };
+    };
+    AppointmentPaymentsController_list: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The appointment's id. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Its payments, oldest first. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentView"][];
+                };
+            };
+            /** @description Unauthorized: `unauthorized` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 401;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "unauthorized";
+                    };
+                };
+            };
+            /** @description Forbidden: `forbidden` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 403;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "forbidden";
+                    };
+                };
+            };
+            /** @description Not Found: `not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 404;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "not_found";
+                    };
+                };
+            };
+            /** @description Over a rate limit: try again later. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 429;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "too_many_requests";
+                    };
+                };
+            };
+        };
+    };
+    AppointmentPaymentsController_record: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The appointment's id. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RecordPaymentRequest"];
+            };
+        };
+        responses: {
+            /** @description The payment recorded (or recorded before). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentView"];
+                };
+            };
+            /** @description Bad Request: `bad_request`, `required_amount`, `invalid_amount`, `required_processor`, `invalid_processor`, `invalid_transaction_id`, `invalid_reason`, `required_reason`, `refund_exceeds_paid`, `too_many_payments`, `appointment_canceled` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 400;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "bad_request" | "required_amount" | "invalid_amount" | "required_processor" | "invalid_processor" | "invalid_transaction_id" | "invalid_reason" | "required_reason" | "refund_exceeds_paid" | "too_many_payments" | "appointment_canceled";
+                    };
+                };
+            };
+            /** @description Unauthorized: `unauthorized` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 401;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "unauthorized";
+                    };
+                };
+            };
+            /** @description Forbidden: `forbidden` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 403;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "forbidden";
+                    };
+                };
+            };
+            /** @description Not Found: `not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 404;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "not_found";
+                    };
+                };
+            };
+            /** @description Conflict: `transaction_id_reused` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @example 409
+                         * @enum {integer}
+                         */
+                        status_code: 409;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /**
+                         * @example transaction_id_reused
+                         * @enum {string}
+                         */
+                        error: "transaction_id_reused";
+                    };
+                };
+            };
+            /** @description Payload Too Large: `payload_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 413;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "payload_too_large";
+                    };
+                };
+            };
+            /** @description Unsupported Media Type: `unsupported_media_type` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 415;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description Over a rate limit: try again later. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 429;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "too_many_requests";
+                    };
+                };
+            };
+        };
+    };
+    SlotHoldsController_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateSlotHoldRequest"];
+            };
+        };
+        responses: {
+            /** @description The hold, with its token (only here). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreatedSlotHoldView"];
+                };
+            };
+            /** @description Bad Request: `bad_request`, `required_appointment_type_id`, `required_datetime`, `invalid_appointment_type`, `invalid_calendar`, `invalid_addon_ids`, `invalid_addon`, `invalid_timezone`, `invalid_datetime`, `invalid_minutes`, `not_available`, `not_available_min_hours_in_advance`, `not_available_max_days_in_advance`, `no_available_calendar` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 400;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "bad_request" | "required_appointment_type_id" | "required_datetime" | "invalid_appointment_type" | "invalid_calendar" | "invalid_addon_ids" | "invalid_addon" | "invalid_timezone" | "invalid_datetime" | "invalid_minutes" | "not_available" | "not_available_min_hours_in_advance" | "not_available_max_days_in_advance" | "no_available_calendar" | "invalid_appointment_type_id" | "invalid_calendar_id" | "required_calendar_id" | "required_addon_ids" | "required_timezone" | "required_minutes";
+                    };
+                };
+            };
+            /** @description Unauthorized: `unauthorized` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 401;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "unauthorized";
+                    };
+                };
+            };
+            /** @description Forbidden: `forbidden` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @example 403
+                         * @enum {integer}
+                         */
+                        status_code: 403;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /**
+                         * @example forbidden
+                         * @enum {string}
+                         */
+                        error: "forbidden";
+                    };
+                };
+            };
+            /** @description Payload Too Large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 413;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "payload_too_large";
+                    };
+                };
+            };
+            /** @description Unsupported Media Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 415;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description Over a rate limit: try again later. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 429;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "too_many_requests";
+                    };
+                };
+            };
+        };
+    };
+    SlotHoldsController_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The hold's id. Another account's hold is 404, as one that has ended. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SlotHoldView"];
+                };
+            };
+            /** @description Unauthorized: `unauthorized` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 401;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "unauthorized";
+                    };
+                };
+            };
+            /** @description Forbidden: another account's resource. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 403;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "forbidden";
+                    };
+                };
+            };
+            /** @description Not Found: `not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 404;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "not_found";
+                    };
+                };
+            };
+            /** @description Over a rate limit: try again later. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 429;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "too_many_requests";
+                    };
+                };
+            };
+        };
+    };
+    SlotHoldsController_extend: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The hold's id. Another account's hold is 404, as one that has ended. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ExtendSlotHoldRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SlotHoldView"];
+                };
+            };
+            /** @description Bad Request: `bad_request`, `required_minutes`, `invalid_minutes` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 400;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "bad_request" | "required_minutes" | "invalid_minutes";
+                    };
+                };
+            };
+            /** @description Unauthorized: `unauthorized` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 401;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "unauthorized";
+                    };
+                };
+            };
+            /** @description Forbidden: another account's resource. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 403;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "forbidden";
+                    };
+                };
+            };
+            /** @description Not Found: `not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 404;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "not_found";
+                    };
+                };
+            };
+            /** @description Payload Too Large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 413;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "payload_too_large";
+                    };
+                };
+            };
+            /** @description Unsupported Media Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 415;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description Over a rate limit: try again later. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 429;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "too_many_requests";
+                    };
+                };
+            };
+        };
+    };
+    SlotHoldsController_release: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The hold's id. Another account's hold is 404, as one that has ended. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Released. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Unauthorized: `unauthorized` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 401;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "unauthorized";
+                    };
+                };
+            };
+            /** @description Forbidden: another account's resource. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 403;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "forbidden";
+                    };
+                };
+            };
+            /** @description Not Found: `not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 404;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "not_found";
+                    };
+                };
+            };
+            /** @description Over a rate limit: try again later. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 429;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "too_many_requests";
+                    };
+                };
+            };
+        };
+    };
+    ClientsController_list: {
+        parameters: {
+            query?: {
+                /** @description Lists the clients whose first name, last name, full name ("Jane Doe"), e-mail or phone contains this text, ignoring case and accents; a search of only phone characters with three digits or more also matches phone numbers by their digits ("5550100" finds "+1 555-0100"). Empty or absent: every client. */
+                search?: string;
+                /** @description At most this many clients, by last name then first name (default and largest: 10000). */
+                max?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The clients, at most `max`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ClientView"][];
+                };
+            };
+            /** @description Bad Request: `invalid_search`, `invalid_max` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 400;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "invalid_search" | "invalid_max";
+                    };
+                };
+            };
+            /** @description Unauthorized: `unauthorized` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 401;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "unauthorized";
+                    };
+                };
+            };
+            /** @description Over a rate limit: try again later. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 429;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "too_many_requests";
+                    };
+                };
+            };
+        };
+    };
+    ClientsController_update: {
+        parameters: {
+            query: {
+                /** @description The client's first name, as listed (case is ignored). Required. Not blank. */
+                firstName: string;
+                /** @description The client's last name, as listed (case is ignored). Required. Not blank. */
+                lastName: string;
+                /** @description The client's phone, compared by its digits ("+1 (555) 010-0000" is "15550100000"). Needed when several clients have the name. Send "+" as %2B. A phone number (digits, spaces and + ( ) - . /), or "" for none. */
+                phone?: string;
+                /** @description The client's e-mail (case is ignored): this service's addition, for clients of one name who share a phone. */
+                email?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["UpdateClientRequest"];
+            };
+        };
+        responses: {
+            /** @description The client as changed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ClientView"];
+                };
+            };
+            /** @description Bad Request: `required_first_name`, `required_last_name`, `invalid_first_name`, `invalid_last_name`, `invalid_phone`, `invalid_email`, `ambiguous_client`, `invalid_notes`, `duplicate_client`, `bad_request` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 400;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "required_first_name" | "required_last_name" | "invalid_first_name" | "invalid_last_name" | "invalid_phone" | "invalid_email" | "ambiguous_client" | "invalid_notes" | "duplicate_client" | "bad_request";
+                    };
+                };
+            };
+            /** @description Unauthorized: `unauthorized` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 401;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "unauthorized";
+                    };
+                };
+            };
+            /** @description Not Found: `not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @example 404
+                         * @enum {integer}
+                         */
+                        status_code: 404;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /**
+                         * @example not_found
+                         * @enum {string}
+                         */
+                        error: "not_found";
+                    };
+                };
+            };
+            /** @description Payload Too Large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 413;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "payload_too_large";
+                    };
+                };
+            };
+            /** @description Unsupported Media Type: `unsupported_media_type` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 415;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description Over a rate limit: try again later. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 429;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "too_many_requests";
+                    };
+                };
+            };
+        };
+    };
+    ClientsController_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateClientRequest"];
+            };
+        };
+        responses: {
+            /** @description The client added. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ClientView"];
+                };
+            };
+            /** @description Bad Request: `required_first_name`, `required_last_name`, `invalid_first_name`, `invalid_last_name`, `invalid_email`, `invalid_phone`, `invalid_notes`, `duplicate_client`, `bad_request` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 400;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "required_first_name" | "required_last_name" | "invalid_first_name" | "invalid_last_name" | "invalid_email" | "invalid_phone" | "invalid_notes" | "duplicate_client" | "bad_request";
+                    };
+                };
+            };
+            /** @description Unauthorized: `unauthorized` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 401;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "unauthorized";
+                    };
+                };
+            };
+            /** @description Payload Too Large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 413;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "payload_too_large";
+                    };
+                };
+            };
+            /** @description Unsupported Media Type: `unsupported_media_type` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 415;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description Over a rate limit: try again later. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 429;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "too_many_requests";
+                    };
+                };
+            };
+        };
+    };
+    ClientsController_delete: {
+        parameters: {
+            query: {
+                /** @description The client's first name, as listed (case is ignored). Required. Not blank. */
+                firstName: string;
+                /** @description The client's last name, as listed (case is ignored). Required. Not blank. */
+                lastName: string;
+                /** @description The client's phone, compared by its digits ("+1 (555) 010-0000" is "15550100000"). Needed when several clients have the name. Send "+" as %2B. A phone number (digits, spaces and + ( ) - . /), or "" for none. */
+                phone?: string;
+                /** @description The client's e-mail (case is ignored): this service's addition, for clients of one name who share a phone. */
+                email?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad Request: `required_first_name`, `required_last_name`, `invalid_first_name`, `invalid_last_name`, `invalid_phone`, `invalid_email`, `ambiguous_client` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 400;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "required_first_name" | "required_last_name" | "invalid_first_name" | "invalid_last_name" | "invalid_phone" | "invalid_email" | "ambiguous_client";
+                    };
+                };
+            };
+            /** @description Unauthorized: `unauthorized` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 401;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "unauthorized";
+                    };
+                };
+            };
+            /** @description Not Found: `not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @example 404
+                         * @enum {integer}
+                         */
+                        status_code: 404;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /**
+                         * @example not_found
+                         * @enum {string}
+                         */
+                        error: "not_found";
+                    };
+                };
+            };
+            /** @description Over a rate limit: try again later. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 429;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "too_many_requests";
+                    };
+                };
+            };
+        };
+    };
+    FormsController_list: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The list. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FormView"][];
+                };
+            };
+            /** @description Unauthorized: no credentials, or wrong ones. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 401;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "unauthorized";
+                    };
+                };
+            };
+            /** @description Over a rate limit: try again later. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 429;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "too_many_requests";
+                    };
+                };
+            };
+        };
+    };
+    FormsController_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateFormRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FormView"];
+                };
+            };
+            /** @description Bad Request: the codes below. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 400;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "bad_request" | "invalid_name" | "required_name" | "invalid_description" | "invalid_hidden" | "invalid_fields";
+                    };
+                };
+            };
+            /** @description Unauthorized: no credentials, or wrong ones. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 401;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "unauthorized";
+                    };
+                };
+            };
+            /** @description Payload Too Large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 413;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "payload_too_large";
+                    };
+                };
+            };
+            /** @description Unsupported Media Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 415;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description Over a rate limit: try again later. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 429;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "too_many_requests";
+                    };
+                };
+            };
+        };
+    };
+    FormsController_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FormView"];
+                };
+            };
+            /** @description Unauthorized: no credentials, or wrong ones. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 401;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "unauthorized";
+                    };
+                };
+            };
+            /** @description Forbidden: another account's resource. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 403;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "forbidden";
+                    };
+                };
+            };
+            /** @description Not Found: nothing there. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 404;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "not_found";
+                    };
+                };
+            };
+            /** @description Over a rate limit: try again later. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 429;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "too_many_requests";
+                    };
+                };
+            };
+        };
+    };
+    FormsController_update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateFormRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FormView"];
+                };
+            };
+            /** @description Bad Request: the codes below. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 400;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "bad_request" | "invalid_name" | "invalid_description" | "invalid_hidden" | "invalid_fields";
+                    };
+                };
+            };
+            /** @description Unauthorized: no credentials, or wrong ones. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 401;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "unauthorized";
+                    };
+                };
+            };
+            /** @description Forbidden: another account's resource. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 403;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "forbidden";
+                    };
+                };
+            };
+            /** @description Not Found: nothing there. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 404;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "not_found";
+                    };
+                };
+            };
+            /** @description Payload Too Large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 413;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "payload_too_large";
+                    };
+                };
+            };
+            /** @description Unsupported Media Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 415;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description Over a rate limit: try again later. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 429;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "too_many_requests";
+                    };
+                };
+            };
+        };
+    };
+    FormsController_delete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Unauthorized: no credentials, or wrong ones. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 401;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "unauthorized";
+                    };
+                };
+            };
+            /** @description Forbidden: another account's resource. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 403;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "forbidden";
+                    };
+                };
+            };
+            /** @description Not Found: nothing there. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 404;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "not_found";
+                    };
+                };
+            };
+            /** @description Over a rate limit: try again later. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 429;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "too_many_requests";
+                    };
+                };
+            };
+        };
+    };
+    WebhooksController_list: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The list. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookSubscriptionView"][];
+                };
+            };
+            /** @description Unauthorized: no credentials, or wrong ones. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 401;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "unauthorized";
+                    };
+                };
+            };
+            /** @description Over a rate limit: try again later. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 429;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "too_many_requests";
+                    };
+                };
+            };
+        };
+    };
+    WebhooksController_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateWebhookRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookSubscriptionView"];
+                };
+            };
+            /** @description Bad Request: the codes below. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 400;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "bad_request" | "invalid_event" | "required_event" | "invalid_target" | "required_target";
+                    };
+                };
+            };
+            /** @description Unauthorized: no credentials, or wrong ones. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 401;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "unauthorized";
+                    };
+                };
+            };
+            /** @description Payload Too Large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 413;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "payload_too_large";
+                    };
+                };
+            };
+            /** @description Unsupported Media Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 415;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description Over a rate limit: try again later. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 429;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "too_many_requests";
+                    };
+                };
+            };
+        };
+    };
+    WebhooksController_update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateWebhookRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookSubscriptionView"];
+                };
+            };
+            /** @description Bad Request: the codes below. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 400;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "bad_request" | "invalid_status" | "invalid_target";
+                    };
+                };
+            };
+            /** @description Unauthorized: no credentials, or wrong ones. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 401;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "unauthorized";
+                    };
+                };
+            };
+            /** @description Forbidden: another account's resource. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 403;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "forbidden";
+                    };
+                };
+            };
+            /** @description Not Found: nothing there. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 404;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "not_found";
+                    };
+                };
+            };
+            /** @description Payload Too Large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 413;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "payload_too_large";
+                    };
+                };
+            };
+            /** @description Unsupported Media Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 415;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description Over a rate limit: try again later. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 429;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "too_many_requests";
+                    };
+                };
+            };
+        };
+    };
+    WebhooksController_delete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Unauthorized: no credentials, or wrong ones. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 401;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "unauthorized";
+                    };
+                };
+            };
+            /** @description Forbidden: another account's resource. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 403;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "forbidden";
+                    };
+                };
+            };
+            /** @description Not Found: nothing there. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 404;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "not_found";
+                    };
+                };
+            };
+            /** @description Over a rate limit: try again later. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 429;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "too_many_requests";
+                    };
+                };
+            };
+        };
+    };
+    WebhooksController_deliveries: {
+        parameters: {
+            query?: {
+                max?: number;
+            };
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The list. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDeliveryView"][];
+                };
+            };
+            /** @description Bad Request: the codes below. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 400;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "invalid_max";
+                    };
+                };
+            };
+            /** @description Unauthorized: no credentials, or wrong ones. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 401;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "unauthorized";
+                    };
+                };
+            };
+            /** @description Forbidden: another account's resource. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 403;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "forbidden";
+                    };
+                };
+            };
+            /** @description Not Found: nothing there. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 404;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "not_found";
+                    };
+                };
+            };
+            /** @description Over a rate limit: try again later. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 429;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "too_many_requests";
+                    };
+                };
+            };
+        };
+    };
+    StaticWebhooksController_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StaticWebhooksView"];
+                };
+            };
+            /** @description Unauthorized: no credentials, or wrong ones. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 401;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "unauthorized";
+                    };
+                };
+            };
+            /** @description Over a rate limit: try again later. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 429;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "too_many_requests";
+                    };
+                };
+            };
+        };
+    };
+    StaticWebhooksController_update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateStaticWebhooksRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StaticWebhooksView"];
+                };
+            };
+            /** @description Bad Request: the codes below. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 400;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "bad_request" | "invalid_scheduled" | "invalid_rescheduled" | "invalid_canceled" | "invalid_changed" | "invalid_order_completed";
+                    };
+                };
+            };
+            /** @description Unauthorized: no credentials, or wrong ones. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 401;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "unauthorized";
+                    };
+                };
+            };
+            /** @description Payload Too Large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 413;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "payload_too_large";
+                    };
+                };
+            };
+            /** @description Unsupported Media Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 415;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description Over a rate limit: try again later. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 429;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "too_many_requests";
+                    };
+                };
+            };
+        };
+    };
+    MetaController_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The webhooks' origins and events. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MetaView"];
+                };
+            };
+            /** @description Over a rate limit: try again later. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 429;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "too_many_requests";
+                    };
+                };
+            };
+        };
+    };
+    NotificationsController_list: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The list. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotificationView"][];
+                };
+            };
+            /** @description Unauthorized: no credentials, or wrong ones. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 401;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "unauthorized";
+                    };
+                };
+            };
+            /** @description Forbidden: another account's resource. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 403;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "forbidden";
+                    };
+                };
+            };
+            /** @description Not Found: nothing there. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 404;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "not_found";
+                    };
+                };
+            };
+            /** @description Over a rate limit: try again later. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 429;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "too_many_requests";
+                    };
+                };
+            };
+        };
+    };
+    AuthorizeController_show: {
+        parameters: {
+            query: {
+                /** @description Always `code`. */
+                response_type: "code";
+                /** @description The app's client id. */
+                client_id: string;
+                /** @description One of the redirect URIs registered for the app, exactly. */
+                redirect_uri: string;
+                /** @description The API. */
+                scope: "api-v1";
+                /** @description Given back on the redirect; the app checks it. */
+                state?: string;
+                /** @description PKCE (RFC 7636): BASE64URL(SHA256(code_verifier)). */
+                code_challenge?: string;
+                /** @description PKCE: `S256`. */
+                code_challenge_method?: "S256";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The sign-in or consent page. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description To `redirect_uri` with `error` (and `state`): a refusal the app's page handles. */
+            302: {
+                headers: {
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description An unknown app or a redirect URI not registered: an error page, no redirect. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Over a rate limit: try again later. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        error: "too_many_requests";
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    TokenController_token: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": {
+                    /** @enum {string} */
+                    grant_type: "authorization_code";
+                    /** @description The code the redirect brought. */
+                    code: string;
+                    /**
+                     * Format: uri
+                     * @description As in the authorization.
+                     */
+                    redirect_uri: string;
+                    /** @description PKCE: required when the authorization sent a `code_challenge`. */
+                    code_verifier?: string;
+                    /** @enum {string} */
+                    scope?: "api-v1";
+                    client_id?: string;
+                    client_secret?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The access token; send it as `Authorization: Bearer <token>`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example f1c8… */
+                        access_token: string;
+                        /** @enum {string} */
+                        token_type: "Bearer";
+                    };
+                };
+            };
+            /** @description A malformed request, or a code that is invalid, expired, used or not this client’s. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        error: "invalid_request" | "invalid_grant" | "unsupported_grant_type" | "invalid_scope";
+                        message: string;
+                    };
+                };
+            };
+            /** @description Client authentication failed. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        error: "invalid_client";
+                        message: string;
+                    };
+                };
+            };
+            /** @description Payload Too Large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        error: "invalid_request";
+                        message: string;
+                    };
+                };
+            };
+            /** @description Over a rate limit: try again later. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        error: "too_many_requests";
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    TokenController_disconnect: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": {
+                    access_token: string;
+                    client_id?: string;
+                    client_secret?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Done (also for a token already disabled). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            /** @description A malformed request. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        error: "invalid_request";
+                        message: string;
+                    };
+                };
+            };
+            /** @description Client authentication failed. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        error: "invalid_client";
+                        message: string;
+                    };
+                };
+            };
+            /** @description Payload Too Large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        error: "invalid_request";
+                        message: string;
+                    };
+                };
+            };
+            /** @description Over a rate limit: try again later. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        error: "too_many_requests";
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    appointmentWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description base64(HMAC-SHA256(the account's API key, the raw body)): compute it and compare. */
+                "x-service-signature": string;
+                /** @description Standard Webhooks: the message id, the same on every retry (deduplicate on it). */
+                "webhook-id": string;
+                /** @description Standard Webhooks: seconds since the epoch. */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: `v1,` + base64(HMAC-SHA256(API key, `{id}.{timestamp}.{body}`)). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": {
+                    /** @enum {string} */
+                    action: "scheduled" | "rescheduled" | "canceled" | "changed";
+                    /**
+                     * @description The appointment's id.
+                     * @example 54321
+                     */
+                    id: string;
+                    /** @example 7 */
+                    calendarID: string;
+                    /** @example 1 */
+                    appointmentTypeID: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Received. Anything but an HTTP 500 or a connection error is final. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Retried after 2 s, 30 s, 1 min, 5 min, 10 min … 12 h. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    orderCompletedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description base64(HMAC-SHA256(the account's API key, the raw body)): compute it and compare. */
+                "x-service-signature": string;
+                /** @description Standard Webhooks: the message id, the same on every retry (deduplicate on it). */
+                "webhook-id": string;
+                /** @description Standard Webhooks: seconds since the epoch. */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: `v1,` + base64(HMAC-SHA256(API key, `{id}.{timestamp}.{body}`)). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": {
+                    /** @enum {string} */
+                    action: "order.completed";
+                    /**
+                     * @description The order's id.
+                     * @example 54321
+                     */
+                    id: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Received. Anything but an HTTP 500 or a connection error is final. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Retried after 2 s, 30 s, 1 min, 5 min, 10 min … 12 h. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
         };
-      };
-    };
-  };
-  SettingsController_update: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        'application/json': components['schemas']['UpdateSettingsRequest'];
-      };
-    };
-    responses: {
-      /** @description OK */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['SettingsView'];
-        };
-      };
-      /** @description Bad Request: the codes below. */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 400;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error:
-              | 'bad_request'
-              | 'invalid_timezone'
-              | 'invalid_min_hours_in_advance'
-              | 'invalid_max_days_in_advance'
-              | 'invalid_require_phone'
-              | 'invalid_send_confirmation_email'
-              | 'invalid_send_sms'
-              | 'invalid_reminder_hours'
-              | 'invalid_calendar_sync_minutes'
-              | 'invalid_hold_max_minutes';
-          };
-        };
-      };
-      /** @description Unauthorized: no credentials, or wrong ones. */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 401;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'unauthorized';
-          };
-        };
-      };
-      /** @description Payload Too Large */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 413;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'payload_too_large';
-          };
-        };
-      };
-      /** @description Unsupported Media Type */
-      415: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 415;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'unsupported_media_type';
-          };
-        };
-      };
-      /** @description Over a rate limit: try again later. */
-      429: {
-        headers: {
-          'Retry-After': components['headers']['RetryAfter'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 429;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'too_many_requests';
-          };
-        };
-      };
-    };
-  };
-  AddonsController_list: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description The list. */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['AddonView'][];
-        };
-      };
-      /** @description Unauthorized: no credentials, or wrong ones. */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 401;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'unauthorized';
-          };
-        };
-      };
-      /** @description Over a rate limit: try again later. */
-      429: {
-        headers: {
-          'Retry-After': components['headers']['RetryAfter'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 429;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'too_many_requests';
-          };
-        };
-      };
-    };
-  };
-  AddonsController_create: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        'application/json': components['schemas']['CreateAddonRequest'];
-      };
-    };
-    responses: {
-      /** @description OK */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['AddonView'];
-        };
-      };
-      /** @description Bad Request: the codes below. */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 400;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error:
-              | 'bad_request'
-              | 'invalid_name'
-              | 'required_name'
-              | 'invalid_duration'
-              | 'invalid_price'
-              | 'invalid_private';
-          };
-        };
-      };
-      /** @description Unauthorized: no credentials, or wrong ones. */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 401;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'unauthorized';
-          };
-        };
-      };
-      /** @description Payload Too Large */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 413;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'payload_too_large';
-          };
-        };
-      };
-      /** @description Unsupported Media Type */
-      415: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 415;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'unsupported_media_type';
-          };
-        };
-      };
-      /** @description Over a rate limit: try again later. */
-      429: {
-        headers: {
-          'Retry-After': components['headers']['RetryAfter'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 429;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'too_many_requests';
-          };
-        };
-      };
-    };
-  };
-  AddonsController_get: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        id: number;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description OK */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['AddonView'];
-        };
-      };
-      /** @description Unauthorized: no credentials, or wrong ones. */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 401;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'unauthorized';
-          };
-        };
-      };
-      /** @description Forbidden: another account's resource. */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 403;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'forbidden';
-          };
-        };
-      };
-      /** @description Not Found: nothing there. */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 404;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'not_found';
-          };
-        };
-      };
-      /** @description Over a rate limit: try again later. */
-      429: {
-        headers: {
-          'Retry-After': components['headers']['RetryAfter'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 429;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'too_many_requests';
-          };
-        };
-      };
-    };
-  };
-  AddonsController_update: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        id: number;
-      };
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        'application/json': components['schemas']['UpdateAddonRequest'];
-      };
-    };
-    responses: {
-      /** @description OK */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['AddonView'];
-        };
-      };
-      /** @description Bad Request: the codes below. */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 400;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error:
-              | 'bad_request'
-              | 'invalid_name'
-              | 'invalid_duration'
-              | 'invalid_price'
-              | 'invalid_private';
-          };
-        };
-      };
-      /** @description Unauthorized: no credentials, or wrong ones. */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 401;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'unauthorized';
-          };
-        };
-      };
-      /** @description Forbidden: another account's resource. */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 403;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'forbidden';
-          };
-        };
-      };
-      /** @description Not Found: nothing there. */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 404;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'not_found';
-          };
-        };
-      };
-      /** @description Payload Too Large */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 413;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'payload_too_large';
-          };
-        };
-      };
-      /** @description Unsupported Media Type */
-      415: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 415;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'unsupported_media_type';
-          };
-        };
-      };
-      /** @description Over a rate limit: try again later. */
-      429: {
-        headers: {
-          'Retry-After': components['headers']['RetryAfter'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 429;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'too_many_requests';
-          };
-        };
-      };
-    };
-  };
-  AddonsController_delete: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        id: number;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description OK */
-      204: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content?: never;
-      };
-      /** @description Unauthorized: no credentials, or wrong ones. */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 401;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'unauthorized';
-          };
-        };
-      };
-      /** @description Forbidden: another account's resource. */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 403;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'forbidden';
-          };
-        };
-      };
-      /** @description Not Found: nothing there. */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 404;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'not_found';
-          };
-        };
-      };
-      /** @description Over a rate limit: try again later. */
-      429: {
-        headers: {
-          'Retry-After': components['headers']['RetryAfter'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 429;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'too_many_requests';
-          };
-        };
-      };
-    };
-  };
-  AppointmentTypesController_list: {
-    parameters: {
-      query?: {
-        /** @description Also the deleted types. */
-        includeDeleted?: boolean;
-      };
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description OK */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['AppointmentTypeView'][];
-        };
-      };
-      /** @description Bad Request: `invalid_include_deleted` */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 400;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'invalid_include_deleted';
-          };
-        };
-      };
-      /** @description Unauthorized: `unauthorized` */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 401;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'unauthorized';
-          };
-        };
-      };
-      /** @description Over a rate limit: try again later. */
-      429: {
-        headers: {
-          'Retry-After': components['headers']['RetryAfter'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 429;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'too_many_requests';
-          };
-        };
-      };
-    };
-  };
-  AppointmentTypesController_create: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        'application/json': components['schemas']['AppointmentTypeAttributes'];
-      };
-    };
-    responses: {
-      /** @description OK */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['AppointmentTypeDetails'];
-        };
-      };
-      /** @description Bad Request: the codes below. */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 400;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error:
-              | 'bad_request'
-              | 'invalid_name'
-              | 'invalid_active'
-              | 'invalid_description'
-              | 'invalid_duration'
-              | 'invalid_price'
-              | 'invalid_category'
-              | 'invalid_color'
-              | 'invalid_private'
-              | 'invalid_type'
-              | 'invalid_class_size'
-              | 'invalid_padding_before'
-              | 'invalid_padding_after'
-              | 'invalid_calendar_ids'
-              | 'invalid_addon_ids'
-              | 'invalid_form_ids'
-              | 'invalid_image'
-              | 'invalid_slot_interval'
-              | 'invalid_min_hours_in_advance'
-              | 'invalid_max_days_in_advance'
-              | 'invalid_require_sms_opt_in'
-              | 'invalid_max_per_day'
-              | 'invalid_max_per_week';
-          };
-        };
-      };
-      /** @description Unauthorized: no credentials, or wrong ones. */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 401;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'unauthorized';
-          };
-        };
-      };
-      /** @description Payload Too Large */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 413;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'payload_too_large';
-          };
-        };
-      };
-      /** @description Unsupported Media Type */
-      415: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 415;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'unsupported_media_type';
-          };
-        };
-      };
-      /** @description Over a rate limit: try again later. */
-      429: {
-        headers: {
-          'Retry-After': components['headers']['RetryAfter'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 429;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'too_many_requests';
-          };
-        };
-      };
-    };
-  };
-  AppointmentTypesController_get: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        /** @description The type's id. */
-        id: number;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description OK */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['AppointmentTypeDetails'];
-        };
-      };
-      /** @description Unauthorized: `unauthorized` */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 401;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'unauthorized';
-          };
-        };
-      };
-      /** @description Forbidden: `forbidden` */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 403;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'forbidden';
-          };
-        };
-      };
-      /** @description Not Found: `not_found` */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 404;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'not_found';
-          };
-        };
-      };
-      /** @description Over a rate limit: try again later. */
-      429: {
-        headers: {
-          'Retry-After': components['headers']['RetryAfter'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 429;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'too_many_requests';
-          };
-        };
-      };
-    };
-  };
-  AppointmentTypesController_update: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        id: number;
-      };
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        'application/json': components['schemas']['AppointmentTypeAttributes'];
-      };
-    };
-    responses: {
-      /** @description OK */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['AppointmentTypeDetails'];
-        };
-      };
-      /** @description Bad Request: the codes below. */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 400;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error:
-              | 'bad_request'
-              | 'invalid_name'
-              | 'invalid_active'
-              | 'invalid_description'
-              | 'invalid_duration'
-              | 'invalid_price'
-              | 'invalid_category'
-              | 'invalid_color'
-              | 'invalid_private'
-              | 'invalid_type'
-              | 'invalid_class_size'
-              | 'invalid_padding_before'
-              | 'invalid_padding_after'
-              | 'invalid_calendar_ids'
-              | 'invalid_addon_ids'
-              | 'invalid_form_ids'
-              | 'invalid_image'
-              | 'invalid_slot_interval'
-              | 'invalid_min_hours_in_advance'
-              | 'invalid_max_days_in_advance'
-              | 'invalid_require_sms_opt_in'
-              | 'invalid_max_per_day'
-              | 'invalid_max_per_week';
-          };
-        };
-      };
-      /** @description Unauthorized: no credentials, or wrong ones. */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 401;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'unauthorized';
-          };
-        };
-      };
-      /** @description Forbidden: another account's resource. */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 403;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'forbidden';
-          };
-        };
-      };
-      /** @description Not Found: nothing there. */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 404;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'not_found';
-          };
-        };
-      };
-      /** @description Payload Too Large */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 413;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'payload_too_large';
-          };
-        };
-      };
-      /** @description Unsupported Media Type */
-      415: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 415;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'unsupported_media_type';
-          };
-        };
-      };
-      /** @description Over a rate limit: try again later. */
-      429: {
-        headers: {
-          'Retry-After': components['headers']['RetryAfter'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 429;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'too_many_requests';
-          };
-        };
-      };
-    };
-  };
-  AppointmentTypesController_delete: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        id: number;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description OK */
-      204: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content?: never;
-      };
-      /** @description Unauthorized: no credentials, or wrong ones. */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 401;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'unauthorized';
-          };
-        };
-      };
-      /** @description Forbidden: another account's resource. */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 403;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'forbidden';
-          };
-        };
-      };
-      /** @description Not Found: nothing there. */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 404;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'not_found';
-          };
-        };
-      };
-      /** @description Over a rate limit: try again later. */
-      429: {
-        headers: {
-          'Retry-After': components['headers']['RetryAfter'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 429;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'too_many_requests';
-          };
-        };
-      };
-    };
-  };
-  CalendarsController_list: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description The list. */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['CalendarView'][];
-        };
-      };
-      /** @description Unauthorized: no credentials, or wrong ones. */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 401;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'unauthorized';
-          };
-        };
-      };
-      /** @description Over a rate limit: try again later. */
-      429: {
-        headers: {
-          'Retry-After': components['headers']['RetryAfter'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 429;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'too_many_requests';
-          };
-        };
-      };
-    };
-  };
-  CalendarsController_create: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        'application/json': components['schemas']['CreateCalendarRequest'];
-      };
-    };
-    responses: {
-      /** @description OK */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['CalendarDetailsView'];
-        };
-      };
-      /** @description Bad Request: the codes below. */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 400;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error:
-              | 'bad_request'
-              | 'invalid_name'
-              | 'required_name'
-              | 'invalid_email'
-              | 'invalid_reply_to'
-              | 'invalid_description'
-              | 'invalid_location'
-              | 'invalid_image'
-              | 'invalid_thumbnail'
-              | 'invalid_timezone'
-              | 'required_timezone'
-              | 'invalid_hours'
-              | 'required_hours'
-              | 'invalid_overrides'
-              | 'required_overrides'
-              | 'invalid_max_per_day'
-              | 'invalid_max_per_week';
-          };
-        };
-      };
-      /** @description Unauthorized: no credentials, or wrong ones. */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 401;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'unauthorized';
-          };
-        };
-      };
-      /** @description Payload Too Large */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 413;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'payload_too_large';
-          };
-        };
-      };
-      /** @description Unsupported Media Type */
-      415: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 415;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'unsupported_media_type';
-          };
-        };
-      };
-      /** @description Over a rate limit: try again later. */
-      429: {
-        headers: {
-          'Retry-After': components['headers']['RetryAfter'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 429;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'too_many_requests';
-          };
-        };
-      };
-    };
-  };
-  CalendarsController_get: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        id: number;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description OK */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['CalendarDetailsView'];
-        };
-      };
-      /** @description Unauthorized: no credentials, or wrong ones. */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 401;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'unauthorized';
-          };
-        };
-      };
-      /** @description Forbidden: another account's resource. */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 403;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'forbidden';
-          };
-        };
-      };
-      /** @description Not Found: nothing there. */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 404;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'not_found';
-          };
-        };
-      };
-      /** @description Over a rate limit: try again later. */
-      429: {
-        headers: {
-          'Retry-After': components['headers']['RetryAfter'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 429;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'too_many_requests';
-          };
-        };
-      };
-    };
-  };
-  CalendarsController_update: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        id: number;
-      };
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        'application/json': components['schemas']['UpdateCalendarRequest'];
-      };
-    };
-    responses: {
-      /** @description OK */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['CalendarDetailsView'];
-        };
-      };
-      /** @description Bad Request: the codes below. */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 400;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error:
-              | 'bad_request'
-              | 'invalid_name'
-              | 'invalid_email'
-              | 'invalid_reply_to'
-              | 'invalid_description'
-              | 'invalid_location'
-              | 'invalid_image'
-              | 'invalid_thumbnail'
-              | 'invalid_timezone'
-              | 'required_timezone'
-              | 'invalid_hours'
-              | 'required_hours'
-              | 'invalid_overrides'
-              | 'required_overrides'
-              | 'invalid_max_per_day'
-              | 'invalid_max_per_week';
-          };
-        };
-      };
-      /** @description Unauthorized: no credentials, or wrong ones. */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 401;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'unauthorized';
-          };
-        };
-      };
-      /** @description Forbidden: another account's resource. */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 403;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'forbidden';
-          };
-        };
-      };
-      /** @description Not Found: nothing there. */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 404;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'not_found';
-          };
-        };
-      };
-      /** @description Payload Too Large */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 413;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'payload_too_large';
-          };
-        };
-      };
-      /** @description Unsupported Media Type */
-      415: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 415;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'unsupported_media_type';
-          };
-        };
-      };
-      /** @description Over a rate limit: try again later. */
-      429: {
-        headers: {
-          'Retry-After': components['headers']['RetryAfter'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 429;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'too_many_requests';
-          };
-        };
-      };
-    };
-  };
-  CalendarsController_delete: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        id: number;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description OK */
-      204: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content?: never;
-      };
-      /** @description Unauthorized: no credentials, or wrong ones. */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 401;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'unauthorized';
-          };
-        };
-      };
-      /** @description Forbidden: another account's resource. */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 403;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'forbidden';
-          };
-        };
-      };
-      /** @description Not Found: nothing there. */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 404;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'not_found';
-          };
-        };
-      };
-      /** @description Over a rate limit: try again later. */
-      429: {
-        headers: {
-          'Retry-After': components['headers']['RetryAfter'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 429;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'too_many_requests';
-          };
-        };
-      };
-    };
-  };
-  ClassSessionsController_list: {
-    parameters: {
-      query?: {
-        appointmentTypeID?: number[];
-        calendarID?: number[];
-      };
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description The list. */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ClassSessionView'][];
-        };
-      };
-      /** @description Bad Request: the codes below. */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 400;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'invalid_appointment_type_id' | 'invalid_calendar_id';
-          };
-        };
-      };
-      /** @description Unauthorized: no credentials, or wrong ones. */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 401;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'unauthorized';
-          };
-        };
-      };
-      /** @description Over a rate limit: try again later. */
-      429: {
-        headers: {
-          'Retry-After': components['headers']['RetryAfter'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 429;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'too_many_requests';
-          };
-        };
-      };
-    };
-  };
-  ClassSessionsController_create: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        'application/json': components['schemas']['CreateClassSessionRequest'];
-      };
-    };
-    responses: {
-      /** @description OK */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ClassSessionView'];
-        };
-      };
-      /** @description Bad Request: the codes below. */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 400;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error:
-              | 'bad_request'
-              | 'required_appointment_type_id'
-              | 'invalid_appointment_type_id'
-              | 'required_calendar_id'
-              | 'invalid_calendar_id'
-              | 'required_datetime'
-              | 'invalid_datetime'
-              | 'invalid_name';
-          };
-        };
-      };
-      /** @description Unauthorized: no credentials, or wrong ones. */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 401;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'unauthorized';
-          };
-        };
-      };
-      /** @description Payload Too Large */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 413;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'payload_too_large';
-          };
-        };
-      };
-      /** @description Unsupported Media Type */
-      415: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 415;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'unsupported_media_type';
-          };
-        };
-      };
-      /** @description Over a rate limit: try again later. */
-      429: {
-        headers: {
-          'Retry-After': components['headers']['RetryAfter'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 429;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'too_many_requests';
-          };
-        };
-      };
-    };
-  };
-  ClassSessionsController_get: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        id: number;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description OK */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ClassSessionView'];
-        };
-      };
-      /** @description Unauthorized: no credentials, or wrong ones. */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 401;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'unauthorized';
-          };
-        };
-      };
-      /** @description Forbidden: another account's resource. */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 403;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'forbidden';
-          };
-        };
-      };
-      /** @description Not Found: nothing there. */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 404;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'not_found';
-          };
-        };
-      };
-      /** @description Over a rate limit: try again later. */
-      429: {
-        headers: {
-          'Retry-After': components['headers']['RetryAfter'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 429;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'too_many_requests';
-          };
-        };
-      };
-    };
-  };
-  ClassSessionsController_delete: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        id: number;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description OK */
-      204: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content?: never;
-      };
-      /** @description Unauthorized: no credentials, or wrong ones. */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 401;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'unauthorized';
-          };
-        };
-      };
-      /** @description Forbidden: another account's resource. */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 403;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'forbidden';
-          };
-        };
-      };
-      /** @description Not Found: nothing there. */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 404;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'not_found';
-          };
-        };
-      };
-      /** @description Over a rate limit: try again later. */
-      429: {
-        headers: {
-          'Retry-After': components['headers']['RetryAfter'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 429;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'too_many_requests';
-          };
-        };
-      };
-    };
-  };
-  LabelsController_list: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description The list. */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['LabelView'][];
-        };
-      };
-      /** @description Unauthorized: no credentials, or wrong ones. */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 401;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'unauthorized';
-          };
-        };
-      };
-      /** @description Over a rate limit: try again later. */
-      429: {
-        headers: {
-          'Retry-After': components['headers']['RetryAfter'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 429;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'too_many_requests';
-          };
-        };
-      };
-    };
-  };
-  LabelsController_create: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        'application/json': components['schemas']['CreateLabelRequest'];
-      };
-    };
-    responses: {
-      /** @description OK */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['LabelView'];
-        };
-      };
-      /** @description Bad Request: the codes below. */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 400;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'bad_request' | 'invalid_name' | 'required_name' | 'invalid_color';
-          };
-        };
-      };
-      /** @description Unauthorized: no credentials, or wrong ones. */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 401;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'unauthorized';
-          };
-        };
-      };
-      /** @description Payload Too Large */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 413;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'payload_too_large';
-          };
-        };
-      };
-      /** @description Unsupported Media Type */
-      415: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 415;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'unsupported_media_type';
-          };
-        };
-      };
-      /** @description Over a rate limit: try again later. */
-      429: {
-        headers: {
-          'Retry-After': components['headers']['RetryAfter'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 429;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'too_many_requests';
-          };
-        };
-      };
-    };
-  };
-  LabelsController_get: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        id: number;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description OK */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['LabelView'];
-        };
-      };
-      /** @description Unauthorized: no credentials, or wrong ones. */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 401;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'unauthorized';
-          };
-        };
-      };
-      /** @description Forbidden: another account's resource. */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 403;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'forbidden';
-          };
-        };
-      };
-      /** @description Not Found: nothing there. */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 404;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'not_found';
-          };
-        };
-      };
-      /** @description Over a rate limit: try again later. */
-      429: {
-        headers: {
-          'Retry-After': components['headers']['RetryAfter'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 429;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'too_many_requests';
-          };
-        };
-      };
-    };
-  };
-  LabelsController_update: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        id: number;
-      };
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        'application/json': components['schemas']['UpdateLabelRequest'];
-      };
-    };
-    responses: {
-      /** @description OK */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['LabelView'];
-        };
-      };
-      /** @description Bad Request: the codes below. */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 400;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'bad_request' | 'invalid_name' | 'invalid_color';
-          };
-        };
-      };
-      /** @description Unauthorized: no credentials, or wrong ones. */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 401;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'unauthorized';
-          };
-        };
-      };
-      /** @description Forbidden: another account's resource. */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 403;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'forbidden';
-          };
-        };
-      };
-      /** @description Not Found: nothing there. */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 404;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'not_found';
-          };
-        };
-      };
-      /** @description Payload Too Large */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 413;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'payload_too_large';
-          };
-        };
-      };
-      /** @description Unsupported Media Type */
-      415: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 415;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'unsupported_media_type';
-          };
-        };
-      };
-      /** @description Over a rate limit: try again later. */
-      429: {
-        headers: {
-          'Retry-After': components['headers']['RetryAfter'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 429;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'too_many_requests';
-          };
-        };
-      };
-    };
-  };
-  LabelsController_delete: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        id: number;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description OK */
-      204: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content?: never;
-      };
-      /** @description Unauthorized: no credentials, or wrong ones. */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 401;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'unauthorized';
-          };
-        };
-      };
-      /** @description Forbidden: another account's resource. */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 403;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'forbidden';
-          };
-        };
-      };
-      /** @description Not Found: nothing there. */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 404;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'not_found';
-          };
-        };
-      };
-      /** @description Over a rate limit: try again later. */
-      429: {
-        headers: {
-          'Retry-After': components['headers']['RetryAfter'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 429;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'too_many_requests';
-          };
-        };
-      };
-    };
-  };
-  ProductsController_list: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description The list. */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ProductView'][];
-        };
-      };
-      /** @description Unauthorized: no credentials, or wrong ones. */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 401;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'unauthorized';
-          };
-        };
-      };
-      /** @description Over a rate limit: try again later. */
-      429: {
-        headers: {
-          'Retry-After': components['headers']['RetryAfter'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 429;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'too_many_requests';
-          };
-        };
-      };
-    };
-  };
-  ProductsController_create: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        'application/json': components['schemas']['CreateProductRequest'];
-      };
-    };
-    responses: {
-      /** @description OK */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ProductView'];
-        };
-      };
-      /** @description Bad Request: the codes below. */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 400;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error:
-              | 'bad_request'
-              | 'invalid_name'
-              | 'required_name'
-              | 'invalid_description'
-              | 'invalid_price'
-              | 'required_price'
-              | 'invalid_type'
-              | 'required_type'
-              | 'invalid_hidden'
-              | 'invalid_expires'
-              | 'invalid_appointment_type_counts';
-          };
-        };
-      };
-      /** @description Unauthorized: no credentials, or wrong ones. */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 401;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'unauthorized';
-          };
-        };
-      };
-      /** @description Payload Too Large */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 413;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'payload_too_large';
-          };
-        };
-      };
-      /** @description Unsupported Media Type */
-      415: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 415;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'unsupported_media_type';
-          };
-        };
-      };
-      /** @description Over a rate limit: try again later. */
-      429: {
-        headers: {
-          'Retry-After': components['headers']['RetryAfter'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 429;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'too_many_requests';
-          };
-        };
-      };
-    };
-  };
-  ProductsController_get: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        id: number;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description OK */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ProductView'];
-        };
-      };
-      /** @description Unauthorized: no credentials, or wrong ones. */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 401;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'unauthorized';
-          };
-        };
-      };
-      /** @description Forbidden: another account's resource. */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 403;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'forbidden';
-          };
-        };
-      };
-      /** @description Not Found: nothing there. */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 404;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'not_found';
-          };
-        };
-      };
-      /** @description Over a rate limit: try again later. */
-      429: {
-        headers: {
-          'Retry-After': components['headers']['RetryAfter'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 429;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'too_many_requests';
-          };
-        };
-      };
-    };
-  };
-  ProductsController_update: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        id: number;
-      };
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        'application/json': components['schemas']['UpdateProductRequest'];
-      };
-    };
-    responses: {
-      /** @description OK */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ProductView'];
-        };
-      };
-      /** @description Bad Request: the codes below. */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 400;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error:
-              | 'bad_request'
-              | 'invalid_name'
-              | 'invalid_description'
-              | 'invalid_price'
-              | 'invalid_type'
-              | 'invalid_hidden'
-              | 'invalid_expires'
-              | 'invalid_appointment_type_counts';
-          };
-        };
-      };
-      /** @description Unauthorized: no credentials, or wrong ones. */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 401;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'unauthorized';
-          };
-        };
-      };
-      /** @description Forbidden: another account's resource. */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 403;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'forbidden';
-          };
-        };
-      };
-      /** @description Not Found: nothing there. */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 404;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'not_found';
-          };
-        };
-      };
-      /** @description Payload Too Large */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 413;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'payload_too_large';
-          };
-        };
-      };
-      /** @description Unsupported Media Type */
-      415: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 415;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'unsupported_media_type';
-          };
-        };
-      };
-      /** @description Over a rate limit: try again later. */
-      429: {
-        headers: {
-          'Retry-After': components['headers']['RetryAfter'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 429;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'too_many_requests';
-          };
-        };
-      };
-    };
-  };
-  ProductsController_delete: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        id: number;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description OK */
-      204: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content?: never;
-      };
-      /** @description Unauthorized: no credentials, or wrong ones. */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 401;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'unauthorized';
-          };
-        };
-      };
-      /** @description Forbidden: another account's resource. */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 403;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'forbidden';
-          };
-        };
-      };
-      /** @description Not Found: nothing there. */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 404;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'not_found';
-          };
-        };
-      };
-      /** @description Over a rate limit: try again later. */
-      429: {
-        headers: {
-          'Retry-After': components['headers']['RetryAfter'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 429;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'too_many_requests';
-          };
-        };
-      };
-    };
-  };
-  AvailabilityController_dates: {
-    parameters: {
-      query: {
-        appointmentTypeID: number;
-        calendarID?: number;
-        timezone?: string;
-        addonIDs?: number[];
-        month: string;
-      };
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description The list. */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['AvailableDate'][];
-        };
-      };
-      /** @description Bad Request: the codes below. */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 400;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error:
-              | 'required_month'
-              | 'invalid_month'
-              | 'required_appointment_type_id'
-              | 'invalid_appointment_type_id'
-              | 'invalid_calendar_id'
-              | 'invalid_timezone'
-              | 'invalid_addon_ids';
-          };
-        };
-      };
-      /** @description Unauthorized: no credentials, or wrong ones. */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 401;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'unauthorized';
-          };
-        };
-      };
-      /** @description Over a rate limit: try again later. */
-      429: {
-        headers: {
-          'Retry-After': components['headers']['RetryAfter'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 429;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'too_many_requests';
-          };
-        };
-      };
-    };
-  };
-  AvailabilityController_times: {
-    parameters: {
-      query: {
-        appointmentTypeID: number;
-        calendarID?: number;
-        timezone?: string;
-        addonIDs?: number[];
-        date: string;
-        ignoreAppointmentIDs?: number[];
-      };
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description The list. */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['AvailableTime'][];
-        };
-      };
-      /** @description Bad Request: the codes below. */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 400;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error:
-              | 'required_date'
-              | 'invalid_date'
-              | 'invalid_ignore_appointment_ids'
-              | 'required_appointment_type_id'
-              | 'invalid_appointment_type_id'
-              | 'invalid_calendar_id'
-              | 'invalid_timezone'
-              | 'invalid_addon_ids';
-          };
-        };
-      };
-      /** @description Unauthorized: no credentials, or wrong ones. */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 401;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'unauthorized';
-          };
-        };
-      };
-      /** @description Over a rate limit: try again later. */
-      429: {
-        headers: {
-          'Retry-After': components['headers']['RetryAfter'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 429;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'too_many_requests';
-          };
-        };
-      };
-    };
-  };
-  AvailabilityController_classes: {
-    parameters: {
-      query?: {
-        /** @description This class type's sessions (default: every class type's). */
-        appointmentTypeID?: number;
-        /** @description This calendar's sessions (default: every calendar's). */
-        calendarID?: number;
-        /** @description The zone times are shown and dates read in (an IANA name). */
-        timezone?: string;
-        /** @description The sessions of this month (`YYYY-MM`); it wins over `minDate` and `maxDate`. */
-        month?: string;
-        /** @description The first day (inclusive), unless `month` is given. */
-        minDate?: string;
-        /** @description The last day (inclusive), unless `month` is given; without it, the horizon seen from `minDate`. */
-        maxDate?: string;
-        /** @description Also the full sessions and those no longer bookable. */
-        includeUnavailable?: boolean;
-        /** @description Also the sessions of private class types (left out otherwise, even when the type is named). */
-        includePrivate?: boolean;
-      };
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description OK */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['AvailableClass'][];
-        };
-      };
-      /** @description Bad Request: `invalid_month`, `invalid_min_date`, `invalid_max_date`, `invalid_appointment_type_id`, `invalid_appointment_type`, `invalid_calendar_id`, `invalid_calendar`, `invalid_timezone`, `invalid_include_unavailable`, `invalid_include_private` */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 400;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error:
-              | 'invalid_month'
-              | 'invalid_min_date'
-              | 'invalid_max_date'
-              | 'invalid_appointment_type_id'
-              | 'invalid_appointment_type'
-              | 'invalid_calendar_id'
-              | 'invalid_calendar'
-              | 'invalid_timezone'
-              | 'invalid_include_unavailable'
-              | 'invalid_include_private';
-          };
-        };
-      };
-      /** @description Unauthorized: `unauthorized` */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 401;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'unauthorized';
-          };
-        };
-      };
-      /** @description Forbidden: `forbidden` */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /**
-             * @example 403
-             * @enum {integer}
-             */
-            status_code: 403;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /**
-             * @example forbidden
-             * @enum {string}
-             */
-            error: 'forbidden';
-          };
-        };
-      };
-      /** @description Over a rate limit: try again later. */
-      429: {
-        headers: {
-          'Retry-After': components['headers']['RetryAfter'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 429;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'too_many_requests';
-          };
-        };
-      };
-    };
-  };
-  AvailabilityController_checkTimes: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        'application/json':
-          components['schemas']['TimeToCheck'] | components['schemas']['TimeToCheck'][];
-      };
-    };
-    responses: {
-      /** @description The list. */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['CheckedTime'][];
-        };
-      };
-      /** @description Bad Request: the codes below. */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 400;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'bad_request';
-          };
-        };
-      };
-      /** @description Unauthorized: no credentials, or wrong ones. */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 401;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'unauthorized';
-          };
-        };
-      };
-      /** @description Payload Too Large */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 413;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'payload_too_large';
-          };
-        };
-      };
-      /** @description Unsupported Media Type */
-      415: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 415;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'unsupported_media_type';
-          };
-        };
-      };
-      /** @description Over a rate limit: try again later. */
-      429: {
-        headers: {
-          'Retry-After': components['headers']['RetryAfter'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 429;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'too_many_requests';
-          };
-        };
-      };
-    };
-  };
-  BlocksController_list: {
-    parameters: {
-      query?: {
-        max?: number;
-        minDate?: string;
-        maxDate?: string;
-        calendarID?: number[];
-      };
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description The list. */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['BlockView'][];
-        };
-      };
-      /** @description Bad Request: the codes below. */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 400;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'invalid_max' | 'invalid_min_date' | 'invalid_max_date' | 'invalid_calendar_id';
-          };
-        };
-      };
-      /** @description Unauthorized: no credentials, or wrong ones. */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 401;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'unauthorized';
-          };
-        };
-      };
-      /** @description Over a rate limit: try again later. */
-      429: {
-        headers: {
-          'Retry-After': components['headers']['RetryAfter'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 429;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'too_many_requests';
-          };
-        };
-      };
-    };
-  };
-  BlocksController_create: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        'application/json': components['schemas']['CreateBlockRequest'];
-      };
-    };
-    responses: {
-      /** @description OK */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['BlockView'];
-        };
-      };
-      /** @description Bad Request: the codes below. */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 400;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error:
-              | 'bad_request'
-              | 'required_calendar_id'
-              | 'invalid_calendar_id'
-              | 'required_start'
-              | 'invalid_start'
-              | 'required_end'
-              | 'invalid_end'
-              | 'invalid_notes';
-          };
-        };
-      };
-      /** @description Unauthorized: no credentials, or wrong ones. */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 401;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'unauthorized';
-          };
-        };
-      };
-      /** @description Payload Too Large */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 413;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'payload_too_large';
-          };
-        };
-      };
-      /** @description Unsupported Media Type */
-      415: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 415;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'unsupported_media_type';
-          };
-        };
-      };
-      /** @description Over a rate limit: try again later. */
-      429: {
-        headers: {
-          'Retry-After': components['headers']['RetryAfter'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 429;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'too_many_requests';
-          };
-        };
-      };
-    };
-  };
-  BlocksController_get: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        id: number;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description OK */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['BlockView'];
-        };
-      };
-      /** @description Unauthorized: no credentials, or wrong ones. */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 401;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'unauthorized';
-          };
-        };
-      };
-      /** @description Forbidden: another account's resource. */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 403;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'forbidden';
-          };
-        };
-      };
-      /** @description Not Found: nothing there. */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 404;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'not_found';
-          };
-        };
-      };
-      /** @description Over a rate limit: try again later. */
-      429: {
-        headers: {
-          'Retry-After': components['headers']['RetryAfter'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 429;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'too_many_requests';
-          };
-        };
-      };
-    };
-  };
-  BlocksController_delete: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        id: number;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description OK */
-      204: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content?: never;
-      };
-      /** @description Unauthorized: no credentials, or wrong ones. */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 401;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'unauthorized';
-          };
-        };
-      };
-      /** @description Forbidden: another account's resource. */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 403;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'forbidden';
-          };
-        };
-      };
-      /** @description Not Found: nothing there. */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 404;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'not_found';
-          };
-        };
-      };
-      /** @description Over a rate limit: try again later. */
-      429: {
-        headers: {
-          'Retry-After': components['headers']['RetryAfter'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 429;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'too_many_requests';
-          };
-        };
-      };
-    };
-  };
-  CalendarSyncController_list: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        /** @description The calendar. */
-        id: number;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description In the order they were added. */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['BusySourceView'][];
-        };
-      };
-      /** @description Unauthorized: `unauthorized` */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 401;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'unauthorized';
-          };
-        };
-      };
-      /** @description Forbidden: `forbidden` */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 403;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'forbidden';
-          };
-        };
-      };
-      /** @description Not Found: `not_found` */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 404;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'not_found';
-          };
-        };
-      };
-      /** @description Over a rate limit: try again later. */
-      429: {
-        headers: {
-          'Retry-After': components['headers']['RetryAfter'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 429;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'too_many_requests';
-          };
-        };
-      };
-    };
-  };
-  CalendarSyncController_create: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        /** @description The calendar. */
-        id: number;
-      };
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        'application/json': components['schemas']['CreateBusySourceRequest'];
-      };
-    };
-    responses: {
-      /** @description The source added (`state: pending`). */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['BusySourceView'];
-        };
-      };
-      /** @description Bad Request: `required_type`, `invalid_type`, `required_url`, `invalid_url`, `invalid_username`, `invalid_password`, `bad_request`, `too_many_sources` */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 400;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error:
-              | 'required_type'
-              | 'invalid_type'
-              | 'required_url'
-              | 'invalid_url'
-              | 'invalid_username'
-              | 'invalid_password'
-              | 'bad_request'
-              | 'too_many_sources';
-          };
-        };
-      };
-      /** @description Unauthorized: `unauthorized` */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 401;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'unauthorized';
-          };
-        };
-      };
-      /** @description Forbidden: `forbidden` */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 403;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'forbidden';
-          };
-        };
-      };
-      /** @description Not Found: `not_found` */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 404;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'not_found';
-          };
-        };
-      };
-      /** @description Payload Too Large */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 413;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'payload_too_large';
-          };
-        };
-      };
-      /** @description Unsupported Media Type: `unsupported_media_type` */
-      415: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 415;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'unsupported_media_type';
-          };
-        };
-      };
-      /** @description Over a rate limit: try again later. */
-      429: {
-        headers: {
-          'Retry-After': components['headers']['RetryAfter'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 429;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'too_many_requests';
-          };
-        };
-      };
-    };
-  };
-  CalendarSyncController_get: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        /** @description The calendar. */
-        id: number;
-        sourceId: number;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description OK */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['BusySourceView'];
-        };
-      };
-      /** @description Unauthorized: `unauthorized` */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 401;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'unauthorized';
-          };
-        };
-      };
-      /** @description Forbidden: `forbidden` */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 403;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'forbidden';
-          };
-        };
-      };
-      /** @description Not Found: `not_found` */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 404;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'not_found';
-          };
-        };
-      };
-      /** @description Over a rate limit: try again later. */
-      429: {
-        headers: {
-          'Retry-After': components['headers']['RetryAfter'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 429;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'too_many_requests';
-          };
-        };
-      };
-    };
-  };
-  CalendarSyncController_delete: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        /** @description The calendar. */
-        id: number;
-        sourceId: number;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description Removed. */
-      204: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content?: never;
-      };
-      /** @description Unauthorized: `unauthorized` */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 401;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'unauthorized';
-          };
-        };
-      };
-      /** @description Forbidden: `forbidden` */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 403;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'forbidden';
-          };
-        };
-      };
-      /** @description Not Found: `not_found` */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 404;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'not_found';
-          };
-        };
-      };
-      /** @description Over a rate limit: try again later. */
-      429: {
-        headers: {
-          'Retry-After': components['headers']['RetryAfter'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 429;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'too_many_requests';
-          };
-        };
-      };
-    };
-  };
-  CalendarSyncController_feed: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        /** @description The calendar. */
-        id: number;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description OK */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['CalendarFeedView'];
-        };
-      };
-      /** @description Unauthorized: `unauthorized` */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 401;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'unauthorized';
-          };
-        };
-      };
-      /** @description Forbidden: `forbidden` */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 403;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'forbidden';
-          };
-        };
-      };
-      /** @description Not Found: `not_found` */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 404;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'not_found';
-          };
-        };
-      };
-      /** @description Over a rate limit: try again later. */
-      429: {
-        headers: {
-          'Retry-After': components['headers']['RetryAfter'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 429;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'too_many_requests';
-          };
-        };
-      };
-    };
-  };
-  CalendarSyncController_rotate: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        /** @description The calendar. */
-        id: number;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description The new address. */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['CalendarFeedView'];
-        };
-      };
-      /** @description Unauthorized: `unauthorized` */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 401;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'unauthorized';
-          };
-        };
-      };
-      /** @description Forbidden: `forbidden` */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 403;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'forbidden';
-          };
-        };
-      };
-      /** @description Not Found: `not_found` */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 404;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'not_found';
-          };
-        };
-      };
-      /** @description Over a rate limit: try again later. */
-      429: {
-        headers: {
-          'Retry-After': components['headers']['RetryAfter'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 429;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'too_many_requests';
-          };
-        };
-      };
-    };
-  };
-  CalendarFeedController_feed: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        /** @description `<token>.ics`, as `GET /calendars/{id}/feed` gives it. */
-        file: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description The feed (RFC 5545). */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'text/calendar': string;
-        };
-      };
-      /** @description Not Found: `not_found` */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'text/calendar': {
-            /**
-             * @example 404
-             * @enum {integer}
-             */
-            status_code: 404;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /**
-             * @example not_found
-             * @enum {string}
-             */
-            error: 'not_found';
-          };
-        };
-      };
-      /** @description Over a rate limit: try again later. */
-      429: {
-        headers: {
-          'Retry-After': components['headers']['RetryAfter'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 429;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'too_many_requests';
-          };
-        };
-      };
-    };
-  };
-  CertificatesController_list: {
-    parameters: {
-      query?: {
-        productID?: number;
-        orderID?: number;
-        appointmentTypeID?: number;
-        email?: string;
-      };
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description The list. */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['CertificateView'][];
-        };
-      };
-      /** @description Bad Request: the codes below. */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 400;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error:
-              | 'invalid_product_id'
-              | 'invalid_order_id'
-              | 'invalid_appointment_type_id'
-              | 'invalid_email';
-          };
-        };
-      };
-      /** @description Unauthorized: no credentials, or wrong ones. */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 401;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'unauthorized';
-          };
-        };
-      };
-      /** @description Over a rate limit: try again later. */
-      429: {
-        headers: {
-          'Retry-After': components['headers']['RetryAfter'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 429;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'too_many_requests';
-          };
-        };
-      };
-    };
-  };
-  CertificatesController_create: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        'application/json': components['schemas']['CreateCertificateRequest'];
-      };
-    };
-    responses: {
-      /** @description OK */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['CertificateView'];
-        };
-      };
-      /** @description Bad Request: the codes below. */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 400;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error:
-              | 'bad_request'
-              | 'invalid_product_id'
-              | 'invalid_coupon_id'
-              | 'invalid_email'
-              | 'invalid_certificate';
-          };
-        };
-      };
-      /** @description Unauthorized: no credentials, or wrong ones. */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 401;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'unauthorized';
-          };
-        };
-      };
-      /** @description Payload Too Large */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 413;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'payload_too_large';
-          };
-        };
-      };
-      /** @description Unsupported Media Type */
-      415: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 415;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'unsupported_media_type';
-          };
-        };
-      };
-      /** @description Over a rate limit: try again later. */
-      429: {
-        headers: {
-          'Retry-After': components['headers']['RetryAfter'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 429;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'too_many_requests';
-          };
-        };
-      };
-    };
-  };
-  CertificatesController_check: {
-    parameters: {
-      query: {
-        /** @description Not blank. */
-        certificate: string;
-        appointmentTypeID: number;
-        email?: string;
-      };
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description OK */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['CertificateView'];
-        };
-      };
-      /** @description Bad Request: the codes below. */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 400;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error:
-              | 'required_certificate'
-              | 'invalid_certificate'
-              | 'required_appointment_type_id'
-              | 'invalid_appointment_type_id'
-              | 'invalid_email';
-          };
-        };
-      };
-      /** @description Unauthorized: no credentials, or wrong ones. */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 401;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'unauthorized';
-          };
-        };
-      };
-      /** @description Over a rate limit: try again later. */
-      429: {
-        headers: {
-          'Retry-After': components['headers']['RetryAfter'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 429;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'too_many_requests';
-          };
-        };
-      };
-    };
-  };
-  CertificatesController_get: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        id: number;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description OK */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['CertificateView'];
-        };
-      };
-      /** @description Unauthorized: no credentials, or wrong ones. */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 401;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'unauthorized';
-          };
-        };
-      };
-      /** @description Forbidden: another account's resource. */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 403;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'forbidden';
-          };
-        };
-      };
-      /** @description Not Found: nothing there. */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 404;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'not_found';
-          };
-        };
-      };
-      /** @description Over a rate limit: try again later. */
-      429: {
-        headers: {
-          'Retry-After': components['headers']['RetryAfter'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 429;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'too_many_requests';
-          };
-        };
-      };
-    };
-  };
-  CertificatesController_delete: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        id: number;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description OK */
-      204: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content?: never;
-      };
-      /** @description Unauthorized: no credentials, or wrong ones. */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 401;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'unauthorized';
-          };
-        };
-      };
-      /** @description Forbidden: another account's resource. */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 403;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'forbidden';
-          };
-        };
-      };
-      /** @description Not Found: nothing there. */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 404;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'not_found';
-          };
-        };
-      };
-      /** @description Over a rate limit: try again later. */
-      429: {
-        headers: {
-          'Retry-After': components['headers']['RetryAfter'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 429;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'too_many_requests';
-          };
-        };
-      };
-    };
-  };
-  CouponsController_list: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description The list. */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['CouponView'][];
-        };
-      };
-      /** @description Unauthorized: no credentials, or wrong ones. */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 401;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'unauthorized';
-          };
-        };
-      };
-      /** @description Over a rate limit: try again later. */
-      429: {
-        headers: {
-          'Retry-After': components['headers']['RetryAfter'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 429;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'too_many_requests';
-          };
-        };
-      };
-    };
-  };
-  CouponsController_create: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        'application/json': components['schemas']['CreateCouponRequest'];
-      };
-    };
-    responses: {
-      /** @description OK */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['CouponView'];
-        };
-      };
-      /** @description Bad Request: the codes below. */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 400;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error:
-              | 'bad_request'
-              | 'invalid_code'
-              | 'invalid_name'
-              | 'required_name'
-              | 'invalid_discount_type'
-              | 'required_discount_type'
-              | 'invalid_discount_amount'
-              | 'required_discount_amount'
-              | 'invalid_appointment_type_ids'
-              | 'invalid_expiration';
-          };
-        };
-      };
-      /** @description Unauthorized: no credentials, or wrong ones. */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 401;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'unauthorized';
-          };
-        };
-      };
-      /** @description Payload Too Large */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 413;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'payload_too_large';
-          };
-        };
-      };
-      /** @description Unsupported Media Type */
-      415: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 415;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'unsupported_media_type';
-          };
-        };
-      };
-      /** @description Over a rate limit: try again later. */
-      429: {
-        headers: {
-          'Retry-After': components['headers']['RetryAfter'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 429;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'too_many_requests';
-          };
-        };
-      };
-    };
-  };
-  CouponsController_get: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        id: number;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description OK */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['CouponView'];
-        };
-      };
-      /** @description Unauthorized: no credentials, or wrong ones. */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 401;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'unauthorized';
-          };
-        };
-      };
-      /** @description Forbidden: another account's resource. */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 403;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'forbidden';
-          };
-        };
-      };
-      /** @description Not Found: nothing there. */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 404;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'not_found';
-          };
-        };
-      };
-      /** @description Over a rate limit: try again later. */
-      429: {
-        headers: {
-          'Retry-After': components['headers']['RetryAfter'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 429;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'too_many_requests';
-          };
-        };
-      };
-    };
-  };
-  CouponsController_update: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        id: number;
-      };
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        'application/json': components['schemas']['UpdateCouponRequest'];
-      };
-    };
-    responses: {
-      /** @description OK */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['CouponView'];
-        };
-      };
-      /** @description Bad Request: the codes below. */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 400;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error:
-              | 'bad_request'
-              | 'invalid_code'
-              | 'invalid_name'
-              | 'invalid_discount_type'
-              | 'invalid_discount_amount'
-              | 'invalid_appointment_type_ids'
-              | 'invalid_expiration';
-          };
-        };
-      };
-      /** @description Unauthorized: no credentials, or wrong ones. */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 401;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'unauthorized';
-          };
-        };
-      };
-      /** @description Forbidden: another account's resource. */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 403;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'forbidden';
-          };
-        };
-      };
-      /** @description Not Found: nothing there. */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 404;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'not_found';
-          };
-        };
-      };
-      /** @description Payload Too Large */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 413;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'payload_too_large';
-          };
-        };
-      };
-      /** @description Unsupported Media Type */
-      415: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 415;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'unsupported_media_type';
-          };
-        };
-      };
-      /** @description Over a rate limit: try again later. */
-      429: {
-        headers: {
-          'Retry-After': components['headers']['RetryAfter'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 429;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'too_many_requests';
-          };
-        };
-      };
-    };
-  };
-  CouponsController_delete: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        id: number;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description OK */
-      204: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content?: never;
-      };
-      /** @description Unauthorized: no credentials, or wrong ones. */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 401;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'unauthorized';
-          };
-        };
-      };
-      /** @description Forbidden: another account's resource. */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 403;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'forbidden';
-          };
-        };
-      };
-      /** @description Not Found: nothing there. */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 404;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'not_found';
-          };
-        };
-      };
-      /** @description Over a rate limit: try again later. */
-      429: {
-        headers: {
-          'Retry-After': components['headers']['RetryAfter'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 429;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'too_many_requests';
-          };
-        };
-      };
-    };
-  };
-  OrdersController_list: {
-    parameters: {
-      query?: {
-        max?: number;
-      };
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description OK */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['OrderView'][];
-        };
-      };
-      /** @description Bad Request: the codes below. */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 400;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'invalid_max';
-          };
-        };
-      };
-      /** @description Unauthorized: no credentials, or wrong ones. */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 401;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'unauthorized';
-          };
-        };
-      };
-      /** @description Over a rate limit: try again later. */
-      429: {
-        headers: {
-          'Retry-After': components['headers']['RetryAfter'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 429;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'too_many_requests';
-          };
-        };
-      };
-    };
-  };
-  OrdersController_create: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        'application/json': components['schemas']['CreateOrderRequest'];
-      };
-    };
-    responses: {
-      /** @description OK */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['OrderView'];
-        };
-      };
-      /** @description Bad Request: the codes below. */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 400;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error:
-              | 'bad_request'
-              | 'required_product_id'
-              | 'invalid_product_id'
-              | 'invalid_first_name'
-              | 'required_first_name'
-              | 'invalid_last_name'
-              | 'required_last_name'
-              | 'required_email'
-              | 'invalid_email'
-              | 'invalid_phone'
-              | 'invalid_notes';
-          };
-        };
-      };
-      /** @description Unauthorized: no credentials, or wrong ones. */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 401;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'unauthorized';
-          };
-        };
-      };
-      /** @description Payload Too Large */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 413;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'payload_too_large';
-          };
-        };
-      };
-      /** @description Unsupported Media Type */
-      415: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 415;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'unsupported_media_type';
-          };
-        };
-      };
-      /** @description Over a rate limit: try again later. */
-      429: {
-        headers: {
-          'Retry-After': components['headers']['RetryAfter'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 429;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'too_many_requests';
-          };
-        };
-      };
-    };
-  };
-  OrdersController_get: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        id: number;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description OK */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['OrderView'];
-        };
-      };
-      /** @description Unauthorized: no credentials, or wrong ones. */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 401;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'unauthorized';
-          };
-        };
-      };
-      /** @description Forbidden: another account's resource. */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 403;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'forbidden';
-          };
-        };
-      };
-      /** @description Not Found: nothing there. */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 404;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'not_found';
-          };
-        };
-      };
-      /** @description Over a rate limit: try again later. */
-      429: {
-        headers: {
-          'Retry-After': components['headers']['RetryAfter'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 429;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'too_many_requests';
-          };
-        };
-      };
-    };
-  };
-  OrdersController_complete: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        /** @description The order's id. */
-        id: number;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description OK */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['OrderView'];
-        };
-      };
-      /** @description Unauthorized: `unauthorized` */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 401;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'unauthorized';
-          };
-        };
-      };
-      /** @description Forbidden: `forbidden` */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 403;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'forbidden';
-          };
-        };
-      };
-      /** @description Not Found: `not_found` */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 404;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'not_found';
-          };
-        };
-      };
-      /** @description Over a rate limit: try again later. */
-      429: {
-        headers: {
-          'Retry-After': components['headers']['RetryAfter'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 429;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'too_many_requests';
-          };
-        };
-      };
-    };
-  };
-  OrdersController_payments: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        /** @description The order's id. */
-        id: number;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description Its payments, oldest first. */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['PaymentView'][];
-        };
-      };
-      /** @description Unauthorized: `unauthorized` */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 401;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'unauthorized';
-          };
-        };
-      };
-      /** @description Forbidden: `forbidden` */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 403;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'forbidden';
-          };
-        };
-      };
-      /** @description Not Found: `not_found` */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 404;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'not_found';
-          };
-        };
-      };
-      /** @description Over a rate limit: try again later. */
-      429: {
-        headers: {
-          'Retry-After': components['headers']['RetryAfter'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 429;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'too_many_requests';
-          };
-        };
-      };
-    };
-  };
-  OrdersController_recordPayment: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        /** @description The order's id. */
-        id: number;
-      };
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        'application/json': components['schemas']['RecordPaymentRequest'];
-      };
-    };
-    responses: {
-      /** @description The payment recorded (or recorded before). */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['PaymentView'];
-        };
-      };
-      /** @description Bad Request: `bad_request`, `required_amount`, `invalid_amount`, `required_processor`, `invalid_processor`, `invalid_transaction_id`, `invalid_reason`, `required_reason`, `refund_exceeds_paid`, `too_many_payments` */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 400;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error:
-              | 'bad_request'
-              | 'required_amount'
-              | 'invalid_amount'
-              | 'required_processor'
-              | 'invalid_processor'
-              | 'invalid_transaction_id'
-              | 'invalid_reason'
-              | 'required_reason'
-              | 'refund_exceeds_paid'
-              | 'too_many_payments';
-          };
-        };
-      };
-      /** @description Unauthorized: `unauthorized` */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 401;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'unauthorized';
-          };
-        };
-      };
-      /** @description Forbidden: `forbidden` */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 403;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'forbidden';
-          };
-        };
-      };
-      /** @description Not Found: `not_found` */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 404;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'not_found';
-          };
-        };
-      };
-      /** @description Conflict: `transaction_id_reused` */
-      409: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /**
-             * @example 409
-             * @enum {integer}
-             */
-            status_code: 409;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /**
-             * @example transaction_id_reused
-             * @enum {string}
-             */
-            error: 'transaction_id_reused';
-          };
-        };
-      };
-      /** @description Payload Too Large: `payload_too_large` */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 413;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'payload_too_large';
-          };
-        };
-      };
-      /** @description Unsupported Media Type: `unsupported_media_type` */
-      415: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 415;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'unsupported_media_type';
-          };
-        };
-      };
-      /** @description Over a rate limit: try again later. */
-      429: {
-        headers: {
-          'Retry-After': components['headers']['RetryAfter'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 429;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'too_many_requests';
-          };
-        };
-      };
-    };
-  };
-  AppointmentsController_list: {
-    parameters: {
-      query?: {
-        /** @description At most this many. */
-        max?: number;
-        /** @description The first day listed. `YYYY-MM-DD`, inclusive, in the zone of the calendar asked for (`calendarID`), else the account's. */
-        minDate?: string;
-        /** @description The last day listed. `YYYY-MM-DD`, inclusive, in the zone of the calendar asked for (`calendarID`), else the account's. */
-        maxDate?: string;
-        /** @description Only this calendar's (its zone then reads the dates). */
-        calendarID?: number;
-        /** @description Only this type's. */
-        appointmentTypeID?: number;
-        /** @description The canceled ones only (default: the live ones only). */
-        canceled?: boolean;
-        /** @description Live and canceled together (`canceled` is then not read). */
-        showall?: boolean;
-        /** @description The client's first name, without case. */
-        firstName?: string;
-        /** @description The client's last name, without case. */
-        lastName?: string;
-        /** @description The client's e-mail, without case. */
-        email?: string;
-        /** @description The client's phone, as stored. */
-        phone?: string;
-        /** @description No form answers (`forms: []`, `formsText: ""`): a faster list. */
-        excludeForms?: boolean;
-        /** @description By start time: `DESC`, the latest first, or `ASC`. Read without case. */
-        direction?: 'ASC' | 'DESC';
-        /** @description Form answers: `field:12=Newspaper` lists the appointments whose answer to field 12 is "Newspaper" (several are combined). */
-        'field:ID'?: {
-          [key: string]: string;
-        };
-      };
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description OK */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['AppointmentObject'][];
-        };
-      };
-      /** @description Bad Request: `invalid_max`, `invalid_min_date`, `invalid_max_date`, `invalid_calendar_id`, `invalid_calendar`, `invalid_appointment_type_id`, `invalid_appointment_type`, `invalid_canceled`, `invalid_first_name`, `invalid_last_name`, `invalid_email`, `invalid_phone`, `invalid_field`, `invalid_exclude_forms`, `invalid_direction`, `invalid_showall` */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 400;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error:
-              | 'invalid_max'
-              | 'invalid_min_date'
-              | 'invalid_max_date'
-              | 'invalid_calendar_id'
-              | 'invalid_calendar'
-              | 'invalid_appointment_type_id'
-              | 'invalid_appointment_type'
-              | 'invalid_canceled'
-              | 'invalid_first_name'
-              | 'invalid_last_name'
-              | 'invalid_email'
-              | 'invalid_phone'
-              | 'invalid_field'
-              | 'invalid_exclude_forms'
-              | 'invalid_direction'
-              | 'invalid_showall';
-          };
-        };
-      };
-      /** @description Unauthorized: `unauthorized` */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 401;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'unauthorized';
-          };
-        };
-      };
-      /** @description Forbidden: `forbidden` */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /**
-             * @example 403
-             * @enum {integer}
-             */
-            status_code: 403;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /**
-             * @example forbidden
-             * @enum {string}
-             */
-            error: 'forbidden';
-          };
-        };
-      };
-      /** @description Over a rate limit: try again later. */
-      429: {
-        headers: {
-          'Retry-After': components['headers']['RetryAfter'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 429;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'too_many_requests';
-          };
-        };
-      };
-    };
-  };
-  AppointmentsController_book: {
-    parameters: {
-      query?: {
-        /** @description Book as the owner. */
-        admin?: boolean;
-        /** @description Send the client no confirmation. */
-        noEmail?: boolean;
-      };
-      header?: {
-        /** @description The same request again with the same key answers the appointment it booked. */
-        'Idempotency-Key'?: string;
-      };
-      path?: never;
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        'application/json': {
-          /** @example Ada */
-          firstName: string;
-          /** @example Lovelace */
-          lastName: string;
-          /** @description Required unless an admin books. */
-          email?: string;
-          phone?: string;
-          appointmentTypeID: number;
-          /** @description Required for admins; else any of the type's. */
-          calendarID?: number;
-          /**
-           * @description Read in the calendar's zone when named, else the account's.
-           * @example 2030-06-03T09:00
-           */
-          datetime: string;
-          /** @description The client's zone (IANA). */
-          timezone?: string;
-          certificate?: string;
-          fields?: {
-            id?: number;
-            value?: string;
-          }[];
-          /** @description Admins only. */
-          notes?: string;
-          addonIDs?: number | number[] | string;
-          labels?: {
-            id?: number;
-          }[];
-          smsOptIn?: boolean;
-          /** @description The token of a live hold of this account (POST /slot-holds) for this type and time (and calendar, if named): the held time is the client’s; the hold is spent. */
-          holdToken?: string;
-        };
-      };
-    };
-    responses: {
-      /** @description The appointment booked. */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['AppointmentObject'];
-        };
-      };
-      /** @description Bad Request: `required_first_name`, `required_last_name`, `required_email`, `required_phone`, `invalid_first_name`, `invalid_last_name`, `invalid_email`, `invalid_phone`, `invalid_notes`, `required_appointment_type_id`, `required_datetime`, `required_calendar_id`, `invalid_appointment_type`, `invalid_calendar`, `invalid_addon_ids`, `invalid_addon`, `invalid_timezone`, `invalid_datetime`, `invalid_fields`, `required_field`, `invalid_field`, `invalid_labels`, `invalid_certificate`, `expired_certificate`, `invalid_certificate_type`, `certificate_uses`, `invalid_idempotency_key`, `idempotency_key_reused`, `invalid_hold_token`, `not_available`, `not_available_min_hours_in_advance`, `not_available_max_days_in_advance`, `no_available_calendar` */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 400;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error:
-              | 'required_first_name'
-              | 'required_last_name'
-              | 'required_email'
-              | 'required_phone'
-              | 'invalid_first_name'
-              | 'invalid_last_name'
-              | 'invalid_email'
-              | 'invalid_phone'
-              | 'invalid_notes'
-              | 'required_appointment_type_id'
-              | 'required_datetime'
-              | 'required_calendar_id'
-              | 'invalid_appointment_type'
-              | 'invalid_calendar'
-              | 'invalid_addon_ids'
-              | 'invalid_addon'
-              | 'invalid_timezone'
-              | 'invalid_datetime'
-              | 'invalid_fields'
-              | 'required_field'
-              | 'invalid_field'
-              | 'invalid_labels'
-              | 'invalid_certificate'
-              | 'expired_certificate'
-              | 'invalid_certificate_type'
-              | 'certificate_uses'
-              | 'invalid_idempotency_key'
-              | 'idempotency_key_reused'
-              | 'invalid_hold_token'
-              | 'not_available'
-              | 'not_available_min_hours_in_advance'
-              | 'not_available_max_days_in_advance'
-              | 'no_available_calendar'
-              | 'bad_request'
-              | 'invalid_appointment_type_id'
-              | 'invalid_calendar_id'
-              | 'required_timezone'
-              | 'required_certificate'
-              | 'required_notes'
-              | 'required_addon_ids'
-              | 'invalid_sms_opt_in'
-              | 'required_hold_token';
-          };
-        };
-      };
-      /** @description Unauthorized: `unauthorized` */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 401;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'unauthorized';
-          };
-        };
-      };
-      /** @description Forbidden: `forbidden` */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /**
-             * @example 403
-             * @enum {integer}
-             */
-            status_code: 403;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /**
-             * @example forbidden
-             * @enum {string}
-             */
-            error: 'forbidden';
-          };
-        };
-      };
-      /** @description Payload Too Large */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 413;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'payload_too_large';
-          };
-        };
-      };
-      /** @description Unsupported Media Type */
-      415: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 415;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'unsupported_media_type';
-          };
-        };
-      };
-      /** @description Over a rate limit: try again later. */
-      429: {
-        headers: {
-          'Retry-After': components['headers']['RetryAfter'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 429;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'too_many_requests';
-          };
-        };
-      };
-    };
-  };
-  AppointmentsController_get: {
-    parameters: {
-      query?: {
-        /** @description Fill the questions this appointment left open with its client's previous answers (the latest earlier appointment, by start, that answered each). */
-        pastFormAnswers?: boolean;
-      };
-      header?: never;
-      path: {
-        /** @description The appointment's id. */
-        id: number;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description OK */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['AppointmentObject'];
-        };
-      };
-      /** @description Bad Request: `invalid_past_form_answers` */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 400;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'invalid_past_form_answers';
-          };
-        };
-      };
-      /** @description Unauthorized: `unauthorized` */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 401;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'unauthorized';
-          };
-        };
-      };
-      /** @description Forbidden: `forbidden` */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 403;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'forbidden';
-          };
-        };
-      };
-      /** @description Not Found: `not_found` */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 404;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'not_found';
-          };
-        };
-      };
-      /** @description Over a rate limit: try again later. */
-      429: {
-        headers: {
-          'Retry-After': components['headers']['RetryAfter'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 429;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'too_many_requests';
-          };
-        };
-      };
-    };
-  };
-  AppointmentsController_update: {
-    parameters: {
-      query?: {
-        /** @description Act as the owner: no time rule applies. */
-        admin?: boolean;
-      };
-      header?: never;
-      path: {
-        /** @description The appointment's id. */
-        id: number;
-      };
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        'application/json': components['schemas']['UpdateAppointmentRequest'];
-      };
-    };
-    responses: {
-      /** @description The appointment as it now is. */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['AppointmentObject'];
-        };
-      };
-      /** @description Bad Request: `invalid_fields`, `required_field`, `invalid_field`, `invalid_labels`, `invalid_certificate`, `expired_certificate`, `invalid_certificate_type`, `certificate_uses` */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 400;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error:
-              | 'invalid_fields'
-              | 'required_field'
-              | 'invalid_field'
-              | 'invalid_labels'
-              | 'invalid_certificate'
-              | 'expired_certificate'
-              | 'invalid_certificate_type'
-              | 'certificate_uses'
-              | 'bad_request'
-              | 'invalid_first_name'
-              | 'invalid_last_name'
-              | 'invalid_email'
-              | 'invalid_phone'
-              | 'invalid_sms_opt_in'
-              | 'invalid_notes';
-          };
-        };
-      };
-      /** @description Unauthorized: `unauthorized` */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 401;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'unauthorized';
-          };
-        };
-      };
-      /** @description Forbidden: `forbidden` */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 403;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'forbidden';
-          };
-        };
-      };
-      /** @description Not Found: `not_found` */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 404;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'not_found';
-          };
-        };
-      };
-      /** @description Payload Too Large */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 413;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'payload_too_large';
-          };
-        };
-      };
-      /** @description Unsupported Media Type */
-      415: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 415;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'unsupported_media_type';
-          };
-        };
-      };
-      /** @description Over a rate limit: try again later. */
-      429: {
-        headers: {
-          'Retry-After': components['headers']['RetryAfter'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 429;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'too_many_requests';
-          };
-        };
-      };
-    };
-  };
-  AppointmentsController_cancel: {
-    parameters: {
-      query?: {
-        /** @description Act as the owner: no time rule applies. */
-        admin?: boolean;
-        /** @description Send the client no notice. */
-        noEmail?: boolean;
-      };
-      header?: never;
-      path: {
-        /** @description The appointment's id. */
-        id: number;
-      };
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        'application/json': components['schemas']['CancelAppointmentRequest'];
-      };
-    };
-    responses: {
-      /** @description The canceled appointment. */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['AppointmentObject'];
-        };
-      };
-      /** @description Bad Request: `already_canceled`, `cancel_not_allowed` */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 400;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error:
-              | 'already_canceled'
-              | 'cancel_not_allowed'
-              | 'bad_request'
-              | 'invalid_cancel_note'
-              | 'invalid_no_show';
-          };
-        };
-      };
-      /** @description Unauthorized: `unauthorized` */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 401;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'unauthorized';
-          };
-        };
-      };
-      /** @description Forbidden: `forbidden` */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 403;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'forbidden';
-          };
-        };
-      };
-      /** @description Not Found: `not_found` */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 404;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'not_found';
-          };
-        };
-      };
-      /** @description Payload Too Large */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 413;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'payload_too_large';
-          };
-        };
-      };
-      /** @description Unsupported Media Type */
-      415: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 415;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'unsupported_media_type';
-          };
-        };
-      };
-      /** @description Over a rate limit: try again later. */
-      429: {
-        headers: {
-          'Retry-After': components['headers']['RetryAfter'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 429;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'too_many_requests';
-          };
-        };
-      };
-    };
-  };
-  AppointmentsController_reschedule: {
-    parameters: {
-      query?: {
-        /** @description Act as the owner: no time rule applies. */
-        admin?: boolean;
-        /** @description Send the client no notice. */
-        noEmail?: boolean;
-      };
-      header?: never;
-      path: {
-        /** @description The appointment's id. */
-        id: number;
-      };
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        'application/json': components['schemas']['RescheduleAppointmentRequest'];
-      };
-    };
-    responses: {
-      /** @description The appointment at its new time. */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['AppointmentObject'];
-        };
-      };
-      /** @description Bad Request: `required_datetime`, `invalid_datetime`, `invalid_timezone`, `invalid_calendar`, `invalid_calendar_id`, `not_available`, `not_available_min_hours_in_advance`, `not_available_max_days_in_advance`, `no_available_calendar`, `already_canceled`, `reschedule_not_allowed` */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 400;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error:
-              | 'required_datetime'
-              | 'invalid_datetime'
-              | 'invalid_timezone'
-              | 'invalid_calendar'
-              | 'invalid_calendar_id'
-              | 'not_available'
-              | 'not_available_min_hours_in_advance'
-              | 'not_available_max_days_in_advance'
-              | 'no_available_calendar'
-              | 'already_canceled'
-              | 'reschedule_not_allowed'
-              | 'bad_request'
-              | 'required_calendar_id';
-          };
-        };
-      };
-      /** @description Unauthorized: `unauthorized` */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 401;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'unauthorized';
-          };
-        };
-      };
-      /** @description Forbidden: `forbidden` */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 403;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'forbidden';
-          };
-        };
-      };
-      /** @description Not Found: `not_found` */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 404;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'not_found';
-          };
-        };
-      };
-      /** @description Payload Too Large */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 413;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'payload_too_large';
-          };
-        };
-      };
-      /** @description Unsupported Media Type */
-      415: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 415;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'unsupported_media_type';
-          };
-        };
-      };
-      /** @description Over a rate limit: try again later. */
-      429: {
-        headers: {
-          'Retry-After': components['headers']['RetryAfter'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 429;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'too_many_requests';
-          };
-        };
-      };
-    };
-  };
-  AppointmentPaymentsController_list: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        /** @description The appointment's id. */
-        id: number;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description Its payments, oldest first. */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['PaymentView'][];
-        };
-      };
-      /** @description Unauthorized: `unauthorized` */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 401;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'unauthorized';
-          };
-        };
-      };
-      /** @description Forbidden: `forbidden` */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 403;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'forbidden';
-          };
-        };
-      };
-      /** @description Not Found: `not_found` */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 404;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'not_found';
-          };
-        };
-      };
-      /** @description Over a rate limit: try again later. */
-      429: {
-        headers: {
-          'Retry-After': components['headers']['RetryAfter'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 429;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'too_many_requests';
-          };
-        };
-      };
-    };
-  };
-  AppointmentPaymentsController_record: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        /** @description The appointment's id. */
-        id: number;
-      };
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        'application/json': components['schemas']['RecordPaymentRequest'];
-      };
-    };
-    responses: {
-      /** @description The payment recorded (or recorded before). */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['PaymentView'];
-        };
-      };
-      /** @description Bad Request: `bad_request`, `required_amount`, `invalid_amount`, `required_processor`, `invalid_processor`, `invalid_transaction_id`, `invalid_reason`, `required_reason`, `refund_exceeds_paid`, `too_many_payments`, `appointment_canceled` */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 400;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error:
-              | 'bad_request'
-              | 'required_amount'
-              | 'invalid_amount'
-              | 'required_processor'
-              | 'invalid_processor'
-              | 'invalid_transaction_id'
-              | 'invalid_reason'
-              | 'required_reason'
-              | 'refund_exceeds_paid'
-              | 'too_many_payments'
-              | 'appointment_canceled';
-          };
-        };
-      };
-      /** @description Unauthorized: `unauthorized` */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 401;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'unauthorized';
-          };
-        };
-      };
-      /** @description Forbidden: `forbidden` */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 403;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'forbidden';
-          };
-        };
-      };
-      /** @description Not Found: `not_found` */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 404;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'not_found';
-          };
-        };
-      };
-      /** @description Conflict: `transaction_id_reused` */
-      409: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /**
-             * @example 409
-             * @enum {integer}
-             */
-            status_code: 409;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /**
-             * @example transaction_id_reused
-             * @enum {string}
-             */
-            error: 'transaction_id_reused';
-          };
-        };
-      };
-      /** @description Payload Too Large: `payload_too_large` */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 413;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'payload_too_large';
-          };
-        };
-      };
-      /** @description Unsupported Media Type: `unsupported_media_type` */
-      415: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 415;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'unsupported_media_type';
-          };
-        };
-      };
-      /** @description Over a rate limit: try again later. */
-      429: {
-        headers: {
-          'Retry-After': components['headers']['RetryAfter'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 429;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'too_many_requests';
-          };
-        };
-      };
-    };
-  };
-  SlotHoldsController_create: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        'application/json': components['schemas']['CreateSlotHoldRequest'];
-      };
-    };
-    responses: {
-      /** @description The hold, with its token (only here). */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['CreatedSlotHoldView'];
-        };
-      };
-      /** @description Bad Request: `bad_request`, `required_appointment_type_id`, `required_datetime`, `invalid_appointment_type`, `invalid_calendar`, `invalid_addon_ids`, `invalid_addon`, `invalid_timezone`, `invalid_datetime`, `invalid_minutes`, `not_available`, `not_available_min_hours_in_advance`, `not_available_max_days_in_advance`, `no_available_calendar` */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 400;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error:
-              | 'bad_request'
-              | 'required_appointment_type_id'
-              | 'required_datetime'
-              | 'invalid_appointment_type'
-              | 'invalid_calendar'
-              | 'invalid_addon_ids'
-              | 'invalid_addon'
-              | 'invalid_timezone'
-              | 'invalid_datetime'
-              | 'invalid_minutes'
-              | 'not_available'
-              | 'not_available_min_hours_in_advance'
-              | 'not_available_max_days_in_advance'
-              | 'no_available_calendar'
-              | 'invalid_appointment_type_id'
-              | 'invalid_calendar_id'
-              | 'required_calendar_id'
-              | 'required_addon_ids'
-              | 'required_timezone'
-              | 'required_minutes';
-          };
-        };
-      };
-      /** @description Unauthorized: `unauthorized` */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 401;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'unauthorized';
-          };
-        };
-      };
-      /** @description Forbidden: `forbidden` */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /**
-             * @example 403
-             * @enum {integer}
-             */
-            status_code: 403;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /**
-             * @example forbidden
-             * @enum {string}
-             */
-            error: 'forbidden';
-          };
-        };
-      };
-      /** @description Payload Too Large */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 413;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'payload_too_large';
-          };
-        };
-      };
-      /** @description Unsupported Media Type */
-      415: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 415;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'unsupported_media_type';
-          };
-        };
-      };
-      /** @description Over a rate limit: try again later. */
-      429: {
-        headers: {
-          'Retry-After': components['headers']['RetryAfter'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 429;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'too_many_requests';
-          };
-        };
-      };
-    };
-  };
-  SlotHoldsController_get: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        /** @description The hold's id. Another account's hold is 404, as one that has ended. */
-        id: number;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description OK */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['SlotHoldView'];
-        };
-      };
-      /** @description Unauthorized: `unauthorized` */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 401;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'unauthorized';
-          };
-        };
-      };
-      /** @description Forbidden: another account's resource. */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 403;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'forbidden';
-          };
-        };
-      };
-      /** @description Not Found: `not_found` */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 404;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'not_found';
-          };
-        };
-      };
-      /** @description Over a rate limit: try again later. */
-      429: {
-        headers: {
-          'Retry-After': components['headers']['RetryAfter'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 429;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'too_many_requests';
-          };
-        };
-      };
-    };
-  };
-  SlotHoldsController_extend: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        /** @description The hold's id. Another account's hold is 404, as one that has ended. */
-        id: number;
-      };
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        'application/json': components['schemas']['ExtendSlotHoldRequest'];
-      };
-    };
-    responses: {
-      /** @description OK */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['SlotHoldView'];
-        };
-      };
-      /** @description Bad Request: `bad_request`, `required_minutes`, `invalid_minutes` */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 400;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'bad_request' | 'required_minutes' | 'invalid_minutes';
-          };
-        };
-      };
-      /** @description Unauthorized: `unauthorized` */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 401;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'unauthorized';
-          };
-        };
-      };
-      /** @description Forbidden: another account's resource. */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 403;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'forbidden';
-          };
-        };
-      };
-      /** @description Not Found: `not_found` */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 404;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'not_found';
-          };
-        };
-      };
-      /** @description Payload Too Large */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 413;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'payload_too_large';
-          };
-        };
-      };
-      /** @description Unsupported Media Type */
-      415: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 415;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'unsupported_media_type';
-          };
-        };
-      };
-      /** @description Over a rate limit: try again later. */
-      429: {
-        headers: {
-          'Retry-After': components['headers']['RetryAfter'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 429;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'too_many_requests';
-          };
-        };
-      };
-    };
-  };
-  SlotHoldsController_release: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        /** @description The hold's id. Another account's hold is 404, as one that has ended. */
-        id: number;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description Released. */
-      204: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content?: never;
-      };
-      /** @description Unauthorized: `unauthorized` */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 401;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'unauthorized';
-          };
-        };
-      };
-      /** @description Forbidden: another account's resource. */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 403;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'forbidden';
-          };
-        };
-      };
-      /** @description Not Found: `not_found` */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 404;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'not_found';
-          };
-        };
-      };
-      /** @description Over a rate limit: try again later. */
-      429: {
-        headers: {
-          'Retry-After': components['headers']['RetryAfter'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 429;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'too_many_requests';
-          };
-        };
-      };
-    };
-  };
-  ClientsController_list: {
-    parameters: {
-      query?: {
-        /** @description Lists the clients whose first name, last name, full name ("Jane Doe"), e-mail or phone contains this text, ignoring case and accents; a search of only phone characters with three digits or more also matches phone numbers by their digits ("5550100" finds "+1 555-0100"). Empty or absent: every client. */
-        search?: string;
-        /** @description At most this many clients, by last name then first name (default and largest: 10000). */
-        max?: number;
-      };
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description The clients, at most `max`. */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ClientView'][];
-        };
-      };
-      /** @description Bad Request: `invalid_search`, `invalid_max` */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 400;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'invalid_search' | 'invalid_max';
-          };
-        };
-      };
-      /** @description Unauthorized: `unauthorized` */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 401;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'unauthorized';
-          };
-        };
-      };
-      /** @description Over a rate limit: try again later. */
-      429: {
-        headers: {
-          'Retry-After': components['headers']['RetryAfter'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 429;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'too_many_requests';
-          };
-        };
-      };
-    };
-  };
-  ClientsController_update: {
-    parameters: {
-      query: {
-        /** @description The client's first name, as listed (case is ignored). Required. Not blank. */
-        firstName: string;
-        /** @description The client's last name, as listed (case is ignored). Required. Not blank. */
-        lastName: string;
-        /** @description The client's phone, compared by its digits ("+1 (555) 010-0000" is "15550100000"). Needed when several clients have the name. Send "+" as %2B. A phone number (digits, spaces and + ( ) - . /), or "" for none. */
-        phone?: string;
-        /** @description The client's e-mail (case is ignored): this service's addition, for clients of one name who share a phone. */
-        email?: string;
-      };
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: {
-      content: {
-        'application/json': components['schemas']['UpdateClientRequest'];
-      };
-    };
-    responses: {
-      /** @description The client as changed. */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ClientView'];
-        };
-      };
-      /** @description Bad Request: `required_first_name`, `required_last_name`, `invalid_first_name`, `invalid_last_name`, `invalid_phone`, `invalid_email`, `ambiguous_client`, `invalid_notes`, `duplicate_client`, `bad_request` */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 400;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error:
-              | 'required_first_name'
-              | 'required_last_name'
-              | 'invalid_first_name'
-              | 'invalid_last_name'
-              | 'invalid_phone'
-              | 'invalid_email'
-              | 'ambiguous_client'
-              | 'invalid_notes'
-              | 'duplicate_client'
-              | 'bad_request';
-          };
-        };
-      };
-      /** @description Unauthorized: `unauthorized` */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 401;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'unauthorized';
-          };
-        };
-      };
-      /** @description Not Found: `not_found` */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /**
-             * @example 404
-             * @enum {integer}
-             */
-            status_code: 404;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /**
-             * @example not_found
-             * @enum {string}
-             */
-            error: 'not_found';
-          };
-        };
-      };
-      /** @description Payload Too Large */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 413;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'payload_too_large';
-          };
-        };
-      };
-      /** @description Unsupported Media Type: `unsupported_media_type` */
-      415: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 415;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'unsupported_media_type';
-          };
-        };
-      };
-      /** @description Over a rate limit: try again later. */
-      429: {
-        headers: {
-          'Retry-After': components['headers']['RetryAfter'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 429;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'too_many_requests';
-          };
-        };
-      };
-    };
-  };
-  ClientsController_create: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        'application/json': components['schemas']['CreateClientRequest'];
-      };
-    };
-    responses: {
-      /** @description The client added. */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ClientView'];
-        };
-      };
-      /** @description Bad Request: `required_first_name`, `required_last_name`, `invalid_first_name`, `invalid_last_name`, `invalid_email`, `invalid_phone`, `invalid_notes`, `duplicate_client`, `bad_request` */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 400;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error:
-              | 'required_first_name'
-              | 'required_last_name'
-              | 'invalid_first_name'
-              | 'invalid_last_name'
-              | 'invalid_email'
-              | 'invalid_phone'
-              | 'invalid_notes'
-              | 'duplicate_client'
-              | 'bad_request';
-          };
-        };
-      };
-      /** @description Unauthorized: `unauthorized` */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 401;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'unauthorized';
-          };
-        };
-      };
-      /** @description Payload Too Large */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 413;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'payload_too_large';
-          };
-        };
-      };
-      /** @description Unsupported Media Type: `unsupported_media_type` */
-      415: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 415;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'unsupported_media_type';
-          };
-        };
-      };
-      /** @description Over a rate limit: try again later. */
-      429: {
-        headers: {
-          'Retry-After': components['headers']['RetryAfter'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 429;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'too_many_requests';
-          };
-        };
-      };
-    };
-  };
-  ClientsController_delete: {
-    parameters: {
-      query: {
-        /** @description The client's first name, as listed (case is ignored). Required. Not blank. */
-        firstName: string;
-        /** @description The client's last name, as listed (case is ignored). Required. Not blank. */
-        lastName: string;
-        /** @description The client's phone, compared by its digits ("+1 (555) 010-0000" is "15550100000"). Needed when several clients have the name. Send "+" as %2B. A phone number (digits, spaces and + ( ) - . /), or "" for none. */
-        phone?: string;
-        /** @description The client's e-mail (case is ignored): this service's addition, for clients of one name who share a phone. */
-        email?: string;
-      };
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description Removed. */
-      204: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content?: never;
-      };
-      /** @description Bad Request: `required_first_name`, `required_last_name`, `invalid_first_name`, `invalid_last_name`, `invalid_phone`, `invalid_email`, `ambiguous_client` */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 400;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error:
-              | 'required_first_name'
-              | 'required_last_name'
-              | 'invalid_first_name'
-              | 'invalid_last_name'
-              | 'invalid_phone'
-              | 'invalid_email'
-              | 'ambiguous_client';
-          };
-        };
-      };
-      /** @description Unauthorized: `unauthorized` */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 401;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'unauthorized';
-          };
-        };
-      };
-      /** @description Not Found: `not_found` */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /**
-             * @example 404
-             * @enum {integer}
-             */
-            status_code: 404;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /**
-             * @example not_found
-             * @enum {string}
-             */
-            error: 'not_found';
-          };
-        };
-      };
-      /** @description Over a rate limit: try again later. */
-      429: {
-        headers: {
-          'Retry-After': components['headers']['RetryAfter'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 429;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'too_many_requests';
-          };
-        };
-      };
-    };
-  };
-  FormsController_list: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description The list. */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['FormView'][];
-        };
-      };
-      /** @description Unauthorized: no credentials, or wrong ones. */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 401;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'unauthorized';
-          };
-        };
-      };
-      /** @description Over a rate limit: try again later. */
-      429: {
-        headers: {
-          'Retry-After': components['headers']['RetryAfter'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 429;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'too_many_requests';
-          };
-        };
-      };
-    };
-  };
-  FormsController_create: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        'application/json': components['schemas']['CreateFormRequest'];
-      };
-    };
-    responses: {
-      /** @description OK */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['FormView'];
-        };
-      };
-      /** @description Bad Request: the codes below. */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 400;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error:
-              | 'bad_request'
-              | 'invalid_name'
-              | 'required_name'
-              | 'invalid_description'
-              | 'invalid_hidden'
-              | 'invalid_fields';
-          };
-        };
-      };
-      /** @description Unauthorized: no credentials, or wrong ones. */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 401;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'unauthorized';
-          };
-        };
-      };
-      /** @description Payload Too Large */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 413;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'payload_too_large';
-          };
-        };
-      };
-      /** @description Unsupported Media Type */
-      415: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 415;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'unsupported_media_type';
-          };
-        };
-      };
-      /** @description Over a rate limit: try again later. */
-      429: {
-        headers: {
-          'Retry-After': components['headers']['RetryAfter'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 429;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'too_many_requests';
-          };
-        };
-      };
-    };
-  };
-  FormsController_get: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        id: number;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description OK */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['FormView'];
-        };
-      };
-      /** @description Unauthorized: no credentials, or wrong ones. */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 401;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'unauthorized';
-          };
-        };
-      };
-      /** @description Forbidden: another account's resource. */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 403;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'forbidden';
-          };
-        };
-      };
-      /** @description Not Found: nothing there. */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 404;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'not_found';
-          };
-        };
-      };
-      /** @description Over a rate limit: try again later. */
-      429: {
-        headers: {
-          'Retry-After': components['headers']['RetryAfter'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 429;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'too_many_requests';
-          };
-        };
-      };
-    };
-  };
-  FormsController_update: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        id: number;
-      };
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        'application/json': components['schemas']['UpdateFormRequest'];
-      };
-    };
-    responses: {
-      /** @description OK */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['FormView'];
-        };
-      };
-      /** @description Bad Request: the codes below. */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 400;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error:
-              | 'bad_request'
-              | 'invalid_name'
-              | 'invalid_description'
-              | 'invalid_hidden'
-              | 'invalid_fields';
-          };
-        };
-      };
-      /** @description Unauthorized: no credentials, or wrong ones. */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 401;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'unauthorized';
-          };
-        };
-      };
-      /** @description Forbidden: another account's resource. */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 403;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'forbidden';
-          };
-        };
-      };
-      /** @description Not Found: nothing there. */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 404;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'not_found';
-          };
-        };
-      };
-      /** @description Payload Too Large */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 413;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'payload_too_large';
-          };
-        };
-      };
-      /** @description Unsupported Media Type */
-      415: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 415;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'unsupported_media_type';
-          };
-        };
-      };
-      /** @description Over a rate limit: try again later. */
-      429: {
-        headers: {
-          'Retry-After': components['headers']['RetryAfter'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 429;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'too_many_requests';
-          };
-        };
-      };
-    };
-  };
-  FormsController_delete: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        id: number;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description OK */
-      204: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content?: never;
-      };
-      /** @description Unauthorized: no credentials, or wrong ones. */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 401;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'unauthorized';
-          };
-        };
-      };
-      /** @description Forbidden: another account's resource. */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 403;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'forbidden';
-          };
-        };
-      };
-      /** @description Not Found: nothing there. */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 404;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'not_found';
-          };
-        };
-      };
-      /** @description Over a rate limit: try again later. */
-      429: {
-        headers: {
-          'Retry-After': components['headers']['RetryAfter'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 429;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'too_many_requests';
-          };
-        };
-      };
-    };
-  };
-  WebhooksController_list: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description The list. */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['WebhookSubscriptionView'][];
-        };
-      };
-      /** @description Unauthorized: no credentials, or wrong ones. */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 401;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'unauthorized';
-          };
-        };
-      };
-      /** @description Over a rate limit: try again later. */
-      429: {
-        headers: {
-          'Retry-After': components['headers']['RetryAfter'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 429;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'too_many_requests';
-          };
-        };
-      };
-    };
-  };
-  WebhooksController_create: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        'application/json': components['schemas']['CreateWebhookRequest'];
-      };
-    };
-    responses: {
-      /** @description OK */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['WebhookSubscriptionView'];
-        };
-      };
-      /** @description Bad Request: the codes below. */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 400;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error:
-              | 'bad_request'
-              | 'invalid_event'
-              | 'required_event'
-              | 'invalid_target'
-              | 'required_target';
-          };
-        };
-      };
-      /** @description Unauthorized: no credentials, or wrong ones. */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 401;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'unauthorized';
-          };
-        };
-      };
-      /** @description Payload Too Large */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 413;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'payload_too_large';
-          };
-        };
-      };
-      /** @description Unsupported Media Type */
-      415: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 415;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'unsupported_media_type';
-          };
-        };
-      };
-      /** @description Over a rate limit: try again later. */
-      429: {
-        headers: {
-          'Retry-After': components['headers']['RetryAfter'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 429;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'too_many_requests';
-          };
-        };
-      };
-    };
-  };
-  WebhooksController_update: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        id: number;
-      };
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        'application/json': components['schemas']['UpdateWebhookRequest'];
-      };
-    };
-    responses: {
-      /** @description OK */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['WebhookSubscriptionView'];
-        };
-      };
-      /** @description Bad Request: the codes below. */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 400;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'bad_request' | 'invalid_status' | 'invalid_target';
-          };
-        };
-      };
-      /** @description Unauthorized: no credentials, or wrong ones. */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 401;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'unauthorized';
-          };
-        };
-      };
-      /** @description Forbidden: another account's resource. */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 403;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'forbidden';
-          };
-        };
-      };
-      /** @description Not Found: nothing there. */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 404;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'not_found';
-          };
-        };
-      };
-      /** @description Payload Too Large */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 413;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'payload_too_large';
-          };
-        };
-      };
-      /** @description Unsupported Media Type */
-      415: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 415;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'unsupported_media_type';
-          };
-        };
-      };
-      /** @description Over a rate limit: try again later. */
-      429: {
-        headers: {
-          'Retry-After': components['headers']['RetryAfter'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 429;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'too_many_requests';
-          };
-        };
-      };
-    };
-  };
-  WebhooksController_delete: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        id: number;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description OK */
-      204: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content?: never;
-      };
-      /** @description Unauthorized: no credentials, or wrong ones. */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 401;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'unauthorized';
-          };
-        };
-      };
-      /** @description Forbidden: another account's resource. */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 403;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'forbidden';
-          };
-        };
-      };
-      /** @description Not Found: nothing there. */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 404;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'not_found';
-          };
-        };
-      };
-      /** @description Over a rate limit: try again later. */
-      429: {
-        headers: {
-          'Retry-After': components['headers']['RetryAfter'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 429;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'too_many_requests';
-          };
-        };
-      };
-    };
-  };
-  WebhooksController_deliveries: {
-    parameters: {
-      query?: {
-        max?: number;
-      };
-      header?: never;
-      path: {
-        id: number;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description The list. */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['WebhookDeliveryView'][];
-        };
-      };
-      /** @description Bad Request: the codes below. */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 400;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'invalid_max';
-          };
-        };
-      };
-      /** @description Unauthorized: no credentials, or wrong ones. */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 401;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'unauthorized';
-          };
-        };
-      };
-      /** @description Forbidden: another account's resource. */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 403;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'forbidden';
-          };
-        };
-      };
-      /** @description Not Found: nothing there. */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 404;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'not_found';
-          };
-        };
-      };
-      /** @description Over a rate limit: try again later. */
-      429: {
-        headers: {
-          'Retry-After': components['headers']['RetryAfter'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 429;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'too_many_requests';
-          };
-        };
-      };
-    };
-  };
-  StaticWebhooksController_get: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description OK */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['StaticWebhooksView'];
-        };
-      };
-      /** @description Unauthorized: no credentials, or wrong ones. */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 401;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'unauthorized';
-          };
-        };
-      };
-      /** @description Over a rate limit: try again later. */
-      429: {
-        headers: {
-          'Retry-After': components['headers']['RetryAfter'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 429;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'too_many_requests';
-          };
-        };
-      };
-    };
-  };
-  StaticWebhooksController_update: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        'application/json': components['schemas']['UpdateStaticWebhooksRequest'];
-      };
-    };
-    responses: {
-      /** @description OK */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['StaticWebhooksView'];
-        };
-      };
-      /** @description Bad Request: the codes below. */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 400;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error:
-              | 'bad_request'
-              | 'invalid_scheduled'
-              | 'invalid_rescheduled'
-              | 'invalid_canceled'
-              | 'invalid_changed'
-              | 'invalid_order_completed';
-          };
-        };
-      };
-      /** @description Unauthorized: no credentials, or wrong ones. */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 401;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'unauthorized';
-          };
-        };
-      };
-      /** @description Payload Too Large */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 413;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'payload_too_large';
-          };
-        };
-      };
-      /** @description Unsupported Media Type */
-      415: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 415;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'unsupported_media_type';
-          };
-        };
-      };
-      /** @description Over a rate limit: try again later. */
-      429: {
-        headers: {
-          'Retry-After': components['headers']['RetryAfter'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 429;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'too_many_requests';
-          };
-        };
-      };
-    };
-  };
-  MetaController_get: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description The webhooks' origins and events. */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['MetaView'];
-        };
-      };
-      /** @description Over a rate limit: try again later. */
-      429: {
-        headers: {
-          'Retry-After': components['headers']['RetryAfter'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 429;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'too_many_requests';
-          };
-        };
-      };
-    };
-  };
-  NotificationsController_list: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        id: number;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description The list. */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['NotificationView'][];
-        };
-      };
-      /** @description Unauthorized: no credentials, or wrong ones. */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 401;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'unauthorized';
-          };
-        };
-      };
-      /** @description Forbidden: another account's resource. */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 403;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'forbidden';
-          };
-        };
-      };
-      /** @description Not Found: nothing there. */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 404;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'not_found';
-          };
-        };
-      };
-      /** @description Over a rate limit: try again later. */
-      429: {
-        headers: {
-          'Retry-After': components['headers']['RetryAfter'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {integer} */
-            status_code: 429;
-            /** @description What went wrong, for a person. */
-            message: string;
-            /** @enum {string} */
-            error: 'too_many_requests';
-          };
-        };
-      };
-    };
-  };
-  AuthorizeController_show: {
-    parameters: {
-      query: {
-        /** @description Always `code`. */
-        response_type: 'code';
-        /** @description The app's client id. */
-        client_id: string;
-        /** @description One of the redirect URIs registered for the app, exactly. */
-        redirect_uri: string;
-        /** @description The API. */
-        scope: 'api-v1';
-        /** @description Given back on the redirect; the app checks it. */
-        state?: string;
-        /** @description PKCE (RFC 7636): BASE64URL(SHA256(code_verifier)). */
-        code_challenge?: string;
-        /** @description PKCE: `S256`. */
-        code_challenge_method?: 'S256';
-      };
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description The sign-in or consent page. */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'text/html': string;
-        };
-      };
-      /** @description To `redirect_uri` with `error` (and `state`): a refusal the app's page handles. */
-      302: {
-        headers: {
-          Location?: string;
-          [name: string]: unknown;
-        };
-        content?: never;
-      };
-      /** @description An unknown app or a redirect URI not registered: an error page, no redirect. */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'text/html': string;
-        };
-      };
-      /** @description Over a rate limit: try again later. */
-      429: {
-        headers: {
-          'Retry-After': components['headers']['RetryAfter'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {string} */
-            error: 'too_many_requests';
-            message: string;
-          };
-        };
-      };
-    };
-  };
-  TokenController_token: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        'application/x-www-form-urlencoded': {
-          /** @enum {string} */
-          grant_type: 'authorization_code';
-          /** @description The code the redirect brought. */
-          code: string;
-          /**
-           * Format: uri
-           * @description As in the authorization.
-           */
-          redirect_uri: string;
-          /** @description PKCE: required when the authorization sent a `code_challenge`. */
-          code_verifier?: string;
-          /** @enum {string} */
-          scope?: 'api-v1';
-          client_id?: string;
-          client_secret?: string;
-        };
-      };
-    };
-    responses: {
-      /** @description The access token; send it as `Authorization: Bearer <token>`. */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @example f1c8… */
-            access_token: string;
-            /** @enum {string} */
-            token_type: 'Bearer';
-          };
-        };
-      };
-      /** @description A malformed request, or a code that is invalid, expired, used or not this client’s. */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {string} */
-            error: 'invalid_request' | 'invalid_grant' | 'unsupported_grant_type' | 'invalid_scope';
-            message: string;
-          };
-        };
-      };
-      /** @description Client authentication failed. */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {string} */
-            error: 'invalid_client';
-            message: string;
-          };
-        };
-      };
-      /** @description Payload Too Large. */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {string} */
-            error: 'invalid_request';
-            message: string;
-          };
-        };
-      };
-      /** @description Over a rate limit: try again later. */
-      429: {
-        headers: {
-          'Retry-After': components['headers']['RetryAfter'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {string} */
-            error: 'too_many_requests';
-            message: string;
-          };
-        };
-      };
-    };
-  };
-  TokenController_disconnect: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        'application/x-www-form-urlencoded': {
-          access_token: string;
-          client_id?: string;
-          client_secret?: string;
-        };
-      };
-    };
-    responses: {
-      /** @description Done (also for a token already disabled). */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': Record<string, never>;
-        };
-      };
-      /** @description A malformed request. */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {string} */
-            error: 'invalid_request';
-            message: string;
-          };
-        };
-      };
-      /** @description Client authentication failed. */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {string} */
-            error: 'invalid_client';
-            message: string;
-          };
-        };
-      };
-      /** @description Payload Too Large. */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {string} */
-            error: 'invalid_request';
-            message: string;
-          };
-        };
-      };
-      /** @description Over a rate limit: try again later. */
-      429: {
-        headers: {
-          'Retry-After': components['headers']['RetryAfter'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {string} */
-            error: 'too_many_requests';
-            message: string;
-          };
-        };
-      };
-    };
-  };
-  appointmentWebhook: {
-    parameters: {
-      query?: never;
-      header: {
-        /** @description base64(HMAC-SHA256(the account's API key, the raw body)): compute it and compare. */
-        'x-service-signature': string;
-        /** @description Standard Webhooks: the message id, the same on every retry (deduplicate on it). */
-        'webhook-id': string;
-        /** @description Standard Webhooks: seconds since the epoch. */
-        'webhook-timestamp': string;
-        /** @description Standard Webhooks: `v1,` + base64(HMAC-SHA256(API key, `{id}.{timestamp}.{body}`)). */
-        'webhook-signature': string;
-      };
-      path?: never;
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        'application/x-www-form-urlencoded': {
-          /** @enum {string} */
-          action: 'scheduled' | 'rescheduled' | 'canceled' | 'changed';
-          /**
-           * @description The appointment's id.
-           * @example 54321
-           */
-          id: string;
-          /** @example 7 */
-          calendarID: string;
-          /** @example 1 */
-          appointmentTypeID: string;
-        };
-      };
-    };
-    responses: {
-      /** @description Received. Anything but an HTTP 500 or a connection error is final. */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content?: never;
-      };
-      /** @description Retried after 2 s, 30 s, 1 min, 5 min, 10 min … 12 h. */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content?: never;
-      };
-    };
-  };
-  orderCompletedWebhook: {
-    parameters: {
-      query?: never;
-      header: {
-        /** @description base64(HMAC-SHA256(the account's API key, the raw body)): compute it and compare. */
-        'x-service-signature': string;
-        /** @description Standard Webhooks: the message id, the same on every retry (deduplicate on it). */
-        'webhook-id': string;
-        /** @description Standard Webhooks: seconds since the epoch. */
-        'webhook-timestamp': string;
-        /** @description Standard Webhooks: `v1,` + base64(HMAC-SHA256(API key, `{id}.{timestamp}.{body}`)). */
-        'webhook-signature': string;
-      };
-      path?: never;
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        'application/x-www-form-urlencoded': {
-          /** @enum {string} */
-          action: 'order.completed';
-          /**
-           * @description The order's id.
-           * @example 54321
-           */
-          id: string;
-        };
-      };
-    };
-    responses: {
-      /** @description Received. Anything but an HTTP 500 or a connection error is final. */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content?: never;
-      };
-      /** @description Retried after 2 s, 30 s, 1 min, 5 min, 10 min … 12 h. */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content?: never;
-      };
     };
-  };
 }

@@ -34,7 +34,8 @@ export function toJsonSchema2020(node: unknown): void {
       for (const key of Object.keys(node)) if (key !== 'description') delete node[key];
       node.anyOf = [inner, { type: 'null' }];
     }
-    if (Array.isArray(node.enum) && !node.enum.includes(null)) node.enum = [...node.enum, null];
+    const values = node.enum as unknown[] | undefined;
+    if (Array.isArray(values) && !values.includes(null)) node.enum = [...values, null];
   } else if (node.nullable === false) delete node.nullable;
 }
 

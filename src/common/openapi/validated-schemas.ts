@@ -23,6 +23,9 @@ const { defaultMetadataStorage } = require('class-transformer/cjs/storage') as {
   defaultMetadataStorage: typeof import('class-transformer/types/storage').defaultMetadataStorage;
 };
 
+/** A class (a DTO). */
+type Class = abstract new (...args: never[]) => unknown;
+
 type Schema = SchemaObject & { const?: unknown };
 
 /** What the service's own validators (src/common/http/attributes.ts and the DTOs) accept. */
@@ -101,7 +104,7 @@ function merge(into: Schema, add: Schema): void {
 
 /** The schema of one property from its validators, and whether it must be given. */
 function propertySchema(
-  target: Function,
+  target: Class,
   property: string,
   metas: ValidationMetadata[],
 ): { schema: Schema; required: boolean } {
@@ -123,10 +126,10 @@ function propertySchema(
     if (type) return { schema: { ...schema, type: type as unknown as 'object' }, required };
   }
   if (schema.type === 'array' && Object.keys(items).length > 0)
-    schema.items = items as SchemaObject;
+    schema.items = items;
   if (schema.type === undefined) {
     // `@Allow()` only: the type the property is declared with, when it says one.
-    const design = Reflect.getMetadata('design:type', target.prototype, property) as unknown;
+    const design = Reflect.getMetadata('design:type', target.prototype as object, property) as unknown;
     if (design === String) schema.type = 'string';
     else if (design === Number) schema.type = 'number';
     else if (design === Boolean) schema.type = 'boolean';
@@ -138,14 +141,14 @@ function propertySchema(
 /** Describes every class class-validator knows (see above). Call before building the document. */
 export function describeValidatedClasses(): void {
   const storage = getMetadataStorage() as unknown as {
-    validationMetadatas: Map<Function, ValidationMetadata[]>;
+    validationMetadatas: Map<Class, ValidationMetadata[]>;
   };
   for (const target of storage.validationMetadatas.keys()) describeValidatedClass(target);
 }
 
-const described = new WeakSet<Function>();
+const described = new WeakSet<Class>();
 
-function describeValidatedClass(target: Function): void {
+function describeValidatedClass(target: Class): void {
   if (described.has(target)) return;
   described.add(target);
   const metas = getMetadataStorage().getTargetValidationMetadatas(target, '', true, false);
