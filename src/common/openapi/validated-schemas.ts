@@ -125,11 +125,14 @@ function propertySchema(
     const type = defaultMetadataStorage.findTypeMetadata(target, property)?.typeFunction();
     if (type) return { schema: { ...schema, type: type as unknown as 'object' }, required };
   }
-  if (schema.type === 'array' && Object.keys(items).length > 0)
-    schema.items = items;
+  if (schema.type === 'array' && Object.keys(items).length > 0) schema.items = items;
   if (schema.type === undefined) {
     // `@Allow()` only: the type the property is declared with, when it says one.
-    const design = Reflect.getMetadata('design:type', target.prototype as object, property) as unknown;
+    const design = Reflect.getMetadata(
+      'design:type',
+      target.prototype as object,
+      property,
+    ) as unknown;
     if (design === String) schema.type = 'string';
     else if (design === Number) schema.type = 'number';
     else if (design === Boolean) schema.type = 'boolean';
