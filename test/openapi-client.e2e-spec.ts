@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,7 +8,12 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import createClient, { type Client } from 'openapi-fetch';
 import { openApiDocumentOf } from '../src/app/openapi-document';
 import type { paths } from './generated/v1';
-import { type TestAccount, createAccount, startApi } from './support/test-app';
+import { seedDemo } from '../src/app/demo.cli';
+import { type TestAccount, basicAuth, createAccount, startApi } from './support/test-app';
+
+interface Example {
+  examples: Record<string, { value: unknown }>;
+}
 
 /*
  * A client generated from the document works without reading the code (issue 28): the types of
@@ -128,6 +134,34 @@ describe('A client generated from the OpenAPI document (e2e)', () => {
       params: { path: { id: appointment.id } },
     });
     expect(read.data).toEqual(canceled.data);
+  });
+
+  it("books the demo account as Swagger UI's example of POST /appointments says", async () => {
+    const demo = await seedDemo(app, `demo-${randomUUID()}@example.test`);
+    const document = openApiDocumentOf(app) as unknown as {
+      paths: Record<string, Record<string, { requestBody: { content: Record<string, Example> } }>>;
+    };
+    const example = document.paths['/api/v1/appointments'].post.requestBody.content[
+      'application/json'
+    ].examples.demo.value as Record<string, unknown>;
+    // The example names the ids of a database the demo was seeded on first; here it was not.
+    const api = createClient<paths>({
+      baseUrl,
+      headers: { authorization: basicAuth(demo.id, demo.apiKey) },
+    });
+    const types = (await api.GET('/api/v1/appointment-types')).data!;
+    const calendars = (await api.GET('/api/v1/calendars')).data!;
+    expect([example.appointmentTypeID, example.calendarID]).toEqual([1, 1]);
+    const booked = await api.POST('/api/v1/appointments', {
+      params: { query: { noEmail: true } },
+      body: {
+        ...(example as { firstName: string; lastName: string; datetime: string }),
+        appointmentTypeID: types.find((t) => t.name === 'Haircut')!.id,
+        calendarID: calendars.find((c) => c.name === 'Alex (New York)')!.id,
+      },
+    });
+    expect(booked.error).toBeUndefined();
+    expect(booked.data!.datetime.slice(0, 16)).toBe(example.datetime);
   });
 
   it('gets an id that exists nowhere refused with a typed 404', async () => {

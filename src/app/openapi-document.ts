@@ -30,7 +30,7 @@ type Json = Record<string, unknown>;
 type Class = abstract new (...args: never[]) => unknown;
 
 /** The schemes every authenticated operation accepts. */
-export const API_SECURITY = [{ basic: [] }, { oauth2: ['api-v1'] }];
+export const API_SECURITY = [{ basic: [] }, { bearer: [] }, { oauth2: ['api-v1'] }];
 
 const DESCRIPTION =
   'Appointment scheduling API, version 1. Errors: `{status_code, message, error}`, `error` a ' +
@@ -255,6 +255,16 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
       .setDescription(DESCRIPTION)
       .addServer('/', 'This service (the API at /api/v1, OAuth at /oauth2)')
       .addBasicAuth({ type: 'http', scheme: 'basic', description: 'User ID and API key.' }, 'basic')
+      .addBearerAuth(
+        {
+          type: 'http',
+          scheme: 'bearer',
+          // Opaque tokens, not JWTs (addBearerAuth's default).
+          bearerFormat: undefined,
+          description: 'An access token of a partner app (POST /oauth2/token), as it is sent.',
+        },
+        'bearer',
+      )
       .addBasicAuth(
         {
           type: 'http',

@@ -1,4 +1,5 @@
 import { applyDecorators } from '@nestjs/common';
+import { DateTime } from 'luxon';
 import {
   ApiBearerAuth,
   ApiBody,
@@ -11,6 +12,25 @@ import { ApiErrors } from '../../common/openapi/api-errors';
 import { AppointmentObject } from './appointment.openapi';
 
 const id = { type: 'integer', minimum: 1 } as const;
+
+/**
+ * A time the demo account (`npm run cli -- demo:seed`) offers: its Haircut (type 1 on a fresh
+ * database) on the New York calendar (1), the next Tuesday at least two days away, 10:00 there.
+ * Computed when the document is built, so that Swagger UI's "Try it out" books as it is.
+ */
+function demoBooking() {
+  let day = DateTime.now().setZone('America/New_York').plus({ days: 2 }).startOf('day');
+  while (day.weekday !== 2) day = day.plus({ days: 1 });
+  return {
+    firstName: 'Ada',
+    lastName: 'Lovelace',
+    email: 'ada@example.com',
+    appointmentTypeID: 1,
+    calendarID: 1,
+    datetime: `${day.toISODate()}T10:00`,
+    timezone: 'America/New_York',
+  };
+}
 const ids = { oneOf: [id, { type: 'array', items: id }, { type: 'string' }] };
 
 /** `POST /appointments`: the contract's booking, with this service's `holdToken`. */
@@ -44,6 +64,15 @@ export const ApiBookAppointment = () =>
       description: 'The same request again with the same key answers the appointment it booked.',
     }),
     ApiBody({
+      examples: {
+        demo: {
+          summary: 'A haircut on the demo account, next week',
+          description:
+            'On a database where `npm run cli -- demo:seed` made the demo account first (its ' +
+            'Haircut is type 1, its New York calendar 1); sign in with the ID and key it prints.',
+          value: demoBooking(),
+        },
+      },
       schema: {
         type: 'object',
         required: ['firstName', 'lastName', 'appointmentTypeID', 'datetime'],
