@@ -47,6 +47,8 @@ const DESCRIPTION =
 /** What one route of a controller is, as the document builder needs it. */
 interface RouteFacts {
   public: boolean;
+  /** Its DTOs name other resources (`calendarID`, `addonIDs`): they may be another account's. */
+  references: boolean;
   /** The DTO classes its body and query string are validated as. */
   dtos: Class[];
 }
@@ -85,6 +87,11 @@ function routeFacts(app: INestApplication): Map<string, RouteFacts> {
           .filter((type) => type && validated(type));
         facts.set(`${controller.name}_${name}`, {
           public: classPublic || Reflect.getMetadata(IS_PUBLIC, handler) === true,
+          references: dtos.some((dto) =>
+            getMetadataStorage()
+              .getTargetValidationMetadatas(dto, '', true, false)
+              .some((meta) => /I[Dd]s?$/.test(meta.propertyName)),
+          ),
           dtos,
         });
       }
@@ -158,12 +165,23 @@ const STATUS_TEXT: Record<number, string> = {
  * What every operation may answer, and what every JSON body may get refused for. An operation on a
  * resource named in its path may find it another account's (403) or nowhere (404).
  */
-function completeOperation(path: string, operation: Json, facts: RouteFacts | undefined): void {
+function completeOperation(
+  path: string,
+  method: string,
+  operation: Json,
+  facts: RouteFacts | undefined,
+): void {
   const responses = operation.responses as Json;
-  if (path.includes('{') && facts?.public !== true) {
-    addErrorCodes(responses, 403, ['forbidden'], "Forbidden: another account's resource.");
-    addErrorCodes(responses, 404, ['not_found'], 'Not Found: nothing there.');
+  // Refusals are JSON whatever the operation produces (a `text/calendar` feed, for one).
+  for (const [status, response] of Object.entries(responses)) {
+    const media = (response as Json).content as Record<string, Json> | undefined;
+    if (Number(status) >= 400 && media && !media['application/json'] && !media['text/html'])
+      (response as Json).content = { 'application/json': Object.values(media)[0] };
   }
+  if (facts?.public !== true && (path.includes('{') || facts?.references))
+    addErrorCodes(responses, 403, ['forbidden'], "Forbidden: another account's resource.");
+  if (path.includes('{') && facts?.public !== true)
+    addErrorCodes(responses, 404, ['not_found'], 'Not Found: nothing there.');
   for (const parameter of (operation.parameters ?? []) as Json[]) {
     const schema = parameter.schema as Json | undefined;
     if (
@@ -181,7 +199,8 @@ function completeOperation(path: string, operation: Json, facts: RouteFacts | un
     addErrorCodes(responses, 401, ['unauthorized'], 'Unauthorized: no credentials, or wrong ones.');
   } else if (operation.security === undefined) operation.security = [];
   const content = (operation.requestBody as Json | undefined)?.content as Json | undefined;
-  const hasJsonBody = !!content?.['application/json'];
+  // Any request but a GET may carry a body, which is parsed (and may be refused) before routing.
+  const hasJsonBody = !!content?.['application/json'] || (!content && method !== 'get');
   if (content?.['application/x-www-form-urlencoded'])
     responses[413] = oauthErrorResponse(['invalid_request'], 'Payload Too Large.');
   const codes = (facts?.dtos ?? []).flatMap(validationCodes);
@@ -301,9 +320,10 @@ function finishDocument(document: OpenAPIObject, facts: Map<string, RouteFacts>)
   out.openapi = '3.1.0';
   out.jsonSchemaDialect = 'https://spec.openapis.org/oas/3.1/dialect/base';
   for (const [path, item] of Object.entries(document.paths))
-    for (const operation of Object.values(item as Json))
+    for (const [method, operation] of Object.entries(item as Json))
       completeOperation(
         path,
+        method,
         operation as Json,
         facts.get((operation as Json).operationId as string),
       );

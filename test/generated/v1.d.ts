@@ -3314,6 +3314,22 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description Bad Request: the codes below. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 400;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "bad_request";
+                    };
+                };
+            };
             /** @description Unauthorized: no credentials, or wrong ones. */
             401: {
                 headers: {
@@ -3359,6 +3375,38 @@ export interface operations {
                         message: string;
                         /** @enum {string} */
                         error: "not_found";
+                    };
+                };
+            };
+            /** @description Payload Too Large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 413;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "payload_too_large";
+                    };
+                };
+            };
+            /** @description Unsupported Media Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 415;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "unsupported_media_type";
                     };
                 };
             };
@@ -3475,7 +3523,7 @@ export interface operations {
                     "application/json": components["schemas"]["AppointmentTypeDetails"];
                 };
             };
-            /** @description Bad Request: the codes below. */
+            /** @description Bad Request: `invalid_addon`, `invalid_calendar`, `invalid_form`, `required_class_size`, `required_duration`, `required_name` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3487,11 +3535,11 @@ export interface operations {
                         /** @description What went wrong, for a person. */
                         message: string;
                         /** @enum {string} */
-                        error: "bad_request" | "invalid_name" | "invalid_active" | "invalid_description" | "invalid_duration" | "invalid_price" | "invalid_category" | "invalid_color" | "invalid_private" | "invalid_type" | "invalid_class_size" | "invalid_padding_before" | "invalid_padding_after" | "invalid_calendar_ids" | "invalid_addon_ids" | "invalid_form_ids" | "invalid_image" | "invalid_slot_interval" | "invalid_min_hours_in_advance" | "invalid_max_days_in_advance" | "invalid_require_sms_opt_in" | "invalid_max_per_day" | "invalid_max_per_week";
+                        error: "invalid_addon" | "invalid_calendar" | "invalid_form" | "required_class_size" | "required_duration" | "required_name" | "bad_request" | "invalid_name" | "invalid_active" | "invalid_description" | "invalid_duration" | "invalid_price" | "invalid_category" | "invalid_color" | "invalid_private" | "invalid_type" | "invalid_class_size" | "invalid_padding_before" | "invalid_padding_after" | "invalid_calendar_ids" | "invalid_addon_ids" | "invalid_form_ids" | "invalid_image" | "invalid_slot_interval" | "invalid_min_hours_in_advance" | "invalid_max_days_in_advance" | "invalid_require_sms_opt_in" | "invalid_max_per_day" | "invalid_max_per_week";
                     };
                 };
             };
-            /** @description Unauthorized: no credentials, or wrong ones. */
+            /** @description Unauthorized: `unauthorized` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3504,6 +3552,22 @@ export interface operations {
                         message: string;
                         /** @enum {string} */
                         error: "unauthorized";
+                    };
+                };
+            };
+            /** @description Forbidden: another account's resource. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 403;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "forbidden";
                     };
                 };
             };
@@ -3670,7 +3734,7 @@ export interface operations {
                     "application/json": components["schemas"]["AppointmentTypeDetails"];
                 };
             };
-            /** @description Bad Request: the codes below. */
+            /** @description Bad Request: `invalid_addon`, `invalid_calendar`, `invalid_form`, `required_class_size`, `required_duration`, `required_name` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3682,11 +3746,11 @@ export interface operations {
                         /** @description What went wrong, for a person. */
                         message: string;
                         /** @enum {string} */
-                        error: "bad_request" | "invalid_name" | "invalid_active" | "invalid_description" | "invalid_duration" | "invalid_price" | "invalid_category" | "invalid_color" | "invalid_private" | "invalid_type" | "invalid_class_size" | "invalid_padding_before" | "invalid_padding_after" | "invalid_calendar_ids" | "invalid_addon_ids" | "invalid_form_ids" | "invalid_image" | "invalid_slot_interval" | "invalid_min_hours_in_advance" | "invalid_max_days_in_advance" | "invalid_require_sms_opt_in" | "invalid_max_per_day" | "invalid_max_per_week";
+                        error: "invalid_addon" | "invalid_calendar" | "invalid_form" | "required_class_size" | "required_duration" | "required_name" | "bad_request" | "invalid_name" | "invalid_active" | "invalid_description" | "invalid_duration" | "invalid_price" | "invalid_category" | "invalid_color" | "invalid_private" | "invalid_type" | "invalid_class_size" | "invalid_padding_before" | "invalid_padding_after" | "invalid_calendar_ids" | "invalid_addon_ids" | "invalid_form_ids" | "invalid_image" | "invalid_slot_interval" | "invalid_min_hours_in_advance" | "invalid_max_days_in_advance" | "invalid_require_sms_opt_in" | "invalid_max_per_day" | "invalid_max_per_week";
                     };
                 };
             };
-            /** @description Unauthorized: no credentials, or wrong ones. */
+            /** @description Unauthorized: `unauthorized` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3803,6 +3867,22 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description Bad Request: the codes below. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 400;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "bad_request";
+                    };
+                };
+            };
             /** @description Unauthorized: no credentials, or wrong ones. */
             401: {
                 headers: {
@@ -3848,6 +3928,38 @@ export interface operations {
                         message: string;
                         /** @enum {string} */
                         error: "not_found";
+                    };
+                };
+            };
+            /** @description Payload Too Large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 413;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "payload_too_large";
+                    };
+                };
+            };
+            /** @description Unsupported Media Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 415;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "unsupported_media_type";
                     };
                 };
             };
@@ -4272,6 +4384,22 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description Bad Request: the codes below. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 400;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "bad_request";
+                    };
+                };
+            };
             /** @description Unauthorized: no credentials, or wrong ones. */
             401: {
                 headers: {
@@ -4317,6 +4445,38 @@ export interface operations {
                         message: string;
                         /** @enum {string} */
                         error: "not_found";
+                    };
+                };
+            };
+            /** @description Payload Too Large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 413;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "payload_too_large";
+                    };
+                };
+            };
+            /** @description Unsupported Media Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 415;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "unsupported_media_type";
                     };
                 };
             };
@@ -4392,6 +4552,22 @@ export interface operations {
                     };
                 };
             };
+            /** @description Forbidden: another account's resource. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 403;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "forbidden";
+                    };
+                };
+            };
             /** @description Over a rate limit: try again later. */
             429: {
                 headers: {
@@ -4433,7 +4609,7 @@ export interface operations {
                     "application/json": components["schemas"]["ClassSessionView"];
                 };
             };
-            /** @description Bad Request: the codes below. */
+            /** @description Bad Request: `duplicate_class`, `invalid_appointment_type`, `invalid_calendar` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4445,11 +4621,11 @@ export interface operations {
                         /** @description What went wrong, for a person. */
                         message: string;
                         /** @enum {string} */
-                        error: "bad_request" | "required_appointment_type_id" | "invalid_appointment_type_id" | "required_calendar_id" | "invalid_calendar_id" | "required_datetime" | "invalid_datetime" | "invalid_name";
+                        error: "duplicate_class" | "invalid_appointment_type" | "invalid_calendar" | "bad_request" | "required_appointment_type_id" | "invalid_appointment_type_id" | "required_calendar_id" | "invalid_calendar_id" | "required_datetime" | "invalid_datetime" | "invalid_name";
                     };
                 };
             };
-            /** @description Unauthorized: no credentials, or wrong ones. */
+            /** @description Unauthorized: `unauthorized` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4462,6 +4638,22 @@ export interface operations {
                         message: string;
                         /** @enum {string} */
                         error: "unauthorized";
+                    };
+                };
+            };
+            /** @description Forbidden: another account's resource. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 403;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "forbidden";
                     };
                 };
             };
@@ -4621,6 +4813,22 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description Bad Request: the codes below. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 400;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "bad_request";
+                    };
+                };
+            };
             /** @description Unauthorized: no credentials, or wrong ones. */
             401: {
                 headers: {
@@ -4666,6 +4874,38 @@ export interface operations {
                         message: string;
                         /** @enum {string} */
                         error: "not_found";
+                    };
+                };
+            };
+            /** @description Payload Too Large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 413;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "payload_too_large";
+                    };
+                };
+            };
+            /** @description Unsupported Media Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 415;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "unsupported_media_type";
                     };
                 };
             };
@@ -5090,6 +5330,22 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description Bad Request: the codes below. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 400;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "bad_request";
+                    };
+                };
+            };
             /** @description Unauthorized: no credentials, or wrong ones. */
             401: {
                 headers: {
@@ -5135,6 +5391,38 @@ export interface operations {
                         message: string;
                         /** @enum {string} */
                         error: "not_found";
+                    };
+                };
+            };
+            /** @description Payload Too Large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 413;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "payload_too_large";
+                    };
+                };
+            };
+            /** @description Unsupported Media Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 415;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "unsupported_media_type";
                     };
                 };
             };
@@ -5232,7 +5520,7 @@ export interface operations {
                     "application/json": components["schemas"]["ProductView"];
                 };
             };
-            /** @description Bad Request: the codes below. */
+            /** @description Bad Request: `invalid_appointment_type`, `required_appointment_type_counts` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5244,11 +5532,11 @@ export interface operations {
                         /** @description What went wrong, for a person. */
                         message: string;
                         /** @enum {string} */
-                        error: "bad_request" | "invalid_name" | "required_name" | "invalid_description" | "invalid_price" | "required_price" | "invalid_type" | "required_type" | "invalid_hidden" | "invalid_expires" | "invalid_appointment_type_counts";
+                        error: "invalid_appointment_type" | "required_appointment_type_counts" | "bad_request" | "invalid_name" | "required_name" | "invalid_description" | "invalid_price" | "required_price" | "invalid_type" | "required_type" | "invalid_hidden" | "invalid_expires" | "invalid_appointment_type_counts";
                     };
                 };
             };
-            /** @description Unauthorized: no credentials, or wrong ones. */
+            /** @description Unauthorized: `unauthorized` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5426,7 +5714,7 @@ export interface operations {
                     "application/json": components["schemas"]["ProductView"];
                 };
             };
-            /** @description Bad Request: the codes below. */
+            /** @description Bad Request: `invalid_appointment_type`, `required_appointment_type_counts` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5438,11 +5726,11 @@ export interface operations {
                         /** @description What went wrong, for a person. */
                         message: string;
                         /** @enum {string} */
-                        error: "bad_request" | "invalid_name" | "invalid_description" | "invalid_price" | "invalid_type" | "invalid_hidden" | "invalid_expires" | "invalid_appointment_type_counts";
+                        error: "invalid_appointment_type" | "required_appointment_type_counts" | "bad_request" | "invalid_name" | "invalid_description" | "invalid_price" | "invalid_type" | "invalid_hidden" | "invalid_expires" | "invalid_appointment_type_counts";
                     };
                 };
             };
-            /** @description Unauthorized: no credentials, or wrong ones. */
+            /** @description Unauthorized: `unauthorized` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5559,6 +5847,22 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description Bad Request: the codes below. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 400;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "bad_request";
+                    };
+                };
+            };
             /** @description Unauthorized: no credentials, or wrong ones. */
             401: {
                 headers: {
@@ -5607,6 +5911,38 @@ export interface operations {
                     };
                 };
             };
+            /** @description Payload Too Large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 413;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "payload_too_large";
+                    };
+                };
+            };
+            /** @description Unsupported Media Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 415;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "unsupported_media_type";
+                    };
+                };
+            };
             /** @description Over a rate limit: try again later. */
             429: {
                 headers: {
@@ -5650,7 +5986,7 @@ export interface operations {
                     "application/json": components["schemas"]["AvailableDate"][];
                 };
             };
-            /** @description Bad Request: the codes below. */
+            /** @description Bad Request: `invalid_addon`, `invalid_appointment_type`, `invalid_calendar` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5662,11 +5998,11 @@ export interface operations {
                         /** @description What went wrong, for a person. */
                         message: string;
                         /** @enum {string} */
-                        error: "required_month" | "invalid_month" | "required_appointment_type_id" | "invalid_appointment_type_id" | "invalid_calendar_id" | "invalid_timezone" | "invalid_addon_ids";
+                        error: "invalid_addon" | "invalid_appointment_type" | "invalid_calendar" | "required_month" | "invalid_month" | "required_appointment_type_id" | "invalid_appointment_type_id" | "invalid_calendar_id" | "invalid_timezone" | "invalid_addon_ids";
                     };
                 };
             };
-            /** @description Unauthorized: no credentials, or wrong ones. */
+            /** @description Unauthorized: `unauthorized` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5679,6 +6015,22 @@ export interface operations {
                         message: string;
                         /** @enum {string} */
                         error: "unauthorized";
+                    };
+                };
+            };
+            /** @description Forbidden: another account's resource. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 403;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "forbidden";
                     };
                 };
             };
@@ -5726,7 +6078,7 @@ export interface operations {
                     "application/json": components["schemas"]["AvailableTime"][];
                 };
             };
-            /** @description Bad Request: the codes below. */
+            /** @description Bad Request: `invalid_addon`, `invalid_appointment_type`, `invalid_calendar` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5738,11 +6090,11 @@ export interface operations {
                         /** @description What went wrong, for a person. */
                         message: string;
                         /** @enum {string} */
-                        error: "required_date" | "invalid_date" | "invalid_ignore_appointment_ids" | "required_appointment_type_id" | "invalid_appointment_type_id" | "invalid_calendar_id" | "invalid_timezone" | "invalid_addon_ids";
+                        error: "invalid_addon" | "invalid_appointment_type" | "invalid_calendar" | "required_date" | "invalid_date" | "invalid_ignore_appointment_ids" | "required_appointment_type_id" | "invalid_appointment_type_id" | "invalid_calendar_id" | "invalid_timezone" | "invalid_addon_ids";
                     };
                 };
             };
-            /** @description Unauthorized: no credentials, or wrong ones. */
+            /** @description Unauthorized: `unauthorized` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5755,6 +6107,22 @@ export interface operations {
                         message: string;
                         /** @enum {string} */
                         error: "unauthorized";
+                    };
+                };
+            };
+            /** @description Forbidden: another account's resource. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 403;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "forbidden";
                     };
                 };
             };
@@ -5851,17 +6219,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /**
-                         * @example 403
-                         * @enum {integer}
-                         */
+                        /** @enum {integer} */
                         status_code: 403;
                         /** @description What went wrong, for a person. */
                         message: string;
-                        /**
-                         * @example forbidden
-                         * @enum {string}
-                         */
+                        /** @enum {string} */
                         error: "forbidden";
                     };
                 };
@@ -6013,7 +6375,7 @@ export interface operations {
                     "application/json": components["schemas"]["BlockView"][];
                 };
             };
-            /** @description Bad Request: the codes below. */
+            /** @description Bad Request: `invalid_calendar` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6025,11 +6387,11 @@ export interface operations {
                         /** @description What went wrong, for a person. */
                         message: string;
                         /** @enum {string} */
-                        error: "invalid_max" | "invalid_min_date" | "invalid_max_date" | "invalid_calendar_id";
+                        error: "invalid_calendar" | "invalid_max" | "invalid_min_date" | "invalid_max_date" | "invalid_calendar_id";
                     };
                 };
             };
-            /** @description Unauthorized: no credentials, or wrong ones. */
+            /** @description Unauthorized: `unauthorized` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6042,6 +6404,22 @@ export interface operations {
                         message: string;
                         /** @enum {string} */
                         error: "unauthorized";
+                    };
+                };
+            };
+            /** @description Forbidden: another account's resource. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 403;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "forbidden";
                     };
                 };
             };
@@ -6086,7 +6464,7 @@ export interface operations {
                     "application/json": components["schemas"]["BlockView"];
                 };
             };
-            /** @description Bad Request: the codes below. */
+            /** @description Bad Request: `invalid_calendar` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6098,11 +6476,11 @@ export interface operations {
                         /** @description What went wrong, for a person. */
                         message: string;
                         /** @enum {string} */
-                        error: "bad_request" | "required_calendar_id" | "invalid_calendar_id" | "required_start" | "invalid_start" | "required_end" | "invalid_end" | "invalid_notes";
+                        error: "invalid_calendar" | "bad_request" | "required_calendar_id" | "invalid_calendar_id" | "required_start" | "invalid_start" | "required_end" | "invalid_end" | "invalid_notes";
                     };
                 };
             };
-            /** @description Unauthorized: no credentials, or wrong ones. */
+            /** @description Unauthorized: `unauthorized` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6115,6 +6493,22 @@ export interface operations {
                         message: string;
                         /** @enum {string} */
                         error: "unauthorized";
+                    };
+                };
+            };
+            /** @description Forbidden: another account's resource. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 403;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "forbidden";
                     };
                 };
             };
@@ -6147,6 +6541,28 @@ export interface operations {
                         message: string;
                         /** @enum {string} */
                         error: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description Error: `invalid_time` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @example 422
+                         * @enum {integer}
+                         */
+                        status_code: 422;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /**
+                         * @example invalid_time
+                         * @enum {string}
+                         */
+                        error: "invalid_time";
                     };
                 };
             };
@@ -6274,6 +6690,22 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description Bad Request: the codes below. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 400;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "bad_request";
+                    };
+                };
+            };
             /** @description Unauthorized: no credentials, or wrong ones. */
             401: {
                 headers: {
@@ -6319,6 +6751,38 @@ export interface operations {
                         message: string;
                         /** @enum {string} */
                         error: "not_found";
+                    };
+                };
+            };
+            /** @description Payload Too Large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 413;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "payload_too_large";
+                    };
+                };
+            };
+            /** @description Unsupported Media Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 415;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "unsupported_media_type";
                     };
                 };
             };
@@ -6678,6 +7142,22 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description Bad Request: the codes below. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 400;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "bad_request";
+                    };
+                };
+            };
             /** @description Unauthorized: `unauthorized` */
             401: {
                 headers: {
@@ -6723,6 +7203,38 @@ export interface operations {
                         message: string;
                         /** @enum {string} */
                         error: "not_found";
+                    };
+                };
+            };
+            /** @description Payload Too Large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 413;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "payload_too_large";
+                    };
+                };
+            };
+            /** @description Unsupported Media Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 415;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "unsupported_media_type";
                     };
                 };
             };
@@ -6854,6 +7366,22 @@ export interface operations {
                     "application/json": components["schemas"]["CalendarFeedView"];
                 };
             };
+            /** @description Bad Request: the codes below. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 400;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "bad_request";
+                    };
+                };
+            };
             /** @description Unauthorized: `unauthorized` */
             401: {
                 headers: {
@@ -6899,6 +7427,38 @@ export interface operations {
                         message: string;
                         /** @enum {string} */
                         error: "not_found";
+                    };
+                };
+            };
+            /** @description Payload Too Large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 413;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "payload_too_large";
+                    };
+                };
+            };
+            /** @description Unsupported Media Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 415;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "unsupported_media_type";
                     };
                 };
             };
@@ -6948,7 +7508,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/calendar": {
+                    "application/json": {
                         /**
                          * @example 404
                          * @enum {integer}
@@ -7038,6 +7598,22 @@ export interface operations {
                     };
                 };
             };
+            /** @description Forbidden: another account's resource. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 403;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "forbidden";
+                    };
+                };
+            };
             /** @description Over a rate limit: try again later. */
             429: {
                 headers: {
@@ -7079,7 +7655,7 @@ export interface operations {
                     "application/json": components["schemas"]["CertificateView"];
                 };
             };
-            /** @description Bad Request: the codes below. */
+            /** @description Bad Request: `invalid_coupon`, `invalid_product`, `required_product_id` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7091,11 +7667,11 @@ export interface operations {
                         /** @description What went wrong, for a person. */
                         message: string;
                         /** @enum {string} */
-                        error: "bad_request" | "invalid_product_id" | "invalid_coupon_id" | "invalid_email" | "invalid_certificate";
+                        error: "invalid_coupon" | "invalid_product" | "required_product_id" | "bad_request" | "invalid_product_id" | "invalid_coupon_id" | "invalid_email" | "invalid_certificate";
                     };
                 };
             };
-            /** @description Unauthorized: no credentials, or wrong ones. */
+            /** @description Unauthorized: `unauthorized` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7108,6 +7684,22 @@ export interface operations {
                         message: string;
                         /** @enum {string} */
                         error: "unauthorized";
+                    };
+                };
+            };
+            /** @description Forbidden: another account's resource. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 403;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "forbidden";
                     };
                 };
             };
@@ -7185,7 +7777,7 @@ export interface operations {
                     "application/json": components["schemas"]["CertificateView"];
                 };
             };
-            /** @description Bad Request: the codes below. */
+            /** @description Bad Request: `certificate_uses`, `expired_certificate`, `invalid_certificate_type`, `invalid_appointment_type` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7197,11 +7789,11 @@ export interface operations {
                         /** @description What went wrong, for a person. */
                         message: string;
                         /** @enum {string} */
-                        error: "required_certificate" | "invalid_certificate" | "required_appointment_type_id" | "invalid_appointment_type_id" | "invalid_email";
+                        error: "certificate_uses" | "expired_certificate" | "invalid_certificate_type" | "invalid_appointment_type" | "required_certificate" | "invalid_certificate" | "required_appointment_type_id" | "invalid_appointment_type_id" | "invalid_email";
                     };
                 };
             };
-            /** @description Unauthorized: no credentials, or wrong ones. */
+            /** @description Unauthorized: `unauthorized` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7214,6 +7806,22 @@ export interface operations {
                         message: string;
                         /** @enum {string} */
                         error: "unauthorized";
+                    };
+                };
+            };
+            /** @description Forbidden: another account's resource. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 403;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "forbidden";
                     };
                 };
             };
@@ -7341,6 +7949,22 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description Bad Request: the codes below. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 400;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "bad_request";
+                    };
+                };
+            };
             /** @description Unauthorized: no credentials, or wrong ones. */
             401: {
                 headers: {
@@ -7386,6 +8010,38 @@ export interface operations {
                         message: string;
                         /** @enum {string} */
                         error: "not_found";
+                    };
+                };
+            };
+            /** @description Payload Too Large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 413;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "payload_too_large";
+                    };
+                };
+            };
+            /** @description Unsupported Media Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 415;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "unsupported_media_type";
                     };
                 };
             };
@@ -7483,7 +8139,7 @@ export interface operations {
                     "application/json": components["schemas"]["CouponView"];
                 };
             };
-            /** @description Bad Request: the codes below. */
+            /** @description Bad Request: `invalid_appointment_type` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7495,11 +8151,11 @@ export interface operations {
                         /** @description What went wrong, for a person. */
                         message: string;
                         /** @enum {string} */
-                        error: "bad_request" | "invalid_code" | "invalid_name" | "required_name" | "invalid_discount_type" | "required_discount_type" | "invalid_discount_amount" | "required_discount_amount" | "invalid_appointment_type_ids" | "invalid_expiration";
+                        error: "invalid_appointment_type" | "bad_request" | "invalid_code" | "invalid_name" | "required_name" | "invalid_discount_type" | "required_discount_type" | "invalid_discount_amount" | "required_discount_amount" | "invalid_appointment_type_ids" | "invalid_expiration";
                     };
                 };
             };
-            /** @description Unauthorized: no credentials, or wrong ones. */
+            /** @description Unauthorized: `unauthorized` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7512,6 +8168,22 @@ export interface operations {
                         message: string;
                         /** @enum {string} */
                         error: "unauthorized";
+                    };
+                };
+            };
+            /** @description Forbidden: another account's resource. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 403;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "forbidden";
                     };
                 };
             };
@@ -7677,7 +8349,7 @@ export interface operations {
                     "application/json": components["schemas"]["CouponView"];
                 };
             };
-            /** @description Bad Request: the codes below. */
+            /** @description Bad Request: `invalid_appointment_type` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7689,11 +8361,11 @@ export interface operations {
                         /** @description What went wrong, for a person. */
                         message: string;
                         /** @enum {string} */
-                        error: "bad_request" | "invalid_code" | "invalid_name" | "invalid_discount_type" | "invalid_discount_amount" | "invalid_appointment_type_ids" | "invalid_expiration";
+                        error: "invalid_appointment_type" | "bad_request" | "invalid_code" | "invalid_name" | "invalid_discount_type" | "invalid_discount_amount" | "invalid_appointment_type_ids" | "invalid_expiration";
                     };
                 };
             };
-            /** @description Unauthorized: no credentials, or wrong ones. */
+            /** @description Unauthorized: `unauthorized` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7810,6 +8482,22 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description Bad Request: the codes below. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 400;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "bad_request";
+                    };
+                };
+            };
             /** @description Unauthorized: no credentials, or wrong ones. */
             401: {
                 headers: {
@@ -7855,6 +8543,38 @@ export interface operations {
                         message: string;
                         /** @enum {string} */
                         error: "not_found";
+                    };
+                };
+            };
+            /** @description Payload Too Large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 413;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "payload_too_large";
+                    };
+                };
+            };
+            /** @description Unsupported Media Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 415;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "unsupported_media_type";
                     };
                 };
             };
@@ -7970,7 +8690,7 @@ export interface operations {
                     "application/json": components["schemas"]["OrderView"];
                 };
             };
-            /** @description Bad Request: the codes below. */
+            /** @description Bad Request: `invalid_product` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7982,11 +8702,11 @@ export interface operations {
                         /** @description What went wrong, for a person. */
                         message: string;
                         /** @enum {string} */
-                        error: "bad_request" | "required_product_id" | "invalid_product_id" | "invalid_first_name" | "required_first_name" | "invalid_last_name" | "required_last_name" | "required_email" | "invalid_email" | "invalid_phone" | "invalid_notes";
+                        error: "invalid_product" | "bad_request" | "required_product_id" | "invalid_product_id" | "invalid_first_name" | "required_first_name" | "invalid_last_name" | "required_last_name" | "required_email" | "invalid_email" | "invalid_phone" | "invalid_notes";
                     };
                 };
             };
-            /** @description Unauthorized: no credentials, or wrong ones. */
+            /** @description Unauthorized: `unauthorized` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7999,6 +8719,22 @@ export interface operations {
                         message: string;
                         /** @enum {string} */
                         error: "unauthorized";
+                    };
+                };
+            };
+            /** @description Forbidden: another account's resource. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 403;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "forbidden";
                     };
                 };
             };
@@ -8161,6 +8897,22 @@ export interface operations {
                     "application/json": components["schemas"]["OrderView"];
                 };
             };
+            /** @description Bad Request: the codes below. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 400;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "bad_request";
+                    };
+                };
+            };
             /** @description Unauthorized: `unauthorized` */
             401: {
                 headers: {
@@ -8206,6 +8958,38 @@ export interface operations {
                         message: string;
                         /** @enum {string} */
                         error: "not_found";
+                    };
+                };
+            };
+            /** @description Payload Too Large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 413;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "payload_too_large";
+                    };
+                };
+            };
+            /** @description Unsupported Media Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 415;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "unsupported_media_type";
                     };
                 };
             };
@@ -8566,17 +9350,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /**
-                         * @example 403
-                         * @enum {integer}
-                         */
+                        /** @enum {integer} */
                         status_code: 403;
                         /** @description What went wrong, for a person. */
                         message: string;
-                        /**
-                         * @example forbidden
-                         * @enum {string}
-                         */
+                        /** @enum {string} */
                         error: "forbidden";
                     };
                 };
@@ -8701,17 +9479,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /**
-                         * @example 403
-                         * @enum {integer}
-                         */
+                        /** @enum {integer} */
                         status_code: 403;
                         /** @description What went wrong, for a person. */
                         message: string;
-                        /**
-                         * @example forbidden
-                         * @enum {string}
-                         */
+                        /** @enum {string} */
                         error: "forbidden";
                     };
                 };
@@ -8902,7 +9674,7 @@ export interface operations {
                     "application/json": components["schemas"]["AppointmentObject"];
                 };
             };
-            /** @description Bad Request: `invalid_fields`, `required_field`, `invalid_field`, `invalid_labels`, `invalid_certificate`, `expired_certificate`, `invalid_certificate_type`, `certificate_uses` */
+            /** @description Bad Request: `required_first_name`, `required_last_name`, `required_email`, `invalid_fields`, `required_field`, `invalid_field`, `invalid_labels`, `invalid_certificate`, `expired_certificate`, `invalid_certificate_type`, `certificate_uses` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8914,7 +9686,7 @@ export interface operations {
                         /** @description What went wrong, for a person. */
                         message: string;
                         /** @enum {string} */
-                        error: "invalid_fields" | "required_field" | "invalid_field" | "invalid_labels" | "invalid_certificate" | "expired_certificate" | "invalid_certificate_type" | "certificate_uses" | "bad_request" | "invalid_first_name" | "invalid_last_name" | "invalid_email" | "invalid_phone" | "invalid_sms_opt_in" | "invalid_notes";
+                        error: "required_first_name" | "required_last_name" | "required_email" | "invalid_fields" | "required_field" | "invalid_field" | "invalid_labels" | "invalid_certificate" | "expired_certificate" | "invalid_certificate_type" | "certificate_uses" | "bad_request" | "invalid_first_name" | "invalid_last_name" | "invalid_email" | "invalid_phone" | "invalid_sms_opt_in" | "invalid_notes";
                     };
                 };
             };
@@ -9618,17 +10390,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /**
-                         * @example 403
-                         * @enum {integer}
-                         */
+                        /** @enum {integer} */
                         status_code: 403;
                         /** @description What went wrong, for a person. */
                         message: string;
-                        /**
-                         * @example forbidden
-                         * @enum {string}
-                         */
+                        /** @enum {string} */
                         error: "forbidden";
                     };
                 };
@@ -9931,6 +10697,22 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description Bad Request: the codes below. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 400;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "bad_request";
+                    };
+                };
+            };
             /** @description Unauthorized: `unauthorized` */
             401: {
                 headers: {
@@ -9976,6 +10758,38 @@ export interface operations {
                         message: string;
                         /** @enum {string} */
                         error: "not_found";
+                    };
+                };
+            };
+            /** @description Payload Too Large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 413;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "payload_too_large";
+                    };
+                };
+            };
+            /** @description Unsupported Media Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 415;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "unsupported_media_type";
                     };
                 };
             };
@@ -10350,7 +11164,7 @@ export interface operations {
                         /** @description What went wrong, for a person. */
                         message: string;
                         /** @enum {string} */
-                        error: "required_first_name" | "required_last_name" | "invalid_first_name" | "invalid_last_name" | "invalid_phone" | "invalid_email" | "ambiguous_client";
+                        error: "required_first_name" | "required_last_name" | "invalid_first_name" | "invalid_last_name" | "invalid_phone" | "invalid_email" | "ambiguous_client" | "bad_request";
                     };
                 };
             };
@@ -10389,6 +11203,38 @@ export interface operations {
                          * @enum {string}
                          */
                         error: "not_found";
+                    };
+                };
+            };
+            /** @description Payload Too Large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 413;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "payload_too_large";
+                    };
+                };
+            };
+            /** @description Unsupported Media Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 415;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "unsupported_media_type";
                     };
                 };
             };
@@ -10486,7 +11332,7 @@ export interface operations {
                     "application/json": components["schemas"]["FormView"];
                 };
             };
-            /** @description Bad Request: the codes below. */
+            /** @description Bad Request: `required_fields` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10498,11 +11344,11 @@ export interface operations {
                         /** @description What went wrong, for a person. */
                         message: string;
                         /** @enum {string} */
-                        error: "bad_request" | "invalid_name" | "required_name" | "invalid_description" | "invalid_hidden" | "invalid_fields";
+                        error: "required_fields" | "bad_request" | "invalid_name" | "required_name" | "invalid_description" | "invalid_hidden" | "invalid_fields";
                     };
                 };
             };
-            /** @description Unauthorized: no credentials, or wrong ones. */
+            /** @description Unauthorized: `unauthorized` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -10813,6 +11659,22 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description Bad Request: the codes below. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 400;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "bad_request";
+                    };
+                };
+            };
             /** @description Unauthorized: no credentials, or wrong ones. */
             401: {
                 headers: {
@@ -10858,6 +11720,38 @@ export interface operations {
                         message: string;
                         /** @enum {string} */
                         error: "not_found";
+                    };
+                };
+            };
+            /** @description Payload Too Large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 413;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "payload_too_large";
+                    };
+                };
+            };
+            /** @description Unsupported Media Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 415;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "unsupported_media_type";
                     };
                 };
             };
@@ -10955,7 +11849,7 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookSubscriptionView"];
                 };
             };
-            /** @description Bad Request: the codes below. */
+            /** @description Bad Request: `too_many_webhooks` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10967,11 +11861,11 @@ export interface operations {
                         /** @description What went wrong, for a person. */
                         message: string;
                         /** @enum {string} */
-                        error: "bad_request" | "invalid_event" | "required_event" | "invalid_target" | "required_target";
+                        error: "too_many_webhooks" | "bad_request" | "invalid_event" | "required_event" | "invalid_target" | "required_target";
                     };
                 };
             };
-            /** @description Unauthorized: no credentials, or wrong ones. */
+            /** @description Unauthorized: `unauthorized` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -11195,6 +12089,22 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description Bad Request: the codes below. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 400;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "bad_request";
+                    };
+                };
+            };
             /** @description Unauthorized: no credentials, or wrong ones. */
             401: {
                 headers: {
@@ -11240,6 +12150,38 @@ export interface operations {
                         message: string;
                         /** @enum {string} */
                         error: "not_found";
+                    };
+                };
+            };
+            /** @description Payload Too Large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 413;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "payload_too_large";
+                    };
+                };
+            };
+            /** @description Unsupported Media Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 415;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "unsupported_media_type";
                     };
                 };
             };
@@ -11442,7 +12384,7 @@ export interface operations {
                     "application/json": components["schemas"]["StaticWebhooksView"];
                 };
             };
-            /** @description Bad Request: the codes below. */
+            /** @description Bad Request: `invalid_status`, `invalid_target` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11454,11 +12396,11 @@ export interface operations {
                         /** @description What went wrong, for a person. */
                         message: string;
                         /** @enum {string} */
-                        error: "bad_request" | "invalid_scheduled" | "invalid_rescheduled" | "invalid_canceled" | "invalid_changed" | "invalid_order_completed";
+                        error: "invalid_status" | "invalid_target" | "bad_request" | "invalid_scheduled" | "invalid_rescheduled" | "invalid_canceled" | "invalid_changed" | "invalid_order_completed";
                     };
                 };
             };
-            /** @description Unauthorized: no credentials, or wrong ones. */
+            /** @description Unauthorized: `unauthorized` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -11839,7 +12781,7 @@ export interface operations {
                     "application/json": Record<string, never>;
                 };
             };
-            /** @description A malformed request. */
+            /** @description A malformed request, or a token not this app’s. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11847,7 +12789,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        error: "invalid_request";
+                        error: "invalid_request" | "invalid_grant";
                         message: string;
                     };
                 };

@@ -1,3 +1,4 @@
+import { ApiExcludeController } from '@nestjs/swagger';
 import { Body, Controller, Get, Param, Post, Put, Query, Req } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
 import { IsArray, IsEmail, IsInt, IsNotEmpty, IsOptional, IsString, Min } from 'class-validator';
@@ -66,6 +67,7 @@ export class ProbeGate {
  * Test-only routes that exercise the platform (parsing, validation, errors) through the real
  * bootstrap, before the feature modules that will use it exist. Mounted by tests, never by the app.
  */
+@ApiExcludeController()
 @Controller('probe')
 export class PlatformProbeController {
   @Post('echo')

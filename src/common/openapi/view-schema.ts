@@ -100,7 +100,11 @@ export const date = (example = '2030-06-03', description?: string) => ({
 });
 export const orNull = (schema: JsonSchema): JsonSchema =>
   typeof schema.type === 'string'
-    ? { ...schema, type: [schema.type, 'null'] }
+    ? {
+        ...schema,
+        type: [schema.type, 'null'],
+        ...(Array.isArray(schema.enum) ? { enum: [...(schema.enum as unknown[]), null] } : {}),
+      }
     : { anyOf: [schema, { type: 'null' }] };
 export const list = (items: JsonSchema, description?: string): JsonSchema => ({
   type: 'array',

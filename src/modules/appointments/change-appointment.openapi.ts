@@ -43,6 +43,9 @@ export const ApiUpdateAppointment = () =>
     ApiOkResponse({ type: AppointmentObject, description: 'The appointment as it now is.' }),
     ApiErrors({
       400: [
+        'required_first_name',
+        'required_last_name',
+        'required_email',
         'invalid_fields',
         'required_field',
         'invalid_field',

@@ -20,6 +20,7 @@ import {
   TIME_TO_CHECK,
 } from './availability.views';
 import { ApiView } from '../../common/openapi/view-schema';
+import { ApiErrors } from '../../common/openapi/api-errors';
 
 @ApiTags('availability')
 @ApiBasicAuth()
@@ -31,6 +32,7 @@ export class AvailabilityController {
   @Get('dates')
   @ApiOperation({ summary: 'The dates of a month with at least one bookable time' })
   @ApiView(AVAILABLE_DATE, { list: true })
+  @ApiErrors({ 400: ['invalid_addon', 'invalid_appointment_type', 'invalid_calendar'] })
   dates(
     @CurrentPrincipal() principal: Principal,
     @Query() query: AvailableDatesQuery,
@@ -42,6 +44,7 @@ export class AvailabilityController {
   @Get('times')
   @ApiOperation({ summary: 'The bookable times of a date' })
   @ApiView(AVAILABLE_TIME, { list: true })
+  @ApiErrors({ 400: ['invalid_addon', 'invalid_appointment_type', 'invalid_calendar'] })
   times(
     @CurrentPrincipal() principal: Principal,
     @Query() query: AvailableTimesQuery,

@@ -7,6 +7,7 @@ import { CreateBlockRequest, ListBlocksQuery } from './block.requests';
 import { BLOCK_VIEW, type BlockView } from './block.view';
 import { BlocksService } from './blocks.service';
 import { ApiView } from '../../common/openapi/view-schema';
+import { ApiErrors } from '../../common/openapi/api-errors';
 
 /** Time taken off a calendar (no PUT: a block is changed by deleting and creating). */
 @ApiTags('availability')
@@ -18,6 +19,7 @@ export class BlocksController {
   @ApiOperation({ summary: 'List the blocks' })
   @ApiView(BLOCK_VIEW, { list: true })
   @Get()
+  @ApiErrors({ 400: ['invalid_calendar'] })
   list(
     @CurrentPrincipal() principal: Principal,
     @Query() query: ListBlocksQuery,
@@ -36,6 +38,7 @@ export class BlocksController {
   @ApiView(BLOCK_VIEW)
   @Post()
   @HttpCode(200)
+  @ApiErrors({ 400: ['invalid_calendar'], 422: ['invalid_time'] })
   create(
     @CurrentAccountId() accountId: number,
     @Body() request: CreateBlockRequest,

@@ -16,6 +16,16 @@ import { AppointmentTypeAttributes, ListAppointmentTypesQuery } from './appointm
 import { AppointmentTypeDetails, AppointmentTypeView } from './appointment-type.view';
 import { AppointmentTypesService } from './appointment-types.service';
 
+/** What creating or changing a type may be refused for, beyond its attributes' own codes. */
+const TYPE_ERRORS = [
+  'invalid_addon',
+  'invalid_calendar',
+  'invalid_form',
+  'required_class_size',
+  'required_duration',
+  'required_name',
+];
+
 @ApiTags('catalog')
 @ApiBasicAuth()
 @Controller('appointment-types')
@@ -75,6 +85,7 @@ export class AppointmentTypesController {
   @HttpCode(200)
   @ApiOperation({ summary: 'Create an appointment type' })
   @ApiOkResponse({ type: AppointmentTypeDetails })
+  @ApiErrors({ 400: TYPE_ERRORS })
   create(
     @CurrentAccountId() accountId: number,
     @Body() request: AppointmentTypeAttributes,
@@ -85,6 +96,7 @@ export class AppointmentTypesController {
   @Put(`:id${NUMERIC}`)
   @ApiOperation({ summary: 'Change an appointment type' })
   @ApiOkResponse({ type: AppointmentTypeDetails })
+  @ApiErrors({ 400: TYPE_ERRORS })
   update(
     @CurrentAccountId() accountId: number,
     @IdParam() id: number,

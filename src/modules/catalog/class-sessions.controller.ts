@@ -7,6 +7,7 @@ import { CreateClassSessionRequest, ListClassSessionsQuery } from './class-sessi
 import { CLASS_SESSION_VIEW, type ClassSessionView } from './class-session.view';
 import { ClassSessionsService } from './class-sessions.service';
 import { ApiView } from '../../common/openapi/view-schema';
+import { ApiErrors } from '../../common/openapi/api-errors';
 
 /** The sessions of class-type offerings (no PUT: a session is moved by deleting and creating). */
 @ApiTags('catalog')
@@ -36,6 +37,7 @@ export class ClassSessionsController {
   @ApiView(CLASS_SESSION_VIEW)
   @Post()
   @HttpCode(200)
+  @ApiErrors({ 400: ['duplicate_class', 'invalid_appointment_type', 'invalid_calendar'] })
   create(
     @CurrentAccountId() accountId: number,
     @Body() request: CreateClassSessionRequest,

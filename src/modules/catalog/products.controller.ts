@@ -7,6 +7,7 @@ import { CreateProductRequest, UpdateProductRequest } from './product.requests';
 import { PRODUCT_VIEW, type ProductView } from './product.view';
 import { ProductsService } from './products.service';
 import { ApiView } from '../../common/openapi/view-schema';
+import { ApiErrors } from '../../common/openapi/api-errors';
 
 @ApiTags('catalog')
 @ApiBasicAuth()
@@ -32,6 +33,7 @@ export class ProductsController {
   @ApiView(PRODUCT_VIEW)
   @Post()
   @HttpCode(200)
+  @ApiErrors({ 400: ['invalid_appointment_type', 'required_appointment_type_counts'] })
   create(
     @CurrentAccountId() accountId: number,
     @Body() request: CreateProductRequest,
@@ -42,6 +44,7 @@ export class ProductsController {
   @ApiOperation({ summary: 'Change a product' })
   @ApiView(PRODUCT_VIEW)
   @Put(`:id${NUMERIC}`)
+  @ApiErrors({ 400: ['invalid_appointment_type', 'required_appointment_type_counts'] })
   update(
     @CurrentAccountId() accountId: number,
     @IdParam() id: number,

@@ -11,6 +11,7 @@ import {
 import { CERTIFICATE_VIEW, type CertificateView } from './certificate.view';
 import { CertificatesService } from './certificates.service';
 import { ApiView } from '../../common/openapi/view-schema';
+import { ApiErrors } from '../../common/openapi/api-errors';
 
 @ApiTags('certificates')
 @ApiBasicAuth()
@@ -32,6 +33,14 @@ export class CertificatesController {
   @ApiOperation({ summary: 'Check a certificate code' })
   @ApiView(CERTIFICATE_VIEW)
   @Get('check')
+  @ApiErrors({
+    400: [
+      'certificate_uses',
+      'expired_certificate',
+      'invalid_certificate_type',
+      'invalid_appointment_type',
+    ],
+  })
   check(
     @CurrentPrincipal() principal: Principal,
     @Query() query: CheckCertificateQuery,
@@ -55,6 +64,7 @@ export class CertificatesController {
   @ApiView(CERTIFICATE_VIEW)
   @Post()
   @HttpCode(200)
+  @ApiErrors({ 400: ['invalid_coupon', 'invalid_product', 'required_product_id'] })
   create(
     @CurrentPrincipal() principal: Principal,
     @Body() request: CreateCertificateRequest,

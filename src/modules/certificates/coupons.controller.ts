@@ -7,6 +7,7 @@ import { CreateCouponRequest, UpdateCouponRequest } from './coupon.requests';
 import { COUPON_VIEW, type CouponView } from './coupon.view';
 import { CouponsService } from './coupons.service';
 import { ApiView } from '../../common/openapi/view-schema';
+import { ApiErrors } from '../../common/openapi/api-errors';
 
 @ApiTags('catalog')
 @ApiBasicAuth()
@@ -32,6 +33,7 @@ export class CouponsController {
   @ApiView(COUPON_VIEW)
   @Post()
   @HttpCode(200)
+  @ApiErrors({ 400: ['invalid_appointment_type'] })
   create(
     @CurrentAccountId() accountId: number,
     @Body() request: CreateCouponRequest,
@@ -42,6 +44,7 @@ export class CouponsController {
   @ApiOperation({ summary: 'Change a coupon' })
   @ApiView(COUPON_VIEW)
   @Put(`:id${NUMERIC}`)
+  @ApiErrors({ 400: ['invalid_appointment_type'] })
   update(
     @CurrentAccountId() accountId: number,
     @IdParam() id: number,

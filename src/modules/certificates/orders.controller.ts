@@ -47,6 +47,7 @@ export class OrdersController {
   @ApiOperation({ summary: 'Place an order for a product' })
   @ApiOkResponse({ type: OrderView })
   @HttpCode(200)
+  @ApiErrors({ 400: ['invalid_product'] })
   create(
     @CurrentPrincipal() principal: Principal,
     @Body() request: CreateOrderRequest,

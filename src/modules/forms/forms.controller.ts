@@ -7,6 +7,7 @@ import { CreateFormRequest, UpdateFormRequest } from './form.requests';
 import { FORM_VIEW, type FormView } from './form.view';
 import { FormsService } from './forms.service';
 import { ApiView } from '../../common/openapi/view-schema';
+import { ApiErrors } from '../../common/openapi/api-errors';
 
 @ApiTags('catalog')
 @ApiBasicAuth()
@@ -32,6 +33,7 @@ export class FormsController {
   @ApiView(FORM_VIEW)
   @Post()
   @HttpCode(200)
+  @ApiErrors({ 400: ['required_fields'] })
   create(
     @CurrentAccountId() accountId: number,
     @Body() request: CreateFormRequest,

@@ -122,7 +122,13 @@ export const ApiDisconnect = () =>
         },
       },
     }),
-    ApiResponse({ status: 400, ...oauthError(['invalid_request'], 'A malformed request.') }),
+    ApiResponse({
+      status: 400,
+      ...oauthError(
+        ['invalid_request', 'invalid_grant'],
+        'A malformed request, or a token not this app’s.',
+      ),
+    }),
     ApiResponse({
       status: 401,
       ...oauthError(['invalid_client'], 'Client authentication failed.'),

@@ -5,6 +5,7 @@ import { UpdateStaticWebhooksRequest } from './static-webhooks.request';
 import { STATIC_WEBHOOKS_VIEW, type StaticWebhooksView } from './static-webhooks.view';
 import { WebhookSubscriptionsService } from './webhook-subscriptions.service';
 import { ApiView } from '../../common/openapi/view-schema';
+import { ApiErrors } from '../../common/openapi/api-errors';
 
 /** The account's static webhooks: one target per action, set in its integrations settings. */
 @ApiTags('webhooks')
@@ -23,6 +24,7 @@ export class StaticWebhooksController {
   @ApiOperation({ summary: 'Set or clear static webhooks' })
   @ApiView(STATIC_WEBHOOKS_VIEW)
   @Put()
+  @ApiErrors({ 400: ['invalid_status', 'invalid_target'] })
   update(
     @CurrentAccountId() accountId: number,
     @Body() request: UpdateStaticWebhooksRequest,

@@ -15,6 +15,7 @@ import {
 } from './webhook-subscription.view';
 import { WebhookSubscriptionsService } from './webhook-subscriptions.service';
 import { ApiView } from '../../common/openapi/view-schema';
+import { ApiErrors } from '../../common/openapi/api-errors';
 
 /** Dynamic webhook subscriptions: what partner apps register through the API. */
 @ApiTags('webhooks')
@@ -34,6 +35,7 @@ export class WebhooksController {
   @ApiView(WEBHOOK_SUBSCRIPTION_VIEW)
   @Post()
   @HttpCode(200)
+  @ApiErrors({ 400: ['too_many_webhooks'] })
   create(
     @CurrentAccountId() accountId: number,
     @Body() request: CreateWebhookRequest,
