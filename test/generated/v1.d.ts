@@ -1997,7 +1997,7 @@ export interface components {
              */
             type: "ics" | "caldav";
             /**
-             * @description http(s) on port 443 or 80 (or a port the operator allows), never a private or loopback address unless the operator allows them; at most 2048 characters. Not blank.
+             * @description http(s) on port 443 or 80 (or a port the operator allows), never a private or loopback address unless the operator allows them; at most 2048 characters.
              * @example https://caldav.example.com/dav/calendars/jane/work/
              */
             url: string;
@@ -2006,7 +2006,7 @@ export interface components {
              * @example jane
              */
             username?: string;
-            /** @description Stored sealed; never shown. One line of text. */
+            /** @description Stored sealed; never shown. */
             password?: string;
         };
         CreateCalendarRequest: {
@@ -2018,13 +2018,13 @@ export interface components {
             email?: string;
             /** Format: email */
             replyTo?: string;
-            /** @description Text; lines may be separated by CR, LF or TAB. Text; lines may be separated by CR, LF or TAB. */
+            /** @description Text; lines may be separated by CR, LF or TAB. */
             description?: string;
-            /** @description One line of text. One line of text. */
+            /** @description One line of text. */
             location?: string;
-            /** @description An absolute http(s) URL on one line, or "" for none. An absolute http(s) URL on one line, or "" for none. */
+            /** @description An absolute http(s) URL on one line, or "" for none. */
             image?: string;
-            /** @description An absolute http(s) URL on one line, or "" for none. An absolute http(s) URL on one line, or "" for none. */
+            /** @description An absolute http(s) URL on one line, or "" for none. */
             thumbnail?: string;
             timezone?: unknown;
             hours?: unknown;
@@ -2048,26 +2048,26 @@ export interface components {
         };
         CreateClientRequest: {
             /**
-             * @description Text of at most 255 characters (trimmed), not blank. Not blank. One line of text.
+             * @description Text of at most 255 characters (trimmed), not blank.
              * @example Jane
              */
             firstName: string;
             /**
-             * @description Text of at most 255 characters (trimmed), not blank. Not blank. One line of text.
+             * @description Text of at most 255 characters (trimmed), not blank.
              * @example Doe
              */
             lastName: string;
             /**
-             * @description One e-mail address as booking accepts it (stored lower-cased), at most 254 characters; "" for none. `null` is none too. One e-mail address, or "" for none.
+             * @description One e-mail address as booking accepts it (stored lower-cased), at most 254 characters; "" for none. `null` is none too.
              * @example jane.doe@example.com
              */
             email?: string | null;
             /**
-             * @description A phone number as booking accepts it (digits, spaces and + ( ) - . /, an optional ext/x extension), at most 64 characters; "" for none. `null` is none too. A phone number (digits, spaces and + ( ) - . /), or "" for none.
+             * @description A phone number as booking accepts it (digits, spaces and + ( ) - . /, an optional ext/x extension), at most 64 characters; "" for none. `null` is none too.
              * @example +1 555 0100
              */
             phone?: string | null;
-            /** @description The owner's notes about the client: text of at most 4000 characters. `null` is none too. Text; lines may be separated by CR, LF or TAB. */
+            /** @description The owner's notes about the client: text of at most 4000 characters. `null` is none too. */
             notes?: string | null;
         };
         CreateCouponRequest: {
@@ -2420,7 +2420,7 @@ export interface components {
         };
         RecordPaymentRequest: {
             /**
-             * @description The amount: an amount of money other than 0 with at most two decimals, from -9999999.99 to 9999999.99 (a refund is negative). A number or a string. An amount with at most two decimals; negative for a refund.
+             * @description The amount: an amount of money other than 0 with at most two decimals, from -9999999.99 to 9999999.99 (a refund is negative). A number or a string.
              * @example 25.00
              */
             amount: string | number;
@@ -2436,7 +2436,7 @@ export interface components {
              */
             transactionID?: string;
             /**
-             * @description Why: required for a refund, optional for a payment. Text that may span lines, without other control or bidi characters. Text; lines may be separated by CR, LF or TAB.
+             * @description Why: required for a refund, optional for a payment. Text that may span lines, without other control or bidi characters.
              * @example Session cut short
              */
             reason?: string;
@@ -2549,13 +2549,13 @@ export interface components {
             email?: string;
             /** Format: email */
             replyTo?: string;
-            /** @description Text; lines may be separated by CR, LF or TAB. Text; lines may be separated by CR, LF or TAB. */
+            /** @description Text; lines may be separated by CR, LF or TAB. */
             description?: string;
-            /** @description One line of text. One line of text. */
+            /** @description One line of text. */
             location?: string;
-            /** @description An absolute http(s) URL on one line, or "" for none. An absolute http(s) URL on one line, or "" for none. */
+            /** @description An absolute http(s) URL on one line, or "" for none. */
             image?: string;
-            /** @description An absolute http(s) URL on one line, or "" for none. An absolute http(s) URL on one line, or "" for none. */
+            /** @description An absolute http(s) URL on one line, or "" for none. */
             thumbnail?: string;
             timezone?: unknown;
             hours?: unknown;
@@ -2564,15 +2564,15 @@ export interface components {
             name?: string;
         };
         UpdateClientRequest: {
-            /** @description Text of at most 255 characters (trimmed), not blank. Cannot be cleared. May be left out, not emptied. One line of text. */
+            /** @description Text of at most 255 characters (trimmed), not blank. Cannot be cleared. */
             firstName?: string;
-            /** @description Text of at most 255 characters (trimmed), not blank. Cannot be cleared. May be left out, not emptied. One line of text. */
+            /** @description Text of at most 255 characters (trimmed), not blank. Cannot be cleared. */
             lastName?: string;
-            /** @description One e-mail address as booking accepts it (stored lower-cased), at most 254 characters; "" for none. `null` clears it too. One e-mail address, or "" for none. */
+            /** @description One e-mail address as booking accepts it (stored lower-cased), at most 254 characters; "" for none. `null` clears it too. */
             email?: string | null;
-            /** @description A phone number as booking accepts it (digits, spaces and + ( ) - . /, an optional ext/x extension), at most 64 characters; "" for none. `null` clears it too. A phone number (digits, spaces and + ( ) - . /), or "" for none. */
+            /** @description A phone number as booking accepts it (digits, spaces and + ( ) - . /, an optional ext/x extension), at most 64 characters; "" for none. `null` clears it too. */
             phone?: string | null;
-            /** @description The owner's notes about the client: text of at most 4000 characters. `null` clears them too. Text; lines may be separated by CR, LF or TAB. */
+            /** @description The owner's notes about the client: text of at most 4000 characters. `null` clears them too. */
             notes?: string | null;
         };
         UpdateCouponRequest: {
@@ -10889,11 +10889,11 @@ export interface operations {
     ClientsController_update: {
         parameters: {
             query: {
-                /** @description The client's first name, as listed (case is ignored). Required. Not blank. */
+                /** @description The client's first name, as listed (case is ignored). Required. */
                 firstName: string;
-                /** @description The client's last name, as listed (case is ignored). Required. Not blank. */
+                /** @description The client's last name, as listed (case is ignored). Required. */
                 lastName: string;
-                /** @description The client's phone, compared by its digits ("+1 (555) 010-0000" is "15550100000"). Needed when several clients have the name. Send "+" as %2B. A phone number (digits, spaces and + ( ) - . /), or "" for none. */
+                /** @description The client's phone, compared by its digits ("+1 (555) 010-0000" is "15550100000"). Needed when several clients have the name. Send "+" as %2B. */
                 phone?: string;
                 /** @description The client's e-mail (case is ignored): this service's addition, for clients of one name who share a phone. */
                 email?: string;
@@ -11130,11 +11130,11 @@ export interface operations {
     ClientsController_delete: {
         parameters: {
             query: {
-                /** @description The client's first name, as listed (case is ignored). Required. Not blank. */
+                /** @description The client's first name, as listed (case is ignored). Required. */
                 firstName: string;
-                /** @description The client's last name, as listed (case is ignored). Required. Not blank. */
+                /** @description The client's last name, as listed (case is ignored). Required. */
                 lastName: string;
-                /** @description The client's phone, compared by its digits ("+1 (555) 010-0000" is "15550100000"). Needed when several clients have the name. Send "+" as %2B. A phone number (digits, spaces and + ( ) - . /), or "" for none. */
+                /** @description The client's phone, compared by its digits ("+1 (555) 010-0000" is "15550100000"). Needed when several clients have the name. Send "+" as %2B. */
                 phone?: string;
                 /** @description The client's e-mail (case is ignored): this service's addition, for clients of one name who share a phone. */
                 email?: string;

@@ -88,8 +88,8 @@ describe('OpenAPI: slot holds and booking limits (e2e)', () => {
   it('shows the limits of an appointment type', () => {
     const details = schema('#/components/schemas/AppointmentTypeDetails');
     expect(details.properties).toMatchObject({
-      maxPerDay: { type: 'integer', nullable: true },
-      maxPerWeek: { type: 'integer', nullable: true },
+      maxPerDay: { type: ['integer', 'null'] },
+      maxPerWeek: { type: ['integer', 'null'] },
     });
   });
 });

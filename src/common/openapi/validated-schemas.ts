@@ -165,8 +165,8 @@ function describeValidatedClass(target: Class): void {
       target.prototype as object,
       property,
     ) as Schema | undefined;
-    // A written description comes first; the validators' rules follow it.
-    const description = [written?.description, schema.description].filter(Boolean).join(' ');
+    // A written description says the rule in full; the validators' words are for the others.
+    const description = written?.description ?? schema.description;
     const options = {
       ...schema,
       ...(written ?? {}),
