@@ -151,13 +151,23 @@ describe('A client generated from the OpenAPI document (e2e)', () => {
     });
     const types = (await api.GET('/api/v1/appointment-types')).data!;
     const calendars = (await api.GET('/api/v1/calendars')).data!;
+    const forms = (await api.GET('/api/v1/forms')).data!;
+    const questions = forms[0].fields.map((field) => field.id);
     expect([example.appointmentTypeID, example.calendarID]).toEqual([1, 1]);
+    expect(example.fields).toEqual([
+      { id: 1, value: 'Straight' },
+      { id: 3, value: 'yes' },
+    ]);
     const booked = await api.POST('/api/v1/appointments', {
       params: { query: { noEmail: true } },
       body: {
         ...(example as { firstName: string; lastName: string; datetime: string }),
         appointmentTypeID: types.find((t) => t.name === 'Haircut')!.id,
         calendarID: calendars.find((c) => c.name === 'Alex (New York)')!.id,
+        fields: [
+          { id: questions[0], value: 'Straight' },
+          { id: questions[2], value: 'yes' },
+        ],
       },
     });
     expect(booked.error).toBeUndefined();

@@ -15,7 +15,8 @@ const id = { type: 'integer', minimum: 1 } as const;
 
 /**
  * A time the demo account (`npm run cli -- demo:seed`) offers: its Haircut (type 1 on a fresh
- * database) on the New York calendar (1), the next Tuesday at least two days away, 10:00 there.
+ * database) on the New York calendar (1), the next Tuesday at least two days away, 10:00 there,
+ * with the answers its intake form requires.
  * Computed when the document is built, so that Swagger UI's "Try it out" books as it is.
  */
 function demoBooking() {
@@ -29,6 +30,11 @@ function demoBooking() {
     calendarID: 1,
     datetime: `${day.toISODate()}T10:00`,
     timezone: 'America/New_York',
+    // The intake form's required questions: hair type (field 1) and first visit (field 3).
+    fields: [
+      { id: 1, value: 'Straight' },
+      { id: 3, value: 'yes' },
+    ],
   };
 }
 const ids = { oneOf: [id, { type: 'array', items: id }, { type: 'string' }] };
