@@ -5552,6 +5552,28 @@ export interface operations {
                     };
                 };
             };
+            /** @description Forbidden: `forbidden` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @example 403
+                         * @enum {integer}
+                         */
+                        status_code: 403;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /**
+                         * @example forbidden
+                         * @enum {string}
+                         */
+                        error: "forbidden";
+                    };
+                };
+            };
             /** @description Payload Too Large */
             413: {
                 headers: {
@@ -5746,7 +5768,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Forbidden: another account's resource. */
+            /** @description Forbidden: `forbidden` */
             403: {
                 headers: {
                     [name: string]: unknown;

@@ -33,7 +33,10 @@ export class ProductsController {
   @ApiView(PRODUCT_VIEW)
   @Post()
   @HttpCode(200)
-  @ApiErrors({ 400: ['invalid_appointment_type', 'required_appointment_type_counts'] })
+  @ApiErrors({
+    400: ['invalid_appointment_type', 'required_appointment_type_counts'],
+    403: ['forbidden'],
+  })
   create(
     @CurrentAccountId() accountId: number,
     @Body() request: CreateProductRequest,
@@ -44,7 +47,10 @@ export class ProductsController {
   @ApiOperation({ summary: 'Change a product' })
   @ApiView(PRODUCT_VIEW)
   @Put(`:id${NUMERIC}`)
-  @ApiErrors({ 400: ['invalid_appointment_type', 'required_appointment_type_counts'] })
+  @ApiErrors({
+    400: ['invalid_appointment_type', 'required_appointment_type_counts'],
+    403: ['forbidden'],
+  })
   update(
     @CurrentAccountId() accountId: number,
     @IdParam() id: number,
