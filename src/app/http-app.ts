@@ -11,6 +11,10 @@ import { RequestLimiter } from '../common/limits/request-limiter';
 import { AppConfig } from '../config/app-config';
 import { ENTERPRISE_SECURITY } from '../modules/accounts';
 import {
+  ENTERPRISE_MEMBERS_TAG,
+  addEnterpriseMemberPaths,
+} from '../common/openapi/enterprise-paths';
+import {
   API_PREFIX,
   BODY_LIMIT_BYTES,
   DOCS_PATH,
@@ -158,8 +162,15 @@ function setUpOpenApi(app: INestApplication): void {
         bearerFormat: undefined,
         description: 'An OAuth 2.0 access token of a partner app (POST /oauth2/token)',
       })
+      .addTag(
+        ENTERPRISE_MEMBERS_TAG,
+        'Every `/api/v1` operation, for a member account of the enterprise: the same parameters, ' +
+          "bodies, answers and errors as with the member's own key, plus 403 `forbidden` when " +
+          '`userId` is not a member and 404 `not_found` when no such account exists.',
+      )
       .build(),
   );
+  addEnterpriseMemberPaths(document, ENTERPRISE_SECURITY);
   SwaggerModule.setup(DOCS_PATH.slice(1), app, document, {
     useGlobalPrefix: false,
     jsonDocumentUrl: OPENAPI_PATH.slice(1),

@@ -1,7 +1,7 @@
 import { Body, Controller, Get, HttpCode, Post } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiErrors } from '../../common/openapi/api-errors';
-import type { AccountView } from './account.view';
+import { ACCOUNT_VIEW_SCHEMA, type AccountView } from './account.view';
 import { CurrentEnterprise, EnterpriseApi } from './enterprise-auth.decorators';
 import type { Enterprise } from './enterprise.entity';
 import { CreateMemberRequest } from './enterprise-member.request';
@@ -22,7 +22,10 @@ export class EnterprisesController {
     summary: "List the enterprise's member accounts",
     description: 'Each in the shape of `GET /api/v1/me`, by id.',
   })
-  @ApiOkResponse({ description: 'The members.' })
+  @ApiOkResponse({
+    description: 'The members.',
+    schema: { type: 'array', items: ACCOUNT_VIEW_SCHEMA },
+  })
   @ApiErrors({})
   list(@CurrentEnterprise() enterprise: Enterprise): Promise<AccountView[]> {
     return this.enterprises.members(enterprise.id);
@@ -36,7 +39,17 @@ export class EnterprisesController {
       "A new account, member of the enterprise: the `/me` shape and the account's own `apiKey`, " +
       "shown once (it signs the member's own webhooks; the enterprise acts with its own key).",
   })
-  @ApiOkResponse({ description: 'The new member.' })
+  @ApiOkResponse({
+    description: 'The new member.',
+    schema: {
+      ...ACCOUNT_VIEW_SCHEMA,
+      required: [...ACCOUNT_VIEW_SCHEMA.required, 'apiKey'],
+      properties: {
+        ...ACCOUNT_VIEW_SCHEMA.properties,
+        apiKey: { type: 'string', description: "The member's own API key, shown once." },
+      },
+    },
+  })
   @ApiErrors({
     400: ['required_name', 'invalid_name', 'invalid_email', 'invalid_timezone', 'bad_request'],
     409: ['email_taken'],
