@@ -28,10 +28,13 @@ describe('Operator CLI: enterprises (e2e, separate processes)', () => {
       headers: { authorization: basicAuth(String(id), String(key)) },
     });
 
-  async function cli(args: string[]): Promise<Record<string, unknown>> {
+  /** The JSON a command printed: credentials, or what it changed. */
+  type Printed = { id: number; apiKey: string } & Record<string, unknown>;
+
+  async function cli(args: string[]): Promise<Printed> {
     const run = await runCli(args, env);
     if (run.code !== 0) throw new Error(`${args.join(' ')} → ${run.code} ${run.stderr}`);
-    return run.result!;
+    return run.result as Printed;
   }
 
   it('enterprise:create, account:create --enterprise, enterprise:add-account: the key acts on both members', async () => {
@@ -59,7 +62,7 @@ describe('Operator CLI: enterprises (e2e, separate processes)', () => {
 
     const users = await get('/api/enterprise/v1/users', enterprise.id, enterprise.apiKey);
     expect(users.statusCode).toBe(200);
-    expect((users.json() as { id: number }[]).map((u) => u.id)).toEqual([direct.id, joined.id]);
+    expect(users.json<{ id: number }[]>().map((u) => u.id)).toEqual([direct.id, joined.id]);
     for (const member of [direct, joined]) {
       const me = await get(
         `/api/enterprise/v1/users/${member.id}/me`,
@@ -105,7 +108,7 @@ describe('Operator CLI: enterprises (e2e, separate processes)', () => {
     const row = await app
       .get(DataSource)
       .getRepository(Enterprise)
-      .findOneByOrFail({ id: enterprise.id as number });
+      .findOneByOrFail({ id: enterprise.id });
     expect(row.requestsPerMinute).toBe(120);
   });
 
