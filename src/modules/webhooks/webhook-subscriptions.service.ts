@@ -134,7 +134,7 @@ export class WebhookSubscriptionsService {
     return this.dataSource.transaction('READ COMMITTED', async (tx) => {
       await tx.query('SELECT id FROM enterprises WHERE id = ? FOR UPDATE', [enterpriseId]);
       const count = await tx.count(WebhookSubscription, { where: { enterpriseId } });
-      if (count >= MAX_WEBHOOKS) throw new TooManyWebhooksError();
+      if (count >= MAX_WEBHOOKS) throw new TooManyWebhooksError('enterprise');
       const row = await tx.save(
         tx.create(
           WebhookSubscription,
