@@ -11,8 +11,9 @@
  *
  * The enterprise API (issue 26) too: `GET /api/enterprise/v1/users/{id}/me` on the same process, the
  * same account reached with its enterprise's credentials (the member path rewritten to `/api/v1/me`
- * before routing, the enterprise's key and the member checked by the auth guard). Target: at least
- * 90% of `GET /api/v1/me`'s requests per second in the same rounds.
+ * before routing, the enterprise's key and the member checked by the auth guard), measured against
+ * `GET /api/v1/me` in ABBA order within each round (me, enterprise, enterprise, me; half a duration
+ * each). Target: at least 90% of `GET /api/v1/me`'s requests per second in the same run.
  *
  * Both servers are warmed up by a fixed number of requests first (JIT, the auth cache, and Node's
  * check of the deprecated `Buffer()` that passport-http calls, which inspects the stack of the first
