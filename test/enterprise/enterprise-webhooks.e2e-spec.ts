@@ -11,28 +11,45 @@ import {
 import { eventually } from '../support/eventually';
 import { startApi, startWorker } from '../support/test-app';
 import { testConfig } from '../support/test-environment';
+import { SmtpSink } from '../notifications/sinks';
 import { type ReceivedRequest, Receiver, signatureProblem } from '../webhooks/receiver';
 import { type Booked, type Shop, book, openShop } from '../webhooks/shops';
 
 const WEBHOOKS = '/api/enterprise/v1/webhooks';
 const FORM = 'application/x-www-form-urlencoded';
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const SMTP_CREDENTIALS = { user: 'mailer', password: 'smtp-secret' };
 
 /**
  * Enterprise webhooks end to end: the API in-process, a real worker (relay, fan-out, deliveries),
  * real receivers on 127.0.0.1. One enterprise subscription hears every member's events, the member
  * named in the body and the enterprise's key signing; the members' own subscriptions go on as before.
  */
-describe('Enterprise API: webhooks (e2e)', () => {
+describe('Enterprise API: webhooks and e-mails (e2e)', () => {
   let app: NestFastifyApplication;
   let worker: TestingModule;
   let receiver: Receiver;
+  let smtp: SmtpSink;
   let acme: TestEnterprise;
   let globex: TestEnterprise;
 
   beforeAll(async () => {
+    smtp = await SmtpSink.start(SMTP_CREDENTIALS);
     const base = testConfig();
-    const config = base.with({ queue: { prefix: `${base.queue.prefix}:enterprise-webhooks` } });
+    const config = base.with({
+      queue: { prefix: `${base.queue.prefix}:enterprise-webhooks` },
+      notifications: {
+        ...base.notifications,
+        mail: {
+          host: '127.0.0.1',
+          port: smtp.port,
+          secure: false,
+          requireTls: false,
+          auth: SMTP_CREDENTIALS,
+          from: 'bookings@example.test',
+        },
+      },
+    });
     app = await startApi({ config });
     worker = await startWorker(config);
     receiver = await Receiver.start();
@@ -43,6 +60,7 @@ describe('Enterprise API: webhooks (e2e)', () => {
     await worker?.close();
     await app?.close();
     await receiver?.close();
+    await smtp?.close();
   });
 
   const subscribe = (enterprise: TestEnterprise, event: string, path: string) =>
@@ -229,5 +247,49 @@ describe('Enterprise API: webhooks (e2e)', () => {
       expect(signatureProblem(globexReceived[0], globex.apiKey)).toBeNull();
       expect(receiver.received('/acme')).toHaveLength(3);
     });
+  });
+
+  it("e-mails the client as the member's own key does", async () => {
+    const shop = await openShop(app, await createMember(app, acme));
+    const datetime = '2030-06-17T10:00:00-04:00';
+    const booking = (email: string) => ({
+      firstName: 'Ada',
+      lastName: 'Lovelace',
+      email,
+      appointmentTypeID: shop.type,
+      calendarID: shop.calendar,
+      datetime,
+    });
+    const ownEmail = `own-${process.pid}@example.test`;
+    const throughEmail = `through-${process.pid}@example.test`;
+    const confirmation = async (email: string) => {
+      const found = () =>
+        smtp
+          .received(email)
+          .find((mail) => mail.parsed.subject?.startsWith('Your appointment is confirmed'));
+      return eventually(found);
+    };
+    const own = (await shop.api.post('/appointments', booking(ownEmail))).body as Booked;
+    // Its confirmation sent, the own booking is canceled to free the slot for the same booking
+    // through the enterprise: the two e-mails then tell the same time.
+    const ownMail = await confirmation(ownEmail);
+    expect((await shop.api.put(`/appointments/${own.id}/cancel`, {})).status).toBe(200);
+    const through = await memberClient(app, acme, shop.account.id).post(
+      '/appointments',
+      booking(throughEmail),
+    );
+    expect(through.status).toBe(200);
+    const throughId = (through.body as Booked).id;
+    await confirmation(throughEmail);
+    await sleep(400);
+    const [throughMail] = smtp.received(throughEmail);
+    expect(smtp.received(throughEmail)).toHaveLength(1);
+    expect(throughMail.parsed.from?.value).toEqual(ownMail.parsed.from?.value);
+    expect(throughMail.parsed.subject).toBe(ownMail.parsed.subject);
+    // The same e-mail but for the appointment's own link (its id and token).
+    const unlinked = (text: string | undefined) =>
+      (text ?? '').replace(/\/confirmation\/\d+-[0-9a-f]+/g, '/confirmation/{appointment}');
+    expect(throughMail.parsed.text).toContain(`/confirmation/${throughId}-`);
+    expect(unlinked(throughMail.parsed.text)).toBe(unlinked(ownMail.parsed.text));
   });
 });
