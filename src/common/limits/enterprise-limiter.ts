@@ -123,7 +123,7 @@ export class EnterpriseLimiter {
     );
   };
 
-  /** The batch's requests of one enterprise were counts hits − n + 1 … hits of its window. */
+  /** The batch's n requests of one enterprise were counted as hits − n + 1 … hits of its window. */
   private settle(id: number, waiters: Waiter[], hits: number, ttlMs: number): void {
     const before = hits - waiters.length;
     waiters.forEach((waiter, j) => {
