@@ -1,5 +1,6 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { TestingModule } from '@nestjs/testing';
+import { DataSource } from 'typeorm';
 import { apiError } from '../support/api-client';
 import {
   type TestEnterprise,
@@ -293,5 +294,19 @@ describe('Enterprise API: webhooks and e-mails (e2e)', () => {
       (text ?? '').replace(/\/confirmation\/\d+-[0-9a-f]+/g, '/confirmation/{appointment}');
     expect(throughMail.parsed.text).toContain(`/confirmation/${throughId}-`);
     expect(unlinked(throughMail.parsed.text)).toBe(unlinked(ownMail.parsed.text));
+  });
+
+  it('leaves no delivery pending (other specs sweep the same database)', async () => {
+    const db = app.get(DataSource);
+    const pending = async () => {
+      const [{ n }] = await db.query<{ n: number | string }[]>(
+        `SELECT COUNT(*) AS n FROM webhook_messages m
+           JOIN accounts a ON a.id = m.account_id
+          WHERE m.status = 'pending' AND a.enterprise_id IN (?)`,
+        [[acme.id, globex.id]],
+      );
+      return Number(n);
+    };
+    expect(await eventually(async () => ((await pending()) === 0 ? 0 : undefined))).toBe(0);
   });
 });
