@@ -106,10 +106,14 @@ export function configureApi(app: NestFastifyApplication, logger: Logger): Route
   return routes;
 }
 
-/** Health and OAuth 2.0 (the contract's {auth_url} is the host root) live outside /api/v1. */
+/**
+ * Health, OAuth 2.0 (the contract's {auth_url} is the host root) and the enterprise API's own
+ * endpoints live outside /api/v1 (a member's v1 routes are reached by rewriteUrl, see
+ * enterprise-routing.ts).
+ */
 export function setApiPrefix(app: INestApplication): void {
   app.setGlobalPrefix(API_PREFIX.slice(1), {
-    exclude: ['health/live', 'health/ready', 'oauth2/{*path}'],
+    exclude: ['health/live', 'health/ready', 'oauth2/{*path}', 'api/enterprise/{*path}'],
   });
 }
 

@@ -22,6 +22,12 @@ import {
 } from '../common/openapi/openapi-31';
 import { describeValidatedClasses } from '../common/openapi/validated-schemas';
 import { viewSchemas } from '../common/openapi/view-schema';
+import { ENTERPRISE_PREFIX } from '../common/http/enterprise-routing';
+import {
+  ENTERPRISE_MEMBERS_TAG,
+  addEnterpriseMemberPaths,
+} from '../common/openapi/enterprise-paths';
+import { ENTERPRISE_SECURITY } from '../modules/accounts';
 import { WEBHOOKS } from '../modules/webhooks';
 
 type Json = Record<string, unknown>;
@@ -195,7 +201,8 @@ function completeOperation(
     if (!(response as Json).description) (response as Json).description = 'OK';
   const isPublic = facts?.public ?? false;
   if (!isPublic) {
-    operation.security = API_SECURITY;
+    // The enterprise API's own endpoints say their scheme (`@EnterpriseApi()`).
+    if (!path.startsWith(ENTERPRISE_PREFIX)) operation.security = API_SECURITY;
     addErrorCodes(responses, 401, ['unauthorized'], 'Unauthorized: no credentials, or wrong ones.');
   } else if (operation.security === undefined) operation.security = [];
   const content = (operation.requestBody as Json | undefined)?.content as Json | undefined;
@@ -292,6 +299,31 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
         },
         'oauthClient',
       )
+      .addBasicAuth(
+        {
+          type: 'http',
+          scheme: 'basic',
+          description:
+            'The enterprise API: enterprise id and its API key. Every `/api/v1` route is served ' +
+            'under `/api/enterprise/v1/users/{userId}/` for a member account (see the tag `enterprise`).',
+        },
+        ENTERPRISE_SECURITY,
+      )
+      .addTag(
+        'enterprise',
+        'One credential for many accounts (`/api/enterprise/v1`, Basic auth with the enterprise id ' +
+          'and key). Besides `/users` and `/webhooks` below, every `/api/v1/<path>` operation is ' +
+          'served as `/api/enterprise/v1/users/{userId}/<path>` for the member account `userId`, with ' +
+          "the same parameters, bodies, answers and errors as with the member's own key; a `userId` " +
+          'that is not a member is 403 `forbidden` (404 `not_found` when no such account exists). ' +
+          "Requests count against the per-IP limits and the enterprise's per-minute limit (429).",
+      )
+      .addTag(
+        ENTERPRISE_MEMBERS_TAG,
+        'Every `/api/v1` operation, for a member account of the enterprise: the same parameters, ' +
+          "bodies, answers and errors as with the member's own key, plus 403 `forbidden` when " +
+          '`userId` is not a member and 404 `not_found` when no such account exists.',
+      )
       .addOAuth2(
         {
           type: 'oauth2',
@@ -351,6 +383,8 @@ function finishDocument(document: OpenAPIObject, facts: Map<string, RouteFacts>)
     Object.entries(schemas).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)),
   );
   out.webhooks = WEBHOOKS as unknown as OpenAPIObject['webhooks'];
+  // Last: the member copies repeat the v1 operations as finished above.
+  addEnterpriseMemberPaths(document, ENTERPRISE_SECURITY);
   toJsonSchema2020(document);
   return document;
 }

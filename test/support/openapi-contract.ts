@@ -4,6 +4,8 @@ import { join } from 'node:path';
 import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import type { FastifyInstance } from 'fastify';
+import { ENTERPRISE_PREFIX } from '../../src/common/http/enterprise-routing';
+import { API_PREFIX } from '../../src/common/http/request-parsing';
 
 /*
  * The contract test (issue 28): every response the in-process API gives an e2e or integration test
@@ -35,6 +37,18 @@ export function coverageDirectory(): string {
 /** `/api/v1/labels/:id(^\d+$)` → `/api/v1/labels/{id}`. */
 export function documentPath(routeUrl: string): string {
   return routeUrl.replace(/:(\w+)(\([^)]*\))?/g, '{$1}');
+}
+
+const MEMBER_PREFIX = `${ENTERPRISE_PREFIX}/users/`;
+
+/**
+ * A v1 route reached through the enterprise API (`/api/enterprise/v1/users/{userId}/…`, rewritten
+ * to `/api/v1/…` before routing) is its member copy in the document.
+ */
+export function operationPath(path: string, originalUrl: string): string {
+  return originalUrl.startsWith(MEMBER_PREFIX) && path.startsWith(`${API_PREFIX}/`)
+    ? `${MEMBER_PREFIX}{userId}${path.slice(API_PREFIX.length)}`
+    : path;
 }
 
 /** The schema of a response, compiled against the whole document (for its `$ref`s). */
@@ -122,7 +136,7 @@ export function checkResponsesAgainst(fastify: FastifyInstance, document: OpenAp
   fastify.addHook('onSend', (request, reply, payload, done) => {
     const route = request.routeOptions.url;
     if (route !== undefined) {
-      const path = documentPath(route);
+      const path = operationPath(documentPath(route), request.originalUrl);
       const status = reply.statusCode;
       const body =
         typeof payload === 'string' ? payload : Buffer.isBuffer(payload) ? payload.toString() : '';

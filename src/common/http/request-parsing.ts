@@ -10,6 +10,7 @@ import {
   InvalidAttributeValueError,
   UnsupportedMediaTypeError,
 } from './http.errors';
+import { rewriteEnterpriseUrl } from './enterprise-routing';
 import { PROTOTYPE_MEMBERS, jsonShape } from './json-shape';
 
 export const API_PREFIX = '/api/v1';
@@ -49,8 +50,11 @@ export function normalizeUrl(url: string): string {
   return path + query;
 }
 
+/** Fastify's `rewriteUrl`: normalizeUrl, and a member path of the enterprise API to its v1 route. */
 export function rewriteUrl(req: IncomingMessage): string {
-  return normalizeUrl(req.url ?? '/');
+  const url = normalizeUrl(req.url ?? '/');
+  const rewritten = rewriteEnterpriseUrl(req, url);
+  return rewritten === url ? url : normalizeUrl(rewritten);
 }
 
 /**

@@ -1,7 +1,9 @@
-import { Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
+import { Column, Entity, ForeignKey, Index, PrimaryGeneratedColumn } from 'typeorm';
+import { Enterprise } from './enterprise.entity';
 
 @Entity('accounts')
 @Index('uq_accounts_email', ['email'], { unique: true })
+@Index('idx_accounts_enterprise', ['enterpriseId'])
 export class Account {
   /** The account's user ID: the Basic-auth username. */
   @PrimaryGeneratedColumn({ type: 'int', unsigned: true })
@@ -73,6 +75,15 @@ export class Account {
   /** The API key encrypted with the server secret: it keys webhook signatures. */
   @Column({ name: 'api_key_encrypted', type: 'varchar', length: 255 })
   apiKeyEncrypted!: string;
+
+  /** The enterprise whose credential may act on this account (at most one); null: none. */
+  @ForeignKey(() => Enterprise, {
+    name: 'fk_accounts_enterprise',
+    onDelete: 'RESTRICT',
+    onUpdate: 'RESTRICT',
+  })
+  @Column({ name: 'enterprise_id', type: 'int', unsigned: true, nullable: true })
+  enterpriseId!: number | null;
 
   @Column({ name: 'created_at', type: 'datetime', precision: 3 })
   createdAt!: Date;

@@ -1,6 +1,7 @@
 import type { AppConfig } from '../../config/app-config';
 import type { Account } from './account.entity';
-import { id, int, text, viewSchema } from '../../common/openapi/view-schema';
+import type { SchemaObject } from '@nestjs/swagger';
+import { id, int, oneOf, text, viewSchema } from '../../common/openapi/view-schema';
 
 /** `GET /me`, as clients of the reference service know it. */
 export interface AccountView {
@@ -30,13 +31,21 @@ export function toAccountView(account: Account, config: AppConfig): AccountView 
 }
 
 export const ACCOUNT_VIEW = viewSchema<AccountView>('AccountView', {
-  id: id(1),
-  email: text('owner@example.com'),
-  name: text('Studio'),
+  id: id(42, 'The user ID.'),
+  email: text('downtown@example.com'),
+  name: text('Downtown Clinic'),
   timezone: text('America/New_York'),
   currency: text('USD'),
-  firstDayOfWeek: int(0, '0 Sunday … 6 Saturday.'),
-  timeFormat: text('12'),
-  schedulingPage: text('https://scheduling.example/schedule/1'),
+  firstDayOfWeek: int(0, '0 = Sunday, 1 = Monday.'),
+  timeFormat: oneOf(['ampm', '24h'], 'ampm'),
+  schedulingPage: text('https://scheduling.example.com/schedule/42'),
   plan: text('standard'),
 });
+
+/** The same inline, for the answers that extend it (the enterprise API's new member). */
+export const ACCOUNT_VIEW_SCHEMA = {
+  type: 'object' as const,
+  additionalProperties: false,
+  required: Object.keys(ACCOUNT_VIEW.properties),
+  properties: ACCOUNT_VIEW.properties as Record<string, SchemaObject>,
+};

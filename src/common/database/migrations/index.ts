@@ -14,6 +14,7 @@ import { Clients1765000000000 } from './1765000000000-clients';
 import { Payments1765100000000 } from './1765100000000-payments';
 import { AppointmentsByClient1765110000000 } from './1765110000000-appointments-by-client';
 import { SlotHolds1765200000000 } from './1765200000000-slot-holds';
+import { Enterprises1765300000000 } from './1765300000000-enterprises';
 import { CalendarSync1765400000000 } from './1765400000000-calendar-sync';
 
 /**
@@ -37,5 +38,6 @@ export const migrations = [
   Payments1765100000000,
   AppointmentsByClient1765110000000,
   SlotHolds1765200000000,
+  Enterprises1765300000000,
   CalendarSync1765400000000,
 ];
