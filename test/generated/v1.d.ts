@@ -7294,11 +7294,15 @@ export interface operations {
     AvailabilityController_dates: {
         parameters: {
             query: {
+                /** @description The appointment type asked about. */
                 appointmentTypeID: number;
-                calendarID?: number;
+                /** @description An IANA zone to show times and read dates in; default: the calendar's. */
                 timezone?: string;
+                /** @description Addons the booking would have (their minutes lengthen it): `addonIDs[]=3&addonIDs[]=4`, `addonIDs=3,4`. */
                 addonIDs?: number[];
+                /** @description The month, `YYYY-MM`. */
                 month: string;
+                calendarID?: number;
             };
             header?: never;
             path?: never;
@@ -7385,12 +7389,16 @@ export interface operations {
     AvailabilityController_times: {
         parameters: {
             query: {
+                /** @description The appointment type asked about. */
                 appointmentTypeID: number;
-                calendarID?: number;
+                /** @description An IANA zone to show times and read dates in; default: the calendar's. */
                 timezone?: string;
+                /** @description Addons the booking would have (their minutes lengthen it): `addonIDs[]=3&addonIDs[]=4`, `addonIDs=3,4`. */
                 addonIDs?: number[];
+                /** @description The date, `YYYY-MM-DD`. */
                 date: string;
                 ignoreAppointmentIDs?: number[];
+                calendarID?: number;
             };
             header?: never;
             path?: never;
@@ -18423,11 +18431,15 @@ export interface operations {
     enterprise_AvailabilityController_dates: {
         parameters: {
             query: {
+                /** @description The appointment type asked about. */
                 appointmentTypeID: number;
-                calendarID?: number;
+                /** @description An IANA zone to show times and read dates in; default: the calendar's. */
                 timezone?: string;
+                /** @description Addons the booking would have (their minutes lengthen it): `addonIDs[]=3&addonIDs[]=4`, `addonIDs=3,4`. */
                 addonIDs?: number[];
+                /** @description The month, `YYYY-MM`. */
                 month: string;
+                calendarID?: number;
             };
             header?: never;
             path: {
@@ -18539,12 +18551,16 @@ export interface operations {
     enterprise_AvailabilityController_times: {
         parameters: {
             query: {
+                /** @description The appointment type asked about. */
                 appointmentTypeID: number;
-                calendarID?: number;
+                /** @description An IANA zone to show times and read dates in; default: the calendar's. */
                 timezone?: string;
+                /** @description Addons the booking would have (their minutes lengthen it): `addonIDs[]=3&addonIDs[]=4`, `addonIDs=3,4`. */
                 addonIDs?: number[];
+                /** @description The date, `YYYY-MM-DD`. */
                 date: string;
                 ignoreAppointmentIDs?: number[];
+                calendarID?: number;
             };
             header?: never;
             path: {

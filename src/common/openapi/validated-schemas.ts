@@ -167,12 +167,18 @@ function describeValidatedClass(target: Class): void {
     ) as Schema | undefined;
     // A written description says the rule in full; the validators' words are for the others.
     const description = written?.description ?? schema.description;
-    const options = {
+    const options: Schema & { isArray?: boolean } = {
       ...schema,
       ...(written ?? {}),
       ...(description ? { description } : {}),
-      required,
+      required: required as unknown as string[],
     };
+    // The type the validators check wins over the one TypeScript declares (`number` → integer).
+    if (schema.type !== undefined) {
+      options.type = schema.type;
+      delete options.isArray;
+    }
+    if (schema.items !== undefined) options.items = schema.items;
     ApiProperty(options as ApiPropertyOptions)(target.prototype as object, property);
   }
 }

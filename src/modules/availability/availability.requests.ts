@@ -1,3 +1,4 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsArray, IsBoolean, IsDefined, IsInt, IsString, Min } from 'class-validator';
 import { BooleanQuery, Optional } from '../../common/http/attributes';
 import { IsId } from '../../common/http/id-attribute';
@@ -6,6 +7,7 @@ import { requiredParameter } from '../../common/http/required-parameter';
 
 /** What every availability question names: the type, and optionally the calendar, zone and addons. */
 class SlotQuery {
+  @ApiProperty({ description: 'The appointment type asked about.', example: 1 })
   @IdQuery()
   @IsId()
   @IsDefined(requiredParameter('appointmentTypeID'))
@@ -17,10 +19,18 @@ class SlotQuery {
   calendarID?: number;
 
   /** The zone to show times and read dates in (checked by the service, to name the value). */
+  @ApiPropertyOptional({
+    description: "An IANA zone to show times and read dates in; default: the calendar's.",
+    example: 'America/New_York',
+  })
   @Optional()
   @IsString()
   timezone?: string;
 
+  @ApiPropertyOptional({
+    description:
+      'Addons the booking would have (their minutes lengthen it): `addonIDs[]=3&addonIDs[]=4`, `addonIDs=3,4`.',
+  })
   @IdList()
   @Optional()
   @Min(1, { each: true })
@@ -31,6 +41,11 @@ class SlotQuery {
 
 export class AvailableDatesQuery extends SlotQuery {
   /** `YYYY-MM` (checked by the service, to name the value). */
+  @ApiProperty({
+    description: 'The month, `YYYY-MM`.',
+    pattern: '^\\d{4}-\\d{2}$',
+    example: '2030-06',
+  })
   @IsString()
   @IsDefined(requiredParameter('month'))
   month!: string;
@@ -38,6 +53,7 @@ export class AvailableDatesQuery extends SlotQuery {
 
 export class AvailableTimesQuery extends SlotQuery {
   /** `YYYY-MM-DD` (checked by the service, to name the value). */
+  @ApiProperty({ description: 'The date, `YYYY-MM-DD`.', format: 'date', example: '2030-06-03' })
   @IsString()
   @IsDefined(requiredParameter('date'))
   date!: string;
