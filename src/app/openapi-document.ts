@@ -124,7 +124,7 @@ export function validationCodes(dto: Class): string[] {
   );
   for (const meta of metas) {
     // `@Allow()` only keeps the attribute: what it may be is the use case's to say.
-    if (meta.type === 'whitelist') continue;
+    if (meta.type === 'whitelistValidation') continue;
     const context = meta.context as { code?: string } | undefined;
     if (context?.code) codes.add(context.code);
     const attribute = snake(meta.propertyName);

@@ -3201,12 +3201,12 @@ export interface components {
              * @description The appointment type to hold a time of.
              * @example 12
              */
-            appointmentTypeID?: unknown;
+            appointmentTypeID: unknown;
             /**
              * @description The start to hold, read in the calendar's zone when `calendarID` is given, else the account's (as POST /appointments reads it).
              * @example 2030-06-03T09:00:00-0400
              */
-            datetime?: unknown;
+            datetime: unknown;
             /**
              * @description The calendar; without it, the first of the type's calendars free then.
              * @example 7
@@ -3267,7 +3267,7 @@ export interface components {
              * @description The hold now ends this many minutes from now; at most `holdMaxMinutes` after it was made.
              * @example 10
              */
-            minutes?: unknown;
+            minutes: unknown;
         };
         FormFieldRequest: {
             id?: number;
@@ -3511,8 +3511,13 @@ export interface components {
             reason?: string;
         };
         RescheduleAppointmentRequest: {
-            datetime?: unknown;
-            calendarID?: unknown;
+            /**
+             * @description The new start. `YYYY-MM-DDThh:mm:ss±hhmm`, or with `±hh:mm`, `Z`, a space for the `T`, without seconds, with a fraction; without an offset the local time is read in the calendar's zone (else the account's). A local time that a DST change skips is refused.
+             * @example 2030-06-03T14:30
+             */
+            datetime: string;
+            /** @description Another calendar offering the type; the appointment's own when left out. */
+            calendarID?: number;
             timezone?: string;
         };
         SettingsView: {
@@ -5376,7 +5381,7 @@ export interface operations {
                         /** @description What went wrong, for a person. */
                         message: string;
                         /** @enum {string} */
-                        error: "bad_request" | "invalid_name" | "required_name" | "invalid_email" | "invalid_reply_to" | "invalid_description" | "invalid_location" | "invalid_image" | "invalid_thumbnail" | "invalid_timezone" | "required_timezone" | "invalid_hours" | "required_hours" | "invalid_overrides" | "required_overrides" | "invalid_max_per_day" | "invalid_max_per_week";
+                        error: "bad_request" | "invalid_name" | "required_name" | "invalid_email" | "invalid_reply_to" | "invalid_description" | "invalid_location" | "invalid_image" | "invalid_thumbnail" | "invalid_max_per_day" | "invalid_max_per_week";
                     };
                 };
             };
@@ -5570,7 +5575,7 @@ export interface operations {
                         /** @description What went wrong, for a person. */
                         message: string;
                         /** @enum {string} */
-                        error: "bad_request" | "invalid_name" | "invalid_email" | "invalid_reply_to" | "invalid_description" | "invalid_location" | "invalid_image" | "invalid_thumbnail" | "invalid_timezone" | "required_timezone" | "invalid_hours" | "required_hours" | "invalid_overrides" | "required_overrides" | "invalid_max_per_day" | "invalid_max_per_week";
+                        error: "bad_request" | "invalid_name" | "invalid_email" | "invalid_reply_to" | "invalid_description" | "invalid_location" | "invalid_image" | "invalid_thumbnail" | "invalid_max_per_day" | "invalid_max_per_week";
                     };
                 };
             };
@@ -10744,7 +10749,7 @@ export interface operations {
                     /** @description Required for admins; else any of the type's. */
                     calendarID?: number;
                     /**
-                     * @description Read in the calendar's zone when named, else the account's.
+                     * @description The start. `YYYY-MM-DDThh:mm:ss±hhmm`, or with `±hh:mm`, `Z`, a space for the `T`, without seconds, with a fraction; without an offset the local time is read in the calendar's zone (else the account's). A local time that a DST change skips is refused.
                      * @example 2030-06-03T09:00
                      */
                     datetime: string;
@@ -10758,8 +10763,9 @@ export interface operations {
                     /** @description Admins only. */
                     notes?: string;
                     addonIDs?: number | number[] | string;
+                    /** @description At most one label, by id: `[{"id": 2}]`. */
                     labels?: {
-                        id?: number;
+                        id: number;
                     }[];
                     smsOptIn?: boolean;
                     /** @description The token of a live hold of this account (POST /slot-holds) for this type and time (and calendar, if named): the held time is the client’s; the hold is spent. */
@@ -10789,7 +10795,7 @@ export interface operations {
                         /** @description What went wrong, for a person. */
                         message: string;
                         /** @enum {string} */
-                        error: "required_first_name" | "required_last_name" | "required_email" | "required_phone" | "invalid_first_name" | "invalid_last_name" | "invalid_email" | "invalid_phone" | "invalid_notes" | "required_appointment_type_id" | "required_datetime" | "required_calendar_id" | "invalid_appointment_type" | "invalid_calendar" | "invalid_addon_ids" | "invalid_addon" | "invalid_timezone" | "invalid_datetime" | "invalid_fields" | "required_field" | "invalid_field" | "invalid_labels" | "invalid_certificate" | "expired_certificate" | "invalid_certificate_type" | "certificate_uses" | "invalid_idempotency_key" | "idempotency_key_reused" | "invalid_hold_token" | "not_available" | "not_available_min_hours_in_advance" | "not_available_max_days_in_advance" | "no_available_calendar" | "bad_request" | "invalid_appointment_type_id" | "invalid_calendar_id" | "required_timezone" | "required_certificate" | "required_notes" | "required_addon_ids" | "invalid_sms_opt_in" | "required_hold_token";
+                        error: "required_first_name" | "required_last_name" | "required_email" | "required_phone" | "invalid_first_name" | "invalid_last_name" | "invalid_email" | "invalid_phone" | "invalid_notes" | "required_appointment_type_id" | "required_datetime" | "required_calendar_id" | "invalid_appointment_type" | "invalid_calendar" | "invalid_addon_ids" | "invalid_addon" | "invalid_timezone" | "invalid_datetime" | "invalid_fields" | "required_field" | "invalid_field" | "invalid_labels" | "invalid_certificate" | "expired_certificate" | "invalid_certificate_type" | "certificate_uses" | "invalid_idempotency_key" | "idempotency_key_reused" | "invalid_hold_token" | "not_available" | "not_available_min_hours_in_advance" | "not_available_max_days_in_advance" | "no_available_calendar" | "bad_request" | "invalid_sms_opt_in";
                     };
                 };
             };
@@ -11313,7 +11319,7 @@ export interface operations {
                         /** @description What went wrong, for a person. */
                         message: string;
                         /** @enum {string} */
-                        error: "required_datetime" | "invalid_datetime" | "invalid_timezone" | "invalid_calendar" | "invalid_calendar_id" | "not_available" | "not_available_min_hours_in_advance" | "not_available_max_days_in_advance" | "no_available_calendar" | "already_canceled" | "reschedule_not_allowed" | "bad_request" | "required_calendar_id";
+                        error: "required_datetime" | "invalid_datetime" | "invalid_timezone" | "invalid_calendar" | "invalid_calendar_id" | "not_available" | "not_available_min_hours_in_advance" | "not_available_max_days_in_advance" | "no_available_calendar" | "already_canceled" | "reschedule_not_allowed" | "bad_request";
                     };
                 };
             };
@@ -11700,7 +11706,7 @@ export interface operations {
                         /** @description What went wrong, for a person. */
                         message: string;
                         /** @enum {string} */
-                        error: "bad_request" | "required_appointment_type_id" | "required_datetime" | "invalid_appointment_type" | "invalid_calendar" | "invalid_addon_ids" | "invalid_addon" | "invalid_timezone" | "invalid_datetime" | "invalid_minutes" | "not_available" | "not_available_min_hours_in_advance" | "not_available_max_days_in_advance" | "no_available_calendar" | "invalid_appointment_type_id" | "invalid_calendar_id" | "required_calendar_id" | "required_addon_ids" | "required_timezone" | "required_minutes";
+                        error: "bad_request" | "required_appointment_type_id" | "required_datetime" | "invalid_appointment_type" | "invalid_calendar" | "invalid_addon_ids" | "invalid_addon" | "invalid_timezone" | "invalid_datetime" | "invalid_minutes" | "not_available" | "not_available_min_hours_in_advance" | "not_available_max_days_in_advance" | "no_available_calendar";
                     };
                 };
             };
@@ -16231,7 +16237,7 @@ export interface operations {
                         /** @description What went wrong, for a person. */
                         message: string;
                         /** @enum {string} */
-                        error: "bad_request" | "invalid_name" | "required_name" | "invalid_email" | "invalid_reply_to" | "invalid_description" | "invalid_location" | "invalid_image" | "invalid_thumbnail" | "invalid_timezone" | "required_timezone" | "invalid_hours" | "required_hours" | "invalid_overrides" | "required_overrides" | "invalid_max_per_day" | "invalid_max_per_week";
+                        error: "bad_request" | "invalid_name" | "required_name" | "invalid_email" | "invalid_reply_to" | "invalid_description" | "invalid_location" | "invalid_image" | "invalid_thumbnail" | "invalid_max_per_day" | "invalid_max_per_week";
                     };
                 };
             };
@@ -16473,7 +16479,7 @@ export interface operations {
                         /** @description What went wrong, for a person. */
                         message: string;
                         /** @enum {string} */
-                        error: "bad_request" | "invalid_name" | "invalid_email" | "invalid_reply_to" | "invalid_description" | "invalid_location" | "invalid_image" | "invalid_thumbnail" | "invalid_timezone" | "required_timezone" | "invalid_hours" | "required_hours" | "invalid_overrides" | "required_overrides" | "invalid_max_per_day" | "invalid_max_per_week";
+                        error: "bad_request" | "invalid_name" | "invalid_email" | "invalid_reply_to" | "invalid_description" | "invalid_location" | "invalid_image" | "invalid_thumbnail" | "invalid_max_per_day" | "invalid_max_per_week";
                     };
                 };
             };
@@ -22358,7 +22364,7 @@ export interface operations {
                     /** @description Required for admins; else any of the type's. */
                     calendarID?: number;
                     /**
-                     * @description Read in the calendar's zone when named, else the account's.
+                     * @description The start. `YYYY-MM-DDThh:mm:ss±hhmm`, or with `±hh:mm`, `Z`, a space for the `T`, without seconds, with a fraction; without an offset the local time is read in the calendar's zone (else the account's). A local time that a DST change skips is refused.
                      * @example 2030-06-03T09:00
                      */
                     datetime: string;
@@ -22372,8 +22378,9 @@ export interface operations {
                     /** @description Admins only. */
                     notes?: string;
                     addonIDs?: number | number[] | string;
+                    /** @description At most one label, by id: `[{"id": 2}]`. */
                     labels?: {
-                        id?: number;
+                        id: number;
                     }[];
                     smsOptIn?: boolean;
                     /** @description The token of a live hold of this account (POST /slot-holds) for this type and time (and calendar, if named): the held time is the client’s; the hold is spent. */
@@ -22403,7 +22410,7 @@ export interface operations {
                         /** @description What went wrong, for a person. */
                         message: string;
                         /** @enum {string} */
-                        error: "required_first_name" | "required_last_name" | "required_email" | "required_phone" | "invalid_first_name" | "invalid_last_name" | "invalid_email" | "invalid_phone" | "invalid_notes" | "required_appointment_type_id" | "required_datetime" | "required_calendar_id" | "invalid_appointment_type" | "invalid_calendar" | "invalid_addon_ids" | "invalid_addon" | "invalid_timezone" | "invalid_datetime" | "invalid_fields" | "required_field" | "invalid_field" | "invalid_labels" | "invalid_certificate" | "expired_certificate" | "invalid_certificate_type" | "certificate_uses" | "invalid_idempotency_key" | "idempotency_key_reused" | "invalid_hold_token" | "not_available" | "not_available_min_hours_in_advance" | "not_available_max_days_in_advance" | "no_available_calendar" | "bad_request" | "invalid_appointment_type_id" | "invalid_calendar_id" | "required_timezone" | "required_certificate" | "required_notes" | "required_addon_ids" | "invalid_sms_opt_in" | "required_hold_token";
+                        error: "required_first_name" | "required_last_name" | "required_email" | "required_phone" | "invalid_first_name" | "invalid_last_name" | "invalid_email" | "invalid_phone" | "invalid_notes" | "required_appointment_type_id" | "required_datetime" | "required_calendar_id" | "invalid_appointment_type" | "invalid_calendar" | "invalid_addon_ids" | "invalid_addon" | "invalid_timezone" | "invalid_datetime" | "invalid_fields" | "required_field" | "invalid_field" | "invalid_labels" | "invalid_certificate" | "expired_certificate" | "invalid_certificate_type" | "certificate_uses" | "invalid_idempotency_key" | "idempotency_key_reused" | "invalid_hold_token" | "not_available" | "not_available_min_hours_in_advance" | "not_available_max_days_in_advance" | "no_available_calendar" | "bad_request" | "invalid_sms_opt_in";
                     };
                 };
             };
@@ -22957,7 +22964,7 @@ export interface operations {
                         /** @description What went wrong, for a person. */
                         message: string;
                         /** @enum {string} */
-                        error: "required_datetime" | "invalid_datetime" | "invalid_timezone" | "invalid_calendar" | "invalid_calendar_id" | "not_available" | "not_available_min_hours_in_advance" | "not_available_max_days_in_advance" | "no_available_calendar" | "already_canceled" | "reschedule_not_allowed" | "bad_request" | "required_calendar_id";
+                        error: "required_datetime" | "invalid_datetime" | "invalid_timezone" | "invalid_calendar" | "invalid_calendar_id" | "not_available" | "not_available_min_hours_in_advance" | "not_available_max_days_in_advance" | "no_available_calendar" | "already_canceled" | "reschedule_not_allowed" | "bad_request";
                     };
                 };
             };
@@ -23351,7 +23358,7 @@ export interface operations {
                         /** @description What went wrong, for a person. */
                         message: string;
                         /** @enum {string} */
-                        error: "bad_request" | "required_appointment_type_id" | "required_datetime" | "invalid_appointment_type" | "invalid_calendar" | "invalid_addon_ids" | "invalid_addon" | "invalid_timezone" | "invalid_datetime" | "invalid_minutes" | "not_available" | "not_available_min_hours_in_advance" | "not_available_max_days_in_advance" | "no_available_calendar" | "invalid_appointment_type_id" | "invalid_calendar_id" | "required_calendar_id" | "required_addon_ids" | "required_timezone" | "required_minutes";
+                        error: "bad_request" | "required_appointment_type_id" | "required_datetime" | "invalid_appointment_type" | "invalid_calendar" | "invalid_addon_ids" | "invalid_addon" | "invalid_timezone" | "invalid_datetime" | "invalid_minutes" | "not_available" | "not_available_min_hours_in_advance" | "not_available_max_days_in_advance" | "no_available_calendar";
                     };
                 };
             };

@@ -159,7 +159,8 @@ function describeValidatedClass(target: Class): void {
   for (const meta of metas)
     byProperty.set(meta.propertyName, [...(byProperty.get(meta.propertyName) ?? []), meta]);
   for (const [property, propertyMetas] of byProperty) {
-    const { schema, required } = propertySchema(target, property, propertyMetas);
+    const checked = propertySchema(target, property, propertyMetas);
+    const { schema } = checked;
     const written = Reflect.getMetadata(
       API_MODEL_PROPERTIES,
       target.prototype as object,
@@ -167,6 +168,10 @@ function describeValidatedClass(target: Class): void {
     ) as Schema | undefined;
     // A written description says the rule in full; the validators' words are for the others.
     const description = written?.description ?? schema.description;
+    // `@Allow()` only: the use case checks it, and the written description says whether it is required.
+    const required = propertyMetas.every((meta) => meta.type === 'whitelistValidation')
+      ? written !== undefined && (written as { required?: boolean }).required !== false
+      : checked.required;
     const options: Schema & { isArray?: boolean } = {
       ...schema,
       ...(written ?? {}),

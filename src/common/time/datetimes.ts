@@ -74,6 +74,12 @@ export type ParsedDatetime =
 const LENIENT =
   /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?\s*(Z|[+-]\d{2}(?::?\d{2})?)?$/i;
 
+/** The forms parseDatetime reads, for the API's documentation. */
+export const LENIENT_DATETIME_RULE =
+  '`YYYY-MM-DDThh:mm:ss±hhmm`, or with `±hh:mm`, `Z`, a space for the `T`, without seconds, with ' +
+  "a fraction; without an offset the local time is read in the calendar's zone (else the " +
+  "account's). A local time that a DST change skips is refused.";
+
 /**
  * Reads a datetime as clients send it: `2026-03-03T14:30:00-0500`, `…-05:00`, `…Z`, with a space for
  * the `T`, with or without seconds; without an offset the local time is read in `zone` (the

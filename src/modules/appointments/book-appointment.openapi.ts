@@ -9,6 +9,7 @@ import {
   ApiQuery,
 } from '@nestjs/swagger';
 import { ApiErrors } from '../../common/openapi/api-errors';
+import { LENIENT_DATETIME_RULE } from '../../common/time/datetimes';
 import { AppointmentObject } from './appointment.openapi';
 
 const id = { type: 'integer', minimum: 1 } as const;
@@ -91,7 +92,7 @@ export const ApiBookAppointment = () =>
           calendarID: { ...id, description: "Required for admins; else any of the type's." },
           datetime: {
             type: 'string',
-            description: "Read in the calendar's zone when named, else the account's.",
+            description: `The start. ${LENIENT_DATETIME_RULE}`,
             example: '2030-06-03T09:00',
           },
           timezone: { type: 'string', description: "The client's zone (IANA)." },
@@ -102,7 +103,12 @@ export const ApiBookAppointment = () =>
           },
           notes: { type: 'string', description: 'Admins only.' },
           addonIDs: ids,
-          labels: { type: 'array', items: { type: 'object', properties: { id } }, maxItems: 1 },
+          labels: {
+            type: 'array',
+            description: 'At most one label, by id: `[{"id": 2}]`.',
+            items: { type: 'object', required: ['id'], properties: { id } },
+            maxItems: 1,
+          },
           smsOptIn: { type: 'boolean' },
           holdToken: {
             type: 'string',

@@ -1,3 +1,5 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { LENIENT_DATETIME_RULE } from '../../common/time/datetimes';
 import { Allow, IsString } from 'class-validator';
 import { Optional } from '../../common/http/attributes';
 
@@ -7,10 +9,19 @@ import { Optional } from '../../common/http/attributes';
  */
 export class RescheduleAppointmentRequest {
   /** Read as booking reads it: without an offset, in the (new) calendar's zone. */
+  @ApiProperty({
+    type: 'string',
+    description: `The new start. ${LENIENT_DATETIME_RULE}`,
+    example: '2030-06-03T14:30',
+  })
   @Allow()
   datetime?: unknown;
 
-  /** Another calendar offering the type; the appointment's own when left out. */
+  @ApiPropertyOptional({
+    type: 'integer',
+    minimum: 1,
+    description: "Another calendar offering the type; the appointment's own when left out.",
+  })
   @Allow()
   calendarID?: unknown;
 
