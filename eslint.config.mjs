@@ -5,6 +5,12 @@ import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
   { ignores: ['dist/', 'node_modules/', 'coverage/', 'eslint.config.mjs'] },
+  {
+    // The pages' browser scripts: plain scripts run by the browser, not part of the TypeScript project.
+    files: ['src/modules/pages/assets/*.js'],
+    ...tseslint.configs.disableTypeChecked,
+    languageOptions: { globals: { window: 'readonly', document: 'readonly', fetch: 'readonly', Intl: 'readonly', DOMParser: 'readonly', URL: 'readonly', ResizeObserver: 'readonly', console: 'readonly' } },
+  },
   eslint.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {
@@ -20,7 +26,7 @@ export default tseslint.config(
   {
     // A module is imported through its index, never through one of its files (docs/architecture.md;
     // src/architecture.spec.ts checks this and the layers). Specs may import the files they test.
-    files: ['src/modules/**/*.ts'],
+    files: ['src/modules/**/*.{ts,tsx}'],
     ignores: ['**/*.spec.ts', '**/*.int-spec.ts', '**/*.fixtures.ts'],
     rules: {
       'no-restricted-imports': [

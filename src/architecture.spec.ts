@@ -26,6 +26,7 @@ const LAYERS: readonly (readonly [string, readonly string[]])[] = [
   ['notifications', ['accounts', 'appointments', 'availability']],
   ['webhooks', ['accounts']],
   ['oauth', ['accounts']],
+  ['pages', ['accounts', 'catalog', 'forms', 'availability', 'appointments']],
 ];
 
 interface SourceFile {
@@ -50,7 +51,7 @@ function sourceFiles(dir: string): SourceFile[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
     const full = join(dir, entry.name);
     if (entry.isDirectory()) return sourceFiles(full);
-    if (!entry.name.endsWith('.ts')) return [];
+    if (!/\.tsx?$/.test(entry.name)) return [];
     const path = relative(SRC, full).split(sep).join('/');
     return [
       {

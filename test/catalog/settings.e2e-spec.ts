@@ -25,6 +25,8 @@ describe('Settings: /settings (e2e)', () => {
       sendConfirmationEmail: true,
       sendSms: true,
       reminderHours: 24,
+      clientChangeMinHours: 0,
+      embedOrigins: [],
     });
   });
 
@@ -36,6 +38,8 @@ describe('Settings: /settings (e2e)', () => {
       requirePhone: true,
       sendSms: false,
       reminderHours: 2,
+      clientChangeMinHours: 24,
+      embedOrigins: ['https://Shop.example', 'http://localhost:8080', 'https://shop.example/'],
     });
     const expected = {
       timezone: 'Europe/Berlin',
@@ -45,6 +49,9 @@ describe('Settings: /settings (e2e)', () => {
       sendConfirmationEmail: true,
       sendSms: false,
       reminderHours: 2,
+      clientChangeMinHours: 24,
+      // As CSP names them: lower case, no trailing slash, each once.
+      embedOrigins: ['https://shop.example', 'http://localhost:8080'],
     };
     expect(updated).toMatchObject({ status: 200 });
     expect(updated.body).toEqual(expected);
@@ -95,6 +102,28 @@ describe('Settings: /settings (e2e)', () => {
     [{ reminderHours: 721 }, 'invalid_reminder_hours', 'Invalid "reminderHours" attribute value.'],
     [{ reminderHours: 1.5 }, 'invalid_reminder_hours', 'Invalid "reminderHours" attribute value.'],
     [{ reminderHours: '24' }, 'invalid_reminder_hours', 'Invalid "reminderHours" attribute value.'],
+    [
+      { clientChangeMinHours: -1 },
+      'invalid_client_change_min_hours',
+      'Invalid "clientChangeMinHours" attribute value.',
+    ],
+    [
+      { embedOrigins: 'https://shop.example' },
+      'invalid_embed_origins',
+      'Invalid "embedOrigins" attribute value.',
+    ],
+    ...[
+      'http://shop.example',
+      'https://shop.example/path',
+      'https://*.example',
+      "https://shop.example; script-src 'unsafe-inline'",
+      'https://shop.example?x=1',
+      'javascript:alert(1)',
+    ].map((origin) => [
+      { embedOrigins: [origin] },
+      'invalid_embed_origins',
+      `Invalid origin "${origin}" in "embedOrigins": an origin is https://host or https://host:port (http for localhost), without a path.`,
+    ]),
   ])('refuses %p and changes nothing', async (body, error, message) => {
     const api = await newOwner();
     const before = (await api.get('/settings')).body as unknown;

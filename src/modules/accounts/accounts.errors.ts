@@ -42,3 +42,13 @@ export class AccountNotFoundError extends NotFoundError {
     super(`The account "${accountId}" does not exist.`);
   }
 }
+
+/** An entry of `embedOrigins` that is not an http(s) origin (scheme, host, optional port). */
+export class InvalidEmbedOriginError extends InvalidAttributeError {
+  constructor(origin: string) {
+    super(
+      'invalid_embed_origins',
+      `Invalid origin "${origin}" in "embedOrigins": an origin is https://host or https://host:port (http for localhost), without a path.`,
+    );
+  }
+}

@@ -1,7 +1,18 @@
-import { IsBoolean, IsInt, IsString, Max, Min } from 'class-validator';
+import {
+  ArrayMaxSize,
+  IsArray,
+  IsBoolean,
+  IsInt,
+  IsString,
+  Max,
+  MaxLength,
+  Min,
+} from 'class-validator';
 import { Optional } from '../../common/http/attributes';
 
 export const MAX_REMINDER_HOURS = 720;
+/** At most this many sites may frame the client pages. */
+export const MAX_EMBED_ORIGINS = 20;
 
 /** `PUT /settings`: the attributes given change, the others stay. */
 export class UpdateSettingsRequest {
@@ -40,4 +51,22 @@ export class UpdateSettingsRequest {
   @Min(0)
   @IsInt()
   reminderHours?: number;
+
+  /**
+   * A client may cancel or reschedule until this many hours before the start (0: until it
+   * starts). At most a year.
+   */
+  @Optional()
+  @Max(8760)
+  @Min(0)
+  @IsInt()
+  clientChangeMinHours?: number;
+
+  /** The sites allowed to frame the client pages (`https://shop.example`); [] for none. */
+  @Optional()
+  @MaxLength(255, { each: true })
+  @IsString({ each: true })
+  @ArrayMaxSize(MAX_EMBED_ORIGINS)
+  @IsArray()
+  embedOrigins?: string[];
 }

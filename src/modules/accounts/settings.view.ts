@@ -9,6 +9,8 @@ export interface SettingsView {
   sendConfirmationEmail: boolean;
   sendSms: boolean;
   reminderHours: number;
+  clientChangeMinHours: number;
+  embedOrigins: string[];
 }
 
 export function toSettingsView(account: Account): SettingsView {
@@ -20,5 +22,7 @@ export function toSettingsView(account: Account): SettingsView {
     sendConfirmationEmail: account.sendConfirmationEmail,
     sendSms: account.sendSms,
     reminderHours: account.reminderHours,
+    clientChangeMinHours: account.clientChangeMinHours,
+    embedOrigins: account.embedOrigins ?? [],
   };
 }

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager, In } from 'typeorm';
 import { AppConfig } from '../../config/app-config';
+import { AccountDirectory } from '../accounts';
 import type { Appointment } from '../availability';
 import { AppointmentType, Calendar, Form, Label } from '../catalog';
 import { FormField } from '../forms';
@@ -18,7 +19,13 @@ export class AppointmentViews {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly config: AppConfig,
+    private readonly accounts: AccountDirectory,
   ) {}
+
+  /** The account's `clientChangeMinHours` (cached with the account, as authentication reads it). */
+  private async changeHours(accountId: number): Promise<number> {
+    return (await this.accounts.find(accountId))?.clientChangeMinHours ?? 0;
+  }
 
   /**
    * `excludeForms`: no answers read (`forms: []`); `moreAnswers`: answers to show beside the
@@ -34,20 +41,22 @@ export class AppointmentViews {
   ): Promise<AppointmentView[]> {
     if (appointments.length === 0) return [];
     const manager = options.manager ?? this.dataSource.manager;
-    const [types, calendars, labels, forms] = await Promise.all([
+    const [types, calendars, labels, forms, hours] = await Promise.all([
       manager.findBy(AppointmentType, {
         id: In(distinct(appointments.map((a) => a.appointmentTypeId))),
       }),
       manager.findBy(Calendar, { id: In(distinct(appointments.map((a) => a.calendarId))) }),
       manager.findBy(Label, { id: In([0, ...distinct(appointments.map((a) => a.labelId))]) }),
       options.excludeForms ? undefined : this.formsOf(manager, appointments, options.moreAnswers),
+      // Every caller renders the appointments of one account.
+      this.changeHours(appointments[0].accountId),
     ]);
     const typeById = new Map(types.map((t) => [t.id, t]));
     const calendarById = new Map(calendars.map((c) => [c.id, c]));
     const labelById = new Map(labels.map((l) => [l.id, l]));
     const now = Date.now();
     return appointments.map((appointment) =>
-      this.compose(appointment, now, {
+      this.compose(appointment, now, hours, {
         type: typeById.get(appointment.appointmentTypeId),
         calendar: calendarById.get(appointment.calendarId),
         label: appointment.labelId === null ? undefined : labelById.get(appointment.labelId),
@@ -61,15 +70,19 @@ export class AppointmentViews {
    * (booking): nothing is read again but the answers to its forms, and those only when it has some.
    */
   async renderWritten(appointment: Appointment, parts: KnownParts): Promise<AppointmentView> {
-    const forms = parts.hasAnswers
-      ? ((await this.formsOf(this.dataSource.manager, [appointment])).get(appointment.id) ?? [])
-      : [];
-    return this.compose(appointment, Date.now(), { ...parts, forms });
+    const [forms, hours] = await Promise.all([
+      parts.hasAnswers
+        ? this.formsOf(this.dataSource.manager, [appointment]).then((f) => f.get(appointment.id))
+        : undefined,
+      this.changeHours(appointment.accountId),
+    ]);
+    return this.compose(appointment, Date.now(), hours, { ...parts, forms: forms ?? [] });
   }
 
   private compose(
     appointment: Appointment,
     now: number,
+    clientChangeMinHours: number,
     parts: {
       type: Pick<AppointmentType, 'name' | 'category'> | undefined;
       calendar: Pick<Calendar, 'name' | 'timezone' | 'location'> | undefined;
@@ -91,6 +104,7 @@ export class AppointmentViews {
       publicUrl: this.config.http.publicUrl,
       secret: this.config.secret,
       now,
+      clientChangeMinHours,
     });
   }
 

@@ -67,6 +67,7 @@ export function bookedAppointment(
     cancelNote: null,
     canceledAt: null,
     scheduledBy: mode.admin ? account.email : null,
+    icalSequence: 0,
     createdAt: now,
     updatedAt: now,
   };

@@ -1,6 +1,6 @@
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { AppointmentCanceledEvent, eventsOf } from './appointment-events';
-import { AlreadyCanceledError, ClientChangeClosedError } from './appointment.errors';
+import { AlreadyCanceledError, assertClientMayChange } from './appointment.errors';
 import { AppointmentParts } from './appointment-parts';
 import type { AppointmentView } from './appointment.view';
 import { AppointmentWrites } from './appointment-writes';
@@ -28,13 +28,15 @@ export class CancelAppointmentHandler implements ICommandHandler<CancelAppointme
     return this.writes.change(account.id, appointmentId, [], async (tx, appointment) => {
       if (appointment.canceled) throw new AlreadyCanceledError(appointment.id);
       const now = new Date();
-      if (!mode.admin && appointment.startsAt <= now)
-        throw new ClientChangeClosedError('cancel', appointment.id);
+      if (!mode.admin)
+        assertClientMayChange('cancel', appointment, account.clientChangeMinHours, now.getTime());
       appointment.canceled = true;
       appointment.canceledAt = now;
       appointment.cancelNote = request.cancelNote ?? null;
       if (mode.admin && request.noShow !== undefined) appointment.noShow = request.noShow;
       appointment.updatedAt = now;
+      // The .ics of a canceled appointment replaces the client's event with a cancelled one.
+      appointment.icalSequence += 1;
       await tx.save(appointment);
       await this.parts.giveBackUse(tx, appointment);
       return eventsOf(AppointmentCanceledEvent, appointment, mode.noEmail);

@@ -22,7 +22,7 @@ import {
   sessionAt,
 } from '../availability';
 import { AppointmentRescheduledEvent, eventsOf } from './appointment-events';
-import { AlreadyCanceledError, ClientChangeClosedError } from './appointment.errors';
+import { AlreadyCanceledError, assertClientMayChange } from './appointment.errors';
 import type { AppointmentView } from './appointment.view';
 import { type ChangeMode, AppointmentWrites } from './appointment-writes';
 import { appointmentTimes } from './booked-appointment';
@@ -62,7 +62,7 @@ export class RescheduleAppointmentHandler implements ICommandHandler<RescheduleA
     const checked = await this.check(account, current, request, mode.admin);
     const calendarIds = [current.calendarId, checked.ctx.calendars[0].id];
     return this.writes.change(account.id, appointmentId, calendarIds, (tx, appointment) =>
-      this.move(tx, appointment, checked, mode),
+      this.move(tx, appointment, checked, mode, account.clientChangeMinHours),
     );
   }
 
@@ -91,6 +91,7 @@ export class RescheduleAppointmentHandler implements ICommandHandler<RescheduleA
     appointment: Appointment,
     checked: Checked,
     mode: ChangeMode,
+    clientChangeMinHours: number,
   ): Promise<DomainEvent[]> {
     if (appointment.canceled) throw new AlreadyCanceledError(appointment.id);
     const { ctx, start, timezone } = checked;
@@ -98,13 +99,15 @@ export class RescheduleAppointmentHandler implements ICommandHandler<RescheduleA
     const now = Date.now();
     const classId = mode.admin
       ? (await adminPlacement(tx, ctx, start)).classId
-      : await this.checkClientMove(tx, appointment, checked, now);
+      : await this.checkClientMove(tx, appointment, checked, now, clientChangeMinHours);
     Object.assign(appointment, {
       calendarId: calendar.id,
       classId,
       ...appointmentTimes(start, ctx.rules),
     });
     if (timezone !== undefined) appointment.timezone = timezone;
+    // A client's calendar replaces the event it holds with one of a higher SEQUENCE (RFC 5545).
+    appointment.icalSequence += 1;
     appointment.updatedAt = new Date(now);
     await tx.save(appointment);
     return eventsOf(AppointmentRescheduledEvent, appointment, mode.noEmail);
@@ -119,11 +122,11 @@ export class RescheduleAppointmentHandler implements ICommandHandler<RescheduleA
     appointment: Appointment,
     { ctx, start, datetimeText }: Checked,
     now: number,
+    clientChangeMinHours: number,
   ): Promise<number | null> {
     const { rules, type } = ctx;
     const calendar = ctx.calendars[0];
-    if (appointment.startsAt.getTime() <= now)
-      throw new ClientChangeClosedError('reschedule', appointment.id);
+    assertClientMayChange('reschedule', appointment, clientChangeMinHours, now);
     assertInAdvanceWindow(rules, start, datetimeText, now);
     if (!type.active) throw new NotAvailableError('not_available', datetimeText);
     if (type.kind === 'class') {

@@ -110,6 +110,10 @@ export class Appointment {
   @Column({ name: 'scheduled_by', type: 'varchar', length: 254, nullable: true })
   scheduledBy!: string | null;
 
+  /** iCalendar SEQUENCE of its event (.ics): raised by each reschedule and by the cancel. */
+  @Column({ name: 'ical_sequence', type: 'int', unsigned: true, default: 0 })
+  icalSequence!: number;
+
   @Column({ name: 'created_at', type: 'datetime', precision: 3 })
   createdAt!: Date;
 

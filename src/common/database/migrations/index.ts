@@ -13,6 +13,7 @@ import { OutboxBatchJobs1764900000000 } from './1764900000000-outbox-batch-jobs'
 import { Clients1765000000000 } from './1765000000000-clients';
 import { Payments1765100000000 } from './1765100000000-payments';
 import { AppointmentsByClient1765110000000 } from './1765110000000-appointments-by-client';
+import { ClientPages1765500000000 } from './1765500000000-client-pages';
 
 /**
  * Every migration, in order. Listed explicitly (not globbed) so that the compiled service, ts-jest and
@@ -34,4 +35,5 @@ export const migrations = [
   Clients1765000000000,
   Payments1765100000000,
   AppointmentsByClient1765110000000,
+  ClientPages1765500000000,
 ];
