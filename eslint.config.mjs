@@ -5,12 +5,6 @@ import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
   { ignores: ['dist/', 'node_modules/', 'coverage/', 'eslint.config.mjs'] },
-  {
-    // The pages' browser scripts: plain scripts run by the browser, not part of the TypeScript project.
-    files: ['src/modules/pages/assets/*.js'],
-    ...tseslint.configs.disableTypeChecked,
-    languageOptions: { globals: { window: 'readonly', document: 'readonly', fetch: 'readonly', Intl: 'readonly', DOMParser: 'readonly', URL: 'readonly', ResizeObserver: 'readonly', console: 'readonly' } },
-  },
   eslint.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {
@@ -78,6 +72,25 @@ export default tseslint.config(
     // Plain ES modules run by node (deploy/check.mjs): linted without type information.
     files: ['**/*.mjs'],
     ...tseslint.configs.disableTypeChecked,
+  },
+  {
+    // The pages' browser scripts: plain scripts run by the browser, not part of the TypeScript project.
+    files: ['src/modules/pages/assets/*.js'],
+    ...tseslint.configs.disableTypeChecked,
+    languageOptions: {
+      ...tseslint.configs.disableTypeChecked.languageOptions,
+      sourceType: 'script',
+      globals: {
+        window: 'readonly',
+        document: 'readonly',
+        fetch: 'readonly',
+        FormData: 'readonly',
+        URLSearchParams: 'readonly',
+        DOMParser: 'readonly',
+        URL: 'readonly',
+        ResizeObserver: 'readonly',
+      },
+    },
   },
   prettier,
 );

@@ -13,6 +13,7 @@ import { ClientsModule } from '../modules/clients';
 import { FormsModule } from '../modules/forms';
 import { NotificationsModule } from '../modules/notifications';
 import { OAuthModule } from '../modules/oauth';
+import { PagesModule } from '../modules/pages';
 import { WebhooksModule } from '../modules/webhooks';
 import { CoreModule, type CoreOptions, QueueModule } from './core.module';
 
@@ -39,6 +40,7 @@ export class ApiModule {
         WebhooksModule,
         NotificationsModule,
         OAuthModule,
+        PagesModule,
       ],
       providers: [{ provide: APP_GUARD, useClass: ApiAuthGuard }],
     };

@@ -104,9 +104,17 @@ export function configureApi(app: NestFastifyApplication, logger: Logger): Route
   registerHttpMetrics(fastify, app.get(Metrics));
 
   app.useLogger(app.get(NestPinoLogger));
-  // Health and OAuth 2.0 (the contract's {auth_url} is the host root) live outside /api/v1.
+  // Health, OAuth 2.0 (the contract's {auth_url} is the host root) and the client pages live
+  // outside /api/v1.
   app.setGlobalPrefix(API_PREFIX.slice(1), {
-    exclude: ['health/live', 'health/ready', 'oauth2/{*path}'],
+    exclude: [
+      'health/live',
+      'health/ready',
+      'oauth2/{*path}',
+      'schedule/{*path}',
+      'confirmation/{*path}',
+      'pages/{*path}',
+    ],
   });
   app.useGlobalFilters(new ApiExceptionFilter(routes, logger));
   app.useGlobalPipes(new ApiValidationPipe());

@@ -119,7 +119,7 @@ describe('Settings: /settings (e2e)', () => {
       "https://shop.example; script-src 'unsafe-inline'",
       'https://shop.example?x=1',
       'javascript:alert(1)',
-    ].map((origin) => [
+    ].map((origin): [Record<string, unknown>, string, string] => [
       { embedOrigins: [origin] },
       'invalid_embed_origins',
       `Invalid origin "${origin}" in "embedOrigins": an origin is https://host or https://host:port (http for localhost), without a path.`,

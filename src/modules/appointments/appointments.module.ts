@@ -45,5 +45,6 @@ import { UpdateAppointmentHandler } from './update-appointment.handler';
     RescheduleAppointmentHandler,
     RecordPaymentHandler,
   ],
+  exports: [AppointmentsQueries],
 })
 export class AppointmentsModule {}

@@ -1,0 +1,46 @@
+import { DateTime } from 'luxon';
+import { formatCents } from '../../common/money/money';
+
+/** `9:30am` of a time of the time list (`2030-06-03T09:30:00-0400`), in its own offset. */
+export function clockOf(time: string): string {
+  const moment = DateTime.fromISO(time, { setZone: true });
+  return moment.toFormat('h:mma').toLowerCase();
+}
+
+/** `Monday, June 3, 2030` of a `YYYY-MM-DD`. */
+export function dayOf(date: string): string {
+  return DateTime.fromISO(date, { zone: 'UTC' }).toFormat('cccc, LLLL d, yyyy');
+}
+
+/** `June 2030` of a `YYYY-MM`. */
+export function monthOf(month: string): string {
+  return DateTime.fromISO(`${month}-01`, { zone: 'UTC' }).toFormat('LLLL yyyy');
+}
+
+/** The month before or after a `YYYY-MM`. */
+export function shiftMonth(month: string, by: number): string {
+  return DateTime.fromISO(`${month}-01`, { zone: 'UTC' }).plus({ months: by }).toFormat('yyyy-MM');
+}
+
+/** `Monday, June 3, 2030 at 9:30am` of an instant in a zone, with the zone's abbreviation. */
+export function momentIn(instant: Date | string, zone: string): string {
+  const moment =
+    typeof instant === 'string'
+      ? DateTime.fromISO(instant, { setZone: true }).setZone(zone)
+      : DateTime.fromJSDate(instant, { zone });
+  return `${moment.toFormat('cccc, LLLL d, yyyy')} at ${moment.toFormat('h:mma').toLowerCase()} (${moment.toFormat('ZZZZ')})`;
+}
+
+/** `$40.00` (in the account's currency), or `Free`. */
+export function priceOf(decimal: string | number, currency: string): string {
+  const amount = Number(decimal);
+  if (amount === 0) return 'Free';
+  try {
+    return new Intl.NumberFormat('en-US', { style: 'currency', currency }).format(amount);
+  } catch {
+    return `${formatCents(Math.round(amount * 100))} ${currency}`;
+  }
+}
+
+/** Every zone the runtime knows (Node's ICU), for the zone picker. */
+export const ZONES: readonly string[] = Intl.supportedValuesOf('timeZone');
