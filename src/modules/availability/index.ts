@@ -11,7 +11,6 @@ export {
 export { Appointment } from './appointment.entity';
 export { AvailabilityModule } from './availability.module';
 export { AvailabilityService } from './availability.service';
-export { AvailableDatesQuery, AvailableTimesQuery } from './availability.requests';
 export { MAX_APPOINTMENT_MINUTES, busyWindow, readBusyTime, readSeatsTaken } from './busy-time';
 export { CalendarLocks } from './calendar-locks';
 export { localDateBounds } from './query-spans';
