@@ -251,7 +251,10 @@ export class ConfirmationController {
     const month =
       typeof query.month === 'string' && /^\d{4}-\d{2}$/.test(query.month)
         ? query.month
-        : (date ?? DateTime.now().setZone(zone).toISODate()!).slice(0, 7);
+        : // The appointment's own month first: a new time is most often near the old one.
+          (
+            date ?? DateTime.fromISO(v.datetime, { setZone: true }).setZone(zone).toISODate()!
+          ).slice(0, 7);
     const slot = {
       appointmentTypeID: v.appointmentTypeID,
       calendarID: v.calendarID,
