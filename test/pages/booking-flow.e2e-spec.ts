@@ -55,14 +55,23 @@ describe('Client pages in Chromium, JavaScript on (e2e)', () => {
   it('books with a form, an addon and a coupon; the e-mail opens the confirmation page; .ics, reschedule, cancel', async () => {
     const { page, problems } = await openPage();
     const email = emailOf();
+    // The list of types (no type in the link).
+    await page.goto(
+      `${server.url}/schedule/${shop.account.id}?timezone=${encodeURIComponent(ZONE)}`,
+    );
+    expect(await page.getByRole('group', { name: 'Choose an appointment' }).count()).toBe(1);
+    expect(await axeViolations(page)).toEqual([]);
     await page.goto(schedulingUrl(`&field:${shop.form.note}=Prefilled%20by%20link`));
     expect(await page.title()).toBe('Book an appointment with Test Clinic');
     expect(await axeViolations(page)).toEqual([]);
 
     await page.getByLabel(/Scalp massage/).check();
+    await page.evaluate(() => Object.assign(window, { notReloaded: true }));
     await page.getByLabel('Monday, June 3, 2030').check();
     // The script brings the times without a reload.
     await page.getByRole('heading', { name: /Available times on Monday, June 3, 2030/ }).waitFor();
+    expect(await page.evaluate(() => 'notReloaded' in window)).toBe(true);
+    expect(new URL(page.url()).searchParams.get('date')).toBe('2030-06-03');
     expect(await axeViolations(page)).toEqual([]);
     await page.getByLabel('9:00am').check();
     await Promise.all([
