@@ -7,9 +7,6 @@ export interface Params {
   names(): string[];
 }
 
-/** Longest value a page reads from a parameter (a form answer's own limit is the forms module's). */
-const MAX_VALUE = 10_000;
-
 const texts = (value: unknown): string[] =>
   (Array.isArray(value) ? value : [value]).filter((v): v is string => typeof v === 'string');
 
@@ -61,8 +58,8 @@ const ids = (values: string[]) =>
   [...new Set(values.flatMap((v) => v.split(',')).filter((v) => ID.test(v.trim())))].map((v) =>
     Number(v.trim()),
   );
-const text = (value: string | undefined) =>
-  value === undefined || value.length > MAX_VALUE ? undefined : value;
+/** Given as sent: the booking command checks each as `POST /appointments` does. */
+const text = (value: string | undefined) => value;
 
 export function readChoices(params: Params): Choices {
   const month = params.get('month');
@@ -73,7 +70,8 @@ export function readChoices(params: Params): Choices {
   for (const name of params.names()) {
     const id = /^field:([1-9]\d{0,9})$/.exec(name.replace(/\[\]$/, ''))?.[1];
     if (!id) continue;
-    const values = params.getAll(`field:${id}`).filter((v) => v.length <= MAX_VALUE);
+    // Checked by the booking command as the API checks them (lengths included).
+    const values = params.getAll(`field:${id}`);
     if (values.length > 0) fields.set(Number(id), values.join(', '));
   }
   return {
