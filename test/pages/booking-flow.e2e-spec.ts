@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import ICAL from 'ical.js';
 import type { Page } from 'playwright-core';
 import { eventually } from '../support/eventually';
@@ -18,6 +19,14 @@ import {
  * take the .ics, reschedule, cancel; keyboard only; axe-core on every page. The API answers the
  * same as the pages showed, and the browser reports no CSP violation.
  */
+/** Set to a folder (docs/images) to keep screenshots of each page, as docs/pages.md shows them. */
+const SCREENSHOTS = process.env.PAGES_SCREENSHOTS;
+
+async function screenshot(page: Page, name: string): Promise<void> {
+  if (SCREENSHOTS)
+    await page.screenshot({ path: join(SCREENSHOTS, `pages-${name}.png`), fullPage: true });
+}
+
 describe('Client pages in Chromium, JavaScript on (e2e)', () => {
   jest.setTimeout(90_000);
   let server: PagesServer;
@@ -60,6 +69,7 @@ describe('Client pages in Chromium, JavaScript on (e2e)', () => {
       `${server.url}/schedule/${shop.account.id}?timezone=${encodeURIComponent(ZONE)}`,
     );
     expect(await page.getByRole('group', { name: 'Choose an appointment' }).count()).toBe(1);
+    await screenshot(page, 'types');
     expect(await axeViolations(page)).toEqual([]);
     await page.goto(schedulingUrl(`&field:${shop.form.note}=Prefilled%20by%20link`));
     expect(await page.title()).toBe('Book an appointment with Test Clinic');
@@ -72,6 +82,7 @@ describe('Client pages in Chromium, JavaScript on (e2e)', () => {
     await page.getByRole('heading', { name: /Available times on Monday, June 3, 2030/ }).waitFor();
     expect(await page.evaluate(() => 'notReloaded' in window)).toBe(true);
     expect(new URL(page.url()).searchParams.get('date')).toBe('2030-06-03');
+    await screenshot(page, 'date-and-times');
     expect(await axeViolations(page)).toEqual([]);
     await page.getByLabel('9:00am').check();
     await Promise.all([
@@ -98,6 +109,7 @@ describe('Client pages in Chromium, JavaScript on (e2e)', () => {
     expect(await page.locator(`#field-${shop.form.consent}-error`).textContent()).toBe(
       'This question needs an answer.',
     );
+    await screenshot(page, 'details-with-error');
     expect(await page.getByLabel('First name').inputValue()).toBe('Ada');
     expect(await axeViolations(page)).toEqual([]);
     await consent.check();
@@ -107,6 +119,7 @@ describe('Client pages in Chromium, JavaScript on (e2e)', () => {
       page.getByRole('button', { name: 'Confirm booking' }).click(),
     ]);
     expect(await page.getByRole('status').textContent()).toMatch(/Your appointment is booked/);
+    await screenshot(page, 'confirmation');
     expect(await axeViolations(page)).toEqual([]);
 
     const id = Number(/\/confirmation\/(\d+)-/.exec(page.url())![1]);
@@ -164,6 +177,7 @@ describe('Client pages in Chromium, JavaScript on (e2e)', () => {
       page.getByRole('button', { name: 'Show available times' }).click(),
     ]);
     await page.getByLabel('10:00am').check();
+    await screenshot(page, 'reschedule');
     expect(await axeViolations(page)).toEqual([]);
     await Promise.all([
       page.waitForURL(/\?done=rescheduled$/),
@@ -185,6 +199,7 @@ describe('Client pages in Chromium, JavaScript on (e2e)', () => {
       page.getByRole('button', { name: 'Cancel this appointment' }).click(),
     ]);
     expect(await page.title()).toBe('Your appointment is canceled');
+    await screenshot(page, 'canceled');
     expect(
       await page.getByRole('link', { name: 'Book another appointment' }).getAttribute('href'),
     ).toBe(
