@@ -41,12 +41,14 @@ export class AppointmentViews {
   ): Promise<AppointmentView[]> {
     if (appointments.length === 0) return [];
     const manager = options.manager ?? this.dataSource.manager;
+    const labelIds = distinct(appointments.map((a) => a.labelId));
     const [types, calendars, labels, forms, hours] = await Promise.all([
       manager.findBy(AppointmentType, {
         id: In(distinct(appointments.map((a) => a.appointmentTypeId))),
       }),
       manager.findBy(Calendar, { id: In(distinct(appointments.map((a) => a.calendarId))) }),
-      manager.findBy(Label, { id: In([0, ...distinct(appointments.map((a) => a.labelId))]) }),
+      // Most appointments carry no label: no query for none.
+      labelIds.length ? manager.findBy(Label, { id: In(labelIds) }) : [],
       options.excludeForms ? undefined : this.formsOf(manager, appointments, options.moreAnswers),
       // Every caller renders the appointments of one account.
       this.changeHours(appointments[0].accountId),

@@ -177,7 +177,7 @@ export class ConfirmationController {
       throw new NotFoundError(BAD_LINK);
     const account = await this.accounts.find(appointment.accountId);
     if (!account) throw new NotFoundError(BAD_LINK);
-    const view = await this.queries.get(account.id, appointment.id);
+    const view = await this.queries.viewOf(appointment);
     return { token, path: `/confirmation/${token}`, appointment, account, view };
   }
 

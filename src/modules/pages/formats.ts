@@ -22,13 +22,26 @@ export function shiftMonth(month: string, by: number): string {
   return DateTime.fromISO(`${month}-01`, { zone: 'UTC' }).plus({ months: by }).toFormat('yyyy-MM');
 }
 
+/** One formatter of zone abbreviations per zone: luxon's `ZZZZ` builds an Intl formatter each call. */
+const zoneNames = new Map<string, Intl.DateTimeFormat>();
+
+/** `EDT`, `GMT+1`: the zone's short name at that instant. */
+function zoneNameAt(instant: number, zone: string): string {
+  let format = zoneNames.get(zone);
+  if (!format) {
+    format = new Intl.DateTimeFormat('en-US', { timeZone: zone, timeZoneName: 'short' });
+    zoneNames.set(zone, format);
+  }
+  return format.formatToParts(instant).find((p) => p.type === 'timeZoneName')?.value ?? zone;
+}
+
 /** `Monday, June 3, 2030 at 9:30am` of an instant in a zone, with the zone's abbreviation. */
 export function momentIn(instant: Date | string, zone: string): string {
   const moment =
     typeof instant === 'string'
       ? DateTime.fromISO(instant, { setZone: true }).setZone(zone)
       : DateTime.fromJSDate(instant, { zone });
-  return `${moment.toFormat('cccc, LLLL d, yyyy')} at ${moment.toFormat('h:mma').toLowerCase()} (${moment.toFormat('ZZZZ')})`;
+  return `${moment.toFormat('cccc, LLLL d, yyyy')} at ${moment.toFormat('h:mma').toLowerCase()} (${zoneNameAt(moment.toMillis(), zone)})`;
 }
 
 /** `$40.00` (in the account's currency), or `Free`. */

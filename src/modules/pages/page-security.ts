@@ -1,4 +1,10 @@
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import {
+  type KeyObject,
+  createHmac,
+  createSecretKey,
+  randomBytes,
+  timingSafeEqual,
+} from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { parse, serialize } from 'cookie';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -75,11 +81,12 @@ function applyHeaders(reply: FastifyReply, options: PageOptions): void {
  */
 @Injectable()
 export class PageCsrf {
-  private readonly secret: string;
+  /** The secret as a KeyObject, made once (a string key is imported again by every createHmac). */
+  private readonly secret: KeyObject;
   private readonly https: boolean;
 
   constructor(config: AppConfig) {
-    this.secret = config.secret;
+    this.secret = createSecretKey(Buffer.from(config.secret, 'utf8'));
     this.https = config.http.publicUrl.startsWith('https:');
   }
 

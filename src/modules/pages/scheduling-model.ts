@@ -124,4 +124,40 @@ export class SchedulingModels {
     }
     return model;
   }
+
+  /**
+   * The time list alone, as the page's script asks for it (the zone in its query): the times of
+   * `GET /availability/times` and nothing else read. Without a zone, the whole model's.
+   */
+  async timeList(account: Account, choices: Choices): Promise<SchedulingModel> {
+    const [typeId] = choices.typeIds;
+    if (!choices.timezone || !choices.date)
+      return this.build(account, choices, { timesOnly: true });
+    const model: SchedulingModel = {
+      account,
+      types: [],
+      calendars: [],
+      addons: [],
+      zone: choices.timezone,
+      month: choices.date.slice(0, 7),
+      dates: [],
+      forms: [],
+      asksSmsOptIn: false,
+    };
+    try {
+      const times = await this.availability.times(account, {
+        appointmentTypeID: typeId,
+        calendarID: choices.calendarId,
+        timezone: choices.timezone,
+        addonIDs: choices.addonIds,
+        date: choices.date,
+      });
+      model.times = times.map((t) => t.time);
+    } catch (e) {
+      if (!(e instanceof DomainError) || e.status >= 500) throw e;
+      model.times = [];
+      model.problem = e.message;
+    }
+    return model;
+  }
 }

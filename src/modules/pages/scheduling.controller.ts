@@ -47,7 +47,7 @@ export class SchedulingController {
     const choices = readChoices(params);
     if (params.get('part') === 'times' && choices.date && choices.typeIds.length === 1) {
       // The script's request: the time list alone, swapped into the page without a reload.
-      const model = await this.models.build(account, choices, { timesOnly: true });
+      const model = await this.models.timeList(account, choices);
       const fragment = render(TimeList({ model, choices, csrf: '', errors: [] }));
       return sendPage(reply, 200, fragment, { frameAncestors: account.embedOrigins ?? [] });
     }
