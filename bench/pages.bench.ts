@@ -60,6 +60,7 @@ async function main(): Promise<void> {
     timeList: [],
     timeStep: [],
     confirmation: [],
+    apiAppointment: [],
   };
   const sizes: Record<string, number> = {};
   let day = '';
