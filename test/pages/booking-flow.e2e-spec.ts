@@ -1,3 +1,5 @@
+import { type Server, createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import ICAL from 'ical.js';
 import type { Page } from 'playwright-core';
@@ -249,6 +251,46 @@ describe('Client pages in Chromium, JavaScript on (e2e)', () => {
       datetime: '2030-06-03T09:30:00-0400',
     });
     expect(problems).toEqual([]);
+  });
+
+  it('embeds only on the sites the account lists; embed.js sizes the iframe to the page', async () => {
+    // A business's site on another origin, with the documented snippet.
+    const site: Server = createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+      res.end(
+        `<!doctype html><html lang="en"><head><title>My salon</title></head><body>` +
+          `<iframe data-scheduling-page src="${server.url}/schedule/${shop.account.id}?appointmentType=${shop.type}&amp;timezone=${encodeURIComponent(ZONE)}&amp;month=2030-06" title="Book an appointment" style="width:100%;height:120px;border:0"></iframe>` +
+          `<script src="${server.url}/pages/embed.js" async></script></body></html>`,
+      );
+    });
+    await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
+    const siteUrl = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
+    try {
+      const { page, problems } = await openPage();
+      await page.goto(siteUrl);
+      await eventually(() =>
+        problems.some((p) => p.includes("frame-ancestors 'none'")) ? true : undefined,
+      );
+      expect(
+        await page.locator('iframe').evaluate((f) => (f as HTMLIFrameElement).style.height),
+      ).toBe('120px');
+
+      expect((await shop.api.put('/settings', { embedOrigins: [siteUrl] })).status).toBe(200);
+      const { page: framed, problems: none } = await openPage();
+      await framed.goto(siteUrl);
+      const frame = framed.frameLocator('iframe[data-scheduling-page]');
+      await frame.getByLabel('Monday, June 3, 2030').waitFor();
+      const height = await eventually(async () => {
+        const h = await framed
+          .locator('iframe')
+          .evaluate((f) => (f as HTMLIFrameElement).style.height);
+        return h !== '120px' ? h : undefined;
+      });
+      expect(Number(height.replace('px', ''))).toBeGreaterThan(400);
+      expect(none).toEqual([]);
+    } finally {
+      await new Promise((resolve) => site.close(resolve));
+    }
   });
 });
 
