@@ -1,5 +1,6 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { startApi } from '../support/test-app';
+import { testConfig } from '../support/test-environment';
 import { type Shop, ZONE, emailOf, openShop } from './pages-fixtures';
 
 const POLICY =
@@ -338,5 +339,35 @@ describe('Client pages over HTTP: safety (e2e)', () => {
     expect(
       Object.keys(doc.paths).filter((p) => /^\/(schedule|confirmation|pages)\//.test(p)),
     ).toEqual([]);
+  });
+});
+
+describe('Client pages: the per-IP request limits apply (e2e)', () => {
+  let app: NestFastifyApplication;
+
+  beforeAll(async () => {
+    const base = testConfig();
+    app = await startApi({
+      config: base.with({
+        limits: { enabled: true, perSecond: 10, concurrent: 20, slotTtlMs: 60_000 },
+        http: { ...base.http, trustProxy: 'loopback' },
+      }),
+    });
+  });
+  afterAll(() => app.close());
+
+  it('15 quick page loads from one address: 10 pass, 5 get 429; another address is served', async () => {
+    const shop = await openShop(app);
+    const load = (client: string) =>
+      app.inject({
+        method: 'GET',
+        url: `/schedule/${shop.account.id}`,
+        headers: { 'x-forwarded-for': client },
+      });
+    const answers = await Promise.all(Array.from({ length: 15 }, () => load('203.0.113.77')));
+    const counts: Record<number, number> = {};
+    for (const a of answers) counts[a.statusCode] = (counts[a.statusCode] ?? 0) + 1;
+    expect(counts).toEqual({ 200: 10, 429: 5 });
+    expect((await load('203.0.113.78')).statusCode).toBe(200);
   });
 });
