@@ -335,7 +335,7 @@ describe('Client pages over HTTP: safety (e2e)', () => {
   });
 
   it('the pages are not in the API document', async () => {
-    const doc = (await get('/api/v1/openapi.json')).json() as { paths: Record<string, unknown> };
+    const doc = (await get('/api/v1/openapi.json')).json<{ paths: Record<string, unknown> }>();
     expect(
       Object.keys(doc.paths).filter((p) => /^\/(schedule|confirmation|pages)\//.test(p)),
     ).toEqual([]);
