@@ -1,5 +1,5 @@
-import type { Page } from 'playwright-core';
-import { type TestBrowser, launchBrowser } from '../support/browser';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { launchChromium } from '../support/browser';
 import {
   type PagesServer,
   type Shop,
@@ -17,12 +17,14 @@ import {
 describe('Client pages in Chromium, JavaScript off (e2e)', () => {
   jest.setTimeout(90_000);
   let server: PagesServer;
-  let chromium: TestBrowser;
+  let chromium: Browser;
   let shop: Shop;
+  /** The contexts a test opened: each a client's own browser (cookies, storage), scripts off. */
+  const contexts: BrowserContext[] = [];
 
   beforeAll(async () => {
     server = await startPagesServer();
-    chromium = await launchBrowser({ javaScriptEnabled: false });
+    chromium = await launchChromium();
   }, 120_000);
   afterAll(async () => {
     await chromium?.close();
@@ -31,9 +33,15 @@ describe('Client pages in Chromium, JavaScript off (e2e)', () => {
   beforeEach(async () => {
     shop = await openShop(server.app, 'Quiet Clinic');
   });
+  afterEach(async () => {
+    await Promise.all(contexts.splice(0).map((c) => c.close()));
+  });
 
+  /** A page in a new context of its own (another client), JavaScript off. */
   async function openPage(): Promise<{ page: Page; problems: string[] }> {
-    const page = await chromium.context.newPage();
+    const context = await chromium.newContext({ javaScriptEnabled: false });
+    contexts.push(context);
+    const page = await context.newPage();
     const problems: string[] = [];
     page.on('console', (m) => {
       if (m.type() !== 'error' && m.type() !== 'warning') return;
@@ -122,7 +130,7 @@ describe('Client pages in Chromium, JavaScript off (e2e)', () => {
     expect(problems).toEqual([]);
   });
 
-  it('two clients confirm the same time at once: one is booked, the other is offered other times', async () => {
+  it('two clients (two browser contexts) confirm the same time at once: one is booked, the other is offered other times', async () => {
     const pages = await Promise.all([openPage(), openPage()]);
     const url = `${server.url}/schedule/${shop.account.id}?appointmentType=${shop.type}&timezone=${encodeURIComponent(ZONE)}&datetime=${encodeURIComponent('2030-06-03T11:00:00-0400')}`;
     for (const [i, { page }] of pages.entries()) {
