@@ -136,6 +136,16 @@ describe('Client pages over HTTP: safety (e2e)', () => {
     const form = await get(details(shop));
     expect(form.body).toContain('What brings you in?');
     expect(form.body).not.toContain('Internal rating');
+    // SMS permission is asked only where the type requires it; the phone only when the account does.
+    expect(form.body).not.toContain('name="smsOptIn"');
+    expect(form.body).toContain('<label for="phone">Phone number</label>');
+    await shop.api.put(`/appointment-types/${shop.type}`, { requireSmsOptIn: true });
+    await shop.api.put('/settings', { requirePhone: true });
+    const asking = await get(details(shop));
+    expect(asking.body).toContain('name="smsOptIn"');
+    expect(asking.body).toContain(
+      '<label for="phone">Phone number<span class="required"> (required)</span></label>',
+    );
   });
 
   it("a page that does not exist, a token that is none, or not this appointment's: 404, nothing shown", async () => {
