@@ -213,6 +213,20 @@ describe('Client pages in Chromium, JavaScript on (e2e)', () => {
     expect(problems).toEqual([]);
   });
 
+  it("shows dates and times in the browser's own zone unless the link names one", async () => {
+    const { page, problems } = await openPage();
+    await page.goto(
+      `${server.url}/schedule/${shop.account.id}?appointmentType=${shop.type}&month=2030-06&date=2030-06-03`,
+    );
+    const zone = await page.evaluate(() => Intl.DateTimeFormat().resolvedOptions().timeZone);
+    await page.waitForURL((url) => url.searchParams.get('timezone') === zone);
+    expect(await page.getByLabel('Time zone').inputValue()).toBe(zone);
+    expect(await page.getByRole('heading', { level: 2 }).textContent()).toBe(
+      `Available times on Monday, June 3, 2030 (${zone})`,
+    );
+    expect(problems).toEqual([]);
+  });
+
   it('books with the keyboard alone, focus always visible', async () => {
     const { page, problems } = await openPage();
     await page.goto(schedulingUrl('&date=2030-06-03'));

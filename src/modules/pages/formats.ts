@@ -55,5 +55,10 @@ export function priceOf(decimal: string | number, currency: string): string {
   }
 }
 
-/** Every zone the runtime knows (Node's ICU), for the zone picker. */
-export const ZONES: readonly string[] = Intl.supportedValuesOf('timeZone');
+/** Every zone the runtime knows (Node's ICU: canonical names, no `UTC`), for the zone picker. */
+export const ZONES: readonly string[] = ['UTC', ...Intl.supportedValuesOf('timeZone')];
+
+/** The picker's zones, with the one shown first if the list has it under another name. */
+export function zonesWith(zone: string): readonly string[] {
+  return ZONES.includes(zone) ? ZONES : [zone, ...ZONES];
+}

@@ -1,6 +1,6 @@
 import type { PageError } from './page-errors';
 import { Carry, Layout, Notice } from './layout';
-import { clockOf, dayOf, momentIn, monthOf, priceOf, shiftMonth, ZONES } from './formats';
+import { clockOf, dayOf, momentIn, monthOf, priceOf, shiftMonth, zonesWith } from './formats';
 import { type Choices, choicePairs, prefillPairs, queryOf } from './scheduling-choices';
 import type { SchedulingModel } from './scheduling-model';
 import { DetailsForm } from './details-form';
@@ -148,7 +148,7 @@ function DateStep({ model, choices }: SchedulingPageProps) {
       <p>
         <label for="timezone">Time zone</label>
         <select id="timezone" name="timezone" data-zone-picker="">
-          {ZONES.map((zone) => (
+          {zonesWith(model.zone).map((zone) => (
             <option selected={zone === model.zone}>{zone}</option>
           ))}
         </select>

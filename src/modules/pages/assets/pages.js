@@ -12,10 +12,8 @@
   var url = new URL(window.location.href);
   if (picker && !url.searchParams.has('timezone')) {
     var zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
-    var offered = Array.prototype.some.call(picker.options, function (o) {
-      return o.value === zone;
-    });
-    if (zone && offered && picker.value !== zone) {
+    // The server shows it if it knows it (and ignores it otherwise): one reload at most.
+    if (zone && picker.value !== zone) {
       url.searchParams.set('timezone', zone);
       window.location.replace(url.toString());
       return;
