@@ -7,6 +7,8 @@
  * Targets on this 2-core machine: /dates p50 ≤ 20 ms and /times ≥ 1,500 req/s with 10,000
  * appointments; and the 10,000 figures close to the 100 ones (the reads are bounded index ranges,
  * so the cost follows the appointments in the range asked about, not the calendar's history).
+ * Then (issue 25) /times on two calendars of 1,000 appointments, one with 1,000 busy events from its
+ * staff's own calendar, measured in turn: target within 1.2× of the figure without them.
  */
 import { join } from 'node:path';
 import { DateTime } from 'luxon';
@@ -34,6 +36,10 @@ const API_PORT = 3902;
 const ZONE = 'America/New_York';
 const TARGET_DATES_P50_MS = 20;
 const TARGET_TIMES_RPS = 1_500;
+/** Issue 25: 1,000 external busy events on a calendar of 1,000 appointments. */
+const EXTERNAL_EVENTS = 1_000;
+const EXTERNAL_HISTORY = 1_000;
+const TARGET_EXTERNAL_RATIO = 1.2;
 
 interface Figures {
   rps: number;
@@ -75,10 +81,12 @@ async function main(): Promise<void> {
   const day = DateTime.now().setZone(ZONE).plus({ days: 30 }).set({ weekday: 3 }).toISODate()!;
   const month = day.slice(0, 7);
   const results: { size: number; times: Figures; dates: Figures }[] = [];
+  let externalFigures: { without: Figures; with: Figures } | undefined;
   try {
-    for (const size of SIZES) {
+    /** A calendar with `size` appointments of history and a type on it; its /times and /dates URLs. */
+    const setUp = async (label: string, size: number) => {
       const calendar = await post('/calendars', {
-        name: `History ${size}`,
+        name: label,
         timezone: ZONE,
         hours: Object.fromEntries(
           ['monday', 'tuesday', 'wednesday', 'thursday', 'friday'].map((d) => [
@@ -88,14 +96,20 @@ async function main(): Promise<void> {
         ),
       });
       const type = await post('/appointment-types', {
-        name: `Consultation ${size}`,
+        name: `Consultation ${label}`,
         duration: 30,
         calendarIDs: [calendar],
         maxDaysInAdvance: 3650,
       });
       await insertHistory(env, account.id, type, calendar, size, month);
-      const timesUrl = `${base}/availability/times?appointmentTypeID=${type}&calendarID=${calendar}&date=${day}`;
-      const datesUrl = `${base}/availability/dates?appointmentTypeID=${type}&calendarID=${calendar}&month=${month}`;
+      return {
+        calendar,
+        timesUrl: `${base}/availability/times?appointmentTypeID=${type}&calendarID=${calendar}&date=${day}`,
+        datesUrl: `${base}/availability/dates?appointmentTypeID=${type}&calendarID=${calendar}&month=${month}`,
+      };
+    };
+    for (const size of SIZES) {
+      const { timesUrl, datesUrl } = await setUp(`History ${size}`, size);
       for (const url of [timesUrl, datesUrl]) {
         const res = await fetch(url, { headers });
         if (res.status !== 200) throw new Error(`${url}: ${res.status} ${await res.text()}`);
@@ -112,6 +126,28 @@ async function main(): Promise<void> {
       }
       results.push({ size, times: medianOf(times), dates: medianOf(dates) });
     }
+
+    // Issue 25: two calendars alike (1,000 appointments of history), one with 1,000 busy events
+    // read from its staff's own calendar (stored as the sync stores them); /times of each measured
+    // in turn in every round, so both see the same machine.
+    const without = await setUp('Without external busy time', EXTERNAL_HISTORY);
+    const withExternal = await setUp('With external busy time', EXTERNAL_HISTORY);
+    await insertExternalBusy(env, account.id, withExternal.calendar, EXTERNAL_EVENTS, day);
+    for (const url of [without.timesUrl, withExternal.timesUrl]) {
+      const res = await fetch(url, { headers });
+      if (res.status !== 200) throw new Error(`${url}: ${res.status} ${await res.text()}`);
+      await load({ url, headers, connections: CONNECTIONS, amount: WARMUP_REQUESTS });
+    }
+    const plain: Figures[] = [];
+    const busy: Figures[] = [];
+    for (let round = 1; round <= ROUNDS; round++) {
+      plain.push(await measure(api.pid, without.timesUrl, headers));
+      busy.push(await measure(api.pid, withExternal.timesUrl, headers));
+      console.log(
+        `external busy time, round ${round}: /times without ${describe(plain[round - 1])} | with ${EXTERNAL_EVENTS} events ${describe(busy[round - 1])}`,
+      );
+    }
+    externalFigures = { without: medianOf(plain), with: medianOf(busy) };
   } finally {
     await stopProcess(api);
   }
@@ -134,6 +170,12 @@ async function main(): Promise<void> {
   );
   console.log(
     `  history cost (${large.size} vs ${small.size} appointments): /times ${ratio(large.times.rps, small.times.rps)} of the req/s, /dates ${ratio(large.dates.rps, small.dates.rps)} of the req/s`,
+  );
+  const external = externalFigures;
+  // Within 1.2×: the figure with external busy time at least the one without divided by 1.2.
+  const externalRatio = external.without.rps / external.with.rps;
+  console.log(
+    `  external busy time (${EXTERNAL_EVENTS} events, ${EXTERNAL_HISTORY} appointments): /times ${describe(external.with)} vs ${describe(external.without)} without → ${externalRatio.toFixed(2)}× (target ≤ ${TARGET_EXTERNAL_RATIO}×) → ${externalRatio <= TARGET_EXTERNAL_RATIO ? 'MET' : 'NOT MET'}`,
   );
   writeResult({
     bench: 'availability',
@@ -170,6 +212,18 @@ async function main(): Promise<void> {
         baseline: { label: `${small.size} appointments`, value: small.dates.rps },
       },
       { label: `/times p99, ${large.size} appointments`, value: large.times.p99, unit: 'ms' },
+      {
+        label: `/times, ${EXTERNAL_EVENTS} external busy events`,
+        value: external.with.rps,
+        unit: 'req/s',
+        baseline: { label: 'none', value: external.without.rps },
+      },
+      {
+        label: '/times without ÷ with external busy time',
+        value: Number(externalRatio.toFixed(3)),
+        unit: '×',
+        target: { op: '<=', value: TARGET_EXTERNAL_RATIO },
+      },
     ],
   });
 }
@@ -237,6 +291,56 @@ async function insertHistory(
       'INSERT INTO appointments (account_id, appointment_type_id, calendar_id, starts_at, ends_at, busy_from, busy_until, created_at, updated_at) VALUES ?',
       [rows.slice(i, i + 1000)],
     );
+  await connection.end();
+}
+
+/**
+ * `count` busy events of an hour from the staff's own calendar, one busy source's, as the sync
+ * stores them (external_busy_spans, none longer than a day): every weekday over the next year at
+ * 08:00, 12:00 or 16:00 in turn, and three on the day asked about.
+ */
+async function insertExternalBusy(
+  env: NodeJS.ProcessEnv,
+  accountId: number,
+  calendarId: number,
+  count: number,
+  day: string,
+): Promise<void> {
+  const connection = await createConnection({
+    host: env.DB_HOST ?? '127.0.0.1',
+    port: Number(env.DB_PORT ?? 3306),
+    user: env.DB_USER ?? 'root',
+    password: env.DB_PASSWORD ?? '',
+    database: env.DB_NAME,
+    timezone: 'Z',
+  });
+  const now = new Date();
+  const [source] = await connection.query(
+    `INSERT INTO busy_sources (account_id, calendar_id, type, url, state, events_read, next_sync_at, created_at)
+     VALUES (?, ?, 'ics', 'https://calendar.example.com/bench.ics', 'ok', ?, ?, ?)`,
+    [accountId, calendarId, count, new Date(now.getTime() + 365 * 86_400_000), now],
+  );
+  const sourceId = (source as { insertId: number }).insertId;
+  const asked = DateTime.fromISO(day, { zone: ZONE });
+  const starts: DateTime[] = [8, 12, 16].map((hour) => asked.set({ hour }));
+  for (
+    let d = DateTime.now().setZone(ZONE).startOf('day');
+    starts.length < count;
+    d = d.plus({ days: 1 })
+  )
+    if (d.weekday <= 5 && d.toISODate() !== day)
+      starts.push(d.set({ hour: 8 + 4 * (starts.length % 3) }));
+  const rows = starts.map((start) => [
+    accountId,
+    calendarId,
+    sourceId,
+    start.toJSDate(),
+    start.plus({ hours: 1 }).toJSDate(),
+  ]);
+  await connection.query(
+    'INSERT INTO external_busy_spans (account_id, calendar_id, source_id, starts_at, ends_at) VALUES ?',
+    [rows],
+  );
   await connection.end();
 }
 

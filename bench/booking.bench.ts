@@ -16,6 +16,12 @@
  * round and medians: bookings/s (2xx only), p50/p99, CPU per booking of the server process and of
  * MariaDB, non-2xx answers (reported, not hidden). Targets: the service books at least 40% of the
  * bare server's bookings/s, and its p99 is under 50 ms.
+ *
+ * "hold then book" (issue 23): a third side on the same service process, with an account of its own
+ * set up the same way, where each connection holds a distinct slot (POST /api/v1/slot-holds) and then
+ * books it with the hold's token (POST /api/v1/appointments `holdToken`). Measured in the same
+ * rounds, after bare; its figure is holds + bookings per second (2xx answers of either), against
+ * the bare server's bookings/s of the same round. Target: at least 40%.
  */
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -62,7 +68,7 @@ const BARE_PORT = 3904;
 const QUEUE_PREFIX = 'bench-booking';
 
 interface Side {
-  name: 'service' | 'bare';
+  name: 'service' | 'bare' | 'holds';
   accountId: number;
   typeId: number;
   calendarIds: number[];
@@ -89,15 +95,21 @@ interface Round {
 
 /** Answers other than 2xx, by status, with the first body seen for each: what went wrong. */
 type Failures = Map<number, { count: number; body: string }>;
-const failures: Record<Side['name'], Failures> = { service: new Map(), bare: new Map() };
-/** 2xx answers per side over the whole run (warm-up included): each must be one appointment row. */
-const booked = { service: 0, bare: 0 };
+const failures: Record<Side['name'], Failures> = {
+  service: new Map(),
+  bare: new Map(),
+  holds: new Map(),
+};
+/** 2xx bookings per side over the whole run (warm-up included): each must be one appointment row. */
+const booked = { service: 0, bare: 0, holds: 0 };
+/** 2xx holds of the "hold then book" side over the whole run. */
+let held = 0;
 
 async function main(): Promise<void> {
   const cpu = pinCpus();
   const env = benchEnv({ PORT: String(API_PORT), QUEUE_PREFIX });
   await dropQueueKeys(env, QUEUE_PREFIX);
-  const accounts = ['service', 'bare'].map((name) =>
+  const accounts = ['service', 'bare', 'holds'].map((name) =>
     cli<{ id: number; apiKey: string }>(
       [
         'account:create',
@@ -123,12 +135,14 @@ async function main(): Promise<void> {
   const loadBefore = loadavg();
   const service: Round[] = [];
   const baseline: Round[] = [];
+  const holding: Round[] = [];
   const ratios: number[] = [];
+  const holdRatios: number[] = [];
   let sides: Side[] = [];
   try {
     sides = await Promise.all(
-      (['service', 'bare'] as const).map((name, i) =>
-        setUp(name, accounts[i], name === 'service' ? API_PORT : BARE_PORT),
+      (['service', 'bare', 'holds'] as const).map((name, i) =>
+        setUp(name, accounts[i], name === 'bare' ? BARE_PORT : API_PORT),
       ),
     );
     bare = await startProcess(
@@ -144,7 +158,7 @@ async function main(): Promise<void> {
       cpu.server,
     );
     // One booking each by hand: both must answer 200 before anything is measured.
-    for (const side of sides) {
+    for (const side of sides.filter((s) => s.name !== 'holds')) {
       const res = await fetch(side.url, {
         method: 'POST',
         headers: side.headers,
@@ -156,15 +170,21 @@ async function main(): Promise<void> {
     }
 
     for (const side of sides) await load(options(side, { amount: WARMUP_REQUESTS }));
-    const [s, b] = sides;
+    const [s, b, h] = sides;
     for (let round = 1; round <= ROUNDS; round++) {
       const sr = await measure(api.pid, dbPid, redisPid, s);
       const br = await measure(bare.pid, dbPid, redisPid, b);
+      const hr = await measure(api.pid, dbPid, redisPid, h);
       service.push(sr);
       baseline.push(br);
+      holding.push(hr);
       ratios.push(sr.bookingsPerSecond / br.bookingsPerSecond);
+      holdRatios.push(hr.bookingsPerSecond / br.bookingsPerSecond);
       console.log(
         `round ${round}: service ${describe(sr)} | bare ${describe(br)} | ratio ${ratios[ratios.length - 1].toFixed(3)} | others ${percent(sr.others)}/${percent(br.others)}, steal ${percent(sr.steal)}/${percent(br.steal)}`,
+      );
+      console.log(
+        `         hold then book: ${describe(hr, 'holds+bookings')} | ratio to bare ${holdRatios[holdRatios.length - 1].toFixed(3)} | others ${percent(hr.others)}`,
       );
     }
   } finally {
@@ -175,8 +195,10 @@ async function main(): Promise<void> {
   await dropQueueKeys(env, QUEUE_PREFIX);
 
   const ratio = median(ratios);
+  const holdRatio = median(holdRatios);
   const s = medianOf(service);
   const b = medianOf(baseline);
+  const h = medianOf(holding);
   console.log(
     `\nbench:booking — POST /api/v1/appointments, ${CONNECTIONS} connections over ${CALENDARS} calendars, ${ROUNDS} × ${DURATION_S}s after ${WARMUP_REQUESTS} warm-up bookings each`,
   );
@@ -194,10 +216,11 @@ async function main(): Promise<void> {
   );
   console.log(`  service (LOG_LEVEL=${env.LOG_LEVEL}): median ${describe(s)}`);
   console.log(`  bare node:http + mysql2:  median ${describe(b)}`);
+  console.log(`  hold then book (service): median ${describe(h, 'holds+bookings')}`);
   console.log(
     `  non-2xx: service ${sum(service, 'non2xx')} of ${sum(service, 'requests')}, bare ${sum(baseline, 'non2xx')} of ${sum(baseline, 'requests')} (measured rounds); errors/timeouts: service ${sum(service, 'errors')}, bare ${sum(baseline, 'errors')}`,
   );
-  for (const side of ['service', 'bare'] as const)
+  for (const side of ['service', 'bare', 'holds'] as const)
     for (const [status, { count, body }] of failures[side])
       console.log(`    ${side} ${status} × ${count} (whole run), e.g. ${body.slice(0, 300)}`);
   console.log(`  ${rows}`);
@@ -206,6 +229,9 @@ async function main(): Promise<void> {
   );
   console.log(
     `  service p99 (median of rounds): ${s.p99} ms (target < ${TARGET_P99_MS} ms) → ${s.p99 < TARGET_P99_MS ? 'MET' : 'NOT MET'}`,
+  );
+  console.log(
+    `  hold then book (median of rounds): ${(holdRatio * 100).toFixed(1)}% of bare's bookings/s in holds + bookings/s (target ≥ ${TARGET_RATIO * 100}%) → ${holdRatio >= TARGET_RATIO ? 'MET' : 'NOT MET'}`,
   );
   writeResult({
     bench: 'booking',
@@ -236,6 +262,18 @@ async function main(): Promise<void> {
         unit: 'ms',
         baseline: { label: 'bare', value: b.p99 },
         target: { op: '<=', value: TARGET_P99_MS },
+      },
+      {
+        label: 'hold then book: holds + bookings/s',
+        value: h.bookingsPerSecond,
+        unit: 'requests/s',
+        baseline: { label: 'bare bookings/s', value: b.bookingsPerSecond },
+      },
+      {
+        label: 'hold then book / bare (median of rounds)',
+        value: holdRatio * 100,
+        unit: '%',
+        target: { op: '>=', value: TARGET_RATIO * 100 },
       },
       ...(s.cpuUs === undefined
         ? []
@@ -288,6 +326,12 @@ async function setUp(
 
 function options(side: Side, limit: { duration: number } | { amount: number }): autocannon.Options {
   const tally = failures[side.name];
+  const refused = (status: number, body: string) => {
+    const seen = tally.get(status);
+    if (seen) seen.count++;
+    else tally.set(status, { count: 1, body: String(body) });
+  };
+  if (side.name === 'holds') return holdThenBook(side, limit, refused);
   return {
     url: side.url,
     connections: CONNECTIONS,
@@ -306,6 +350,52 @@ function options(side: Side, limit: { duration: number } | { amount: number }): 
           const seen = tally.get(status);
           if (seen) seen.count++;
           else tally.set(status, { count: 1, body: String(body) });
+        },
+      },
+    ],
+  };
+}
+
+/** Each connection holds a distinct slot, then books it with the hold's token; 2xx of both count. */
+function holdThenBook(
+  side: Side,
+  limit: { duration: number } | { amount: number },
+  refused: (status: number, body: string) => void,
+): autocannon.Options {
+  type Context = { booking?: Record<string, unknown>; token?: string };
+  return {
+    url: side.url,
+    connections: CONNECTIONS,
+    ...limit,
+    requests: [
+      {
+        method: 'POST',
+        path: '/api/v1/slot-holds',
+        headers: side.headers,
+        setupRequest: (request, context: Context) => {
+          const booking = JSON.parse(side.next()) as Record<string, unknown>;
+          context.booking = booking;
+          const { appointmentTypeID, calendarID, datetime } = booking;
+          return { ...request, body: JSON.stringify({ appointmentTypeID, calendarID, datetime }) };
+        },
+        onResponse: (status, body, context: Context) => {
+          if (status !== 200) return refused(status, body);
+          held++;
+          context.token = (JSON.parse(body) as { token: string }).token;
+        },
+      },
+      {
+        method: 'POST',
+        path: '/api/v1/appointments',
+        headers: side.headers,
+        // Without a hold there is nothing to book: start again with the next slot.
+        setupRequest: (request, context: Context) =>
+          context.token
+            ? { ...request, body: JSON.stringify({ ...context.booking, holdToken: context.token }) }
+            : (null as unknown as typeof request),
+        onResponse: (status, body) => {
+          if (status >= 200 && status < 300) booked.holds++;
+          else refused(status, body);
         },
       },
     ],
@@ -408,19 +498,29 @@ async function checkRows(env: NodeJS.ProcessEnv, sides: Side[]): Promise<string>
       );
       // A timed load stops counting with requests in flight (≤ 1 per connection): those book too.
       const unseen = Number(a.n) - booked[side.name];
+      const [[hl]] = await connection.query<({ n: number } & RowDataPacket)[]>(
+        'SELECT COUNT(*) AS n FROM slot_holds WHERE account_id = ?',
+        [side.accountId],
+      );
       // Each booking is a client of its own (distinctSlots): one client row each.
       const fits =
         unseen >= 0 &&
         unseen <= CONNECTIONS * ROUNDS &&
         Number(o.n) === 2 * Number(a.n) &&
         Number(c.n) === Number(a.n);
+      // Each booking of the holds side spent its hold: what is left are holds whose booking a
+      // timed load's end cut off (≤ 1 per connection and round).
+      const holdsFit =
+        side.name !== 'holds' ||
+        (Number(hl.n) <= CONNECTIONS * ROUNDS && held - Number(a.n) <= CONNECTIONS * ROUNDS);
       parts.push(
-        `${side.name} ${booked[side.name]} × 2xx → ${a.n} appointments (${unseen} answered after a timed load stopped), ${c.n} clients, ${o.n} outbox rows (${o.pending} left undispatched)${fits ? '' : ' — MISMATCH'}`,
+        `${side.name} ${side.name === 'holds' ? `${held} holds, ` : ''}${booked[side.name]} × 2xx bookings → ${a.n} appointments (${unseen} answered after a timed load stopped), ${c.n} clients, ${o.n} outbox rows (${o.pending} left undispatched)${side.name === 'holds' ? `, ${hl.n} holds left` : ''}${fits && holdsFit ? '' : ' — MISMATCH'}`,
       );
       if (!KEEP_ROWS) {
         await connection.query('DELETE FROM appointments WHERE account_id = ?', [side.accountId]);
         await connection.query('DELETE FROM clients WHERE account_id = ?', [side.accountId]);
         await connection.query('DELETE FROM outbox WHERE account_id = ?', [side.accountId]);
+        await connection.query('DELETE FROM slot_holds WHERE account_id = ?', [side.accountId]);
       }
     }
   } finally {
@@ -460,9 +560,9 @@ function sum(rounds: Round[], key: 'requests' | 'non2xx' | 'errors'): number {
   return rounds.reduce((total, r) => total + r[key], 0);
 }
 
-function describe(r: Round): string {
+function describe(r: Round, what = 'bookings'): string {
   return (
-    `${r.bookingsPerSecond.toFixed(0)} bookings/s, p50 ${r.p50} ms, p99 ${r.p99} ms, ` +
+    `${r.bookingsPerSecond.toFixed(0)} ${what}/s, p50 ${r.p50} ms, p99 ${r.p99} ms, ` +
     `CPU/booking ${us(r.cpuUs)} (MariaDB ${us(r.dbCpuUs)}), non-2xx ${r.non2xx}${r.errors ? `, errors ${r.errors}` : ''}`
   );
 }

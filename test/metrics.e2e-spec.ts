@@ -9,6 +9,8 @@ import { eventually } from './support/eventually';
 import { hasSeries, sample, scrape } from './support/metrics';
 import { createAccount, startApi, startWorkerApp } from './support/test-app';
 import { testConfig } from './support/test-environment';
+import { scenario } from './calendar-sync/calendar-data';
+import { IcsServer } from './calendar-sync/ics-server';
 import { Receiver } from './webhooks/receiver';
 
 const ZONE = 'America/New_York';
@@ -32,18 +34,22 @@ describe('Metrics (e2e)', () => {
   let workerUrl: string;
   let apiMetricsUrl: string;
   let receiver: Receiver;
+  let ics: IcsServer;
 
   beforeAll(async () => {
     const base = testConfig();
     const config = base.with({
       db: { ...base.db, name: database, migrateOnStart: true },
       queue: { prefix: `${base.queue.prefix}:metrics` },
+      // The worker's calendar sync looks for due sources often here.
+      calendarSync: { ...base.calendarSync, scanIntervalMs: 200 },
     });
     app = await startApi({ config });
     const port = await app.get(MetricsServer).listen(0, '127.0.0.1');
     apiMetricsUrl = `http://127.0.0.1:${port}`;
     ({ worker, url: workerUrl } = await startWorkerApp({ config }));
     receiver = await Receiver.start();
+    ics = await IcsServer.start();
   });
 
   afterAll(async () => {
@@ -51,6 +57,7 @@ describe('Metrics (e2e)', () => {
     await app?.get(DataSource).query(`DROP DATABASE IF EXISTS \`${database}\``);
     await app?.close();
     await receiver?.close();
+    await ics?.close();
   });
 
   it('serves the API’s metrics on their own port, and nothing else there', async () => {
@@ -229,5 +236,37 @@ describe('Metrics (e2e)', () => {
     } finally {
       await db.query('DELETE FROM outbox WHERE id = ?', [insertId]);
     }
+  });
+
+  it('reads a new busy source in the worker, and counts it: sources by state, syncs, events read', async () => {
+    ics.files.set('/staff.ics', { body: scenario().feed });
+    const api = apiClient(app, await createAccount(app));
+    const calendar = await createCalendar(api);
+    const before = await scrape(workerUrl);
+    const created = await api.post(`/calendars/${calendar}/busy-sources`, {
+      type: 'ics',
+      url: `${ics.url}/staff.ics`,
+    });
+    expect(created.status).toBe(200);
+    const status = await eventually(async () => {
+      const res = await api.get(`/calendars/${calendar}/busy-sources/${created.body.id}`);
+      const { status } = res.body as { status: { state: string } };
+      return status.state === 'pending' ? undefined : status;
+    }, 20_000);
+    expect(status).toMatchObject({ state: 'ok', eventsRead: 5, lastError: null });
+    const after = await scrape(workerUrl);
+    const grew = (name: string, labels: Record<string, string>) =>
+      sample(after, name, labels) - sample(before, name, labels);
+    expect(grew('calendar_syncs_total', { type: 'ics', outcome: 'read' })).toBeGreaterThanOrEqual(
+      1,
+    );
+    expect(grew('calendar_sync_events_read_total', { type: 'ics' })).toBeGreaterThanOrEqual(5);
+    expect(grew('calendar_sync_duration_seconds_count', { type: 'ics' })).toBeGreaterThanOrEqual(1);
+    // Counted on scrape, at most every 5 s.
+    const counted = await eventually(async () => {
+      const text = await scrape(workerUrl);
+      return sample(text, 'calendar_busy_sources', { state: 'ok' }) >= 1 ? text : undefined;
+    }, 20_000);
+    expect(hasSeries(counted, 'calendar_busy_sources', { state: 'error' })).toBe(true);
   });
 });

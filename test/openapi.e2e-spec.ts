@@ -258,6 +258,8 @@ describe('OpenAPI: the operations of payments and of the reference read calls (e
       'minHoursInAdvance',
       'maxDaysInAdvance',
       'requireSmsOptIn',
+      'maxPerDay',
+      'maxPerWeek',
     ]);
     expect(okSchema(operation('get', '/appointment-types'))).toEqual({
       type: 'array',

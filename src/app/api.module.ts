@@ -7,10 +7,12 @@ import { OutboxModule } from '../common/outbox/outbox.module';
 import { AccountsModule, ApiAuthGuard } from '../modules/accounts';
 import { AppointmentsModule } from '../modules/appointments';
 import { AvailabilityModule } from '../modules/availability';
+import { CalendarSyncModule } from '../modules/calendar-sync';
 import { CatalogModule } from '../modules/catalog';
 import { CertificatesModule } from '../modules/certificates';
 import { ClientsModule } from '../modules/clients';
 import { FormsModule } from '../modules/forms';
+import { HoldsModule } from '../modules/holds';
 import { NotificationsModule } from '../modules/notifications';
 import { OAuthModule } from '../modules/oauth';
 import { PagesModule } from '../modules/pages';
@@ -33,8 +35,10 @@ export class ApiModule {
         AccountsModule,
         CatalogModule,
         AvailabilityModule,
+        CalendarSyncModule,
         CertificatesModule,
         AppointmentsModule,
+        HoldsModule,
         ClientsModule,
         FormsModule,
         WebhooksModule,

@@ -16,7 +16,7 @@ export interface DatabaseConfig {
   migrateOnStart: boolean;
 }
 
-/** Where webhooks may go and how failed deliveries are retried (see WebhookTargetPolicy). */
+/** Where webhooks may go and how failed deliveries are retried (see OutboundTargetPolicy). */
 export interface WebhooksConfig {
   /** Ports allowed besides 80 and 443; 'any' when the operator allows every port. */
   extraPorts: number[] | 'any';
@@ -53,6 +53,16 @@ export interface WebhookInFlightLimits {
   /** To a receiver found slow (timing out), until it answers in time again. */
   perSlowTarget: number;
   perAccount: number;
+}
+
+/** Calendar sync: where busy sources may be, how often the worker looks for due ones. */
+export interface CalendarSyncConfig {
+  /** Ports allowed besides 80 and 443; 'any' when the operator allows every port. */
+  extraPorts: number[] | 'any';
+  allowPrivateTargets: boolean;
+  scanIntervalMs: number;
+  /** One source's whole sync. */
+  timeoutMs: number;
 }
 
 /** The outbox relay of the worker (see OutboxRelay). */
@@ -157,6 +167,7 @@ export class AppConfig {
     readonly shutdownTimeoutMs: number,
     readonly notifications: NotificationsConfig,
     readonly limits: LimitsConfig,
+    readonly calendarSync: CalendarSyncConfig,
   ) {}
 
   /** Builds the configuration from an environment (process.env by default). */
@@ -251,6 +262,13 @@ export class AppConfig {
         perSecond: e.RATE_LIMIT_PER_SECOND,
         concurrent: e.RATE_LIMIT_CONCURRENT,
         slotTtlMs: e.RATE_LIMIT_SLOT_TTL_MS,
+      },
+      {
+        extraPorts:
+          e.CALENDAR_SYNC_ALLOWED_PORTS === '*' ? 'any' : numberList(e.CALENDAR_SYNC_ALLOWED_PORTS),
+        allowPrivateTargets: e.CALENDAR_SYNC_ALLOW_PRIVATE_SOURCES,
+        scanIntervalMs: e.CALENDAR_SYNC_SCAN_INTERVAL_MS,
+        timeoutMs: e.CALENDAR_SYNC_TIMEOUT_MS,
       },
     );
   }

@@ -311,6 +311,27 @@ export class Environment {
   @IsTrustProxy()
   TRUST_PROXY = 'false';
 
+  /**
+   * Calendar sync (issue 25): the ports a busy source's URL may use besides 443 and 80,
+   * comma-separated, or `*`; empty by default, as for webhooks.
+   */
+  @Matches(/^(\*|(\s*\d{1,5}\s*(,\s*\d{1,5}\s*)*)?)$/, {
+    message: 'CALENDAR_SYNC_ALLOWED_PORTS must be a comma-separated list of ports, or *',
+  })
+  CALENDAR_SYNC_ALLOWED_PORTS = '';
+
+  /** Whether busy sources may be loopback, private or otherwise non-public addresses. */
+  @BooleanVariable()
+  CALENDAR_SYNC_ALLOW_PRIVATE_SOURCES = false;
+
+  /** How often the worker looks for sources due a sync (each account sets how often they are). */
+  @IntVariable(100)
+  CALENDAR_SYNC_SCAN_INTERVAL_MS = 30_000;
+
+  /** Longest one source's sync may take (DNS, connection, every request and the body). */
+  @IntVariable(100)
+  CALENDAR_SYNC_TIMEOUT_MS = 30_000;
+
   /** Longest a graceful shutdown waits for in-flight requests and jobs before the process exits. */
   @IntVariable(1000)
   SHUTDOWN_TIMEOUT_MS = 25_000;

@@ -45,6 +45,8 @@ describe('Appointment types: /appointment-types (e2e)', () => {
       minHoursInAdvance: 2,
       maxDaysInAdvance: 30,
       requireSmsOptIn: true,
+      maxPerDay: 8,
+      maxPerWeek: 30,
       unknownAttribute: 'ignored',
     });
     expect(res.status).toBe(200);
@@ -75,6 +77,8 @@ describe('Appointment types: /appointment-types (e2e)', () => {
       minHoursInAdvance: 2,
       maxDaysInAdvance: 30,
       requireSmsOptIn: true,
+      maxPerDay: 8,
+      maxPerWeek: 30,
     };
     expect(res.body).toEqual(details);
     expect((await api.get(`/appointment-types/${id}`)).body).toEqual(details);
@@ -107,6 +111,8 @@ describe('Appointment types: /appointment-types (e2e)', () => {
       minHoursInAdvance: null,
       maxDaysInAdvance: null,
       requireSmsOptIn: false,
+      maxPerDay: null,
+      maxPerWeek: null,
     });
   });
 
@@ -214,7 +220,14 @@ describe('Appointment types: /appointment-types (e2e)', () => {
     const listed = (await partner.get('/appointment-types?includeDeleted=true')).body as {
       id: number;
     }[];
-    const rules = ['slotInterval', 'minHoursInAdvance', 'maxDaysInAdvance', 'requireSmsOptIn'];
+    const rules = [
+      'slotInterval',
+      'minHoursInAdvance',
+      'maxDaysInAdvance',
+      'requireSmsOptIn',
+      'maxPerDay',
+      'maxPerWeek',
+    ];
     for (const id of [kept, deleted]) {
       const read = await partner.get(`/appointment-types/${id}`);
       expect(read.status).toBe(200);
@@ -343,6 +356,21 @@ describe('Appointment types: /appointment-types (e2e)', () => {
         { name: 'X', duration: 30, maxDaysInAdvance: 0 },
         'invalid_max_days_in_advance',
         'Invalid "maxDaysInAdvance" attribute value.',
+      ],
+      [
+        { name: 'X', duration: 30, maxPerDay: 0 },
+        'invalid_max_per_day',
+        'Invalid "maxPerDay" attribute value.',
+      ],
+      [
+        { name: 'X', duration: 30, maxPerWeek: 10_001 },
+        'invalid_max_per_week',
+        'Invalid "maxPerWeek" attribute value.',
+      ],
+      [
+        { name: 'X', duration: 30, maxPerWeek: '5' },
+        'invalid_max_per_week',
+        'Invalid "maxPerWeek" attribute value.',
       ],
       [
         { name: 'X', duration: 30, requireSmsOptIn: 1 },

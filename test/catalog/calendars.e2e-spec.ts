@@ -45,6 +45,8 @@ describe('Calendars: /calendars (e2e)', () => {
       thumbnail: '',
       hours: OFFICE_WEEK,
       overrides: {},
+      maxPerDay: null,
+      maxPerWeek: null,
     };
     expect(created).toMatchObject({ status: 200 });
     expect(created.body).toEqual(details);
@@ -90,6 +92,8 @@ describe('Calendars: /calendars (e2e)', () => {
         '2026-12-27': [{ start: '10:00', end: '14:00' }],
         '2026-12-24': [],
       },
+      maxPerDay: 4,
+      maxPerWeek: 20,
       id: 999999,
       accountId: 1,
     });
@@ -116,6 +120,8 @@ describe('Calendars: /calendars (e2e)', () => {
         '2026-12-24': [],
         '2026-12-27': [{ start: '10:00', end: '14:00' }],
       },
+      maxPerDay: 4,
+      maxPerWeek: 20,
     });
     const { id, hours, overrides } = created.body as {
       id: number;
@@ -167,6 +173,7 @@ describe('Calendars: /calendars (e2e)', () => {
       timezone: 'Europe/London',
       hours: { wednesday: [{ start: '08:30', end: '12:00' }] },
       overrides: { '2027-01-02': [{ start: '10:00', end: '12:00' }] },
+      maxPerWeek: 12,
     });
     const expected = {
       id,
@@ -180,14 +187,20 @@ describe('Calendars: /calendars (e2e)', () => {
       thumbnail: '',
       hours: { wednesday: [{ start: '08:30', end: '12:00' }] },
       overrides: { '2027-01-02': [{ start: '10:00', end: '12:00' }] },
+      maxPerDay: null,
+      maxPerWeek: 12,
     };
     expect(updated).toMatchObject({ status: 200 });
     expect(updated.body).toEqual(expected);
     expect((await api.get(`/calendars/${id}`)).body).toEqual(expected);
 
     // An empty week and no overrides: a calendar closed until told otherwise.
-    const closed = await api.put(`/calendars/${id}`, { hours: {}, overrides: {} });
-    expect(closed.body).toEqual({ ...expected, hours: {}, overrides: {} });
+    const closed = await api.put(`/calendars/${id}`, {
+      hours: {},
+      overrides: {},
+      maxPerWeek: null,
+    });
+    expect(closed.body).toEqual({ ...expected, hours: {}, overrides: {}, maxPerWeek: null });
   });
 
   it('treats an empty PUT as no change', async () => {
@@ -247,6 +260,18 @@ describe('Calendars: /calendars (e2e)', () => {
 
   it.each<[string, Record<string, unknown>, string, string]>([
     ['no name', {}, 'required_name', 'Attribute "name" is required.'],
+    [
+      'a daily limit of 0',
+      { name: 'A', maxPerDay: 0 },
+      'invalid_max_per_day',
+      'Invalid "maxPerDay" attribute value.',
+    ],
+    [
+      'a weekly limit that is no number',
+      { name: 'A', maxPerWeek: 'ten' },
+      'invalid_max_per_week',
+      'Invalid "maxPerWeek" attribute value.',
+    ],
     ['a blank name', { name: '   ' }, 'required_name', 'Attribute "name" is required.'],
     ['a null name', { name: null }, 'invalid_name', 'Invalid "name" attribute value.'],
     ['a number as name', { name: 42 }, 'invalid_name', 'Invalid "name" attribute value.'],

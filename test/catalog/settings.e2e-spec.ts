@@ -25,6 +25,8 @@ describe('Settings: /settings (e2e)', () => {
       sendConfirmationEmail: true,
       sendSms: true,
       reminderHours: 24,
+      calendarSyncMinutes: 5,
+      holdMaxMinutes: 30,
       clientChangeMinHours: 0,
       embedOrigins: [],
     });
@@ -38,6 +40,8 @@ describe('Settings: /settings (e2e)', () => {
       requirePhone: true,
       sendSms: false,
       reminderHours: 2,
+      calendarSyncMinutes: 15,
+      holdMaxMinutes: 10,
       clientChangeMinHours: 24,
       embedOrigins: ['https://Shop.example', 'http://localhost:8080', 'https://shop.example/'],
     });
@@ -49,6 +53,8 @@ describe('Settings: /settings (e2e)', () => {
       sendConfirmationEmail: true,
       sendSms: false,
       reminderHours: 2,
+      calendarSyncMinutes: 15,
+      holdMaxMinutes: 10,
       clientChangeMinHours: 24,
       // As CSP names them: lower case, no trailing slash, each once.
       embedOrigins: ['https://shop.example', 'http://localhost:8080'],
@@ -102,6 +108,31 @@ describe('Settings: /settings (e2e)', () => {
     [{ reminderHours: 721 }, 'invalid_reminder_hours', 'Invalid "reminderHours" attribute value.'],
     [{ reminderHours: 1.5 }, 'invalid_reminder_hours', 'Invalid "reminderHours" attribute value.'],
     [{ reminderHours: '24' }, 'invalid_reminder_hours', 'Invalid "reminderHours" attribute value.'],
+    [
+      { calendarSyncMinutes: 0 },
+      'invalid_calendar_sync_minutes',
+      'Invalid "calendarSyncMinutes" attribute value.',
+    ],
+    [
+      { calendarSyncMinutes: 1441 },
+      'invalid_calendar_sync_minutes',
+      'Invalid "calendarSyncMinutes" attribute value.',
+    ],
+    [
+      { holdMaxMinutes: 0 },
+      'invalid_hold_max_minutes',
+      'Invalid "holdMaxMinutes" attribute value.',
+    ],
+    [
+      { holdMaxMinutes: 31 },
+      'invalid_hold_max_minutes',
+      'Invalid "holdMaxMinutes" attribute value.',
+    ],
+    [
+      { holdMaxMinutes: 2.5 },
+      'invalid_hold_max_minutes',
+      'Invalid "holdMaxMinutes" attribute value.',
+    ],
     [
       { clientChangeMinHours: -1 },
       'invalid_client_change_min_hours',

@@ -281,6 +281,16 @@ describe('Hardening: fuzzing every write endpoint (e2e)', () => {
       lastName: 'Client',
       email: 'ada@example.test',
     });
+    ids.holdType = await createAppointmentType(api, {
+      calendarIDs: [ids.calendar],
+      maxDaysInAdvance: 3650,
+    });
+    ids.hold = await made('/slot-holds', {
+      appointmentTypeID: ids.holdType,
+      calendarID: ids.calendar,
+      datetime: '2030-05-06T15:00',
+      minutes: 30,
+    });
     const cleo = await api.post('/clients', { firstName: 'Cleo', lastName: 'Client', phone: '1' });
     if (cleo.status !== 200) throw new Error(`/clients: ${JSON.stringify(cleo.body)}`);
     client = await registerClient(app);
@@ -497,7 +507,20 @@ describe('Hardening: fuzzing every write endpoint (e2e)', () => {
       query: '?firstName=Cleo&lastName=Client',
       valid: () => ({ phone: '555 0199', notes: 'Prefers mornings' }),
     },
+    {
+      method: 'POST',
+      path: '/slot-holds',
+      valid: () => ({
+        appointmentTypeID: ids.holdType,
+        calendarID: ids.calendar,
+        datetime: '2030-05-06T16:00',
+        timezone: 'Europe/Paris',
+        minutes: 5,
+      }),
+    },
+    { method: 'PUT', path: '/slot-holds/:id', id: () => ids.hold, valid: () => ({ minutes: 20 }) },
     // Deletions last: a valid id deletes the fixture the routes above use.
+    { method: 'DELETE', path: '/slot-holds/:id', id: () => ids.hold },
     { method: 'DELETE', path: '/clients', query: '?firstName=Cleo&lastName=Client' },
     { method: 'DELETE', path: '/blocks/:id', id: () => ids.block },
     { method: 'DELETE', path: '/classes/:id', id: () => ids.classSession },
@@ -638,8 +661,11 @@ describe('Hardening: fuzzing every write endpoint (e2e)', () => {
       'PUT /appointments/:id': () => ({ ...client(), ...answer() }),
       'PUT /appointments/:id/reschedule': () => ({ timezone: 'Europe/Paris' }),
     };
-    /** Not refused here: webhook targets (URLs, the webhooks module's rules), and a check that stores nothing. */
-    const NOT_HERE = /^(POST|PUT) \/(webhooks|integrations|availability)/;
+    /**
+     * Not refused here: webhook targets (URLs, the webhooks module's rules), a check that stores
+     * nothing, and a hold's extension (no text: `minutes` only).
+     */
+    const NOT_HERE = /^(POST|PUT) \/(webhooks|integrations|availability|slot-holds\/:id)/;
 
     type TextRoute = WriteRoute & { valid: () => Body; query: string };
     const textRoutes = apiRoutes.flatMap((route): TextRoute[] => {

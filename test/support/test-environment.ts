@@ -32,6 +32,9 @@ export function testConfig(overrides: Parameters<AppConfig['with']>[0] = {}): Ap
     // Test receivers listen on 127.0.0.1 at random ports.
     WEBHOOK_ALLOWED_PORTS: '*',
     WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+    // Test calendar servers (radicale, .ics files) listen on 127.0.0.1 at random ports.
+    CALENDAR_SYNC_ALLOWED_PORTS: '*',
+    CALENDAR_SYNC_ALLOW_PRIVATE_SOURCES: 'true',
     // Tests send many requests from one address; the limits' own tests turn them on.
     RATE_LIMIT_ENABLED: 'false',
   }).with(overrides);
@@ -56,6 +59,8 @@ export function testEnvVars(overrides: NodeJS.ProcessEnv = {}): NodeJS.ProcessEn
     METRICS_PORT: '0',
     WEBHOOK_ALLOWED_PORTS: '*',
     WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+    CALENDAR_SYNC_ALLOWED_PORTS: '*',
+    CALENDAR_SYNC_ALLOW_PRIVATE_SOURCES: 'true',
     RATE_LIMIT_ENABLED: 'false',
     ...overrides,
   };

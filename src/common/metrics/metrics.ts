@@ -19,6 +19,9 @@ export type WebhookDeliveryOutcome =
  */
 export type WebhookDeferralReason = 'target' | 'slow-target' | 'account';
 
+/** How one sync of a calendar's busy source ended, as `calendar_syncs_total{outcome}` counts it. */
+export type CalendarSyncOutcome = 'read' | 'unchanged' | 'failed';
+
 /** Seconds; HTTP answers of this service take milliseconds to a few seconds (webhook timeouts: 10 s). */
 const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 /** Jobs range from a millisecond (a claim that finds nothing) to a receiver's 10 s timeout and more. */
@@ -72,6 +75,28 @@ export class Metrics {
     help: 'Time a job took in this worker, from the start of its run to its end, by queue and status.',
     labelNames: ['queue', 'status'] as const,
     buckets: JOB_BUCKETS,
+    registers: [this.registry],
+  });
+
+  readonly calendarSyncs = new Counter({
+    name: 'calendar_syncs_total',
+    help: 'Syncs of busy sources (the staff calendars read for busy time) by outcome: read (spans replaced), unchanged (ETag or ctag the same), failed (the last good spans kept).',
+    labelNames: ['type', 'outcome'] as const,
+    registers: [this.registry],
+  });
+
+  readonly calendarSyncDuration = new Histogram({
+    name: 'calendar_sync_duration_seconds',
+    help: 'Time one sync of a busy source took, from the request to its spans written, by source type.',
+    labelNames: ['type'] as const,
+    buckets: JOB_BUCKETS,
+    registers: [this.registry],
+  });
+
+  readonly calendarEventsRead = new Counter({
+    name: 'calendar_sync_events_read_total',
+    help: 'Busy occurrences read from busy sources (free and cancelled ones left out), by source type.',
+    labelNames: ['type'] as const,
     registers: [this.registry],
   });
 

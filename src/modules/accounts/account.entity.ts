@@ -41,6 +41,10 @@ export class Account {
   @Column({ name: 'max_days_in_advance', type: 'int', unsigned: true, default: 60 })
   maxDaysInAdvance!: number;
 
+  /** How often, in minutes, the worker reads the busy time of the account's calendar sources. */
+  @Column({ name: 'calendar_sync_minutes', type: 'smallint', unsigned: true, default: 5 })
+  calendarSyncMinutes!: number;
+
   @Column({ name: 'require_phone', type: 'boolean', default: false })
   requirePhone!: boolean;
 
@@ -54,6 +58,9 @@ export class Account {
   @Column({ name: 'reminder_hours', type: 'smallint', unsigned: true, default: 24 })
   reminderHours!: number;
 
+  /** The longest a slot hold lasts from its creation, in minutes (1–30). */
+  @Column({ name: 'hold_max_minutes', type: 'tinyint', unsigned: true, default: 30 })
+  holdMaxMinutes!: number;
   /**
    * A client may cancel or reschedule an appointment until this many hours before its start (the
    * confirmation page, and the API without `admin=true`); 0: until it starts.

@@ -14,6 +14,9 @@ export const MAX_REMINDER_HOURS = 720;
 /** At most this many sites may frame the client pages. */
 export const MAX_EMBED_ORIGINS = 20;
 
+/** A slot hold lasts at most this long, whatever the account sets (docs/api.md, Slot holds). */
+export const MAX_HOLD_MINUTES = 30;
+
 /** `PUT /settings`: the attributes given change, the others stay. */
 export class UpdateSettingsRequest {
   /** IANA zone; checked by the service so that the message can name the value. */
@@ -51,6 +54,19 @@ export class UpdateSettingsRequest {
   @Min(0)
   @IsInt()
   reminderHours?: number;
+
+  /** How often the calendars' busy sources are read, in minutes: 1 to a day (default 5). */
+  @Optional()
+  @Max(1440)
+  @Min(1)
+  @IsInt()
+  calendarSyncMinutes?: number;
+  /** The longest a slot hold lasts from its creation: 1 to 30 minutes. */
+  @Optional()
+  @Max(MAX_HOLD_MINUTES)
+  @Min(1)
+  @IsInt()
+  holdMaxMinutes?: number;
 
   /**
    * A client may cancel or reschedule until this many hours before the start (0: until it

@@ -30,6 +30,9 @@ export class SettingsService {
       changes.sendConfirmationEmail = request.sendConfirmationEmail;
     if (request.sendSms !== undefined) changes.sendSms = request.sendSms;
     if (request.reminderHours !== undefined) changes.reminderHours = request.reminderHours;
+    if (request.calendarSyncMinutes !== undefined)
+      changes.calendarSyncMinutes = request.calendarSyncMinutes;
+    if (request.holdMaxMinutes !== undefined) changes.holdMaxMinutes = request.holdMaxMinutes;
     if (request.clientChangeMinHours !== undefined)
       changes.clientChangeMinHours = request.clientChangeMinHours;
     if (request.embedOrigins !== undefined)

@@ -9,6 +9,9 @@ export interface SettingsView {
   sendConfirmationEmail: boolean;
   sendSms: boolean;
   reminderHours: number;
+  /** How often, in minutes, the worker reads the calendars' busy sources (calendar sync). */
+  calendarSyncMinutes: number;
+  holdMaxMinutes: number;
   clientChangeMinHours: number;
   embedOrigins: string[];
 }
@@ -22,6 +25,8 @@ export function toSettingsView(account: Account): SettingsView {
     sendConfirmationEmail: account.sendConfirmationEmail,
     sendSms: account.sendSms,
     reminderHours: account.reminderHours,
+    calendarSyncMinutes: account.calendarSyncMinutes,
+    holdMaxMinutes: account.holdMaxMinutes,
     clientChangeMinHours: account.clientChangeMinHours,
     embedOrigins: account.embedOrigins ?? [],
   };

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager } from 'typeorm';
-import { isLockConflict } from '../../common/database/mysql-errors';
+import { retryLockConflicts } from '../../common/database/lock-retries';
 import { findOwned } from '../../common/database/tenant-rows';
 import type { DomainEvent } from '../../common/outbox/domain-event';
 import { DomainEventPublisher } from '../../common/outbox/domain-event-publisher';
@@ -15,9 +15,6 @@ export interface ChangeMode {
   admin: boolean;
   noEmail: boolean;
 }
-
-/** A deadlock victim or a lock wait timeout is tried again this many times, then fails (500). */
-const LOCK_RETRIES = 3;
 
 /**
  * How booking and the changes of a booked appointment (update, cancel, reschedule) write: one
@@ -97,16 +94,5 @@ export class AppointmentWrites {
       });
       return work(tx, locked);
     });
-  }
-}
-
-/** Runs `attempt` (one whole transaction) again when InnoDB gave up on a lock. */
-async function retryLockConflicts<T>(attempt: () => Promise<T>): Promise<T> {
-  for (let tries = 1; ; tries++) {
-    try {
-      return await attempt();
-    } catch (e) {
-      if (!isLockConflict(e) || tries > LOCK_RETRIES) throw e;
-    }
   }
 }

@@ -11,6 +11,7 @@ import { BookAppointmentRequest } from './book-appointment.request';
 import { CancelAppointmentCommand } from './cancel-appointment.command';
 import { CancelAppointmentRequest } from './cancel-appointment.request';
 import { ApiGetAppointment, ApiListAppointments } from './appointment.openapi';
+import { ApiBookAppointment } from './book-appointment.openapi';
 import {
   GetAppointmentQuery,
   ListAppointmentsQuery,
@@ -38,6 +39,7 @@ export class AppointmentsController {
    */
   @Post()
   @HttpCode(200)
+  @ApiBookAppointment()
   book(
     @CurrentPrincipal() principal: Principal,
     @Body() request: BookAppointmentRequest,

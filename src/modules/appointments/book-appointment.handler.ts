@@ -4,20 +4,7 @@ import { DataSource, type EntityManager } from 'typeorm';
 import { insertRows } from '../../common/database/insert-rows';
 import { Metrics } from '../../common/metrics/metrics';
 import type { DomainEvent } from '../../common/outbox/domain-event';
-import {
-  Appointment,
-  CalendarLocks,
-  NoAvailableCalendarError,
-  NotAvailableError,
-  type Placement,
-  type Span,
-  adminPlacement,
-  assertInAdvanceWindow,
-  busyWindow,
-  freeCalendar,
-  isOffered,
-  resolveSlotContext,
-} from '../availability';
+import { Appointment, SlotPlacement, consumeHold, resolveSlotContext } from '../availability';
 import { upsertBookingClient } from '../clients';
 import { AppointmentScheduledEvent, eventsOf } from './appointment-events';
 import { AppointmentParts } from './appointment-parts';
@@ -29,6 +16,7 @@ import { BookAppointmentCommand } from './book-appointment.command';
 import { type Booking, bookingInput } from './book-appointment.request';
 import { type BookingChecked, bookedAppointment } from './booked-appointment';
 import { checkBookingRequest, checkBookingTime, startOf } from './booking-checks';
+import { bookingHold } from './booking-hold';
 import { type IdempotencyClaim, IdempotencyKeys } from './idempotency-keys';
 
 /**
@@ -37,13 +25,14 @@ import { type IdempotencyClaim, IdempotencyKeys } from './idempotency-keys';
  * candidate calendars, checks availability on what is committed, takes a certificate's use,
  * inserts the appointment, its `scheduled` and `changed` events and the client's record. Two
  * bookings of one calendar are served one after the other: no double booking. With an
- * `Idempotency-Key`, a request sent again answers the appointment it booked.
+ * `Idempotency-Key`, a request sent again answers the appointment it booked. With a `holdToken`, the
+ * client's own hold is not busy for them, and becomes the appointment (deleted in the transaction).
  */
 @CommandHandler(BookAppointmentCommand)
 export class BookAppointmentHandler implements ICommandHandler<BookAppointmentCommand> {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
-    private readonly locks: CalendarLocks,
+    private readonly placement: SlotPlacement,
     private readonly parts: AppointmentParts,
     private readonly writes: AppointmentWrites,
     private readonly views: AppointmentViews,
@@ -91,7 +80,10 @@ export class BookAppointmentHandler implements ICommandHandler<BookAppointmentCo
     const time = checkBookingTime(input, { admin, duration: ctx.rules.duration, zone });
     const fieldValues = await this.parts.answers(account.id, ctx.type, input.fields ?? [], admin);
     const label = await this.parts.label(account.id, input.labels ?? []);
-    return { ...time, start: startOf(time), ctx, calendarNamed, fieldValues, label };
+    const start = startOf(time);
+    const held = { ctx, calendarNamed };
+    const hold = await bookingHold(this.dataSource.manager, account.id, input, held, time, start);
+    return { ...time, start, ctx, calendarNamed, fieldValues, label, hold };
   }
 
   /** Under the calendars' locks: the time checked on what is committed, the appointment inserted. */
@@ -102,18 +94,11 @@ export class BookAppointmentHandler implements ICommandHandler<BookAppointmentCo
     claim?: IdempotencyClaim,
   ): Promise<{ result: Appointment; events: DomainEvent[] }> {
     const { account, input, mode } = booking;
-    const { ctx, start } = checked;
-    const offered = isOffered(ctx);
-    // A client's booking of a service is checked on the busy time read under the calendars' locks.
-    const readsBusy = !mode.admin && offered && ctx.type.kind === 'service';
-    const busy = await this.locks.lock(
-      tx,
-      ctx.calendars.map((c) => c.id),
-      readsBusy ? busyWindow(ctx.rules, start) : undefined,
-    );
+    const { ctx, start, hold } = checked;
     const placement = mode.admin
-      ? await adminPlacement(tx, ctx, start)
-      : await this.place(tx, checked, offered, busy);
+      ? await this.placement.admin(tx, ctx, start)
+      : await this.placement.client(tx, ctx, checked, () => this.metrics.countBooking('conflict'));
+    if (hold) await consumeHold(tx, hold.id);
     const sale = await this.parts.sale(tx, account, {
       priceCents: ctx.type.priceCents + ctx.addons.reduce((sum, a) => sum + a.priceCents, 0),
       typeId: ctx.type.id,
@@ -131,20 +116,5 @@ export class BookAppointmentHandler implements ICommandHandler<BookAppointmentCo
     await upsertBookingClient(tx, account.id, appointment, appointment.createdAt);
     const events = eventsOf(AppointmentScheduledEvent, appointment, mode.noEmail);
     return { result: appointment, events };
-  }
-
-  /** A client's booking: inside the type's advance window, on the first calendar free then. */
-  private async place(
-    tx: EntityManager,
-    { ctx, start, datetimeText, calendarNamed }: BookingChecked,
-    offered: boolean,
-    busy: Map<number, Span[]> | undefined,
-  ): Promise<Placement> {
-    assertInAdvanceWindow(ctx.rules, start, datetimeText, Date.now());
-    const free = offered ? await freeCalendar(tx, ctx, start, busy) : null;
-    if (free) return free;
-    this.metrics.countBooking('conflict');
-    if (!calendarNamed) throw new NoAvailableCalendarError();
-    throw new NotAvailableError('not_available', datetimeText);
   }
 }

@@ -57,6 +57,10 @@ export class BookAppointmentRequest {
   @Optional()
   @IsBoolean()
   smsOptIn?: boolean;
+
+  /** The token of the client's own slot hold (`POST /slot-holds`): the held time is theirs. */
+  @Allow()
+  holdToken?: unknown;
 }
 
 /** `?admin=true&noEmail=true`. */
@@ -68,7 +72,7 @@ export interface BookingMode {
 /** The text attributes of a booking as the handler checks them. */
 export interface BookingInput extends Omit<
   BookAppointmentRequest,
-  'firstName' | 'lastName' | 'email' | 'phone' | 'timezone' | 'certificate' | 'notes'
+  'firstName' | 'lastName' | 'email' | 'phone' | 'timezone' | 'certificate' | 'notes' | 'holdToken'
 > {
   firstName?: string;
   lastName?: string;
@@ -77,6 +81,7 @@ export interface BookingInput extends Omit<
   timezone?: string;
   certificate?: string;
   notes?: string;
+  holdToken?: string;
 }
 
 /** A booking as the handler reads it: the account that books, what it asks for, and how. */
@@ -104,5 +109,6 @@ export function bookingInput(request: BookAppointmentRequest): BookingInput {
     timezone: text(request.timezone),
     certificate: text(request.certificate),
     notes: typeof request.notes === 'string' ? request.notes : undefined,
+    holdToken: text(request.holdToken),
   };
 }

@@ -31,6 +31,8 @@ export interface BookingChecked extends BookingTime {
   calendarNamed: boolean;
   fieldValues: FieldValue[];
   label: Label | null;
+  /** The client's own live hold, when booked with its token. */
+  hold?: { id: number; calendarId: number };
 }
 
 /** What a booking settled before it inserts its appointment: where it goes, what it costs. */
@@ -51,6 +53,7 @@ export function bookedAppointment(
     classId,
     ...appointmentTimes(start, ctx.rules),
     canceled: false,
+    sequence: 0,
     firstName: r.firstName!.trim(),
     lastName: r.lastName!.trim(),
     email: (r.email ?? '').trim().toLowerCase(),
@@ -67,7 +70,6 @@ export function bookedAppointment(
     cancelNote: null,
     canceledAt: null,
     scheduledBy: mode.admin ? account.email : null,
-    icalSequence: 0,
     createdAt: now,
     updatedAt: now,
   };

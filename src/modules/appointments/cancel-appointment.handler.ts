@@ -32,11 +32,10 @@ export class CancelAppointmentHandler implements ICommandHandler<CancelAppointme
         assertClientMayChange('cancel', appointment, account.clientChangeMinHours, now.getTime());
       appointment.canceled = true;
       appointment.canceledAt = now;
+      appointment.sequence += 1;
       appointment.cancelNote = request.cancelNote ?? null;
       if (mode.admin && request.noShow !== undefined) appointment.noShow = request.noShow;
       appointment.updatedAt = now;
-      // The .ics of a canceled appointment replaces the client's event with a cancelled one.
-      appointment.icalSequence += 1;
       await tx.save(appointment);
       await this.parts.giveBackUse(tx, appointment);
       return eventsOf(AppointmentCanceledEvent, appointment, mode.noEmail);

@@ -20,6 +20,7 @@ import {
   resolveSlotContext,
   scheduleOf,
   sessionAt,
+  withinLimits,
 } from '../availability';
 import { AppointmentRescheduledEvent, eventsOf } from './appointment-events';
 import { AlreadyCanceledError, assertClientMayChange } from './appointment.errors';
@@ -106,8 +107,7 @@ export class RescheduleAppointmentHandler implements ICommandHandler<RescheduleA
       ...appointmentTimes(start, ctx.rules),
     });
     if (timezone !== undefined) appointment.timezone = timezone;
-    // A client's calendar replaces the event it holds with one of a higher SEQUENCE (RFC 5545).
-    appointment.icalSequence += 1;
+    appointment.sequence += 1;
     appointment.updatedAt = new Date(now);
     await tx.save(appointment);
     return eventsOf(AppointmentRescheduledEvent, appointment, mode.noEmail);
@@ -120,10 +120,11 @@ export class RescheduleAppointmentHandler implements ICommandHandler<RescheduleA
   private async checkClientMove(
     tx: EntityManager,
     appointment: Appointment,
-    { ctx, start, datetimeText }: Checked,
+    checked: Checked,
     now: number,
     clientChangeMinHours: number,
   ): Promise<number | null> {
+    const { ctx, start, datetimeText } = checked;
     const { rules, type } = ctx;
     const calendar = ctx.calendars[0];
     assertClientMayChange('reschedule', appointment, clientChangeMinHours, now);
@@ -137,11 +138,24 @@ export class RescheduleAppointmentHandler implements ICommandHandler<RescheduleA
       const seats = type.classSize ?? 0;
       if (!session || checkSession({ start, seats, taken }, rules, now) !== null)
         throw new NotAvailableError('not_available', datetimeText);
+      await this.assertWithinLimits(tx, appointment, checked);
       return session.id;
     }
     const busy = await readBusyTime(tx, [calendar.id], busyWindow(rules, start), [appointment.id]);
     const reason = checkStart(scheduleOf(calendar, busy), rules, start, now);
     if (reason !== null) throw new NotAvailableError(reason, datetimeText);
+    await this.assertWithinLimits(tx, appointment, checked);
     return null;
+  }
+
+  /** The booking limits of the day and week it moves to, the appointment itself not counted. */
+  private async assertWithinLimits(
+    tx: EntityManager,
+    appointment: Appointment,
+    { ctx, start, datetimeText }: Checked,
+  ): Promise<void> {
+    const ignore = { appointmentId: appointment.id };
+    if (!(await withinLimits(tx, ctx, ctx.calendars[0], start, ignore)))
+      throw new NotAvailableError('not_available', datetimeText);
   }
 }

@@ -15,6 +15,7 @@ import { Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
 @Index('idx_appointments_class', ['classId'])
 @Index('idx_appointments_account_start', ['accountId', 'startsAt'])
 @Index('idx_appointments_account_email', ['accountId', 'email', 'startsAt'])
+@Index('idx_appointments_type_start', ['appointmentTypeId', 'startsAt'])
 export class Appointment {
   @PrimaryGeneratedColumn({ type: 'int', unsigned: true })
   id!: number;
@@ -110,9 +111,12 @@ export class Appointment {
   @Column({ name: 'scheduled_by', type: 'varchar', length: 254, nullable: true })
   scheduledBy!: string | null;
 
-  /** iCalendar SEQUENCE of its event (.ics): raised by each reschedule and by the cancel. */
-  @Column({ name: 'ical_sequence', type: 'int', unsigned: true, default: 0 })
-  icalSequence!: number;
+  /**
+   * The iCalendar SEQUENCE of its event (the e-mail's .ics, the calendar feed): raised by every
+   * reschedule and cancel, so that a client's calendar replaces the copy it holds (RFC 5546).
+   */
+  @Column({ type: 'int', unsigned: true, default: 0 })
+  sequence!: number;
 
   @Column({ name: 'created_at', type: 'datetime', precision: 3 })
   createdAt!: Date;

@@ -32,6 +32,7 @@ import type {
   AvailableTime,
   CheckedTime,
 } from './availability.views';
+import { limitFilter } from './booking-limits';
 import { readBusyTime, readSeatsTaken } from './busy-time';
 import {
   type SlotContext,
@@ -233,10 +234,12 @@ export class AvailabilityService {
         },
         ignore,
       ));
+    const withinLimits = await limitFilter(this.dataSource.manager, ctx, window);
     for (const calendar of ctx.calendars) {
       const schedule = scheduleOf(calendar, busy);
       for (const start of freeStarts(schedule, rules, window, now))
-        counts.set(start, (counts.get(start) ?? 0) + 1);
+        if (!withinLimits || withinLimits(calendar, start))
+          counts.set(start, (counts.get(start) ?? 0) + 1);
     }
     return counts;
   }
@@ -312,7 +315,30 @@ export class AvailabilityService {
         : 'not_available';
       open.push({ session, type, calendar, seats, taken: seatsTaken, unavailable });
     }
-    return open;
+    return this.withinLimits(open, types, window);
+  }
+
+  /** A session on a day or week full for its type's or calendar's booking limits takes no one. */
+  private async withinLimits(
+    open: OpenSession[],
+    types: SlotType[],
+    window: Span,
+  ): Promise<OpenSession[]> {
+    const filters = new Map<number, Awaited<ReturnType<typeof limitFilter>>>();
+    for (const type of types) {
+      const mine = open.filter((s) => s.type.id === type.id);
+      const calendars = [...new Map(mine.map((s) => [s.calendar.id, s.calendar])).values()];
+      if (calendars.length > 0)
+        filters.set(
+          type.id,
+          await limitFilter(this.dataSource.manager, { type, calendars }, window),
+        );
+    }
+    return open.map((s) =>
+      s.unavailable || (filters.get(s.type.id)?.(s.calendar, startOf(s)) ?? true)
+        ? s
+        : { ...s, unavailable: 'not_available' as const },
+    );
   }
 
   /** The live class types asked for (one, or all the account's). */

@@ -15,18 +15,30 @@ export const MAX_APPOINTMENT_MINUTES = 1440;
  */
 export const MAX_BUSY_SPAN_MINUTES = 3 * 1440;
 
+/**
+ * The longest span of external busy time stored (calendar-sync cuts longer events into days), so
+ * that its read is bounded on both sides of `idx_external_busy_calendar`, as appointments' is.
+ */
+export const MAX_EXTERNAL_SPAN_MINUTES = 1440;
+
 /** Busy time to read over `[from, until)`, leaving out some appointments (a reschedule's own). */
 export interface BusyRequest extends Span {
   ignoreAppointmentIds: number[];
+  /** The hold of the client who books with its token: its time is not busy for them. */
+  ignoreHoldId?: number;
 }
 
 /**
- * The busy time of calendar `c`, as columns of any query over `calendars c`: three JSON arrays of
+ * The busy time of calendar `c`, as columns of any query over `calendars c`: JSON arrays of
  * `[from, until]`, each correlated on its own index. Non-canceled appointments (with their padding)
  * by (calendar_id, busy_from), bounded below by the longest busy span; blocks (which may be long: a
  * holiday) by (calendar_id, ends_at); sessions of live class types by (calendar_id, starts_at), a
  * class lasting at most a day and occupying its calendar for the type's duration. The parameters
  * are `busyParameters`'.
+ *
+ * Live slot holds of services (expiring after the `now` passed: the code's clock, as everywhere
+ * stored times are compared) are busy as appointments are, on their own index; a class hold takes a
+ * seat instead (readSeatsTaken). An expired hold is busy for nobody, swept or not.
  */
 export const BUSY_COLUMNS = `,
   (SELECT JSON_ARRAYAGG(JSON_ARRAY(a.busy_from, a.busy_until)) FROM appointments a
@@ -36,7 +48,13 @@ export const BUSY_COLUMNS = `,
     WHERE b.calendar_id = c.id AND b.ends_at > ? AND b.starts_at < ?) AS blocks,
   (SELECT JSON_ARRAYAGG(JSON_ARRAY(s.starts_at, s.starts_at + INTERVAL st.duration MINUTE))
      FROM classes s JOIN appointment_types st ON st.id = s.appointment_type_id AND st.deleted_at IS NULL
-    WHERE s.calendar_id = c.id AND s.starts_at >= ? AND s.starts_at < ?) AS sessions`;
+    WHERE s.calendar_id = c.id AND s.starts_at >= ? AND s.starts_at < ?) AS sessions,
+  (SELECT JSON_ARRAYAGG(JSON_ARRAY(h.busy_from, h.busy_until)) FROM slot_holds h
+    WHERE h.calendar_id = c.id AND h.busy_from >= ? AND h.busy_from < ? AND h.busy_until > ?
+      AND h.expires_at > ? AND h.class_id IS NULL AND h.id <> ?) AS holds,
+  (SELECT JSON_ARRAYAGG(JSON_ARRAY(x.starts_at, x.ends_at)) FROM external_busy_spans x
+    WHERE x.calendar_id = c.id AND x.starts_at >= ? AND x.starts_at < ? AND x.ends_at > ?)
+    AS external`;
 
 type SpanList = string | [string, string][] | null;
 
@@ -45,13 +63,16 @@ export interface BusyColumns {
   appointments: SpanList;
   blocks: SpanList;
   sessions: SpanList;
+  holds: SpanList;
+  external: SpanList;
 }
 
-export function busyParameters(busy: BusyRequest): unknown[] {
+export function busyParameters(busy: BusyRequest, now = Date.now()): unknown[] {
   const from = new Date(busy.from);
   const until = new Date(busy.until);
+  const lowest = new Date(busy.from - MAX_BUSY_SPAN_MINUTES * MINUTE);
   return [
-    new Date(busy.from - MAX_BUSY_SPAN_MINUTES * MINUTE),
+    lowest,
     until,
     from,
     busy.ignoreAppointmentIds.length > 0 ? busy.ignoreAppointmentIds : [0],
@@ -59,12 +80,26 @@ export function busyParameters(busy: BusyRequest): unknown[] {
     until,
     new Date(busy.from - MAX_APPOINTMENT_MINUTES * MINUTE),
     until,
+    lowest,
+    until,
+    from,
+    new Date(now),
+    busy.ignoreHoldId ?? 0,
+    new Date(busy.from - MAX_EXTERNAL_SPAN_MINUTES * MINUTE),
+    until,
+    from,
   ];
 }
 
 /** A row's busy columns as spans (any order, may overlap). */
 export function busySpansOf(row: Partial<BusyColumns>): Span[] {
-  return [...spans(row.appointments), ...spans(row.blocks), ...spans(row.sessions)];
+  return [
+    ...spans(row.appointments),
+    ...spans(row.blocks),
+    ...spans(row.sessions),
+    ...spans(row.holds),
+    ...spans(row.external),
+  ];
 }
 
 /** The busy time that decides whether an appointment of these rules can start at `start`. */
@@ -81,13 +116,14 @@ export async function readBusyTime(
   calendarIds: number[],
   window: Span,
   ignoreAppointmentIds: number[] = [],
+  ignoreHoldId?: number,
 ): Promise<Map<number, Span[]>> {
   const busy = new Map<number, Span[]>(calendarIds.map((id) => [id, []]));
   if (calendarIds.length === 0 || window.from >= window.until) return busy;
   const rows = await queryPrepared<(BusyColumns & { id: number })[]>(
     manager,
     `SELECT c.id ${BUSY_COLUMNS} FROM calendars c WHERE c.id IN (?)`,
-    [...busyParameters({ ...window, ignoreAppointmentIds }), calendarIds],
+    [...busyParameters({ ...window, ignoreAppointmentIds, ignoreHoldId }), calendarIds],
   );
   for (const row of rows) busy.set(Number(row.id), busySpansOf(row));
   return busy;
@@ -113,11 +149,15 @@ export function json<T>(value: string | T | null): T {
   return (typeof value === 'string' ? JSON.parse(value) : value) as T;
 }
 
-/** Seats taken in each session by non-canceled appointments (minus `ignoreAppointmentIds`). */
+/**
+ * Seats taken in each session by non-canceled appointments (minus `ignoreAppointmentIds`) and by live
+ * holds (minus `ignoreHoldId`, the booking client's own).
+ */
 export async function readSeatsTaken(
   manager: EntityManager,
   sessionIds: number[],
   ignoreAppointmentIds: number[] = [],
+  ignoreHoldId?: number,
 ): Promise<Map<number, number>> {
   const taken = new Map<number, number>(sessionIds.map((id) => [id, 0]));
   if (sessionIds.length === 0) return taken;
@@ -131,5 +171,13 @@ export async function readSeatsTaken(
     query.andWhere('a.id NOT IN (:...ignoreAppointmentIds)', { ignoreAppointmentIds });
   for (const row of await query.getRawMany<{ classId: number; taken: string | number }>())
     taken.set(Number(row.classId), Number(row.taken));
+  const held = await queryPrepared<{ classId: number; held: string | number }[]>(
+    manager,
+    `SELECT class_id AS classId, COUNT(*) AS held FROM slot_holds
+      WHERE class_id IN (?) AND expires_at > ? AND id <> ? GROUP BY class_id`,
+    [sessionIds, new Date(), ignoreHoldId ?? 0],
+  );
+  for (const row of held)
+    taken.set(Number(row.classId), (taken.get(Number(row.classId)) ?? 0) + Number(row.held));
   return taken;
 }

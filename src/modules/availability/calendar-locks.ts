@@ -29,10 +29,13 @@ export class CalendarLocks {
     tx: EntityManager,
     calendarIds: number[],
     busyDuring?: Span,
+    /** The hold of the client who books with its token: not busy for them. */
+    ignoreHoldId?: number,
   ): Promise<Map<number, Span[]> | undefined> {
     if (busyDuring && calendarIds.length === 1) {
       const [id] = calendarIds;
-      return new Map([[id, (await lockCalendarReadingBusy(tx, id, busyDuring)) ?? []]]);
+      const busy = await lockCalendarReadingBusy(tx, id, busyDuring, [], ignoreHoldId);
+      return new Map([[id, busy ?? []]]);
     }
     const ids = [...new Set(calendarIds)].sort((a, b) => a - b);
     if (ids.length > 0)
@@ -40,7 +43,7 @@ export class CalendarLocks {
         ids,
       ]);
     if (!busyDuring) return undefined;
-    return readBusyTime(tx, calendarIds, busyDuring);
+    return readBusyTime(tx, calendarIds, busyDuring, [], ignoreHoldId);
   }
 }
 
@@ -60,11 +63,12 @@ export async function lockCalendarReadingBusy(
   calendarId: number,
   window: Span,
   ignoreAppointmentIds: number[] = [],
+  ignoreHoldId?: number,
 ): Promise<Span[] | undefined> {
   const [row] = await queryPrepared<BusyColumns[]>(
     tx,
     `SELECT c.id ${BUSY_COLUMNS} FROM calendars c WHERE c.id = ? FOR UPDATE`,
-    [...busyParameters({ ...window, ignoreAppointmentIds }), calendarId],
+    [...busyParameters({ ...window, ignoreAppointmentIds, ignoreHoldId }), calendarId],
   );
   return row && busySpansOf(row);
 }

@@ -3,29 +3,28 @@
  * the Appointment entity, which lives here: see docs/architecture.md); they import it from here, not
  * from the module's files.
  */
-export {
-  InvalidDatetimeError,
-  NoAvailableCalendarError,
-  NotAvailableError,
-} from './availability.errors';
+export { InvalidDatetimeError, NotAvailableError } from './availability.errors';
 export { Appointment } from './appointment.entity';
 export { AvailabilityModule } from './availability.module';
 export { AvailabilityService } from './availability.service';
-export { MAX_APPOINTMENT_MINUTES, busyWindow, readBusyTime, readSeatsTaken } from './busy-time';
-export { CalendarLocks } from './calendar-locks';
-export { localDateBounds } from './query-spans';
 export {
-  type Placement,
-  adminPlacement,
-  assertInAdvanceWindow,
-  freeCalendar,
-  sessionAt,
-} from './placement';
+  MAX_APPOINTMENT_MINUTES,
+  MAX_EXTERNAL_SPAN_MINUTES,
+  busyWindow,
+  readBusyTime,
+  readSeatsTaken,
+} from './busy-time';
+export { withinLimits } from './booking-limits';
+export { CalendarLocks } from './calendar-locks';
+export { SlotHold } from './slot-hold.entity';
+export { consumeHold, heldSlot, newHoldToken } from './slot-holds';
+export { SlotPlacement } from './slot-placement';
+export { localDateBounds } from './query-spans';
+export { type Placement, adminPlacement, assertInAdvanceWindow, sessionAt } from './placement';
 export {
   type SlotContext,
   type SlotRequest,
   type SlotType,
-  isOffered,
   resolveSlotContext,
   scheduleOf,
 } from './slot-context';

@@ -1,6 +1,7 @@
 import type { EntityManager } from 'typeorm';
-import { Appointment } from './appointment.entity';
 import { ClassSession } from '../catalog';
+import { withinLimits } from './booking-limits';
+import { readSeatsTaken } from './busy-time';
 import { type SlotCalendar, type SlotContext, scheduleOf } from './slot-context';
 import { NotAvailableError } from './availability.errors';
 import { type SlotRules, advanceWindow, checkSession, checkStart } from './slot-engine';
@@ -61,22 +62,27 @@ export async function adminPlacement(
 /**
  * The first calendar (ascending id) that can take `start`, read under the calendars' locks: for a
  * service, by the slot engine on `busy` (read with the locks); for a class, a session with a free
- * seat.
+ * seat (live holds take seats); either within the booking limits. `ignoreHoldId`: the booking
+ * client's own hold, which neither takes a seat nor counts toward a limit for them.
  */
 export async function freeCalendar(
   tx: EntityManager,
   ctx: SlotContext,
   start: number,
   busy: Map<number, Span[]> | undefined,
+  ignoreHoldId?: number,
 ): Promise<Placement | null> {
   const now = Date.now();
   if (ctx.type.kind === 'class') {
     for (const calendar of ctx.calendars) {
       const session = await sessionAt(tx, ctx.type.id, calendar.id, start);
       if (!session) continue;
-      const taken = await tx.countBy(Appointment, { classId: session.id, canceled: false });
+      const taken = (await readSeatsTaken(tx, [session.id], [], ignoreHoldId)).get(session.id) ?? 0;
       const seats = ctx.type.classSize ?? 0;
-      if (checkSession({ start, seats, taken }, ctx.rules, now) === null)
+      if (
+        checkSession({ start, seats, taken }, ctx.rules, now) === null &&
+        (await withinLimits(tx, ctx, calendar, start, { holdId: ignoreHoldId }))
+      )
         return { calendar, classId: session.id };
     }
     return null;
@@ -84,7 +90,11 @@ export async function freeCalendar(
   if (!busy) throw new Error('A service is checked on the busy time read with its locks');
   for (const calendar of ctx.calendars) {
     const schedule = scheduleOf(calendar, busy);
-    if (checkStart(schedule, ctx.rules, start, now) === null) return { calendar, classId: null };
+    if (
+      checkStart(schedule, ctx.rules, start, now) === null &&
+      (await withinLimits(tx, ctx, calendar, start, { holdId: ignoreHoldId }))
+    )
+      return { calendar, classId: null };
   }
   return null;
 }

@@ -51,13 +51,15 @@ export type SlotType = Pick<
   | 'minHoursInAdvance'
   | 'maxDaysInAdvance'
   | 'priceCents'
+  | 'maxPerDay'
+  | 'maxPerWeek'
 > & {
   /** Whether any form is linked (booking reads the forms' fields only then); unknown if absent. */
   hasForms?: boolean;
 };
 export type SlotCalendar = Pick<
   Calendar,
-  'id' | 'name' | 'timezone' | 'location' | 'hours' | 'overrides'
+  'id' | 'name' | 'timezone' | 'location' | 'hours' | 'overrides' | 'maxPerDay' | 'maxPerWeek'
 >;
 
 /** A calendar as the slot engine sees it, with its busy time. */
@@ -113,6 +115,8 @@ interface ContextRow extends Partial<BusyColumns> {
   minHoursInAdvance: number | null;
   maxDaysInAdvance: number | null;
   priceCents: number;
+  maxPerDay: number | null;
+  maxPerWeek: number | null;
   hasForms: number;
   deletedAt: Date | null;
   calendarId: number | null;
@@ -122,6 +126,8 @@ interface ContextRow extends Partial<BusyColumns> {
   calendarLocation: string | null;
   calendarHours: string | WeeklyHours | null;
   calendarOverrides: string | DateOverrides | null;
+  calendarMaxPerDay: number | null;
+  calendarMaxPerWeek: number | null;
   calendarDeletedAt: Date | null;
   offered: number | null;
 }
@@ -130,11 +136,13 @@ const TYPE_COLUMNS = `t.id, t.account_id AS accountId, t.name, t.category, t.act
   t.class_size AS classSize, t.padding_before AS paddingBefore, t.padding_after AS paddingAfter,
   t.slot_interval AS slotInterval, t.min_hours_in_advance AS minHoursInAdvance,
   t.max_days_in_advance AS maxDaysInAdvance, t.price_cents AS priceCents, t.deleted_at AS deletedAt,
+  t.max_per_day AS maxPerDay, t.max_per_week AS maxPerWeek,
   EXISTS (SELECT 1 FROM appointment_type_forms f WHERE f.appointment_type_id = t.id) AS hasForms`;
 const CALENDAR_COLUMNS = `c.id AS calendarId, c.account_id AS calendarAccountId,
   c.name AS calendarName, c.timezone AS calendarTimezone, c.location AS calendarLocation,
   c.hours AS calendarHours,
-  c.overrides AS calendarOverrides, c.deleted_at AS calendarDeletedAt`;
+  c.overrides AS calendarOverrides, c.deleted_at AS calendarDeletedAt,
+  c.max_per_day AS calendarMaxPerDay, c.max_per_week AS calendarMaxPerWeek`;
 
 /**
  * Resolves a request's type, calendar and addons: 400 with the contract's codes for what does not
@@ -234,6 +242,8 @@ function toSlotType(row: ContextRow): SlotType {
     minHoursInAdvance: row.minHoursInAdvance === null ? null : Number(row.minHoursInAdvance),
     maxDaysInAdvance: row.maxDaysInAdvance === null ? null : Number(row.maxDaysInAdvance),
     priceCents: Number(row.priceCents),
+    maxPerDay: nullableNumber(row.maxPerDay),
+    maxPerWeek: nullableNumber(row.maxPerWeek),
     hasForms: Boolean(Number(row.hasForms)),
   };
 }
@@ -246,7 +256,13 @@ function toSlotCalendar(row: ContextRow): SlotCalendar {
     location: row.calendarLocation ?? '',
     hours: json<WeeklyHours>(row.calendarHours),
     overrides: json<DateOverrides>(row.calendarOverrides),
+    maxPerDay: nullableNumber(row.calendarMaxPerDay),
+    maxPerWeek: nullableNumber(row.calendarMaxPerWeek),
   };
+}
+
+function nullableNumber(value: number | string | null): number | null {
+  return value === null ? null : Number(value);
 }
 
 async function offeredAddons(

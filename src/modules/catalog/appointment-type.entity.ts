@@ -71,6 +71,14 @@ export class AppointmentType {
   @Column({ name: 'require_sms_opt_in', type: 'boolean', default: false })
   requireSmsOptIn!: boolean;
 
+  /** At most this many live appointments a local day of the calendar's zone; null: no limit. */
+  @Column({ name: 'max_per_day', type: 'smallint', unsigned: true, nullable: true })
+  maxPerDay!: number | null;
+
+  /** At most this many a week (ISO: Monday to Sunday) of the calendar's zone; null: no limit. */
+  @Column({ name: 'max_per_week', type: 'smallint', unsigned: true, nullable: true })
+  maxPerWeek!: number | null;
+
   /** Soft delete: appointments keep their type; `?includeDeleted=true` lists it. */
   @Column({ name: 'deleted_at', type: 'datetime', precision: 3, nullable: true })
   deletedAt!: Date | null;

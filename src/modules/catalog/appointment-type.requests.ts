@@ -1,3 +1,4 @@
+import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsBoolean, IsIn, IsInt, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
 import {
   BooleanQuery,
@@ -16,6 +17,8 @@ import { APPOINTMENT_KINDS, type AppointmentKind } from './appointment-type.enti
 
 const MINUTES_IN_A_DAY = 1440;
 const MAX_LINKS = 100;
+/** The highest booking limit a type or calendar takes (its column is a SMALLINT). */
+export const MAX_BOOKING_LIMIT = 10_000;
 const COLOR_OR_EMPTY = new RegExp(`^$|${COLOR_PATTERN.source}`, 'i');
 
 /*
@@ -126,6 +129,36 @@ export class AppointmentTypeAttributes {
   @Optional()
   @IsBoolean()
   requireSmsOptIn?: boolean;
+
+  /** At most this many live appointments a local day (calendar's zone); null: no limit. */
+  @ApiPropertyOptional({
+    type: 'integer',
+    nullable: true,
+    minimum: 1,
+    maximum: MAX_BOOKING_LIMIT,
+    description:
+      "At most this many live appointments (and holds) a local day of the calendar's zone; " +
+      'admins are exempt. null: no limit.',
+  })
+  @OptionalNullable()
+  @Max(MAX_BOOKING_LIMIT)
+  @Min(1)
+  @IsInt()
+  maxPerDay?: number | null;
+
+  /** At most this many live appointments an ISO week (calendar's zone); null: no limit. */
+  @ApiPropertyOptional({
+    type: 'integer',
+    nullable: true,
+    minimum: 1,
+    maximum: MAX_BOOKING_LIMIT,
+    description: 'As `maxPerDay`, a week (ISO: Monday 00:00 to Monday). null: no limit.',
+  })
+  @OptionalNullable()
+  @Max(MAX_BOOKING_LIMIT)
+  @Min(1)
+  @IsInt()
+  maxPerWeek?: number | null;
 }
 
 export class ListAppointmentTypesQuery {

@@ -110,6 +110,25 @@ export class AppointmentTypeDetails extends AppointmentTypeView {
 
   @ApiProperty({ example: false })
   requireSmsOptIn!: boolean;
+
+  @ApiProperty({
+    type: 'integer',
+    nullable: true,
+    description:
+      "At most this many live appointments and holds of the type a local day of the booked calendar's " +
+      'zone; admins are exempt. null: no limit.',
+    example: 8,
+  })
+  maxPerDay!: number | null;
+
+  @ApiProperty({
+    type: 'integer',
+    nullable: true,
+    description:
+      'At most this many a week (ISO: Monday to Sunday), as `maxPerDay`. null: no limit.',
+    example: null,
+  })
+  maxPerWeek!: number | null;
 }
 
 export function toAppointmentTypeView(
@@ -150,5 +169,7 @@ export function toAppointmentTypeDetails(
     minHoursInAdvance: type.minHoursInAdvance,
     maxDaysInAdvance: type.maxDaysInAdvance,
     requireSmsOptIn: type.requireSmsOptIn,
+    maxPerDay: type.maxPerDay,
+    maxPerWeek: type.maxPerWeek,
   };
 }

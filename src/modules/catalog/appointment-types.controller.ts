@@ -52,7 +52,8 @@ export class AppointmentTypesController {
     summary: 'An appointment type',
     description:
       "Every field of the list's shape, as the list shows it, then the scheduling rules " +
-      '(`slotInterval`, `minHoursInAdvance`, `maxDaysInAdvance`, `requireSmsOptIn`). A deleted ' +
+      '(`slotInterval`, `minHoursInAdvance`, `maxDaysInAdvance`, `requireSmsOptIn`) and the booking ' +
+      'limits (`maxPerDay`, `maxPerWeek`). A deleted ' +
       "type is still read (`active: false`): appointments refer to it. Another account's type " +
       'is 403, an id that exists nowhere 404.',
   })

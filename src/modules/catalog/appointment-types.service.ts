@@ -100,6 +100,8 @@ export class AppointmentTypesService {
       minHoursInAdvance: null,
       maxDaysInAdvance: null,
       requireSmsOptIn: false,
+      maxPerDay: null,
+      maxPerWeek: null,
       deletedAt: null,
       createdAt: now,
       updatedAt: now,
@@ -163,6 +165,8 @@ function applyAttributes(type: AppointmentType, request: AppointmentTypeAttribut
   if (request.minHoursInAdvance !== undefined) type.minHoursInAdvance = request.minHoursInAdvance;
   if (request.maxDaysInAdvance !== undefined) type.maxDaysInAdvance = request.maxDaysInAdvance;
   if (request.requireSmsOptIn !== undefined) type.requireSmsOptIn = request.requireSmsOptIn;
+  if (request.maxPerDay !== undefined) type.maxPerDay = request.maxPerDay;
+  if (request.maxPerWeek !== undefined) type.maxPerWeek = request.maxPerWeek;
 
   if (type.kind === 'class') {
     if (request.classSize !== undefined) type.classSize = request.classSize;

@@ -1,4 +1,5 @@
-import { Allow, IsString, MaxLength, ValidateIf } from 'class-validator';
+import { ApiPropertyOptional } from '@nestjs/swagger';
+import { Allow, IsInt, IsString, Max, MaxLength, Min, ValidateIf } from 'class-validator';
 import {
   IsEmailAddress,
   IsMultiLine,
@@ -7,8 +8,10 @@ import {
   IsSingleLine,
   IsUrlOrEmpty,
   Optional,
+  OptionalNullable,
   Trim,
 } from '../../common/http/attributes';
+import { MAX_BOOKING_LIMIT } from './appointment-type.requests';
 
 /** Absent or "" (no address) is not validated; anything else must be one e-mail address. */
 const OptionalOrEmpty = () =>
@@ -68,6 +71,36 @@ class CalendarAttributes {
 
   @Allow()
   overrides?: unknown;
+
+  /** At most this many live appointments a local day (calendar's zone); null: no limit. */
+  @ApiPropertyOptional({
+    type: 'integer',
+    nullable: true,
+    minimum: 1,
+    maximum: MAX_BOOKING_LIMIT,
+    description:
+      "At most this many live appointments (and holds) a local day of the calendar's zone; " +
+      'admins are exempt. null: no limit.',
+  })
+  @OptionalNullable()
+  @Max(MAX_BOOKING_LIMIT)
+  @Min(1)
+  @IsInt()
+  maxPerDay?: number | null;
+
+  /** At most this many live appointments an ISO week (calendar's zone); null: no limit. */
+  @ApiPropertyOptional({
+    type: 'integer',
+    nullable: true,
+    minimum: 1,
+    maximum: MAX_BOOKING_LIMIT,
+    description: 'As `maxPerDay`, a week (ISO: Monday 00:00 to Monday). null: no limit.',
+  })
+  @OptionalNullable()
+  @Max(MAX_BOOKING_LIMIT)
+  @Min(1)
+  @IsInt()
+  maxPerWeek?: number | null;
 }
 
 export class CreateCalendarRequest extends CalendarAttributes {

@@ -18,6 +18,9 @@ export interface CalendarView {
 export interface CalendarDetailsView extends CalendarView {
   hours: WeeklyHours;
   overrides: DateOverrides;
+  /** Booking limits (docs/api.md, Booking limits); null: none. */
+  maxPerDay: number | null;
+  maxPerWeek: number | null;
 }
 
 export function toCalendarView(calendar: Calendar): CalendarView {
@@ -35,5 +38,11 @@ export function toCalendarView(calendar: Calendar): CalendarView {
 }
 
 export function toCalendarDetailsView(calendar: Calendar): CalendarDetailsView {
-  return { ...toCalendarView(calendar), hours: calendar.hours, overrides: calendar.overrides };
+  return {
+    ...toCalendarView(calendar),
+    hours: calendar.hours,
+    overrides: calendar.overrides,
+    maxPerDay: calendar.maxPerDay,
+    maxPerWeek: calendar.maxPerWeek,
+  };
 }

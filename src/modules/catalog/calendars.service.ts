@@ -72,6 +72,8 @@ export class CalendarsService {
         thumbnail: request.thumbnail ?? '',
         hours: rules.hours ?? structuredClone(DEFAULT_WEEKLY_HOURS),
         overrides: rules.overrides ?? {},
+        maxPerDay: request.maxPerDay ?? null,
+        maxPerWeek: request.maxPerWeek ?? null,
         deletedAt: null,
         createdAt: now,
         updatedAt: now,
@@ -98,6 +100,8 @@ export class CalendarsService {
     if (rules.timezone !== undefined) calendar.timezone = rules.timezone;
     if (rules.hours !== undefined) calendar.hours = rules.hours;
     if (rules.overrides !== undefined) calendar.overrides = rules.overrides;
+    if (request.maxPerDay !== undefined) calendar.maxPerDay = request.maxPerDay;
+    if (request.maxPerWeek !== undefined) calendar.maxPerWeek = request.maxPerWeek;
     calendar.updatedAt = new Date();
     return toCalendarDetailsView(await this.calendars.save(calendar));
   }

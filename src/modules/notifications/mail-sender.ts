@@ -14,6 +14,12 @@ export interface MailMessage extends EmailContent {
   fromName: string;
   /** One address, or "" for none (anything else is left out). */
   replyTo: string;
+  /**
+   * The appointment's event (an iTIP message, see appointmentInvite), sent as nodemailer's
+   * `icalEvent`: a text/calendar part with its METHOD, which mail clients offer to add or update,
+   * and the same as an `invite.ics` attachment.
+   */
+  calendarEvent?: { method: 'REQUEST' | 'CANCEL'; content: string };
 }
 
 /** Why a message was not sent to a recipient that is not one address (its record's `error`). */
@@ -94,6 +100,9 @@ export class MailSender implements OnApplicationShutdown {
         subject: message.subject,
         text: message.text,
         html: message.html,
+        ...(message.calendarEvent
+          ? { icalEvent: { filename: 'invite.ics', ...message.calendarEvent } }
+          : {}),
         // RFC 3834: automatic mail; auto-responders should not answer it.
         headers: { 'Auto-Submitted': 'auto-generated' },
       });

@@ -18,6 +18,9 @@ export interface AppointmentFacts extends SendTimeFacts {
   accountId: number;
   firstName: string;
   endsAt: Date;
+  /** The iCalendar SEQUENCE of its event (the e-mail's .ics). */
+  sequence: number;
+  updatedAt: Date;
   timezone: string;
   typeName: string;
   calendarName: string;
@@ -58,6 +61,8 @@ interface FactsRow {
   canceled: number | boolean;
   starts_at: Date;
   ends_at: Date;
+  sequence: number;
+  updated_at: Date;
   timezone: string;
   type_name: string;
   require_sms_opt_in: number | boolean;
@@ -110,6 +115,8 @@ function factsOfRow(row: FactsRow): AppointmentFacts {
     canceled: Boolean(row.canceled),
     startsAt: row.starts_at,
     endsAt: row.ends_at,
+    sequence: Number(row.sequence),
+    updatedAt: row.updated_at,
     timezone: row.timezone,
     typeName: row.type_name,
     calendarName: row.calendar_name,
@@ -156,7 +163,7 @@ export class NotificationRecords {
   ): Promise<Map<number, AppointmentFacts>> {
     const rows: FactsRow[] = await db.query(
       `SELECT a.id, a.account_id, a.first_name, a.email, a.phone, a.sms_opt_in, a.canceled,
-              a.starts_at, a.ends_at, a.timezone,
+              a.starts_at, a.ends_at, a.sequence, a.updated_at, a.timezone,
               t.name AS type_name, t.require_sms_opt_in,
               c.name AS calendar_name, c.location, c.email AS calendar_email, c.reply_to,
               acc.name AS account_name, acc.email AS account_email,

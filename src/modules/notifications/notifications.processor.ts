@@ -2,11 +2,13 @@ import { InjectQueue, Process, Processor } from '@nestjs/bull';
 import { type BeforeApplicationShutdown, Inject } from '@nestjs/common';
 import type { Job, Queue } from 'bull';
 import type { Logger } from 'pino';
+import { appointmentInvite } from '../../common/calendar/appointment-ical';
+import { toSingleLine } from '../../common/http/text-rules';
 import { ROOT_LOGGER } from '../../common/logging/logging.module';
 import { QueueName } from '../../common/queues/queue-names';
 import { AppConfig } from '../../config/app-config';
 import { confirmationPage } from '../appointments';
-import { MailSender } from './mail-sender';
+import { type MailMessage, MailSender } from './mail-sender';
 import { type MessageFacts, renderEmail, renderSms } from './notification-content';
 import { SEND_JOB, type SendJobData } from './notification-queue';
 import {
@@ -138,6 +140,7 @@ export class NotificationsProcessor implements BeforeApplicationShutdown {
           fromName: facts.accountName,
           replyTo: facts.replyTo,
           ...renderEmail(message),
+          calendarEvent: this.calendarEvent(n, facts, recipient, message.confirmationPage),
         });
       }
       return await this.sms.send(recipient, renderSms(message));
@@ -145,6 +148,43 @@ export class NotificationsProcessor implements BeforeApplicationShutdown {
       // Senders do not throw; a template that did cannot do better on the next attempt.
       return { kind: 'failed', error: err instanceof Error ? err.message : String(err) };
     }
+  }
+
+  /**
+   * The .ics of a confirmation or a reschedule (the appointment as it is now: its UID and its
+   * SEQUENCE, raised by each move, so the client's calendar updates the one event it holds); none
+   * for reminders and cancellations (the latter's would be METHOD:CANCEL: not asked for, left out).
+   */
+  private calendarEvent(
+    n: ClaimedNotification,
+    facts: AppointmentFacts,
+    recipient: string,
+    page: string,
+  ): MailMessage['calendarEvent'] {
+    if (n.kind !== 'confirmation' && n.kind !== 'rescheduled') return undefined;
+    if (facts.canceled) return undefined;
+    const content = appointmentInvite(
+      {
+        id: facts.id,
+        startsAt: facts.startsAt,
+        endsAt: facts.endsAt,
+        sequence: facts.sequence,
+        canceled: false,
+        summary: toSingleLine(`${facts.typeName} (${facts.accountName})`),
+        description: `See, cancel or reschedule it: ${page}`,
+        location: toSingleLine(facts.location),
+        updatedAt: facts.updatedAt,
+      },
+      this.config.http.publicUrl,
+      {
+        organizer: {
+          name: toSingleLine(facts.accountName),
+          email: this.config.notifications.mail.from,
+        },
+        attendee: { name: toSingleLine(facts.firstName), email: recipient },
+      },
+    );
+    return { method: 'REQUEST', content };
   }
 
   /** Best effort: when MySQL is what failed, the lease simply runs out. */

@@ -190,7 +190,7 @@ export class ConfirmationController {
     return {
       appointmentId: v.id,
       host: this.host,
-      sequence: o.appointment.icalSequence,
+      sequence: o.appointment.sequence,
       start: o.appointment.startsAt,
       end: o.appointment.endsAt,
       timezone: v.calendarTimezone,

@@ -5,8 +5,8 @@ import { performance } from 'node:perf_hooks';
 import { type FactoryProvider, Injectable, type OnApplicationShutdown } from '@nestjs/common';
 import { Agent, type Dispatcher, request } from 'undici';
 import { AppConfig } from '../../config/app-config';
-import { isPublicAddress } from './target-address';
-import { type WebhookTargetPolicy, checkTargetAtSend } from './webhook-target';
+import { isPublicAddress } from '../../common/net/target-address';
+import { type OutboundTargetPolicy, checkTargetAtSend } from '../../common/net/outbound-target';
 
 /** What one delivery attempt came to, for the job that retries or gives up. */
 export interface SendOutcome {
@@ -23,7 +23,7 @@ export interface SendOutcome {
 export type SendTimeout = 'connect' | 'headers' | 'total';
 
 /** Where webhooks may go: the part of the configuration the sender enforces. */
-export type SenderPolicy = WebhookTargetPolicy;
+export type SenderPolicy = OutboundTargetPolicy;
 
 /** A DNS lookup with the shape of `dns.promises.lookup(host, { all: true })`. */
 export type LookupAll = (hostname: string, options: { all: true }) => Promise<LookupAddress[]>;

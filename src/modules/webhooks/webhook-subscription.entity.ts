@@ -84,7 +84,7 @@ export class WebhookSubscription {
   @Column({ name: 'static_action', type: 'varchar', length: 32, nullable: true })
   staticAction!: WebhookAction | null;
 
-  /** An http(s) URL as its owner gave it (checked by checkWebhookTarget). */
+  /** An http(s) URL as its owner gave it (checked by checkOutboundTarget). */
   @Column({ type: 'varchar', length: 2048 })
   target!: string;
 

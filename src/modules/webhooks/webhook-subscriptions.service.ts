@@ -26,7 +26,7 @@ import {
   type WebhookSubscriptionView,
   toWebhookSubscriptionView,
 } from './webhook-subscription.view';
-import { type WebhookTargetPolicy, checkWebhookTarget } from './webhook-target';
+import { type OutboundTargetPolicy, checkOutboundTarget } from '../../common/net/outbound-target';
 import { InvalidTargetError, MAX_WEBHOOKS, TooManyWebhooksError } from './webhooks.errors';
 
 /**
@@ -37,7 +37,7 @@ import { InvalidTargetError, MAX_WEBHOOKS, TooManyWebhooksError } from './webhoo
  */
 @Injectable()
 export class WebhookSubscriptionsService {
-  private readonly policy: WebhookTargetPolicy;
+  private readonly policy: OutboundTargetPolicy;
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
@@ -173,7 +173,7 @@ export class WebhookSubscriptionsService {
   }
 
   private checkedTarget(attribute: string, target: string): string {
-    const check = checkWebhookTarget(target, this.policy);
+    const check = checkOutboundTarget(target, this.policy);
     if (!check.ok) throw new InvalidTargetError(attribute, check.reason);
     return target;
   }

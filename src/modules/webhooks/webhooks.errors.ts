@@ -4,7 +4,7 @@ import { WEBHOOK_EVENTS } from './webhook-subscription.entity';
 /** Dynamic subscriptions an account may have (the contract's limit); static ones do not count. */
 export const MAX_WEBHOOKS = 25;
 
-/** A target the policy refuses; `reason` says why (see checkWebhookTarget). */
+/** A target the policy refuses; `reason` says why (see checkOutboundTarget). */
 export class InvalidTargetError extends InvalidAttributeError {
   constructor(attribute: string, reason: string) {
     super('invalid_target', `Attribute "${attribute}" ${reason}`);

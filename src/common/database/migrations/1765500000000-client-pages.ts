@@ -2,9 +2,8 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
  * The client pages (issue 24): how many hours before its start a client may still cancel or
- * reschedule an appointment (0: until it starts, as before), the sites allowed to frame the pages
- * (none by default), and each appointment's iCalendar SEQUENCE (raised by every reschedule and by
- * the cancel, so that a client's calendar replaces the event it holds).
+ * reschedule an appointment (0: until it starts, as before), and the sites allowed to frame the
+ * pages (none by default).
  */
 export class ClientPages1765500000000 implements MigrationInterface {
   name = 'ClientPages1765500000000';
@@ -15,13 +14,9 @@ export class ClientPages1765500000000 implements MigrationInterface {
         'ADD COLUMN client_change_min_hours INT UNSIGNED NOT NULL DEFAULT 0, ' +
         'ADD COLUMN embed_origins JSON NULL',
     );
-    await q.query(
-      'ALTER TABLE appointments ADD COLUMN ical_sequence INT UNSIGNED NOT NULL DEFAULT 0',
-    );
   }
 
   async down(q: QueryRunner): Promise<void> {
-    await q.query('ALTER TABLE appointments DROP COLUMN ical_sequence');
     await q.query(
       'ALTER TABLE accounts DROP COLUMN client_change_min_hours, DROP COLUMN embed_origins',
     );

@@ -13,6 +13,8 @@ import { OutboxBatchJobs1764900000000 } from './1764900000000-outbox-batch-jobs'
 import { Clients1765000000000 } from './1765000000000-clients';
 import { Payments1765100000000 } from './1765100000000-payments';
 import { AppointmentsByClient1765110000000 } from './1765110000000-appointments-by-client';
+import { SlotHolds1765200000000 } from './1765200000000-slot-holds';
+import { CalendarSync1765400000000 } from './1765400000000-calendar-sync';
 import { ClientPages1765500000000 } from './1765500000000-client-pages';
 
 /**
@@ -35,5 +37,7 @@ export const migrations = [
   Clients1765000000000,
   Payments1765100000000,
   AppointmentsByClient1765110000000,
+  SlotHolds1765200000000,
+  CalendarSync1765400000000,
   ClientPages1765500000000,
 ];

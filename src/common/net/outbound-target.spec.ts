@@ -1,13 +1,17 @@
-import { MAX_TARGET_LENGTH, type WebhookTargetPolicy, checkWebhookTarget } from './webhook-target';
+import {
+  MAX_TARGET_LENGTH,
+  type OutboundTargetPolicy,
+  checkOutboundTarget,
+} from './outbound-target';
 
-const STRICT: WebhookTargetPolicy = { extraPorts: [], allowPrivateTargets: false };
-const EXTRA_PORTS: WebhookTargetPolicy = { extraPorts: [8443, 9000], allowPrivateTargets: false };
-const OPEN: WebhookTargetPolicy = { extraPorts: 'any', allowPrivateTargets: true };
+const STRICT: OutboundTargetPolicy = { extraPorts: [], allowPrivateTargets: false };
+const EXTRA_PORTS: OutboundTargetPolicy = { extraPorts: [8443, 9000], allowPrivateTargets: false };
+const OPEN: OutboundTargetPolicy = { extraPorts: 'any', allowPrivateTargets: true };
 
 const PRIVATE = (host: string) =>
   `must not point to a private, loopback or reserved address (${host}).`;
 
-describe('checkWebhookTarget', () => {
+describe('checkOutboundTarget', () => {
   it.each([
     'https://hooks.example.com/acuity',
     'http://hooks.example.com/acuity?token=abc#frag',
@@ -25,7 +29,7 @@ describe('checkWebhookTarget', () => {
     'https://localhost.example.com/hook',
     `https://example.com/${'a'.repeat(MAX_TARGET_LENGTH - 'https://example.com/'.length)}`,
   ])('accepts %s under the strict policy', (target) => {
-    expect(checkWebhookTarget(target, STRICT)).toEqual({ ok: true, url: new URL(target) });
+    expect(checkOutboundTarget(target, STRICT)).toEqual({ ok: true, url: new URL(target) });
   });
 
   it.each([
@@ -85,7 +89,7 @@ describe('checkWebhookTarget', () => {
       'must be at most 2048 characters long.',
     ],
   ])('refuses %j under the strict policy: %s', (target, reason) => {
-    expect(checkWebhookTarget(target, STRICT)).toEqual({ ok: false, reason });
+    expect(checkOutboundTarget(target, STRICT)).toEqual({ ok: false, reason });
   });
 
   it.each([
@@ -95,7 +99,7 @@ describe('checkWebhookTarget', () => {
     ['http://example.com/', true],
     ['https://example.com:8080/', 'must use port 443, 80, 8443 or 9000, not 8080.'],
   ])('allows the extra ports of the configuration: %s', (target, outcome) => {
-    expect(checkWebhookTarget(target, EXTRA_PORTS)).toEqual(
+    expect(checkOutboundTarget(target, EXTRA_PORTS)).toEqual(
       outcome === true ? { ok: true, url: new URL(target) } : { ok: false, reason: outcome },
     );
   });
@@ -106,15 +110,15 @@ describe('checkWebhookTarget', () => {
     'http://[::1]:8080/',
     'https://10.0.0.5:1/',
   ])('accepts %s when any port and private targets are allowed', (target) => {
-    expect(checkWebhookTarget(target, OPEN)).toEqual({ ok: true, url: new URL(target) });
+    expect(checkOutboundTarget(target, OPEN)).toEqual({ ok: true, url: new URL(target) });
   });
 
   it('still refuses what is not an http(s) URL when everything else is allowed', () => {
-    expect(checkWebhookTarget('ftp://127.0.0.1/', OPEN)).toEqual({
+    expect(checkOutboundTarget('ftp://127.0.0.1/', OPEN)).toEqual({
       ok: false,
       reason: 'must be an http or https URL.',
     });
-    expect(checkWebhookTarget('http://user:pw@127.0.0.1/', OPEN)).toEqual({
+    expect(checkOutboundTarget('http://user:pw@127.0.0.1/', OPEN)).toEqual({
       ok: false,
       reason: 'must not contain a username or password.',
     });
@@ -122,13 +126,13 @@ describe('checkWebhookTarget', () => {
 
   it('checks the ports and the address apart', () => {
     expect(
-      checkWebhookTarget('http://127.0.0.1:8080/', {
+      checkOutboundTarget('http://127.0.0.1:8080/', {
         extraPorts: 'any',
         allowPrivateTargets: false,
       }),
     ).toEqual({ ok: false, reason: PRIVATE('127.0.0.1') });
     expect(
-      checkWebhookTarget('http://127.0.0.1:8080/', { extraPorts: [], allowPrivateTargets: true }),
+      checkOutboundTarget('http://127.0.0.1:8080/', { extraPorts: [], allowPrivateTargets: true }),
     ).toEqual({ ok: false, reason: 'must use port 443 or 80, not 8080.' });
   });
 });

@@ -1,10 +1,16 @@
 import { isIP } from 'node:net';
-import { isSingleLineText } from '../../common/http/text-rules';
-import type { WebhooksConfig } from '../../config/app-config';
+import { isSingleLineText } from '../http/text-rules';
 import { isPublicAddress } from './target-address';
 
-/** What the operator allows webhook targets to be (AppConfig.webhooks). */
-export type WebhookTargetPolicy = Pick<WebhooksConfig, 'extraPorts' | 'allowPrivateTargets'>;
+/**
+ * What the operator allows the service's outbound requests to reach: webhook targets
+ * (AppConfig.webhooks) and calendar sources (AppConfig.calendarSync) each have their own.
+ */
+export interface OutboundTargetPolicy {
+  /** Ports allowed besides 80 and 443; 'any' when the operator allows every port. */
+  extraPorts: number[] | 'any';
+  allowPrivateTargets: boolean;
+}
 
 export const MAX_TARGET_LENGTH = 2048;
 
@@ -15,11 +21,11 @@ const CONTRACT_PORTS = [443, 80];
 export type TargetCheck = { ok: true; url: URL } | { ok: false; reason: string };
 
 /**
- * Whether `target` may receive webhooks, at registration. Hostnames are not resolved here (an
+ * Whether `target` may be reached (a webhook target, a calendar source), at registration. Hostnames are not resolved here (an
  * address can change after registration); the delivery side checks the address it connects to.
  * An IP literal is checked now, and `localhost` and `*.localhost` count as loopback.
  */
-export function checkWebhookTarget(target: string, policy: WebhookTargetPolicy): TargetCheck {
+export function checkOutboundTarget(target: string, policy: OutboundTargetPolicy): TargetCheck {
   const refuse = (reason: string): TargetCheck => ({ ok: false, reason });
   if (target.length > MAX_TARGET_LENGTH)
     return refuse(`must be at most ${MAX_TARGET_LENGTH} characters long.`);
@@ -59,11 +65,11 @@ export function portOf(url: URL): number {
 }
 
 /** Whether the policy lets webhooks go to `port` (at registration and again at send time). */
-export function portAllowed(port: number, policy: WebhookTargetPolicy): boolean {
+export function portAllowed(port: number, policy: OutboundTargetPolicy): boolean {
   return policy.extraPorts === 'any' || allowedPorts(policy).includes(port);
 }
 
-function allowedPorts(policy: WebhookTargetPolicy): number[] {
+function allowedPorts(policy: OutboundTargetPolicy): number[] {
   return [
     ...new Set([...CONTRACT_PORTS, ...(policy.extraPorts === 'any' ? [] : policy.extraPorts)]),
   ];
@@ -91,7 +97,7 @@ function ports(list: number[]): string {
  */
 export function checkTargetAtSend(
   target: string,
-  policy: WebhookTargetPolicy,
+  policy: OutboundTargetPolicy,
 ): { url: URL; host: string } | { error: string } {
   let url: URL;
   try {

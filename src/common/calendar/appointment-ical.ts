@@ -1,0 +1,99 @@
+import ical, {
+  type ICalCalendar,
+  ICalAttendeeRole,
+  ICalAttendeeStatus,
+  ICalCalendarMethod,
+  ICalEventStatus,
+} from 'ical-generator';
+
+/** The PRODID of everything the service writes in iCalendar. */
+const PROD_ID = { company: 'scheduling-service', product: 'appointments', language: 'EN' };
+
+/** What an appointment's VEVENT says (built from the row, whichever module reads it). */
+export interface AppointmentEventFacts {
+  id: number;
+  startsAt: Date;
+  endsAt: Date;
+  /** SEQUENCE: raised by every reschedule and cancel (appointments.sequence). */
+  sequence: number;
+  canceled: boolean;
+  summary: string;
+  description: string;
+  location: string;
+  /** When the row last changed (DTSTAMP for the feed; LAST-MODIFIED). */
+  updatedAt: Date;
+}
+
+/**
+ * The UID of an appointment's event: stable for its whole life (reschedules included), and unique
+ * to this service's host (RFC 5545 §3.8.4.7), so that every copy a client or a staff member holds
+ * is the same event to their calendar.
+ */
+export function appointmentUid(appointmentId: number, publicUrl: string): string {
+  return `appointment-${appointmentId}@${new URL(publicUrl).hostname}`;
+}
+
+/** A new calendar object: a feed's (PUBLISH: subscribed to) or an e-mail's (see appointmentInvite). */
+export function newCalendar(name: string, method: ICalCalendarMethod | null = null): ICalCalendar {
+  return ical({ prodId: PROD_ID, name, method });
+}
+
+/**
+ * Adds the appointment's VEVENT to `calendar`, its times in UTC (exact whatever the reader's zone
+ * database says). The one builder of an appointment's event: the feed, the e-mails and the
+ * client's pages all write the same UID and SEQUENCE.
+ */
+export function addAppointmentEvent(
+  calendar: ICalCalendar,
+  facts: AppointmentEventFacts,
+  publicUrl: string,
+  people: {
+    organizer?: { name: string; email: string };
+    attendee?: { name: string; email: string };
+  } = {},
+): void {
+  calendar.createEvent({
+    id: appointmentUid(facts.id, publicUrl),
+    sequence: facts.sequence,
+    start: facts.startsAt,
+    end: facts.endsAt,
+    stamp: new Date(),
+    lastModified: facts.updatedAt,
+    summary: facts.summary,
+    description: facts.description,
+    location: facts.location === '' ? null : facts.location,
+    status: facts.canceled ? ICalEventStatus.CANCELLED : ICalEventStatus.CONFIRMED,
+    organizer: people.organizer ?? null,
+    attendees: people.attendee
+      ? [
+          {
+            ...people.attendee,
+            role: ICalAttendeeRole.REQ,
+            // Booked by the client: accepted already, no reply asked for.
+            status: ICalAttendeeStatus.ACCEPTED,
+            rsvp: false,
+          },
+        ]
+      : [],
+  });
+}
+
+/**
+ * The `.ics` of a client's confirmation or reschedule e-mail: METHOD:REQUEST with the account as
+ * ORGANIZER and the client as an ACCEPTED ATTENDEE who is asked for no reply. REQUEST (not
+ * PUBLISH) is what Gmail, Outlook and Apple Mail treat as an update of the event they hold when the
+ * UID matches and the SEQUENCE is higher; the client never has to answer it. A canceled
+ * appointment's is METHOD:CANCEL (RFC 5546 §3.2.5).
+ */
+export function appointmentInvite(
+  facts: AppointmentEventFacts,
+  publicUrl: string,
+  people: { organizer: { name: string; email: string }; attendee: { name: string; email: string } },
+): string {
+  const calendar = newCalendar(
+    facts.summary,
+    facts.canceled ? ICalCalendarMethod.CANCEL : ICalCalendarMethod.REQUEST,
+  );
+  addAppointmentEvent(calendar, facts, publicUrl, people);
+  return calendar.toString();
+}

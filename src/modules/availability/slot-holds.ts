@@ -1,0 +1,99 @@
+import { createHash, randomBytes } from 'node:crypto';
+import type { EntityManager } from 'typeorm';
+import { queryPrepared } from '../../common/database/prepared';
+import { InvalidAttributeError } from '../../common/errors/domain-error';
+
+/*
+ * A hold's token and what booking does with it: the client who holds a time books it with
+ * `holdToken`; their booking finds the live hold, ignores it in its own busy check, and deletes it
+ * in its transaction (the hold becomes the appointment).
+ */
+
+/** 32 random bytes, base64url (43 characters): given once, when the hold is made. */
+export function newHoldToken(): { token: string; hash: Buffer } {
+  const token = randomBytes(32).toString('base64url');
+  return { token, hash: hashHoldToken(token) };
+}
+
+/** Only the token's SHA-256 is stored: 256 random bits need no salt nor a slow hash. */
+export function hashHoldToken(token: string): Buffer {
+  return createHash('sha256').update(token, 'utf8').digest();
+}
+
+/** A `holdToken` that is no live hold of the account: unknown, released, booked or expired. */
+export class InvalidHoldTokenError extends InvalidAttributeError {
+  constructor() {
+    super('invalid_hold_token', 'The hold token is unknown, or its hold has ended.');
+  }
+}
+
+/** A live hold booked for another type, calendar or time than it holds. */
+export class HoldMismatchError extends InvalidAttributeError {
+  constructor(datetime: string) {
+    super(
+      'invalid_hold_token',
+      `The hold is not for the appointment type, calendar and time "${datetime}" booked.`,
+    );
+  }
+}
+
+/** What a booking reads of the hold it books. */
+interface HeldRow {
+  id: number;
+  appointmentTypeId: number;
+  calendarId: number;
+  startsAt: Date;
+}
+
+/** The account's live hold with this token, if any (prepared: it is on the booking's path). */
+async function findLiveHold(
+  manager: EntityManager,
+  accountId: number,
+  token: string,
+): Promise<HeldRow | undefined> {
+  const [row] = await queryPrepared<HeldRow[]>(
+    manager,
+    `SELECT id, appointment_type_id AS appointmentTypeId, calendar_id AS calendarId,
+            starts_at AS startsAt
+       FROM slot_holds WHERE token_hash = ? AND account_id = ? AND expires_at > ?`,
+    [hashHoldToken(token), accountId, new Date()],
+  );
+  return row;
+}
+
+/**
+ * The hold a client's booking takes, checked before the booking's transaction: 400
+ * `invalid_hold_token` for a token that is no live hold of the account, or whose hold is for
+ * another type, time or (when the booking names one) calendar.
+ */
+export async function heldSlot(
+  manager: EntityManager,
+  accountId: number,
+  token: string,
+  booked: { typeId: number; start: number; calendarId?: number; datetimeText: string },
+): Promise<{ id: number; calendarId: number }> {
+  const hold = await findLiveHold(manager, accountId, token);
+  if (!hold) throw new InvalidHoldTokenError();
+  const calendarId = Number(hold.calendarId);
+  if (
+    Number(hold.appointmentTypeId) !== booked.typeId ||
+    new Date(hold.startsAt).getTime() !== booked.start ||
+    (booked.calendarId !== undefined && booked.calendarId !== calendarId)
+  )
+    throw new HoldMismatchError(booked.datetimeText);
+  return { id: Number(hold.id), calendarId };
+}
+
+/**
+ * In the booking's transaction, under its calendar's lock: deletes the hold it books. Refused
+ * (`invalid_hold_token`, the transaction rolled back) when the hold ended meanwhile: released,
+ * booked by a request sent twice, or expired.
+ */
+export async function consumeHold(tx: EntityManager, holdId: number): Promise<void> {
+  const result = await queryPrepared<{ affectedRows: number }>(
+    tx,
+    'DELETE FROM slot_holds WHERE id = ? AND expires_at > ?',
+    [holdId, new Date()],
+  );
+  if (!result.affectedRows) throw new InvalidHoldTokenError();
+}

@@ -1,0 +1,198 @@
+import ICAL from 'ical.js';
+import { DateTime, IANAZone } from 'luxon';
+import type { Span } from '../availability';
+
+/** What a calendar's sources' events come to: busy spans (any order, may overlap) and a count. */
+export interface ExpandedBusy {
+  spans: Span[];
+  /** Busy occurrences in the window (free and cancelled ones left out). */
+  events: number;
+}
+
+/** Too many occurrences in a window is a feed no person keeps: refused rather than stored. */
+export const MAX_OCCURRENCES = 20_000;
+
+/** A series is walked from its start; one that repeats this often before the window is refused. */
+const MAX_STEPS = 200_000;
+
+/**
+ * An occurrence moved by a RECURRENCE-ID override may come from outside the window: the walk goes
+ * on this long past it, so that an occurrence moved in from the next week is still found.
+ */
+const MOVED_IN_SLACK_MS = 31 * 24 * 3600 * 1000;
+
+export class CalendarDataError extends Error {}
+
+/**
+ * The busy time of iCalendar objects (a feed's one VCALENDAR, a CalDAV collection's many) during
+ * `window`, as RFC 5545 has it, with ical.js doing the parsing and the recurrence:
+ *
+ * - a series (RRULE, RDATE) less its EXDATEs, each RECURRENCE-ID override replacing the occurrence
+ *   it names (moved, lengthened, made free or cancelled);
+ * - TRANSP:TRANSPARENT (free) and STATUS:CANCELLED events and occurrences are not busy;
+ * - times with a TZID are read in the object's VTIMEZONE when it has one, else as an IANA zone
+ *   (Google and Fastmail name IANA zones), UTC times as UTC, floating times and all-day dates in
+ *   the calendar's zone (`zone`): an all-day event keeps the staff member's whole local day.
+ *
+ * A text that does not parse throws CalendarDataError (the source keeps its last good spans).
+ */
+export function expandBusy(texts: string[], window: Span, zone: string): ExpandedBusy {
+  const spans: Span[] = [];
+  for (const text of texts) {
+    let root: ICAL.Component;
+    try {
+      root = new ICAL.Component(ICAL.parse(text) as unknown[]);
+    } catch (e) {
+      throw new CalendarDataError(
+        `not iCalendar data: ${e instanceof Error ? e.message : String(e)}`,
+      );
+    }
+    const calendars = root.name === 'vcalendar' ? [root] : root.getAllSubcomponents('vcalendar');
+    if (calendars.length === 0) throw new CalendarDataError('no VCALENDAR in the data');
+    for (const calendar of calendars) expandCalendar(calendar, window, zone, spans);
+  }
+  return { spans: spans.filter((s) => s.until > s.from), events: spans.length };
+}
+
+/**
+ * ical.js compares EXDATEs and RECURRENCE-IDs with occurrences through its registry of zones,
+ * which is global: the object's VTIMEZONEs are registered for the walk and removed after it. The
+ * walk is synchronous, so no other walk sees them.
+ */
+function expandCalendar(calendar: ICAL.Component, window: Span, zone: string, out: Span[]): void {
+  const zones = new Map<string, ICAL.Timezone>();
+  for (const vtimezone of calendar.getAllSubcomponents('vtimezone')) {
+    const tz = new ICAL.Timezone(vtimezone);
+    if (tz.tzid && !ICAL.TimezoneService.has(tz.tzid)) zones.set(tz.tzid, tz);
+  }
+  for (const [tzid, tz] of zones) ICAL.TimezoneService.register(tz, tzid);
+  try {
+    expandEvents(calendar, new InstantReader(zones, zone), window, out);
+  } finally {
+    for (const tzid of zones.keys()) ICAL.TimezoneService.remove(tzid);
+  }
+}
+
+function expandEvents(
+  calendar: ICAL.Component,
+  reader: InstantReader,
+  window: Span,
+  out: Span[],
+): void {
+  const byUid = new Map<string, { master?: ICAL.Component; overrides: ICAL.Component[] }>();
+  for (const vevent of calendar.getAllSubcomponents('vevent')) {
+    const uid = String(vevent.getFirstPropertyValue('uid') ?? `no-uid-${byUid.size}`);
+    const group = byUid.get(uid) ?? { overrides: [] };
+    if (vevent.hasProperty('recurrence-id')) group.overrides.push(vevent);
+    else group.master = vevent;
+    byUid.set(uid, group);
+  }
+  for (const { master, overrides } of byUid.values()) {
+    if (!master) {
+      // Overrides without their series (an invitation to one occurrence): each stands alone.
+      for (const override of overrides) single(new ICAL.Event(override), reader, window, out);
+      continue;
+    }
+    const event = new ICAL.Event(master, { exceptions: overrides, strictExceptions: true });
+    if (isFree(master) || isCancelled(master)) continue;
+    if (event.isRecurring()) series(event, reader, window, out);
+    else single(event, reader, window, out);
+  }
+}
+
+function single(event: ICAL.Event, reader: InstantReader, window: Span, out: Span[]): void {
+  if (isFree(event.component) || isCancelled(event.component)) return;
+  if (!event.startDate) return;
+  const span = reader.span(event.component, event.startDate, event.endDate);
+  if (span.until > window.from && span.from < window.until) push(out, span);
+}
+
+function series(event: ICAL.Event, reader: InstantReader, window: Span, out: Span[]): void {
+  const iterator = event.iterator();
+  for (let steps = 0; ; steps++) {
+    if (steps > MAX_STEPS) throw new CalendarDataError('a series repeats too often to expand');
+    const next = iterator.next();
+    if (!next) return;
+    // The occurrence as the series has it; past the window (and the slack), the walk ends.
+    if (reader.instant(event.component, 'dtstart', next) > window.until + MOVED_IN_SLACK_MS) return;
+    const details = event.getOccurrenceDetails(next);
+    const item = details.item.component;
+    if (isFree(item) || isCancelled(item)) continue;
+    const span = reader.span(item, details.startDate, details.endDate);
+    if (span.until > window.from && span.from < window.until) push(out, span);
+  }
+}
+
+function push(out: Span[], span: Span): void {
+  if (out.length >= MAX_OCCURRENCES)
+    throw new CalendarDataError(`more than ${MAX_OCCURRENCES} busy events in the window`);
+  out.push(span);
+}
+
+function isFree(vevent: ICAL.Component): boolean {
+  return String(vevent.getFirstPropertyValue('transp') ?? '').toUpperCase() === 'TRANSPARENT';
+}
+
+function isCancelled(vevent: ICAL.Component): boolean {
+  return String(vevent.getFirstPropertyValue('status') ?? '').toUpperCase() === 'CANCELLED';
+}
+
+/** Reads an event's local times as instants, by the rules of expandBusy. */
+class InstantReader {
+  constructor(
+    private readonly zones: Map<string, ICAL.Timezone>,
+    private readonly calendarZone: string,
+  ) {}
+
+  span(vevent: ICAL.Component, start: ICAL.Time, end: ICAL.Time | null): Span {
+    const from = this.instant(vevent, 'dtstart', start);
+    if (start.isDate) {
+      // An all-day event: its dates, whole local days of the calendar (one day without an end).
+      let lastDay = end && end.compare(start) > 0 ? end : null;
+      if (lastDay === null) {
+        lastDay = start.clone();
+        lastDay.adjust(1, 0, 0, 0);
+      }
+      return { from, until: this.instant(vevent, 'dtstart', lastDay) };
+    }
+    const until = end
+      ? this.instant(vevent, vevent.hasProperty('dtend') ? 'dtend' : 'dtstart', end)
+      : from;
+    return { from, until: Math.max(from, until) };
+  }
+
+  /** `time`'s local reading in the zone of `vevent`'s `property` (its TZID), as epoch ms. */
+  instant(vevent: ICAL.Component, property: 'dtstart' | 'dtend', time: ICAL.Time): number {
+    const local = {
+      year: time.year,
+      month: time.month,
+      day: time.day,
+      hour: time.isDate ? 0 : time.hour,
+      minute: time.isDate ? 0 : time.minute,
+      second: time.isDate ? 0 : time.second,
+    };
+    if (time.isDate) return this.inZone(local, this.calendarZone);
+    const prop = vevent.getFirstProperty(property) ?? vevent.getFirstProperty('dtstart');
+    const raw = prop?.getFirstValue();
+    const isUtc = raw instanceof ICAL.Time && raw.zone === ICAL.Timezone.utcTimezone;
+    const tzid = prop?.getParameter('tzid');
+    const tzidText = typeof tzid === 'string' ? tzid : undefined;
+    if (isUtc) return this.inZone(local, 'UTC');
+    const vtimezone = tzidText === undefined ? undefined : this.zones.get(tzidText);
+    if (vtimezone) {
+      const zoned = new ICAL.Time({ ...local, isDate: false }, vtimezone);
+      return zoned.toUnixTime() * 1000;
+    }
+    if (tzidText !== undefined && IANAZone.isValidZone(tzidText))
+      return this.inZone(local, tzidText);
+    return this.inZone(local, this.calendarZone);
+  }
+
+  /**
+   * A local time in an IANA zone. A time the zone skips (the spring gap) is read as the same
+   * length of time after the gap's start, as RFC 5545 §3.3.5 asks; luxon does exactly that.
+   */
+  private inZone(local: Record<string, number>, zone: string): number {
+    return DateTime.fromObject(local, { zone }).toMillis();
+  }
+}

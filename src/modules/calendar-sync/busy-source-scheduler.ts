@@ -1,0 +1,81 @@
+import {
+  Inject,
+  Injectable,
+  type OnApplicationBootstrap,
+  type OnModuleDestroy,
+  type OnModuleInit,
+  Optional,
+} from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { Logger } from 'pino';
+import { DataSource } from 'typeorm';
+import { ROOT_LOGGER } from '../../common/logging/logging.module';
+import { Metrics } from '../../common/metrics/metrics';
+import { ScrapeCache } from '../../common/metrics/scrape-cache';
+import { RepeatingPass } from '../../common/queues/repeating-pass';
+import { AppConfig } from '../../config/app-config';
+import { BusySourceSync, SYNC_BATCH } from './busy-source-sync';
+
+const STATES = ['pending', 'ok', 'error'] as const;
+
+/**
+ * Worker: every CALENDAR_SYNC_SCAN_INTERVAL_MS, the sources due are claimed and read (see
+ * BusySourceSync.syncDue). The schedule lives in MySQL (`next_sync_at`, moved on by each account's
+ * `calendarSyncMinutes`), not in Bull's repeatable jobs: an interval changed, a source added or
+ * deleted needs no job kept in step, and several workers share the sources by the conditional
+ * claim. Also `calendar_busy_sources{state}`, read on scrape.
+ */
+@Injectable()
+export class BusySourceScheduler implements OnModuleInit, OnApplicationBootstrap, OnModuleDestroy {
+  private readonly passes: RepeatingPass;
+  private readonly counts = new ScrapeCache(() => this.countByState(), 5000, 2000);
+
+  constructor(
+    private readonly sync: BusySourceSync,
+    private readonly config: AppConfig,
+    @InjectDataSource() private readonly dataSource: DataSource,
+    @Inject(ROOT_LOGGER) private readonly logger: Logger,
+    @Optional() private readonly metrics?: Metrics,
+  ) {
+    this.passes = new RepeatingPass(() => this.sync.syncDue(), {
+      batchSize: SYNC_BATCH,
+      intervalMs: config.calendarSync.scanIntervalMs,
+      logger,
+      tookRows: 'calendar sync read due busy sources',
+      failed: 'calendar sync pass failed; retrying',
+    });
+  }
+
+  onModuleInit(): void {
+    this.metrics?.gauge(
+      'calendar_busy_sources',
+      'Busy sources (staff calendars read for busy time) by the state of their last sync: pending, ok, error.',
+      ['state'],
+      async (gauge) => {
+        gauge.reset();
+        try {
+          const counts = await this.counts.get();
+          for (const state of STATES) gauge.set({ state }, counts.get(state) ?? 0);
+        } catch (err) {
+          this.logger.warn({ err }, 'busy sources not counted');
+        }
+      },
+    );
+  }
+
+  onApplicationBootstrap(): void {
+    this.passes.start(Math.min(1000, this.config.calendarSync.scanIntervalMs));
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    this.sync.stop();
+    await this.passes.stop();
+  }
+
+  private async countByState(): Promise<Map<string, number>> {
+    const rows: { state: string; n: number }[] = await this.dataSource.query(
+      'SELECT state, COUNT(*) AS n FROM busy_sources GROUP BY state',
+    );
+    return new Map(rows.map((r) => [r.state, Number(r.n)]));
+  }
+}

@@ -1,0 +1,135 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, ParseIntPipe, Post } from '@nestjs/common';
+import {
+  ApiBasicAuth,
+  ApiNoContentResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiParam,
+  ApiTags,
+} from '@nestjs/swagger';
+import { IdParam } from '../../common/http/id-param';
+import { NUMERIC } from '../../common/http/route-catalog';
+import { ApiErrors } from '../../common/openapi/api-errors';
+import { CurrentAccountId } from '../accounts';
+import { CreateBusySourceRequest } from './busy-source.requests';
+import { BusySourceView, CalendarFeedView } from './busy-source.view';
+import { BusySourcesService } from './busy-sources.service';
+import { CalendarFeedsService } from './calendar-feeds.service';
+
+const SOURCE = `:id${NUMERIC}/busy-sources/:sourceId${NUMERIC}`;
+const CALENDAR_ERRORS = { 403: ['forbidden'], 404: ['not_found'] };
+const SourceIdParam = () => Param('sourceId', ParseIntPipe);
+
+/**
+ * Calendar sync, under the calendar (docs/calendar-sync.md): the busy sources whose busy time blocks
+ * it, and the secret address of its schedule as an iCalendar feed.
+ */
+@ApiTags('calendar sync')
+@ApiBasicAuth()
+@ApiParam({ name: 'id', description: 'The calendar.', type: Number })
+@Controller('calendars')
+export class CalendarSyncController {
+  constructor(
+    private readonly sources: BusySourcesService,
+    private readonly feeds: CalendarFeedsService,
+  ) {}
+
+  @Get(`:id${NUMERIC}/busy-sources`)
+  @ApiOperation({ summary: "List the calendar's busy sources, with their status" })
+  @ApiOkResponse({
+    type: BusySourceView,
+    isArray: true,
+    description: 'In the order they were added.',
+  })
+  @ApiErrors(CALENDAR_ERRORS)
+  list(@CurrentAccountId() accountId: number, @IdParam() id: number): Promise<BusySourceView[]> {
+    return this.sources.list(accountId, id);
+  }
+
+  @Post(`:id${NUMERIC}/busy-sources`)
+  @HttpCode(200)
+  @ApiOperation({
+    summary: 'Add a busy source: an iCalendar feed or a CalDAV calendar',
+    description:
+      "The staff member's own calendar, whose busy events block the calendar's times. The worker " +
+      'reads it within a minute, then every `calendarSyncMinutes` (5 by default); its `status` ' +
+      'says how that went. The URL follows the outbound rules of webhook targets.',
+  })
+  @ApiOkResponse({ type: BusySourceView, description: 'The source added (`state: pending`).' })
+  @ApiErrors({
+    400: [
+      'required_type',
+      'invalid_type',
+      'required_url',
+      'invalid_url',
+      'invalid_username',
+      'invalid_password',
+      'bad_request',
+      'too_many_sources',
+    ],
+    ...CALENDAR_ERRORS,
+    415: ['unsupported_media_type'],
+  })
+  create(
+    @CurrentAccountId() accountId: number,
+    @IdParam() id: number,
+    @Body() request: CreateBusySourceRequest,
+  ): Promise<BusySourceView> {
+    return this.sources.create(accountId, id, request);
+  }
+
+  @Get(SOURCE)
+  @ApiOperation({ summary: 'Get a busy source and its status' })
+  @ApiParam({ name: 'sourceId', type: Number })
+  @ApiOkResponse({ type: BusySourceView })
+  @ApiErrors(CALENDAR_ERRORS)
+  get(
+    @CurrentAccountId() accountId: number,
+    @IdParam() id: number,
+    @SourceIdParam() sourceId: number,
+  ): Promise<BusySourceView> {
+    return this.sources.get(accountId, id, sourceId);
+  }
+
+  @Delete(SOURCE)
+  @HttpCode(204)
+  @ApiOperation({
+    summary: 'Remove a busy source',
+    description: 'Its busy time stops blocking the calendar at once.',
+  })
+  @ApiParam({ name: 'sourceId', type: Number })
+  @ApiNoContentResponse({ description: 'Removed.' })
+  @ApiErrors(CALENDAR_ERRORS)
+  delete(
+    @CurrentAccountId() accountId: number,
+    @IdParam() id: number,
+    @SourceIdParam() sourceId: number,
+  ): Promise<void> {
+    return this.sources.delete(accountId, id, sourceId);
+  }
+
+  @Get(`:id${NUMERIC}/feed`)
+  @ApiOperation({
+    summary: "The secret address of the calendar's iCalendar feed",
+    description:
+      "The calendar's appointments and blocks as iCalendar, for its staff member to subscribe to " +
+      'from their calendar app. The address is made on first use and stays until rotated.',
+  })
+  @ApiOkResponse({ type: CalendarFeedView })
+  @ApiErrors(CALENDAR_ERRORS)
+  feed(@CurrentAccountId() accountId: number, @IdParam() id: number): Promise<CalendarFeedView> {
+    return this.feeds.get(accountId, id);
+  }
+
+  @Post(`:id${NUMERIC}/feed/rotate`)
+  @HttpCode(200)
+  @ApiOperation({
+    summary: "Give the calendar's feed a new secret address",
+    description: 'The old address answers 404 from now on.',
+  })
+  @ApiOkResponse({ type: CalendarFeedView, description: 'The new address.' })
+  @ApiErrors(CALENDAR_ERRORS)
+  rotate(@CurrentAccountId() accountId: number, @IdParam() id: number): Promise<CalendarFeedView> {
+    return this.feeds.rotate(accountId, id);
+  }
+}

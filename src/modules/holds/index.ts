@@ -1,0 +1,6 @@
+/*
+ * What the app uses of holds: the API's module and the worker's. Holds themselves (the entity, the
+ * token, the busy check) live in availability, which booking reads.
+ */
+export { HoldsModule } from './holds.module';
+export { HoldsWorkerModule } from './holds-worker.module';

@@ -1,0 +1,66 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Allow } from 'class-validator';
+
+/*
+ * Like POST /appointments, the attributes are only let through here: the service checks them in
+ * booking's order with booking's codes (`required_appointment_type_id`, `invalid_calendar`, …),
+ * which a constraint's fixed message cannot give.
+ */
+
+/** `POST /slot-holds`. */
+export class CreateSlotHoldRequest {
+  @ApiProperty({ description: 'The appointment type to hold a time of.', example: 12 })
+  @Allow()
+  appointmentTypeID?: unknown;
+
+  @ApiProperty({
+    description:
+      "The start to hold, read in the calendar's zone when `calendarID` is given, else the " +
+      "account's (as POST /appointments reads it).",
+    example: '2030-06-03T09:00:00-0400',
+  })
+  @Allow()
+  datetime?: unknown;
+
+  @ApiPropertyOptional({
+    description: "The calendar; without it, the first of the type's calendars free then.",
+    example: 7,
+  })
+  @Allow()
+  calendarID?: unknown;
+
+  @ApiPropertyOptional({
+    description: 'Addons the client will book: they lengthen the time held.',
+    type: [Number],
+    example: [3],
+  })
+  @Allow()
+  addonIDs?: unknown;
+
+  @ApiPropertyOptional({
+    description: "The client's zone (IANA): the hold's times are shown in it.",
+    example: 'America/New_York',
+  })
+  @Allow()
+  timezone?: unknown;
+
+  @ApiPropertyOptional({
+    description:
+      "How long to hold, in minutes: 5 by default, at most the account's `holdMaxMinutes` " +
+      '(settings; 30 at most).',
+    example: 5,
+  })
+  @Allow()
+  minutes?: unknown;
+}
+
+/** `PUT /slot-holds/{id}`. */
+export class ExtendSlotHoldRequest {
+  @ApiProperty({
+    description:
+      'The hold now ends this many minutes from now; at most `holdMaxMinutes` after it was made.',
+    example: 10,
+  })
+  @Allow()
+  minutes?: unknown;
+}
