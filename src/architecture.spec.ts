@@ -28,7 +28,7 @@ const LAYERS: readonly (readonly [string, readonly string[]])[] = [
   ['holds', ['accounts', 'availability']],
   ['webhooks', ['accounts']],
   ['oauth', ['accounts']],
-  ['pages', ['accounts', 'catalog', 'forms', 'availability', 'appointments']],
+  ['pages', ['accounts', 'catalog', 'forms', 'availability', 'appointments', 'holds']],
 ];
 
 interface SourceFile {

@@ -92,6 +92,15 @@ describe('Client pages in Chromium, JavaScript on (e2e)', () => {
       page.getByRole('button', { name: 'Continue' }).click(),
     ]);
 
+    // The time is held while the client fills in the form (slot holds): no one else is offered it.
+    expect(new URL(page.url()).searchParams.get('hold')).toMatch(/^[\w-]{43}$/);
+    expect(await page.getByText('This time is held for you').count()).toBe(1);
+    const offered = await shop.api.get(
+      `/availability/times?appointmentTypeID=${shop.type}&date=2030-06-03`,
+    );
+    expect((offered.body as { time: string }[]).map((t) => t.time)).not.toContain(
+      '2030-06-03T09:00:00-0400',
+    );
     expect(await page.getByLabel('What brings you in?').inputValue()).toBe('Prefilled by link');
     expect(await axeViolations(page)).toEqual([]);
     await page.getByLabel('First name').fill('Ada');

@@ -171,6 +171,39 @@ describe('Client pages in Chromium, JavaScript off (e2e)', () => {
     ]);
   });
 
+  it('a time another client holds meanwhile: told so at once, offered the other times; the holder books it', async () => {
+    const [a, b] = await Promise.all([openPage(), openPage()]);
+    const url = `${server.url}/schedule/${shop.account.id}?appointmentType=${shop.type}&timezone=${encodeURIComponent(ZONE)}&month=2030-06&date=2030-06-03`;
+    await Promise.all([a.page.goto(url), b.page.goto(url)]);
+    await a.page.getByLabel('11:00am').check();
+    await submit(a.page, 'Continue');
+    expect(new URL(a.page.url()).searchParams.get('hold')).toMatch(/^[\w-]{43}$/);
+    // B still sees 11:00 on the list it loaded before.
+    await b.page.getByLabel('11:00am').check();
+    const [, answer] = await Promise.all([
+      b.page.waitForEvent('load'),
+      b.page.waitForResponse((r) => r.url().endsWith('/hold')),
+      b.page.getByRole('button', { name: 'Continue' }).click(),
+    ]);
+    expect(answer.status()).toBe(409);
+    expect(await b.page.getByRole('alert').textContent()).toBe(
+      'Sorry, that time is no longer available. Please choose another time.',
+    );
+    const offered = await b.page
+      .locator('#times')
+      .getByRole('radio')
+      .evaluateAll((radios) => radios.map((r) => (r as HTMLInputElement).value));
+    expect(offered).not.toContain('2030-06-03T11:00:00-0400');
+    expect(offered).toContain('2030-06-03T11:30:00-0400');
+
+    await a.page.getByLabel('First name').fill('Holder');
+    await a.page.getByLabel('Last name').fill('First');
+    await a.page.getByLabel('E-mail address').fill(emailOf('holder'));
+    await a.page.getByLabel(/I accept the terms/).check();
+    await submit(a.page, 'Confirm booking');
+    expect(a.page.url()).toMatch(/\/confirmation\/\d+-[0-9a-f]{32}\?done=booked$/);
+  });
+
   it("shows a client's name and answers that are HTML as text", async () => {
     const hostile = '<img src=x onerror="document.title=1">';
     const booked = await shop.api.post('/appointments', {

@@ -284,6 +284,16 @@ describe('Client pages over HTTP: safety (e2e)', () => {
       expect(text).toContain(`<p class="field-error" id="${id}">${message}</p>`);
       expect(res.body).toContain(`aria-describedby="${id}"`);
     }
+    // A hold that is not (or no longer) one: back to the times, nothing booked.
+    const released = await post(
+      `/schedule/${shop.account.id}`,
+      { ...form, hold: 'x'.repeat(43) },
+      { cookie: key.cookie },
+    );
+    expect(released.statusCode).toBe(409);
+    expect(released.body).toContain(
+      'The time held for you has been released. Please choose a time again.',
+    );
     expect((await shop.api.get('/appointments')).body).toEqual([]);
     const json = await app.inject({
       method: 'POST',

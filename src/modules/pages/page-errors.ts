@@ -51,6 +51,11 @@ export function pageErrorOf(error: DomainError): PageError {
   }
   if (CERTIFICATE_CODES.has(code)) return { place: 'certificate', message: error.message };
   if (code === 'invalid_addon_ids') return { place: 'addonIDs', message: error.message };
+  if (code === 'invalid_hold_token')
+    return {
+      place: 'time',
+      message: 'The time held for you has been released. Please choose a time again.',
+    };
   if (code.startsWith('not_available') || code === 'no_available_calendar')
     return {
       place: 'time',

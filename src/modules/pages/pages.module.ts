@@ -4,6 +4,7 @@ import { AppointmentsModule } from '../appointments';
 import { AvailabilityModule } from '../availability';
 import { CatalogModule } from '../catalog';
 import { FormsModule } from '../forms';
+import { HoldsModule } from '../holds';
 import { AssetsController } from './assets.controller';
 import { ConfirmationController } from './confirmation.controller';
 import { PageCsrf } from './page-security';
@@ -12,7 +13,14 @@ import { SchedulingModels } from './scheduling-model';
 
 /** The client pages: server-rendered HTML for the clients of the businesses (no account). */
 @Module({
-  imports: [AccountsModule, CatalogModule, FormsModule, AvailabilityModule, AppointmentsModule],
+  imports: [
+    AccountsModule,
+    CatalogModule,
+    FormsModule,
+    AvailabilityModule,
+    AppointmentsModule,
+    HoldsModule,
+  ],
   controllers: [SchedulingController, ConfirmationController, AssetsController],
   providers: [PageCsrf, SchedulingModels],
 })

@@ -50,6 +50,8 @@ export interface Choices {
   date?: string;
   /** A time of the time list, `YYYY-MM-DDThh:mm:ss±hhmm`. */
   datetime?: string;
+  /** The token of the hold on that time (slot holds), while the client fills in the form. */
+  hold?: string;
   prefill: Prefill;
 }
 
@@ -66,6 +68,7 @@ export function readChoices(params: Params): Choices {
   const date = params.get('date');
   const datetime = params.get('datetime');
   const timezone = params.get('timezone');
+  const hold = params.get('hold');
   const fields = new Map<number, string>();
   for (const name of params.names()) {
     const id = /^field:([1-9]\d{0,9})$/.exec(name.replace(/\[\]$/, ''))?.[1];
@@ -85,6 +88,7 @@ export function readChoices(params: Params): Choices {
       datetime !== undefined && /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2})?[+-]\d{4}$/.test(datetime)
         ? datetime
         : undefined,
+    hold: hold !== undefined && /^[\w-]{1,128}$/.test(hold) ? hold : undefined,
     prefill: {
       firstName: text(params.get('firstName')),
       lastName: text(params.get('lastName')),
@@ -121,6 +125,7 @@ export function choicePairs(
   if (upTo.month && c.month) pairs.push(['month', c.month]);
   if (upTo.date && c.date) pairs.push(['date', c.date]);
   if (upTo.datetime && c.datetime) pairs.push(['datetime', c.datetime]);
+  if (upTo.datetime && c.hold) pairs.push(['hold', c.hold]);
   return [...pairs, ...prefillPairs(c.prefill)];
 }
 

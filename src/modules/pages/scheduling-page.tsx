@@ -90,10 +90,15 @@ function Summary({ model, choices }: SchedulingPageProps) {
       {choices.datetime && (
         <p>
           <strong>When:</strong> {momentIn(choices.datetime, model.zone)}{' '}
-          <a href={`${pathOf(model)}${queryOf(choicePairs(choices, { date: true }))}`}>
+          <a
+            href={`${pathOf(model)}${queryOf(choicePairs({ ...choices, hold: undefined }, { date: true }))}`}
+          >
             Change the time
           </a>
         </p>
+      )}
+      {choices.hold && (
+        <p>This time is held for you for a few minutes while you fill in your details.</p>
       )}
     </section>
   );
@@ -182,7 +187,7 @@ function DateStep({ model, choices }: SchedulingPageProps) {
   );
 }
 
-export function TimeList({ model, choices, errors }: SchedulingPageProps) {
+export function TimeList({ model, choices, csrf, errors }: SchedulingPageProps) {
   const taken = errors.find((e) => e.place === 'time');
   const times = model.times ?? [];
   return (
@@ -194,8 +199,15 @@ export function TimeList({ model, choices, errors }: SchedulingPageProps) {
       {times.length === 0 ? (
         <p>No times are available on this date. Please choose another date.</p>
       ) : (
-        <form method="get" action={pathOf(model)}>
-          <Carry pairs={choicePairs({ ...choices, datetime: undefined }, { date: true })} />
+        // Choosing a time holds it (slot holds) while the client fills in the form: a POST.
+        <form method="post" action={`${pathOf(model)}/hold`}>
+          <input type="hidden" name="csrf" value={csrf} />
+          <Carry
+            pairs={choicePairs(
+              { ...choices, datetime: undefined, hold: undefined },
+              { date: true },
+            )}
+          />
           <fieldset>
             <legend>Choose a time</legend>
             <div class="times">

@@ -7,12 +7,20 @@ import { Public } from '../../common/http/public.decorator';
 import { AppConfig } from '../../config/app-config';
 import type { Account } from '../accounts';
 import { BookAppointmentCommand, BookAppointmentRequest, confirmationToken } from '../appointments';
+import { SlotHoldsService } from '../holds';
 import { html } from './layout';
 import { PagesFilter } from './pages.filter';
 import { type PageError, isShownOnPage, pageErrorOf } from './page-errors';
 import { FORM_EXPIRED, formOf, pathId } from './page-requests';
 import { PageCsrf, sendPage, sendRedirect } from './page-security';
-import { type Choices, formParams, queryParams, readChoices } from './scheduling-choices';
+import {
+  type Choices,
+  choicePairs,
+  formParams,
+  queryOf,
+  queryParams,
+  readChoices,
+} from './scheduling-choices';
 import { SchedulingModels } from './scheduling-model';
 import { SchedulingPage, TimeList } from './scheduling-page';
 import { render } from 'preact-render-to-string';
@@ -35,6 +43,7 @@ export class SchedulingController {
     private readonly models: SchedulingModels,
     private readonly commands: CommandBus,
     private readonly csrf: PageCsrf,
+    private readonly holds: SlotHoldsService,
     config: AppConfig,
   ) {
     this.secret = config.secret;
@@ -48,10 +57,49 @@ export class SchedulingController {
     if (params.get('part') === 'times' && choices.date && choices.typeIds.length === 1) {
       // The script's request: the time list alone, swapped into the page without a reload.
       const model = await this.models.timeList(account, choices);
-      const fragment = render(TimeList({ model, choices, csrf: '', errors: [] }));
-      return sendPage(reply, 200, fragment, { frameAncestors: account.embedOrigins ?? [] });
+      const { nonce, cookie } = this.csrf.nonceOf(req);
+      const csrf = this.csrf.token(nonce, scopeOf(account));
+      const fragment = render(TimeList({ model, choices, csrf, errors: [] }));
+      return sendPage(reply, 200, fragment, { cookie, frameAncestors: account.embedOrigins ?? [] });
     }
     await this.page(req, reply, account, choices, 200, []);
+  }
+
+  /**
+   * The time list's form: holds the chosen time (slot holds, the API's own service) while the
+   * client fills in the details, then shows the details form with the hold's token. A time taken
+   * meanwhile: the day's other times, as after a failed booking.
+   */
+  @Post(':accountId/hold')
+  async hold(@Req() req: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
+    const account = await this.models.account(pathId(req, 'accountId', NO_PAGE));
+    const form = formOf(req);
+    const choices = readChoices(formParams(form));
+    const list = { ...choices, datetime: undefined, hold: undefined };
+    if (!this.csrf.verify(req, form, scopeOf(account)))
+      return this.page(req, reply, account, list, 403, [{ place: 'time', message: FORM_EXPIRED }]);
+    if (!choices.datetime || choices.typeIds.length !== 1)
+      return this.page(req, reply, account, list, 400, [
+        { place: 'time', message: 'Please choose a time.' },
+      ]);
+    try {
+      const held = await this.holds.create(account, {
+        appointmentTypeID: choices.typeIds[0],
+        calendarID: choices.calendarId,
+        datetime: choices.datetime,
+        addonIDs: choices.addonIds,
+        timezone: choices.timezone,
+      });
+      const details = choicePairs({ ...choices, hold: held.token }, { date: true, datetime: true });
+      return sendRedirect(reply, `/schedule/${account.id}${queryOf(details)}`, {
+        frameAncestors: account.embedOrigins ?? [],
+      });
+    } catch (e) {
+      if (!isShownOnPage(e)) throw e;
+      const error = pageErrorOf(e);
+      const status = error.place === 'time' ? 409 : 400;
+      return this.page(req, reply, account, list, status, [{ ...error, place: 'time' }]);
+    }
   }
 
   @Post(':accountId')
@@ -82,7 +130,7 @@ export class SchedulingController {
       const date = choices.datetime
         ? DateTime.fromISO(choices.datetime, { setZone: true }).toISODate()!
         : choices.date;
-      const again = { ...choices, datetime: undefined, date };
+      const again = { ...choices, datetime: undefined, hold: undefined, date };
       return this.page(req, reply, account, again, 409, [error]);
     }
   }
@@ -123,5 +171,6 @@ function bookingOf(choices: Choices, form: URLSearchParams): BookAppointmentRequ
     fields: [...p.fields].map(([id, value]) => ({ id, value })),
     addonIDs: choices.addonIds,
     smsOptIn: form.get('smsOptIn') === 'yes',
+    holdToken: choices.hold,
   });
 }
