@@ -101,14 +101,17 @@ async function main(): Promise<void> {
       confirmationPage = ((await res.json()) as { confirmationPage: string }).confirmationPage;
     }
     const page = `${origin}/schedule/${account.id}?appointmentType=${type}&timezone=${encodeURIComponent(ZONE)}&date=${day}`;
+    // The pages' requests carry the browser's cookie (the CSRF nonce), as the page's script does.
+    const first = await fetch(page);
+    const browser = { cookie: (first.headers.get('set-cookie') ?? '').split(';')[0] };
     const urls: Record<string, { url: string; headers?: Record<string, string> }> = {
       api: {
         url: `${origin}/api/v1/availability/times?appointmentTypeID=${type}&date=${day}&timezone=${encodeURIComponent(ZONE)}`,
         headers: api.headers,
       },
-      timeList: { url: `${page}&part=times` },
-      timeStep: { url: page },
-      confirmation: { url: confirmationPage },
+      timeList: { url: `${page}&part=times`, headers: browser },
+      timeStep: { url: page, headers: browser },
+      confirmation: { url: confirmationPage, headers: browser },
       // For reference: the API's read of the same appointment (what the confirmation page shows).
       apiAppointment: {
         url: `${origin}/api/v1/appointments/${/\/confirmation\/(\d+)-/.exec(confirmationPage)![1]}`,
