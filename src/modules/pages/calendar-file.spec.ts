@@ -1,4 +1,5 @@
 import ICAL from 'ical.js';
+import { appointmentUid } from '../../common/calendar/appointment-ical';
 import {
   type CalendarEvent,
   calendarFile,
@@ -8,11 +9,12 @@ import {
 
 const EVENT: CalendarEvent = {
   appointmentId: 42,
-  host: 'scheduling.example',
+  publicUrl: 'https://scheduling.example:8443',
   sequence: 2,
   // A DST day in New York: the instant is what counts.
   start: new Date('2030-03-10T07:30:00Z'),
   end: new Date('2030-03-10T08:00:00Z'),
+  updatedAt: new Date('2030-03-01T12:00:00Z'),
   timezone: 'America/New_York',
   summary: 'Consultation with Dr. Smith',
   location: '12 Main St, Springfield; 2nd floor',
@@ -27,6 +29,8 @@ describe('calendarFile (RFC 5545)', () => {
       'vevent',
     )!;
     const event = new ICAL.Event(vevent);
+    // The e-mails' and the feed's UID (the host name, without the port): one event everywhere.
+    expect(event.uid).toBe(appointmentUid(42, EVENT.publicUrl));
     expect(event.uid).toBe('appointment-42@scheduling.example');
     expect(event.sequence).toBe(2);
     expect(event.startDate.toJSDate().toISOString()).toBe('2030-03-10T07:30:00.000Z');

@@ -1,14 +1,17 @@
-import ical, { ICalCalendarMethod, ICalEventStatus } from 'ical-generator';
+import { ICalCalendarMethod } from 'ical-generator';
+import { addAppointmentEvent, newCalendar } from '../../common/calendar/appointment-ical';
 
 /** What an appointment's calendar event says. */
 export interface CalendarEvent {
   appointmentId: number;
-  /** The service's host: the UID's domain part (RFC 5545 §3.8.4.7 recommends one). */
-  host: string;
+  /** The service's public URL: its host name is the UID's domain part, as in the e-mails and feeds. */
+  publicUrl: string;
   sequence: number;
   start: Date;
   end: Date;
-  /** The calendar's zone: the event is written with its TZID. */
+  /** When the appointment last changed (LAST-MODIFIED). */
+  updatedAt: Date;
+  /** The calendar's zone (the Google link's `ctz`; the file itself is written in UTC). */
   timezone: string;
   summary: string;
   location: string;
@@ -19,28 +22,28 @@ export interface CalendarEvent {
 }
 
 /**
- * The appointment as an iCalendar object (RFC 5545) with one VEVENT. Its UID is the appointment's
- * own and never changes, and SEQUENCE grows with each reschedule and with the cancel, so a
- * calendar that imported it before replaces its event (a canceled one is STATUS:CANCELLED).
- * Times are written in UTC: every calendar reads them alike, and no VTIMEZONE is needed.
+ * The appointment as an iCalendar object (RFC 5545, METHOD:PUBLISH) with one VEVENT, written by
+ * the service's one builder of an appointment's event (common/calendar), so the download, the
+ * e-mails' invitations and the staff's feed carry the same UID and SEQUENCE: a calendar that
+ * imported any of them before replaces its event (a canceled one is STATUS:CANCELLED).
  */
 export function calendarFile(event: CalendarEvent): string {
-  const calendar = ical({
-    prodId: { company: 'scheduling-service', product: 'client-pages', language: 'EN' },
-    method: ICalCalendarMethod.PUBLISH,
-  });
-  calendar.createEvent({
-    id: `appointment-${event.appointmentId}@${event.host}`,
-    sequence: event.sequence,
-    start: event.start,
-    end: event.end,
-    stamp: new Date(),
-    summary: event.summary,
-    location: event.location || null,
-    description: event.description,
-    url: event.url,
-    status: event.canceled ? ICalEventStatus.CANCELLED : ICalEventStatus.CONFIRMED,
-  });
+  const calendar = newCalendar(event.summary, ICalCalendarMethod.PUBLISH);
+  addAppointmentEvent(
+    calendar,
+    {
+      id: event.appointmentId,
+      startsAt: event.start,
+      endsAt: event.end,
+      sequence: event.sequence,
+      canceled: event.canceled,
+      summary: event.summary,
+      description: event.description,
+      location: event.location,
+      updatedAt: event.updatedAt,
+    },
+    event.publicUrl,
+  ).url(event.url);
   return calendar.toString();
 }
 

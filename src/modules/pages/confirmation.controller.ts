@@ -58,7 +58,7 @@ interface Opened {
 @Controller('confirmation')
 export class ConfirmationController {
   private readonly secret: string;
-  private readonly host: string;
+  private readonly publicUrl: string;
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
@@ -70,7 +70,7 @@ export class ConfirmationController {
     config: AppConfig,
   ) {
     this.secret = config.secret;
-    this.host = new URL(config.http.publicUrl).host;
+    this.publicUrl = config.http.publicUrl;
   }
 
   @Get(':token')
@@ -189,10 +189,11 @@ export class ConfirmationController {
     const v = o.view;
     return {
       appointmentId: v.id,
-      host: this.host,
+      publicUrl: this.publicUrl,
       sequence: o.appointment.sequence,
       start: o.appointment.startsAt,
       end: o.appointment.endsAt,
+      updatedAt: o.appointment.updatedAt,
       timezone: v.calendarTimezone,
       summary: `${v.type} with ${v.calendar}`,
       location: v.location,
