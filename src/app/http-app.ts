@@ -107,13 +107,21 @@ export function configureApi(app: NestFastifyApplication, logger: Logger): Route
 }
 
 /**
- * Health, OAuth 2.0 (the contract's {auth_url} is the host root) and the enterprise API's own
- * endpoints live outside /api/v1 (a member's v1 routes are reached by rewriteUrl, see
- * enterprise-routing.ts).
+ * Health, OAuth 2.0 (the contract's {auth_url} is the host root), the enterprise API's own
+ * endpoints (a member's v1 routes are reached by rewriteUrl, see enterprise-routing.ts) and the
+ * client pages live outside /api/v1.
  */
 export function setApiPrefix(app: INestApplication): void {
   app.setGlobalPrefix(API_PREFIX.slice(1), {
-    exclude: ['health/live', 'health/ready', 'oauth2/{*path}', 'api/enterprise/{*path}'],
+    exclude: [
+      'health/live',
+      'health/ready',
+      'oauth2/{*path}',
+      'api/enterprise/{*path}',
+      'schedule/{*path}',
+      'confirmation/{*path}',
+      'pages/{*path}',
+    ],
   });
 }
 

@@ -3539,6 +3539,13 @@ export interface components {
             calendarSyncMinutes: number;
             /** @example 15 */
             holdMaxMinutes: number;
+            /**
+             * @description A client may cancel or reschedule up to this many hours before the start (0: until it starts).
+             * @example 24
+             */
+            clientChangeMinHours: number;
+            /** @description The sites that may embed the scheduling page (its frame-ancestors). */
+            embedOrigins: string[];
         };
         SlotHoldView: {
             /** @example 41 */
@@ -3700,6 +3707,8 @@ export interface components {
             reminderHours?: number;
             calendarSyncMinutes?: number;
             holdMaxMinutes?: number;
+            clientChangeMinHours?: number;
+            embedOrigins?: string[];
         };
         UpdateStaticWebhooksRequest: {
             scheduled?: components["schemas"]["Change"];
@@ -3915,7 +3924,7 @@ export interface operations {
                         /** @description What went wrong, for a person. */
                         message: string;
                         /** @enum {string} */
-                        error: "bad_request" | "invalid_timezone" | "invalid_min_hours_in_advance" | "invalid_max_days_in_advance" | "invalid_require_phone" | "invalid_send_confirmation_email" | "invalid_send_sms" | "invalid_reminder_hours" | "invalid_calendar_sync_minutes" | "invalid_hold_max_minutes";
+                        error: "bad_request" | "invalid_timezone" | "invalid_min_hours_in_advance" | "invalid_max_days_in_advance" | "invalid_require_phone" | "invalid_send_confirmation_email" | "invalid_send_sms" | "invalid_reminder_hours" | "invalid_calendar_sync_minutes" | "invalid_hold_max_minutes" | "invalid_client_change_min_hours" | "invalid_embed_origins";
                     };
                 };
             };
@@ -14737,7 +14746,7 @@ export interface operations {
                         /** @description What went wrong, for a person. */
                         message: string;
                         /** @enum {string} */
-                        error: "bad_request" | "invalid_timezone" | "invalid_min_hours_in_advance" | "invalid_max_days_in_advance" | "invalid_require_phone" | "invalid_send_confirmation_email" | "invalid_send_sms" | "invalid_reminder_hours" | "invalid_calendar_sync_minutes" | "invalid_hold_max_minutes";
+                        error: "bad_request" | "invalid_timezone" | "invalid_min_hours_in_advance" | "invalid_max_days_in_advance" | "invalid_require_phone" | "invalid_send_confirmation_email" | "invalid_send_sms" | "invalid_reminder_hours" | "invalid_calendar_sync_minutes" | "invalid_hold_max_minutes" | "invalid_client_change_min_hours" | "invalid_embed_origins";
                     };
                 };
             };

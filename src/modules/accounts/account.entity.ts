@@ -63,6 +63,19 @@ export class Account {
   /** The longest a slot hold lasts from its creation, in minutes (1–30). */
   @Column({ name: 'hold_max_minutes', type: 'tinyint', unsigned: true, default: 30 })
   holdMaxMinutes!: number;
+  /**
+   * A client may cancel or reschedule an appointment until this many hours before its start (the
+   * confirmation page, and the API without `admin=true`); 0: until it starts.
+   */
+  @Column({ name: 'client_change_min_hours', type: 'int', unsigned: true, default: 0 })
+  clientChangeMinHours!: number;
+
+  /**
+   * The sites (origins, `https://shop.example`) whose pages may frame the client pages (CSP
+   * `frame-ancestors`); none by default.
+   */
+  @Column({ name: 'embed_origins', type: 'json', nullable: true })
+  embedOrigins!: string[] | null;
 
   /** scrypt hash of the login password (OAuth consent); null until an operator sets one. */
   @Column({ name: 'password_hash', type: 'varchar', length: 255, nullable: true })

@@ -64,3 +64,12 @@ export class InvalidRequestsPerMinuteError extends InvalidAttributeError {
     super('invalid_requests_per_minute', `A limit must be 1 to ${max} requests per minute.`);
   }
 }
+/** An entry of `embedOrigins` that is not an http(s) origin (scheme, host, optional port). */
+export class InvalidEmbedOriginError extends InvalidAttributeError {
+  constructor(origin: string) {
+    super(
+      'invalid_embed_origins',
+      `Invalid origin "${origin}" in "embedOrigins": an origin is https://host or https://host:port (http for localhost), without a path.`,
+    );
+  }
+}

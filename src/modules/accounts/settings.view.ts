@@ -1,5 +1,5 @@
 import type { Account } from './account.entity';
-import { flag, int, text, viewSchema } from '../../common/openapi/view-schema';
+import { flag, int, list, text, viewSchema } from '../../common/openapi/view-schema';
 
 /** The account-wide booking rules (`GET/PUT /settings`). */
 export interface SettingsView {
@@ -13,6 +13,8 @@ export interface SettingsView {
   /** How often, in minutes, the worker reads the calendars' busy sources (calendar sync). */
   calendarSyncMinutes: number;
   holdMaxMinutes: number;
+  clientChangeMinHours: number;
+  embedOrigins: string[];
 }
 
 export function toSettingsView(account: Account): SettingsView {
@@ -26,6 +28,8 @@ export function toSettingsView(account: Account): SettingsView {
     reminderHours: account.reminderHours,
     calendarSyncMinutes: account.calendarSyncMinutes,
     holdMaxMinutes: account.holdMaxMinutes,
+    clientChangeMinHours: account.clientChangeMinHours,
+    embedOrigins: account.embedOrigins ?? [],
   };
 }
 
@@ -39,4 +43,12 @@ export const SETTINGS_VIEW = viewSchema<SettingsView>('SettingsView', {
   reminderHours: int(24),
   calendarSyncMinutes: int(15),
   holdMaxMinutes: int(15),
+  clientChangeMinHours: int(
+    24,
+    'A client may cancel or reschedule up to this many hours before the start (0: until it starts).',
+  ),
+  embedOrigins: list(
+    text('https://www.example.com'),
+    'The sites that may embed the scheduling page (its frame-ancestors).',
+  ),
 });

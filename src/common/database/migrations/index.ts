@@ -16,6 +16,7 @@ import { AppointmentsByClient1765110000000 } from './1765110000000-appointments-
 import { SlotHolds1765200000000 } from './1765200000000-slot-holds';
 import { Enterprises1765300000000 } from './1765300000000-enterprises';
 import { CalendarSync1765400000000 } from './1765400000000-calendar-sync';
+import { ClientPages1765500000000 } from './1765500000000-client-pages';
 
 /**
  * Every migration, in order. Listed explicitly (not globbed) so that the compiled service, ts-jest and
@@ -40,4 +41,5 @@ export const migrations = [
   SlotHolds1765200000000,
   Enterprises1765300000000,
   CalendarSync1765400000000,
+  ClientPages1765500000000,
 ];
