@@ -23,7 +23,7 @@ function isWholeRun(globalConfig: Config.GlobalConfig): boolean {
 function checkOperationsCovered(globalConfig: Config.GlobalConfig): void {
   const directory = coverageDirectory();
   const missed = operationsNeverAnswered(directory);
-  if (!process.env.KEEP_OPENAPI_COVERAGE) rmSync(directory, { recursive: true, force: true });
+  rmSync(directory, { recursive: true, force: true });
   if (!isWholeRun(globalConfig) || missed === undefined || missed.length === 0) return;
   throw new Error(
     `Operations of the OpenAPI document no e2e test exercised:\n${missed.join('\n')}`,
