@@ -123,12 +123,13 @@ export function validationCodes(dto: Class): string[] {
     false,
   );
   for (const meta of metas) {
-    // `@Allow()` only keeps the attribute: what it may be is the use case's to say.
+    const attribute = snake(meta.propertyName);
+    codes.add(`invalid_${attribute}`);
+    // `@Allow()` only keeps the attribute: its use case checks it (`invalid_<attribute>`), and
+    // whether it is required is the use case's to say (listed by its ApiErrors).
     if (meta.type === 'whitelistValidation') continue;
     const context = meta.context as { code?: string } | undefined;
     if (context?.code) codes.add(context.code);
-    const attribute = snake(meta.propertyName);
-    codes.add(`invalid_${attribute}`);
     const optional = metas.some(
       (m) => m.propertyName === meta.propertyName && m.type === 'conditionalValidation',
     );

@@ -5390,7 +5390,7 @@ export interface operations {
                         /** @description What went wrong, for a person. */
                         message: string;
                         /** @enum {string} */
-                        error: "bad_request" | "invalid_name" | "required_name" | "invalid_email" | "invalid_reply_to" | "invalid_description" | "invalid_location" | "invalid_image" | "invalid_thumbnail" | "invalid_max_per_day" | "invalid_max_per_week";
+                        error: "bad_request" | "invalid_name" | "required_name" | "invalid_email" | "invalid_reply_to" | "invalid_description" | "invalid_location" | "invalid_image" | "invalid_thumbnail" | "invalid_timezone" | "invalid_hours" | "invalid_overrides" | "invalid_max_per_day" | "invalid_max_per_week";
                     };
                 };
             };
@@ -5584,7 +5584,7 @@ export interface operations {
                         /** @description What went wrong, for a person. */
                         message: string;
                         /** @enum {string} */
-                        error: "bad_request" | "invalid_name" | "invalid_email" | "invalid_reply_to" | "invalid_description" | "invalid_location" | "invalid_image" | "invalid_thumbnail" | "invalid_max_per_day" | "invalid_max_per_week";
+                        error: "bad_request" | "invalid_name" | "invalid_email" | "invalid_reply_to" | "invalid_description" | "invalid_location" | "invalid_image" | "invalid_thumbnail" | "invalid_timezone" | "invalid_hours" | "invalid_overrides" | "invalid_max_per_day" | "invalid_max_per_week";
                     };
                 };
             };
@@ -5942,7 +5942,7 @@ export interface operations {
                         /** @description What went wrong, for a person. */
                         message: string;
                         /** @enum {string} */
-                        error: "duplicate_class" | "invalid_appointment_type" | "invalid_calendar" | "bad_request" | "required_appointment_type_id" | "invalid_appointment_type_id" | "required_calendar_id" | "invalid_calendar_id" | "required_datetime" | "invalid_datetime" | "invalid_name";
+                        error: "duplicate_class" | "invalid_appointment_type" | "invalid_calendar" | "bad_request" | "invalid_appointment_type_id" | "required_appointment_type_id" | "invalid_calendar_id" | "required_calendar_id" | "invalid_datetime" | "required_datetime" | "invalid_name";
                     };
                 };
             };
@@ -7345,7 +7345,7 @@ export interface operations {
                         /** @description What went wrong, for a person. */
                         message: string;
                         /** @enum {string} */
-                        error: "invalid_addon" | "invalid_appointment_type" | "invalid_calendar" | "required_month" | "invalid_month" | "required_appointment_type_id" | "invalid_appointment_type_id" | "invalid_calendar_id" | "invalid_timezone" | "invalid_addon_ids";
+                        error: "invalid_addon" | "invalid_appointment_type" | "invalid_calendar" | "invalid_month" | "required_month" | "invalid_appointment_type_id" | "required_appointment_type_id" | "invalid_calendar_id" | "invalid_timezone" | "invalid_addon_ids";
                     };
                 };
             };
@@ -7441,7 +7441,7 @@ export interface operations {
                         /** @description What went wrong, for a person. */
                         message: string;
                         /** @enum {string} */
-                        error: "invalid_addon" | "invalid_appointment_type" | "invalid_calendar" | "required_date" | "invalid_date" | "invalid_ignore_appointment_ids" | "required_appointment_type_id" | "invalid_appointment_type_id" | "invalid_calendar_id" | "invalid_timezone" | "invalid_addon_ids";
+                        error: "invalid_addon" | "invalid_appointment_type" | "invalid_calendar" | "invalid_date" | "required_date" | "invalid_ignore_appointment_ids" | "invalid_appointment_type_id" | "required_appointment_type_id" | "invalid_calendar_id" | "invalid_timezone" | "invalid_addon_ids";
                     };
                 };
             };
@@ -7827,7 +7827,7 @@ export interface operations {
                         /** @description What went wrong, for a person. */
                         message: string;
                         /** @enum {string} */
-                        error: "invalid_calendar" | "bad_request" | "required_calendar_id" | "invalid_calendar_id" | "required_start" | "invalid_start" | "required_end" | "invalid_end" | "invalid_notes";
+                        error: "invalid_calendar" | "bad_request" | "invalid_calendar_id" | "required_calendar_id" | "invalid_start" | "required_start" | "invalid_end" | "required_end" | "invalid_notes";
                     };
                 };
             };
@@ -9140,7 +9140,7 @@ export interface operations {
                         /** @description What went wrong, for a person. */
                         message: string;
                         /** @enum {string} */
-                        error: "certificate_uses" | "expired_certificate" | "invalid_certificate_type" | "invalid_appointment_type" | "required_certificate" | "invalid_certificate" | "required_appointment_type_id" | "invalid_appointment_type_id" | "invalid_email";
+                        error: "certificate_uses" | "expired_certificate" | "invalid_certificate_type" | "invalid_appointment_type" | "invalid_certificate" | "required_certificate" | "invalid_appointment_type_id" | "required_appointment_type_id" | "invalid_email";
                     };
                 };
             };
@@ -10053,7 +10053,7 @@ export interface operations {
                         /** @description What went wrong, for a person. */
                         message: string;
                         /** @enum {string} */
-                        error: "invalid_product" | "bad_request" | "required_product_id" | "invalid_product_id" | "invalid_first_name" | "required_first_name" | "invalid_last_name" | "required_last_name" | "required_email" | "invalid_email" | "invalid_phone" | "invalid_notes";
+                        error: "invalid_product" | "bad_request" | "invalid_product_id" | "required_product_id" | "invalid_first_name" | "required_first_name" | "invalid_last_name" | "required_last_name" | "invalid_email" | "required_email" | "invalid_phone" | "invalid_notes";
                     };
                 };
             };
@@ -10804,7 +10804,7 @@ export interface operations {
                         /** @description What went wrong, for a person. */
                         message: string;
                         /** @enum {string} */
-                        error: "required_first_name" | "required_last_name" | "required_email" | "required_phone" | "invalid_first_name" | "invalid_last_name" | "invalid_email" | "invalid_phone" | "invalid_notes" | "required_appointment_type_id" | "required_datetime" | "required_calendar_id" | "invalid_appointment_type" | "invalid_calendar" | "invalid_addon_ids" | "invalid_addon" | "invalid_timezone" | "invalid_datetime" | "invalid_fields" | "required_field" | "invalid_field" | "invalid_labels" | "invalid_certificate" | "expired_certificate" | "invalid_certificate_type" | "certificate_uses" | "invalid_idempotency_key" | "idempotency_key_reused" | "invalid_hold_token" | "not_available" | "not_available_min_hours_in_advance" | "not_available_max_days_in_advance" | "no_available_calendar" | "bad_request" | "invalid_sms_opt_in";
+                        error: "required_first_name" | "required_last_name" | "required_email" | "required_phone" | "invalid_first_name" | "invalid_last_name" | "invalid_email" | "invalid_phone" | "invalid_notes" | "required_appointment_type_id" | "required_datetime" | "required_calendar_id" | "invalid_appointment_type" | "invalid_calendar" | "invalid_addon_ids" | "invalid_addon" | "invalid_timezone" | "invalid_datetime" | "invalid_fields" | "required_field" | "invalid_field" | "invalid_labels" | "invalid_certificate" | "expired_certificate" | "invalid_certificate_type" | "certificate_uses" | "invalid_idempotency_key" | "idempotency_key_reused" | "invalid_hold_token" | "not_available" | "not_available_min_hours_in_advance" | "not_available_max_days_in_advance" | "no_available_calendar" | "bad_request" | "invalid_appointment_type_id" | "invalid_calendar_id" | "invalid_sms_opt_in";
                     };
                 };
             };
@@ -11715,7 +11715,7 @@ export interface operations {
                         /** @description What went wrong, for a person. */
                         message: string;
                         /** @enum {string} */
-                        error: "bad_request" | "required_appointment_type_id" | "required_datetime" | "invalid_appointment_type" | "invalid_calendar" | "invalid_addon_ids" | "invalid_addon" | "invalid_timezone" | "invalid_datetime" | "invalid_minutes" | "not_available" | "not_available_min_hours_in_advance" | "not_available_max_days_in_advance" | "no_available_calendar";
+                        error: "bad_request" | "required_appointment_type_id" | "required_datetime" | "invalid_appointment_type" | "invalid_calendar" | "invalid_addon_ids" | "invalid_addon" | "invalid_timezone" | "invalid_datetime" | "invalid_minutes" | "not_available" | "not_available_min_hours_in_advance" | "not_available_max_days_in_advance" | "no_available_calendar" | "invalid_appointment_type_id" | "invalid_calendar_id";
                     };
                 };
             };
@@ -16246,7 +16246,7 @@ export interface operations {
                         /** @description What went wrong, for a person. */
                         message: string;
                         /** @enum {string} */
-                        error: "bad_request" | "invalid_name" | "required_name" | "invalid_email" | "invalid_reply_to" | "invalid_description" | "invalid_location" | "invalid_image" | "invalid_thumbnail" | "invalid_max_per_day" | "invalid_max_per_week";
+                        error: "bad_request" | "invalid_name" | "required_name" | "invalid_email" | "invalid_reply_to" | "invalid_description" | "invalid_location" | "invalid_image" | "invalid_thumbnail" | "invalid_timezone" | "invalid_hours" | "invalid_overrides" | "invalid_max_per_day" | "invalid_max_per_week";
                     };
                 };
             };
@@ -16488,7 +16488,7 @@ export interface operations {
                         /** @description What went wrong, for a person. */
                         message: string;
                         /** @enum {string} */
-                        error: "bad_request" | "invalid_name" | "invalid_email" | "invalid_reply_to" | "invalid_description" | "invalid_location" | "invalid_image" | "invalid_thumbnail" | "invalid_max_per_day" | "invalid_max_per_week";
+                        error: "bad_request" | "invalid_name" | "invalid_email" | "invalid_reply_to" | "invalid_description" | "invalid_location" | "invalid_image" | "invalid_thumbnail" | "invalid_timezone" | "invalid_hours" | "invalid_overrides" | "invalid_max_per_day" | "invalid_max_per_week";
                     };
                 };
             };
@@ -16876,7 +16876,7 @@ export interface operations {
                         /** @description What went wrong, for a person. */
                         message: string;
                         /** @enum {string} */
-                        error: "duplicate_class" | "invalid_appointment_type" | "invalid_calendar" | "bad_request" | "required_appointment_type_id" | "invalid_appointment_type_id" | "required_calendar_id" | "invalid_calendar_id" | "required_datetime" | "invalid_datetime" | "invalid_name";
+                        error: "duplicate_class" | "invalid_appointment_type" | "invalid_calendar" | "bad_request" | "invalid_appointment_type_id" | "required_appointment_type_id" | "invalid_calendar_id" | "required_calendar_id" | "invalid_datetime" | "required_datetime" | "invalid_name";
                     };
                 };
             };
@@ -18486,7 +18486,7 @@ export interface operations {
                         /** @description What went wrong, for a person. */
                         message: string;
                         /** @enum {string} */
-                        error: "invalid_addon" | "invalid_appointment_type" | "invalid_calendar" | "required_month" | "invalid_month" | "required_appointment_type_id" | "invalid_appointment_type_id" | "invalid_calendar_id" | "invalid_timezone" | "invalid_addon_ids";
+                        error: "invalid_addon" | "invalid_appointment_type" | "invalid_calendar" | "invalid_month" | "required_month" | "invalid_appointment_type_id" | "required_appointment_type_id" | "invalid_calendar_id" | "invalid_timezone" | "invalid_addon_ids";
                     };
                 };
             };
@@ -18607,7 +18607,7 @@ export interface operations {
                         /** @description What went wrong, for a person. */
                         message: string;
                         /** @enum {string} */
-                        error: "invalid_addon" | "invalid_appointment_type" | "invalid_calendar" | "required_date" | "invalid_date" | "invalid_ignore_appointment_ids" | "required_appointment_type_id" | "invalid_appointment_type_id" | "invalid_calendar_id" | "invalid_timezone" | "invalid_addon_ids";
+                        error: "invalid_addon" | "invalid_appointment_type" | "invalid_calendar" | "invalid_date" | "required_date" | "invalid_ignore_appointment_ids" | "invalid_appointment_type_id" | "required_appointment_type_id" | "invalid_calendar_id" | "invalid_timezone" | "invalid_addon_ids";
                     };
                 };
             };
@@ -19115,7 +19115,7 @@ export interface operations {
                         /** @description What went wrong, for a person. */
                         message: string;
                         /** @enum {string} */
-                        error: "invalid_calendar" | "bad_request" | "required_calendar_id" | "invalid_calendar_id" | "required_start" | "invalid_start" | "required_end" | "invalid_end" | "invalid_notes";
+                        error: "invalid_calendar" | "bad_request" | "invalid_calendar_id" | "required_calendar_id" | "invalid_start" | "required_start" | "invalid_end" | "required_end" | "invalid_notes";
                     };
                 };
             };
@@ -20543,7 +20543,7 @@ export interface operations {
                         /** @description What went wrong, for a person. */
                         message: string;
                         /** @enum {string} */
-                        error: "certificate_uses" | "expired_certificate" | "invalid_certificate_type" | "invalid_appointment_type" | "required_certificate" | "invalid_certificate" | "required_appointment_type_id" | "invalid_appointment_type_id" | "invalid_email";
+                        error: "certificate_uses" | "expired_certificate" | "invalid_certificate_type" | "invalid_appointment_type" | "invalid_certificate" | "required_certificate" | "invalid_appointment_type_id" | "required_appointment_type_id" | "invalid_email";
                     };
                 };
             };
@@ -21610,7 +21610,7 @@ export interface operations {
                         /** @description What went wrong, for a person. */
                         message: string;
                         /** @enum {string} */
-                        error: "invalid_product" | "bad_request" | "required_product_id" | "invalid_product_id" | "invalid_first_name" | "required_first_name" | "invalid_last_name" | "required_last_name" | "required_email" | "invalid_email" | "invalid_phone" | "invalid_notes";
+                        error: "invalid_product" | "bad_request" | "invalid_product_id" | "required_product_id" | "invalid_first_name" | "required_first_name" | "invalid_last_name" | "required_last_name" | "invalid_email" | "required_email" | "invalid_phone" | "invalid_notes";
                     };
                 };
             };
@@ -22419,7 +22419,7 @@ export interface operations {
                         /** @description What went wrong, for a person. */
                         message: string;
                         /** @enum {string} */
-                        error: "required_first_name" | "required_last_name" | "required_email" | "required_phone" | "invalid_first_name" | "invalid_last_name" | "invalid_email" | "invalid_phone" | "invalid_notes" | "required_appointment_type_id" | "required_datetime" | "required_calendar_id" | "invalid_appointment_type" | "invalid_calendar" | "invalid_addon_ids" | "invalid_addon" | "invalid_timezone" | "invalid_datetime" | "invalid_fields" | "required_field" | "invalid_field" | "invalid_labels" | "invalid_certificate" | "expired_certificate" | "invalid_certificate_type" | "certificate_uses" | "invalid_idempotency_key" | "idempotency_key_reused" | "invalid_hold_token" | "not_available" | "not_available_min_hours_in_advance" | "not_available_max_days_in_advance" | "no_available_calendar" | "bad_request" | "invalid_sms_opt_in";
+                        error: "required_first_name" | "required_last_name" | "required_email" | "required_phone" | "invalid_first_name" | "invalid_last_name" | "invalid_email" | "invalid_phone" | "invalid_notes" | "required_appointment_type_id" | "required_datetime" | "required_calendar_id" | "invalid_appointment_type" | "invalid_calendar" | "invalid_addon_ids" | "invalid_addon" | "invalid_timezone" | "invalid_datetime" | "invalid_fields" | "required_field" | "invalid_field" | "invalid_labels" | "invalid_certificate" | "expired_certificate" | "invalid_certificate_type" | "certificate_uses" | "invalid_idempotency_key" | "idempotency_key_reused" | "invalid_hold_token" | "not_available" | "not_available_min_hours_in_advance" | "not_available_max_days_in_advance" | "no_available_calendar" | "bad_request" | "invalid_appointment_type_id" | "invalid_calendar_id" | "invalid_sms_opt_in";
                     };
                 };
             };
@@ -23367,7 +23367,7 @@ export interface operations {
                         /** @description What went wrong, for a person. */
                         message: string;
                         /** @enum {string} */
-                        error: "bad_request" | "required_appointment_type_id" | "required_datetime" | "invalid_appointment_type" | "invalid_calendar" | "invalid_addon_ids" | "invalid_addon" | "invalid_timezone" | "invalid_datetime" | "invalid_minutes" | "not_available" | "not_available_min_hours_in_advance" | "not_available_max_days_in_advance" | "no_available_calendar";
+                        error: "bad_request" | "required_appointment_type_id" | "required_datetime" | "invalid_appointment_type" | "invalid_calendar" | "invalid_addon_ids" | "invalid_addon" | "invalid_timezone" | "invalid_datetime" | "invalid_minutes" | "not_available" | "not_available_min_hours_in_advance" | "not_available_max_days_in_advance" | "no_available_calendar" | "invalid_appointment_type_id" | "invalid_calendar_id";
                     };
                 };
             };
