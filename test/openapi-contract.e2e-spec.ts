@@ -80,6 +80,18 @@ describe('The contract test: responses checked against the OpenAPI document (e2e
     ]);
   });
 
+  it("accepts the body parser's refusal naming any attribute, and only that", () => {
+    const put = (error: string, message: string) => ({
+      ...answer(400, { status_code: 400, error, message }),
+      method: 'PUT',
+    });
+    expect(check(put('invalid_account_id', 'Invalid "account_id" attribute value.'))).toEqual([]);
+    expect(check(put('invalid_x', 'Attribute "x.0" is longer than 16000 characters.'))).toEqual([]);
+    expect(check(put('invalid_account_id', 'Something else.'))).toEqual([
+      expect.stringContaining('/error must be equal to one of the allowed values'),
+    ]);
+  });
+
   it('refuses a 429 without Retry-After, and an undocumented content type', () => {
     expect(check(answer(429, envelope(429, 'too_many_requests')))).toEqual([
       'GET /api/v1/labels/{id} 429: no Retry-After header',

@@ -7,7 +7,7 @@ import { getMetadataStorage } from 'class-validator';
 import type { ValidationMetadata } from 'class-validator/types/metadata/ValidationMetadata';
 import { IS_PUBLIC } from '../common/http/public.decorator';
 import { snake } from '../common/http/http.errors';
-import { BODY_LIMIT_BYTES, OAUTH_PREFIX } from '../common/http/request-parsing';
+import { BODY_LIMIT_BYTES, MAX_STRING_LENGTH, OAUTH_PREFIX } from '../common/http/request-parsing';
 import {
   MAX_JSON_DEPTH,
   MAX_JSON_ITEMS,
@@ -213,7 +213,16 @@ function completeOperation(
     responses[413] = oauthErrorResponse(['invalid_request'], 'Payload Too Large.');
   const codes = (facts?.dtos ?? []).flatMap(validationCodes);
   if (hasJsonBody) codes.unshift('bad_request');
-  addErrorCodes(responses, 400, codes, `${STATUS_TEXT[400]}: the codes below.`);
+  addErrorCodes(
+    responses,
+    400,
+    codes,
+    hasJsonBody
+      ? `${STATUS_TEXT[400]}: the codes below; and \`invalid_<attribute>\` for a string of the ` +
+          `body, in any attribute, that is not Unicode text or is longer than ${MAX_STRING_LENGTH} ` +
+          'characters (refused as the body is read, before the operation).'
+      : `${STATUS_TEXT[400]}: the codes below.`,
+  );
   if (hasJsonBody) {
     addErrorCodes(responses, 413, ['payload_too_large'], STATUS_TEXT[413]);
     addErrorCodes(responses, 415, ['unsupported_media_type'], STATUS_TEXT[415]);

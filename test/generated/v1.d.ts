@@ -3912,7 +3912,7 @@ export interface operations {
                     "application/json": components["schemas"]["SettingsView"];
                 };
             };
-            /** @description Bad Request: the codes below. */
+            /** @description Bad Request: the codes below; and `invalid_<attribute>` for a string of the body, in any attribute, that is not Unicode text or is longer than 16000 characters (refused as the body is read, before the operation). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4308,7 +4308,7 @@ export interface operations {
                     "application/json": components["schemas"]["AddonView"];
                 };
             };
-            /** @description Bad Request: the codes below. */
+            /** @description Bad Request: the codes below; and `invalid_<attribute>` for a string of the body, in any attribute, that is not Unicode text or is longer than 16000 characters (refused as the body is read, before the operation). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4502,7 +4502,7 @@ export interface operations {
                     "application/json": components["schemas"]["AddonView"];
                 };
             };
-            /** @description Bad Request: the codes below. */
+            /** @description Bad Request: the codes below; and `invalid_<attribute>` for a string of the body, in any attribute, that is not Unicode text or is longer than 16000 characters (refused as the body is read, before the operation). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4635,7 +4635,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Bad Request: the codes below. */
+            /** @description Bad Request: the codes below; and `invalid_<attribute>` for a string of the body, in any attribute, that is not Unicode text or is longer than 16000 characters (refused as the body is read, before the operation). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5188,7 +5188,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Bad Request: the codes below. */
+            /** @description Bad Request: the codes below; and `invalid_<attribute>` for a string of the body, in any attribute, that is not Unicode text or is longer than 16000 characters (refused as the body is read, before the operation). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5378,7 +5378,7 @@ export interface operations {
                     "application/json": components["schemas"]["CalendarDetailsView"];
                 };
             };
-            /** @description Bad Request: the codes below. */
+            /** @description Bad Request: the codes below; and `invalid_<attribute>` for a string of the body, in any attribute, that is not Unicode text or is longer than 16000 characters (refused as the body is read, before the operation). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5572,7 +5572,7 @@ export interface operations {
                     "application/json": components["schemas"]["CalendarDetailsView"];
                 };
             };
-            /** @description Bad Request: the codes below. */
+            /** @description Bad Request: the codes below; and `invalid_<attribute>` for a string of the body, in any attribute, that is not Unicode text or is longer than 16000 characters (refused as the body is read, before the operation). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5705,7 +5705,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Bad Request: the codes below. */
+            /** @description Bad Request: the codes below; and `invalid_<attribute>` for a string of the body, in any attribute, that is not Unicode text or is longer than 16000 characters (refused as the body is read, before the operation). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6134,7 +6134,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Bad Request: the codes below. */
+            /** @description Bad Request: the codes below; and `invalid_<attribute>` for a string of the body, in any attribute, that is not Unicode text or is longer than 16000 characters (refused as the body is read, before the operation). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6324,7 +6324,7 @@ export interface operations {
                     "application/json": components["schemas"]["LabelView"];
                 };
             };
-            /** @description Bad Request: the codes below. */
+            /** @description Bad Request: the codes below; and `invalid_<attribute>` for a string of the body, in any attribute, that is not Unicode text or is longer than 16000 characters (refused as the body is read, before the operation). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6518,7 +6518,7 @@ export interface operations {
                     "application/json": components["schemas"]["LabelView"];
                 };
             };
-            /** @description Bad Request: the codes below. */
+            /** @description Bad Request: the codes below; and `invalid_<attribute>` for a string of the body, in any attribute, that is not Unicode text or is longer than 16000 characters (refused as the body is read, before the operation). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6651,7 +6651,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Bad Request: the codes below. */
+            /** @description Bad Request: the codes below; and `invalid_<attribute>` for a string of the body, in any attribute, that is not Unicode text or is longer than 16000 characters (refused as the body is read, before the operation). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7190,7 +7190,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Bad Request: the codes below. */
+            /** @description Bad Request: the codes below; and `invalid_<attribute>` for a string of the body, in any attribute, that is not Unicode text or is longer than 16000 characters (refused as the body is read, before the operation). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7620,7 +7620,7 @@ export interface operations {
                     "application/json": components["schemas"]["CheckedTime"][];
                 };
             };
-            /** @description Bad Request: the codes below. */
+            /** @description Bad Request: the codes below; and `invalid_<attribute>` for a string of the body, in any attribute, that is not Unicode text or is longer than 16000 characters (refused as the body is read, before the operation). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8041,7 +8041,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Bad Request: the codes below. */
+            /** @description Bad Request: the codes below; and `invalid_<attribute>` for a string of the body, in any attribute, that is not Unicode text or is longer than 16000 characters (refused as the body is read, before the operation). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8493,7 +8493,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Bad Request: the codes below. */
+            /** @description Bad Request: the codes below; and `invalid_<attribute>` for a string of the body, in any attribute, that is not Unicode text or is longer than 16000 characters (refused as the body is read, before the operation). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8717,7 +8717,7 @@ export interface operations {
                     "application/json": components["schemas"]["CalendarFeedView"];
                 };
             };
-            /** @description Bad Request: the codes below. */
+            /** @description Bad Request: the codes below; and `invalid_<attribute>` for a string of the body, in any attribute, that is not Unicode text or is longer than 16000 characters (refused as the body is read, before the operation). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9300,7 +9300,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Bad Request: the codes below. */
+            /** @description Bad Request: the codes below; and `invalid_<attribute>` for a string of the body, in any attribute, that is not Unicode text or is longer than 16000 characters (refused as the body is read, before the operation). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9833,7 +9833,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Bad Request: the codes below. */
+            /** @description Bad Request: the codes below; and `invalid_<attribute>` for a string of the body, in any attribute, that is not Unicode text or is longer than 16000 characters (refused as the body is read, before the operation). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10248,7 +10248,7 @@ export interface operations {
                     "application/json": components["schemas"]["OrderView"];
                 };
             };
-            /** @description Bad Request: the codes below. */
+            /** @description Bad Request: the codes below; and `invalid_<attribute>` for a string of the body, in any attribute, that is not Unicode text or is longer than 16000 characters (refused as the body is read, before the operation). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -12049,7 +12049,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Bad Request: the codes below. */
+            /** @description Bad Request: the codes below; and `invalid_<attribute>` for a string of the body, in any attribute, that is not Unicode text or is longer than 16000 characters (refused as the body is read, before the operation). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -12878,7 +12878,7 @@ export interface operations {
                     "application/json": components["schemas"]["FormView"];
                 };
             };
-            /** @description Bad Request: the codes below. */
+            /** @description Bad Request: the codes below; and `invalid_<attribute>` for a string of the body, in any attribute, that is not Unicode text or is longer than 16000 characters (refused as the body is read, before the operation). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -13011,7 +13011,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Bad Request: the codes below. */
+            /** @description Bad Request: the codes below; and `invalid_<attribute>` for a string of the body, in any attribute, that is not Unicode text or is longer than 16000 characters (refused as the body is read, before the operation). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -13308,7 +13308,7 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookSubscriptionView"];
                 };
             };
-            /** @description Bad Request: the codes below. */
+            /** @description Bad Request: the codes below; and `invalid_<attribute>` for a string of the body, in any attribute, that is not Unicode text or is longer than 16000 characters (refused as the body is read, before the operation). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -13441,7 +13441,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Bad Request: the codes below. */
+            /** @description Bad Request: the codes below; and `invalid_<attribute>` for a string of the body, in any attribute, that is not Unicode text or is longer than 16000 characters (refused as the body is read, before the operation). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -14062,7 +14062,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Bad Request: the codes below. */
+            /** @description Bad Request: the codes below; and `invalid_<attribute>` for a string of the body, in any attribute, that is not Unicode text or is longer than 16000 characters (refused as the body is read, before the operation). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -14734,7 +14734,7 @@ export interface operations {
                     "application/json": components["schemas"]["SettingsView"];
                 };
             };
-            /** @description Bad Request: the codes below. */
+            /** @description Bad Request: the codes below; and `invalid_<attribute>` for a string of the body, in any attribute, that is not Unicode text or is longer than 16000 characters (refused as the body is read, before the operation). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -14986,7 +14986,7 @@ export interface operations {
                     "application/json": components["schemas"]["AddonView"];
                 };
             };
-            /** @description Bad Request: the codes below. */
+            /** @description Bad Request: the codes below; and `invalid_<attribute>` for a string of the body, in any attribute, that is not Unicode text or is longer than 16000 characters (refused as the body is read, before the operation). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -15228,7 +15228,7 @@ export interface operations {
                     "application/json": components["schemas"]["AddonView"];
                 };
             };
-            /** @description Bad Request: the codes below. */
+            /** @description Bad Request: the codes below; and `invalid_<attribute>` for a string of the body, in any attribute, that is not Unicode text or is longer than 16000 characters (refused as the body is read, before the operation). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -15363,7 +15363,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Bad Request: the codes below. */
+            /** @description Bad Request: the codes below; and `invalid_<attribute>` for a string of the body, in any attribute, that is not Unicode text or is longer than 16000 characters (refused as the body is read, before the operation). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -15994,7 +15994,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Bad Request: the codes below. */
+            /** @description Bad Request: the codes below; and `invalid_<attribute>` for a string of the body, in any attribute, that is not Unicode text or is longer than 16000 characters (refused as the body is read, before the operation). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -16234,7 +16234,7 @@ export interface operations {
                     "application/json": components["schemas"]["CalendarDetailsView"];
                 };
             };
-            /** @description Bad Request: the codes below. */
+            /** @description Bad Request: the codes below; and `invalid_<attribute>` for a string of the body, in any attribute, that is not Unicode text or is longer than 16000 characters (refused as the body is read, before the operation). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -16476,7 +16476,7 @@ export interface operations {
                     "application/json": components["schemas"]["CalendarDetailsView"];
                 };
             };
-            /** @description Bad Request: the codes below. */
+            /** @description Bad Request: the codes below; and `invalid_<attribute>` for a string of the body, in any attribute, that is not Unicode text or is longer than 16000 characters (refused as the body is read, before the operation). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -16611,7 +16611,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Bad Request: the codes below. */
+            /** @description Bad Request: the codes below; and `invalid_<attribute>` for a string of the body, in any attribute, that is not Unicode text or is longer than 16000 characters (refused as the body is read, before the operation). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -17094,7 +17094,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Bad Request: the codes below. */
+            /** @description Bad Request: the codes below; and `invalid_<attribute>` for a string of the body, in any attribute, that is not Unicode text or is longer than 16000 characters (refused as the body is read, before the operation). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -17334,7 +17334,7 @@ export interface operations {
                     "application/json": components["schemas"]["LabelView"];
                 };
             };
-            /** @description Bad Request: the codes below. */
+            /** @description Bad Request: the codes below; and `invalid_<attribute>` for a string of the body, in any attribute, that is not Unicode text or is longer than 16000 characters (refused as the body is read, before the operation). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -17576,7 +17576,7 @@ export interface operations {
                     "application/json": components["schemas"]["LabelView"];
                 };
             };
-            /** @description Bad Request: the codes below. */
+            /** @description Bad Request: the codes below; and `invalid_<attribute>` for a string of the body, in any attribute, that is not Unicode text or is longer than 16000 characters (refused as the body is read, before the operation). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -17711,7 +17711,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Bad Request: the codes below. */
+            /** @description Bad Request: the codes below; and `invalid_<attribute>` for a string of the body, in any attribute, that is not Unicode text or is longer than 16000 characters (refused as the body is read, before the operation). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -18328,7 +18328,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Bad Request: the codes below. */
+            /** @description Bad Request: the codes below; and `invalid_<attribute>` for a string of the body, in any attribute, that is not Unicode text or is longer than 16000 characters (refused as the body is read, before the operation). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -18836,7 +18836,7 @@ export interface operations {
                     "application/json": components["schemas"]["CheckedTime"][];
                 };
             };
-            /** @description Bad Request: the codes below. */
+            /** @description Bad Request: the codes below; and `invalid_<attribute>` for a string of the body, in any attribute, that is not Unicode text or is longer than 16000 characters (refused as the body is read, before the operation). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -19355,7 +19355,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Bad Request: the codes below. */
+            /** @description Bad Request: the codes below; and `invalid_<attribute>` for a string of the body, in any attribute, that is not Unicode text or is longer than 16000 characters (refused as the body is read, before the operation). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -19815,7 +19815,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Bad Request: the codes below. */
+            /** @description Bad Request: the codes below; and `invalid_<attribute>` for a string of the body, in any attribute, that is not Unicode text or is longer than 16000 characters (refused as the body is read, before the operation). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -20043,7 +20043,7 @@ export interface operations {
                     "application/json": components["schemas"]["CalendarFeedView"];
                 };
             };
-            /** @description Bad Request: the codes below. */
+            /** @description Bad Request: the codes below; and `invalid_<attribute>` for a string of the body, in any attribute, that is not Unicode text or is longer than 16000 characters (refused as the body is read, before the operation). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -20729,7 +20729,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Bad Request: the codes below. */
+            /** @description Bad Request: the codes below; and `invalid_<attribute>` for a string of the body, in any attribute, that is not Unicode text or is longer than 16000 characters (refused as the body is read, before the operation). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -21340,7 +21340,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Bad Request: the codes below. */
+            /** @description Bad Request: the codes below; and `invalid_<attribute>` for a string of the body, in any attribute, that is not Unicode text or is longer than 16000 characters (refused as the body is read, before the operation). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -21831,7 +21831,7 @@ export interface operations {
                     "application/json": components["schemas"]["OrderView"];
                 };
             };
-            /** @description Bad Request: the codes below. */
+            /** @description Bad Request: the codes below; and `invalid_<attribute>` for a string of the body, in any attribute, that is not Unicode text or is longer than 16000 characters (refused as the body is read, before the operation). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -23729,7 +23729,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Bad Request: the codes below. */
+            /** @description Bad Request: the codes below; and `invalid_<attribute>` for a string of the body, in any attribute, that is not Unicode text or is longer than 16000 characters (refused as the body is read, before the operation). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -24800,7 +24800,7 @@ export interface operations {
                     "application/json": components["schemas"]["FormView"];
                 };
             };
-            /** @description Bad Request: the codes below. */
+            /** @description Bad Request: the codes below; and `invalid_<attribute>` for a string of the body, in any attribute, that is not Unicode text or is longer than 16000 characters (refused as the body is read, before the operation). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -24935,7 +24935,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Bad Request: the codes below. */
+            /** @description Bad Request: the codes below; and `invalid_<attribute>` for a string of the body, in any attribute, that is not Unicode text or is longer than 16000 characters (refused as the body is read, before the operation). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -25328,7 +25328,7 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookSubscriptionView"];
                 };
             };
-            /** @description Bad Request: the codes below. */
+            /** @description Bad Request: the codes below; and `invalid_<attribute>` for a string of the body, in any attribute, that is not Unicode text or is longer than 16000 characters (refused as the body is read, before the operation). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -25463,7 +25463,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Bad Request: the codes below. */
+            /** @description Bad Request: the codes below; and `invalid_<attribute>` for a string of the body, in any attribute, that is not Unicode text or is longer than 16000 characters (refused as the body is read, before the operation). */
             400: {
                 headers: {
                     [name: string]: unknown;
