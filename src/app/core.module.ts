@@ -8,6 +8,8 @@ import { useReadCommitted } from '../common/database/read-committed';
 import { Secrets } from '../common/crypto/secrets';
 import { dataSourceOptions } from '../common/database/data-source-options';
 import { migrate, prepareServer } from '../common/database/schema';
+import { ClusterConnections } from '../common/queues/cluster-connections';
+import { isCluster, queuePrefix } from '../common/queues/redis-connections';
 import { LoggingModule } from '../common/logging/logging.module';
 import type { AppConfig } from '../config/app-config';
 import { ConfigModule } from '../config/config.module';
@@ -55,23 +57,39 @@ export class CoreModule {
   }
 }
 
-/** Bull on Redis, for the processes that produce or consume jobs (not the CLI). */
+/**
+ * Bull on Redis, for the processes that produce or consume jobs (not the CLI). On a Redis Cluster
+ * the queues' connections are ioredis Clusters and their prefix a hash tag (see queuePrefix).
+ */
 @Module({})
 export class QueueModule {
   static forRoot(config: AppConfig): DynamicModule {
+    if (!isCluster(config.redis)) {
+      return {
+        module: QueueModule,
+        imports: [
+          BullModule.forRoot({
+            redis: {
+              host: config.redis.host,
+              port: config.redis.port,
+              password: config.redis.password,
+              db: config.redis.db,
+            },
+            prefix: queuePrefix(config),
+          }),
+        ],
+      };
+    }
+    const connections = new ClusterConnections();
     return {
       module: QueueModule,
       imports: [
         BullModule.forRoot({
-          redis: {
-            host: config.redis.host,
-            port: config.redis.port,
-            password: config.redis.password,
-            db: config.redis.db,
-          },
-          prefix: config.queue.prefix,
+          prefix: queuePrefix(config),
+          createClient: (type) => connections.open(config, type),
         }),
       ],
+      providers: [{ provide: ClusterConnections, useValue: connections }],
     };
   }
 }
