@@ -7,6 +7,8 @@ import { DataSource } from 'typeorm';
 import { useReadCommitted } from '../common/database/read-committed';
 import { Secrets } from '../common/crypto/secrets';
 import { dataSourceOptions } from '../common/database/data-source-options';
+import { ReadReplicas } from '../common/database/read-replicas';
+import { RecentWrites } from '../common/database/recent-writes';
 import { migrate, prepareServer } from '../common/database/schema';
 import { ClusterConnections } from '../common/queues/cluster-connections';
 import { isCluster, queuePrefix } from '../common/queues/redis-connections';
@@ -21,7 +23,7 @@ export interface CoreOptions {
 
 /**
  * What every process shares: configuration, logs, MySQL (schema created and migrated at start unless
- * switched off), CQRS buses and the server's secrets.
+ * switched off) and its read replicas, if any, CQRS buses and the server's secrets.
  */
 @Global()
 @Module({})
@@ -51,8 +53,8 @@ export class CoreModule {
         }),
         CqrsModule.forRoot(),
       ],
-      providers: [Secrets],
-      exports: [Secrets],
+      providers: [Secrets, RecentWrites, ReadReplicas],
+      exports: [Secrets, RecentWrites, ReadReplicas],
     };
   }
 }

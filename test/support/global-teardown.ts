@@ -1,9 +1,11 @@
 import Redis from 'ioredis';
 import { createConnection } from 'mysql2/promise';
+import { stopSharedServers } from './shared-servers';
 import { assertTestDatabase, testConfig } from './test-environment';
 
-/** Drops this run's database and its Redis keys. */
+/** Stops the run's shared servers; drops this run's database and its Redis keys. */
 export default async function globalTeardown(): Promise<void> {
+  await stopSharedServers();
   const config = testConfig();
   assertTestDatabase(config.db.name);
   const connection = await createConnection({
