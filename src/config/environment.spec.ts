@@ -113,7 +113,11 @@ describe('configuration', () => {
 
   it('refuses a read-your-writes window a lagging replica could outlast', () => {
     expect(() =>
-      parseEnvironment({ DB_REPLICAS: 'r:3306', DB_REPLICA_MAX_LAG_S: '5', DB_READ_YOUR_WRITES_MS: '5500' }),
+      parseEnvironment({
+        DB_REPLICAS: 'r:3306',
+        DB_REPLICA_MAX_LAG_S: '5',
+        DB_READ_YOUR_WRITES_MS: '5500',
+      }),
     ).toThrow(
       new ConfigError(
         'Invalid configuration:\n  DB_READ_YOUR_WRITES_MS: must exceed DB_REPLICA_MAX_LAG_S × 1000 + DB_REPLICA_CHECK_INTERVAL_MS (6000) when DB_REPLICAS is set (got 5500)',

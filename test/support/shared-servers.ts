@@ -57,7 +57,12 @@ export async function sharedServer<T>(
 }
 
 /** A server process that outlives the test file starting it (stopped by stopSharedServers). */
-export function spawnDetached(command: string, args: string[], log: string, pids: number[]): number {
+export function spawnDetached(
+  command: string,
+  args: string[],
+  log: string,
+  pids: number[],
+): number {
   const child = spawn('sh', ['-c', 'exec "$0" "$@" >>"$LOG" 2>&1', command, ...args], {
     detached: true,
     stdio: 'ignore',

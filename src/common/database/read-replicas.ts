@@ -96,7 +96,7 @@ export class ReadReplicas implements OnApplicationBootstrap, OnApplicationShutdo
   async onApplicationShutdown(): Promise<void> {
     clearInterval(this.timer);
     await Promise.all(
-      this.replicas.map((r) => (r.dataSource.isInitialized ? r.dataSource.destroy() : undefined)),
+      this.replicas.filter((r) => r.dataSource.isInitialized).map((r) => r.dataSource.destroy()),
     );
   }
 
@@ -140,10 +140,7 @@ export class ReadReplicas implements OnApplicationBootstrap, OnApplicationShutdo
     const before = replica.state.status;
     try {
       if (!replica.dataSource.isInitialized) await replica.dataSource.initialize();
-      const rows = (await replica.dataSource.query('SHOW SLAVE STATUS')) as Record<
-        string,
-        unknown
-      >[];
+      const rows = await replica.dataSource.query<Record<string, unknown>[]>('SHOW SLAVE STATUS');
       replica.state = replicaStateOf(rows[0], this.config.maxLagSeconds);
     } catch (err) {
       replica.state = { status: 'down', lagSeconds: null, message: errorText(err) };

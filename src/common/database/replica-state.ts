@@ -17,13 +17,19 @@ export function replicaStateOf(
   maxLagSeconds: number,
 ): ReplicaState {
   if (row === undefined)
-    return { status: 'stopped', lagSeconds: null, message: 'not a replica (no replication set up)' };
+    return {
+      status: 'stopped',
+      lagSeconds: null,
+      message: 'not a replica (no replication set up)',
+    };
   const io = String(row.Slave_IO_Running);
   const sql = String(row.Slave_SQL_Running);
   const behind = row.Seconds_Behind_Master;
   const lagSeconds = behind === null || behind === undefined ? null : Number(behind);
   if (io !== 'Yes' || sql !== 'Yes') {
-    const error = String(row.Last_IO_Error || row.Last_SQL_Error || '');
+    const error = [row.Last_IO_Error, row.Last_SQL_Error].find(
+      (e): e is string => typeof e === 'string' && e !== '',
+    );
     return {
       status: 'stopped',
       lagSeconds,

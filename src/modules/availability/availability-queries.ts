@@ -327,10 +327,7 @@ export class AvailabilityQueries {
       const mine = open.filter((s) => s.type.id === type.id);
       const calendars = [...new Map(mine.map((s) => [s.calendar.id, s.calendar])).values()];
       if (calendars.length > 0)
-        filters.set(
-          type.id,
-          await limitFilter(this.manager, { type, calendars }, window),
-        );
+        filters.set(type.id, await limitFilter(this.manager, { type, calendars }, window));
     }
     return open.map((s) =>
       s.unavailable || (filters.get(s.type.id)?.(s.calendar, startOf(s)) ?? true)

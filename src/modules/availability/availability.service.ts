@@ -24,11 +24,15 @@ export class AvailabilityService {
   constructor(private readonly reads: ReadReplicas) {}
 
   dates(account: Account, query: AvailableDatesQuery, now = Date.now()): Promise<AvailableDate[]> {
-    return this.reads.read(account.id, (m) => new AvailabilityQueries(m).dates(account, query, now));
+    return this.reads.read(account.id, (m) =>
+      new AvailabilityQueries(m).dates(account, query, now),
+    );
   }
 
   times(account: Account, query: AvailableTimesQuery, now = Date.now()): Promise<AvailableTime[]> {
-    return this.reads.read(account.id, (m) => new AvailabilityQueries(m).times(account, query, now));
+    return this.reads.read(account.id, (m) =>
+      new AvailabilityQueries(m).times(account, query, now),
+    );
   }
 
   classes(
