@@ -96,9 +96,13 @@ export function replicaPair(): Promise<ReplicaPair> {
 export function connect(port: number, timeoutMs = 5000): Promise<Connection> {
   return eventually(
     () =>
-      createConnection({ host: '127.0.0.1', port, user: 'root', password: '' }).catch(
-        () => undefined,
-      ),
+      createConnection({
+        host: '127.0.0.1',
+        port,
+        user: 'root',
+        password: '',
+        timezone: 'Z',
+      }).catch(() => undefined),
     timeoutMs,
   );
 }
