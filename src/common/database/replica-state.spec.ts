@@ -5,7 +5,10 @@ const running = { Slave_IO_Running: 'Yes', Slave_SQL_Running: 'Yes', Seconds_Beh
 describe('replicaStateOf', () => {
   it.each([
     [running, { status: 'serving', lagSeconds: 0 }],
-    [{ ...running, Seconds_Behind_Master: 2 }, { status: 'serving', lagSeconds: 2 }],
+    [
+      { ...running, Seconds_Behind_Master: 2 },
+      { status: 'serving', lagSeconds: 2 },
+    ],
     [
       { ...running, Seconds_Behind_Master: 3 },
       { status: 'lagging', lagSeconds: 3, message: '3 s behind the primary (bound 2 s)' },
