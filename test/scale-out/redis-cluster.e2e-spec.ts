@@ -245,5 +245,26 @@ describe('Redis Cluster (e2e, a real 3-node cluster)', () => {
       );
       expect(statuses.sort()).toEqual([...Array(PER_SECOND).fill(401), ...Array(6).fill(429)]);
     });
+
+    it('counts several clients of one burst apart, each in its own slot', async () => {
+      // Requests of several clients arriving together go to Redis in one batch: on a cluster, one
+      // script call per client (their keys are in different slots).
+      const clients = [newClient(), newClient(), newClient()];
+      const statuses = await Promise.all(
+        clients.map((client) =>
+          Promise.all(
+            Array.from({ length: PER_SECOND + 4 }, async (_, i) => {
+              const res = await fetch(`${apiUrls[i % 2]}/api/v1/me`, {
+                headers: { 'x-forwarded-for': client },
+              });
+              await res.arrayBuffer();
+              return res.status;
+            }),
+          ),
+        ),
+      );
+      for (const mine of statuses)
+        expect(mine.sort()).toEqual([...Array(PER_SECOND).fill(401), ...Array(4).fill(429)]);
+    });
   });
 });
