@@ -229,13 +229,10 @@ describe('Redis Cluster (e2e, a real 3-node cluster)', () => {
       expect(ids.slice(0, 2)).toEqual([booked.body.id, booked.body.id]);
     }, 60_000);
 
-    it('shares one client’s rate limit between the two APIs', async () => {
-      const client = newClient();
-      // At once, half to each API, well within one second: PER_SECOND of them pass (to the auth
-      // guard: 401), the others are refused, whichever API they reached. Were the counts each
-      // API's own, all would pass (PER_SECOND + 6 < 2 × PER_SECOND).
-      const statuses = await Promise.all(
-        Array.from({ length: PER_SECOND + 6 }, async (_, i) => {
+    /** `count` requests of `client` at once, alternating between the APIs: their statuses. */
+    const burst = (client: string, count: number) =>
+      Promise.all(
+        Array.from({ length: count }, async (_, i) => {
           const res = await fetch(`${apiUrls[i % 2]}/api/v1/me`, {
             headers: { 'x-forwarded-for': client },
           });
@@ -243,28 +240,39 @@ describe('Redis Cluster (e2e, a real 3-node cluster)', () => {
           return res.status;
         }),
       );
-      expect(statuses.sort()).toEqual([...Array(PER_SECOND).fill(401), ...Array(6).fill(429)]);
+
+    /**
+     * The limits fail open when Redis does not answer within 50 ms (LIMITS_COMMAND_TIMEOUT_MS), which
+     * a loaded test machine sometimes makes happen: a burst is tried again, with fresh clients, up
+     * to 3 times. A limiter that does not share or split right fails every time.
+     */
+    async function upTo3Bursts(clients: number, count: number): Promise<number[][]> {
+      let last: number[][] = [];
+      for (let attempt = 0; attempt < 3; attempt++) {
+        last = await Promise.all(
+          Array.from({ length: clients }, () => burst(newClient(), count).then((s) => s.sort())),
+        );
+        if (last.every((s) => s.filter((x) => x === 401).length === PER_SECOND)) break;
+      }
+      return last;
+    }
+
+    it('shares one client’s rate limit between the two APIs', async () => {
+      // At once, half to each API, well within one second: PER_SECOND of them pass (to the auth
+      // guard: 401), the others are refused, whichever API they reached. Were the counts each
+      // API's own, all would pass (PER_SECOND + 6 < 2 × PER_SECOND).
+      expect(await upTo3Bursts(1, PER_SECOND + 6)).toEqual([
+        [...Array(PER_SECOND).fill(401), ...Array(6).fill(429)],
+      ]);
     });
 
     it('counts several clients of one burst apart, each in its own slot', async () => {
       // Requests of several clients arriving together go to Redis in one batch: on a cluster, one
-      // script call per client (their keys are in different slots).
-      const clients = [newClient(), newClient(), newClient()];
-      const statuses = await Promise.all(
-        clients.map((client) =>
-          Promise.all(
-            Array.from({ length: PER_SECOND + 4 }, async (_, i) => {
-              const res = await fetch(`${apiUrls[i % 2]}/api/v1/me`, {
-                headers: { 'x-forwarded-for': client },
-              });
-              await res.arrayBuffer();
-              return res.status;
-            }),
-          ),
-        ),
+      // script call per client (their keys are in different slots; one call for all would be
+      // refused as CROSSSLOT, and the limits would fail open).
+      expect(await upTo3Bursts(3, PER_SECOND + 4)).toEqual(
+        Array(3).fill([...Array(PER_SECOND).fill(401), ...Array(4).fill(429)]),
       );
-      for (const mine of statuses)
-        expect(mine.sort()).toEqual([...Array(PER_SECOND).fill(401), ...Array(4).fill(429)]);
     });
   });
 });
