@@ -20,7 +20,7 @@ export default tseslint.config(
   {
     // A module is imported through its index, never through one of its files (docs/architecture.md;
     // src/architecture.spec.ts checks this and the layers). Specs may import the files they test.
-    files: ['src/modules/**/*.ts'],
+    files: ['src/modules/**/*.{ts,tsx}'],
     ignores: ['**/*.spec.ts', '**/*.int-spec.ts', '**/*.fixtures.ts'],
     rules: {
       'no-restricted-imports': [
@@ -72,6 +72,25 @@ export default tseslint.config(
     // Plain ES modules run by node (deploy/check.mjs): linted without type information.
     files: ['**/*.mjs'],
     ...tseslint.configs.disableTypeChecked,
+  },
+  {
+    // The pages' browser scripts: plain scripts run by the browser, not part of the TypeScript project.
+    files: ['src/modules/pages/assets/*.js'],
+    ...tseslint.configs.disableTypeChecked,
+    languageOptions: {
+      ...tseslint.configs.disableTypeChecked.languageOptions,
+      sourceType: 'script',
+      globals: {
+        window: 'readonly',
+        document: 'readonly',
+        fetch: 'readonly',
+        FormData: 'readonly',
+        URLSearchParams: 'readonly',
+        DOMParser: 'readonly',
+        URL: 'readonly',
+        ResizeObserver: 'readonly',
+      },
+    },
   },
   prettier,
 );

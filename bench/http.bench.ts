@@ -9,6 +9,12 @@
  * limiter runs in full (one Redis script per batch of requests, a slot taken and released per
  * request). Target: limits on cost at most 15% of the requests per second with limits off.
  *
+ * The enterprise API (issue 26) too: `GET /api/enterprise/v1/users/{id}/me` on the same process, the
+ * same account reached with its enterprise's credentials (the member path rewritten to `/api/v1/me`
+ * before routing, the enterprise's key and the member checked by the auth guard), measured against
+ * `GET /api/v1/me` in ABBA order within each round (me, enterprise, enterprise, me; half a duration
+ * each). Target: at least 90% of `GET /api/v1/me`'s requests per second in the same run.
+ *
  * Both servers are warmed up by a fixed number of requests first (JIT, the auth cache, and Node's
  * check of the deprecated `Buffer()` that passport-http calls, which inspects the stack of the first
  * 10,000 calls), then measured in alternating rounds so that drift of the machine hits both alike.
@@ -39,6 +45,7 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const WARMUP_REQUESTS = Number(process.env.BENCH_WARMUP ?? 30_000);
 const TARGET_RATIO = 0.25;
 const TARGET_LIMITS_OVERHEAD = 0.15;
+const TARGET_ENTERPRISE_RATIO = 0.9;
 /** The processes this run started: stopped however the run ends. */
 const started: ChildProcess[] = [];
 
@@ -57,6 +64,24 @@ async function main(): Promise<void> {
   );
   const authorization = `Basic ${Buffer.from(`${account.id}:${account.apiKey}`).toString('base64')}`;
   const headers = { authorization };
+  const enterprise = cli<{ id: number; apiKey: string }>(
+    ['enterprise:create', '--name', 'Bench Group'],
+    env,
+  );
+  cli(
+    [
+      'enterprise:add-account',
+      '--enterprise',
+      String(enterprise.id),
+      '--account',
+      String(account.id),
+    ],
+    env,
+  );
+  const enterpriseHeaders = {
+    authorization: `Basic ${Buffer.from(`${enterprise.id}:${enterprise.apiKey}`).toString('base64')}`,
+  };
+  const enterpriseUrl = `http://127.0.0.1:${API_PORT}/api/enterprise/v1/users/${account.id}/me`;
   const meUrl = `http://127.0.0.1:${API_PORT}/api/v1/me`;
   const bareUrl = `http://127.0.0.1:${BARE_PORT}/api/v1/me`;
   const limitedUrl = `http://127.0.0.1:${LIMITED_PORT}/api/v1/me`;
@@ -83,6 +108,8 @@ async function main(): Promise<void> {
   );
   started.push(limited);
   const body = await (await fetch(meUrl, { headers })).text();
+  if ((await (await fetch(enterpriseUrl, { headers: enterpriseHeaders })).text()) !== body)
+    throw new Error('the enterprise API answers another body');
   if ((await (await fetch(limitedUrl, { headers })).text()) !== body)
     throw new Error('the service with limits on answers another body');
   const bare = await startProcess(
@@ -112,9 +139,19 @@ async function main(): Promise<void> {
   const serviceCpu: number[] = [];
   const bareCpu: number[] = [];
   const steal: number[] = [];
+  const throughEnterprise: number[] = [];
+  const enterpriseRatios: number[] = [];
+  const enterpriseCpu: number[] = [];
+  const enterpriseCpuRatios: number[] = [];
   const redis = new Redis(redisOptions(env));
   try {
     await load({ url: meUrl, headers, connections: CONNECTIONS, amount: WARMUP_REQUESTS });
+    await load({
+      url: enterpriseUrl,
+      headers: enterpriseHeaders,
+      connections: CONNECTIONS,
+      amount: WARMUP_REQUESTS,
+    });
     await load({ url: limitedUrl, headers, connections: CONNECTIONS, amount: WARMUP_REQUESTS });
     await load({ url: bareUrl, connections: CONNECTIONS, amount: WARMUP_REQUESTS });
     for (let round = 1; round <= ROUNDS; round++) {
@@ -124,6 +161,57 @@ async function main(): Promise<void> {
         connections: CONNECTIONS,
         duration: DURATION_S,
       });
+      // The enterprise path against /me in ABBA order (me, enterprise, enterprise, me; half a
+      // duration each), right after one another: a drift of the shared machine during the round
+      // weighs on both sides alike.
+      const half = Math.max(1, Math.round(DURATION_S / 2));
+      const m1 = await loadServer(api.pid, {
+        url: meUrl,
+        headers,
+        connections: CONNECTIONS,
+        duration: half,
+      });
+      const e1 = await loadServer(api.pid, {
+        url: enterpriseUrl,
+        headers: enterpriseHeaders,
+        connections: CONNECTIONS,
+        duration: half,
+      });
+      const e2 = await loadServer(api.pid, {
+        url: enterpriseUrl,
+        headers: enterpriseHeaders,
+        connections: CONNECTIONS,
+        duration: half,
+      });
+      const m2 = await loadServer(api.pid, {
+        url: meUrl,
+        headers,
+        connections: CONNECTIONS,
+        duration: half,
+      });
+      for (const [name, r] of [
+        ['/me', m1],
+        ['enterprise', e1],
+        ['enterprise', e2],
+        ['/me', m2],
+      ] as const) {
+        if (r.errors || r.non2xx) {
+          throw new Error(`${name} (ABBA) round ${round}: ${r.errors} errors, ${r.non2xx} non-2xx`);
+        }
+      }
+      const e = {
+        requestsPerSecond: (e1.requestsPerSecond + e2.requestsPerSecond) / 2,
+        meRequestsPerSecond: (m1.requestsPerSecond + m2.requestsPerSecond) / 2,
+        p50Ms: Math.max(e1.p50Ms, e2.p50Ms),
+        cpuUsPerRequest: average(e1.cpuUsPerRequest, e2.cpuUsPerRequest),
+        meCpuUsPerRequest: average(m1.cpuUsPerRequest, m2.cpuUsPerRequest),
+      };
+      throughEnterprise.push(e.requestsPerSecond);
+      enterpriseRatios.push(e.requestsPerSecond / e.meRequestsPerSecond);
+      if (e.cpuUsPerRequest !== undefined && e.meCpuUsPerRequest !== undefined) {
+        enterpriseCpu.push(e.cpuUsPerRequest);
+        enterpriseCpuRatios.push(e.cpuUsPerRequest / e.meCpuUsPerRequest);
+      }
       const redisBefore = await redisStats(redis);
       const l = await loadServer(limited.pid, {
         url: limitedUrl,
@@ -163,6 +251,7 @@ async function main(): Promise<void> {
         `round ${round}: service ${s.requestsPerSecond.toFixed(0)} req/s (p50 ${s.p50Ms} ms, p99 ${s.p99Ms} ms, ${us(s.cpuUsPerRequest)} CPU/req)` +
           ` | limits on ${l.requestsPerSecond.toFixed(0)} req/s (p50 ${l.p50Ms} ms, p99 ${l.p99Ms} ms, ${us(l.cpuUsPerRequest)} CPU/req, Redis ${us(redisCpu[redisCpu.length - 1])} CPU/req, ${scriptCalls[scriptCalls.length - 1].toFixed(2)} script calls/req)` +
           ` | bare ${b.requestsPerSecond.toFixed(0)} req/s (${us(b.cpuUsPerRequest)} CPU/req)` +
+          ` | enterprise ${e.requestsPerSecond.toFixed(0)} req/s vs /me ${e.meRequestsPerSecond.toFixed(0)} (ABBA; p50 ${e.p50Ms} ms, ${us(e.cpuUsPerRequest)} vs ${us(e.meCpuUsPerRequest)} CPU/req, ${(enterpriseRatios[enterpriseRatios.length - 1] * 100).toFixed(1)}% of /me)` +
           ` | ratio ${ratios[ratios.length - 1].toFixed(3)}${s.steal === undefined ? '' : ` | steal ${percent(s.steal)}`}`,
       );
     }
@@ -194,6 +283,18 @@ async function main(): Promise<void> {
   console.log(
     `  limits overhead (median of rounds, 1 − on/off): ${(overhead * 100).toFixed(1)}% fewer req/s (target ≤ ${TARGET_LIMITS_OVERHEAD * 100}%) → ${overhead <= TARGET_LIMITS_OVERHEAD ? 'MET' : 'NOT MET'}`,
   );
+  const enterpriseRatio = median(enterpriseRatios);
+  console.log(
+    `  enterprise API (GET /api/enterprise/v1/users/{id}/me, same process): median ${median(throughEnterprise).toFixed(0)} req/s, ${us(median(enterpriseCpu))} CPU/req`,
+  );
+  console.log(
+    `  enterprise / /me (req/s, ABBA pairs, median of rounds): ${(enterpriseRatio * 100).toFixed(1)}% (target ≥ ${TARGET_ENTERPRISE_RATIO * 100}%) → ${enterpriseRatio >= TARGET_ENTERPRISE_RATIO ? 'MET' : 'NOT MET'}`,
+  );
+  if (enterpriseCpuRatios.length > 0) {
+    console.log(
+      `  enterprise CPU per request / /me's (median of rounds): ${(median(enterpriseCpuRatios) * 100).toFixed(1)}%`,
+    );
+  }
   writeResult({
     bench: 'http',
     title: 'GET /api/v1/me (Basic auth) vs a bare node:http server',
@@ -235,6 +336,18 @@ async function main(): Promise<void> {
         target: { op: '<=', value: TARGET_LIMITS_OVERHEAD * 100 },
       },
       { label: 'service req/s with limits on', value: median(withLimits), unit: 'req/s' },
+      {
+        label: 'enterprise API /users/{id}/me req/s',
+        value: median(throughEnterprise),
+        unit: 'req/s',
+        baseline: { label: '/api/v1/me', value: median(service) },
+      },
+      {
+        label: 'enterprise / /me (median of rounds)',
+        value: enterpriseRatio * 100,
+        unit: '%',
+        target: { op: '>=', value: TARGET_ENTERPRISE_RATIO * 100 },
+      },
     ],
   });
 }
@@ -253,6 +366,10 @@ async function redisStats(redis: Redis): Promise<{ cpuMs: number; scriptCalls: n
     cpuMs: (field('used_cpu_user') + field('used_cpu_sys')) * 1000,
     scriptCalls: calls('evalsha') + calls('eval'),
   };
+}
+
+function average(a: number | undefined, b: number | undefined): number | undefined {
+  return a === undefined || b === undefined ? undefined : (a + b) / 2;
 }
 
 function us(value: number | undefined): string {

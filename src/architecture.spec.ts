@@ -28,6 +28,7 @@ const LAYERS: readonly (readonly [string, readonly string[]])[] = [
   ['holds', ['accounts', 'availability']],
   ['webhooks', ['accounts']],
   ['oauth', ['accounts']],
+  ['pages', ['accounts', 'catalog', 'forms', 'availability', 'appointments', 'holds']],
 ];
 
 interface SourceFile {
@@ -52,7 +53,7 @@ function sourceFiles(dir: string): SourceFile[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
     const full = join(dir, entry.name);
     if (entry.isDirectory()) return sourceFiles(full);
-    if (!entry.name.endsWith('.ts')) return [];
+    if (!/\.tsx?$/.test(entry.name)) return [];
     const path = relative(SRC, full).split(sep).join('/');
     return [
       {

@@ -15,6 +15,7 @@ import { FormsModule } from '../modules/forms';
 import { HoldsModule } from '../modules/holds';
 import { NotificationsModule } from '../modules/notifications';
 import { OAuthModule } from '../modules/oauth';
+import { PagesModule } from '../modules/pages';
 import { WebhooksModule } from '../modules/webhooks';
 import { CoreModule, type CoreOptions, QueueModule } from './core.module';
 
@@ -43,6 +44,7 @@ export class ApiModule {
         WebhooksModule,
         NotificationsModule,
         OAuthModule,
+        PagesModule,
       ],
       providers: [{ provide: APP_GUARD, useClass: ApiAuthGuard }],
     };

@@ -11,6 +11,11 @@ import { ReadReplicas } from '../common/database/read-replicas';
 import { RecentWrites } from '../common/database/recent-writes';
 import { RequestLimiter } from '../common/limits/request-limiter';
 import { AppConfig } from '../config/app-config';
+import { ENTERPRISE_SECURITY } from '../modules/accounts';
+import {
+  ENTERPRISE_MEMBERS_TAG,
+  addEnterpriseMemberPaths,
+} from '../common/openapi/enterprise-paths';
 import {
   API_PREFIX,
   BODY_LIMIT_BYTES,
@@ -108,9 +113,19 @@ export function configureApi(app: NestFastifyApplication, logger: Logger): Route
   registerHttpMetrics(fastify, app.get(Metrics));
 
   app.useLogger(app.get(NestPinoLogger));
-  // Health and OAuth 2.0 (the contract's {auth_url} is the host root) live outside /api/v1.
+  // Health, OAuth 2.0 (the contract's {auth_url} is the host root), the enterprise API's own
+  // endpoints (a member's v1 routes are reached by rewriteUrl, see enterprise-routing.ts) and the
+  // client pages live outside /api/v1.
   app.setGlobalPrefix(API_PREFIX.slice(1), {
-    exclude: ['health/live', 'health/ready', 'oauth2/{*path}'],
+    exclude: [
+      'health/live',
+      'health/ready',
+      'oauth2/{*path}',
+      'api/enterprise/{*path}',
+      'schedule/{*path}',
+      'confirmation/{*path}',
+      'pages/{*path}',
+    ],
   });
   app.useGlobalFilters(new ApiExceptionFilter(routes, logger));
   app.useGlobalPipes(new ApiValidationPipe());
@@ -133,6 +148,25 @@ function setUpOpenApi(app: INestApplication): void {
           `an array and ${MAX_JSON_VALUES} values in all (400 \`bad_request\` naming the bound).`,
       )
       .addBasicAuth({ type: 'http', scheme: 'basic', description: 'User ID and API key' })
+      .addBasicAuth(
+        {
+          type: 'http',
+          scheme: 'basic',
+          description:
+            'The enterprise API: enterprise id and its API key. Every `/api/v1` route is served ' +
+            'under `/api/enterprise/v1/users/{userId}/` for a member account (see the tag `enterprise`).',
+        },
+        ENTERPRISE_SECURITY,
+      )
+      .addTag(
+        'enterprise',
+        'One credential for many accounts (`/api/enterprise/v1`, Basic auth with the enterprise id ' +
+          'and key). Besides `/users` and `/webhooks` below, every `/api/v1/<path>` operation is ' +
+          'served as `/api/enterprise/v1/users/{userId}/<path>` for the member account `userId`, with ' +
+          "the same parameters, bodies, answers and errors as with the member's own key; a `userId` " +
+          'that is not a member is 403 `forbidden` (404 `not_found` when no such account exists). ' +
+          "Requests count against the per-IP limits and the enterprise's per-minute limit (429).",
+      )
       .addBearerAuth({
         type: 'http',
         scheme: 'bearer',
@@ -140,8 +174,15 @@ function setUpOpenApi(app: INestApplication): void {
         bearerFormat: undefined,
         description: 'An OAuth 2.0 access token of a partner app (POST /oauth2/token)',
       })
+      .addTag(
+        ENTERPRISE_MEMBERS_TAG,
+        'Every `/api/v1` operation, for a member account of the enterprise: the same parameters, ' +
+          "bodies, answers and errors as with the member's own key, plus 403 `forbidden` when " +
+          '`userId` is not a member and 404 `not_found` when no such account exists.',
+      )
       .build(),
   );
+  addEnterpriseMemberPaths(document, ENTERPRISE_SECURITY);
   SwaggerModule.setup(DOCS_PATH.slice(1), app, document, {
     useGlobalPrefix: false,
     jsonDocumentUrl: OPENAPI_PATH.slice(1),

@@ -86,7 +86,7 @@ describe('POST /appointments (e2e)', () => {
       location: '5th Avenue',
       certificate: '',
       confirmationPage: expect.stringMatching(
-        new RegExp(`^http://localhost:3000/confirmation/${id}-[0-9a-f]{20}$`),
+        new RegExp(`^http://localhost:3000/confirmation/${id}-[0-9a-f]{32}$`),
       ),
       formsText: '',
       forms: [],

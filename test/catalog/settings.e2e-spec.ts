@@ -27,6 +27,8 @@ describe('Settings: /settings (e2e)', () => {
       reminderHours: 24,
       calendarSyncMinutes: 5,
       holdMaxMinutes: 30,
+      clientChangeMinHours: 0,
+      embedOrigins: [],
     });
   });
 
@@ -40,6 +42,8 @@ describe('Settings: /settings (e2e)', () => {
       reminderHours: 2,
       calendarSyncMinutes: 15,
       holdMaxMinutes: 10,
+      clientChangeMinHours: 24,
+      embedOrigins: ['https://Shop.example', 'http://localhost:8080', 'https://shop.example/'],
     });
     const expected = {
       timezone: 'Europe/Berlin',
@@ -51,6 +55,9 @@ describe('Settings: /settings (e2e)', () => {
       reminderHours: 2,
       calendarSyncMinutes: 15,
       holdMaxMinutes: 10,
+      clientChangeMinHours: 24,
+      // As CSP names them: lower case, no trailing slash, each once.
+      embedOrigins: ['https://shop.example', 'http://localhost:8080'],
     };
     expect(updated).toMatchObject({ status: 200 });
     expect(updated.body).toEqual(expected);
@@ -126,6 +133,28 @@ describe('Settings: /settings (e2e)', () => {
       'invalid_hold_max_minutes',
       'Invalid "holdMaxMinutes" attribute value.',
     ],
+    [
+      { clientChangeMinHours: -1 },
+      'invalid_client_change_min_hours',
+      'Invalid "clientChangeMinHours" attribute value.',
+    ],
+    [
+      { embedOrigins: 'https://shop.example' },
+      'invalid_embed_origins',
+      'Invalid "embedOrigins" attribute value.',
+    ],
+    ...[
+      'http://shop.example',
+      'https://shop.example/path',
+      'https://*.example',
+      "https://shop.example; script-src 'unsafe-inline'",
+      'https://shop.example?x=1',
+      'javascript:alert(1)',
+    ].map((origin): [Record<string, unknown>, string, string] => [
+      { embedOrigins: [origin] },
+      'invalid_embed_origins',
+      `Invalid origin "${origin}" in "embedOrigins": an origin is https://host or https://host:port (http for localhost), without a path.`,
+    ]),
   ])('refuses %p and changes nothing', async (body, error, message) => {
     const api = await newOwner();
     const before = (await api.get('/settings')).body as unknown;

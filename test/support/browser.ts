@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createBrotliDecompress } from 'node:zlib';
-import { type BrowserContext, chromium } from 'playwright-core';
+import { type Browser, type BrowserContext, chromium } from 'playwright-core';
 
 const ROOT = join(__dirname, '..', '..');
 
@@ -113,20 +113,26 @@ export interface TestBrowser {
   close(): Promise<void>;
 }
 
+/** The Chromium to launch and the environment it needs (its libraries). */
+async function chromiumToLaunch(): Promise<{ executablePath: string; env: NodeJS.ProcessEnv }> {
+  const { executablePath, libraryPath } = process.env.CHROMIUM_PATH
+    ? { executablePath: process.env.CHROMIUM_PATH }
+    : await packagedChromium();
+  const env = { ...process.env };
+  if (libraryPath)
+    env.LD_LIBRARY_PATH = [libraryPath, env.LD_LIBRARY_PATH].filter(Boolean).join(':');
+  return { executablePath, env };
+}
+
 /**
  * Launches headless Chromium, driven by playwright-core, with a new empty profile. Every browser
- * test launches through here.
+ * test launches through here (or launchChromium).
  */
 export async function launchBrowser(
   options: { javaScriptEnabled?: boolean } = {},
 ): Promise<TestBrowser> {
-  const { executablePath, libraryPath } = process.env.CHROMIUM_PATH
-    ? { executablePath: process.env.CHROMIUM_PATH }
-    : await packagedChromium();
+  const { executablePath, env } = await chromiumToLaunch();
   const userDataDir = await mkdtemp(join(tmpdir(), 'test-chromium-'));
-  const env = { ...process.env };
-  if (libraryPath)
-    env.LD_LIBRARY_PATH = [libraryPath, env.LD_LIBRARY_PATH].filter(Boolean).join(':');
   let context: BrowserContext;
   try {
     context = await chromium.launchPersistentContext(userDataDir, {
@@ -147,4 +153,14 @@ export async function launchBrowser(
       await rm(userDataDir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * Launches headless Chromium as one browser in which a test opens contexts of its own
+ * (`browser.newContext()`: separate cookies and storage, like two people's browsers), e.g. two
+ * clients racing for one time. Close the browser after.
+ */
+export async function launchChromium(): Promise<Browser> {
+  const { executablePath, env } = await chromiumToLaunch();
+  return chromium.launch({ executablePath, headless: true, args: CHROMIUM_ARGS, env });
 }

@@ -8,6 +8,7 @@ import { ApiModule } from '../../src/app/api.module';
 import { WorkerModule } from '../../src/app/worker.module';
 import { HTTP_APP_OPTIONS, configureApi, createHttpAdapter } from '../../src/app/http-app';
 import type { AppConfig } from '../../src/config/app-config';
+import type { RouteCatalog } from '../../src/common/http/route-catalog';
 import { createRootLogger } from '../../src/common/logging/logging.module';
 import {
   DOMAIN_EVENT_CONSUMERS,
@@ -43,10 +44,19 @@ export async function startApi(options: ApiOptions = {}): Promise<NestFastifyApp
     createHttpAdapter(logger, config.http),
     HTTP_APP_OPTIONS,
   );
-  configureApi(app, logger);
+  catalogs.set(app, configureApi(app, logger));
   await app.init();
   await app.getHttpAdapter().getInstance().ready();
   return app;
+}
+
+const catalogs = new WeakMap<NestFastifyApplication, RouteCatalog>();
+
+/** The `/api/v1` routes of an app started by startApi, as Fastify registered them. */
+export function routeCatalogOf(app: NestFastifyApplication): RouteCatalog {
+  const catalog = catalogs.get(app);
+  if (!catalog) throw new Error('not an app of startApi');
+  return catalog;
 }
 
 /** The worker as worker.ts builds it (relay, consumers, queues), in-process; call close() after. */

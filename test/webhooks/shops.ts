@@ -25,8 +25,9 @@ export interface Booked {
   appointmentTypeID: number;
 }
 
-export async function openShop(app: NestFastifyApplication): Promise<Shop> {
-  const account = await createAccount(app);
+/** A shop of a new account, or of `account` (e.g. an enterprise's member). */
+export async function openShop(app: NestFastifyApplication, owner?: TestAccount): Promise<Shop> {
+  const account = owner ?? (await createAccount(app));
   const api = apiClient(app, account);
   const calendar = await createCalendar(api, {
     timezone: ZONE,

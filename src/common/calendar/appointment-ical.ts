@@ -1,5 +1,6 @@
 import ical, {
   type ICalCalendar,
+  type ICalEvent,
   ICalAttendeeRole,
   ICalAttendeeStatus,
   ICalCalendarMethod,
@@ -51,8 +52,8 @@ export function addAppointmentEvent(
     organizer?: { name: string; email: string };
     attendee?: { name: string; email: string };
   } = {},
-): void {
-  calendar.createEvent({
+): ICalEvent {
+  return calendar.createEvent({
     id: appointmentUid(facts.id, publicUrl),
     sequence: facts.sequence,
     start: facts.startsAt,

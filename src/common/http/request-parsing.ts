@@ -10,11 +10,17 @@ import {
   InvalidAttributeValueError,
   UnsupportedMediaTypeError,
 } from './http.errors';
+import { rewriteEnterpriseUrl } from './enterprise-routing';
 import { PROTOTYPE_MEMBERS, jsonShape } from './json-shape';
 
 export const API_PREFIX = '/api/v1';
 /** The OAuth 2.0 endpoints, at the host root beside the API (the contract's {auth_url}). */
 export const OAUTH_PREFIX = '/oauth2/';
+/**
+ * The client pages (scheduling, confirmation, their assets), at the host root beside the API: HTML
+ * for people, their forms posted form-encoded (see registerBodyParsing).
+ */
+export const PAGE_PREFIXES = ['/schedule/', '/confirmation/', '/pages/'] as const;
 /** Largest request body the API reads (413 past it); its shape is bounded too (json-shape.ts). */
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 /**
@@ -49,8 +55,11 @@ export function normalizeUrl(url: string): string {
   return path + query;
 }
 
+/** Fastify's `rewriteUrl`: normalizeUrl, and a member path of the enterprise API to its v1 route. */
 export function rewriteUrl(req: IncomingMessage): string {
-  return normalizeUrl(req.url ?? '/');
+  const url = normalizeUrl(req.url ?? '/');
+  const rewritten = rewriteEnterpriseUrl(req, url);
+  return rewritten === url ? url : normalizeUrl(rewritten);
 }
 
 /**
@@ -170,6 +179,15 @@ export function isOAuthPath(url: string): boolean {
   return url.startsWith(OAUTH_PREFIX);
 }
 
+export function isPagePath(url: string): boolean {
+  return PAGE_PREFIXES.some((prefix) => url.startsWith(prefix));
+}
+
+/** Where a form-encoded body is read (OAuth endpoints, the client pages' forms). */
+function takesForms(url: string): boolean {
+  return isOAuthPath(url) || isPagePath(url);
+}
+
 /**
  * Request bodies are JSON: `application/json` (any parameters), `application/*+json`, or a body
  * without a Content-Type, as clients of the reference service send. A body of any other type is
@@ -181,7 +199,7 @@ export function isOAuthPath(url: string): boolean {
  * object, items per array, values in all) and strings of MAX_STRING_LENGTH (400).
  * A PUT with no body or the literal `[]` means `{}` (the contract).
  *
- * Under /oauth2/ (RFC 6749: form-encoded requests) an `application/x-www-form-urlencoded` body of at
+ * Under /oauth2/ (RFC 6749: form-encoded requests) and the client pages (PAGE_PREFIXES) an `application/x-www-form-urlencoded` body of at
  * most 16 KiB becomes a URLSearchParams, which keeps repeated parameters (the token endpoint refuses
  * them); any other body is left unread (`undefined`) for the endpoint to refuse in its own format.
  */
@@ -192,7 +210,7 @@ export function registerBodyParsing(fastify: FastifyInstance): void {
     body: string,
     done: (err: Error | null, value?: unknown) => void,
   ) => {
-    if (isOAuthPath(req.url)) return done(null, undefined);
+    if (takesForms(req.url)) return done(null, undefined);
     if (body.trim() === '') return done(null, undefined);
     const shape = jsonShape(body);
     if (shape.problem) return done(shape.problem);
@@ -212,7 +230,7 @@ export function registerBodyParsing(fastify: FastifyInstance): void {
     body: string,
     done: (err: Error | null, value?: unknown) => void,
   ) => {
-    if (isOAuthPath(req.url) || body.trim() === '') return done(null, undefined);
+    if (takesForms(req.url) || body.trim() === '') return done(null, undefined);
     done(new UnsupportedMediaTypeError(mediaTypeOf(req)));
   };
   fastify.addContentTypeParser(
@@ -220,7 +238,7 @@ export function registerBodyParsing(fastify: FastifyInstance): void {
     { parseAs: 'string' },
     (req, body, done) => {
       const text = body as string;
-      if (!isOAuthPath(req.url)) return refuse(req, text, done);
+      if (!takesForms(req.url)) return refuse(req, text, done);
       if (Buffer.byteLength(text) > FORM_BODY_LIMIT_BYTES)
         return done(new FormTooLargeError(FORM_BODY_LIMIT_BYTES));
       done(null, new URLSearchParams(text));

@@ -98,6 +98,14 @@ export class RouteCatalog {
     for (const m of Array.isArray(method) ? method : [method]) route.methods.add(m.toUpperCase());
   }
 
+  /** Every route as registered (`/calendars/:id(^\\d+$)`, prefix left out) with its methods. */
+  list(): { template: string; methods: string[] }[] {
+    return [...this.routes.values()].map((r) => ({
+      template: r.template,
+      methods: [...r.methods],
+    }));
+  }
+
   /** Methods served at this path (a concrete path, prefix included), sorted; empty if none. */
   allowedMethods(path: string): string[] {
     const relative = this.relative(path);

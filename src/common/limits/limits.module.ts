@@ -1,6 +1,7 @@
 import { Inject, Injectable, Module, type OnApplicationShutdown } from '@nestjs/common';
 import type { RedisConnection } from '../queues/redis-connections';
 import { AppConfig } from '../../config/app-config';
+import { EnterpriseLimiter } from './enterprise-limiter';
 import { LIMITS_REDIS, createLimitsRedis } from './limits-redis';
 import { RequestLimiter } from './request-limiter';
 
@@ -19,8 +20,8 @@ class LimitsConnectionCloser implements OnApplicationShutdown {
 }
 
 /**
- * The API's limits: the per-IP request limiter (registered as a Fastify hook by configureApi) and the
- * Redis connection it shares with the OAuth sign-in throttle.
+ * The API's limits: the per-IP request limiter (registered as a Fastify hook by configureApi), the
+ * per-enterprise one (the auth guard's) and the Redis connection it shares with the OAuth sign-in throttle.
  */
 @Module({
   providers: [
@@ -31,7 +32,8 @@ class LimitsConnectionCloser implements OnApplicationShutdown {
     },
     LimitsConnectionCloser,
     RequestLimiter,
+    EnterpriseLimiter,
   ],
-  exports: [LIMITS_REDIS, RequestLimiter],
+  exports: [LIMITS_REDIS, RequestLimiter, EnterpriseLimiter],
 })
 export class LimitsModule {}

@@ -66,12 +66,14 @@ export async function pinnedFetch(
     );
     if (requested.origin !== origin)
       throw new OutboundRequestError(`${requested.origin} is not the source's origin`);
-    return undiciFetch(requested, {
+    // The same object at run time; typed as the global Response, which the DOM lib (pulled in by
+    // preact's JSX types, see src/modules/pages) declares apart from undici's.
+    return (await undiciFetch(requested, {
       ...(init as Parameters<typeof undiciFetch>[1]),
       dispatcher: agent,
       redirect: 'manual',
       signal: init?.signal ? AbortSignal.any([init.signal, signal]) : signal,
-    });
+    })) as unknown as Response;
   };
   return { fetch: bound, close: () => agent.destroy() };
 }

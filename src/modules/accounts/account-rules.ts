@@ -2,6 +2,7 @@ import { isEmail } from 'class-validator';
 import { isValidTimezone } from '../../common/time/zones';
 import {
   InvalidEmailError,
+  InvalidEmbedOriginError,
   InvalidNameError,
   InvalidPasswordError,
   InvalidTimezoneError,
@@ -17,6 +18,28 @@ export function assertEmail(email: string): string {
     throw new InvalidEmailError();
   }
   return trimmed.toLowerCase();
+}
+
+/**
+ * A site that may frame the client pages, as CSP `frame-ancestors` names it: an https origin (http
+ * only for localhost, to try an embed on a developer's machine), no path, query or wildcard.
+ * Returned as the URL parser serialises it (lower case, default port dropped).
+ */
+export function assertEmbedOrigin(origin: string): string {
+  let url: URL;
+  try {
+    url = new URL(origin);
+  } catch {
+    throw new InvalidEmbedOriginError(origin);
+  }
+  const local = url.hostname === 'localhost' || url.hostname === '127.0.0.1';
+  const scheme = url.protocol === 'https:' || (url.protocol === 'http:' && local);
+  const bare = url.username === '' && url.password === '' && url.search === '' && url.hash === '';
+  // Only what a host name can hold: the origin goes into a header (no `;`, `*`, space or quote).
+  const host = /^[a-z0-9.-]+$/.test(url.hostname);
+  if (!scheme || !bare || !host || url.href !== `${url.origin}/`)
+    throw new InvalidEmbedOriginError(origin);
+  return url.origin;
 }
 
 export function assertName(name: string): string {

@@ -1,7 +1,9 @@
-import { Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
+import { Column, Entity, ForeignKey, Index, PrimaryGeneratedColumn } from 'typeorm';
+import { Enterprise } from './enterprise.entity';
 
 @Entity('accounts')
 @Index('uq_accounts_email', ['email'], { unique: true })
+@Index('idx_accounts_enterprise', ['enterpriseId'])
 export class Account {
   /** The account's user ID: the Basic-auth username. */
   @PrimaryGeneratedColumn({ type: 'int', unsigned: true })
@@ -61,6 +63,19 @@ export class Account {
   /** The longest a slot hold lasts from its creation, in minutes (1–30). */
   @Column({ name: 'hold_max_minutes', type: 'tinyint', unsigned: true, default: 30 })
   holdMaxMinutes!: number;
+  /**
+   * A client may cancel or reschedule an appointment until this many hours before its start (the
+   * confirmation page, and the API without `admin=true`); 0: until it starts.
+   */
+  @Column({ name: 'client_change_min_hours', type: 'int', unsigned: true, default: 0 })
+  clientChangeMinHours!: number;
+
+  /**
+   * The sites (origins, `https://shop.example`) whose pages may frame the client pages (CSP
+   * `frame-ancestors`); none by default.
+   */
+  @Column({ name: 'embed_origins', type: 'json', nullable: true })
+  embedOrigins!: string[] | null;
 
   /** scrypt hash of the login password (OAuth consent); null until an operator sets one. */
   @Column({ name: 'password_hash', type: 'varchar', length: 255, nullable: true })
@@ -73,6 +88,15 @@ export class Account {
   /** The API key encrypted with the server secret: it keys webhook signatures. */
   @Column({ name: 'api_key_encrypted', type: 'varchar', length: 255 })
   apiKeyEncrypted!: string;
+
+  /** The enterprise whose credential may act on this account (at most one); null: none. */
+  @ForeignKey(() => Enterprise, {
+    name: 'fk_accounts_enterprise',
+    onDelete: 'RESTRICT',
+    onUpdate: 'RESTRICT',
+  })
+  @Column({ name: 'enterprise_id', type: 'int', unsigned: true, nullable: true })
+  enterpriseId!: number | null;
 
   @Column({ name: 'created_at', type: 'datetime', precision: 3 })
   createdAt!: Date;

@@ -27,3 +27,37 @@ export function toAccountView(account: Account, config: AppConfig): AccountView 
     plan: account.plan,
   };
 }
+
+/** AccountView as the OpenAPI document describes it. */
+export const ACCOUNT_VIEW_SCHEMA = {
+  type: 'object' as const,
+  required: [
+    'id',
+    'email',
+    'name',
+    'timezone',
+    'currency',
+    'firstDayOfWeek',
+    'timeFormat',
+    'schedulingPage',
+    'plan',
+  ],
+  properties: {
+    id: { type: 'integer' as const, description: 'The user ID.', example: 42 },
+    email: { type: 'string' as const, example: 'downtown@example.com' },
+    name: { type: 'string' as const, example: 'Downtown Clinic' },
+    timezone: { type: 'string' as const, example: 'America/New_York' },
+    currency: { type: 'string' as const, example: 'USD' },
+    firstDayOfWeek: {
+      type: 'integer' as const,
+      description: '0 = Sunday, 1 = Monday.',
+      example: 0,
+    },
+    timeFormat: { type: 'string' as const, enum: ['ampm', '24h'], example: 'ampm' },
+    schedulingPage: {
+      type: 'string' as const,
+      example: 'https://scheduling.example.com/schedule/42',
+    },
+    plan: { type: 'string' as const, example: 'standard' },
+  },
+};

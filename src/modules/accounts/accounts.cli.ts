@@ -6,6 +6,7 @@ import {
   requireString,
 } from '../../common/cli/cli-command';
 import { CreateAccountCommand } from './create-account.command';
+import { EnterprisesService } from './enterprises.service';
 import { RotateApiKeyCommand } from './rotate-api-key.command';
 import { SetPasswordCommand } from './set-password.command';
 
@@ -18,6 +19,7 @@ export const accountCommands: CliCommand[] = [
       name: { type: 'string', required: true },
       timezone: { type: 'string' },
       password: { type: 'string' },
+      enterprise: { type: 'string' },
     },
     run: (app, o) =>
       app.get(CommandBus).execute(
@@ -26,6 +28,7 @@ export const accountCommands: CliCommand[] = [
           name: requireString(o, 'name'),
           timezone: optionalString(o, 'timezone'),
           password: optionalString(o, 'password'),
+          enterpriseId: o.enterprise === undefined ? undefined : requireId(o, 'enterprise'),
         }),
       ),
   },
@@ -46,5 +49,38 @@ export const accountCommands: CliCommand[] = [
       app
         .get(CommandBus)
         .execute(new SetPasswordCommand(requireId(o, 'id'), requireString(o, 'password'))),
+  },
+  {
+    name: 'enterprise:create',
+    summary: 'Creates an enterprise; prints its id and API key (shown once).',
+    options: { name: { type: 'string', required: true } },
+    run: (app, o) => app.get(EnterprisesService).create(requireString(o, 'name')),
+  },
+  {
+    name: 'enterprise:add-account',
+    summary: 'Makes an account a member of an enterprise (an account has at most one).',
+    options: {
+      enterprise: { type: 'string', required: true },
+      account: { type: 'string', required: true },
+    },
+    run: (app, o) =>
+      app.get(EnterprisesService).addMember(requireId(o, 'enterprise'), requireId(o, 'account')),
+  },
+  {
+    name: 'enterprise:rotate-key',
+    summary:
+      'Replaces the API key of an enterprise; prints the new one. The old key stops working.',
+    options: { id: { type: 'string', required: true } },
+    run: (app, o) => app.get(EnterprisesService).rotateKey(requireId(o, 'id')),
+  },
+  {
+    name: 'enterprise:set-limit',
+    summary: "Sets the enterprise's limit of requests per minute, all its members together.",
+    options: {
+      enterprise: { type: 'string', required: true },
+      'per-minute': { type: 'string', required: true },
+    },
+    run: (app, o) =>
+      app.get(EnterprisesService).setLimit(requireId(o, 'enterprise'), requireId(o, 'per-minute')),
   },
 ];

@@ -42,3 +42,34 @@ export class AccountNotFoundError extends NotFoundError {
     super(`The account "${accountId}" does not exist.`);
   }
 }
+
+export class EnterpriseNotFoundError extends NotFoundError {
+  constructor(enterpriseId: number) {
+    super(`The enterprise "${enterpriseId}" does not exist.`);
+  }
+}
+
+/** An account belongs to at most one enterprise. */
+export class AlreadyMemberError extends ConflictError {
+  constructor(accountId: number, enterpriseId: number) {
+    super(
+      'already_member',
+      `The account "${accountId}" already belongs to the enterprise "${enterpriseId}".`,
+    );
+  }
+}
+
+export class InvalidRequestsPerMinuteError extends InvalidAttributeError {
+  constructor(max: number) {
+    super('invalid_requests_per_minute', `A limit must be 1 to ${max} requests per minute.`);
+  }
+}
+/** An entry of `embedOrigins` that is not an http(s) origin (scheme, host, optional port). */
+export class InvalidEmbedOriginError extends InvalidAttributeError {
+  constructor(origin: string) {
+    super(
+      'invalid_embed_origins',
+      `Invalid origin "${origin}" in "embedOrigins": an origin is https://host or https://host:port (http for localhost), without a path.`,
+    );
+  }
+}

@@ -3,6 +3,11 @@ import { PassportModule } from '@nestjs/passport';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AccountDirectory } from './account-directory';
 import { Account } from './account.entity';
+import { EnterpriseDirectory } from './enterprise-directory';
+import { Enterprise } from './enterprise.entity';
+import { EnterpriseGate } from './enterprise-gate';
+import { EnterprisesController } from './enterprises.controller';
+import { EnterprisesService } from './enterprises.service';
 import { BasicStrategy } from './basic.strategy';
 import { CreateAccountHandler } from './create-account.handler';
 import { MeController } from './me.controller';
@@ -13,17 +18,26 @@ import { SettingsController } from './settings.controller';
 import { SettingsService } from './settings.service';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([Account]), PassportModule],
-  controllers: [MeController, SettingsController],
+  imports: [TypeOrmModule.forFeature([Account, Enterprise]), PassportModule],
+  controllers: [MeController, SettingsController, EnterprisesController],
   providers: [
     AccountDirectory,
     BasicStrategy,
     CreateAccountHandler,
+    EnterpriseDirectory,
+    EnterpriseGate,
+    EnterprisesService,
     ProvenCredentials,
     RotateApiKeyHandler,
     SetPasswordHandler,
     SettingsService,
   ],
-  exports: [AccountDirectory, ProvenCredentials, SettingsService],
+  exports: [
+    AccountDirectory,
+    EnterpriseGate,
+    EnterprisesService,
+    ProvenCredentials,
+    SettingsService,
+  ],
 })
 export class AccountsModule {}

@@ -3,9 +3,17 @@ import { Reflector } from '@nestjs/core';
 import { AuthGuard } from '@nestjs/passport';
 import type { FastifyRequest } from 'fastify';
 import { BEARER_CHALLENGE, UnauthorizedError } from '../../common/errors/domain-error';
+import { enterpriseMemberOf } from '../../common/http/enterprise-routing';
 import { IS_PUBLIC } from '../../common/http/public.decorator';
-import type { Principal } from './principal';
+import { EnterpriseLimiter } from '../../common/limits/enterprise-limiter';
+import type { Account } from './account.entity';
+import { IS_ENTERPRISE_API, type EnterpriseRequest } from './enterprise-auth.decorators';
+import { EnterpriseGate } from './enterprise-gate';
+import type { Enterprise } from './enterprise.entity';
+import { type Principal, principalOf } from './principal';
 import { ProvenCredentials } from './proven-credentials';
+
+type GuardedRequest = EnterpriseRequest & { user?: Principal };
 
 /**
  * The one authentication guard of the API, global: every route needs credentials unless marked
@@ -13,29 +21,70 @@ import { ProvenCredentials } from './proven-credentials';
  * access token; its strategy is the oauth module's). Either way the request acts on one account.
  * A credential its scheme proved moments ago is recognised from that scheme's cache without
  * passport's machinery (ProvenCredentials).
+ *
+ * The enterprise API (issue 26) passes here too, and only with an enterprise's credentials
+ * (EnterpriseGate), counted against the enterprise's limit (EnterpriseLimiter):
+ * - a request routed from `/api/enterprise/v1/users/{userId}/…` (see enterprise-routing.ts) acts
+ *   on that member with the member's principal, @Public() routes included: the same route then
+ *   runs as for the member's own key;
+ * - the enterprise's own endpoints (@EnterpriseApi()) get the enterprise (@CurrentEnterprise()).
  */
 @Injectable()
 export class ApiAuthGuard extends AuthGuard(['basic', 'bearer']) {
   constructor(
     private readonly reflector: Reflector,
     private readonly proven: ProvenCredentials,
+    private readonly gate: EnterpriseGate,
+    private readonly limiter: EnterpriseLimiter,
   ) {
     super({ session: false });
   }
 
   override canActivate(context: ExecutionContext) {
-    const isPublic = this.reflector.getAllAndOverride<boolean | undefined>(IS_PUBLIC, [
-      context.getHandler(),
-      context.getClass(),
-    ]);
+    const request = context.switchToHttp().getRequest<GuardedRequest>();
+    const member = enterpriseMemberOf(request.raw);
+    if (member !== undefined) return this.asMember(request, member);
+    const targets = [context.getHandler(), context.getClass()];
+    if (this.reflector.getAllAndOverride<boolean | undefined>(IS_ENTERPRISE_API, targets)) {
+      return this.asEnterprise(request);
+    }
+    const isPublic = this.reflector.getAllAndOverride<boolean | undefined>(IS_PUBLIC, targets);
     if (isPublic) return true;
-    const request = context.switchToHttp().getRequest<FastifyRequest & { user?: Principal }>();
     const principal = this.proven.principalFor(request.headers.authorization);
     if (principal) {
       request.user = principal;
       return true;
     }
     return super.canActivate(context);
+  }
+
+  /** Synchronous while every step is (proven key, cached account, limits off). */
+  private asMember(request: GuardedRequest, userId: number): boolean | Promise<boolean> {
+    return then(this.admitted(request), (enterprise) =>
+      then(this.gate.member(enterprise, userId), (account: Account) => {
+        request.user = { ...principalOf(account, 'basic'), enterpriseId: enterprise.id };
+        return true;
+      }),
+    );
+  }
+
+  private asEnterprise(request: GuardedRequest): boolean | Promise<boolean> {
+    return then(this.admitted(request), (enterprise) => {
+      request.enterprise = enterprise;
+      return true;
+    });
+  }
+
+  /** The authenticated enterprise, within its limit (every authenticated request counts). */
+  private admitted(request: GuardedRequest): Enterprise | Promise<Enterprise> {
+    return then(this.gate.enterprise(request.headers.authorization), (enterprise) => {
+      const refusal = this.limiter.admit(enterprise.id, enterprise.requestsPerMinute);
+      if (refusal === undefined) return enterprise;
+      return refusal.then((error) => {
+        if (error) throw error;
+        return enterprise;
+      });
+    });
   }
 
   /**
@@ -57,4 +106,9 @@ export class ApiAuthGuard extends AuthGuard(['basic', 'bearer']) {
     }
     return user;
   }
+}
+
+/** `next(value)`, at once when the value is there, after it when it is a promise. */
+function then<T, R>(value: T | Promise<T>, next: (value: T) => R | Promise<R>): R | Promise<R> {
+  return value instanceof Promise ? value.then(next) : next(value);
 }

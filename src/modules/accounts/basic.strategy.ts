@@ -25,6 +25,22 @@ export function splitCredentials(decoded: string): { userId: string; apiKey: str
     : { userId: decoded.slice(0, colon), apiKey: decoded.slice(colon + 1) };
 }
 
+/**
+ * The numeric user ID (or enterprise id) and key of a Basic `Authorization` header in the canonical
+ * shape (`Basic <base64>`, one space), or undefined: what the enterprise API accepts, and what the
+ * fast path of the account's own Basic credentials recognises.
+ */
+export function basicCredentialsOf(
+  authorization: string | undefined,
+): { id: number; apiKey: string } | undefined {
+  if (authorization === undefined) return undefined;
+  const encoded = CANONICAL_BASIC.exec(authorization)?.[1];
+  if (encoded === undefined) return undefined;
+  const credentials = splitCredentials(Buffer.from(encoded, 'base64').toString('utf8'));
+  if (!credentials || !USER_ID.test(credentials.userId)) return undefined;
+  return { id: Number(credentials.userId), apiKey: credentials.apiKey };
+}
+
 /** HTTP Basic: username = the account's user ID, password = its API key. */
 @Injectable()
 export class BasicStrategy
@@ -54,11 +70,9 @@ export class BasicStrategy
 
   /** See ProvenCredentials: this user ID and key were proven moments ago (AccountDirectory). */
   proven(authorization: string): Principal | undefined {
-    const encoded = CANONICAL_BASIC.exec(authorization)?.[1];
-    if (encoded === undefined) return undefined;
-    const credentials = splitCredentials(Buffer.from(encoded, 'base64').toString('utf8'));
-    if (!credentials || !USER_ID.test(credentials.userId)) return undefined;
-    const account = this.directory.provenAccount(Number(credentials.userId), credentials.apiKey);
+    const credentials = basicCredentialsOf(authorization);
+    if (!credentials) return undefined;
+    const account = this.directory.provenAccount(credentials.id, credentials.apiKey);
     return account && principalOf(account, 'basic');
   }
 }

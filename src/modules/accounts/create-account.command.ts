@@ -6,6 +6,8 @@ export interface NewAccount {
   name: string;
   timezone?: string;
   password?: string;
+  /** The enterprise the account is a member of from the start. */
+  enterpriseId?: number;
 }
 
 export class CreateAccountCommand extends Command<AccountCredentials> {

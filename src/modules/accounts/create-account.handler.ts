@@ -2,7 +2,7 @@ import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
 import { Secrets } from '../../common/crypto/secrets';
-import { isDuplicateEntry } from '../../common/database/mysql-errors';
+import { isDuplicateEntry, isMissingParentRow } from '../../common/database/mysql-errors';
 import type { AccountCredentials } from './account-credentials';
 import { Account } from './account.entity';
 import {
@@ -12,7 +12,7 @@ import {
   assertPassword,
   assertTimezone,
 } from './account-rules';
-import { EmailTakenError } from './accounts.errors';
+import { EmailTakenError, EnterpriseNotFoundError } from './accounts.errors';
 import { CreateAccountCommand } from './create-account.command';
 
 @CommandHandler(CreateAccountCommand)
@@ -41,6 +41,7 @@ export class CreateAccountHandler implements ICommandHandler<CreateAccountComman
       passwordHash: password === undefined ? null : await this.secrets.hashPassword(password),
       apiKeyHash: this.secrets.hash(apiKey),
       apiKeyEncrypted: this.secrets.encrypt(apiKey),
+      enterpriseId: input.enterpriseId ?? null,
       createdAt: now,
       updatedAt: now,
     });
@@ -48,6 +49,10 @@ export class CreateAccountHandler implements ICommandHandler<CreateAccountComman
       await this.accounts.insert(account);
     } catch (e) {
       if (isDuplicateEntry(e)) throw new EmailTakenError(email);
+      // The enterprise's foreign key: no such enterprise.
+      if (isMissingParentRow(e) && input.enterpriseId !== undefined) {
+        throw new EnterpriseNotFoundError(input.enterpriseId);
+      }
       throw e;
     }
     return { id: account.id, apiKey };

@@ -11,5 +11,11 @@ export { AccountsModule } from './accounts.module';
 export { ApiAuthGuard } from './api-auth.guard';
 export { CurrentAccountId, CurrentPrincipal } from './auth.decorators';
 export { CreateAccountCommand } from './create-account.command';
+export {
+  CurrentEnterprise,
+  ENTERPRISE_SECURITY,
+  EnterpriseApi,
+} from './enterprise-auth.decorators';
+export { Enterprise } from './enterprise.entity';
 export { type Principal, principalOf } from './principal';
 export { type ProvenCredentialCheck, ProvenCredentials } from './proven-credentials';

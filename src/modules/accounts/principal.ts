@@ -5,6 +5,8 @@ export interface Principal {
   accountId: number;
   account: Account;
   scheme: 'basic' | 'bearer';
+  /** Set when an enterprise's credential acts on its member account (`/api/enterprise/v1/users/…`). */
+  enterpriseId?: number;
 }
 
 /** The principal of an account authenticated by `scheme`. */

@@ -1,7 +1,18 @@
-import { IsBoolean, IsInt, IsString, Max, Min } from 'class-validator';
+import {
+  ArrayMaxSize,
+  IsArray,
+  IsBoolean,
+  IsInt,
+  IsString,
+  Max,
+  MaxLength,
+  Min,
+} from 'class-validator';
 import { Optional } from '../../common/http/attributes';
 
 export const MAX_REMINDER_HOURS = 720;
+/** At most this many sites may frame the client pages. */
+export const MAX_EMBED_ORIGINS = 20;
 
 /** A slot hold lasts at most this long, whatever the account sets (docs/api.md, Slot holds). */
 export const MAX_HOLD_MINUTES = 30;
@@ -56,4 +67,22 @@ export class UpdateSettingsRequest {
   @Min(1)
   @IsInt()
   holdMaxMinutes?: number;
+
+  /**
+   * A client may cancel or reschedule until this many hours before the start (0: until it
+   * starts). At most a year.
+   */
+  @Optional()
+  @Max(8760)
+  @Min(0)
+  @IsInt()
+  clientChangeMinHours?: number;
+
+  /** The sites allowed to frame the client pages (`https://shop.example`); [] for none. */
+  @Optional()
+  @MaxLength(255, { each: true })
+  @IsString({ each: true })
+  @ArrayMaxSize(MAX_EMBED_ORIGINS)
+  @IsArray()
+  embedOrigins?: string[];
 }

@@ -3,7 +3,7 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
 import { AccountDirectory } from './account-directory';
 import { Account } from './account.entity';
-import { assertTimezone } from './account-rules';
+import { assertEmbedOrigin, assertTimezone } from './account-rules';
 import type { UpdateSettingsRequest } from './settings.requests';
 import { type SettingsView, toSettingsView } from './settings.view';
 
@@ -33,6 +33,10 @@ export class SettingsService {
     if (request.calendarSyncMinutes !== undefined)
       changes.calendarSyncMinutes = request.calendarSyncMinutes;
     if (request.holdMaxMinutes !== undefined) changes.holdMaxMinutes = request.holdMaxMinutes;
+    if (request.clientChangeMinHours !== undefined)
+      changes.clientChangeMinHours = request.clientChangeMinHours;
+    if (request.embedOrigins !== undefined)
+      changes.embedOrigins = [...new Set(request.embedOrigins.map(assertEmbedOrigin))];
     if (Object.keys(changes).length > 0) {
       await this.accounts.update({ id: accountId }, { ...changes, updatedAt: new Date() });
       // The cached account (GET /me, the principal) must not show the old zone in this process.

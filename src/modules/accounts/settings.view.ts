@@ -12,6 +12,8 @@ export interface SettingsView {
   /** How often, in minutes, the worker reads the calendars' busy sources (calendar sync). */
   calendarSyncMinutes: number;
   holdMaxMinutes: number;
+  clientChangeMinHours: number;
+  embedOrigins: string[];
 }
 
 export function toSettingsView(account: Account): SettingsView {
@@ -25,5 +27,7 @@ export function toSettingsView(account: Account): SettingsView {
     reminderHours: account.reminderHours,
     calendarSyncMinutes: account.calendarSyncMinutes,
     holdMaxMinutes: account.holdMaxMinutes,
+    clientChangeMinHours: account.clientChangeMinHours,
+    embedOrigins: account.embedOrigins ?? [],
   };
 }

@@ -1,7 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager, In } from 'typeorm';
+import { queryPrepared } from '../../common/database/prepared';
 import { AppConfig } from '../../config/app-config';
+import { AccountDirectory } from '../accounts';
 import type { Appointment } from '../availability';
 import { AppointmentType, Calendar, Form, Label } from '../catalog';
 import { FormField } from '../forms';
@@ -18,7 +20,13 @@ export class AppointmentViews {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly config: AppConfig,
+    private readonly accounts: AccountDirectory,
   ) {}
+
+  /** The account's `clientChangeMinHours` (cached with the account, as authentication reads it). */
+  private async changeHours(accountId: number): Promise<number> {
+    return (await this.accounts.find(accountId))?.clientChangeMinHours ?? 0;
+  }
 
   /**
    * `excludeForms`: no answers read (`forms: []`); `moreAnswers`: answers to show beside the
@@ -34,20 +42,31 @@ export class AppointmentViews {
   ): Promise<AppointmentView[]> {
     if (appointments.length === 0) return [];
     const manager = options.manager ?? this.dataSource.manager;
-    const [types, calendars, labels, forms] = await Promise.all([
-      manager.findBy(AppointmentType, {
-        id: In(distinct(appointments.map((a) => a.appointmentTypeId))),
-      }),
-      manager.findBy(Calendar, { id: In(distinct(appointments.map((a) => a.calendarId))) }),
-      manager.findBy(Label, { id: In([0, ...distinct(appointments.map((a) => a.labelId))]) }),
+    const labelIds = distinct(appointments.map((a) => a.labelId));
+    const [types, calendars, labels, forms, hours] = await Promise.all([
+      // Prepared statements of the few columns shown: TypeORM's find cost more CPU than the read.
+      queryPrepared<TypeParts[]>(
+        manager,
+        'SELECT id, name, category FROM appointment_types WHERE id IN (?)',
+        [distinct(appointments.map((a) => a.appointmentTypeId))],
+      ),
+      queryPrepared<CalendarParts[]>(
+        manager,
+        'SELECT id, name, timezone, location FROM calendars WHERE id IN (?)',
+        [distinct(appointments.map((a) => a.calendarId))],
+      ),
+      // Most appointments carry no label: no query for none.
+      labelIds.length ? manager.findBy(Label, { id: In(labelIds) }) : [],
       options.excludeForms ? undefined : this.formsOf(manager, appointments, options.moreAnswers),
+      // Every caller renders the appointments of one account.
+      this.changeHours(appointments[0].accountId),
     ]);
     const typeById = new Map(types.map((t) => [t.id, t]));
     const calendarById = new Map(calendars.map((c) => [c.id, c]));
     const labelById = new Map(labels.map((l) => [l.id, l]));
     const now = Date.now();
     return appointments.map((appointment) =>
-      this.compose(appointment, now, {
+      this.compose(appointment, now, hours, {
         type: typeById.get(appointment.appointmentTypeId),
         calendar: calendarById.get(appointment.calendarId),
         label: appointment.labelId === null ? undefined : labelById.get(appointment.labelId),
@@ -61,15 +80,19 @@ export class AppointmentViews {
    * (booking): nothing is read again but the answers to its forms, and those only when it has some.
    */
   async renderWritten(appointment: Appointment, parts: KnownParts): Promise<AppointmentView> {
-    const forms = parts.hasAnswers
-      ? ((await this.formsOf(this.dataSource.manager, [appointment])).get(appointment.id) ?? [])
-      : [];
-    return this.compose(appointment, Date.now(), { ...parts, forms });
+    const [forms, hours] = await Promise.all([
+      parts.hasAnswers
+        ? this.formsOf(this.dataSource.manager, [appointment]).then((f) => f.get(appointment.id))
+        : undefined,
+      this.changeHours(appointment.accountId),
+    ]);
+    return this.compose(appointment, Date.now(), hours, { ...parts, forms: forms ?? [] });
   }
 
   private compose(
     appointment: Appointment,
     now: number,
+    clientChangeMinHours: number,
     parts: {
       type: Pick<AppointmentType, 'name' | 'category'> | undefined;
       calendar: Pick<Calendar, 'name' | 'timezone' | 'location'> | undefined;
@@ -91,6 +114,7 @@ export class AppointmentViews {
       publicUrl: this.config.http.publicUrl,
       secret: this.config.secret,
       now,
+      clientChangeMinHours,
     });
   }
 
@@ -100,19 +124,39 @@ export class AppointmentViews {
     appointments: Appointment[],
     moreAnswers: AppointmentFieldValue[] = [],
   ): Promise<Map<number, AppointmentFormView[]>> {
-    const answers = [
-      ...(await manager.findBy(AppointmentFieldValue, {
-        appointmentId: In(appointments.map((a) => a.id)),
-      })),
-      ...moreAnswers,
-    ];
+    const ids = appointments.map((a) => a.id);
+    // The answers with their questions' and forms' names, in one prepared read.
+    const rows = await queryPrepared<AnswerRow[]>(
+      manager,
+      `SELECT v.appointment_id AS appointmentId, v.field_id AS fieldId, v.form_id AS formId, v.value,
+              f.name AS fieldName, f.position, fm.name AS formName
+         FROM appointment_field_values v
+         LEFT JOIN form_fields f ON f.id = v.field_id
+         LEFT JOIN forms fm ON fm.id = v.form_id
+        WHERE v.appointment_id IN (?)`,
+      [ids],
+    );
+    const answers: AppointmentFieldValue[] = [...rows, ...moreAnswers];
     if (answers.length === 0) return new Map();
+    const fieldById = new Map<number, FieldParts>(
+      rows.map((r) => [r.fieldId, { name: r.fieldName ?? '', position: r.position ?? 0 }]),
+    );
+    const formById = new Map<number, { name: string }>(
+      rows.map((r) => [r.formId, { name: r.formName ?? '' }]),
+    );
+    // Past answers (PastFormAnswers) may name questions and forms the appointments' own do not.
+    const missingFields = distinct(moreAnswers.map((v) => v.fieldId)).filter(
+      (id) => !fieldById.has(id),
+    );
+    const missingForms = distinct(moreAnswers.map((v) => v.formId)).filter(
+      (id) => !formById.has(id),
+    );
     const [fields, forms] = await Promise.all([
-      manager.findBy(FormField, { id: In(distinct(answers.map((v) => v.fieldId))) }),
-      manager.findBy(Form, { id: In(distinct(answers.map((v) => v.formId))) }),
+      missingFields.length ? manager.findBy(FormField, { id: In(missingFields) }) : [],
+      missingForms.length ? manager.findBy(Form, { id: In(missingForms) }) : [],
     ]);
-    const fieldById = new Map(fields.map((f) => [f.id, f]));
-    const formById = new Map(forms.map((f) => [f.id, f]));
+    for (const f of fields) fieldById.set(f.id, f);
+    for (const f of forms) formById.set(f.id, f);
     return new Map(
       appointments.map((a) => [
         a.id,
@@ -125,6 +169,31 @@ export class AppointmentViews {
     );
   }
 }
+
+interface TypeParts {
+  id: number;
+  name: string;
+  category: string;
+}
+
+interface CalendarParts {
+  id: number;
+  name: string;
+  timezone: string;
+  location: string;
+}
+
+interface AnswerRow {
+  appointmentId: number;
+  fieldId: number;
+  formId: number;
+  value: string;
+  fieldName: string | null;
+  position: number | null;
+  formName: string | null;
+}
+
+type FieldParts = Pick<FormField, 'name' | 'position'>;
 
 type LabelParts = Pick<Label, 'id' | 'name' | 'color'>;
 
@@ -143,8 +212,8 @@ function distinct(ids: (number | null)[]): number[] {
 
 function groupAnswers(
   answers: AppointmentFieldValue[],
-  fields: Map<number, FormField>,
-  forms: Map<number, Form>,
+  fields: Map<number, FieldParts>,
+  forms: Map<number, { name: string }>,
 ): AppointmentFormView[] {
   const views = new Map<number, AppointmentFormView>();
   const ordered = [...answers].sort(

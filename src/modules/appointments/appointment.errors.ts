@@ -67,16 +67,32 @@ export class AlreadyCanceledError extends InvalidAttributeError {
 }
 
 /**
- * A client may cancel or move only an appointment that has not started (the Appointment object's
+ * A client may cancel or move only an appointment that has not started, and not within the
+ * account's `clientChangeMinHours` of its start (the Appointment object's
  * `canClientCancel`/`canClientReschedule`); an admin may do both at any time.
  */
 export class ClientChangeClosedError extends InvalidAttributeError {
-  constructor(action: 'cancel' | 'reschedule', id: number) {
+  constructor(action: 'cancel' | 'reschedule', id: number, started: boolean, minHours: number) {
     super(
       `${action}_not_allowed`,
-      `The appointment "${id}" has already started; only an admin can ${action} it.`,
+      started
+        ? `The appointment "${id}" has already started; only an admin can ${action} it.`
+        : `The appointment "${id}" starts in less than ${minHours} hour${minHours === 1 ? '' : 's'}; only an admin can ${action} it.`,
     );
   }
+}
+
+/** Throws when a client may no longer cancel or move the appointment (see clientMayChange). */
+export function assertClientMayChange(
+  action: 'cancel' | 'reschedule',
+  appointment: { id: number; startsAt: Date },
+  minHours: number,
+  now: number,
+): void {
+  const start = appointment.startsAt.getTime();
+  if (start <= now) throw new ClientChangeClosedError(action, appointment.id, true, minHours);
+  if (start - minHours * 3_600_000 <= now)
+    throw new ClientChangeClosedError(action, appointment.id, false, minHours);
 }
 
 export class InvalidIdempotencyKeyError extends InvalidAttributeError {

@@ -1,4 +1,3 @@
-import { type KeyObject, createHmac, createSecretKey } from 'node:crypto';
 import { formatCents, isPaidInFull } from '../../common/money/money';
 import {
   formatApiDatetime,
@@ -6,8 +5,9 @@ import {
   formatLongDate,
   momentInZone,
 } from '../../common/time/datetimes';
-import { MINUTE } from '../../common/time/durations';
+import { HOUR, MINUTE } from '../../common/time/durations';
 import type { Appointment } from '../availability';
+import { confirmationPage } from './confirmation-token';
 
 /** A form's answers as the Appointment object shows them. */
 export interface AppointmentFormView {
@@ -70,33 +70,15 @@ export interface AppointmentViewContext {
   /** Keys the confirmation page's token. */
   secret: string;
   now: number;
-}
-
-/** The secret as a KeyObject, made once: a string key is imported again by every createHmac. */
-const keys = new Map<string, KeyObject>();
-function keyOf(secret: string): KeyObject {
-  let key = keys.get(secret);
-  if (!key) keys.set(secret, (key = createSecretKey(Buffer.from(secret, 'utf8'))));
-  return key;
-}
-
-/**
- * The confirmation page of an appointment: its id and a token derived from it with the server's
- * secret, so that one client's page cannot be found from another's by counting ids.
- */
-export function confirmationPage(publicUrl: string, secret: string, id: number): string {
-  const token = createHmac('sha256', keyOf(secret))
-    .update(`appointment:${id}`)
-    .digest('hex')
-    .slice(0, 20);
-  return `${publicUrl}/confirmation/${id}-${token}`;
+  /** The account's `clientChangeMinHours`: a client may cancel or move until then before the start. */
+  clientChangeMinHours: number;
 }
 
 export function toAppointmentView(a: Appointment, c: AppointmentViewContext): AppointmentView {
   const start = momentInZone(a.startsAt, a.timezone);
   const end = momentInZone(a.endsAt, a.timezone);
   const created = momentInZone(a.createdAt, a.timezone);
-  const upcoming = !a.canceled && a.startsAt.getTime() > c.now;
+  const upcoming = clientMayChange(a, c.clientChangeMinHours, c.now);
   return {
     id: a.id,
     firstName: a.firstName,
@@ -124,7 +106,7 @@ export function toAppointmentView(a: Appointment, c: AppointmentViewContext): Ap
     calendarTimezone: c.calendarTimezone,
     location: c.location,
     certificate: a.certificate ?? '',
-    confirmationPage: confirmationPage(c.publicUrl, c.secret, a.id),
+    confirmationPage: confirmationPage(c.publicUrl, c.secret, a.accountId, a.id),
     formsText: formsText(c.forms),
     forms: c.forms,
     notes: a.notes ?? '',
@@ -136,6 +118,18 @@ export function toAppointmentView(a: Appointment, c: AppointmentViewContext): Ap
     canClientReschedule: upcoming,
     scheduledBy: a.scheduledBy,
   };
+}
+
+/**
+ * Whether a client may still cancel or move the appointment: not canceled, and more than the
+ * account's `clientChangeMinHours` before its start (0: until it starts).
+ */
+export function clientMayChange(
+  a: Pick<Appointment, 'canceled' | 'startsAt'>,
+  minHours: number,
+  now: number,
+): boolean {
+  return !a.canceled && a.startsAt.getTime() - minHours * HOUR > now;
 }
 
 /** The answers as plain text, one form after another (what e-mails and exports show). */

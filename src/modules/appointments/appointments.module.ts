@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { OutboxModule } from '../../common/outbox/outbox.module';
+import { AccountsModule } from '../accounts';
 import { Appointment, AvailabilityModule } from '../availability';
 import { CertificatesModule } from '../certificates';
 import { FormsModule } from '../forms';
@@ -25,6 +26,7 @@ import { UpdateAppointmentHandler } from './update-appointment.handler';
   imports: [
     TypeOrmModule.forFeature([Appointment, AppointmentFieldValue, IdempotencyKey]),
     OutboxModule,
+    AccountsModule,
     AvailabilityModule,
     CertificatesModule,
     FormsModule,
@@ -43,5 +45,6 @@ import { UpdateAppointmentHandler } from './update-appointment.handler';
     RescheduleAppointmentHandler,
     RecordPaymentHandler,
   ],
+  exports: [AppointmentsQueries],
 })
 export class AppointmentsModule {}

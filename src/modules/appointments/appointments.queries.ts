@@ -44,6 +44,12 @@ export class AppointmentsQueries {
     return view;
   }
 
+  /** The view of a row the caller has read already (the confirmation page, found by its token). */
+  async viewOf(appointment: Appointment): Promise<AppointmentView> {
+    const [view] = await this.views.render([appointment]);
+    return view;
+  }
+
   /** The appointment's payments and refunds, oldest first, at times in the appointment's zone. */
   async payments(accountId: number, id: number): Promise<PaymentView[]> {
     const appointment = await findOwned(this.dataSource.getRepository(Appointment), accountId, id);

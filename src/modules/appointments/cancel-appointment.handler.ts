@@ -1,6 +1,6 @@
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { AppointmentCanceledEvent, eventsOf } from './appointment-events';
-import { AlreadyCanceledError, ClientChangeClosedError } from './appointment.errors';
+import { AlreadyCanceledError, assertClientMayChange } from './appointment.errors';
 import { AppointmentParts } from './appointment-parts';
 import type { AppointmentView } from './appointment.view';
 import { AppointmentWrites } from './appointment-writes';
@@ -28,8 +28,8 @@ export class CancelAppointmentHandler implements ICommandHandler<CancelAppointme
     return this.writes.change(account.id, appointmentId, [], async (tx, appointment) => {
       if (appointment.canceled) throw new AlreadyCanceledError(appointment.id);
       const now = new Date();
-      if (!mode.admin && appointment.startsAt <= now)
-        throw new ClientChangeClosedError('cancel', appointment.id);
+      if (!mode.admin)
+        assertClientMayChange('cancel', appointment, account.clientChangeMinHours, now.getTime());
       appointment.canceled = true;
       appointment.canceledAt = now;
       appointment.sequence += 1;

@@ -1,5 +1,14 @@
 /*
  * What other modules use of appointments; they import it from here, not from the module's files.
  */
-export { confirmationPage } from './appointment.view';
+export { confirmationPage } from './confirmation-token';
 export { AppointmentsModule } from './appointments.module';
+export { AppointmentsQueries } from './appointments.queries';
+export type { AppointmentView } from './appointment.view';
+export { BookAppointmentCommand } from './book-appointment.command';
+export { BookAppointmentRequest } from './book-appointment.request';
+export { CancelAppointmentCommand } from './cancel-appointment.command';
+export { CancelAppointmentRequest } from './cancel-appointment.request';
+export { claimedAppointmentId, confirmationToken, tokenMatches } from './confirmation-token';
+export { RescheduleAppointmentCommand } from './reschedule-appointment.command';
+export { RescheduleAppointmentRequest } from './reschedule-appointment.request';

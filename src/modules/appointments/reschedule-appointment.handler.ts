@@ -23,7 +23,7 @@ import {
   withinLimits,
 } from '../availability';
 import { AppointmentRescheduledEvent, eventsOf } from './appointment-events';
-import { AlreadyCanceledError, ClientChangeClosedError } from './appointment.errors';
+import { AlreadyCanceledError, assertClientMayChange } from './appointment.errors';
 import type { AppointmentView } from './appointment.view';
 import { type ChangeMode, AppointmentWrites } from './appointment-writes';
 import { appointmentTimes } from './booked-appointment';
@@ -63,7 +63,7 @@ export class RescheduleAppointmentHandler implements ICommandHandler<RescheduleA
     const checked = await this.check(account, current, request, mode.admin);
     const calendarIds = [current.calendarId, checked.ctx.calendars[0].id];
     return this.writes.change(account.id, appointmentId, calendarIds, (tx, appointment) =>
-      this.move(tx, appointment, checked, mode),
+      this.move(tx, appointment, checked, mode, account.clientChangeMinHours),
     );
   }
 
@@ -92,6 +92,7 @@ export class RescheduleAppointmentHandler implements ICommandHandler<RescheduleA
     appointment: Appointment,
     checked: Checked,
     mode: ChangeMode,
+    clientChangeMinHours: number,
   ): Promise<DomainEvent[]> {
     if (appointment.canceled) throw new AlreadyCanceledError(appointment.id);
     const { ctx, start, timezone } = checked;
@@ -99,7 +100,7 @@ export class RescheduleAppointmentHandler implements ICommandHandler<RescheduleA
     const now = Date.now();
     const classId = mode.admin
       ? (await adminPlacement(tx, ctx, start)).classId
-      : await this.checkClientMove(tx, appointment, checked, now);
+      : await this.checkClientMove(tx, appointment, checked, now, clientChangeMinHours);
     Object.assign(appointment, {
       calendarId: calendar.id,
       classId,
@@ -121,12 +122,12 @@ export class RescheduleAppointmentHandler implements ICommandHandler<RescheduleA
     appointment: Appointment,
     checked: Checked,
     now: number,
+    clientChangeMinHours: number,
   ): Promise<number | null> {
     const { ctx, start, datetimeText } = checked;
     const { rules, type } = ctx;
     const calendar = ctx.calendars[0];
-    if (appointment.startsAt.getTime() <= now)
-      throw new ClientChangeClosedError('reschedule', appointment.id);
+    assertClientMayChange('reschedule', appointment, clientChangeMinHours, now);
     assertInAdvanceWindow(rules, start, datetimeText, now);
     if (!type.active) throw new NotAvailableError('not_available', datetimeText);
     if (type.kind === 'class') {

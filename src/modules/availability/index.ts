@@ -6,6 +6,7 @@
 export { InvalidDatetimeError, NotAvailableError } from './availability.errors';
 export { Appointment } from './appointment.entity';
 export { AvailabilityModule } from './availability.module';
+export { AvailabilityService } from './availability.service';
 export {
   MAX_APPOINTMENT_MINUTES,
   MAX_EXTERNAL_SPAN_MINUTES,

@@ -19,17 +19,17 @@ export class RepeatedFieldError extends DomainError {
 }
 
 export class RequiredFieldError extends DomainError {
-  constructor(id: number) {
-    super(400, 'required_field', `The field "${id}" is required.`);
+  constructor(readonly fieldId: number) {
+    super(400, 'required_field', `The field "${fieldId}" is required.`);
   }
 }
 
 /** `reason` is a short clause: `it must be one of the field's options`. */
 export class InvalidFieldValueError extends DomainError {
   constructor(
-    id: number,
+    readonly fieldId: number,
     readonly reason: string,
   ) {
-    super(400, 'invalid_fields', `The value of field "${id}" is invalid: ${reason}.`);
+    super(400, 'invalid_fields', `The value of field "${fieldId}" is invalid: ${reason}.`);
   }
 }

@@ -8,5 +8,6 @@ import { SlotHoldsService } from './slot-holds.service';
   imports: [AvailabilityModule],
   controllers: [SlotHoldsController],
   providers: [SlotHoldsService],
+  exports: [SlotHoldsService],
 })
 export class HoldsModule {}

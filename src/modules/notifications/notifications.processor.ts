@@ -126,7 +126,12 @@ export class NotificationsProcessor implements BeforeApplicationShutdown {
       endsAt: facts.endsAt,
       timezone: facts.timezone,
       accountName: facts.accountName,
-      confirmationPage: confirmationPage(this.config.http.publicUrl, this.config.secret, facts.id),
+      confirmationPage: confirmationPage(
+        this.config.http.publicUrl,
+        this.config.secret,
+        n.accountId,
+        facts.id,
+      ),
     };
     try {
       if (n.channel === 'email') {

@@ -15,12 +15,14 @@ interface MessageRow {
   target: string;
   subscription_status: WebhookStatus;
   failing_since: Date | null;
+  enterprise_id: number | null;
   api_key_encrypted: string;
 }
 
 /**
  * What sending the claimed messages needs: their rows with the subscription's and the account's,
- * by id. The lease keeps out a message claimed since by another job.
+ * by id. The lease keeps out a message claimed since by another job. The signing key is the
+ * account's, or the enterprise's for an enterprise's subscription.
  */
 export async function readClaimedMessages(
   db: Pick<EntityManager, 'query'>,
@@ -30,10 +32,11 @@ export async function readClaimedMessages(
   const rows: MessageRow[] = await db.query(
     `SELECT m.id, m.account_id, m.subscription_id, m.outbox_id, m.action, m.resource_id,
             m.variables, m.attempts, s.target, s.status AS subscription_status, s.failing_since,
-            a.api_key_encrypted
+            s.enterprise_id, COALESCE(e.api_key_encrypted, a.api_key_encrypted) AS api_key_encrypted
        FROM webhook_messages m
        JOIN webhook_subscriptions s ON s.id = m.subscription_id
        JOIN accounts a ON a.id = m.account_id
+       LEFT JOIN enterprises e ON e.id = s.enterprise_id
       WHERE m.id IN (?) AND m.leased_until = ?`,
     [ids, lease],
   );
@@ -57,6 +60,7 @@ export async function readClaimedMessages(
       target: row.target,
       subscriptionStatus: row.subscription_status,
       failingSince: row.failing_since,
+      enterpriseId: row.enterprise_id,
       apiKeyEncrypted: row.api_key_encrypted,
     });
   }

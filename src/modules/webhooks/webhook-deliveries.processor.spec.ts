@@ -31,6 +31,7 @@ function claimedMessage(): ClaimedMessage {
     target: TARGET,
     subscriptionStatus: 'active',
     failingSince: null,
+    enterpriseId: null,
     apiKeyEncrypted: 'encrypted',
   };
 }

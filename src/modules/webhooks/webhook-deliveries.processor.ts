@@ -170,7 +170,10 @@ export class WebhookDeliveriesProcessor implements BeforeApplicationShutdown {
   }
 
   private async send(message: ClaimedMessage): Promise<Attempt> {
-    const body = webhookBody(variablesObject(message.variables));
+    const variables = variablesObject(message.variables);
+    // An enterprise's subscription hears from all its members: the body names the member.
+    if (message.enterpriseId !== null) variables.userId = message.accountId;
+    const body = webhookBody(variables);
     const attemptedAt = new Date();
     const headers = signatureHeaders({
       apiKey: this.keys.keyOf(message.apiKeyEncrypted),

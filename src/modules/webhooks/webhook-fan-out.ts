@@ -21,7 +21,7 @@ interface FanOutItem {
 
 /**
  * Worker: turns a domain event into one webhook message per active subscription of its action,
- * static and dynamic alike, and queues a delivery job for each. A consumer of every event type (see
+ * static and dynamic alike, the account's own and its enterprise's, and queues a delivery job for each. A consumer of every event type (see
  * src/app/domain-event-consumers.ts): each is a webhook action.
  *
  * Idempotent, as a consumer must be (an event may be handed over again): a message is unique per
@@ -62,15 +62,22 @@ export class WebhookFanOut implements DomainEventConsumer {
 
   private async fanOut(items: FanOutItem[]): Promise<void> {
     // The account and action filters select a superset of the pairs wanted (read by the
-    // (account_id, action, status) index); each event keeps its own below.
+    // (account_id, action, status) index); each event keeps its own below. An enterprise's
+    // subscriptions receive its members' events: they come with the member's account id (the
+    // membership as it is now, read by the (enterprise_id, action, status) index).
+    const accountIds = [...new Set(items.map((i) => i.accountId))];
+    const actions = [...new Set(items.map((i) => i.notification.action))];
     const subscriptions: { id: number; account_id: number; action: string }[] =
       await this.dataSource.query(
         `SELECT id, account_id, action FROM webhook_subscriptions
-          WHERE account_id IN (?) AND action IN (?) AND status = 'active' ORDER BY id`,
-        [
-          [...new Set(items.map((i) => i.accountId))],
-          [...new Set(items.map((i) => i.notification.action))],
-        ],
+          WHERE account_id IN (?) AND action IN (?) AND status = 'active'
+         UNION ALL
+         SELECT s.id, a.id AS account_id, s.action
+           FROM accounts a
+           JOIN webhook_subscriptions s ON s.enterprise_id = a.enterprise_id
+          WHERE a.id IN (?) AND s.action IN (?) AND s.status = 'active'
+         ORDER BY id`,
+        [accountIds, actions, accountIds, actions],
       );
     const events: EventMessages[] = [];
     for (const item of items) {

@@ -49,6 +49,8 @@ export interface ClaimedMessage {
   target: string;
   subscriptionStatus: WebhookStatus;
   failingSince: Date | null;
+  /** The enterprise of an enterprise's subscription (its key signs; the member is named). */
+  enterpriseId: number | null;
   apiKeyEncrypted: string;
 }
 

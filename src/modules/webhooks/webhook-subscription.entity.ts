@@ -1,6 +1,6 @@
 import { Column, Entity, ForeignKey, Index, PrimaryGeneratedColumn } from 'typeorm';
 import { DomainEventType } from '../../common/outbox/domain-event-types';
-import { Account } from '../accounts';
+import { Account, Enterprise } from '../accounts';
 
 /** The contract's `action` values: what a delivery carries, for static and dynamic webhooks alike. */
 export const WEBHOOK_ACTIONS = [
@@ -54,9 +54,13 @@ export type WebhookSource = 'static' | 'api';
 /** `disabled` after failures continuing for the disable window, until re-enabled by its owner. */
 export type WebhookStatus = 'active' | 'disabled';
 
-/** Where an account's events of one action are delivered. */
+/**
+ * Where an account's events of one action are delivered; or, an enterprise's (`enterpriseId` set,
+ * `accountId` null, source `api`), the events of all its member accounts.
+ */
 @Entity('webhook_subscriptions')
 @Index('idx_webhook_subscriptions_fanout', ['accountId', 'action', 'status'])
+@Index('idx_webhook_subscriptions_enterprise_fanout', ['enterpriseId', 'action', 'status'])
 @Index('uq_webhook_subscriptions_static', ['accountId', 'staticAction'], { unique: true })
 export class WebhookSubscription {
   @PrimaryGeneratedColumn({ type: 'int', unsigned: true })
@@ -67,8 +71,18 @@ export class WebhookSubscription {
     onDelete: 'CASCADE',
     onUpdate: 'RESTRICT',
   })
-  @Column({ name: 'account_id', type: 'int', unsigned: true })
-  accountId!: number;
+  /** The owning account; null for an enterprise's subscription. */
+  @Column({ name: 'account_id', type: 'int', unsigned: true, nullable: true })
+  accountId!: number | null;
+
+  /** The owning enterprise (its members' events); null for an account's subscription. */
+  @ForeignKey(() => Enterprise, {
+    name: 'fk_webhook_subscriptions_enterprise',
+    onDelete: 'CASCADE',
+    onUpdate: 'RESTRICT',
+  })
+  @Column({ name: 'enterprise_id', type: 'int', unsigned: true, nullable: true })
+  enterpriseId!: number | null;
 
   @Column({ type: 'varchar', length: 8 })
   source!: WebhookSource;
@@ -107,11 +121,18 @@ export class WebhookSubscription {
 
 /** A new, active subscription (with `staticAction` set as the unique key needs it). */
 export function newWebhookSubscription(
-  fields: { accountId: number; source: WebhookSource; action: WebhookAction; target: string },
+  fields: {
+    accountId: number | null;
+    enterpriseId?: number;
+    source: WebhookSource;
+    action: WebhookAction;
+    target: string;
+  },
   now = new Date(),
 ): Omit<WebhookSubscription, 'id'> {
   return {
     ...fields,
+    enterpriseId: fields.enterpriseId ?? null,
     staticAction: fields.source === 'static' ? fields.action : null,
     status: 'active',
     failingSince: null,

@@ -1,8 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager } from 'typeorm';
-import { findOwned } from '../../common/database/tenant-rows';
-import { NotFoundError } from '../../common/errors/domain-error';
+import { ForbiddenError, NotFoundError } from '../../common/errors/domain-error';
 import { AppConfig } from '../../config/app-config';
 import type { StaticWebhookChange, UpdateStaticWebhooksRequest } from './static-webhooks.request';
 import { type StaticWebhooksView, toStaticWebhooksView } from './static-webhooks.view';
@@ -117,6 +116,47 @@ export class WebhookSubscriptionsService {
     return deliveries.map(toWebhookDeliveryView);
   }
 
+  /** An enterprise's subscriptions: each receives the events of all its members. */
+  async listForEnterprise(enterpriseId: number): Promise<WebhookSubscriptionView[]> {
+    const rows = await this.dataSource.manager.find(WebhookSubscription, {
+      where: { enterpriseId },
+      order: { id: 'ASC' },
+    });
+    return rows.map(toWebhookSubscriptionView);
+  }
+
+  /** As create(), the limit of 25 counted per enterprise, under a lock on the enterprise's row. */
+  async createForEnterprise(
+    enterpriseId: number,
+    request: CreateWebhookRequest,
+  ): Promise<WebhookSubscriptionView> {
+    const target = this.checkedTarget('target', request.target);
+    return this.dataSource.transaction('READ COMMITTED', async (tx) => {
+      await tx.query('SELECT id FROM enterprises WHERE id = ? FOR UPDATE', [enterpriseId]);
+      const count = await tx.count(WebhookSubscription, { where: { enterpriseId } });
+      if (count >= MAX_WEBHOOKS) throw new TooManyWebhooksError('enterprise');
+      const row = await tx.save(
+        tx.create(
+          WebhookSubscription,
+          newWebhookSubscription({
+            accountId: null,
+            enterpriseId,
+            source: 'api',
+            action: actionOfEvent(request.event),
+            target,
+          }),
+        ),
+      );
+      return toWebhookSubscriptionView(row);
+    });
+  }
+
+  /** Hard delete of the enterprise's subscription; another owner's is 403, none 404. */
+  async deleteForEnterprise(enterpriseId: number, id: number): Promise<void> {
+    const row = await findDynamic(this.dataSource.manager, { enterpriseId }, id);
+    await this.dataSource.getRepository(WebhookSubscription).delete({ id: row.id });
+  }
+
   async getStatic(accountId: number): Promise<StaticWebhooksView> {
     return toStaticWebhooksView(await findStatic(this.dataSource.manager, accountId));
   }
@@ -187,14 +227,28 @@ async function lockAccount(tx: EntityManager, accountId: number): Promise<void> 
   await tx.query('SELECT id FROM accounts WHERE id = ? FOR UPDATE', [accountId]);
 }
 
-/** A dynamic subscription of the account: another account's is 403, a static one is not one (404). */
+/** Whose subscriptions: an account's own, or an enterprise's (its members' events). */
+export type WebhookOwner = { accountId: number } | { enterpriseId: number };
+
+/**
+ * A dynamic subscription of the owner: one that exists but is another owner's (account or
+ * enterprise) is 403, as the contract's access rule reads; a static one is not one (404).
+ */
 async function findDynamic(
   manager: EntityManager,
-  accountId: number,
+  owner: WebhookOwner | number,
   id: number,
   options: { forUpdate?: boolean } = {},
 ): Promise<WebhookSubscription> {
-  const row = await findOwned(manager.getRepository(WebhookSubscription), accountId, id, options);
+  const who = typeof owner === 'number' ? { accountId: owner } : owner;
+  const row = await manager.findOne(WebhookSubscription, {
+    where: { id },
+    ...(options.forUpdate ? { lock: { mode: 'pessimistic_write' as const } } : {}),
+  });
+  if (!row) throw new NotFoundError();
+  const mine =
+    'accountId' in who ? row.accountId === who.accountId : row.enterpriseId === who.enterpriseId;
+  if (!mine) throw new ForbiddenError();
   if (row.source !== 'api') throw new NotFoundError();
   return row;
 }

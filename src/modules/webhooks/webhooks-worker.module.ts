@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { Account } from '../accounts';
+import { Account, Enterprise } from '../accounts';
 import { WebhookDeliveriesProcessor } from './webhook-deliveries.processor';
 import { WebhookDelivery } from './webhook-delivery.entity';
 import { WebhookDeliveryQueue, webhookDeliveriesQueueModule } from './webhook-delivery-queue';
@@ -22,7 +22,13 @@ import { WebhookSubscription } from './webhook-subscription.entity';
  */
 @Module({
   imports: [
-    TypeOrmModule.forFeature([Account, WebhookSubscription, WebhookDelivery, WebhookMessage]),
+    TypeOrmModule.forFeature([
+      Account,
+      Enterprise,
+      WebhookSubscription,
+      WebhookDelivery,
+      WebhookMessage,
+    ]),
     webhookDeliveriesQueueModule,
   ],
   providers: [

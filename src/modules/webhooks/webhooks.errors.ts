@@ -12,10 +12,10 @@ export class InvalidTargetError extends InvalidAttributeError {
 }
 
 export class TooManyWebhooksError extends InvalidAttributeError {
-  constructor() {
+  constructor(owner: 'account' | 'enterprise' = 'account') {
     super(
       'too_many_webhooks',
-      `An account can have at most ${MAX_WEBHOOKS} webhooks; delete one to add another.`,
+      `An ${owner} can have at most ${MAX_WEBHOOKS} webhooks; delete one to add another.`,
     );
   }
 }

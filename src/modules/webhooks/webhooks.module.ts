@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { Account } from '../accounts';
+import { Account, Enterprise } from '../accounts';
+import { EnterpriseWebhooksController } from './enterprise-webhooks.controller';
 import { MetaController } from './meta.controller';
 import { StaticWebhooksController } from './static-webhooks.controller';
 import { WebhookDelivery } from './webhook-delivery.entity';
@@ -13,9 +14,14 @@ import { WebhooksController } from './webhooks.controller';
   imports: [
     // Account: the subscriptions' foreign key refers to it, so its metadata must be loaded wherever
     // this module is (the worker included).
-    TypeOrmModule.forFeature([Account, WebhookSubscription, WebhookDelivery]),
+    TypeOrmModule.forFeature([Account, Enterprise, WebhookSubscription, WebhookDelivery]),
   ],
-  controllers: [WebhooksController, StaticWebhooksController, MetaController],
+  controllers: [
+    WebhooksController,
+    StaticWebhooksController,
+    MetaController,
+    EnterpriseWebhooksController,
+  ],
   providers: [WebhookSubscriptionsService],
   exports: [WebhookSubscriptionsService],
 })

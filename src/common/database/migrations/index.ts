@@ -14,7 +14,9 @@ import { Clients1765000000000 } from './1765000000000-clients';
 import { Payments1765100000000 } from './1765100000000-payments';
 import { AppointmentsByClient1765110000000 } from './1765110000000-appointments-by-client';
 import { SlotHolds1765200000000 } from './1765200000000-slot-holds';
+import { Enterprises1765300000000 } from './1765300000000-enterprises';
 import { CalendarSync1765400000000 } from './1765400000000-calendar-sync';
+import { ClientPages1765500000000 } from './1765500000000-client-pages';
 
 /**
  * Every migration, in order. Listed explicitly (not globbed) so that the compiled service, ts-jest and
@@ -37,5 +39,7 @@ export const migrations = [
   Payments1765100000000,
   AppointmentsByClient1765110000000,
   SlotHolds1765200000000,
+  Enterprises1765300000000,
   CalendarSync1765400000000,
+  ClientPages1765500000000,
 ];

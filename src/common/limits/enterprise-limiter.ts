@@ -1,0 +1,156 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type Redis from 'ioredis';
+import type { Logger } from 'pino';
+import { AppConfig } from '../../config/app-config';
+import { TooManyRequestsError } from '../errors/domain-error';
+import { ROOT_LOGGER } from '../logging/logging.module';
+import { LIMITS_REDIS } from './limits-redis';
+
+/** The window of the per-enterprise limit: the operator sets requests per minute. */
+export const ENTERPRISE_WINDOW_MS = 60_000;
+/** How often, at most, the limiter logs that it cannot enforce the limits. */
+const UNENFORCED_LOG_INTERVAL_MS = 10_000;
+
+/**
+ * Per enterprise: INCRBY its counter by its requests of the batch (the window starts with the
+ * first, PEXPIRE), and answer the count and the window's remaining ms, two numbers a key. As the
+ * per-IP script's rate part (admit-script.ts): a fixed window, in Redis so that every pod counts
+ * into one number.
+ */
+const COUNT_SCRIPT = `
+local window = tonumber(ARGV[#KEYS + 1])
+local out = {}
+for i = 1, #KEYS do
+  local count = tonumber(ARGV[i])
+  local hits = redis.call('INCRBY', KEYS[i], count)
+  if hits == count then redis.call('PEXPIRE', KEYS[i], window) end
+  local ttl = redis.call('PTTL', KEYS[i])
+  if ttl < 0 then
+    redis.call('PEXPIRE', KEYS[i], window)
+    ttl = window
+  end
+  out[#out + 1] = hits
+  out[#out + 1] = ttl
+end
+return out
+`;
+
+type CountingRedis = Redis & {
+  countEnterpriseRequests(...args: (string | number)[]): Promise<number[]>;
+};
+
+interface Waiter {
+  limit: number;
+  resolve: (refusal: TooManyRequestsError | undefined) => void;
+}
+
+/**
+ * The operator's limit on an enterprise's requests per minute, all its members and pods together
+ * (issue 26), checked once the enterprise is authenticated, so that nobody else can spend an
+ * enterprise's allowance. On when the per-IP limits are (RATE_LIMIT_ENABLED), which still apply
+ * to every request first.
+ *
+ * As RequestLimiter: the requests of one turn of the event loop share one script call (a counter
+ * per enterprise, INCRBY its number of requests); an enterprise over its limit is refused by this
+ * pod without Redis until its window ends; Redis unreachable: admitted, and said in the log.
+ */
+@Injectable()
+export class EnterpriseLimiter {
+  private readonly enabled: boolean;
+  private pending = new Map<number, Waiter[]>();
+  private flushScheduled = false;
+  /** Enterprises over their limit: refused here until their window ends (epoch ms). */
+  private readonly blocked = new Map<number, number>();
+  private nextUnenforcedLogAt = 0;
+
+  constructor(
+    config: AppConfig,
+    @Inject(LIMITS_REDIS) private readonly redis: Redis,
+    @Inject(ROOT_LOGGER) private readonly logger: Logger,
+  ) {
+    this.enabled = config.limits.enabled;
+    redis.defineCommand('countEnterpriseRequests', { lua: COUNT_SCRIPT });
+  }
+
+  /**
+   * Undefined when the request is admitted (or the limits are off); otherwise the 429 to answer,
+   * naming the limit, with the seconds until the enterprise's window ends.
+   */
+  admit(
+    enterpriseId: number,
+    perMinute: number,
+  ): Promise<TooManyRequestsError | undefined> | undefined {
+    if (!this.enabled) return undefined;
+    const until = this.blocked.get(enterpriseId);
+    if (until !== undefined) {
+      const left = until - Date.now();
+      if (left > 0) return Promise.resolve(refusal(enterpriseId, perMinute, left));
+      this.blocked.delete(enterpriseId);
+    }
+    if (this.redis.status !== 'ready') {
+      this.unenforced();
+      return undefined;
+    }
+    return new Promise((resolve) => {
+      const waiters = this.pending.get(enterpriseId);
+      if (waiters) waiters.push({ limit: perMinute, resolve });
+      else this.pending.set(enterpriseId, [{ limit: perMinute, resolve }]);
+      if (!this.flushScheduled) {
+        this.flushScheduled = true;
+        setImmediate(this.flush);
+      }
+    });
+  }
+
+  private readonly flush = (): void => {
+    this.flushScheduled = false;
+    const batch = this.pending;
+    this.pending = new Map();
+    const ids = [...batch.keys()];
+    const args: (string | number)[] = [
+      ...ids.map((id) => `limits:enterprise:${id}`),
+      ...ids.map((id) => batch.get(id)!.length),
+      ENTERPRISE_WINDOW_MS,
+    ];
+    (this.redis as CountingRedis).countEnterpriseRequests(ids.length, ...args).then(
+      (answers) => {
+        ids.forEach((id, i) => this.settle(id, batch.get(id)!, answers[2 * i], answers[2 * i + 1]));
+      },
+      (err: Error) => {
+        this.unenforced(err);
+        for (const waiters of batch.values()) for (const w of waiters) w.resolve(undefined);
+      },
+    );
+  };
+
+  /** The batch's n requests of one enterprise were counted as hits − n + 1 … hits of its window. */
+  private settle(id: number, waiters: Waiter[], hits: number, ttlMs: number): void {
+    const before = hits - waiters.length;
+    waiters.forEach((waiter, j) => {
+      if (before + j + 1 <= waiter.limit) return waiter.resolve(undefined);
+      this.blocked.set(id, Date.now() + ttlMs);
+      waiter.resolve(refusal(id, waiter.limit, ttlMs));
+    });
+  }
+
+  private unenforced(err?: Error): void {
+    const now = Date.now();
+    if (now < this.nextUnenforcedLogAt) return;
+    this.nextUnenforcedLogAt = now + UNENFORCED_LOG_INTERVAL_MS;
+    this.logger.error(
+      { err: err === undefined ? undefined : { message: err.message }, redis: this.redis.status },
+      'enterprise limits NOT enforced: Redis does not answer; requests are admitted unchecked',
+    );
+  }
+}
+
+function refusal(
+  enterpriseId: number,
+  perMinute: number,
+  retryAfterMs: number,
+): TooManyRequestsError {
+  return new TooManyRequestsError(
+    `Rate limit reached: at most ${perMinute} requests per minute for the enterprise "${enterpriseId}".`,
+    Math.max(1, Math.ceil(retryAfterMs / 1000)),
+  );
+}

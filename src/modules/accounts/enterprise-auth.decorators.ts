@@ -1,0 +1,33 @@
+import {
+  type ExecutionContext,
+  SetMetadata,
+  applyDecorators,
+  createParamDecorator,
+} from '@nestjs/common';
+import { ApiSecurity } from '@nestjs/swagger';
+import type { FastifyRequest } from 'fastify';
+import { UnauthorizedError } from '../../common/errors/domain-error';
+import type { Enterprise } from './enterprise.entity';
+
+/** Metadata of the enterprise API's own endpoints (`/users`, `/webhooks`). */
+export const IS_ENTERPRISE_API = 'isEnterpriseApi';
+/** The OpenAPI security scheme of the enterprise API: Basic, enterprise id and key. */
+export const ENTERPRISE_SECURITY = 'enterprise';
+
+export type EnterpriseRequest = FastifyRequest & { enterprise?: Enterprise };
+
+/**
+ * An endpoint of the enterprise API: the auth guard takes the enterprise's credentials (never an
+ * account's) and puts the enterprise where @CurrentEnterprise() reads it.
+ */
+export const EnterpriseApi = (): ClassDecorator =>
+  applyDecorators(SetMetadata(IS_ENTERPRISE_API, true), ApiSecurity(ENTERPRISE_SECURITY));
+
+/** The authenticated enterprise (@EnterpriseApi() endpoints only). */
+export const CurrentEnterprise = createParamDecorator(
+  (_: unknown, ctx: ExecutionContext): Enterprise => {
+    const enterprise = ctx.switchToHttp().getRequest<EnterpriseRequest>().enterprise;
+    if (!enterprise) throw new UnauthorizedError(); // an endpoint without @EnterpriseApi()
+    return enterprise;
+  },
+);

@@ -1,0 +1,23 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { Repository } from 'typeorm';
+import { Secrets } from '../../common/crypto/secrets';
+import { AppConfig } from '../../config/app-config';
+import { Enterprise } from './enterprise.entity';
+import { KeyedDirectory } from './keyed-directory';
+
+/**
+ * Enterprises by id for the enterprise API's authentication, cached as accounts are (see
+ * KeyedDirectory): an enterprise's request costs no query once its key is proven, and a rotated
+ * key stops working within AUTH_CACHE_TTL_MS on other pods, at once on this one.
+ */
+@Injectable()
+export class EnterpriseDirectory extends KeyedDirectory<Enterprise> {
+  constructor(
+    @InjectRepository(Enterprise) enterprises: Repository<Enterprise>,
+    secrets: Secrets,
+    config: AppConfig,
+  ) {
+    super((id) => enterprises.findOneBy({ id }), secrets, config.auth.cacheTtlMs);
+  }
+}

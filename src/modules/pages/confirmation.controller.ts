@@ -1,0 +1,296 @@
+import { Controller, Get, Post, Req, Res, UseFilters } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { ApiExcludeController } from '@nestjs/swagger';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { DateTime } from 'luxon';
+import { DataSource } from 'typeorm';
+import { NotFoundError } from '../../common/errors/domain-error';
+import { Public } from '../../common/http/public.decorator';
+import { isValidTimezone } from '../../common/time/zones';
+import { AppConfig } from '../../config/app-config';
+import { type Account, AccountDirectory } from '../accounts';
+import {
+  AppointmentsQueries,
+  type AppointmentView,
+  CancelAppointmentCommand,
+  CancelAppointmentRequest,
+  RescheduleAppointmentCommand,
+  RescheduleAppointmentRequest,
+  claimedAppointmentId,
+  tokenMatches,
+} from '../appointments';
+import { Appointment, AvailabilityService } from '../availability';
+import {
+  type CalendarEvent,
+  calendarFile,
+  googleCalendarLink,
+  outlookCalendarLink,
+} from './calendar-file';
+import { ConfirmationPage, ReschedulePage } from './confirmation-page';
+import { html } from './layout';
+import { type PageError, isShownOnPage, pageErrorOf } from './page-errors';
+import { FORM_EXPIRED, formOf } from './page-requests';
+import { PageCsrf, sendPage, sendRedirect } from './page-security';
+import { PagesFilter } from './pages.filter';
+
+const BAD_LINK =
+  'This link is not valid. Please use the link in your confirmation e-mail or text message.';
+const DONE = new Set(['booked', 'rescheduled', 'canceled']);
+
+/** An appointment's page, opened by its token: the row, its account and its view. */
+interface Opened {
+  token: string;
+  path: string;
+  appointment: Appointment;
+  account: Account;
+  view: AppointmentView;
+}
+
+/**
+ * The confirmation page, `/confirmation/{token}`: the appointment, its calendar file and links,
+ * and (exactly when `canClientCancel`/`canClientReschedule` allow it) cancel and reschedule, through
+ * the API's own commands in client mode.
+ */
+@ApiExcludeController()
+@Public()
+@UseFilters(PagesFilter)
+@Controller('confirmation')
+export class ConfirmationController {
+  private readonly secret: string;
+  private readonly publicUrl: string;
+
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly accounts: AccountDirectory,
+    private readonly queries: AppointmentsQueries,
+    private readonly availability: AvailabilityService,
+    private readonly commands: CommandBus,
+    private readonly csrf: PageCsrf,
+    config: AppConfig,
+  ) {
+    this.secret = config.secret;
+    this.publicUrl = config.http.publicUrl;
+  }
+
+  @Get(':token')
+  async show(@Req() req: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
+    const opened = await this.open(req);
+    const done = (req.query as Record<string, unknown>).done;
+    this.page(
+      req,
+      reply,
+      opened,
+      200,
+      [],
+      typeof done === 'string' && DONE.has(done) ? done : undefined,
+    );
+  }
+
+  @Post(':token/cancel')
+  async cancel(@Req() req: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
+    const opened = await this.open(req);
+    const form = formOf(req);
+    if (!this.csrf.verify(req, form, scopeOf(opened)))
+      return this.page(req, reply, opened, 403, [{ place: 'form', message: FORM_EXPIRED }]);
+    try {
+      await this.commands.execute(
+        new CancelAppointmentCommand(
+          opened.account,
+          opened.appointment.id,
+          new CancelAppointmentRequest(),
+          {
+            admin: false,
+            noEmail: false,
+          },
+        ),
+      );
+    } catch (e) {
+      if (!isShownOnPage(e)) throw e;
+      return this.page(req, reply, await this.open(req), 400, [
+        { place: 'form', message: e.message },
+      ]);
+    }
+    sendRedirect(reply, `${opened.path}?done=canceled`, this.frame(opened));
+  }
+
+  @Get(':token/reschedule')
+  async chooseTime(@Req() req: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
+    const opened = await this.open(req);
+    if (!opened.view.canClientReschedule)
+      return sendRedirect(reply, opened.path, this.frame(opened));
+    const query = req.query as Record<string, unknown>;
+    await this.reschedulePage(req, reply, opened, query, 200, []);
+  }
+
+  @Post(':token/reschedule')
+  async reschedule(@Req() req: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
+    const opened = await this.open(req);
+    const form = formOf(req);
+    const fields = { datetime: form.get('datetime') ?? '', timezone: form.get('timezone') ?? '' };
+    if (!this.csrf.verify(req, form, scopeOf(opened)))
+      return this.reschedulePage(req, reply, opened, fields, 403, [
+        { place: 'form', message: FORM_EXPIRED },
+      ]);
+    const request = Object.assign(new RescheduleAppointmentRequest(), {
+      datetime: fields.datetime,
+      timezone: isValidTimezone(fields.timezone) ? fields.timezone : undefined,
+    });
+    try {
+      await this.commands.execute(
+        new RescheduleAppointmentCommand(opened.account, opened.appointment.id, request, {
+          admin: false,
+          noEmail: false,
+        }),
+      );
+    } catch (e) {
+      if (!isShownOnPage(e)) throw e;
+      const error = pageErrorOf(e);
+      const date = DateTime.fromISO(fields.datetime, { setZone: true });
+      const query = { ...fields, date: date.isValid ? date.toISODate() : undefined };
+      return this.reschedulePage(req, reply, opened, query, error.place === 'time' ? 409 : 400, [
+        error,
+      ]);
+    }
+    sendRedirect(reply, `${opened.path}?done=rescheduled`, this.frame(opened));
+  }
+
+  @Get(':token/appointment.ics')
+  async ics(@Req() req: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
+    const opened = await this.open(req);
+    void reply
+      .headers({
+        'content-type': 'text/calendar; charset=utf-8',
+        'content-disposition': 'attachment; filename="appointment.ics"',
+        'cache-control': 'no-store',
+        'x-robots-tag': 'noindex, nofollow',
+      })
+      .send(calendarFile(this.event(opened)));
+  }
+
+  private async open(req: FastifyRequest): Promise<Opened> {
+    const token = (req.params as Record<string, string | undefined>).token ?? '';
+    const id = claimedAppointmentId(token);
+    const appointment =
+      id === undefined ? null : await this.dataSource.getRepository(Appointment).findOneBy({ id });
+    if (!appointment || !tokenMatches(this.secret, token, appointment))
+      throw new NotFoundError(BAD_LINK);
+    const account = await this.accounts.find(appointment.accountId);
+    if (!account) throw new NotFoundError(BAD_LINK);
+    const view = await this.queries.viewOf(appointment);
+    return { token, path: `/confirmation/${token}`, appointment, account, view };
+  }
+
+  private frame(opened: Opened) {
+    return { frameAncestors: opened.account.embedOrigins ?? [] };
+  }
+
+  private event(o: Opened): CalendarEvent {
+    const v = o.view;
+    return {
+      appointmentId: v.id,
+      publicUrl: this.publicUrl,
+      sequence: o.appointment.sequence,
+      start: o.appointment.startsAt,
+      end: o.appointment.endsAt,
+      updatedAt: o.appointment.updatedAt,
+      timezone: v.calendarTimezone,
+      summary: `${v.type} with ${v.calendar}`,
+      location: v.location,
+      description: `${v.type} (${v.duration} minutes) booked with ${o.account.name}.`,
+      url: `${new URL(v.confirmationPage).origin}${o.path}`,
+      canceled: v.canceled,
+    };
+  }
+
+  private page(
+    req: FastifyRequest,
+    reply: FastifyReply,
+    opened: Opened,
+    status: number,
+    errors: PageError[],
+    done?: string,
+  ): void {
+    const { nonce, cookie } = this.csrf.nonceOf(req);
+    const v = opened.view;
+    const again = new URLSearchParams({
+      appointmentType: String(v.appointmentTypeID),
+      firstName: v.firstName,
+      lastName: v.lastName,
+      email: v.email,
+    });
+    const event = this.event(opened);
+    const page = ConfirmationPage({
+      view: v,
+      start: opened.appointment.startsAt,
+      currency: opened.account.currency,
+      path: opened.path,
+      csrf: this.csrf.token(nonce, scopeOf(opened)),
+      links: { google: googleCalendarLink(event), outlook: outlookCalendarLink(event) },
+      bookAgain: `/schedule/${opened.account.id}?${again.toString()}`,
+      done: done as 'booked' | 'rescheduled' | 'canceled' | undefined,
+      errors,
+    });
+    sendPage(reply, status, html(page), { cookie, ...this.frame(opened) });
+  }
+
+  private async reschedulePage(
+    req: FastifyRequest,
+    reply: FastifyReply,
+    opened: Opened,
+    query: Record<string, unknown>,
+    status: number,
+    errors: PageError[],
+  ): Promise<void> {
+    const v = opened.view;
+    const asked = typeof query.timezone === 'string' ? query.timezone : '';
+    const zone = isValidTimezone(asked) ? asked : v.timezone;
+    const date =
+      typeof query.date === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(query.date)
+        ? query.date
+        : undefined;
+    const month =
+      typeof query.month === 'string' && /^\d{4}-\d{2}$/.test(query.month)
+        ? query.month
+        : // The appointment's own month first: a new time is most often near the old one.
+          (
+            date ?? DateTime.fromISO(v.datetime, { setZone: true }).setZone(zone).toISODate()!
+          ).slice(0, 7);
+    const slot = {
+      appointmentTypeID: v.appointmentTypeID,
+      calendarID: v.calendarID,
+      timezone: zone,
+      addonIDs: v.addonIDs,
+    };
+    let dates: string[] = [];
+    let times: string[] | undefined;
+    try {
+      const [d, t] = await Promise.all([
+        this.availability.dates(opened.account, { ...slot, month }),
+        date
+          ? this.availability.times(opened.account, { ...slot, date, ignoreAppointmentIDs: [v.id] })
+          : undefined,
+      ]);
+      dates = d.map((x) => x.date);
+      times = t?.map((x) => x.time);
+    } catch (e) {
+      if (!isShownOnPage(e)) throw e;
+      errors = [...errors, { place: 'form', message: e.message }];
+    }
+    const { nonce, cookie } = this.csrf.nonceOf(req);
+    const page = ReschedulePage({
+      view: v,
+      path: opened.path,
+      csrf: this.csrf.token(nonce, scopeOf(opened)),
+      zone,
+      month,
+      dates,
+      date,
+      times,
+      errors,
+    });
+    sendPage(reply, status, html(page), { cookie, ...this.frame(opened) });
+  }
+}
+
+const scopeOf = (opened: Opened) => `confirmation:${opened.appointment.id}`;

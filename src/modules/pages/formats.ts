@@ -1,0 +1,64 @@
+import { DateTime } from 'luxon';
+import { formatCents } from '../../common/money/money';
+
+/** `9:30am` of a time of the time list (`2030-06-03T09:30:00-0400`), in its own offset. */
+export function clockOf(time: string): string {
+  const moment = DateTime.fromISO(time, { setZone: true });
+  return moment.toFormat('h:mma').toLowerCase();
+}
+
+/** `Monday, June 3, 2030` of a `YYYY-MM-DD`. */
+export function dayOf(date: string): string {
+  return DateTime.fromISO(date, { zone: 'UTC' }).toFormat('cccc, LLLL d, yyyy');
+}
+
+/** `June 2030` of a `YYYY-MM`. */
+export function monthOf(month: string): string {
+  return DateTime.fromISO(`${month}-01`, { zone: 'UTC' }).toFormat('LLLL yyyy');
+}
+
+/** The month before or after a `YYYY-MM`. */
+export function shiftMonth(month: string, by: number): string {
+  return DateTime.fromISO(`${month}-01`, { zone: 'UTC' }).plus({ months: by }).toFormat('yyyy-MM');
+}
+
+/** One formatter of zone abbreviations per zone: luxon's `ZZZZ` builds an Intl formatter each call. */
+const zoneNames = new Map<string, Intl.DateTimeFormat>();
+
+/** `EDT`, `GMT+1`: the zone's short name at that instant. */
+function zoneNameAt(instant: number, zone: string): string {
+  let format = zoneNames.get(zone);
+  if (!format) {
+    format = new Intl.DateTimeFormat('en-US', { timeZone: zone, timeZoneName: 'short' });
+    zoneNames.set(zone, format);
+  }
+  return format.formatToParts(instant).find((p) => p.type === 'timeZoneName')?.value ?? zone;
+}
+
+/** `Monday, June 3, 2030 at 9:30am` of an instant in a zone, with the zone's abbreviation. */
+export function momentIn(instant: Date | string, zone: string): string {
+  const moment =
+    typeof instant === 'string'
+      ? DateTime.fromISO(instant, { setZone: true }).setZone(zone)
+      : DateTime.fromJSDate(instant, { zone });
+  return `${moment.toFormat('cccc, LLLL d, yyyy')} at ${moment.toFormat('h:mma').toLowerCase()} (${zoneNameAt(moment.toMillis(), zone)})`;
+}
+
+/** `$40.00` (in the account's currency), or `Free`. */
+export function priceOf(decimal: string | number, currency: string): string {
+  const amount = Number(decimal);
+  if (amount === 0) return 'Free';
+  try {
+    return new Intl.NumberFormat('en-US', { style: 'currency', currency }).format(amount);
+  } catch {
+    return `${formatCents(Math.round(amount * 100))} ${currency}`;
+  }
+}
+
+/** Every zone the runtime knows (Node's ICU: canonical names, no `UTC`), for the zone picker. */
+export const ZONES: readonly string[] = ['UTC', ...Intl.supportedValuesOf('timeZone')];
+
+/** The picker's zones, with the one shown first if the list has it under another name. */
+export function zonesWith(zone: string): readonly string[] {
+  return ZONES.includes(zone) ? ZONES : [zone, ...ZONES];
+}

@@ -1,0 +1,42 @@
+import { type ArgumentsHost, Catch, type ExceptionFilter, Inject } from '@nestjs/common';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Logger } from 'pino';
+import { DomainError } from '../../common/errors/domain-error';
+import { ROOT_LOGGER } from '../../common/logging/logging.module';
+import { MessagePage, html } from './layout';
+import { sendPage } from './page-security';
+
+/** Errors of the client pages: a page a person can read, never the API's JSON nor a stack. */
+@Catch()
+export class PagesFilter implements ExceptionFilter {
+  constructor(@Inject(ROOT_LOGGER) private readonly logger: Logger) {}
+
+  catch(exception: unknown, host: ArgumentsHost): void {
+    const http = host.switchToHttp();
+    const reply = http.getResponse<FastifyReply>();
+    const request = http.getRequest<FastifyRequest>();
+    if (reply.sent) return;
+    if (exception instanceof DomainError && exception.status < 500) {
+      const title = exception.status === 404 ? 'Page not found' : 'Request refused';
+      return sendPage(
+        reply,
+        exception.status,
+        html(MessagePage({ title, message: exception.message })),
+      );
+    }
+    this.logger.error(
+      { err: exception, reqId: request.id, method: request.method, url: request.url },
+      'request failed',
+    );
+    sendPage(
+      reply,
+      500,
+      html(
+        MessagePage({
+          title: 'Something went wrong',
+          message: 'The service could not complete your request. Please try again in a moment.',
+        }),
+      ),
+    );
+  }
+}

@@ -1,0 +1,62 @@
+import { parseQuery } from '../../common/http/request-parsing';
+import { choicePairs, formParams, queryParams, readChoices } from './scheduling-choices';
+
+describe('readChoices (the dynamic links and the steps)', () => {
+  it('reads a link as the reference writes it', () => {
+    const choices = readChoices(
+      queryParams(
+        parseQuery(
+          'appointmentType[]=12&appointmentType[]=13&calendarID=4&addonIDs[]=7&timezone=Europe/Paris' +
+            '&month=2030-06&date=2030-06-03&datetime=2030-06-03T09:00:00%2B0200' +
+            '&firstName=Ada&email=ada%40example.com&field:9=yes&certificate=HALF',
+        ),
+      ),
+    );
+    expect(choices).toEqual({
+      typeIds: [12, 13],
+      calendarId: 4,
+      addonIds: [7],
+      timezone: 'Europe/Paris',
+      month: '2030-06',
+      date: '2030-06-03',
+      datetime: '2030-06-03T09:00:00+0200',
+      prefill: {
+        firstName: 'Ada',
+        lastName: undefined,
+        email: 'ada@example.com',
+        phone: undefined,
+        certificate: 'HALF',
+        fields: new Map([[9, 'yes']]),
+      },
+    });
+  });
+
+  it('drops what is no id, zone, month, date or time; a checkbox list is joined', () => {
+    const form = new URLSearchParams(
+      'appointmentType=abc&appointmentType=0&calendarID=-1&timezone=Mars/Olympus&month=2030-13-01' +
+        '&date=tomorrow&datetime=2030-06-03&field:5=A&field:5=B&field:x=1',
+    );
+    const choices = readChoices(formParams(form));
+    expect(choices).toMatchObject({
+      typeIds: [],
+      calendarId: undefined,
+      timezone: undefined,
+      month: undefined,
+      date: undefined,
+      datetime: undefined,
+    });
+    expect(choices.prefill.fields).toEqual(new Map([[5, 'A, B']]));
+  });
+
+  it('carries the choices to the next step', () => {
+    const choices = readChoices(
+      queryParams(parseQuery('appointmentType=12&date=2030-06-03&timezone=UTC&firstName=Ada')),
+    );
+    expect(choicePairs(choices, { date: true })).toEqual([
+      ['appointmentType', '12'],
+      ['timezone', 'UTC'],
+      ['date', '2030-06-03'],
+      ['firstName', 'Ada'],
+    ]);
+  });
+});

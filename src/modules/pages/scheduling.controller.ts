@@ -1,0 +1,176 @@
+import { Controller, Get, Post, Req, Res, UseFilters } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
+import { ApiExcludeController } from '@nestjs/swagger';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { DateTime } from 'luxon';
+import { Public } from '../../common/http/public.decorator';
+import { AppConfig } from '../../config/app-config';
+import type { Account } from '../accounts';
+import { BookAppointmentCommand, BookAppointmentRequest, confirmationToken } from '../appointments';
+import { SlotHoldsService } from '../holds';
+import { html } from './layout';
+import { PagesFilter } from './pages.filter';
+import { type PageError, isShownOnPage, pageErrorOf } from './page-errors';
+import { FORM_EXPIRED, formOf, pathId } from './page-requests';
+import { PageCsrf, sendPage, sendRedirect } from './page-security';
+import {
+  type Choices,
+  choicePairs,
+  formParams,
+  queryOf,
+  queryParams,
+  readChoices,
+} from './scheduling-choices';
+import { SchedulingModels } from './scheduling-model';
+import { SchedulingPage, TimeList } from './scheduling-page';
+import { render } from 'preact-render-to-string';
+
+const NO_PAGE = 'This scheduling page does not exist.';
+
+/**
+ * The scheduling page, `/schedule/{accountId}` (every step a GET of this URL with the choices so
+ * far in its query; the details form POSTs here). Booking is the API's own command in client
+ * mode: the same checks, errors, events, e-mail and webhooks as `POST /appointments`.
+ */
+@ApiExcludeController()
+@Public()
+@UseFilters(PagesFilter)
+@Controller('schedule')
+export class SchedulingController {
+  private readonly secret: string;
+
+  constructor(
+    private readonly models: SchedulingModels,
+    private readonly commands: CommandBus,
+    private readonly csrf: PageCsrf,
+    private readonly holds: SlotHoldsService,
+    config: AppConfig,
+  ) {
+    this.secret = config.secret;
+  }
+
+  @Get(':accountId')
+  async show(@Req() req: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
+    const account = await this.models.account(pathId(req, 'accountId', NO_PAGE));
+    const params = queryParams(req.query);
+    const choices = readChoices(params);
+    if (params.get('part') === 'times' && choices.date && choices.typeIds.length === 1) {
+      // The script's request: the time list alone, swapped into the page without a reload.
+      const model = await this.models.timeList(account, choices);
+      const { nonce, cookie } = this.csrf.nonceOf(req);
+      const csrf = this.csrf.token(nonce, scopeOf(account));
+      const fragment = render(TimeList({ model, choices, csrf, errors: [] }));
+      return sendPage(reply, 200, fragment, { cookie, frameAncestors: account.embedOrigins ?? [] });
+    }
+    await this.page(req, reply, account, choices, 200, []);
+  }
+
+  /**
+   * The time list's form: holds the chosen time (slot holds, the API's own service) while the
+   * client fills in the details, then shows the details form with the hold's token. A time taken
+   * meanwhile: the day's other times, as after a failed booking.
+   */
+  @Post(':accountId/hold')
+  async hold(@Req() req: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
+    const account = await this.models.account(pathId(req, 'accountId', NO_PAGE));
+    const form = formOf(req);
+    const choices = readChoices(formParams(form));
+    const list = { ...choices, datetime: undefined, hold: undefined };
+    if (!this.csrf.verify(req, form, scopeOf(account)))
+      return this.page(req, reply, account, list, 403, [{ place: 'time', message: FORM_EXPIRED }]);
+    if (!choices.datetime || choices.typeIds.length !== 1)
+      return this.page(req, reply, account, list, 400, [
+        { place: 'time', message: 'Please choose a time.' },
+      ]);
+    try {
+      const held = await this.holds.create(account, {
+        appointmentTypeID: choices.typeIds[0],
+        calendarID: choices.calendarId,
+        datetime: choices.datetime,
+        addonIDs: choices.addonIds,
+        timezone: choices.timezone,
+      });
+      const details = choicePairs({ ...choices, hold: held.token }, { date: true, datetime: true });
+      return sendRedirect(reply, `/schedule/${account.id}${queryOf(details)}`, {
+        frameAncestors: account.embedOrigins ?? [],
+      });
+    } catch (e) {
+      if (!isShownOnPage(e)) throw e;
+      const error = pageErrorOf(e);
+      const status = error.place === 'time' ? 409 : 400;
+      return this.page(req, reply, account, list, status, [{ ...error, place: 'time' }]);
+    }
+  }
+
+  @Post(':accountId')
+  async book(@Req() req: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
+    const account = await this.models.account(pathId(req, 'accountId', NO_PAGE));
+    const form = formOf(req);
+    const choices = readChoices(formParams(form));
+    if (!this.csrf.verify(req, form, scopeOf(account)))
+      return this.page(req, reply, account, choices, 403, [
+        { place: 'form', message: FORM_EXPIRED },
+      ]);
+    try {
+      const view = await this.commands.execute(
+        new BookAppointmentCommand(account, bookingOf(choices, form), {
+          admin: false,
+          noEmail: false,
+        }),
+      );
+      const token = confirmationToken(this.secret, account.id, view.id);
+      return sendRedirect(reply, `/confirmation/${token}?done=booked`, {
+        frameAncestors: account.embedOrigins ?? [],
+      });
+    } catch (e) {
+      if (!isShownOnPage(e)) throw e;
+      const error = pageErrorOf(e);
+      if (error.place !== 'time') return this.page(req, reply, account, choices, 400, [error]);
+      // The time was taken meanwhile: the other times of that day, the client's answers kept.
+      const date = choices.datetime
+        ? DateTime.fromISO(choices.datetime, { setZone: true }).toISODate()!
+        : choices.date;
+      const again = { ...choices, datetime: undefined, hold: undefined, date };
+      return this.page(req, reply, account, again, 409, [error]);
+    }
+  }
+
+  private async page(
+    req: FastifyRequest,
+    reply: FastifyReply,
+    account: Account,
+    choices: Choices,
+    status: number,
+    errors: PageError[],
+  ): Promise<void> {
+    const model = await this.models.build(account, choices);
+    const { nonce, cookie } = this.csrf.nonceOf(req);
+    const csrf = this.csrf.token(nonce, scopeOf(account));
+    sendPage(reply, status, html(SchedulingPage({ model, choices, csrf, errors })), {
+      cookie,
+      frameAncestors: account.embedOrigins ?? [],
+    });
+  }
+}
+
+const scopeOf = (account: Account) => `schedule:${account.id}`;
+
+/** The details form as the booking command's request (what `POST /appointments` takes). */
+function bookingOf(choices: Choices, form: URLSearchParams): BookAppointmentRequest {
+  const p = choices.prefill;
+  return Object.assign(new BookAppointmentRequest(), {
+    firstName: p.firstName ?? '',
+    lastName: p.lastName ?? '',
+    email: p.email ?? '',
+    phone: p.phone?.trim() ? p.phone : undefined,
+    appointmentTypeID: choices.typeIds[0],
+    calendarID: choices.calendarId,
+    datetime: choices.datetime,
+    timezone: choices.timezone,
+    certificate: p.certificate?.trim() ? p.certificate.trim() : undefined,
+    fields: [...p.fields].map(([id, value]) => ({ id, value })),
+    addonIDs: choices.addonIds,
+    smsOptIn: form.get('smsOptIn') === 'yes',
+    holdToken: choices.hold,
+  });
+}
