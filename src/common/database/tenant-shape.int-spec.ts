@@ -13,6 +13,7 @@ const UNSHARDED: Record<string, string> = {
   accounts: 'sharded by its id, which is the account_id',
   migrations: 'TypeORM bookkeeping: one copy per shard, run by the release job on each',
   oauth_clients: 'OAuth apps belong to no account: an unsharded (reference) keyspace',
+  enterprises: 'an enterprise spans its member accounts: the unsharded keyspace, as OAuth apps',
 };
 
 /**

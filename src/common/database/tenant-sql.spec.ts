@@ -13,6 +13,7 @@ import { join, relative } from 'node:path';
  *   relay, metrics): meant to visit every shard (a scatter query, or one pass per shard).
  * - SERVER: the server itself (version, advisory locks, migrations): run on each shard.
  * - BUILDER: a helper that builds statements for tables its callers name and scope.
+ * - UNSHARDED: a table of the unsharded keyspace (enterprises span their member accounts).
  *
  * The test fails on an unscoped statement that is not listed, and on a listed one that is gone.
  */
@@ -20,6 +21,7 @@ const OWNED = 'owned id (lookup vindex)';
 const SWEEP = 'worker sweep over every shard';
 const SERVER = 'server-level, on each shard';
 const BUILDER = "helper: its callers' scope";
+const UNSHARDED = 'unsharded keyspace';
 
 const LISTED: [file: string, start: string, routing: string][] = [
   ['common/database/database.cli.ts', 'SELECT name FROM migrations', SERVER],
@@ -35,6 +37,9 @@ const LISTED: [file: string, start: string, routing: string][] = [
   ['common/outbox/domain-events.processor.ts', 'SELECT id FROM outbox WHERE id IN', OWNED],
   ['common/outbox/domain-events.processor.ts', 'UPDATE outbox SET processed_at', OWNED],
   ['common/outbox/outbox-dispatcher.ts', 'UPDATE outbox SET dispatched_at', OWNED],
+  ['modules/appointments/appointment-views.ts', 'SELECT id, name, category FROM', OWNED],
+  ['modules/appointments/appointment-views.ts', 'SELECT id, name, timezone, location FROM', OWNED],
+  ['modules/appointments/appointment-views.ts', 'SELECT v.appointment_id AS appointmentId', OWNED],
   ['modules/availability/booking-limits.ts', 'SELECT (SELECT COUNT(*) FROM appointments', OWNED],
   ['modules/availability/booking-limits.ts', 'SELECT id FROM appointment_types WHERE id', OWNED],
   [
@@ -74,6 +79,7 @@ const LISTED: [file: string, start: string, routing: string][] = [
   ['modules/webhooks/webhook-messages.ts', 'SELECT id, attempts FROM webhook_messages', SWEEP],
   ['modules/webhooks/webhook-messages.ts', 'UPDATE webhook_messages SET next_attempt_at', OWNED],
   ['modules/webhooks/webhook-subscriptions.service.ts', 'SELECT id FROM accounts WHERE id', OWNED],
+  ['modules/webhooks/webhook-subscriptions.service.ts', 'SELECT id FROM enterprises', UNSHARDED],
 ];
 
 const SRC = join(__dirname, '..', '..');
