@@ -126,7 +126,7 @@ describe('Read replicas (e2e, a real MariaDB replica)', () => {
       status: 'up',
       serving: 1,
       readsOn: 'replicas',
-      replicas: { [`127.0.0.1:${replicaPort()}`]: { status: 'serving', lagSeconds: 0 } },
+      replicas: { 'replica-1': { status: 'serving', lagSeconds: 0 } },
     });
   });
 
@@ -189,11 +189,8 @@ describe('Read replicas (e2e, a real MariaDB replica)', () => {
         serving: 0,
         readsOn: 'primary',
         replicas: {
-          [`127.0.0.1:${replicaPort()}`]: {
-            status: 'stopped',
-            lagSeconds: null,
-            message: 'replication not running (IO No, SQL No)',
-          },
+          // Its place in DB_REPLICAS, not its address, nor the server's words: /health/ready is public.
+          'replica-1': { status: 'stopped', lagSeconds: null },
         },
       });
       // The primary answers: 09:00 is free there.
@@ -212,8 +209,4 @@ describe('Read replicas (e2e, a real MariaDB replica)', () => {
     const res = await other.get(`/availability/times?appointmentTypeID=${type}&date=${MONDAY}`);
     expect({ status: res.status, body: res.body }).toEqual(apiError(403, 'forbidden', 'Forbidden'));
   });
-
-  function replicaPort(): number {
-    return (replica.config as { port: number }).port;
-  }
 });

@@ -101,8 +101,18 @@ export class ReadReplicas implements OnApplicationBootstrap, OnApplicationShutdo
   }
 
   /** Each replica's state, by name (host:port): for readiness. */
-  states(): Record<string, ReplicaState> {
-    return Object.fromEntries(this.replicas.map((r) => [r.name, r.state]));
+  /**
+   * For readiness, which anyone may call: each replica by its place in DB_REPLICAS (`replica-1`…)
+   * with its status and lag, never its address or the server's error text (the log has both, at
+   * each change of state).
+   */
+  states(): Record<string, Pick<ReplicaState, 'status' | 'lagSeconds'>> {
+    return Object.fromEntries(
+      this.replicas.map((r, i) => [
+        `replica-${i + 1}`,
+        { status: r.state.status, lagSeconds: r.state.lagSeconds },
+      ]),
+    );
   }
 
   /**
