@@ -32,6 +32,7 @@ import {
   tallyReceipts,
   writeResult,
 } from './lib';
+import { dataSizeDimension } from './scale-data';
 
 const CONNECTIONS = 20;
 const DURATION_S = Number(process.env.BENCH_DURATION ?? 10);
@@ -57,7 +58,22 @@ interface Round {
   lost: number;
 }
 
+/** Which parts run (BENCH_SCALE_PARTS, comma-separated): the pods layout, the data size, or both. */
+const PARTS = (process.env.BENCH_SCALE_PARTS ?? 'pods,data').split(',').map((p) => p.trim());
+
 async function main(): Promise<void> {
+  if (!PARTS.includes('pods')) {
+    const result = await dataSizeDimension();
+    writeResult({
+      bench: 'scale',
+      title: 'Data size: 10k against 1M appointments, availability p50 and bookings/s',
+      settings: { rounds: ROUNDS, durationS: DURATION_S },
+      figures: result.figures,
+      notes: result.notes,
+    });
+    if (!result.ok) process.exitCode = 1;
+    return;
+  }
   const receiver = await startWebhookReceiver();
   const env = benchEnv({
     QUEUE_PREFIX,
@@ -170,6 +186,7 @@ async function main(): Promise<void> {
   console.log(
     `  ${booked.length} bookings: double bookings ${doubleBookings}, webhooks lost ${lost}, duplicated ${duplicates}`,
   );
+  const dataSize = PARTS.includes('data') ? await dataSizeDimension() : undefined;
   writeResult({
     bench: 'scale',
     title: '2 API + 2 worker processes on one MySQL and Redis: bookings and their webhooks',
@@ -218,10 +235,11 @@ async function main(): Promise<void> {
         value: duplicates,
         unit: 'count',
       },
+      ...(dataSize?.figures ?? []),
     ],
-    notes: [`${booked.length} bookings in all (warm-up included)`],
+    notes: [`${booked.length} bookings in all (warm-up included)`, ...(dataSize?.notes ?? [])],
   });
-  if (doubleBookings !== 0 || lost > 0) process.exitCode = 1;
+  if (doubleBookings !== 0 || lost > 0 || dataSize?.ok === false) process.exitCode = 1;
 }
 
 function options(

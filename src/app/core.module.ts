@@ -7,7 +7,11 @@ import { DataSource } from 'typeorm';
 import { useReadCommitted } from '../common/database/read-committed';
 import { Secrets } from '../common/crypto/secrets';
 import { dataSourceOptions } from '../common/database/data-source-options';
+import { ReadReplicas } from '../common/database/read-replicas';
+import { RecentWrites } from '../common/database/recent-writes';
 import { migrate, prepareServer } from '../common/database/schema';
+import { ClusterConnections } from '../common/queues/cluster-connections';
+import { isCluster, queuePrefix } from '../common/queues/redis-connections';
 import { LoggingModule } from '../common/logging/logging.module';
 import type { AppConfig } from '../config/app-config';
 import { ConfigModule } from '../config/config.module';
@@ -19,7 +23,7 @@ export interface CoreOptions {
 
 /**
  * What every process shares: configuration, logs, MySQL (schema created and migrated at start unless
- * switched off), CQRS buses and the server's secrets.
+ * switched off) and its read replicas, if any, CQRS buses and the server's secrets.
  */
 @Global()
 @Module({})
@@ -49,29 +53,45 @@ export class CoreModule {
         }),
         CqrsModule.forRoot(),
       ],
-      providers: [Secrets],
-      exports: [Secrets],
+      providers: [Secrets, RecentWrites, ReadReplicas],
+      exports: [Secrets, RecentWrites, ReadReplicas],
     };
   }
 }
 
-/** Bull on Redis, for the processes that produce or consume jobs (not the CLI). */
+/**
+ * Bull on Redis, for the processes that produce or consume jobs (not the CLI). On a Redis Cluster
+ * the queues' connections are ioredis Clusters and their prefix a hash tag (see queuePrefix).
+ */
 @Module({})
 export class QueueModule {
   static forRoot(config: AppConfig): DynamicModule {
+    if (!isCluster(config.redis)) {
+      return {
+        module: QueueModule,
+        imports: [
+          BullModule.forRoot({
+            redis: {
+              host: config.redis.host,
+              port: config.redis.port,
+              password: config.redis.password,
+              db: config.redis.db,
+            },
+            prefix: queuePrefix(config),
+          }),
+        ],
+      };
+    }
+    const connections = new ClusterConnections();
     return {
       module: QueueModule,
       imports: [
         BullModule.forRoot({
-          redis: {
-            host: config.redis.host,
-            port: config.redis.port,
-            password: config.redis.password,
-            db: config.redis.db,
-          },
-          prefix: config.queue.prefix,
+          prefix: queuePrefix(config),
+          createClient: (type) => connections.open(config, type),
         }),
       ],
+      providers: [{ provide: ClusterConnections, useValue: connections }],
     };
   }
 }

@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { INestApplication } from '@nestjs/common';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { SwaggerModule } from '@nestjs/swagger';
@@ -7,6 +7,8 @@ import { Logger as NestPinoLogger } from 'nestjs-pino';
 import type { Logger } from 'pino';
 import { ApiExceptionFilter, sendError } from '../common/errors/api-exception.filter';
 import { ApiValidationPipe } from '../common/http/api-validation.pipe';
+import { ReadReplicas } from '../common/database/read-replicas';
+import { RecentWrites } from '../common/database/recent-writes';
 import { RequestLimiter } from '../common/limits/request-limiter';
 import { AppConfig } from '../config/app-config';
 import { buildOpenApiDocument } from './openapi-document';
@@ -95,6 +97,8 @@ export function configureApi(app: NestFastifyApplication, logger: Logger): Route
     else setImmediate(done);
   });
   if (limiter.enabled) fastify.addHook('onRequest', limiter.onRequest);
+  const replicas = app.get(ReadReplicas);
+  if (replicas.configured) markWrites(fastify, app.get(RecentWrites));
   registerBodyParsing(fastify);
   registerHttpMetrics(fastify, app.get(Metrics));
 
@@ -134,3 +138,20 @@ function setUpOpenApi(app: INestApplication): void {
     swaggerOptions: { persistAuthorization: true },
   });
 }
+
+/**
+ * Read-your-writes (see RecentWrites): a request that may write, by an authenticated account, marks
+ * the account before its response leaves, so that its next read, on whichever pod, is on the
+ * primary. Marked whatever the outcome: a refused write costs a few primary reads, never a stale one.
+ */
+function markWrites(fastify: FastifyInstance, recentWrites: RecentWrites): void {
+  fastify.addHook('onSend', async (request, _reply, payload) => {
+    if (SAFE_METHODS.has(request.method)) return payload;
+    const accountId = (request as FastifyRequest & { user?: { accountId?: unknown } }).user
+      ?.accountId;
+    if (typeof accountId === 'number') await recentWrites.mark(accountId);
+    return payload;
+  });
+}
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { resolve } from 'node:path';
+import { hostPortList } from './environment-values';
 import { parseEnvironment } from './parse-environment';
 
 /** The development secret: never accepted in production (see parseEnvironment). */
@@ -14,6 +15,19 @@ export interface DatabaseConfig {
   name: string;
   poolSize: number;
   migrateOnStart: boolean;
+  /** Read replicas (issue 27); empty = every read on the primary. */
+  replicas: ReplicasConfig;
+}
+
+/** Read replicas: where they are, when one is skipped, and read-your-writes (see ReadRouting). */
+export interface ReplicasConfig {
+  nodes: { host: string; port: number }[];
+  user: string;
+  password: string;
+  maxLagSeconds: number;
+  checkIntervalMs: number;
+  /** After an account's write, its reads go to the primary this long. */
+  readYourWritesMs: number;
 }
 
 /** Where webhooks may go and how failed deliveries are retried (see OutboundTargetPolicy). */
@@ -145,6 +159,8 @@ export interface RedisConfig {
   port: number;
   password: string | undefined;
   db: number;
+  /** Redis Cluster nodes (issue 27): empty = the single Redis above. */
+  clusterNodes: { host: string; port: number }[];
 }
 
 /**
@@ -191,12 +207,21 @@ export class AppConfig {
         name: e.DB_NAME,
         poolSize: e.DB_POOL_SIZE,
         migrateOnStart: e.DB_MIGRATE_ON_START,
+        replicas: {
+          nodes: hostPortList(e.DB_REPLICAS),
+          user: e.DB_REPLICA_USER || e.DB_USER,
+          password: e.DB_REPLICA_USER ? (raw.DB_REPLICA_PASSWORD ?? '') : (raw.DB_PASSWORD ?? ''),
+          maxLagSeconds: e.DB_REPLICA_MAX_LAG_S,
+          checkIntervalMs: e.DB_REPLICA_CHECK_INTERVAL_MS,
+          readYourWritesMs: e.DB_READ_YOUR_WRITES_MS,
+        },
       },
       {
         host: e.REDIS_HOST,
         port: e.REDIS_PORT,
         password: raw.REDIS_PASSWORD || undefined,
         db: e.REDIS_DB,
+        clusterNodes: hostPortList(e.REDIS_CLUSTER_NODES),
       },
       { prefix: e.QUEUE_PREFIX },
       e.APP_SECRET ?? DEVELOPMENT_SECRET,

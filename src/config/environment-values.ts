@@ -72,3 +72,36 @@ export const IsTrustProxy = (): PropertyDecorator =>
         'TRUST_PROXY must be false, a hop count, or a comma-separated list of addresses, CIDRs, loopback, linklocal, uniquelocal',
     },
   });
+
+/** `host:port` entries, comma-separated (an IPv6 host in brackets: `[::1]:3306`). */
+export function hostPortList(text: string): { host: string; port: number }[] {
+  return text
+    .split(',')
+    .map((part) => part.trim())
+    .filter((part) => part !== '')
+    .map((part) => {
+      const match = /^(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+):(\d{1,5})$/.exec(part);
+      const port = Number(match?.[2]);
+      if (!match || port < 1 || port > 65535) throw new Error(`not host:port: ${part}`);
+      return { host: match[1].replace(/^\[|\]$/g, ''), port };
+    });
+}
+
+/** A comma-separated list of `host:port`, or nothing. */
+export const IsHostPortList = (): PropertyDecorator =>
+  ValidateBy({
+    name: 'isHostPortList',
+    validator: {
+      validate: (value: unknown) => {
+        if (typeof value !== 'string') return false;
+        try {
+          hostPortList(value);
+          return true;
+        } catch {
+          return false;
+        }
+      },
+      defaultMessage: (args) =>
+        `${args?.property ?? 'The variable'} must be a comma-separated list of host:port`,
+    },
+  });

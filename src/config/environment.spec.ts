@@ -24,8 +24,22 @@ describe('configuration', () => {
       name: 'scheduling',
       poolSize: 10,
       migrateOnStart: true,
+      replicas: {
+        nodes: [],
+        user: 'root',
+        password: '',
+        maxLagSeconds: 2,
+        checkIntervalMs: 1000,
+        readYourWritesMs: 5000,
+      },
     });
-    expect(config.redis).toEqual({ host: '127.0.0.1', port: 6379, password: undefined, db: 0 });
+    expect(config.redis).toEqual({
+      host: '127.0.0.1',
+      port: 6379,
+      password: undefined,
+      db: 0,
+      clusterNodes: [],
+    });
     expect(config.queue.prefix).toBe('scheduling');
     expect(config.secret.length).toBeGreaterThanOrEqual(32);
   });
@@ -47,6 +61,68 @@ describe('configuration', () => {
     expect(config.redis.password).toBe('r3dis');
     expect(config.auth.cacheTtlMs).toBe(0);
     expect(config.secret).toBe('x'.repeat(40));
+  });
+
+  it('reads the replicas and the Redis Cluster nodes (issue 27)', () => {
+    const config = AppConfig.fromEnvironment({
+      DB_PASSWORD: 'primary',
+      DB_REPLICAS: ' 10.0.0.2:3306, replica-1.db.internal:3307,[fd00::5]:3306 ',
+      DB_REPLICA_MAX_LAG_S: '1',
+      DB_READ_YOUR_WRITES_MS: '3000',
+      REDIS_CLUSTER_NODES: 'redis-0:6379,redis-1:6380',
+    });
+    expect(config.db.replicas).toEqual({
+      nodes: [
+        { host: '10.0.0.2', port: 3306 },
+        { host: 'replica-1.db.internal', port: 3307 },
+        { host: 'fd00::5', port: 3306 },
+      ],
+      user: 'root',
+      password: 'primary',
+      maxLagSeconds: 1,
+      checkIntervalMs: 1000,
+      readYourWritesMs: 3000,
+    });
+    expect(config.redis.clusterNodes).toEqual([
+      { host: 'redis-0', port: 6379 },
+      { host: 'redis-1', port: 6380 },
+    ]);
+    const own = AppConfig.fromEnvironment({
+      DB_PASSWORD: 'primary',
+      DB_REPLICAS: 'r:3306',
+      DB_REPLICA_USER: 'reader',
+      DB_REPLICA_PASSWORD: 'r3ad',
+    });
+    expect(own.db.replicas).toMatchObject({ user: 'reader', password: 'r3ad' });
+  });
+
+  it.each([
+    ['DB_REPLICAS', 'replica'],
+    ['DB_REPLICAS', 'replica:0'],
+    ['DB_REPLICAS', 'replica:70000'],
+    ['DB_REPLICAS', 'a:1;b:2'],
+    ['REDIS_CLUSTER_NODES', 'redis-0:6379,'.repeat(2) + 'x'],
+    ['REDIS_CLUSTER_NODES', 'http://redis:6379'],
+  ])('refuses %s=%j', (key, value) => {
+    expect(() => parseEnvironment({ [key]: value })).toThrow(
+      new ConfigError(
+        `Invalid configuration:\n  ${key}: ${key} must be a comma-separated list of host:port (got ${JSON.stringify(value)})`,
+      ),
+    );
+  });
+
+  it('refuses a read-your-writes window a lagging replica could outlast', () => {
+    expect(() =>
+      parseEnvironment({
+        DB_REPLICAS: 'r:3306',
+        DB_REPLICA_MAX_LAG_S: '5',
+        DB_READ_YOUR_WRITES_MS: '5500',
+      }),
+    ).toThrow(
+      new ConfigError(
+        'Invalid configuration:\n  DB_READ_YOUR_WRITES_MS: must exceed DB_REPLICA_MAX_LAG_S × 1000 + DB_REPLICA_CHECK_INTERVAL_MS (6000) when DB_REPLICAS is set (got 5500)',
+      ),
+    );
   });
 
   it('has the outbox and webhook delivery settings: the contract ladder, scaled together with the window', () => {

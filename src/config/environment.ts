@@ -17,6 +17,7 @@ import {
   BooleanVariable,
   IntVariable,
   IsCidrList,
+  IsHostPortList,
   IsTrustProxy,
   toDecimal,
 } from './environment-values';
@@ -62,6 +63,43 @@ export class Environment {
   /** Create the database if missing and run pending migrations at start. Off in production pods. */
   @BooleanVariable()
   DB_MIGRATE_ON_START = true;
+
+  /**
+   * Read replicas of the primary (issue 27), `host:port,…`; empty = none. Only reads that inform go
+   * to them (see docs/scaling.md); they are skipped while lagging or down.
+   */
+  @IsHostPortList()
+  DB_REPLICAS = '';
+
+  /** The replicas' user and password; empty = the primary's. */
+  @IsString()
+  DB_REPLICA_USER = '';
+
+  @IsString()
+  DB_REPLICA_PASSWORD = '';
+
+  /** A replica more than this many seconds behind the primary (or not replicating) is skipped. */
+  @IntVariable(0, 3600)
+  DB_REPLICA_MAX_LAG_S = 2;
+
+  /** How often each API process checks each replica's replication state and lag. */
+  @IntVariable(100, 60_000)
+  DB_REPLICA_CHECK_INTERVAL_MS = 1000;
+
+  /**
+   * Read-your-writes: after an account's write, its reads go to the primary this long. Must exceed
+   * the lag bound plus a check interval (checked at start), so that a replica still serving then has
+   * the write.
+   */
+  @IntVariable(0, 600_000)
+  DB_READ_YOUR_WRITES_MS = 5000;
+
+  /**
+   * Redis Cluster (issue 27): `host:port,…` of some of its nodes; empty = the single Redis of
+   * REDIS_HOST and REDIS_PORT. Every Redis use (queues, limits) then runs on the cluster.
+   */
+  @IsHostPortList()
+  REDIS_CLUSTER_NODES = '';
 
   @IsString()
   REDIS_HOST = '127.0.0.1';

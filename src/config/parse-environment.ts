@@ -51,6 +51,13 @@ export function parseEnvironment(raw: NodeJS.ProcessEnv): Environment {
     throw new ConfigError(
       `Invalid configuration:\n  ${above.map(([key, limit]) => `${key}: must not exceed ${limit} (got ${env[key]} > ${env[limit]})`).join('\n  ')}`,
     );
+  // A replica serving reads lags at most the bound, and its lag is known a check interval late: an
+  // account reading its own write on the primary for longer than both always sees it.
+  const replicasNeed = env.DB_REPLICA_MAX_LAG_S * 1000 + env.DB_REPLICA_CHECK_INTERVAL_MS;
+  if (env.DB_REPLICAS !== '' && env.DB_READ_YOUR_WRITES_MS <= replicasNeed)
+    throw new ConfigError(
+      `Invalid configuration:\n  DB_READ_YOUR_WRITES_MS: must exceed DB_REPLICA_MAX_LAG_S × 1000 + DB_REPLICA_CHECK_INTERVAL_MS (${replicasNeed}) when DB_REPLICAS is set (got ${env.DB_READ_YOUR_WRITES_MS})`,
+    );
   if (env.SMS_DRIVER === 'http') {
     const missing = ['SMS_API_URL', 'SMS_ACCOUNT_SID', 'SMS_AUTH_TOKEN', 'SMS_FROM'].filter(
       (key) => env[key as keyof Environment] === '',

@@ -242,7 +242,7 @@ describe('Request limits: per client IP, shared by the API processes through Red
       const client = newClient();
       const { redis: where, queue } = testConfig();
       const redis = new Redis({ host: where.host, port: where.port, db: where.db });
-      const key = `${queue.prefix}:limits:slots:${client}`;
+      const key = `${queue.prefix}:limits:slots:{${client}}`;
       const slots = (expiry: number) =>
         Array.from({ length: 20 }, (_, i) => [expiry, `dead-pod:${i}`]).flat();
       try {

@@ -3,6 +3,7 @@ import type { Config } from '@jest/types';
 import Redis from 'ioredis';
 import { coverageDirectory, operationsNeverAnswered } from './openapi-contract';
 import { createConnection } from 'mysql2/promise';
+import { stopSharedServers } from './shared-servers';
 import { assertTestDatabase, testConfig } from './test-environment';
 
 /** A run of every test file and every test: the one whose responses must cover the document. */
@@ -30,12 +31,22 @@ function checkOperationsCovered(globalConfig: Config.GlobalConfig): void {
   );
 }
 
-/** Drops this run's database and its Redis keys; checks the run exercised every operation. */
+/**
+ * Stops the run's shared servers; drops this run's database and its Redis keys; checks the run
+ * exercised every operation of the OpenAPI document.
+ */
 export default async function globalTeardown(
   globalConfig: Config.GlobalConfig,
   projectConfig: Config.ProjectConfig,
 ): Promise<void> {
-  if (projectConfig.displayName?.name === 'e2e') checkOperationsCovered(globalConfig);
+  // Checked first, thrown last: the servers, database and keys are cleaned up whatever it says.
+  let uncovered: Error | undefined;
+  try {
+    if (projectConfig.displayName?.name === 'e2e') checkOperationsCovered(globalConfig);
+  } catch (error) {
+    uncovered = error instanceof Error ? error : new Error(String(error));
+  }
+  await stopSharedServers();
   const config = testConfig();
   assertTestDatabase(config.db.name);
   const connection = await createConnection({
@@ -74,4 +85,5 @@ export default async function globalTeardown(
   } finally {
     redis.disconnect();
   }
+  if (uncovered) throw uncovered;
 }

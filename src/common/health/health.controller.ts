@@ -1,7 +1,12 @@
 import { Controller, Get, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
-import { HealthCheckService, TypeOrmHealthIndicator } from '@nestjs/terminus';
+import {
+  HealthCheckService,
+  HealthIndicatorService,
+  TypeOrmHealthIndicator,
+} from '@nestjs/terminus';
 import type { FastifyReply } from 'fastify';
+import { ReadReplicas } from '../database/read-replicas';
 import { Public } from '../http/public.decorator';
 import { RedisHealthIndicator } from './redis.health';
 import { ShutdownState } from './shutdown-state';
@@ -9,7 +14,8 @@ import { ShutdownState } from './shutdown-state';
 /**
  * Probes for orchestrators, outside /api/v1 and without auth. `live`: the process answers.
  * `ready`: MySQL and Redis answer too (503 with the details when one does not), and the process is
- * not stopping (503 from SIGTERM on: see ShutdownState).
+ * not stopping (503 from SIGTERM on: see ShutdownState). With read replicas, `replicas` reports
+ * each one's state and where the reads go.
  */
 @Public()
 @ApiExcludeController()
@@ -20,6 +26,8 @@ export class HealthController {
     private readonly db: TypeOrmHealthIndicator,
     private readonly redis: RedisHealthIndicator,
     private readonly shutdown: ShutdownState,
+    private readonly replicas: ReadReplicas,
+    private readonly indicators: HealthIndicatorService,
   ) {}
 
   @Get('live')
@@ -38,6 +46,7 @@ export class HealthController {
       return await this.health.check([
         () => this.db.pingCheck('mysql', { timeout: 1000 }),
         () => this.redis.isHealthy('redis'),
+        ...(this.replicas.configured ? [() => this.replicaStates()] : []),
       ]);
     } catch (e) {
       // Terminus throws a 503 carrying the report; keep the report (ops want the details).
@@ -46,5 +55,20 @@ export class HealthController {
       void reply.code(503);
       return report;
     }
+  }
+
+  /**
+   * Each read replica's state (serving, lagging, stopped, down). Always `up`: a replica skipped
+   * leaves its reads to the primary, so the pod still serves; were it `down`, one lost replica would
+   * take every pod out of its load balancer at once.
+   */
+  private replicaStates() {
+    const states = this.replicas.states();
+    const serving = Object.values(states).filter((s) => s.status === 'serving').length;
+    return this.indicators.check('replicas').up({
+      serving,
+      readsOn: serving > 0 ? 'replicas' : 'primary',
+      replicas: states,
+    });
   }
 }

@@ -1,4 +1,5 @@
-import type Redis from 'ioredis';
+import { Cluster } from 'ioredis';
+import type { RedisConnection } from '../queues/redis-connections';
 import type { LimitsConfig } from '../../config/app-config';
 import type { Slot } from './request-slot';
 
@@ -95,12 +96,12 @@ end
 return verdicts
 `;
 
-type LimitsRedis = Redis & {
+type LimitsRedis = RedisConnection & {
   admitRequests(args: (string | number)[]): Promise<number[]>;
 };
 
 /** Gives the connection the `admitRequests` command (the script, sent by its hash once loaded). */
-export function defineAdmitRequests(redis: Redis): void {
+export function defineAdmitRequests(redis: RedisConnection): void {
   redis.defineCommand('admitRequests', { lua: ADMIT_SCRIPT });
 }
 
@@ -109,7 +110,7 @@ export function defineAdmitRequests(redis: Redis): void {
  * byClient): its verdicts come back in the order of `slots`.
  */
 export function admitRequests(
-  redis: Redis,
+  redis: RedisConnection,
   releasing: Slot[][],
   admitting: Slot[][],
   limits: LimitsConfig,
@@ -141,4 +142,35 @@ export function admitRequests(
     }
   }
   return { slots, verdicts: (redis as LimitsRedis).admitRequests(args) };
+}
+
+/**
+ * admitRequests on a single Redis (one call a batch); on a Redis Cluster, where a script's keys
+ * must share a slot, one call per client of the batch (each client's keys share its hash tag),
+ * sent together: the cluster connection pipelines them to their nodes. The verdicts still come
+ * back in the order of `slots`; one failing call fails the batch (which then fails open).
+ */
+export function admitInSlots(
+  redis: RedisConnection,
+  releasing: Slot[][],
+  admitting: Slot[][],
+  limits: LimitsConfig,
+): { slots: Slot[]; verdicts: Promise<number[]> } {
+  if (!(redis instanceof Cluster) || releasing.length + admitting.length <= 1)
+    return admitRequests(redis, releasing, admitting, limits);
+  const byClient = new Map<string, { releasing: Slot[][]; admitting: Slot[][] }>();
+  const of = (client: string) => {
+    let calls = byClient.get(client);
+    if (calls === undefined) byClient.set(client, (calls = { releasing: [], admitting: [] }));
+    return calls;
+  };
+  for (const group of releasing) of(group[0].client).releasing.push(group);
+  for (const group of admitting) of(group[0].client).admitting.push(group);
+  const calls = [...byClient.values()].map((call) =>
+    admitRequests(redis, call.releasing, call.admitting, limits),
+  );
+  return {
+    slots: calls.flatMap((call) => call.slots),
+    verdicts: Promise.all(calls.map((call) => call.verdicts)).then((lists) => lists.flat()),
+  };
 }

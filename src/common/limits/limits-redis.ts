@@ -1,5 +1,5 @@
-import Redis from 'ioredis';
 import type { AppConfig } from '../../config/app-config';
+import { createRedisConnection, type RedisConnection } from '../queues/redis-connections';
 
 /** Injection token of the Redis connection of the limits (request limits, sign-in throttling). */
 export const LIMITS_REDIS = Symbol('LIMITS_REDIS');
@@ -17,13 +17,11 @@ export const LIMITS_COMMAND_TIMEOUT_MS = 50;
  * after reconnecting (its request was answered meanwhile), and every command times out after
  * LIMITS_COMMAND_TIMEOUT_MS. It reconnects on its own, every 100 ms up to every 2 s. Its keys are
  * under the deployment's prefix, like the queues' (several deployments or test runs share a Redis).
+ * On a Redis Cluster (REDIS_CLUSTER_NODES) it is a cluster connection; the limits' keys are then
+ * hash-tagged by client, so that a client's keys, which one script touches, share a slot.
  */
-export function createLimitsRedis({ redis, queue }: AppConfig): Redis {
-  return new Redis({
-    host: redis.host,
-    port: redis.port,
-    password: redis.password,
-    db: redis.db,
+export function createLimitsRedis({ redis, queue }: AppConfig): RedisConnection {
+  return createRedisConnection(redis, {
     keyPrefix: `${queue.prefix}:`,
     enableOfflineQueue: false,
     autoResendUnfulfilledCommands: false,

@@ -1,5 +1,5 @@
 import { Inject, Injectable, Module, type OnApplicationShutdown } from '@nestjs/common';
-import type Redis from 'ioredis';
+import type { RedisConnection } from '../queues/redis-connections';
 import { AppConfig } from '../../config/app-config';
 import { EnterpriseLimiter } from './enterprise-limiter';
 import { LIMITS_REDIS, createLimitsRedis } from './limits-redis';
@@ -8,7 +8,7 @@ import { RequestLimiter } from './request-limiter';
 /** Closes the limits' connection last, after the releases of the last requests were sent. */
 @Injectable()
 class LimitsConnectionCloser implements OnApplicationShutdown {
-  constructor(@Inject(LIMITS_REDIS) private readonly redis: Redis) {}
+  constructor(@Inject(LIMITS_REDIS) private readonly redis: RedisConnection) {}
 
   async onApplicationShutdown(): Promise<void> {
     if (this.redis.status === 'ready') {

@@ -1,14 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import { Inject, Injectable, type OnModuleDestroy } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
-import type Redis from 'ioredis';
 import type { Logger } from 'pino';
 import { AppConfig, type LimitsConfig } from '../../config/app-config';
 import { TooManyRequestsError } from '../errors/domain-error';
 import { sendError } from '../errors/api-exception.filter';
 import { ROOT_LOGGER } from '../logging/logging.module';
-import { WINDOW_MS, admitRequests, defineAdmitRequests } from './admit-script';
+import { WINDOW_MS, admitInSlots, defineAdmitRequests } from './admit-script';
 import { clientKeyOf } from './client-address';
+import type { RedisConnection } from '../queues/redis-connections';
 import { LIMITS_REDIS } from './limits-redis';
 import { Slot, type SlotOwner, SlotState, byClient, watchResponse } from './request-slot';
 
@@ -63,7 +63,7 @@ export class RequestLimiter implements OnModuleDestroy, SlotOwner {
 
   constructor(
     config: AppConfig,
-    @Inject(LIMITS_REDIS) private readonly redis: Redis,
+    @Inject(LIMITS_REDIS) private readonly redis: RedisConnection,
     @Inject(ROOT_LOGGER) private readonly logger: Logger,
   ) {
     this.limits = config.limits;
@@ -71,6 +71,8 @@ export class RequestLimiter implements OnModuleDestroy, SlotOwner {
       `Rate limit reached: at most ${this.limits.perSecond} requests per second and ` +
       `${this.limits.concurrent} concurrent requests per IP address.`;
     // Under the connection's key prefix (the deployment's).
+    // A client's two keys carry its address as their hash tag: the one slot of a Redis Cluster
+    // that a script touching both needs (see admitInSlots).
     this.ratePrefix = 'limits:rate:';
     this.slotsPrefix = 'limits:slots:';
     defineAdmitRequests(redis);
@@ -108,8 +110,8 @@ export class RequestLimiter implements OnModuleDestroy, SlotOwner {
     const slot = new Slot(
       this,
       client,
-      this.ratePrefix + client,
-      this.slotsPrefix + client,
+      `${this.ratePrefix}{${client}}`,
+      `${this.slotsPrefix}{${client}}`,
       this.memberPrefix + (++this.sequence).toString(36),
       request,
       reply,
@@ -157,7 +159,7 @@ export class RequestLimiter implements OnModuleDestroy, SlotOwner {
     this.pending = [];
     this.releases = [];
     this.callInFlight = true;
-    const { slots, verdicts } = admitRequests(this.redis, releasing, admitting, this.limits);
+    const { slots, verdicts } = admitInSlots(this.redis, releasing, admitting, this.limits);
     verdicts.then(
       (answers) => {
         this.callReturned();

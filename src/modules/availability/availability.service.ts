@@ -1,373 +1,57 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, In, IsNull } from 'typeorm';
-import { findReferenced } from '../../common/database/tenant-rows';
-import { DomainError, shown } from '../../common/errors/domain-error';
-import { toIdList } from '../../common/http/id-list';
-import { formatInZone, parseDatetime } from '../../common/time/datetimes';
-import { MINUTE } from '../../common/time/durations';
-import { type Account, assertTimezone } from '../accounts';
-import {
-  AppointmentType,
-  Calendar,
-  ClassSession,
-  InvalidAppointmentTypeError,
-  InvalidCalendarError,
-} from '../catalog';
+import { ReadReplicas } from '../../common/database/read-replicas';
+import type { Account } from '../accounts';
+import { AvailabilityQueries } from './availability-queries';
 import type {
   AvailableClassesQuery,
   AvailableDatesQuery,
   AvailableTimesQuery,
 } from './availability.requests';
-import {
-  InvalidDatetimeError,
-  NoAvailableCalendarError,
-  NotAClassError,
-  NotAvailableError,
-  TooManyTimesError,
-} from './availability.errors';
 import type {
   AvailableClass,
   AvailableDate,
   AvailableTime,
   CheckedTime,
 } from './availability.views';
-import { limitFilter } from './booking-limits';
-import { readBusyTime, readSeatsTaken } from './busy-time';
-import {
-  type SlotContext,
-  type SlotType,
-  busySpanAround,
-  isOffered,
-  resolveSlotContext,
-  scheduleOf,
-} from './slot-context';
-import { assertInAdvanceWindow } from './placement';
-import { anyZoneSpan, classRange, dayInUtc, monthInUtc, parseDay, parseMonth } from './query-spans';
-import { slotRequestOf } from './slot-request';
-import { type Unavailable, checkSession, freeStarts } from './slot-engine';
-import { type Span, ZoneClock } from './working-time';
-
-/** At most this many times in one `POST /availability/check-times`. */
-export const MAX_CHECKED_TIMES = 100;
-
-interface OpenSession {
-  session: ClassSession;
-  type: SlotType;
-  calendar: Calendar;
-  seats: number;
-  taken: number;
-  /** Why it cannot take one more client now, or null. */
-  unavailable: Unavailable | null;
-}
 
 /**
- * `/availability/*`: the slot engine fed with a type's calendars and their busy time. Dates and
- * times are read and shown in the `timezone` asked for, else the calendar's (when one is asked for,
- * or the type has one), else the account's.
+ * `/availability/*` (AvailabilityQueries), read where ReadReplicas sends an informative read: on a
+ * serving replica unless the account wrote within the read-your-writes window. What they answer
+ * only informs: a booking checks again, under its calendar locks, on the primary (SlotPlacement).
  */
 @Injectable()
 export class AvailabilityService {
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+  constructor(private readonly reads: ReadReplicas) {}
 
-  async dates(
-    account: Account,
-    query: AvailableDatesQuery,
-    now = Date.now(),
-  ): Promise<AvailableDate[]> {
-    const ctx = await resolveSlotContext(this.dataSource.manager, account, query, {
-      ...busySpanAround(anyZoneSpan(monthInUtc(query.month))),
-      ignoreAppointmentIds: [],
-    });
-    const zone = displayZone(account, ctx, query.timezone);
-    const month = parseMonth(query.month, zone);
-    const starts =
-      ctx.type.kind === 'class'
-        ? (await this.sessions(ctx, month, now)).filter((s) => !s.unavailable).map(startOf)
-        : [...(await this.serviceStarts(ctx, month, now)).keys()];
-    const clock = new ZoneClock(zone, month.from, month.until);
-    const dates = new Set(starts.map((start) => clock.localDate(start)));
-    return [...dates].sort().map((date) => ({ date }));
+  dates(account: Account, query: AvailableDatesQuery, now = Date.now()): Promise<AvailableDate[]> {
+    return this.reads.read(account.id, (m) =>
+      new AvailabilityQueries(m).dates(account, query, now),
+    );
   }
 
-  async times(
-    account: Account,
-    query: AvailableTimesQuery,
-    now = Date.now(),
-  ): Promise<AvailableTime[]> {
-    const ignore = query.ignoreAppointmentIDs ?? [];
-    const ctx = await resolveSlotContext(this.dataSource.manager, account, query, {
-      ...busySpanAround(anyZoneSpan(dayInUtc(query.date))),
-      ignoreAppointmentIds: ignore,
-    });
-    const zone = displayZone(account, ctx, query.timezone);
-    const day = parseDay(query.date, zone);
-    const counts = new Map<number, number>();
-    if (ctx.type.kind === 'class') {
-      for (const open of await this.sessions(ctx, day, now, ignore))
-        if (!open.unavailable)
-          counts.set(startOf(open), (counts.get(startOf(open)) ?? 0) + open.seats - open.taken);
-    } else {
-      for (const [start, calendars] of await this.serviceStarts(ctx, day, now, ignore))
-        counts.set(start, calendars);
-    }
-    const clock = new ZoneClock(zone, day.from, day.until);
-    return [...counts.entries()]
-      .sort(([a], [b]) => a - b)
-      .map(([start, slotsAvailable]) => ({ time: clock.format(start), slotsAvailable }));
+  times(account: Account, query: AvailableTimesQuery, now = Date.now()): Promise<AvailableTime[]> {
+    return this.reads.read(account.id, (m) =>
+      new AvailabilityQueries(m).times(account, query, now),
+    );
   }
 
-  async classes(
+  classes(
     account: Account,
     query: AvailableClassesQuery,
     now = Date.now(),
   ): Promise<AvailableClass[]> {
-    const manager = this.dataSource.manager;
-    const timezone = query.timezone === undefined ? undefined : assertTimezone(query.timezone);
-    const rangeZone = timezone ?? account.timezone;
-    const range = classRange(query, rangeZone, account, now);
-    const types = (await this.classTypes(account, query.appointmentTypeID)).filter(
-      (type) => query.includePrivate || !type.private,
+    return this.reads.read(account.id, (m) =>
+      new AvailabilityQueries(m).classes(account, query, now),
     );
-    const calendarIds =
-      query.calendarID === undefined
-        ? undefined
-        : (
-            await findReferenced(
-              manager,
-              Calendar,
-              account.id,
-              [query.calendarID],
-              (id: number | string) => new InvalidCalendarError(id),
-            )
-          ).map((c) => c.id);
-    const open = await this.openSessions(account, types, calendarIds, range, now, []);
-    return open
-      .filter((s) => query.includeUnavailable || !s.unavailable)
-      .map(({ session, type, calendar, seats, taken }) => ({
-        id: session.id,
-        appointmentTypeID: type.id,
-        calendarID: calendar.id,
-        name: session.name,
-        time: formatInZone(session.startsAt, timezone ?? calendar.timezone),
-        calendar: calendar.name,
-        duration: type.duration,
-        isSeries: false,
-        slots: seats,
-        slotsAvailable: Math.max(0, seats - taken),
-      }));
   }
 
-  /** Each item checked as POST /appointments would check it; a refusal is a `reason`, not a 4xx. */
-  async checkTimes(
+  checkTimes(
     account: Account,
     items: Record<string, unknown>[],
     now = Date.now(),
   ): Promise<CheckedTime[]> {
-    if (items.length > MAX_CHECKED_TIMES) throw new TooManyTimesError(MAX_CHECKED_TIMES);
-    const results: CheckedTime[] = [];
-    for (const item of items) {
-      const asked: CheckedTime = { valid: false };
-      for (const key of ['datetime', 'appointmentTypeID', 'calendarID', 'addonIDs'] as const)
-        if (item[key] !== undefined) asked[key] = item[key];
-      try {
-        await this.assertBookable(account, item, now);
-        results.push({ ...asked, valid: true });
-      } catch (e) {
-        if (!(e instanceof DomainError)) throw e;
-        results.push({ ...asked, valid: false, reason: e.code });
-      }
-    }
-    return results;
-  }
-
-  /** Throws the error booking would give for this time, in booking's order. */
-  private async assertBookable(
-    account: Account,
-    item: Record<string, unknown>,
-    now: number,
-  ): Promise<void> {
-    const { appointmentTypeID, calendarID } = slotRequestOf(item);
-    const addonIDs = toIdList(item.addonIDs);
-    const addonIds = Array.isArray(addonIDs) ? addonIDs.filter((a) => typeof a === 'number') : [];
-    const ctx = await resolveSlotContext(this.dataSource.manager, account, {
-      appointmentTypeID,
-      calendarID,
-      addonIDs: addonIds,
-    });
-    const zone = calendarID === undefined ? account.timezone : ctx.calendars[0].timezone;
-    const text = shown(item.datetime);
-    const parsed = parseDatetime(text, zone);
-    if (parsed.kind === 'invalid') throw new InvalidDatetimeError(text);
-    if (parsed.kind === 'nonexistent') throw new NotAvailableError('not_available', text);
-    const start = parsed.moment.toMillis();
-    assertInAdvanceWindow(ctx.rules, start, text, now);
-
-    const point = { from: start, until: start + 1 };
-    const free =
-      ctx.type.kind === 'class'
-        ? (await this.sessions(ctx, point, now)).some((s) => !s.unavailable)
-        : (await this.serviceStarts(ctx, point, now)).size > 0;
-    if (free) return;
-    if (calendarID === undefined) throw new NoAvailableCalendarError();
-    throw new NotAvailableError('not_available', text);
-  }
-
-  /** Free starts in `window` over the context's calendars: start → how many calendars can take it. */
-  private async serviceStarts(
-    ctx: SlotContext,
-    window: Span,
-    now: number,
-    ignore: number[] = [],
-  ): Promise<Map<number, number>> {
-    const counts = new Map<number, number>();
-    if (!isOffered(ctx) || ctx.calendars.length === 0) return counts;
-    const { rules } = ctx;
-    const busy =
-      ctx.busy ??
-      (await readBusyTime(
-        this.dataSource.manager,
-        ctx.calendars.map((c) => c.id),
-        {
-          from: window.from - rules.paddingBefore * MINUTE,
-          until: window.until + (rules.duration + rules.paddingAfter) * MINUTE,
-        },
-        ignore,
-      ));
-    const withinLimits = await limitFilter(this.dataSource.manager, ctx, window);
-    for (const calendar of ctx.calendars) {
-      const schedule = scheduleOf(calendar, busy);
-      for (const start of freeStarts(schedule, rules, window, now))
-        if (!withinLimits || withinLimits(calendar, start))
-          counts.set(start, (counts.get(start) ?? 0) + 1);
-    }
-    return counts;
-  }
-
-  /** The sessions of the context's class type on its calendars starting in `window`. */
-  private sessions(
-    ctx: SlotContext,
-    window: Span,
-    now: number,
-    ignore: number[] = [],
-  ): Promise<OpenSession[]> {
-    if (!ctx.type.active || ctx.calendars.length === 0) return Promise.resolve([]);
-    return this.openSessions(
-      undefined,
-      [ctx.type],
-      ctx.calendars.map((c) => c.id),
-      window,
-      now,
-      ignore,
-      ctx,
+    return this.reads.read(account.id, (m) =>
+      new AvailabilityQueries(m).checkTimes(account, items, now),
     );
   }
-
-  private async openSessions(
-    account: Account | undefined,
-    types: SlotType[],
-    calendarIds: number[] | undefined,
-    window: Span,
-    now: number,
-    ignore: number[],
-    ctx?: SlotContext,
-  ): Promise<OpenSession[]> {
-    if (types.length === 0 || calendarIds?.length === 0) return [];
-    const manager = this.dataSource.manager;
-    const sessions = await manager
-      .createQueryBuilder(ClassSession, 's')
-      .where('s.appointmentTypeId IN (:...typeIds)', { typeIds: types.map((t) => t.id) })
-      .andWhere(calendarIds ? 's.calendarId IN (:...calendarIds)' : '1 = 1', { calendarIds })
-      .andWhere('s.startsAt >= :from AND s.startsAt < :until', {
-        from: new Date(window.from),
-        until: new Date(window.until),
-      })
-      .orderBy('s.startsAt', 'ASC')
-      .addOrderBy('s.id', 'ASC')
-      .getMany();
-    if (sessions.length === 0) return [];
-    const calendars = new Map(
-      (
-        await manager.find(Calendar, {
-          where: { id: In([...new Set(sessions.map((s) => s.calendarId))]), deletedAt: IsNull() },
-        })
-      ).map((c) => [c.id, c]),
-    );
-    const taken = await readSeatsTaken(
-      manager,
-      sessions.map((s) => s.id),
-      ignore,
-    );
-    const typeById = new Map(types.map((t) => [t.id, t]));
-    const open: OpenSession[] = [];
-    for (const session of sessions) {
-      const type = typeById.get(session.appointmentTypeId)!;
-      const calendar = calendars.get(session.calendarId);
-      if (!calendar) continue;
-      const seats = type.classSize ?? 0;
-      const rules = ctx?.rules ?? {
-        minHoursInAdvance: type.minHoursInAdvance ?? account!.minHoursInAdvance,
-        maxDaysInAdvance: type.maxDaysInAdvance ?? account!.maxDaysInAdvance,
-      };
-      const seatsTaken = taken.get(session.id) ?? 0;
-      const unavailable = type.active
-        ? checkSession({ start: session.startsAt.getTime(), seats, taken: seatsTaken }, rules, now)
-        : 'not_available';
-      open.push({ session, type, calendar, seats, taken: seatsTaken, unavailable });
-    }
-    return this.withinLimits(open, types, window);
-  }
-
-  /** A session on a day or week full for its type's or calendar's booking limits takes no one. */
-  private async withinLimits(
-    open: OpenSession[],
-    types: SlotType[],
-    window: Span,
-  ): Promise<OpenSession[]> {
-    const filters = new Map<number, Awaited<ReturnType<typeof limitFilter>>>();
-    for (const type of types) {
-      const mine = open.filter((s) => s.type.id === type.id);
-      const calendars = [...new Map(mine.map((s) => [s.calendar.id, s.calendar])).values()];
-      if (calendars.length > 0)
-        filters.set(
-          type.id,
-          await limitFilter(this.dataSource.manager, { type, calendars }, window),
-        );
-    }
-    return open.map((s) =>
-      s.unavailable || (filters.get(s.type.id)?.(s.calendar, startOf(s)) ?? true)
-        ? s
-        : { ...s, unavailable: 'not_available' as const },
-    );
-  }
-
-  /** The live class types asked for (one, or all the account's). */
-  private async classTypes(
-    account: Account,
-    typeId: number | undefined,
-  ): Promise<AppointmentType[]> {
-    const manager = this.dataSource.manager;
-    if (typeId === undefined)
-      return manager.find(AppointmentType, {
-        where: { accountId: account.id, kind: 'class', deletedAt: IsNull() },
-      });
-    const [type] = await findReferenced(
-      manager,
-      AppointmentType,
-      account.id,
-      [typeId],
-      (id: number | string) => new InvalidAppointmentTypeError(id),
-    );
-    if (type.kind !== 'class') throw new NotAClassError(type.id);
-    return [type];
-  }
-}
-
-function startOf(open: OpenSession): number {
-  return open.session.startsAt.getTime();
-}
-
-function displayZone(account: Account, ctx: SlotContext, timezone: string | undefined): string {
-  if (timezone !== undefined) return assertTimezone(timezone);
-  return ctx.calendars.length === 1 ? ctx.calendars[0].timezone : account.timezone;
 }

@@ -1,7 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { ThrottlerStorageRedisService } from '@nest-lab/throttler-storage-redis';
 import type { ThrottlerStorage } from '@nestjs/throttler';
-import type Redis from 'ioredis';
+import { Cluster } from 'ioredis';
+import type { RedisConnection } from '../../common/queues/redis-connections';
 import { Secrets } from '../../common/crypto/secrets';
 import { LIMITS_REDIS } from '../../common/limits/limits-redis';
 import { MINUTE } from '../../common/time/durations';
@@ -38,9 +39,13 @@ export class LoginThrottle {
 
   constructor(
     private readonly secrets: Secrets,
-    @Inject(LIMITS_REDIS) redis: Redis,
+    @Inject(LIMITS_REDIS) redis: RedisConnection,
   ) {
-    this.storage = new ThrottlerStorageRedisService(redis);
+    // Its script's two keys are hash-tagged alike by the library: one slot on a cluster too.
+    this.storage =
+      redis instanceof Cluster
+        ? new ThrottlerStorageRedisService(redis)
+        : new ThrottlerStorageRedisService(redis);
   }
 
   /** Counts an attempt with this e-mail from this address; refused when either is over its limit. */
