@@ -111,14 +111,17 @@ export interface Finished {
   stderr: string;
 }
 
-/** Collects a child's output until it exits. */
+/**
+ * Collects a child's output until it exits and its output is read: 'close', not 'exit', which may
+ * come before the last of stdout and stderr is (seen: a CLI's exit code 1 with its stderr empty).
+ */
 export function finished(child: ChildProcess): Promise<Finished> {
   let stdout = '';
   let stderr = '';
   child.stdout?.on('data', (d: Buffer) => (stdout += d.toString()));
   child.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
   return new Promise((resolve) =>
-    child.on('exit', (code, signal) => resolve({ code, signal, stdout, stderr })),
+    child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr })),
   );
 }
 
