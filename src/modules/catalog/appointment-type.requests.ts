@@ -1,4 +1,3 @@
-import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsBoolean, IsIn, IsInt, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
 import {
   BooleanQuery,
@@ -13,12 +12,11 @@ import {
   Trim,
 } from '../../common/http/attributes';
 import { IsIdList } from '../../common/http/id-list';
+import { BookingLimit } from './booking-limit';
 import { APPOINTMENT_KINDS, type AppointmentKind } from './appointment-type.entity';
 
 const MINUTES_IN_A_DAY = 1440;
 const MAX_LINKS = 100;
-/** The highest booking limit a type or calendar takes (its column is a SMALLINT). */
-export const MAX_BOOKING_LIMIT = 10_000;
 const COLOR_OR_EMPTY = new RegExp(`^$|${COLOR_PATTERN.source}`, 'i');
 
 /*
@@ -130,34 +128,10 @@ export class AppointmentTypeAttributes {
   @IsBoolean()
   requireSmsOptIn?: boolean;
 
-  /** At most this many live appointments a local day (calendar's zone); null: no limit. */
-  @ApiPropertyOptional({
-    type: 'integer',
-    nullable: true,
-    minimum: 1,
-    maximum: MAX_BOOKING_LIMIT,
-    description:
-      "At most this many live appointments (and holds) a local day of the calendar's zone; " +
-      'admins are exempt. null: no limit.',
-  })
-  @OptionalNullable()
-  @Max(MAX_BOOKING_LIMIT)
-  @Min(1)
-  @IsInt()
+  @BookingLimit('day')
   maxPerDay?: number | null;
 
-  /** At most this many live appointments an ISO week (calendar's zone); null: no limit. */
-  @ApiPropertyOptional({
-    type: 'integer',
-    nullable: true,
-    minimum: 1,
-    maximum: MAX_BOOKING_LIMIT,
-    description: 'As `maxPerDay`, a week (ISO: Monday 00:00 to Monday). null: no limit.',
-  })
-  @OptionalNullable()
-  @Max(MAX_BOOKING_LIMIT)
-  @Min(1)
-  @IsInt()
+  @BookingLimit('week')
   maxPerWeek?: number | null;
 }
 

@@ -1,5 +1,4 @@
-import { ApiPropertyOptional } from '@nestjs/swagger';
-import { Allow, IsInt, IsString, Max, MaxLength, Min, ValidateIf } from 'class-validator';
+import { Allow, IsString, MaxLength, ValidateIf } from 'class-validator';
 import {
   IsEmailAddress,
   IsMultiLine,
@@ -8,10 +7,9 @@ import {
   IsSingleLine,
   IsUrlOrEmpty,
   Optional,
-  OptionalNullable,
   Trim,
 } from '../../common/http/attributes';
-import { MAX_BOOKING_LIMIT } from './appointment-type.requests';
+import { BookingLimit } from './booking-limit';
 
 /** Absent or "" (no address) is not validated; anything else must be one e-mail address. */
 const OptionalOrEmpty = () =>
@@ -72,34 +70,10 @@ class CalendarAttributes {
   @Allow()
   overrides?: unknown;
 
-  /** At most this many live appointments a local day (calendar's zone); null: no limit. */
-  @ApiPropertyOptional({
-    type: 'integer',
-    nullable: true,
-    minimum: 1,
-    maximum: MAX_BOOKING_LIMIT,
-    description:
-      "At most this many live appointments (and holds) a local day of the calendar's zone; " +
-      'admins are exempt. null: no limit.',
-  })
-  @OptionalNullable()
-  @Max(MAX_BOOKING_LIMIT)
-  @Min(1)
-  @IsInt()
+  @BookingLimit('day')
   maxPerDay?: number | null;
 
-  /** At most this many live appointments an ISO week (calendar's zone); null: no limit. */
-  @ApiPropertyOptional({
-    type: 'integer',
-    nullable: true,
-    minimum: 1,
-    maximum: MAX_BOOKING_LIMIT,
-    description: 'As `maxPerDay`, a week (ISO: Monday 00:00 to Monday). null: no limit.',
-  })
-  @OptionalNullable()
-  @Max(MAX_BOOKING_LIMIT)
-  @Min(1)
-  @IsInt()
+  @BookingLimit('week')
   maxPerWeek?: number | null;
 }
 
