@@ -71,14 +71,7 @@ describe('Calendar sync: the feed and the e-mail .ics (e2e)', () => {
       queue: { prefix: `${base.queue.prefix}:calendar-feed` },
       notifications: {
         ...base.notifications,
-        mail: {
-          host: '127.0.0.1',
-          port: smtp.port,
-          secure: false,
-          requireTls: false,
-          auth: SMTP,
-          from: 'bookings@example.test',
-        },
+        mail: smtp.mailConfig(),
       },
     });
     app = await startApi({ config });

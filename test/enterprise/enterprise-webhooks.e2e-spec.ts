@@ -41,14 +41,7 @@ describe('Enterprise API: webhooks and e-mails (e2e)', () => {
       queue: { prefix: `${base.queue.prefix}:enterprise-webhooks` },
       notifications: {
         ...base.notifications,
-        mail: {
-          host: '127.0.0.1',
-          port: smtp.port,
-          secure: false,
-          requireTls: false,
-          auth: SMTP_CREDENTIALS,
-          from: 'bookings@example.test',
-        },
+        mail: smtp.mailConfig(),
       },
     });
     app = await startApi({ config });

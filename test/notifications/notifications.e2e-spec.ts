@@ -79,14 +79,7 @@ describe('Notifications: confirmation e-mail and SMS, notices and reminders (e2e
     const config = base.with({
       queue: { prefix: `${base.queue.prefix}:notifications` },
       notifications: {
-        mail: {
-          host: '127.0.0.1',
-          port: smtp.port,
-          secure: false,
-          requireTls: false,
-          auth: SMTP_CREDENTIALS,
-          from: 'bookings@example.test',
-        },
+        mail: smtp.mailConfig(),
         sms: { driver: 'http', apiUrl: sms.url, ...SMS },
         retryAttempts: ATTEMPTS,
         retryDelayMs: 100,

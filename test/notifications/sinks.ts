@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import type { Socket } from 'node:net';
 import { type ParsedMail, simpleParser } from 'mailparser';
 import { SMTPServer, type SMTPServerSession } from 'smtp-server';
+import type { MailConfig } from '../../src/config/app-config';
 
 /** One e-mail the sink accepted: its envelope and its parsed content. */
 export interface ReceivedMail {
@@ -30,7 +31,7 @@ export class SmtpSink {
   readonly attempts = new Map<string, number>();
   private readonly server: SMTPServer;
 
-  private constructor(credentials: { user: string; password: string }) {
+  private constructor(private readonly credentials: { user: string; password: string }) {
     this.server = new SMTPServer({
       // Plain SMTP on 127.0.0.1: no STARTTLS (its self-signed certificate would be refused).
       disabledCommands: ['STARTTLS'],
@@ -83,6 +84,18 @@ export class SmtpSink {
 
   get port(): number {
     return (this.server.server.address() as AddressInfo).port;
+  }
+
+  /** The service's mail settings that send to this sink: plain SMTP on 127.0.0.1, its login. */
+  mailConfig(): MailConfig {
+    return {
+      host: '127.0.0.1',
+      port: this.port,
+      secure: false,
+      requireTls: false,
+      auth: this.credentials,
+      from: 'bookings@example.test',
+    };
   }
 
   received(to: string): ReceivedMail[] {

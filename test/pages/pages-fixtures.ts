@@ -47,14 +47,7 @@ export async function startPagesServer(options: { mail?: boolean } = {}): Promis
       ? {
           notifications: {
             ...base.notifications,
-            mail: {
-              host: '127.0.0.1',
-              port: smtp.port,
-              secure: false,
-              requireTls: false,
-              auth: SMTP_CREDENTIALS,
-              from: 'bookings@example.test',
-            },
+            mail: smtp.mailConfig(),
           },
         }
       : {}),
