@@ -194,26 +194,33 @@ describe('Hardening: the shape of a JSON body is bounded before anything transfo
         expect((res.json<{ ids?: number[] }>().ids ?? []).length).toBeLessThanOrEqual(200);
       runs.push(ms);
     }
-    expect(median(runs)).toBeLessThan(20);
+    // The least of 5: a busy machine only adds (see the linear bodies below).
+    expect(Math.min(...runs)).toBeLessThan(20);
   });
 
   /**
    * The most expensive bodies within the limits found (json-shape.ts): as many values as the limits
    * let through, as objects of distinct keys (what costs JSON.parse most: a few keys each, or as
    * many as one object may have), where they cost most (an attribute the DTO drops, one it keeps
-   * and validates, nested DTOs, a free-form attribute a service reads).
+   * and validates, nested DTOs, a free-form attribute a service reads). Each with the most it may
+   * cost as a multiple of JSON.parse of the same body (see below): about 2.5 times what it costs
+   * on a quiet machine.
    */
-  const worst: [string, () => InjectOptions][] = [
-    ...[3, 10, 20, 2000].map((keys): [string, () => InjectOptions] => [
+  type Case = [string, number, () => InjectOptions];
+  const worst: Case[] = [
+    ...[3, 10, 20, 2000].map((keys): Case => [
       `objects of ${keys} keys under an unknown attribute`,
+      keys === 2000 ? 4 : 6,
       () => request('/api/v1/probe/echo', JSON.stringify({ name: 'Ada', junk: objects(keys) })),
     ]),
-    ...[10, 2000].map((keys): [string, () => InjectOptions] => [
+    ...[10, 2000].map((keys): Case => [
       `objects of ${keys} keys under a validated attribute`,
+      keys === 2000 ? 5 : 9,
       () => request('/api/v1/probe/echo', JSON.stringify({ name: objects(keys) })),
     ]),
     [
       'a top-level object of 1000 keys of objects',
+      8,
       () =>
         request(
           '/api/v1/probe/echo',
@@ -225,6 +232,7 @@ describe('Hardening: the shape of a JSON body is bounded before anything transfo
     ],
     [
       '2000 nested form fields',
+      16,
       () =>
         request(
           '/api/v1/forms',
@@ -240,6 +248,7 @@ describe('Hardening: the shape of a JSON body is bounded before anything transfo
     ],
     [
       'calendar overrides of 1000 dates',
+      8,
       () =>
         request(
           `/api/v1/calendars/${calendarID}`,
@@ -253,16 +262,49 @@ describe('Hardening: the shape of a JSON body is bounded before anything transfo
     ],
   ];
 
-  it.each(worst)('validates %s in under 20 ms of CPU', async (_, options) => {
+  /**
+   * Linear: the whole request (parse, shape check, validation, the handler) costs at most its
+   * multiple of JSON.parse of the same body, which is linear in the body's size, measured in the
+   * same process and turns (a bound in ms, 20, failed on CI's busy cores at 23 ms). Quiet, the
+   * multiples are 1.6 (objects of 2000 keys) to 6.5 (2000 nested form fields, each a validated
+   * object). The quadratic transformation of issue 20 (0.24 s at 10,000 keys) would add ~10 ms to
+   * each object of 2000 keys: a multiple of ~10 where 4 is allowed.
+   *
+   * Each cost is the least of 7 runs: what a busy machine adds (another process on the core, a
+   * collection of the worker's heap) only ever adds, so the least run is the cost itself (a
+   * median of 7 failed once in CI at a multiple over 6 that is 2.4 quiet). A round over its bound
+   * is measured again, up to 3 rounds: noise passes a later round, a quadratic cost fails them all.
+   * The ms are CPU, bounded too: never a frozen process.
+   */
+  it.each(worst)('validates %s in time linear in its size', async (_, bound, options) => {
     const sent = options();
-    expect((sent.payload as string).length).toBeLessThanOrEqual(1024 * 1024);
+    const payload = sent.payload as string;
+    expect(payload.length).toBeLessThanOrEqual(1024 * 1024);
     await app.inject(sent); // warm-up
-    const runs: number[] = [];
-    for (let run = 0; run < 7; run++) {
-      const { res, ms } = await cpuOf(sent);
-      expect(res.statusCode).toBeLessThan(500);
-      runs.push(ms);
+    let verdict = { multipleOfParse: false, cpuMs: false };
+    for (let round = 0; round < 3 && !(verdict.multipleOfParse && verdict.cpuMs); round++) {
+      const requests: number[] = [];
+      const parses: number[] = [];
+      for (let run = 0; run < 7; run++) {
+        const { res, ms } = await cpuOf(sent);
+        expect(res.statusCode).toBeLessThan(500);
+        requests.push(ms);
+        parses.push(parseCpuOf(payload));
+      }
+      const request = Math.min(...requests);
+      verdict = {
+        multipleOfParse: request / Math.min(...parses) < bound,
+        cpuMs: request < 100,
+      };
     }
-    expect(median(runs)).toBeLessThan(20);
+    expect(verdict).toEqual({ multipleOfParse: true, cpuMs: true });
   });
 });
+
+/** The CPU time (ms) of JSON.parse of `payload`: the linear cost the requests are held to. */
+function parseCpuOf(payload: string): number {
+  const before = process.cpuUsage();
+  JSON.parse(payload);
+  const { user, system } = process.cpuUsage(before);
+  return (user + system) / 1000;
+}
