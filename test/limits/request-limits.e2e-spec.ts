@@ -199,27 +199,53 @@ describe('Request limits: per client IP, shared by the API processes through Red
     afterEach(() => ProbeGate.open());
     afterAll(() => app.close());
 
-    const slow = (client: string) =>
-      app.inject({
+    /** A request held at ProbeGate, from `client`, to `pod` (this suite's API unless named). */
+    const slow = (client: string, pod = app) =>
+      pod.inject({
         method: 'GET',
         url: '/api/v1/probe/slow',
         headers: { authorization: account.authorization, 'x-forwarded-for': client },
       });
 
-    it('30 concurrent slow requests: 20 pass, 10 get 429 at once; the slots are free after', async () => {
-      const client = newClient();
-      ProbeGate.close();
+    /** `count` requests sent at once, and how many of them are answered so far. */
+    function sendAll(count: number, send: () => ReturnType<typeof slow>) {
       let answered = 0;
-      const requests = Array.from({ length: 30 }, () =>
-        slow(client).then((answer) => {
+      const answers = Array.from({ length: count }, () =>
+        send().then((answer) => {
           answered++;
           return answer;
         }),
       );
-      // The 10 refused are answered while the 20 admitted are still held.
-      await eventually(() => (ProbeGate.waiting === 20 && answered === 10 ? true : undefined));
+      return { answers, answered: () => answered };
+    }
+
+    /** `count` requests held at the closed gate at once, then all answered 200 once it opens. */
+    async function expectAllAdmitted(count: number, send: () => ReturnType<typeof slow>) {
+      ProbeGate.close();
+      const held = Array.from({ length: count }, send);
+      await eventually(() => (ProbeGate.waiting === count ? true : undefined));
       ProbeGate.open();
-      const answers = await Promise.all(requests);
+      expect((await Promise.all(held)).map((a) => a.statusCode)).toEqual(Array(count).fill(200));
+    }
+
+    /** A Redis connection of the test's own, and the client's count of requests in flight. */
+    function inFlightOf(client: string) {
+      const { redis: where, queue } = testConfig();
+      const redis = new Redis({ host: where.host, port: where.port, db: where.db });
+      // A field per pod, `<expiry ms>:<count>` (admit-script.ts).
+      return { redis, key: `${queue.prefix}:limits:inflight:{${client}}` };
+    }
+
+    it('30 concurrent slow requests: 20 pass, 10 get 429 at once; the slots are free after', async () => {
+      const client = newClient();
+      ProbeGate.close();
+      const requests = sendAll(30, () => slow(client));
+      // The 10 refused are answered while the 20 admitted are still held.
+      await eventually(() =>
+        ProbeGate.waiting === 20 && requests.answered() === 10 ? true : undefined,
+      );
+      ProbeGate.open();
+      const answers = await Promise.all(requests.answers);
       expect(statusCounts(answers.map((a) => a.statusCode))).toEqual({ 200: 20, 429: 10 });
       for (const a of answers.filter((x) => x.statusCode === 429)) {
         expect(a.json()).toEqual({
@@ -231,30 +257,72 @@ describe('Request limits: per client IP, shared by the API processes through Red
       }
 
       // Every slot was released when its response finished.
-      ProbeGate.close();
-      const next = Array.from({ length: 20 }, () => slow(client));
-      await eventually(() => (ProbeGate.waiting === 20 ? true : undefined));
-      ProbeGate.open();
-      expect((await Promise.all(next)).map((a) => a.statusCode)).toEqual(Array(20).fill(200));
+      await expectAllAdmitted(20, () => slow(client));
     });
 
-    it('frees the slots a dead pod left, once they expire', async () => {
+    it('two pods count one limit: 20 in flight across both, and room freed on one serves the other', async () => {
       const client = newClient();
-      const { redis: where, queue } = testConfig();
-      const redis = new Redis({ host: where.host, port: where.port, db: where.db });
-      const key = `${queue.prefix}:limits:slots:{${client}}`;
-      const slots = (expiry: number) =>
-        Array.from({ length: 20 }, (_, i) => [expiry, `dead-pod:${i}`]).flat();
+      const other = await startApi({
+        config: limited({ perSecond: 1000 }),
+        controllers: [PlatformProbeController],
+      });
+      const { redis, key } = inFlightOf(client);
       try {
-        // 20 slots held by a pod that died: the client is full until they expire.
-        await redis.zadd(key, ...slots(Date.now() + 60_000));
-        expect((await slow(client)).statusCode).toBe(429);
-        await redis.del(key);
-        await redis.zadd(key, ...slots(Date.now() - 1));
-        expect((await slow(client)).statusCode).toBe(200);
-        // The expired slots are gone, and the request's own was released when it finished.
-        await eventually(async () => ((await redis.zcard(key)) === 0 ? true : undefined));
+        ProbeGate.close();
+        const first = Array.from({ length: 12 }, () => slow(client));
+        await eventually(() => (ProbeGate.waiting === 12 ? true : undefined));
+        const second = sendAll(12, () => slow(client, other));
+        // The 4 refused are answered while the 20 admitted (12 on one pod, 8 on the other) are held.
+        await eventually(() =>
+          ProbeGate.waiting === 20 && second.answered() === 4 ? true : undefined,
+        );
+        // One field per pod: 12 and 8.
+        const counts = Object.values(await redis.hgetall(key)).map((v) => Number(v.split(':')[1]));
+        expect(counts.sort((a, b) => a - b)).toEqual([8, 12]);
+
+        ProbeGate.open();
+        const answers = await Promise.all([...first, ...second.answers]);
+        expect(statusCounts(answers.map((a) => a.statusCode))).toEqual({ 200: 20, 429: 4 });
+        // Both pods reported none in flight: 20 pass on one of them again.
+        await eventually(async () => ((await redis.exists(key)) === 0 ? true : undefined));
+        await expectAllAdmitted(20, () => slow(client, other));
       } finally {
+        ProbeGate.open();
+        await redis.quit();
+        await other.close();
+      }
+    });
+
+    it('stops counting the requests of a dead pod once its count expires', async () => {
+      const client = newClient();
+      const { redis, key } = inFlightOf(client);
+      try {
+        // A pod that died holding 20 requests of the client: full until its count expires.
+        await redis.hset(key, 'dead-pod', `${Date.now() + 60_000}:20`);
+        expect((await slow(client)).statusCode).toBe(429);
+        // 15 of another, live pod: 5 left for this one.
+        await redis.hset(
+          key,
+          'dead-pod',
+          `${Date.now() - 1}:20`,
+          'live-pod',
+          `${Date.now() + 60_000}:15`,
+        );
+        ProbeGate.close();
+        const held = Array.from({ length: 6 }, () => slow(client));
+        await eventually(() => (ProbeGate.waiting === 5 ? true : undefined));
+        expect(await redis.hget(key, 'dead-pod')).toBeNull();
+        ProbeGate.open();
+        expect(statusCounts((await Promise.all(held)).map((a) => a.statusCode))).toEqual({
+          200: 5,
+          429: 1,
+        });
+        // This pod reported its count back to none when its requests finished: only the live pod's.
+        await eventually(async () =>
+          Object.keys(await redis.hgetall(key)).join() === 'live-pod' ? true : undefined,
+        );
+      } finally {
+        await redis.del(key);
         await redis.quit();
       }
     });

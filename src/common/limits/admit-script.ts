@@ -6,95 +6,111 @@ import type { Slot } from './request-slot';
 /** The rate window: the contract counts requests per second. */
 export const WINDOW_MS = 1000;
 
+/** One client's part of a batch. */
+export interface ClientBatch {
+  client: string;
+  /** This pod's admitted requests of the client still in flight, as the pod counts them now. */
+  held: number;
+  /** The client's requests waiting for their verdict, in arrival order (none: a report of `held`). */
+  asking: Slot[];
+}
+
 /**
- * One Redis script per batch of requests, so that a request costs one round trip at most, shared.
- * The batch comes grouped by client (a client's requests in one batch are counted together: one
- * command per group, not per request). Releases of the requests finished meanwhile run first, so
- * that their slots serve this batch. Then for each client: count its requests in its fixed
- * one-second window (those past the limit are refused with the window's remaining ms), then give
- * the others concurrency slots while there are free ones (refused with -1 past that): a slot is a
- * member of the client's sorted set scored with its expiry, so that a slot whose pod died frees
- * itself. Verdicts come back in the batch's order: 0 admitted, > 0 or -1 refused.
+ * What the script says of a client's `asking`, in their order: the first `admitted` are admitted,
+ * the next ones up to `passing` are refused for concurrency, the rest are refused for the rate, for
+ * `retryAfterMs`.
+ */
+export interface ClientVerdict {
+  admitted: number;
+  passing: number;
+  retryAfterMs: number;
+}
+
+/**
+ * One Redis script per batch of requests, so that a request costs one round trip at most, shared,
+ * and Redis does a constant amount of work per client of the batch, whatever its requests.
  *
- * KEYS: the slots key of each client with releases, then each client's rate key and slots key.
- * ARGV: releasing clients r, clients c, rate limit, window ms, concurrency limit, slot ttl ms, now
- * (ms); then per releasing client its count and members; then per client its count and members.
+ * - **Rate**: a client's requests in the batch are counted together in its fixed one-second window
+ *   (`INCRBY`); those past the limit are refused with the window's remaining ms.
+ * - **Concurrency**: a hash per client whose fields are the pods holding requests of it, each field
+ *   `<expiry ms>:<count>`. A pod reports its own count (the requests it admitted and has not
+ *   finished) with every call that touches the client; only that pod writes its field, and a pod
+ *   makes one call at a time, so the field is the pod's count as of its last call: a request that
+ *   finished is released by the next report, with no command of its own. A request is admitted while
+ *   the other pods' counts, this pod's and the requests admitted before it stay within the limit.
+ *   A field lives `slotTtl` past its pod's last report, so the requests of a pod that died stop
+ *   counting then (expired fields are deleted when a client's count is read).
+ *
+ * KEYS: per client its rate key and its in-flight key. ARGV: clients c, rate limit, window ms,
+ * concurrency limit, slot ttl ms, now (ms), pod id; then per client its `held` and its number of
+ * requests asking. Returns per client `admitted, passing, retryAfterMs`.
  */
 const ADMIT_SCRIPT = `
-local r = tonumber(ARGV[1])
-local c = tonumber(ARGV[2])
-local limit = tonumber(ARGV[3])
-local window = tonumber(ARGV[4])
-local concurrent = tonumber(ARGV[5])
-local slotTtl = tonumber(ARGV[6])
-local now = tonumber(ARGV[7])
-local cursor = 8
--- unpack() has a stack limit: long lists go in chunks.
-local function chunked(command, key, list)
-  for s = 1, #list, 200 do
-    redis.call(command, key, unpack(list, s, math.min(s + 199, #list)))
-  end
-end
-for k = 1, r do
-  local count = tonumber(ARGV[cursor])
-  local members = {}
-  for j = 1, count do members[j] = ARGV[cursor + j] end
-  cursor = cursor + count + 1
-  chunked('ZREM', KEYS[k], members)
-end
-local verdicts = {}
+local c = tonumber(ARGV[1])
+local limit = tonumber(ARGV[2])
+local window = tonumber(ARGV[3])
+local concurrent = tonumber(ARGV[4])
+local slotTtl = tonumber(ARGV[5])
+local now = tonumber(ARGV[6])
+local pod = ARGV[7]
+local out = {}
 for i = 1, c do
-  local rateKey = KEYS[r + 2 * i - 1]
-  local slotsKey = KEYS[r + 2 * i]
-  local count = tonumber(ARGV[cursor])
-  cursor = cursor + 1
-  local hits = redis.call('INCRBY', rateKey, count)
+  local rateKey = KEYS[2 * i - 1]
+  local flightKey = KEYS[2 * i]
+  local held = tonumber(ARGV[6 + 2 * i])
+  local asking = tonumber(ARGV[7 + 2 * i])
+  local passing = 0
   local ttl = window
-  if hits == count then
-    redis.call('PEXPIRE', rateKey, window)
-  end
-  local passing = math.max(0, math.min(count, limit - (hits - count)))
-  if passing < count and hits > count then
-    ttl = redis.call('PTTL', rateKey)
-    if ttl < 0 then
+  local admitted = 0
+  if asking > 0 then
+    local hits = redis.call('INCRBY', rateKey, asking)
+    if hits == asking then
       redis.call('PEXPIRE', rateKey, window)
-      ttl = window
-    elseif ttl == 0 then
-      ttl = 1
+    end
+    passing = math.max(0, math.min(asking, limit - (hits - asking)))
+    if passing < asking and hits > asking then
+      ttl = redis.call('PTTL', rateKey)
+      if ttl < 0 then
+        redis.call('PEXPIRE', rateKey, window)
+        ttl = window
+      elseif ttl == 0 then
+        ttl = 1
+      end
     end
   end
-  local free = 0
   if passing > 0 then
-    local taken = redis.call('ZCARD', slotsKey)
-    if taken + passing > concurrent then
-      -- Expired slots (their pod died) only matter when the client looks full.
-      redis.call('ZREMRANGEBYSCORE', slotsKey, '-inf', now)
-      taken = redis.call('ZCARD', slotsKey)
+    local others = 0
+    local fields = redis.call('HGETALL', flightKey)
+    for k = 1, #fields, 2 do
+      if fields[k] ~= pod then
+        local value = fields[k + 1]
+        local sep = string.find(value, ':', 1, true)
+        if sep == nil or tonumber(string.sub(value, 1, sep - 1)) < now then
+          redis.call('HDEL', flightKey, fields[k])
+        else
+          others = others + tonumber(string.sub(value, sep + 1))
+        end
+      end
     end
-    free = concurrent - taken
+    admitted = math.max(0, math.min(passing, concurrent - others - held))
   end
-  local slots = {}
-  for j = 1, count do
-    local member = ARGV[cursor]
-    cursor = cursor + 1
-    if j > passing then
-      verdicts[#verdicts + 1] = ttl
-    elseif free > 0 then
-      free = free - 1
-      slots[#slots + 1] = now + slotTtl
-      slots[#slots + 1] = member
-      verdicts[#verdicts + 1] = 0
-    else
-      verdicts[#verdicts + 1] = -1
-    end
+  local mine = held + admitted
+  if mine > 0 then
+    redis.call('HSET', flightKey, pod, string.format('%d:%d', now + slotTtl, mine))
+    redis.call('PEXPIRE', flightKey, slotTtl)
+  else
+    redis.call('HDEL', flightKey, pod)
   end
-  if #slots > 0 then
-    chunked('ZADD', slotsKey, slots)
-    redis.call('PEXPIRE', slotsKey, slotTtl)
-  end
+  out[3 * i - 2] = admitted
+  out[3 * i - 1] = passing
+  out[3 * i] = ttl
 end
-return verdicts
+return out
 `;
+
+/** A client's keys: its address as their hash tag, the one slot of a Redis Cluster they share. */
+const rateKey = (client: string) => `limits:rate:{${client}}`;
+const flightKey = (client: string) => `limits:inflight:{${client}}`;
 
 type LimitsRedis = RedisConnection & {
   admitRequests(args: (string | number)[]): Promise<number[]>;
@@ -105,72 +121,49 @@ export function defineAdmitRequests(redis: RedisConnection): void {
   redis.defineCommand('admitRequests', { lua: ADMIT_SCRIPT });
 }
 
-/**
- * One call of the script for a batch, `releasing` and `admitting` grouped by client (see
- * byClient): its verdicts come back in the order of `slots`.
- */
-export function admitRequests(
+/** One call of the script for `batches` (one per client): its verdicts in their order. */
+function admitRequests(
   redis: RedisConnection,
-  releasing: Slot[][],
-  admitting: Slot[][],
+  pod: string,
+  batches: ClientBatch[],
   limits: LimitsConfig,
-): { slots: Slot[]; verdicts: Promise<number[]> } {
-  const keys: string[] = [];
-  for (const group of releasing) keys.push(group[0].slotsKey);
-  for (const group of admitting) keys.push(group[0].rateKey, group[0].slotsKey);
-  const args: (string | number)[] = [
-    keys.length,
-    ...keys,
-    releasing.length,
-    admitting.length,
+): Promise<ClientVerdict[]> {
+  const args: (string | number)[] = [2 * batches.length];
+  for (const { client } of batches) args.push(rateKey(client), flightKey(client));
+  args.push(
+    batches.length,
     limits.perSecond,
     WINDOW_MS,
     limits.concurrent,
     limits.slotTtlMs,
     Date.now(),
-  ];
-  const slots: Slot[] = [];
-  for (const group of releasing) {
-    args.push(group.length);
-    for (const slot of group) args.push(slot.member);
-  }
-  for (const group of admitting) {
-    args.push(group.length);
-    for (const slot of group) {
-      args.push(slot.member);
-      slots.push(slot);
-    }
-  }
-  return { slots, verdicts: (redis as LimitsRedis).admitRequests(args) };
+    pod,
+  );
+  for (const batch of batches) args.push(batch.held, batch.asking.length);
+  return (redis as LimitsRedis).admitRequests(args).then((out) =>
+    batches.map((_, i) => ({
+      admitted: out[3 * i],
+      passing: out[3 * i + 1],
+      retryAfterMs: out[3 * i + 2],
+    })),
+  );
 }
 
 /**
- * admitRequests on a single Redis (one call a batch); on a Redis Cluster, where a script's keys
- * must share a slot, one call per client of the batch (each client's keys share its hash tag),
- * sent together: the cluster connection pipelines them to their nodes. The verdicts still come
- * back in the order of `slots`; one failing call fails the batch (which then fails open).
+ * The script for a batch on a single Redis (one call); on a Redis Cluster, where a script's keys
+ * must share a slot, one call per client (each client's keys share its hash tag), sent together:
+ * the cluster connection pipelines them to their nodes. The verdicts come back in the order of
+ * `batches`; one failing call fails the batch (which then fails open).
  */
 export function admitInSlots(
   redis: RedisConnection,
-  releasing: Slot[][],
-  admitting: Slot[][],
+  pod: string,
+  batches: ClientBatch[],
   limits: LimitsConfig,
-): { slots: Slot[]; verdicts: Promise<number[]> } {
-  if (!(redis instanceof Cluster) || releasing.length + admitting.length <= 1)
-    return admitRequests(redis, releasing, admitting, limits);
-  const byClient = new Map<string, { releasing: Slot[][]; admitting: Slot[][] }>();
-  const of = (client: string) => {
-    let calls = byClient.get(client);
-    if (calls === undefined) byClient.set(client, (calls = { releasing: [], admitting: [] }));
-    return calls;
-  };
-  for (const group of releasing) of(group[0].client).releasing.push(group);
-  for (const group of admitting) of(group[0].client).admitting.push(group);
-  const calls = [...byClient.values()].map((call) =>
-    admitRequests(redis, call.releasing, call.admitting, limits),
+): Promise<ClientVerdict[]> {
+  if (!(redis instanceof Cluster) || batches.length <= 1)
+    return admitRequests(redis, pod, batches, limits);
+  return Promise.all(batches.map((batch) => admitRequests(redis, pod, [batch], limits))).then(
+    (lists) => lists.flat(),
   );
-  return {
-    slots: calls.flatMap((call) => call.slots),
-    verdicts: Promise.all(calls.map((call) => call.verdicts)).then((lists) => lists.flat()),
-  };
 }

@@ -6,11 +6,17 @@ import { AppConfig, type LimitsConfig } from '../../config/app-config';
 import { TooManyRequestsError } from '../errors/domain-error';
 import { sendError } from '../errors/api-exception.filter';
 import { ROOT_LOGGER } from '../logging/logging.module';
-import { WINDOW_MS, admitInSlots, defineAdmitRequests } from './admit-script';
+import {
+  type ClientBatch,
+  type ClientVerdict,
+  WINDOW_MS,
+  admitInSlots,
+  defineAdmitRequests,
+} from './admit-script';
 import { clientKeyOf } from './client-address';
 import type { RedisConnection } from '../queues/redis-connections';
 import { LIMITS_REDIS } from './limits-redis';
-import { Slot, type SlotOwner, SlotState, byClient, watchResponse } from './request-slot';
+import { Slot, type SlotOwner, SlotState, watchResponse } from './request-slot';
 
 /** How often, at most, the limiter logs that it cannot enforce the limits. */
 const UNENFORCED_LOG_INTERVAL_MS = 10_000;
@@ -24,10 +30,11 @@ const BLOCKED_SWEEP_SIZE = 10_000;
  * included): a refused request costs the service nothing more than the hook.
  *
  * Cost: the requests that arrive in one turn of the event loop, or while the previous call is out,
- * share one Redis script call (their admissions and the releases of the requests finished
- * meanwhile; a client's requests in it counted together), and a release is its member added to the
- * next call. A client over its rate is remembered by the pod until its window ends, so that its
- * further requests are refused without Redis.
+ * share one Redis script call, in which each client costs the same whatever its requests (they are
+ * counted together, see admit-script.ts). The pod counts its own requests in flight by client and
+ * reports the count with its next call: a request that finishes is released by that report, and
+ * the releases of a batch are one number per client. A client over its rate is remembered by the
+ * pod until its window ends, so that its further requests are refused without Redis.
  *
  * Redis unreachable: the limits fail open (requests are admitted at once, without waiting) and the
  * limiter says so in the log at most every 10 s, with the number of requests admitted unchecked.
@@ -36,15 +43,14 @@ const BLOCKED_SWEEP_SIZE = 10_000;
 export class RequestLimiter implements OnModuleDestroy, SlotOwner {
   private readonly limits: LimitsConfig;
   private readonly message: string;
-  private readonly ratePrefix: string;
-  private readonly slotsPrefix: string;
-  /** Makes slot members unique across pods: this process's random id and a counter. */
-  private readonly memberPrefix = `${randomBytes(6).toString('base64url')}:`;
-  private sequence = 0;
+  /** This process among the pods: its field in each client's count of requests in flight. */
+  private readonly pod = randomBytes(9).toString('base64url');
 
   private pending: Slot[] = [];
-  /** Slots to release: sent with the next script call. */
-  private releases: Slot[] = [];
+  /** This pod's admitted requests not finished yet, by client (no entry: none). */
+  private readonly inFlight = new Map<string, number>();
+  /** Clients whose count changed since the last call: reported with the next one. */
+  private readonly changed = new Set<string>();
   private flushScheduled = false;
   /**
    * One script call at a time: what arrives while one is out waits for it and goes in the next, so
@@ -70,11 +76,6 @@ export class RequestLimiter implements OnModuleDestroy, SlotOwner {
     this.message =
       `Rate limit reached: at most ${this.limits.perSecond} requests per second and ` +
       `${this.limits.concurrent} concurrent requests per IP address.`;
-    // Under the connection's key prefix (the deployment's).
-    // A client's two keys carry its address as their hash tag: the one slot of a Redis Cluster
-    // that a script touching both needs (see admitInSlots).
-    this.ratePrefix = 'limits:rate:';
-    this.slotsPrefix = 'limits:slots:';
     defineAdmitRequests(redis);
     // The connection's errors (it reconnects on its own): while the limits are on, they are the
     // news that the limits are not enforced; otherwise the sign-in throttle fails its requests.
@@ -107,35 +108,29 @@ export class RequestLimiter implements OnModuleDestroy, SlotOwner {
       this.unenforced(1);
       return done();
     }
-    const slot = new Slot(
-      this,
-      client,
-      `${this.ratePrefix}{${client}}`,
-      `${this.slotsPrefix}{${client}}`,
-      this.memberPrefix + (++this.sequence).toString(36),
-      request,
-      reply,
-      done,
-    );
+    const slot = new Slot(this, client, request, reply, done);
     watchResponse(slot);
     this.pending.push(slot);
     this.schedule();
   };
 
-  /** The response finished, or its client went away: the request's slot is freed. */
+  /** The response finished, or its client went away: the request no longer counts. */
   responseClosed(slot: Slot): void {
     if (slot.state === SlotState.Admitted) {
       slot.state = SlotState.Settled;
-      this.release(slot);
+      this.release(slot.client);
     } else if (slot.state === SlotState.Pending) {
       slot.state = SlotState.Closed;
     }
   }
 
-  private release(slot: Slot): void {
-    if (this.redis.status !== 'ready') return; // the slot expires on its own
-    this.releases.push(slot);
-    this.schedule();
+  private release(client: string): void {
+    const count = (this.inFlight.get(client) ?? 1) - 1;
+    if (count > 0) this.inFlight.set(client, count);
+    else this.inFlight.delete(client);
+    this.changed.add(client);
+    // Redis down: the count goes with the first call once it is back (or the field expires).
+    if (this.redis.status === 'ready') this.schedule();
   }
 
   private schedule(): void {
@@ -148,60 +143,90 @@ export class RequestLimiter implements OnModuleDestroy, SlotOwner {
   /** A call came back: what arrived meanwhile goes in the next one. */
   private callReturned(): void {
     this.callInFlight = false;
-    if (this.pending.length > 0 || this.releases.length > 0) this.schedule();
+    if (this.pending.length > 0 || this.changed.size > 0) this.schedule();
   }
 
   private readonly flush = (): void => {
     this.flushScheduled = false;
-    if (this.pending.length === 0 && this.releases.length === 0) return;
-    const releasing = byClient(this.releases);
-    const admitting = byClient(this.pending);
-    this.pending = [];
-    this.releases = [];
+    if (this.pending.length === 0 && this.changed.size === 0) return;
+    const batches = this.batches();
     this.callInFlight = true;
-    const { slots, verdicts } = admitInSlots(this.redis, releasing, admitting, this.limits);
-    verdicts.then(
-      (answers) => {
+    admitInSlots(this.redis, this.pod, batches, this.limits).then(
+      (verdicts) => {
         this.callReturned();
-        this.settle(slots, answers);
+        this.settle(batches, verdicts);
       },
       (err: Error) => {
         this.callReturned();
-        this.failOpen(slots, err);
+        this.failOpen(batches, err);
       },
     );
   };
 
-  private settle(slots: Slot[], verdicts: number[]): void {
+  /** The pending requests by client (in the order of each client's first), and the counts changed. */
+  private batches(): ClientBatch[] {
+    const byClient = new Map<string, ClientBatch>();
+    for (const slot of this.pending) {
+      const batch = byClient.get(slot.client);
+      if (batch !== undefined) batch.asking.push(slot);
+      else byClient.set(slot.client, this.batchOf(slot.client, [slot]));
+    }
+    for (const client of this.changed)
+      if (!byClient.has(client)) byClient.set(client, this.batchOf(client, []));
+    this.pending = [];
+    this.changed.clear();
+    return [...byClient.values()];
+  }
+
+  private batchOf(client: string, asking: Slot[]): ClientBatch {
+    return { client, held: this.inFlight.get(client) ?? 0, asking };
+  }
+
+  private settle(batches: ClientBatch[], verdicts: ClientVerdict[]): void {
     if (this.unenforcedSince !== undefined) this.enforcedAgain();
-    for (let i = 0; i < slots.length; i++) {
-      const slot = slots[i];
-      const verdict = verdicts[i];
-      if (verdict === 0) {
-        this.admit(slot);
-        continue;
+    for (let i = 0; i < batches.length; i++) {
+      const { client, asking } = batches[i];
+      const { admitted, passing, retryAfterMs } = verdicts[i];
+      for (let j = 0; j < asking.length; j++) {
+        const slot = asking[j];
+        if (j < admitted) {
+          this.admit(slot);
+          continue;
+        }
+        const closed = slot.state === SlotState.Closed;
+        slot.state = SlotState.Settled;
+        // Past the rate: the client is refused here until its window ends.
+        const rate = j >= passing;
+        if (rate) this.block(client, retryAfterMs);
+        if (!closed) this.refuse(slot.request, slot.reply, rate ? retryAfterMs : WINDOW_MS);
       }
-      const closed = slot.state === SlotState.Closed;
-      slot.state = SlotState.Settled;
-      if (verdict > 0) this.block(slot.client, verdict);
-      if (!closed) this.refuse(slot.request, slot.reply, verdict > 0 ? verdict : WINDOW_MS);
     }
   }
 
+  /** Admitted, and counted as this pod's (the script counted it so). */
   private admit(slot: Slot): void {
+    this.inFlight.set(slot.client, (this.inFlight.get(slot.client) ?? 0) + 1);
     if (slot.state === SlotState.Closed) {
       slot.state = SlotState.Settled;
-      this.release(slot);
+      this.release(slot.client);
       return;
     }
     slot.state = SlotState.Admitted;
     slot.done();
   }
 
-  /** Redis did not answer: every request of the batch is admitted (its slot, if taken, released). */
-  private failOpen(slots: Slot[], err: Error): void {
-    this.unenforced(slots.length, err);
-    for (const slot of slots) this.admit(slot);
+  /**
+   * Redis did not answer: every request of the batch is admitted. What Redis holds of the batch's
+   * clients is unknown, so their counts go with the next call.
+   */
+  private failOpen(batches: ClientBatch[], err: Error): void {
+    let requests = 0;
+    for (const { client, asking } of batches) {
+      requests += asking.length;
+      this.changed.add(client);
+      for (const slot of asking) this.admit(slot);
+    }
+    this.unenforced(requests, err);
   }
 
   private block(client: string, ms: number): void {
@@ -253,7 +278,7 @@ export class RequestLimiter implements OnModuleDestroy, SlotOwner {
   }
 
   onModuleDestroy(): void {
-    // The releases of the last requests go with the last call; the connection closes in LimitsModule.
-    if (this.flushScheduled || this.pending.length > 0 || this.releases.length > 0) this.flush();
+    // The counts of the last requests go with the last call; the connection closes in LimitsModule.
+    if (this.flushScheduled || this.pending.length > 0 || this.changed.size > 0) this.flush();
   }
 }

@@ -18,16 +18,13 @@ export interface SlotOwner {
   responseClosed(slot: Slot): void;
 }
 
-/** A request's admission and its concurrency slot (one small object per request). */
+/** A request's admission, and its place in its client's count of requests in flight. */
 export class Slot {
   state = SlotState.Pending;
 
   constructor(
     readonly limiter: SlotOwner,
     readonly client: string,
-    readonly rateKey: string,
-    readonly slotsKey: string,
-    readonly member: string,
     readonly request: FastifyRequest,
     readonly reply: FastifyReply,
     readonly done: HookHandlerDoneFunction,
@@ -48,17 +45,4 @@ export function watchResponse(slot: Slot): void {
   const res = slot.reply.raw as LimitedResponse;
   res[SLOT] = slot;
   res.on('close', onResponseClose);
-}
-
-/** Slots grouped by client, in the order of each client's first (one group per client). */
-export function byClient(slots: Slot[]): Slot[][] {
-  if (slots.length === 0) return [];
-  if (slots.length === 1) return [slots];
-  const groups = new Map<string, Slot[]>();
-  for (const slot of slots) {
-    const group = groups.get(slot.client);
-    if (group === undefined) groups.set(slot.client, [slot]);
-    else group.push(slot);
-  }
-  return [...groups.values()];
 }
