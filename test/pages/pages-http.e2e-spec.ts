@@ -66,6 +66,26 @@ describe('Client pages over HTTP: safety (e2e)', () => {
   const details = (s: Shop) =>
     `/schedule/${s.account.id}?appointmentType=${s.type}&datetime=${encodeURIComponent('2030-06-03T09:00:00-0400')}&timezone=${encodeURIComponent(ZONE)}`;
 
+  it.each([
+    ['date', '2030-02-31'],
+    ['date', '2030-13-45'],
+    ['month', '2030-13'],
+    ['month', '2030-00'],
+  ])(
+    'takes a %s no calendar has (%s) as none chosen: the date step, never a 500',
+    async (name, value) => {
+      const step = `/schedule/${shop.account.id}?appointmentType=${shop.type}&timezone=${encodeURIComponent(ZONE)}&${name}=${value}`;
+      for (const url of [step, `${step}&part=times`]) {
+        const res = await get(url);
+        expect({ url, status: res.statusCode }).toEqual({ url, status: 200 });
+        expect(res.body).toContain('id="date-form"');
+        expect(res.body).not.toContain(value);
+        expect(res.body).not.toContain('Invalid');
+        expect(res.body).not.toContain('id="times"');
+      }
+    },
+  );
+
   it('every page: strict CSP, noindex, no referrer, no cache, not framed; the assets are served', async () => {
     const page = await get(`/schedule/${shop.account.id}`);
     expect(page.statusCode).toBe(200);
@@ -352,6 +372,36 @@ describe('Client pages over HTTP: safety (e2e)', () => {
     expect((await shop.api.put(`/appointments/${booked.body.id}/cancel`, {})).body).toMatchObject({
       error: 'cancel_not_allowed',
     });
+  });
+
+  it('a reschedule and a cancel on the confirmation page show in /availability/times at once', async () => {
+    // A shop of its own: no slot hold on its calendar, so that its /times answers are kept
+    // (AvailabilityAnswers), and only the page's own epoch bump can make them fresh.
+    const s = await openShop(app);
+    const times = async () =>
+      (
+        (await s.api.get(`/availability/times?appointmentTypeID=${s.type}&date=2030-06-03`))
+          .body as { time: string }[]
+      ).map((t) => t.time);
+    const [ten, eleven] = ['2030-06-03T10:00:00-0400', '2030-06-03T11:00:00-0400'];
+    const page = pathOf((await book(ten, s)).confirmationPage);
+    expect(await times()).toEqual(expect.not.arrayContaining([ten]));
+    expect(await times()).toEqual(expect.arrayContaining([eleven]));
+
+    let key = await formKey(page);
+    const moved = await post(
+      `${page}/reschedule`,
+      { csrf: key.csrf, datetime: eleven, timezone: ZONE },
+      { cookie: key.cookie },
+    );
+    expect(moved.statusCode).toBe(303);
+    expect(await times()).toEqual(expect.arrayContaining([ten]));
+    expect(await times()).toEqual(expect.not.arrayContaining([eleven]));
+
+    key = await formKey(page);
+    const canceled = await post(`${page}/cancel`, { csrf: key.csrf }, { cookie: key.cookie });
+    expect(canceled.statusCode).toBe(303);
+    expect(await times()).toEqual(expect.arrayContaining([ten, eleven]));
   });
 
   it('the pages are not in the API document', async () => {

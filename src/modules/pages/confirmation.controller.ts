@@ -3,6 +3,7 @@ import { CommandBus } from '@nestjs/cqrs';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { AccountEpochs } from '../../common/database/account-epochs';
 import { DateTime } from 'luxon';
 import { DataSource } from 'typeorm';
 import { NotFoundError } from '../../common/errors/domain-error';
@@ -67,6 +68,7 @@ export class ConfirmationController {
     private readonly availability: AvailabilityService,
     private readonly commands: CommandBus,
     private readonly csrf: PageCsrf,
+    private readonly epochs: AccountEpochs,
     config: AppConfig,
   ) {
     this.secret = config.secret;
@@ -94,15 +96,15 @@ export class ConfirmationController {
     if (!this.csrf.verify(req, form, scopeOf(opened)))
       return this.page(req, reply, opened, 403, [{ place: 'form', message: FORM_EXPIRED }]);
     try {
-      await this.commands.execute(
-        new CancelAppointmentCommand(
-          opened.account,
-          opened.appointment.id,
-          new CancelAppointmentRequest(),
-          {
-            admin: false,
-            noEmail: false,
-          },
+      // Written for the account: its kept availability answers are stale (AccountEpochs).
+      await this.epochs.writing(opened.account.id, () =>
+        this.commands.execute(
+          new CancelAppointmentCommand(
+            opened.account,
+            opened.appointment.id,
+            new CancelAppointmentRequest(),
+            { admin: false, noEmail: false },
+          ),
         ),
       );
     } catch (e) {
@@ -137,11 +139,13 @@ export class ConfirmationController {
       timezone: isValidTimezone(fields.timezone) ? fields.timezone : undefined,
     });
     try {
-      await this.commands.execute(
-        new RescheduleAppointmentCommand(opened.account, opened.appointment.id, request, {
-          admin: false,
-          noEmail: false,
-        }),
+      await this.epochs.writing(opened.account.id, () =>
+        this.commands.execute(
+          new RescheduleAppointmentCommand(opened.account, opened.appointment.id, request, {
+            admin: false,
+            noEmail: false,
+          }),
+        ),
       );
     } catch (e) {
       if (!isShownOnPage(e)) throw e;

@@ -1,4 +1,5 @@
 import { isValidTimezone } from '../../common/time/zones';
+import { isCalendarDate } from '../../common/time/calendar-dates';
 
 /** A reader of request parameters: a parsed query (qs) or a posted form. */
 export interface Params {
@@ -63,6 +64,9 @@ const ids = (values: string[]) =>
 /** Given as sent: the booking command checks each as `POST /appointments` does. */
 const text = (value: string | undefined) => value;
 
+/** A `YYYY-MM` of months 01 to 12. */
+const isMonth = (month: string) => /^\d{4}-(0[1-9]|1[0-2])$/.test(month);
+
 export function readChoices(params: Params): Choices {
   const month = params.get('month');
   const date = params.get('date');
@@ -82,8 +86,9 @@ export function readChoices(params: Params): Choices {
     calendarId: ids(params.getAll('calendarID'))[0],
     addonIds: ids(params.getAll('addonIDs')).slice(0, 50),
     timezone: timezone !== undefined && isValidTimezone(timezone) ? timezone : undefined,
-    month: month !== undefined && /^\d{4}-\d{2}$/.test(month) ? month : undefined,
-    date: date !== undefined && /^\d{4}-\d{2}-\d{2}$/.test(date) ? date : undefined,
+    // A month or date no calendar has is not a choice (as text that is not one at all).
+    month: month !== undefined && isMonth(month) ? month : undefined,
+    date: isCalendarDate(date) ? date : undefined,
     datetime:
       datetime !== undefined && /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2})?[+-]\d{4}$/.test(datetime)
         ? datetime

@@ -3,6 +3,7 @@ import { CommandBus } from '@nestjs/cqrs';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { DateTime } from 'luxon';
+import { AccountEpochs } from '../../common/database/account-epochs';
 import { Public } from '../../common/http/public.decorator';
 import { AppConfig } from '../../config/app-config';
 import type { Account } from '../accounts';
@@ -44,6 +45,7 @@ export class SchedulingController {
     private readonly commands: CommandBus,
     private readonly csrf: PageCsrf,
     private readonly holds: SlotHoldsService,
+    private readonly epochs: AccountEpochs,
     config: AppConfig,
   ) {
     this.secret = config.secret;
@@ -83,13 +85,16 @@ export class SchedulingController {
         { place: 'time', message: 'Please choose a time.' },
       ]);
     try {
-      const held = await this.holds.create(account, {
-        appointmentTypeID: choices.typeIds[0],
-        calendarID: choices.calendarId,
-        datetime: choices.datetime,
-        addonIDs: choices.addonIds,
-        timezone: choices.timezone,
-      });
+      // Written for the account: its kept availability answers are stale (AccountEpochs).
+      const held = await this.epochs.writing(account.id, () =>
+        this.holds.create(account, {
+          appointmentTypeID: choices.typeIds[0],
+          calendarID: choices.calendarId,
+          datetime: choices.datetime,
+          addonIDs: choices.addonIds,
+          timezone: choices.timezone,
+        }),
+      );
       const details = choicePairs({ ...choices, hold: held.token }, { date: true, datetime: true });
       return sendRedirect(reply, `/schedule/${account.id}${queryOf(details)}`, {
         frameAncestors: account.embedOrigins ?? [],
@@ -112,11 +117,13 @@ export class SchedulingController {
         { place: 'form', message: FORM_EXPIRED },
       ]);
     try {
-      const view = await this.commands.execute(
-        new BookAppointmentCommand(account, bookingOf(choices, form), {
-          admin: false,
-          noEmail: false,
-        }),
+      const view = await this.epochs.writing(account.id, () =>
+        this.commands.execute(
+          new BookAppointmentCommand(account, bookingOf(choices, form), {
+            admin: false,
+            noEmail: false,
+          }),
+        ),
       );
       const token = confirmationToken(this.secret, account.id, view.id);
       return sendRedirect(reply, `/confirmation/${token}?done=booked`, {

@@ -1,0 +1,40 @@
+import { DateTime } from 'luxon';
+import { clockOf, dayOf } from './formats';
+
+describe('clockOf: a listed time’s wall clock, as luxon writes it', () => {
+  it.each(['-0400', '+0000', '+0530', '-1000'])(
+    'matches luxon’s h:mma for every 5 minutes of a day at %s',
+    (offset) => {
+      for (let minutes = 0; minutes < 24 * 60; minutes += 5) {
+        const hh = String(Math.floor(minutes / 60)).padStart(2, '0');
+        const mm = String(minutes % 60).padStart(2, '0');
+        const time = `2030-06-03T${hh}:${mm}:00${offset}`;
+        const luxon = DateTime.fromISO(time, { setZone: true }).toFormat('h:mma').toLowerCase();
+        expect([time, clockOf(time)]).toEqual([time, luxon]);
+      }
+    },
+  );
+
+  it('writes midnight and noon as 12', () => {
+    expect(clockOf('2030-06-03T00:05:00-0400')).toBe('12:05am');
+    expect(clockOf('2030-06-03T12:00:00-0400')).toBe('12:00pm');
+    expect(clockOf('2030-06-03T23:55:00-0400')).toBe('11:55pm');
+  });
+});
+
+describe('dayOf: a date as luxon writes it', () => {
+  it('matches luxon’s “cccc, LLLL d, yyyy” for every day of two years', () => {
+    for (let day = 0; day < 731; day++) {
+      const date = DateTime.fromISO('2030-01-01', { zone: 'UTC' }).plus({ days: day });
+      const iso = date.toISODate()!;
+      expect([iso, dayOf(iso)]).toEqual([iso, date.toFormat('cccc, LLLL d, yyyy')]);
+    }
+  });
+
+  it.each(['2030-02-31', '2030-02-29', '2030-13-45', '2030-00-10'])(
+    'writes %s, which no calendar has, as it is',
+    (date) => {
+      expect(dayOf(date)).toBe(date);
+    },
+  );
+});
