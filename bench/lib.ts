@@ -8,6 +8,7 @@ import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
 import Redis from 'ioredis';
 import { DAY, MINUTE } from '../src/common/time/durations';
+import { percentile } from '../test/support/percentile';
 
 export const ROOT = join(__dirname, '..');
 export const DIST = join(ROOT, 'dist');
@@ -75,17 +76,26 @@ export function pinCpus(): CpuLayout {
   return { server, client, describe: `server on CPU ${server}, load generator on CPU ${client}` };
 }
 
-/** Starts a node script in its own process (output discarded); resolves once `readyUrl` answers. */
+/**
+ * Starts a node script in its own process (output discarded); resolves once `readyUrl` answers.
+ * With BENCH_PROFILE_DIR, the process writes a V8 CPU profile of its whole life there when it stops,
+ * and, given an `inspectPort`, opens its inspector there so that `profiled` can profile one stretch.
+ */
 export async function startProcess(
   script: string,
   env: NodeJS.ProcessEnv,
   readyUrl: string,
   cpu?: string,
+  inspectPort?: number,
 ): Promise<ChildProcess> {
   const command = cpu ? ['taskset', '-c', cpu, process.execPath] : [process.execPath];
-  // BENCH_PROFILE_DIR=/tmp/prof: the servers write a V8 CPU profile there when they stop.
-  const profile = process.env.BENCH_PROFILE_DIR
-    ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`]
+  const dir = process.env.BENCH_PROFILE_DIR;
+  const profile = dir
+    ? [
+        '--cpu-prof',
+        `--cpu-prof-dir=${dir}`,
+        ...(inspectPort ? [`--inspect=127.0.0.1:${inspectPort}`] : []),
+      ]
     : [];
   const child = spawn(command[0], [...command.slice(1), ...profile, script], {
     env,
@@ -93,6 +103,52 @@ export async function startProcess(
   });
   await waitFor(readyUrl);
   return child;
+}
+
+/**
+ * Runs `work` while the process whose inspector listens on `inspectPort` (startProcess) records a
+ * CPU profile, written to BENCH_PROFILE_DIR/<name>.cpuprofile: the profile of one measured stretch
+ * (one round of one URL), without the process's start, warm-up or other loads. Without
+ * BENCH_PROFILE_DIR it only runs `work`. Summarise with `npm run profile:summary -- <file>`.
+ */
+export async function profiled<T>(
+  inspectPort: number | undefined,
+  name: string,
+  work: () => Promise<T>,
+): Promise<T> {
+  const dir = process.env.BENCH_PROFILE_DIR;
+  if (!dir || inspectPort === undefined) return work();
+  const targets = (await (await fetch(`http://127.0.0.1:${inspectPort}/json/list`)).json()) as {
+    webSocketDebuggerUrl: string;
+  }[];
+  const socket = new WebSocket(targets[0].webSocketDebuggerUrl);
+  await new Promise((resolve, reject) => {
+    socket.onopen = resolve;
+    socket.onerror = reject;
+  });
+  const answers = new Map<number, (result: unknown) => void>();
+  socket.onmessage = (event) => {
+    const message = JSON.parse(String(event.data)) as { id?: number; result?: unknown };
+    if (message.id !== undefined) answers.get(message.id)?.(message.result);
+  };
+  let nextId = 0;
+  const call = (method: string) =>
+    new Promise<unknown>((resolve) => {
+      const id = ++nextId;
+      answers.set(id, resolve);
+      socket.send(JSON.stringify({ id, method }));
+    });
+  try {
+    await call('Profiler.enable');
+    await call('Profiler.start');
+    const result = await work();
+    const { profile } = (await call('Profiler.stop')) as { profile: unknown };
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, `${name}.cpuprofile`), JSON.stringify(profile));
+    return result;
+  } finally {
+    socket.close();
+  }
 }
 
 export async function stopProcess(child: ChildProcess): Promise<void> {
@@ -112,16 +168,36 @@ export interface LoadResult {
   non2xx: number;
 }
 
+/**
+ * Loads a URL with autocannon. The latency quantiles are those of every 2xx response's own time
+ * (autocannon's, in fractions of a ms), to 10 µs: autocannon's histogram keeps whole milliseconds,
+ * in which an answer under 1 ms is 0 and a ratio of two such p50s is undefined.
+ */
 export async function load(options: autocannon.Options): Promise<LoadResult> {
-  const result = await autocannon({ ...options });
+  const times: number[] = [];
+  const result = await new Promise<autocannon.Result>((resolve, reject) => {
+    const run = autocannon({ ...options }, (err: Error | null, done) =>
+      err ? reject(err) : resolve(done),
+    );
+    run.on('response', (_client, status, _bytes, ms) => {
+      if (status >= 200 && status < 300) times.push(ms);
+    });
+  });
+  const sorted = Float64Array.from(times).sort();
   return {
     requests: result.requests.total,
     requestsPerSecond: result.requests.average,
-    p50Ms: result.latency.p50,
-    p99Ms: result.latency.p99,
+    p50Ms: quantileMs(sorted, 0.5),
+    p99Ms: quantileMs(sorted, 0.99),
     errors: result.errors + result.timeouts,
     non2xx: result.non2xx,
   };
+}
+
+/** The q-quantile of sorted times (nearest rank), rounded to 10 µs; 0 when there are none. */
+export function quantileMs(sorted: Float64Array, q: number): number {
+  if (sorted.length === 0) return 0;
+  return Math.round(percentile(sorted, q * 100) * 100) / 100;
 }
 
 /** CPU time (user + system, ms) a process has used so far; undefined where /proc is not there. */

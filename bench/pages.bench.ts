@@ -19,6 +19,7 @@ import {
   machine,
   median,
   pinCpus,
+  profiled,
   startProcess,
   stopProcess,
   writeResult,
@@ -29,6 +30,8 @@ const DURATION_S = Number(process.env.BENCH_DURATION ?? 6);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const WARMUP_REQUESTS = Number(process.env.BENCH_WARMUP ?? 1_000);
 const PORT = 3907;
+/** With BENCH_PROFILE_DIR: the API's inspector, to profile round 1 of the time list and of /times. */
+const INSPECT_PORT = 4907;
 const ZONE = 'America/New_York';
 const TARGET_RATIO = 1.5;
 const TARGET_BYTES = 60 * 1024;
@@ -53,6 +56,7 @@ async function main(): Promise<void> {
     env,
     `${origin}/health/live`,
     cpu.server,
+    INSPECT_PORT,
   );
   const api = benchApi(PORT, account);
   const results: Record<string, Figures[]> = {
@@ -125,12 +129,10 @@ async function main(): Promise<void> {
     }
     for (let round = 1; round <= ROUNDS; round++) {
       for (const [name, { url, headers }] of Object.entries(urls)) {
-        const r = await loadServer(server.pid, {
-          url,
-          headers,
-          connections: CONNECTIONS,
-          duration: DURATION_S,
-        });
+        const profiledHere = round === 1 && ['timeList', 'confirmation', 'api'].includes(name);
+        const r = await profiled(profiledHere ? INSPECT_PORT : undefined, `pages-${name}`, () =>
+          loadServer(server.pid, { url, headers, connections: CONNECTIONS, duration: DURATION_S }),
+        );
         if (r.errors || r.non2xx)
           throw new Error(`${url}: ${r.errors} errors, ${r.non2xx} non-2xx`);
         results[name].push({

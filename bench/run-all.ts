@@ -10,6 +10,10 @@
  *
  * BENCH_ONLY=http,booking runs some of them only (the report then has those only). The BENCH_*
  * variables (rounds, durations…) reach every benchmark and are written in the report.
+ *
+ * BENCH_RUNS=3 runs the whole list that many times, one pass after the other (so that a drift of
+ * the machine weighs on every benchmark alike), and reports each figure as the median of the runs'
+ * figures (its baseline likewise), with every run's value beside it.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -22,7 +26,7 @@ import { type BenchResult, type Figure, RESULTS_DIR, ROOT, redisOptions } from '
 const ORDER = ['http', 'availability', 'booking', 'webhooks', 'scale'];
 const REPORT = join(ROOT, 'bench', 'REPORT.md');
 
-interface Ran {
+export interface Ran {
   name: string;
   status: number | null;
   seconds: number;
@@ -42,23 +46,81 @@ async function main(): Promise<void> {
   if (names.length === 0)
     throw new Error(`no bench:* script to run (BENCH_ONLY=${only?.join(',')})`);
 
+  const runs = Math.max(1, Number(process.env.BENCH_RUNS ?? 1));
   const started = new Date();
   const machineFacts = await machineDetails();
-  const ran: Ran[] = [];
-  for (const name of names) {
-    const file = join(RESULTS_DIR, `${name}.json`);
-    rmSync(file, { force: true });
-    console.log(`\n=== npm run bench:${name}\n`);
-    const t0 = Date.now();
-    const run = spawnSync('npm', ['run', `bench:${name}`], { stdio: 'inherit', env: process.env });
-    const result = existsSync(file)
-      ? (JSON.parse(readFileSync(file, 'utf8')) as Ran['result'])
-      : undefined;
-    ran.push({ name, status: run.status, seconds: (Date.now() - t0) / 1000, result });
+  const passes: Ran[][] = [];
+  for (let pass = 1; pass <= runs; pass++) {
+    const ran: Ran[] = [];
+    for (const name of names) {
+      const file = join(RESULTS_DIR, `${name}.json`);
+      rmSync(file, { force: true });
+      console.log(`\n=== npm run bench:${name}${runs > 1 ? ` (run ${pass} of ${runs})` : ''}\n`);
+      const t0 = Date.now();
+      const run = spawnSync('npm', ['run', `bench:${name}`], {
+        stdio: 'inherit',
+        env: process.env,
+      });
+      const result = existsSync(file)
+        ? (JSON.parse(readFileSync(file, 'utf8')) as Ran['result'])
+        : undefined;
+      ran.push({ name, status: run.status, seconds: (Date.now() - t0) / 1000, result });
+    }
+    passes.push(ran);
   }
+  const ran = names.map((_, i) => medianRun(passes.map((p) => p[i])));
   writeFileSync(REPORT, report(started, machineFacts, ran));
   console.log(`\nReport written: ${REPORT}`);
   if (ran.some((r) => r.status !== 0 || !r.result)) process.exitCode = 1;
+}
+
+/**
+ * One benchmark's runs as one: each figure the median of the runs that wrote it (baseline too), the
+ * runs' values in a note. A run that failed or wrote nothing makes the whole failed.
+ */
+export function medianRun(runs: Ran[]): Ran {
+  if (runs.length === 1) return runs[0];
+  const failed = runs.find((r) => r.status !== 0 || !r.result);
+  const seconds = runs.reduce((sum, r) => sum + r.seconds, 0);
+  if (failed) return { ...failed, seconds };
+  const results = runs.map((r) => r.result!);
+  // A figure's values across the runs: the same label at the same place among those of that label
+  // (two figures may share a label, one with a target and one with a baseline).
+  const across = (first: Figure, at: number) => {
+    const nth = results[0].figures.slice(0, at).filter((f) => f.label === first.label).length;
+    return results.map((r) => r.figures.filter((f) => f.label === first.label)[nth]);
+  };
+  const figures = results[0].figures.map((first, at) => {
+    const same = across(first, at).filter((f): f is Figure => f !== undefined);
+    const baselines = same.map((f) => f.baseline?.value).filter((v) => v !== undefined);
+    return {
+      ...first,
+      value: middle(same.map((f) => f.value)),
+      baseline: first.baseline && { ...first.baseline, value: middle(baselines) },
+    };
+  });
+  const notes = results[0].figures.map(
+    (f, at) =>
+      `${f.label}, run by run: ${across(f, at)
+        .map((g) => (g ? value(g.value, g.unit) : 'none'))
+        .join(', ')}.`,
+  );
+  return {
+    name: runs[0].name,
+    status: 0,
+    seconds,
+    result: {
+      ...results[results.length - 1],
+      figures,
+      notes: [`Medians of ${runs.length} runs.`, ...notes, ...(results[0].notes ?? [])],
+    },
+  };
+}
+
+function middle(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 }
 
 function rank(name: string): number {

@@ -43,6 +43,7 @@ import {
   tallyReceipts,
   writeResult,
 } from './lib';
+import { percentile } from '../test/support/percentile';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const BACKLOG = Number(process.env.BENCH_BACKLOG ?? 3_000);
@@ -250,10 +251,6 @@ async function bookPaced(
       return book();
     }),
   );
-}
-
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 }
 
 async function measureLatency(

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { HttpDurations } from './http-durations';
 
 /**
  * How a booking ended, as `bookings_total{outcome}` counts it: booked, or refused because the time
@@ -23,7 +24,7 @@ export type WebhookDeferralReason = 'target' | 'slow-target' | 'account';
 export type CalendarSyncOutcome = 'read' | 'unchanged' | 'failed';
 
 /** Seconds; HTTP answers of this service take milliseconds to a few seconds (webhook timeouts: 10 s). */
-const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+export const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 /** Jobs range from a millisecond (a claim that finds nothing) to a receiver's 10 s timeout and more. */
 const JOB_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60];
 
@@ -41,13 +42,12 @@ export class Metrics {
   readonly registry = new Registry();
 
   /** Per route pattern (never the raw URL), method and status: see registerHttpMetrics. */
-  readonly httpDuration = new Histogram({
-    name: 'http_request_duration_seconds',
-    help: 'Time from the request to the end of its response, by route pattern, method and status.',
-    labelNames: ['method', 'route', 'status_code'] as const,
-    buckets: LATENCY_BUCKETS,
-    registers: [this.registry],
-  });
+  readonly httpDuration = new HttpDurations(
+    'http_request_duration_seconds',
+    'Time from the request to the end of its response, by route pattern, method and status.',
+    LATENCY_BUCKETS,
+    this.registry,
+  );
 
   readonly bookings = new Counter({
     name: 'bookings_total',
