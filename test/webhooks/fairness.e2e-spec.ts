@@ -10,6 +10,7 @@ import { startApi, startWorker } from '../support/test-app';
 import { testConfig } from '../support/test-environment';
 import { Receiver, Tarpit } from './receiver';
 import { type Shop, book, openShop } from './shops';
+import { percentile } from '../support/percentile';
 
 /** The most subscriptions an account may have: all of them at the tarpit. */
 const TARPIT_SUBSCRIPTIONS = 25;
@@ -21,10 +22,6 @@ const PACE_MS = 250;
 const P99_LIMIT_MS = 1000;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
-}
 
 /**
  * Issue 20, item 2: one account's slow receivers must not delay every account's webhooks. An
