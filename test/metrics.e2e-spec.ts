@@ -254,7 +254,15 @@ describe('Metrics (e2e)', () => {
       return status.state === 'pending' ? undefined : status;
     }, 20_000);
     expect(status).toMatchObject({ state: 'ok', eventsRead: 5, lastError: null });
-    const after = await scrape(workerUrl);
+    // The status is committed before the sync's counters move (the account's epoch is bumped in
+    // between): scraped until they have, as Prometheus would see them a moment later.
+    const after = await eventually(async () => {
+      const text = await scrape(workerUrl);
+      const read = sample(text, 'calendar_syncs_total', { type: 'ics', outcome: 'read' });
+      return read > sample(before, 'calendar_syncs_total', { type: 'ics', outcome: 'read' })
+        ? text
+        : undefined;
+    }, 20_000);
     const grew = (name: string, labels: Record<string, string>) =>
       sample(after, name, labels) - sample(before, name, labels);
     expect(grew('calendar_syncs_total', { type: 'ics', outcome: 'read' })).toBeGreaterThanOrEqual(
