@@ -6,6 +6,7 @@ import type { Logger } from 'pino';
 import { DataSource } from 'typeorm';
 import { useReadCommitted } from '../common/database/read-committed';
 import { Secrets } from '../common/crypto/secrets';
+import { AccountEpochs } from '../common/database/account-epochs';
 import { dataSourceOptions } from '../common/database/data-source-options';
 import { ReadReplicas } from '../common/database/read-replicas';
 import { RecentWrites } from '../common/database/recent-writes';
@@ -23,7 +24,8 @@ export interface CoreOptions {
 
 /**
  * What every process shares: configuration, logs, MySQL (schema created and migrated at start unless
- * switched off) and its read replicas, if any, CQRS buses and the server's secrets.
+ * switched off) and its read replicas, if any, the accounts' write epochs, CQRS buses and the
+ * server's secrets.
  */
 @Global()
 @Module({})
@@ -53,8 +55,8 @@ export class CoreModule {
         }),
         CqrsModule.forRoot(),
       ],
-      providers: [Secrets, RecentWrites, ReadReplicas],
-      exports: [Secrets, RecentWrites, ReadReplicas],
+      providers: [Secrets, RecentWrites, ReadReplicas, AccountEpochs],
+      exports: [Secrets, RecentWrites, ReadReplicas, AccountEpochs],
     };
   }
 }

@@ -184,6 +184,8 @@ export class AppConfig {
     readonly notifications: NotificationsConfig,
     readonly limits: LimitsConfig,
     readonly calendarSync: CalendarSyncConfig,
+    /** Kept `/availability/times` answers (see AvailabilityAnswers); ttl 0 = none. */
+    readonly availability: { cacheTtlMs: number } = { cacheTtlMs: 0 },
   ) {}
 
   /** Builds the configuration from an environment (process.env by default). */
@@ -295,6 +297,7 @@ export class AppConfig {
         scanIntervalMs: e.CALENDAR_SYNC_SCAN_INTERVAL_MS,
         timeoutMs: e.CALENDAR_SYNC_TIMEOUT_MS,
       },
+      { cacheTtlMs: e.AVAILABILITY_CACHE_TTL_MS },
     );
   }
 

@@ -132,6 +132,13 @@ export class Environment {
   @IntVariable(0, 300_000)
   AUTH_CACHE_TTL_MS = 15_000;
 
+  /**
+   * How long an API process keeps an `/availability/times` answer, checked against its account's
+   * write epoch in Redis on every request (see AvailabilityAnswers); 0 = no cache.
+   */
+  @IntVariable(0, 600_000)
+  AVAILABILITY_CACHE_TTL_MS = 60_000;
+
   /** Port of the worker's health endpoints (the worker serves nothing else over HTTP); 0 as PORT. */
   @IntVariable(0, 65535)
   WORKER_PORT = 3001;
@@ -335,8 +342,9 @@ export class Environment {
   RATE_LIMIT_CONCURRENT = 20;
 
   /**
-   * Safety expiry of a concurrency slot: a slot whose pod died before releasing it frees itself after
-   * this long (a request running longer loses its slot then).
+   * Safety expiry of a pod's count of a client's requests in flight: it stops counting this long
+   * after the pod last reported it (the pod died; or one of its requests ran this long while no
+   * other request of the client came).
    */
   @IntVariable(1000)
   RATE_LIMIT_SLOT_TTL_MS = 60_000;

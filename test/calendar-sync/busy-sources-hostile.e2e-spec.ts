@@ -1,6 +1,7 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DataSource } from 'typeorm';
 import { Secrets } from '../../src/common/crypto/secrets';
+import { AccountEpochs } from '../../src/common/database/account-epochs';
 import { BusySourceSync } from '../../src/modules/calendar-sync/busy-source-sync';
 import { type ApiClient, apiClient, apiError } from '../support/api-client';
 import { createCalendar } from '../support/catalog-fixtures';
@@ -148,7 +149,12 @@ describe('Calendar sync: hostile input and isolation (e2e)', () => {
       [config, `port ${new URL(ics.url).port} is not allowed`],
       [anyPort, 'address 127.0.0.1 is not public'],
     ] as const) {
-      const sync = new BusySourceSync(app.get(DataSource), app.get(Secrets), rules);
+      const sync = new BusySourceSync(
+        app.get(DataSource),
+        app.get(Secrets),
+        rules,
+        app.get(AccountEpochs),
+      );
       await expect(sync.sync(id)).resolves.toEqual({ kind: 'failed', error });
       expect(
         (await api.get(`/calendars/${calendar}/busy-sources/${id}`)).body.status,

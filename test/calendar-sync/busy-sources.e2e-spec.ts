@@ -2,6 +2,7 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DateTime } from 'luxon';
 import { DataSource } from 'typeorm';
 import { Secrets } from '../../src/common/crypto/secrets';
+import { AccountEpochs } from '../../src/common/database/account-epochs';
 import type { AppConfig } from '../../src/config/app-config';
 import { BusySourceSync } from '../../src/modules/calendar-sync/busy-source-sync';
 import { type ApiClient, apiClient, apiError } from '../support/api-client';
@@ -48,7 +49,12 @@ describe('Calendar sync: busy time from the staff calendars (e2e, Radicale)', ()
     ics = await IcsServer.start();
     config = testConfig();
     app = await startApi({ config });
-    sync = new BusySourceSync(app.get(DataSource), app.get(Secrets), config);
+    sync = new BusySourceSync(
+      app.get(DataSource),
+      app.get(Secrets),
+      config,
+      app.get(AccountEpochs),
+    );
     const account = await createAccount(app);
     api = apiClient(app, account);
     calendar = await createCalendar(api, { name: 'Dr. Smith', timezone: NY, hours: EVERY_DAY });

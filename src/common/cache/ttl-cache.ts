@@ -1,3 +1,5 @@
+import { BoundedMap } from './bounded-map';
+
 /**
  * Values by key, each kept `ttlMs` after it was read, at most `maxEntries` of them (the oldest
  * read is dropped first). Concurrent loads of one key share one read, and a read that was in flight
@@ -8,15 +10,17 @@
  * an authenticated request costs no query while its entry is fresh.
  */
 export class TtlCache<K, V> {
-  private readonly entries = new Map<K, { value: V; expiresAt: number }>();
+  private readonly entries: BoundedMap<K, { value: V; expiresAt: number }>;
   private readonly loading = new Map<K, Promise<V>>();
   /** Bumped by every deletion: a read that began before one must not refill the cache. */
   private deletions = 0;
 
   constructor(
     private readonly ttlMs: number,
-    private readonly maxEntries = 10_000,
-  ) {}
+    maxEntries = 10_000,
+  ) {
+    this.entries = new BoundedMap(maxEntries);
+  }
 
   /** The value kept for `key`, when it is still fresh. */
   get(key: K): V | undefined {
@@ -59,11 +63,6 @@ export class TtlCache<K, V> {
     try {
       const value = await read();
       if (this.ttlMs > 0 && keep(value) && this.deletions === deletionsBefore) {
-        if (this.entries.size >= this.maxEntries) {
-          // Map keeps insertion order: drop the oldest entry.
-          const oldest = this.entries.keys().next();
-          if (!oldest.done) this.entries.delete(oldest.value);
-        }
         this.entries.set(key, { value, expiresAt: Date.now() + this.ttlMs });
       }
       return value;

@@ -2,7 +2,7 @@ import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
 import type { Logger } from 'pino';
 import { AppConfig } from '../../config/app-config';
 import { ROOT_LOGGER } from '../logging/logging.module';
-import { createRedisConnection, type RedisConnection } from '../queues/redis-connections';
+import { createFailFastConnection, type RedisConnection } from '../queues/redis-connections';
 
 /**
  * Read-your-writes across API pods: which accounts wrote within the last DB_READ_YOUR_WRITES_MS,
@@ -30,15 +30,7 @@ export class RecentWrites implements OnApplicationShutdown {
   ) {
     this.windowMs = config.db.replicas.readYourWritesMs;
     if (config.db.replicas.nodes.length === 0 || this.windowMs === 0) return;
-    this.redis = createRedisConnection(config.redis, {
-      keyPrefix: `${config.queue.prefix}:`,
-      enableOfflineQueue: false,
-      maxRetriesPerRequest: 0,
-      commandTimeout: 200,
-      connectTimeout: 2000,
-      retryStrategy: (attempt) => Math.min(attempt * 100, 2000),
-    });
-    this.redis.on('error', () => undefined); // reported by the calls that fail
+    this.redis = createFailFastConnection(config);
   }
 
   private key(accountId: number): string {

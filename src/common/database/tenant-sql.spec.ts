@@ -51,6 +51,11 @@ const LISTED: [file: string, start: string, routing: string][] = [
   ['modules/availability/busy-time.ts', 'SELECT class_id AS classId', OWNED],
   ['modules/availability/calendar-locks.ts', 'SELECT id FROM calendars WHERE id IN', OWNED],
   ['modules/availability/calendar-locks.ts', 'SELECT c.id ${BUSY_COLUMNS} FROM calendars', OWNED],
+  [
+    'modules/availability/calendar-locks.ts',
+    'SELECT c.id ${busyColumnsOf(busyKinds)} ${CONTEXT_CHECK_COLUMNS} FROM calendars',
+    OWNED,
+  ],
   ['modules/availability/slot-context.ts', 'SELECT ${TYPE_COLUMNS}', OWNED],
   ['modules/availability/slot-context.ts', 'SELECT addon_id AS addonId', OWNED],
   ['modules/availability/slot-holds.ts', 'DELETE FROM slot_holds WHERE id', OWNED],

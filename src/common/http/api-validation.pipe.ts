@@ -4,6 +4,7 @@ import {
   ValidationPipe,
   type ValidationError,
 } from '@nestjs/common';
+import { BoundedMap } from '../cache/bounded-map';
 import { ExpectedJsonObjectError, InvalidAttributeError } from '../errors/domain-error';
 import {
   InvalidAttributeValueError,
@@ -73,13 +74,50 @@ export class ApiValidationPipe extends ValidationPipe {
     });
   }
 
+  /** Valid query DTOs by DTO class and query (see validQuery). */
+  private readonly validQueries = new Map<unknown, Map<string, object>>();
+
   override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
     if (metadata.type === 'body' && this.expectsObject(metadata) && !isPlainObject(value)) {
       throw new ExpectedJsonObjectError();
     }
+    if (metadata.type === 'query' && isPlainObject(value) && this.toValidate(metadata))
+      return this.validQuery(value, metadata);
+    return this.validated(value, metadata);
+  }
+
+  private validated(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
     // What the DTO does not declare is dropped now, before the pipe walks the value.
     const kept = this.toValidate(metadata) ? declaredOnly(metadata.metatype, value) : value;
     return super.transform(kept, metadata);
+  }
+
+  /**
+   * A query string's DTO. The same query (a client polling `/availability/times`) validates to the
+   * same DTO: validation is a pure function of the value (no rule reads the clock or any state),
+   * so the DTO of a valid query is kept (at most MEMO_ENTRIES per DTO class, queries of at most
+   * MEMO_KEY_CHARS) and a copy of it served, its arrays copied too. Only DTOs of flat values are
+   * kept (a copy could not protect a nested object); an invalid query is validated every time, and
+   * gets its error as ever.
+   */
+  private async validQuery(
+    value: Record<string, unknown>,
+    metadata: ArgumentMetadata,
+  ): Promise<unknown> {
+    const key = JSON.stringify(value);
+    if (key.length > MEMO_KEY_CHARS) return this.validated(value, metadata);
+    let memo = this.validQueries.get(metadata.metatype);
+    const known = memo?.get(key);
+    if (known !== undefined) return copyOf(known);
+    const dto = await this.validated(value, metadata);
+    if (!isFlat(dto)) return dto;
+    if (memo === undefined)
+      this.validQueries.set(
+        metadata.metatype,
+        (memo = new BoundedMap<string, object>(MEMO_ENTRIES)),
+      );
+    memo.set(key, copyOf(dto));
+    return dto;
   }
 
   /**
@@ -97,6 +135,32 @@ export class ApiValidationPipe extends ValidationPipe {
     const type = metadata.metatype;
     return !!type && !metadata.data && type !== Array && this.toValidate(metadata);
   }
+}
+
+const MEMO_ENTRIES = 1000;
+const MEMO_KEY_CHARS = 1024;
+
+/** An object whose values are primitives or arrays of primitives. */
+function isFlat(value: unknown): value is object {
+  if (typeof value !== 'object' || value === null) return false;
+  for (const item of Object.values(value))
+    if (Array.isArray(item) ? item.some(isObject) : isObject(item)) return false;
+  return true;
+}
+
+function isObject(value: unknown): boolean {
+  return typeof value === 'object' && value !== null;
+}
+
+/** A copy of a flat DTO: same class, its arrays copied. */
+function copyOf<T extends object>(dto: T): T {
+  const copy = Object.create(Object.getPrototypeOf(dto) as object | null) as Record<
+    string,
+    unknown
+  >;
+  for (const [name, item] of Object.entries(dto))
+    copy[name] = Array.isArray(item) ? [...(item as unknown[])] : item;
+  return copy as T;
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {

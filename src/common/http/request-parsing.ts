@@ -67,6 +67,8 @@ export function rewriteUrl(req: IncomingMessage): string {
  * the DTO, see IdList) `a=1,2`. Repeated plain keys combine into an array.
  */
 export function parseQuery(query: string): Record<string, unknown> {
+  // No query, as most requests: what qs answers for it, without it building its options first.
+  if (query === '') return {};
   return qs.parse(query, {
     depth: 1,
     arrayLimit: 100,

@@ -1,5 +1,6 @@
 import { Writable } from 'node:stream';
-import { createRootLogger, logFormat } from './logging.module';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { LineBatches, RequestLogController, createRootLogger, logFormat } from './logging.module';
 
 describe('logFormat: pretty for a person at a terminal, JSON for machines', () => {
   it.each([
@@ -30,5 +31,78 @@ describe('createRootLogger', () => {
       port: 3000,
       msg: 'API listening',
     });
+  });
+});
+
+describe('RequestLogController', () => {
+  const capture = () => {
+    const lines: string[] = [];
+    return { lines, sink: { write: (line: string) => void lines.push(line) } };
+  };
+  const completed = (url: string, id = 'req-1') =>
+    [
+      null,
+      { id, method: 'GET', url } as FastifyRequest,
+      { statusCode: 200, elapsedTime: 1.2345678 } as FastifyReply,
+    ] as const;
+
+  it.each([
+    '/api/v1/me',
+    '/api/v1/appointments?ids[]=1&ids[]=2',
+    '/api/v1/"quoted"\\back\u00e9',
+    '/api/v1/control\u0001\nchars',
+    '/api/v1/pair\ud83d\ude00',
+  ])('writes the line pino writes for the same fields (%s)', (url) => {
+    const { lines, sink } = capture();
+    const logger = createRootLogger('info', 'api', sink);
+    new RequestLogController(logger).requestCompleted(...completed(url));
+    logger.info(
+      { reqId: 'req-1', method: 'GET', url, statusCode: 200, responseTime: 1.2345678 },
+      'request completed',
+    );
+    const [ours, pinos] = lines.map((line) => line.replace(/"time":\d+/, '"time":0'));
+    expect(ours).toBe(pinos);
+    expect(JSON.parse(lines[0])).toMatchObject({ level: 30, service: 'api', url });
+  });
+
+  it('escapes a lone surrogate, which pino would write as it is', () => {
+    const { lines, sink } = capture();
+    const url = '/api/v1/lone\ud800';
+    new RequestLogController(createRootLogger('info', 'api', sink)).requestCompleted(
+      ...completed(url),
+    );
+    expect(lines[0]).toContain('"url":"/api/v1/lone\\ud800"');
+    expect(JSON.parse(lines[0])).toMatchObject({ url });
+  });
+
+  it('writes nothing above info, nor for health probes', () => {
+    const { lines, sink } = capture();
+    new RequestLogController(createRootLogger('warn', 'api', sink)).requestCompleted(
+      ...completed('/api/v1/me'),
+    );
+    new RequestLogController(createRootLogger('info', 'api', sink)).requestCompleted(
+      ...completed('/health/live'),
+    );
+    expect(lines).toEqual([]);
+  });
+});
+
+describe('LineBatches', () => {
+  it('hands lines on in batches, and what is pending on flush', () => {
+    const written: string[] = [];
+    const destination = {
+      write: (batch: string) => void written.push(batch),
+      flush: (cb?: () => void) => cb?.(),
+      flushSync: () => undefined,
+    } as unknown as ConstructorParameters<typeof LineBatches>[0];
+    const batches = new LineBatches(destination, 10, 60_000);
+    batches.write('12345\n');
+    expect(written).toEqual([]);
+    batches.write('67890\n');
+    expect(written).toEqual(['12345\n67890\n']);
+    batches.write('abc\n');
+    batches.flushSync();
+    batches.flushSync();
+    expect(written).toEqual(['12345\n67890\n', 'abc\n']);
   });
 });

@@ -20,8 +20,9 @@ export class Outbox {
       throw new Error('Outbox.record must run inside a transaction');
     }
     const now = new Date();
+    // Plain assignment of every column: TypeORM's create() walked the entity's metadata for it.
     const records = events.map((e) =>
-      tx.create(OutboxRecord, {
+      Object.assign(new OutboxRecord(), {
         accountId: e.accountId,
         type: e.type,
         payload: { ...e.payload },

@@ -44,6 +44,28 @@ export function createRedisConnection(
 }
 
 /**
+ * A connection for commands that must not hold a request: under the queue prefix, no offline queue,
+ * no retry, 200 ms per command, reconnecting in the background; its errors are left to the calls
+ * that fail (read-your-writes marks, accounts' write epochs).
+ */
+export function createFailFastConnection(
+  config: AppConfig,
+  options: ConnectionOptions = {},
+): RedisConnection {
+  const redis = createRedisConnection(config.redis, {
+    keyPrefix: `${config.queue.prefix}:`,
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 0,
+    commandTimeout: 200,
+    connectTimeout: 2000,
+    retryStrategy: (attempt) => Math.min(attempt * 100, 2000),
+    ...options,
+  });
+  redis.on('error', () => undefined); // reported by the calls that fail
+  return redis;
+}
+
+/**
  * Bull's key prefix. On a cluster it is a hash tag (`{scheduling}`): every key of a queue — its
  * lists, sets, job hashes, and those its Lua scripts touch together — is then in one slot, which
  * Redis Cluster requires of a script's keys. The single node keeps the plain prefix (the keys of

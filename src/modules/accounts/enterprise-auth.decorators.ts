@@ -1,13 +1,9 @@
-import {
-  type ExecutionContext,
-  SetMetadata,
-  applyDecorators,
-  createParamDecorator,
-} from '@nestjs/common';
+import { SetMetadata, applyDecorators } from '@nestjs/common';
 import { ApiSecurity } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
 import { UnauthorizedError } from '../../common/errors/domain-error';
 import type { Enterprise } from './enterprise.entity';
+import { requestParam } from './request-param';
 
 /** Metadata of the enterprise API's own endpoints (`/users`, `/webhooks`). */
 export const IS_ENTERPRISE_API = 'isEnterpriseApi';
@@ -24,10 +20,8 @@ export const EnterpriseApi = (): ClassDecorator =>
   applyDecorators(SetMetadata(IS_ENTERPRISE_API, true), ApiSecurity(ENTERPRISE_SECURITY));
 
 /** The authenticated enterprise (@EnterpriseApi() endpoints only). */
-export const CurrentEnterprise = createParamDecorator(
-  (_: unknown, ctx: ExecutionContext): Enterprise => {
-    const enterprise = ctx.switchToHttp().getRequest<EnterpriseRequest>().enterprise;
-    if (!enterprise) throw new UnauthorizedError(); // an endpoint without @EnterpriseApi()
-    return enterprise;
-  },
-);
+export const CurrentEnterprise = requestParam((request): Enterprise => {
+  const enterprise = (request as EnterpriseRequest).enterprise;
+  if (!enterprise) throw new UnauthorizedError(); // an endpoint without @EnterpriseApi()
+  return enterprise;
+});

@@ -4,7 +4,7 @@ import { DataSource, type EntityManager } from 'typeorm';
 import { insertRows } from '../../common/database/insert-rows';
 import { Metrics } from '../../common/metrics/metrics';
 import type { DomainEvent } from '../../common/outbox/domain-event';
-import { Appointment, SlotPlacement, consumeHold, resolveSlotContext } from '../availability';
+import { Appointment, SlotPlacement, StaleSlotContextError, consumeHold } from '../availability';
 import { upsertBookingClient } from '../clients';
 import { AppointmentScheduledEvent, eventsOf } from './appointment-events';
 import { AppointmentParts } from './appointment-parts';
@@ -16,6 +16,7 @@ import { BookAppointmentCommand } from './book-appointment.command';
 import { type Booking, bookingInput } from './book-appointment.request';
 import { type BookingChecked, bookedAppointment } from './booked-appointment';
 import { checkBookingRequest, checkBookingTime, startOf } from './booking-checks';
+import { withBookingContext } from './booking-context';
 import { bookingHold } from './booking-hold';
 import { type IdempotencyClaim, IdempotencyKeys } from './idempotency-keys';
 
@@ -57,33 +58,52 @@ export class BookAppointmentHandler implements ICommandHandler<BookAppointmentCo
     );
   }
 
-  private async book(booking: Booking, claim?: IdempotencyClaim): Promise<AppointmentView> {
-    // The account's settings are the principal's: read at authentication, at most AUTH_CACHE_TTL_MS
-    // old on another pod (at once on the pod that changed them), as for availability and API keys.
-    const checked = await this.check(booking);
-    const appointment = await this.writes.transact((tx) => this.write(tx, booking, checked, claim));
-    this.metrics.countBooking('booked');
-    return this.views.renderWritten(appointment, {
-      type: checked.ctx.type,
-      calendar: checked.ctx.calendars.find((c) => c.id === appointment.calendarId)!,
-      label: checked.label,
-      hasAnswers: checked.fieldValues.length > 0,
-    });
+  /**
+   * `fresh`: with a context read for this booking. One checked with a cached context that turns
+   * out stale (StaleSlotContextError) is made again on a fresh read (see withBookingContext).
+   */
+  private async book(
+    booking: Booking,
+    claim?: IdempotencyClaim,
+    fresh = false,
+  ): Promise<AppointmentView> {
+    try {
+      // The account's settings are the principal's: read at authentication, at most
+      // AUTH_CACHE_TTL_MS old on another pod (at once on the pod that changed them).
+      const checked = await this.check(booking, fresh);
+      const appointment = await this.writes.transact((tx) =>
+        this.write(tx, booking, checked, claim),
+      );
+      this.metrics.countBooking('booked');
+      return await this.views.renderWritten(appointment, {
+        type: checked.ctx.type,
+        calendar: checked.ctx.calendars.find((c) => c.id === appointment.calendarId)!,
+        label: checked.label,
+        hasAnswers: checked.fieldValues.length > 0,
+      });
+    } catch (err) {
+      if (fresh || !(err instanceof StaleSlotContextError)) throw err;
+      return this.book(booking, claim, true);
+    }
   }
 
   /** Everything that needs no lock, in the contract's order of errors. */
-  private async check({ account, input, mode: { admin } }: Booking): Promise<BookingChecked> {
+  private check(booking: Booking, fresh: boolean): Promise<BookingChecked> {
+    const { account, input, mode } = booking;
+    const admin = mode.admin;
     const slot = checkBookingRequest(input, { admin, requirePhone: account.requirePhone });
-    const ctx = await resolveSlotContext(this.dataSource.manager, account, slot);
-    const calendarNamed = slot.calendarID !== undefined;
-    const zone = calendarNamed ? ctx.calendars[0].timezone : account.timezone;
-    const time = checkBookingTime(input, { admin, duration: ctx.rules.duration, zone });
-    const fieldValues = await this.parts.answers(account.id, ctx.type, input.fields ?? [], admin);
-    const label = await this.parts.label(account.id, input.labels ?? []);
-    const start = startOf(time);
-    const held = { ctx, calendarNamed };
-    const hold = await bookingHold(this.dataSource.manager, account.id, input, held, time, start);
-    return { ...time, start, ctx, calendarNamed, fieldValues, label, hold };
+    const manager = this.dataSource.manager;
+    return withBookingContext(manager, booking, slot, fresh, async (ctx) => {
+      const calendarNamed = slot.calendarID !== undefined;
+      const zone = calendarNamed ? ctx.calendars[0].timezone : account.timezone;
+      const time = checkBookingTime(input, { admin, duration: ctx.rules.duration, zone });
+      const fieldValues = await this.parts.answers(account.id, ctx.type, input.fields ?? [], admin);
+      const label = await this.parts.label(account.id, input.labels ?? []);
+      const start = startOf(time);
+      const held = { ctx, calendarNamed };
+      const hold = await bookingHold(manager, account.id, input, held, time, start);
+      return { ...time, start, ctx, calendarNamed, fieldValues, label, hold };
+    });
   }
 
   /** Under the calendars' locks: the time checked on what is committed, the appointment inserted. */
@@ -105,10 +125,9 @@ export class BookAppointmentHandler implements ICommandHandler<BookAppointmentCo
       code: input.certificate,
       email: input.email ?? null,
     });
-    const appointment = tx.create(
-      Appointment,
-      bookedAppointment(booking, { ...checked, ...placement, sale }),
-    );
+    // Every column given (bookedAppointment): assigned as is, TypeORM's create() walked its metadata.
+    const booked = bookedAppointment(booking, { ...checked, ...placement, sale });
+    const appointment = Object.assign(new Appointment(), booked);
     appointment.id = Number(await insertRows(tx, Appointment, [appointment]));
     if (claim) await this.idempotencyKeys.record(tx, account.id, claim, appointment.id);
     await this.parts.writeAnswers(tx, appointment.id, checked.fieldValues);

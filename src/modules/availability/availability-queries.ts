@@ -42,9 +42,11 @@ import {
 } from './slot-context';
 import { assertInAdvanceWindow } from './placement';
 import { anyZoneSpan, classRange, dayInUtc, monthInUtc, parseDay, parseMonth } from './query-spans';
+import { planBusyRead, settleBusyRead } from './read-window';
+import { type TimedAnswer, timesValidUntil } from './availability-answers';
 import { slotRequestOf } from './slot-request';
 import { type Unavailable, checkSession, freeStarts } from './slot-engine';
-import { type Span, ZoneClock } from './working-time';
+import { type Span, zoneClock } from './working-time';
 
 /** At most this many times in one `POST /availability/check-times`. */
 export const MAX_CHECKED_TIMES = 100;
@@ -73,17 +75,23 @@ export class AvailabilityQueries {
     query: AvailableDatesQuery,
     now = Date.now(),
   ): Promise<AvailableDate[]> {
+    const plan = planBusyRead(
+      query,
+      (zone) => parseMonth(query.month, zone),
+      () => busySpanAround(anyZoneSpan(monthInUtc(query.month))),
+    );
     const ctx = await resolveSlotContext(this.manager, account, query, {
-      ...busySpanAround(anyZoneSpan(monthInUtc(query.month))),
+      ...plan.read,
       ignoreAppointmentIds: [],
     });
     const zone = displayZone(account, ctx, query.timezone);
-    const month = parseMonth(query.month, zone);
+    const month = plan.zone === zone ? plan.window! : parseMonth(query.month, zone);
+    settleBusyRead(plan, ctx, zone, month, query.timezone !== undefined);
     const starts =
       ctx.type.kind === 'class'
         ? (await this.sessions(ctx, month, now)).filter((s) => !s.unavailable).map(startOf)
         : [...(await this.serviceStarts(ctx, month, now)).keys()];
-    const clock = new ZoneClock(zone, month.from, month.until);
+    const clock = zoneClock(zone, month.from, month.until);
     const dates = new Set(starts.map((start) => clock.localDate(start)));
     return [...dates].sort().map((date) => ({ date }));
   }
@@ -93,13 +101,28 @@ export class AvailabilityQueries {
     query: AvailableTimesQuery,
     now = Date.now(),
   ): Promise<AvailableTime[]> {
+    return (await this.timedTimes(account, query, now)).answer;
+  }
+
+  /** `times`, with until when the same data gives the same answer (see timesValidUntil). */
+  async timedTimes(
+    account: Account,
+    query: AvailableTimesQuery,
+    now = Date.now(),
+  ): Promise<TimedAnswer<AvailableTime[]>> {
     const ignore = query.ignoreAppointmentIDs ?? [];
+    const plan = planBusyRead(
+      query,
+      (zone) => parseDay(query.date, zone),
+      () => busySpanAround(anyZoneSpan(dayInUtc(query.date))),
+    );
     const ctx = await resolveSlotContext(this.manager, account, query, {
-      ...busySpanAround(anyZoneSpan(dayInUtc(query.date))),
+      ...plan.read,
       ignoreAppointmentIds: ignore,
     });
     const zone = displayZone(account, ctx, query.timezone);
-    const day = parseDay(query.date, zone);
+    const day = plan.zone === zone ? plan.window! : parseDay(query.date, zone);
+    settleBusyRead(plan, ctx, zone, day, query.timezone !== undefined);
     const counts = new Map<number, number>();
     if (ctx.type.kind === 'class') {
       for (const open of await this.sessions(ctx, day, now, ignore))
@@ -109,10 +132,15 @@ export class AvailabilityQueries {
       for (const [start, calendars] of await this.serviceStarts(ctx, day, now, ignore))
         counts.set(start, calendars);
     }
-    const clock = new ZoneClock(zone, day.from, day.until);
-    return [...counts.entries()]
-      .sort(([a], [b]) => a - b)
-      .map(([start, slotsAvailable]) => ({ time: clock.format(start), slotsAvailable }));
+    const clock = zoneClock(zone, day.from, day.until);
+    const starts = [...counts.keys()].sort((a, b) => a - b);
+    return {
+      answer: starts.map((start) => ({
+        time: clock.format(start),
+        slotsAvailable: counts.get(start)!,
+      })),
+      validUntil: timesValidUntil(ctx, day, starts, now),
+    };
   }
 
   async classes(

@@ -48,7 +48,7 @@ export class AvailabilityController {
   times(
     @CurrentPrincipal() principal: Principal,
     @Query() query: AvailableTimesQuery,
-  ): Promise<AvailableTime[]> {
+  ): Promise<readonly AvailableTime[]> {
     return this.availability.times(principal.account, query);
   }
 

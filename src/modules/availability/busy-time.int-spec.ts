@@ -1,17 +1,9 @@
 import type { DataSource } from 'typeorm';
 import { DAY, MINUTE } from '../../common/time/durations';
+import { insertAppointment, insertCalendar } from '../../../test/support/busy-rows';
 import { openTestDataSource } from '../../../test/support/test-data-source';
 import { MAX_BUSY_SPAN_MINUTES, readBusyTime } from './busy-time';
 import { lockCalendarReadingBusy } from './calendar-locks';
-
-/** A bare calendar row (account 1, UTC, no hours): what the busy-time reads need of it. */
-function insertCalendar(dataSource: DataSource, id: number, name: string): Promise<unknown> {
-  return dataSource.query(
-    `INSERT INTO calendars (id, account_id, name, description, timezone, hours, overrides, created_at, updated_at)
-     VALUES (?, 1, ?, '', 'UTC', '{}', '{}', NOW(3), NOW(3))`,
-    [id, name],
-  );
-}
 
 /**
  * The read behind every availability answer costs what the range holds: on a calendar with two
@@ -20,12 +12,12 @@ function insertCalendar(dataSource: DataSource, id: number, name: string): Promi
  */
 describe('readBusyTime (MySQL)', () => {
   let dataSource: DataSource;
-  const calendarId = 900_001;
+  let calendarId: number;
   const base = Date.UTC(2031, 0, 1);
 
   beforeAll(async () => {
     dataSource = await openTestDataSource();
-    await insertCalendar(dataSource, calendarId, 'History');
+    calendarId = await insertCalendar(dataSource.manager, 'History');
     // Two years of history: one 30-minute appointment every 2 hours.
     const rows: unknown[][] = [];
     for (let at = base - 365 * DAY; at < base + 365 * DAY; at += 120 * MINUTE)
@@ -89,13 +81,13 @@ describe('readBusyTime (MySQL)', () => {
  */
 describe('lockCalendarReadingBusy (MySQL)', () => {
   let dataSource: DataSource;
-  const calendarId = 900_002;
+  let calendarId: number;
   const start = Date.UTC(2031, 5, 1, 9);
   const window = { from: start, until: start + 30 * MINUTE };
 
   beforeAll(async () => {
     dataSource = await openTestDataSource();
-    await insertCalendar(dataSource, calendarId, 'Contended');
+    calendarId = await insertCalendar(dataSource.manager, 'Contended');
   });
 
   afterEach(() => dataSource.query('DELETE FROM appointments WHERE calendar_id = ?', [calendarId]));
@@ -110,17 +102,7 @@ describe('lockCalendarReadingBusy (MySQL)', () => {
     const holder = dataSource.createQueryRunner();
     await holder.startTransaction();
     await holder.query('SELECT id FROM calendars WHERE id = ? FOR UPDATE', [calendarId]);
-    await holder.query(
-      `INSERT INTO appointments (account_id, appointment_type_id, calendar_id, starts_at, ends_at, busy_from, busy_until, created_at, updated_at)
-       VALUES (1, 1, ?, ?, ?, ?, ?, NOW(3), NOW(3))`,
-      [
-        calendarId,
-        new Date(from),
-        new Date(from + 30 * MINUTE),
-        new Date(from),
-        new Date(from + 30 * MINUTE),
-      ],
-    );
+    await insertAppointment(holder.manager, calendarId, from, from + 30 * MINUTE);
     return holder;
   }
 

@@ -16,9 +16,12 @@ export {
 } from './busy-time';
 export { withinLimits } from './booking-limits';
 export { CalendarLocks } from './calendar-locks';
+// For the writers of busy time above availability (holds, calendar sync): see markBusyKind.
+export { BusyKind, markBusyKind } from '../catalog';
 export { SlotHold } from './slot-hold.entity';
 export { consumeHold, heldSlot, newHoldToken } from './slot-holds';
 export { SlotPlacement } from './slot-placement';
+export { StaleSlotContextError, cachedSlotContext, forgetSlotContext } from './slot-context-cache';
 export { localDateBounds } from './query-spans';
 export { type Placement, adminPlacement, assertInAdvanceWindow, sessionAt } from './placement';
 export {

@@ -5,6 +5,7 @@ import { ForbiddenError } from '../../common/errors/domain-error';
 import { MINUTE } from '../../common/time/durations';
 import type { Account } from '../accounts';
 import {
+  ALL_BUSY_KINDS,
   Addon,
   type AppointmentType,
   type Calendar,
@@ -15,17 +16,17 @@ import {
   InvalidCalendarError,
 } from '../catalog';
 import {
-  BUSY_COLUMNS,
-  type BusyColumns,
+  BUSY_LIST_COLUMN,
+  type BusyListColumn,
   type BusyRequest,
   MAX_APPOINTMENT_MINUTES,
   busyParameters,
-  busySpansOf,
-  json,
+  busyListSpansOf,
 } from './busy-time';
 import { AddonNotOfferedError } from './availability.errors';
 import type { CalendarSchedule, SlotRules } from './slot-engine';
 import type { Span } from './working-time';
+import { BoundedMap } from '../../common/cache/bounded-map';
 
 /** What a question about availability (or a booking) is about, checked against the account. */
 export interface SlotRequest {
@@ -81,6 +82,21 @@ export interface SlotContext {
   rules: SlotRules;
   /** The calendars' busy time over the span asked for with the context, by calendar id. */
   busy?: Map<number, Span[]>;
+  /**
+   * Set on a context from the booking's cache (slot-context-cache.ts): its type, calendar and link
+   * as read then, which the calendar's lock statement compares with what is committed.
+   */
+  stamp?: string;
+  /**
+   * With `stamp`: the calendar's BusyKind bits as read then (part of the stamp), the kinds of busy
+   * time the lock statement reads (see lockCalendarReadingBusy).
+   */
+  busyKinds?: number;
+  /**
+   * The BusyKind bits of any of `calendars` (what kinds of busy time they ever had), when read with
+   * them; unknown if absent.
+   */
+  calendarsBusyKinds?: number;
 }
 
 /** Whether the type is offered at all: not when inactive, or longer than a day with its addons. */
@@ -100,7 +116,7 @@ export function busySpanAround(window: Span): Span {
 }
 
 /** A row of the context query: the type, and one calendar (or none) with whether it offers it. */
-interface ContextRow extends Partial<BusyColumns> {
+export interface ContextRow extends Partial<BusyListColumn> {
   id: number;
   accountId: number;
   name: string;
@@ -129,6 +145,8 @@ interface ContextRow extends Partial<BusyColumns> {
   calendarMaxPerDay: number | null;
   calendarMaxPerWeek: number | null;
   calendarDeletedAt: Date | null;
+  /** The calendar's BusyKind bits (catalog's calendar-busy-kinds.ts). */
+  calendarBusyKinds: number | null;
   offered: number | null;
 }
 
@@ -138,11 +156,12 @@ const TYPE_COLUMNS = `t.id, t.account_id AS accountId, t.name, t.category, t.act
   t.max_days_in_advance AS maxDaysInAdvance, t.price_cents AS priceCents, t.deleted_at AS deletedAt,
   t.max_per_day AS maxPerDay, t.max_per_week AS maxPerWeek,
   EXISTS (SELECT 1 FROM appointment_type_forms f WHERE f.appointment_type_id = t.id) AS hasForms`;
-const CALENDAR_COLUMNS = `c.id AS calendarId, c.account_id AS calendarAccountId,
+export const CALENDAR_COLUMNS = `c.id AS calendarId, c.account_id AS calendarAccountId,
   c.name AS calendarName, c.timezone AS calendarTimezone, c.location AS calendarLocation,
   c.hours AS calendarHours,
   c.overrides AS calendarOverrides, c.deleted_at AS calendarDeletedAt,
-  c.max_per_day AS calendarMaxPerDay, c.max_per_week AS calendarMaxPerWeek`;
+  c.max_per_day AS calendarMaxPerDay, c.max_per_week AS calendarMaxPerWeek,
+  c.busy_kinds AS calendarBusyKinds`;
 
 /**
  * Resolves a request's type, calendar and addons: 400 with the contract's codes for what does not
@@ -157,35 +176,59 @@ export async function resolveSlotContext(
   /** Busy time to read in the same query: one round trip instead of two on the hot path. */
   busy?: BusyRequest,
 ): Promise<SlotContext> {
+  const rows = await readContextRows(manager, request, busy);
+  return slotContextOf(manager, account, request, rows, busy !== undefined);
+}
+
+/**
+ * The context query's texts, built once: a text built per request is a new ~2 KB string that mysql2
+ * hashes again to find its prepared statement.
+ */
+const contextSql = (busyColumns: string) => ({
+  all: `SELECT ${TYPE_COLUMNS}, ${CALENDAR_COLUMNS}, 1 AS offered ${busyColumns}
+           FROM appointment_types t
+           LEFT JOIN appointment_type_calendars l ON l.appointment_type_id = t.id
+           LEFT JOIN calendars c
+             ON c.id = l.calendar_id AND c.account_id = t.account_id AND c.deleted_at IS NULL
+          WHERE t.id = ?
+          ORDER BY c.id`,
+  named: `SELECT ${TYPE_COLUMNS}, ${CALENDAR_COLUMNS}, l.calendar_id IS NOT NULL AS offered
+           ${busyColumns}
+           FROM appointment_types t
+           LEFT JOIN calendars c ON c.id = ?
+           LEFT JOIN appointment_type_calendars l
+             ON l.appointment_type_id = t.id AND l.calendar_id = c.id
+          WHERE t.id = ?`,
+});
+const CONTEXT_SQL = contextSql('');
+const CONTEXT_WITH_BUSY_SQL = contextSql(BUSY_LIST_COLUMN);
+
+/** The rows resolveSlotContext reads: the type, with each of its calendars (or the one named). */
+export function readContextRows(
+  manager: EntityManager,
+  request: SlotRequest,
+  busy?: BusyRequest,
+): Promise<ContextRow[]> {
   const typeId = request.appointmentTypeID;
   const calendarId = request.calendarID;
   // The busy columns come before the WHERE clause: their parameters come first.
-  const busyColumns = busy ? BUSY_COLUMNS : '';
+  const sql = busy ? CONTEXT_WITH_BUSY_SQL : CONTEXT_SQL;
   const busyParams = busy ? busyParameters(busy) : [];
-  const rows: ContextRow[] =
-    calendarId === undefined
-      ? await queryPrepared<ContextRow[]>(
-          manager,
-          `SELECT ${TYPE_COLUMNS}, ${CALENDAR_COLUMNS}, 1 AS offered ${busyColumns}
-             FROM appointment_types t
-             LEFT JOIN appointment_type_calendars l ON l.appointment_type_id = t.id
-             LEFT JOIN calendars c
-               ON c.id = l.calendar_id AND c.account_id = t.account_id AND c.deleted_at IS NULL
-            WHERE t.id = ?
-            ORDER BY c.id`,
-          [...busyParams, typeId],
-        )
-      : await queryPrepared<ContextRow[]>(
-          manager,
-          `SELECT ${TYPE_COLUMNS}, ${CALENDAR_COLUMNS}, l.calendar_id IS NOT NULL AS offered
-             ${busyColumns}
-             FROM appointment_types t
-             LEFT JOIN calendars c ON c.id = ?
-             LEFT JOIN appointment_type_calendars l
-               ON l.appointment_type_id = t.id AND l.calendar_id = c.id
-            WHERE t.id = ?`,
-          [...busyParams, calendarId, typeId],
-        );
+  return calendarId === undefined
+    ? queryPrepared<ContextRow[]>(manager, sql.all, [...busyParams, typeId])
+    : queryPrepared<ContextRow[]>(manager, sql.named, [...busyParams, calendarId, typeId]);
+}
+
+/** The context of `rows` (readContextRows'), checked against the account and the request. */
+export async function slotContextOf(
+  manager: EntityManager,
+  account: Account,
+  request: SlotRequest,
+  rows: ContextRow[],
+  withBusy = false,
+): Promise<SlotContext> {
+  const typeId = request.appointmentTypeID;
+  const calendarId = request.calendarID;
   const first = rows[0];
   if (!first) throw new InvalidAppointmentTypeError(typeId);
   if (Number(first.accountId) !== account.id) throw new ForbiddenError();
@@ -201,11 +244,13 @@ export async function resolveSlotContext(
     // for that type.
     if (!Number(first.offered)) throw new InvalidCalendarError(calendarId);
   }
-  const busyTime = busy ? new Map<number, Span[]>() : undefined;
+  const busyTime = withBusy ? new Map<number, Span[]>() : undefined;
+  let calendarsBusyKinds = 0;
   for (const row of rows) {
     if (row.calendarId === null) continue;
+    calendarsBusyKinds |= Number(row.calendarBusyKinds ?? ALL_BUSY_KINDS);
     calendars.push(toSlotCalendar(row));
-    busyTime?.set(Number(row.calendarId), busySpansOf(row));
+    busyTime?.set(Number(row.calendarId), busyListSpansOf(row));
   }
 
   const addons = await offeredAddons(manager, account, type, request.addonIDs ?? []);
@@ -215,6 +260,7 @@ export async function resolveSlotContext(
     calendars,
     addons,
     busy: busyTime,
+    calendarsBusyKinds,
     rules: {
       duration,
       paddingBefore: type.paddingBefore,
@@ -226,7 +272,7 @@ export async function resolveSlotContext(
   };
 }
 
-function toSlotType(row: ContextRow): SlotType {
+export function toSlotType(row: ContextRow): SlotType {
   return {
     id: Number(row.id),
     accountId: Number(row.accountId),
@@ -248,17 +294,36 @@ function toSlotType(row: ContextRow): SlotType {
   };
 }
 
-function toSlotCalendar(row: ContextRow): SlotCalendar {
+export function toSlotCalendar(row: ContextRow): SlotCalendar {
   return {
     id: Number(row.calendarId),
     name: row.calendarName!,
     timezone: row.calendarTimezone!,
     location: row.calendarLocation ?? '',
-    hours: json<WeeklyHours>(row.calendarHours),
-    overrides: json<DateOverrides>(row.calendarOverrides),
+    hours: parsedOnce<WeeklyHours>(row.calendarHours),
+    overrides: parsedOnce<DateOverrides>(row.calendarOverrides),
     maxPerDay: nullableNumber(row.calendarMaxPerDay),
     maxPerWeek: nullableNumber(row.calendarMaxPerWeek),
   };
+}
+
+/**
+ * A calendar's hours and overrides come as JSON text (MariaDB) on every availability request and
+ * booking; the same few texts each time. Each distinct text is parsed once and its value shared:
+ * nothing mutates a calendar's hours or overrides (the engine and the stamp only read them).
+ * Bounded (a miss only costs a parse).
+ */
+const MAX_PARSED_TEXTS = 2_000;
+const parsedTexts = new BoundedMap<string, unknown>(MAX_PARSED_TEXTS);
+
+function parsedOnce<T>(value: string | T | null): T {
+  if (typeof value !== 'string') return value as T;
+  let parsed = parsedTexts.get(value);
+  if (parsed === undefined) {
+    parsed = JSON.parse(value) as unknown;
+    parsedTexts.set(value, parsed);
+  }
+  return parsed as T;
 }
 
 function nullableNumber(value: number | string | null): number | null {

@@ -1,6 +1,6 @@
 import { DAY, HOUR, MINUTE } from '../../common/time/durations';
 import type { DateOverrides, WeeklyHours } from '../catalog';
-import { type Span, ZoneClock, mergeSpans, nextDate, workingSpans } from './working-time';
+import { type Span, mergeSpans, nextDate, workingSpans, zoneClock } from './working-time';
 
 /*
  * The slot engine: which start times a calendar can take, from its hours, overrides and busy time and
@@ -69,7 +69,7 @@ export function freeStarts(
   const after = (rules.duration + rules.paddingAfter) * MINUTE;
   const starts: number[] = [];
   // A start lies in a working span of its own local date: the dates from `from`'s to `until`'s.
-  const clock = new ZoneClock(calendar.zone, from, until);
+  const clock = zoneClock(calendar.zone, from, until);
   const lastDate = clock.localDate(until - 1);
   for (let date = clock.localDate(from); date <= lastDate; date = nextDate(date)) {
     const { zone, hours, overrides } = calendar;

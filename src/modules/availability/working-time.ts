@@ -1,8 +1,9 @@
 import { IANAZone } from 'luxon';
 import { utcMidnightOf } from '../../common/time/calendar-dates';
-import { DAY, MINUTE } from '../../common/time/durations';
+import { DAY, HOUR, MINUTE } from '../../common/time/durations';
 import { offsetOf } from '../../common/time/zones';
 import { type DateOverrides, type WeeklyHours, workingIntervalsOn } from '../catalog';
+import { BoundedMap } from '../../common/cache/bounded-map';
 
 /** A half-open span of real time, in epoch milliseconds: `[from, until)`. */
 export interface Span {
@@ -54,24 +55,30 @@ export class ZoneClock {
 
   /** The local date (`YYYY-MM-DD`) of an instant. */
   localDate(instant: number): string {
-    const day = Math.floor((instant + this.offsetAt(instant) * MINUTE) / DAY);
+    return this.dateOfDay(Math.floor((instant + this.offsetAt(instant) * MINUTE) / DAY));
+  }
+
+  /**
+   * The instant as the API writes it in this zone: `2026-03-03T14:30:00-0500`. By arithmetic on
+   * the local time (the date kept per day, the offset's text per offset) rather than a Date's
+   * toISOString cut up per time: every time /availability/times lists is written so.
+   */
+  format(instant: number): string {
+    const offset = this.offsetAt(instant);
+    const local = instant + offset * MINUTE;
+    const day = Math.floor(local / DAY);
+    const ms = local - day * DAY;
+    return `${this.dateOfDay(day)}T${twoDigits(Math.floor(ms / HOUR))}:${twoDigits(Math.floor((ms % HOUR) / MINUTE))}:${twoDigits(Math.floor((ms % MINUTE) / 1000))}${offsetText(offset)}`;
+  }
+
+  /** `YYYY-MM-DD` of a local day number (days since 1970-01-01), kept. */
+  private dateOfDay(day: number): string {
     let date = this.dates.get(day);
     if (date === undefined) {
       date = isoDate(new Date(day * DAY));
       this.dates.set(day, date);
     }
     return date;
-  }
-
-  /** The instant as the API writes it in this zone: `2026-03-03T14:30:00-0500`. */
-  format(instant: number): string {
-    const offset = this.offsetAt(instant);
-    const local = new Date(instant + offset * MINUTE).toISOString();
-    const sign = offset < 0 ? '-' : '+';
-    const abs = Math.abs(offset);
-    const hh = String(Math.floor(abs / 60)).padStart(2, '0');
-    const mm = String(abs % 60).padStart(2, '0');
-    return `${local.slice(0, 19)}${sign}${hh}${mm}`;
   }
 
   /**
@@ -104,10 +111,41 @@ export class ZoneClock {
   }
 }
 
+/** The stretch of time a kept clock covers: two of these, from a multiple of it. */
+const CLOCK_STRETCH = 64 * DAY;
+/** Bounded: of zones, and of stretches per zone. */
+const MAX_CLOCKS = 1_000;
+/** By zone, then by stretch number (no key string built per request). */
+const clocks = new BoundedMap<string, Map<number, ZoneClock>>(MAX_CLOCKS);
+
+/**
+ * A clock of `zone` covering `[from, until)`: one kept per zone and stretch of 64 days (covering
+ * two stretches), so that the zone is read once per stretch rather than by every request (an
+ * `Intl` formatting per day probed, five or more clocks a request). Its answers are those of a
+ * clock made for `[from, until)`: the offsets are the zone's, found the same way, only over more
+ * time. A span longer than it covers gets a clock of its own.
+ */
+export function zoneClock(zone: string, from: number, until: number): ZoneClock {
+  const stretch = Math.floor(from / CLOCK_STRETCH);
+  if (!Number.isFinite(stretch) || !(until <= (stretch + 2) * CLOCK_STRETCH))
+    return new ZoneClock(zone, from, until);
+  let ofZone = clocks.get(zone);
+  if (ofZone === undefined) {
+    ofZone = new BoundedMap(MAX_CLOCKS);
+    clocks.set(zone, ofZone);
+  }
+  let clock = ofZone.get(stretch);
+  if (clock === undefined) {
+    clock = new ZoneClock(zone, stretch * CLOCK_STRETCH, (stretch + 2) * CLOCK_STRETCH);
+    ofZone.set(stretch, clock);
+  }
+  return clock;
+}
+
 /** The first instant of a local date in `zone` (see ZoneClock.startOfDate). */
 export function startOfLocalDate(zone: string, date: string): number {
   const midnight = utcMidnightOf(date);
-  return new ZoneClock(zone, midnight - DAY, midnight + DAY).startOfDate(date);
+  return zoneClock(zone, midnight - DAY, midnight + DAY).startOfDate(date);
 }
 
 /** `YYYY-MM-DD` of the day after `date`. */
@@ -117,7 +155,7 @@ export function nextDate(date: string): string {
 
 /** The local date (`YYYY-MM-DD`) of an instant in `zone`. */
 export function localDateOf(zone: string, instant: number): string {
-  return new ZoneClock(zone, instant, instant + 1).localDate(instant);
+  return zoneClock(zone, instant, instant + 1).localDate(instant);
 }
 
 /**
@@ -138,11 +176,11 @@ export function workingSpans(
   const intervals = workingIntervalsOn(hours, overrides, date);
   if (intervals.length === 0) return [];
   const utcMidnight = utcMidnightOf(date);
-  const zoneClock = clock ?? new ZoneClock(zone, utcMidnight - DAY, utcMidnight + 2 * DAY);
-  const dayStart = zoneClock.startOfDate(date);
-  const dayEnd = zoneClock.startOfDate(nextDate(date));
+  const zoneClk = clock ?? zoneClock(zone, utcMidnight - DAY, utcMidnight + 2 * DAY);
+  const dayStart = zoneClk.startOfDate(date);
+  const dayEnd = zoneClk.startOfDate(nextDate(date));
   const spans: Span[] = [];
-  for (const segment of zoneClock.segmentsWithin(dayStart, dayEnd)) {
+  for (const segment of zoneClk.segmentsWithin(dayStart, dayEnd)) {
     // Within a segment the offset is constant, so wall-clock minutes are a straight line of time.
     const localMidnight = utcMidnight - segment.offset * MINUTE;
     for (const { start, end } of intervals) {
@@ -164,6 +202,25 @@ export function mergeSpans(spans: Span[]): Span[] {
     else merged.push({ ...span });
   }
   return merged;
+}
+
+function twoDigits(n: number): string {
+  return n < 10 ? `0${n}` : String(n);
+}
+
+const offsetTexts = new Map<number, string>();
+
+/** `-0500`, `+0530` for an offset in minutes east of UTC (kept: zones have few). */
+function offsetText(offset: number): string {
+  let text = offsetTexts.get(offset);
+  if (text === undefined) {
+    const abs = Math.abs(offset);
+    const hh = String(Math.floor(abs / 60)).padStart(2, '0');
+    const mm = String(abs % 60).padStart(2, '0');
+    text = `${offset < 0 ? '-' : '+'}${hh}${mm}`;
+    if (offsetTexts.size < 1_000) offsetTexts.set(offset, text);
+  }
+  return text;
 }
 
 function minutesOf(time: string): number {

@@ -3,10 +3,11 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { performance } from 'node:perf_hooks';
 import { DataSource, type EntityManager } from 'typeorm';
 import { Secrets } from '../../common/crypto/secrets';
+import { AccountEpochs } from '../../common/database/account-epochs';
 import { Metrics } from '../../common/metrics/metrics';
 import { DAY, MINUTE } from '../../common/time/durations';
 import { AppConfig } from '../../config/app-config';
-import { MAX_EXTERNAL_SPAN_MINUTES, type Span } from '../availability';
+import { BusyKind, MAX_EXTERNAL_SPAN_MINUTES, type Span, markBusyKind } from '../availability';
 import { BusySource } from './busy-source.entity';
 import { expandBusy } from './busy-expansion';
 import { passwordContext } from './busy-sources.service';
@@ -53,6 +54,7 @@ export class BusySourceSync {
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly secrets: Secrets,
     private readonly config: AppConfig,
+    private readonly epochs: AccountEpochs,
     @Optional() private readonly metrics?: Metrics,
   ) {}
 
@@ -122,9 +124,11 @@ export class BusySourceSync {
         await this.recordUnchanged(source.id, now);
       } else {
         const { spans, events } = expandBusy(read.texts, window, facts.timezone);
-        outcome = (await this.replaceSpans(source, spans, events, read.versionTag, now))
-          ? { kind: 'read', events }
-          : { kind: 'gone' };
+        // The calendar's busy time rewritten: the account's kept availability answers are stale.
+        const replaced = await this.epochs.writing(source.accountId, () =>
+          this.replaceSpans(source, spans, events, read.versionTag, now),
+        );
+        outcome = replaced ? { kind: 'read', events } : { kind: 'gone' };
       }
     } catch (e) {
       const error = describe(e, signal);
@@ -170,7 +174,7 @@ export class BusySourceSync {
    * The source's spans replaced whole, and its status, in one transaction, its row locked first
    * (two syncs of one source write one after the other; a source deleted meanwhile gets none).
    */
-  private replaceSpans(
+  private async replaceSpans(
     source: BusySource,
     spans: Span[],
     events: number,
@@ -178,6 +182,16 @@ export class BusySourceSync {
     now: number,
   ): Promise<boolean> {
     const rows = storedSpans(spans);
+    // The calendar's bit (see markBusyKind), committed on its own before the spans are written: as
+    // exact as in their transaction (committed before any span can be, and never cleared), without
+    // holding the calendar's lock, which bookings wait for, while a sync rewrites thousands of rows.
+    if (rows.length > 0)
+      await markBusyKind(
+        this.dataSource.manager,
+        BusyKind.external,
+        source.calendarId,
+        source.accountId,
+      );
     return this.dataSource.transaction(async (tx: EntityManager) => {
       const locked: { id: number }[] = await tx.query(
         'SELECT id FROM busy_sources WHERE id = ? FOR UPDATE',

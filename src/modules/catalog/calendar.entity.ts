@@ -52,6 +52,22 @@ export class Calendar {
   @Column({ name: 'max_per_week', type: 'smallint', unsigned: true, nullable: true })
   maxPerWeek!: number | null;
 
+  /**
+   * The kinds of busy time the calendar has ever had (BusyKind bits), written by markBusyKind only:
+   * never selected, inserted or saved through the entity, so that saving a calendar read earlier
+   * cannot clear a bit set meanwhile.
+   */
+  @Column({
+    name: 'busy_kinds',
+    type: 'tinyint',
+    unsigned: true,
+    default: 0,
+    select: false,
+    insert: false,
+    update: false,
+  })
+  busyKinds!: number;
+
   @Column({ name: 'deleted_at', type: 'datetime', precision: 3, nullable: true })
   deletedAt!: Date | null;
 

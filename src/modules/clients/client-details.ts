@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 
 /*
  * A client's details as the client list reads them: how long each may be, and which record of the
@@ -46,5 +46,6 @@ export function identityKey(details: ClientDetails): string {
         ? ['phone', phoneKey(details.phone)]
         : ['name'];
   const parts = [nameKey(details.firstName), nameKey(details.lastName), ...contact];
-  return createHash('sha256').update(JSON.stringify(parts)).digest('hex');
+  // The one-shot hash(): createHash() costs a Hash object (and OpenSSL's lookup of SHA-256) per call.
+  return hash('sha256', JSON.stringify(parts));
 }

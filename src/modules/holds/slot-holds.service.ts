@@ -11,11 +11,13 @@ import { MINUTE } from '../../common/time/durations';
 import { InvalidDatetimeError } from '../../common/time/time.errors';
 import { type Account, assertTimezone } from '../accounts';
 import {
+  BusyKind,
   CalendarLocks,
   NotAvailableError,
   SlotHold,
   SlotPlacement,
   busyWindow,
+  markBusyKind,
   newHoldToken,
   resolveSlotContext,
   slotRequestOf,
@@ -86,6 +88,10 @@ export class SlotHoldsService {
           expiresAt: new Date(now + minutes * MINUTE),
           createdAt: new Date(now),
         });
+        // Under the calendar's lock already (placement): the bit costs no wait. A class hold takes
+        // a seat, not busy time: no bit.
+        if (placed.classId === null)
+          await markBusyKind(tx, BusyKind.holds, placed.calendar.id, account.id);
         hold.id = Number(await insertRows(tx, SlotHold, [hold]));
         return hold;
       }),

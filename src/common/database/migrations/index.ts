@@ -17,6 +17,7 @@ import { SlotHolds1765200000000 } from './1765200000000-slot-holds';
 import { Enterprises1765300000000 } from './1765300000000-enterprises';
 import { CalendarSync1765400000000 } from './1765400000000-calendar-sync';
 import { ClientPages1765500000000 } from './1765500000000-client-pages';
+import { CalendarBusyKinds1765600000000 } from './1765600000000-calendar-busy-kinds';
 
 /**
  * Every migration, in order. Listed explicitly (not globbed) so that the compiled service, ts-jest and
@@ -42,4 +43,5 @@ export const migrations = [
   Enterprises1765300000000,
   CalendarSync1765400000000,
   ClientPages1765500000000,
+  CalendarBusyKinds1765600000000,
 ];
