@@ -133,8 +133,9 @@ export class Environment {
   AUTH_CACHE_TTL_MS = 15_000;
 
   /**
-   * How long an API process keeps an `/availability/times` answer, checked against its account's
-   * write epoch in Redis on every request (see AvailabilityAnswers); 0 = no cache.
+   * How long an API process keeps an `/availability/times` answer or a confirmation page's
+   * appointment, checked against its account's write epoch in Redis on every request (see
+   * AvailabilityAnswers, KeptConfirmations); 0 = no cache.
    */
   @IntVariable(0, 600_000)
   AVAILABILITY_CACHE_TTL_MS = 60_000;

@@ -29,6 +29,7 @@ import {
   outlookCalendarLink,
 } from './calendar-file';
 import { ConfirmationPage, ReschedulePage } from './confirmation-page';
+import { KeptConfirmations } from './kept-confirmations';
 import { html } from './layout';
 import { type PageError, isShownOnPage, pageErrorOf } from './page-errors';
 import { FORM_EXPIRED, formOf } from './page-requests';
@@ -60,6 +61,7 @@ interface Opened {
 export class ConfirmationController {
   private readonly secret: string;
   private readonly publicUrl: string;
+  private readonly confirmations: KeptConfirmations;
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
@@ -73,6 +75,7 @@ export class ConfirmationController {
   ) {
     this.secret = config.secret;
     this.publicUrl = config.http.publicUrl;
+    this.confirmations = new KeptConfirmations(config.availability.cacheTtlMs);
   }
 
   @Get(':token')
@@ -91,7 +94,7 @@ export class ConfirmationController {
 
   @Post(':token/cancel')
   async cancel(@Req() req: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
-    const opened = await this.open(req);
+    const opened = await this.open(req, true);
     const form = formOf(req);
     if (!this.csrf.verify(req, form, scopeOf(opened)))
       return this.page(req, reply, opened, 403, [{ place: 'form', message: FORM_EXPIRED }]);
@@ -109,7 +112,7 @@ export class ConfirmationController {
       );
     } catch (e) {
       if (!isShownOnPage(e)) throw e;
-      return this.page(req, reply, await this.open(req), 400, [
+      return this.page(req, reply, await this.open(req, true), 400, [
         { place: 'form', message: e.message },
       ]);
     }
@@ -127,7 +130,7 @@ export class ConfirmationController {
 
   @Post(':token/reschedule')
   async reschedule(@Req() req: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
-    const opened = await this.open(req);
+    const opened = await this.open(req, true);
     const form = formOf(req);
     const fields = { datetime: form.get('datetime') ?? '', timezone: form.get('timezone') ?? '' };
     if (!this.csrf.verify(req, form, scopeOf(opened)))
@@ -172,16 +175,37 @@ export class ConfirmationController {
       .send(calendarFile(this.event(opened)));
   }
 
-  private async open(req: FastifyRequest): Promise<Opened> {
+  /**
+   * The appointment its link names, with its account and view. A GET may serve what this process
+   * kept of it (KeptConfirmations: nothing written for the account since); a form's POST reads it
+   * afresh (`fresh`), as does a page drawn again after a refused change.
+   */
+  private async open(req: FastifyRequest, fresh = false): Promise<Opened> {
     const token = (req.params as Record<string, string | undefined>).token ?? '';
     const id = claimedAppointmentId(token);
-    const appointment =
-      id === undefined ? null : await this.dataSource.getRepository(Appointment).findOneBy({ id });
+    if (id === undefined) throw new NotFoundError(BAD_LINK);
+    const known = fresh ? undefined : this.confirmations.accountOf(id);
+    // The epoch before the row (AccountEpochs): a write committed after this read has replaced it.
+    const epoch = known === undefined ? undefined : await this.epochs.current(known);
+    const now = Date.now();
+    const keptAccount = epoch === undefined ? undefined : await this.accounts.find(known!);
+    if (keptAccount) {
+      const minHours = keptAccount.clientChangeMinHours;
+      const kept = this.confirmations.get(id, epoch!, now, minHours);
+      if (kept && tokenMatches(this.secret, token, kept.appointment))
+        return { token, path: `/confirmation/${token}`, account: keptAccount, ...kept };
+    }
+    const appointment = await this.dataSource.getRepository(Appointment).findOneBy({ id });
     if (!appointment || !tokenMatches(this.secret, token, appointment))
       throw new NotFoundError(BAD_LINK);
     const account = await this.accounts.find(appointment.accountId);
     if (!account) throw new NotFoundError(BAD_LINK);
     const view = await this.queries.viewOf(appointment);
+    this.confirmations.keep(
+      { appointment, view },
+      appointment.accountId === known ? epoch : undefined,
+      now,
+    );
     return { token, path: `/confirmation/${token}`, appointment, account, view };
   }
 

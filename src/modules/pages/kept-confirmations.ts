@@ -1,0 +1,89 @@
+import { BoundedMap } from '../../common/cache/bounded-map';
+import { type AppointmentView, clientMayChange } from '../appointments';
+import type { Appointment } from '../availability';
+
+/** An appointment as its confirmation page shows it: the row and its view. */
+export interface Confirmation {
+  appointment: Appointment;
+  view: AppointmentView;
+}
+
+interface Kept extends Confirmation {
+  epoch: string;
+  /** The time it was kept plus the ttl. */
+  until: number;
+}
+
+/**
+ * Appointments read for their confirmation pages, kept by one process, so that a page opened again
+ * while nothing was written for its account costs a Redis round trip instead of the database's
+ * reads (issue 24: the page within 1.5× of `/availability/times`, itself a kept answer). The same
+ * rules as AvailabilityAnswers (docs/availability-cache.md):
+ * - a row is kept under its account's write epoch (AccountEpochs) read *before* the row was, and
+ *   served only while the epoch is still the account's: any write for the account since, on any
+ *   process (a cancel, a move, a payment, new answers, a renamed calendar or type), makes it stale;
+ * - at most `ttlMs` after it was read;
+ * - the one part of a view the clock alone changes, whether the client may still cancel or move it
+ *   (`clientChangeMinHours` before the start), is worked out again each time it is served.
+ *
+ * The epoch to read first is the appointment's account's, which only the row tells: an appointment
+ * never changes account, so the first read of a row teaches it (`accountOf`) and a later one keeps
+ * it. The token is checked against the row by the caller on every request, kept or not.
+ */
+export class KeptConfirmations {
+  private readonly accounts: BoundedMap<number, number>;
+  private readonly kept: BoundedMap<number, Kept>;
+
+  constructor(
+    private readonly ttlMs: number,
+    maxEntries = 10_000,
+  ) {
+    this.accounts = new BoundedMap(maxEntries);
+    this.kept = new BoundedMap(maxEntries);
+  }
+
+  /** The appointment's account, when a row of it was read here. */
+  accountOf(appointmentId: number): number | undefined {
+    return this.accounts.get(appointmentId);
+  }
+
+  /**
+   * The confirmation kept under `epoch`, with whether the client may still change it as of `now`
+   * (the account's `clientChangeMinHours`, as the caller read the account now).
+   */
+  get(
+    appointmentId: number,
+    epoch: string,
+    now: number,
+    clientChangeMinHours: number,
+  ): Confirmation | undefined {
+    const entry = this.kept.get(appointmentId);
+    if (entry === undefined) return undefined;
+    if (entry.epoch !== epoch || now > entry.until) {
+      this.kept.delete(appointmentId);
+      return undefined;
+    }
+    const upcoming = clientMayChange(entry.appointment, clientChangeMinHours, now);
+    return {
+      appointment: entry.appointment,
+      view: { ...entry.view, canClientCancel: upcoming, canClientReschedule: upcoming },
+    };
+  }
+
+  /**
+   * A row was read (and its view made): learns its account, and keeps it when `epoch`, the
+   * account's epoch read before the row, is known.
+   */
+  keep(confirmation: Confirmation, epoch: string | undefined, now: number): void {
+    const { appointment } = confirmation;
+    this.accounts.set(appointment.id, appointment.accountId);
+    if (epoch === undefined || this.ttlMs === 0) return;
+    this.kept.delete(appointment.id);
+    this.kept.set(appointment.id, {
+      appointment: Object.freeze(appointment),
+      view: Object.freeze(confirmation.view),
+      epoch,
+      until: now + this.ttlMs,
+    });
+  }
+}
