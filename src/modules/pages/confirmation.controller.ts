@@ -49,6 +49,12 @@ interface Opened {
   view: AppointmentView;
 }
 
+interface CalendarLinks {
+  accountName: string;
+  google: string;
+  outlook: string;
+}
+
 /**
  * The confirmation page, `/confirmation/{token}`: the appointment, its calendar file and links,
  * and (exactly when `canClientCancel`/`canClientReschedule` allow it) cancel and reschedule, through
@@ -62,6 +68,7 @@ export class ConfirmationController {
   private readonly secret: string;
   private readonly publicUrl: string;
   private readonly confirmations: KeptConfirmations;
+  private readonly calendarLinks = new WeakMap<Appointment, CalendarLinks>();
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
@@ -191,9 +198,8 @@ export class ConfirmationController {
     const keptAccount = epoch === undefined ? undefined : await this.accounts.find(known!);
     if (keptAccount) {
       const minHours = keptAccount.clientChangeMinHours;
-      const kept = this.confirmations.get(id, epoch!, now, minHours);
-      if (kept && tokenMatches(this.secret, token, kept.appointment))
-        return { token, path: `/confirmation/${token}`, account: keptAccount, ...kept };
+      const kept = this.confirmations.get(id, token, epoch!, now, minHours);
+      if (kept) return { token, path: `/confirmation/${token}`, account: keptAccount, ...kept };
     }
     const appointment = await this.dataSource.getRepository(Appointment).findOneBy({ id });
     if (!appointment || !tokenMatches(this.secret, token, appointment))
@@ -203,10 +209,28 @@ export class ConfirmationController {
     const view = await this.queries.viewOf(appointment);
     this.confirmations.keep(
       { appointment, view },
+      token,
       appointment.accountId === known ? epoch : undefined,
       now,
     );
     return { token, path: `/confirmation/${token}`, appointment, account, view };
+  }
+
+  /**
+   * The "add to Google / Outlook" links, made once per row read: a kept row (KeptConfirmations)
+   * serves them again while the account's name they mention is the same.
+   */
+  private linksOf(opened: Opened): CalendarLinks {
+    const made = this.calendarLinks.get(opened.appointment);
+    if (made?.accountName === opened.account.name) return made;
+    const event = this.event(opened);
+    const links = {
+      accountName: opened.account.name,
+      google: googleCalendarLink(event),
+      outlook: outlookCalendarLink(event),
+    };
+    this.calendarLinks.set(opened.appointment, links);
+    return links;
   }
 
   private frame(opened: Opened) {
@@ -247,14 +271,13 @@ export class ConfirmationController {
       lastName: v.lastName,
       email: v.email,
     });
-    const event = this.event(opened);
     const page = ConfirmationPage({
       view: v,
       start: opened.appointment.startsAt,
       currency: opened.account.currency,
       path: opened.path,
       csrf: this.csrf.token(nonce, scopeOf(opened)),
-      links: { google: googleCalendarLink(event), outlook: outlookCalendarLink(event) },
+      links: this.linksOf(opened),
       bookAgain: `/schedule/${opened.account.id}?${again.toString()}`,
       done: done as 'booked' | 'rescheduled' | 'canceled' | undefined,
       errors,

@@ -1,5 +1,5 @@
 import { DateTime } from 'luxon';
-import { clockOf, dayOf } from './formats';
+import { clockOf, dayOf, momentIn } from './formats';
 
 describe('clockOf: a listed time’s wall clock, as luxon writes it', () => {
   it.each(['-0400', '+0000', '+0530', '-1000'])(
@@ -37,4 +37,30 @@ describe('dayOf: a date as luxon writes it', () => {
       expect(dayOf(date)).toBe(date);
     },
   );
+});
+
+describe('momentIn: an instant in a zone, as luxon writes it', () => {
+  it.each([
+    'America/New_York',
+    'Europe/London',
+    'Asia/Kolkata',
+    'Pacific/Chatham',
+    'Australia/Lord_Howe',
+    'UTC',
+  ])('writes a Date in %s as luxon does text, every 97 minutes of a year', (zone) => {
+    const start = Date.UTC(2030, 0, 1);
+    for (let at = start; at < start + 365 * 86_400_000; at += 97 * 60_000) {
+      const iso = new Date(at).toISOString();
+      expect([iso, momentIn(new Date(at), zone)]).toEqual([iso, momentIn(iso, zone)]);
+    }
+  });
+
+  it('writes 0:05 as 12:05am, noon as 12:00pm, with the zone’s name of the day', () => {
+    expect(momentIn(new Date('2030-06-03T04:05:00Z'), 'America/New_York')).toBe(
+      'Monday, June 3, 2030 at 12:05am (EDT)',
+    );
+    expect(momentIn(new Date('2030-01-07T17:00:00Z'), 'America/New_York')).toBe(
+      'Monday, January 7, 2030 at 12:00pm (EST)',
+    );
+  });
 });

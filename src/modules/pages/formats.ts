@@ -1,6 +1,8 @@
 import { DateTime } from 'luxon';
+import { BoundedMap } from '../../common/cache/bounded-map';
 import { formatCents } from '../../common/money/money';
 import { isCalendarDate, utcMidnightOf } from '../../common/time/calendar-dates';
+import { isValidTimezone } from '../../common/time/zones';
 
 /**
  * `9:30am` of a time of the time list (`2030-06-03T09:30:00-0400`): the wall clock it is written
@@ -48,8 +50,40 @@ function zoneNameAt(instant: number, zone: string): string {
   return format.formatToParts(instant).find((p) => p.type === 'timeZoneName')?.value ?? zone;
 }
 
-/** `Monday, June 3, 2030 at 9:30am` of an instant in a zone, with the zone's abbreviation. */
+/** One formatter of moments per zone (the confirmation page writes two per request). */
+const moments = new BoundedMap<string, Intl.DateTimeFormat>(2048);
+
+function momentFormatOf(zone: string): Intl.DateTimeFormat {
+  let format = moments.get(zone);
+  if (!format) {
+    format = new Intl.DateTimeFormat('en-US', {
+      timeZone: zone,
+      weekday: 'long',
+      month: 'long',
+      day: 'numeric',
+      year: 'numeric',
+      hour: 'numeric',
+      minute: '2-digit',
+      hour12: true,
+      timeZoneName: 'short',
+    });
+    moments.set(zone, format);
+  }
+  return format;
+}
+
+/**
+ * `Monday, June 3, 2030 at 9:30am (EDT)`: an instant in a zone, with the zone's abbreviation. A
+ * `Date` (the page's appointment) through one Intl formatter per zone; text (a time a client chose,
+ * rarer) read by luxon, which also writes what no calendar has.
+ */
 export function momentIn(instant: Date | string, zone: string): string {
+  if (typeof instant !== 'string' && isValidTimezone(zone)) {
+    const part: Partial<Record<Intl.DateTimeFormatPartTypes, string>> = {};
+    for (const { type, value } of momentFormatOf(zone).formatToParts(instant)) part[type] = value;
+    const { weekday, month, day, year, hour, minute, dayPeriod, timeZoneName } = part;
+    return `${weekday}, ${month} ${day}, ${year} at ${hour}:${minute}${dayPeriod!.toLowerCase()} (${timeZoneName})`;
+  }
   const moment =
     typeof instant === 'string'
       ? DateTime.fromISO(instant, { setZone: true }).setZone(zone)

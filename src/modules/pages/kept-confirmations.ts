@@ -1,3 +1,4 @@
+import { timingSafeEqual } from 'node:crypto';
 import { BoundedMap } from '../../common/cache/bounded-map';
 import { type AppointmentView, clientMayChange } from '../appointments';
 import type { Appointment } from '../availability';
@@ -9,6 +10,8 @@ export interface Confirmation {
 }
 
 interface Kept extends Confirmation {
+  /** The page's token, checked against the row when it was kept. */
+  token: Buffer;
   epoch: string;
   /** The time it was kept plus the ttl. */
   until: number;
@@ -28,7 +31,8 @@ interface Kept extends Confirmation {
  *
  * The epoch to read first is the appointment's account's, which only the row tells: an appointment
  * never changes account, so the first read of a row teaches it (`accountOf`) and a later one keeps
- * it. The token is checked against the row by the caller on every request, kept or not.
+ * it. A kept row is served only for the token it was checked against when it was kept (a
+ * constant-time compare, the MAC's own check made once).
  */
 export class KeptConfirmations {
   private readonly accounts: BoundedMap<number, number>;
@@ -48,17 +52,18 @@ export class KeptConfirmations {
   }
 
   /**
-   * The confirmation kept under `epoch`, with whether the client may still change it as of `now`
-   * (the account's `clientChangeMinHours`, as the caller read the account now).
+   * The confirmation kept under `epoch` for `token`, with whether the client may still change it as
+   * of `now` (the account's `clientChangeMinHours`, as the caller read the account now).
    */
   get(
     appointmentId: number,
+    token: string,
     epoch: string,
     now: number,
     clientChangeMinHours: number,
   ): Confirmation | undefined {
     const entry = this.kept.get(appointmentId);
-    if (entry === undefined) return undefined;
+    if (entry === undefined || !sameToken(entry.token, token)) return undefined;
     if (entry.epoch !== epoch || now > entry.until) {
       this.kept.delete(appointmentId);
       return undefined;
@@ -71,10 +76,10 @@ export class KeptConfirmations {
   }
 
   /**
-   * A row was read (and its view made): learns its account, and keeps it when `epoch`, the
-   * account's epoch read before the row, is known.
+   * A row was read (and its view made) and `token` checked against it: learns its account, and
+   * keeps it when `epoch`, the account's epoch read before the row, is known.
    */
-  keep(confirmation: Confirmation, epoch: string | undefined, now: number): void {
+  keep(confirmation: Confirmation, token: string, epoch: string | undefined, now: number): void {
     const { appointment } = confirmation;
     this.accounts.set(appointment.id, appointment.accountId);
     if (epoch === undefined || this.ttlMs === 0) return;
@@ -82,8 +87,14 @@ export class KeptConfirmations {
     this.kept.set(appointment.id, {
       appointment: Object.freeze(appointment),
       view: Object.freeze(confirmation.view),
+      token: Buffer.from(token, 'utf8'),
       epoch,
       until: now + this.ttlMs,
     });
   }
+}
+
+function sameToken(kept: Buffer, token: string): boolean {
+  const asked = Buffer.from(token, 'utf8');
+  return asked.length === kept.length && timingSafeEqual(asked, kept);
 }
