@@ -22,9 +22,17 @@ const days = new Intl.DateTimeFormat('en-US', {
   year: 'numeric',
 });
 
+/** Days written, by date: a page writes the same few dates again and again. */
+const writtenDays = new BoundedMap<string, string>(4096);
+
 /** `Monday, June 3, 2030` of a `YYYY-MM-DD`; a date no calendar has (`2030-02-31`) as it is. */
 export function dayOf(date: string): string {
-  return isCalendarDate(date) ? days.format(utcMidnightOf(date)) : date;
+  let day = writtenDays.get(date);
+  if (day === undefined) {
+    day = isCalendarDate(date) ? days.format(utcMidnightOf(date)) : date;
+    writtenDays.set(date, day);
+  }
+  return day;
 }
 
 /** `June 2030` of a `YYYY-MM`. */

@@ -9,6 +9,7 @@ import { Injectable } from '@nestjs/common';
 import { parse, serialize } from 'cookie';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppConfig } from '../../config/app-config';
+import { BoundedMap } from '../../common/cache/bounded-map';
 
 /** The cookie of the pages' CSRF defence (see PageCsrf). */
 const CSRF_COOKIE = 'pages_csrf';
@@ -103,10 +104,17 @@ export class PageCsrf {
     return { nonce, cookie };
   }
 
+  /** Tokens made, by scope and nonce: a client's script asks for one day's times after another. */
+  private readonly tokens = new BoundedMap<string, string>(10_000);
+
   token(nonce: string, scope: string): string {
-    return createHmac('sha256', this.secret)
-      .update(`pages-csrf:${scope}:${nonce}`)
-      .digest('base64url');
+    const message = `pages-csrf:${scope}:${nonce}`;
+    let token = this.tokens.get(message);
+    if (token === undefined) {
+      token = createHmac('sha256', this.secret).update(message).digest('base64url');
+      this.tokens.set(message, token);
+    }
+    return token;
   }
 
   /** Whether a POST carries the cookie and the token of `scope`, and comes from no other site. */
