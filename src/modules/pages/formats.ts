@@ -2,7 +2,6 @@ import { DateTime } from 'luxon';
 import { BoundedMap } from '../../common/cache/bounded-map';
 import { formatCents } from '../../common/money/money';
 import { isCalendarDate, utcMidnightOf } from '../../common/time/calendar-dates';
-import { isValidTimezone } from '../../common/time/zones';
 
 /**
  * `9:30am` of a time of the time list (`2030-06-03T09:30:00-0400`): the wall clock it is written
@@ -45,20 +44,7 @@ export function shiftMonth(month: string, by: number): string {
   return DateTime.fromISO(`${month}-01`, { zone: 'UTC' }).plus({ months: by }).toFormat('yyyy-MM');
 }
 
-/** One formatter of zone abbreviations per zone: luxon's `ZZZZ` builds an Intl formatter each call. */
-const zoneNames = new Map<string, Intl.DateTimeFormat>();
-
-/** `EDT`, `GMT+1`: the zone's short name at that instant. */
-function zoneNameAt(instant: number, zone: string): string {
-  let format = zoneNames.get(zone);
-  if (!format) {
-    format = new Intl.DateTimeFormat('en-US', { timeZone: zone, timeZoneName: 'short' });
-    zoneNames.set(zone, format);
-  }
-  return format.formatToParts(instant).find((p) => p.type === 'timeZoneName')?.value ?? zone;
-}
-
-/** One formatter of moments per zone (the confirmation page writes two per request). */
+/** One formatter of moments per zone, made on first use (luxon's toFormat builds one each call). */
 const moments = new BoundedMap<string, Intl.DateTimeFormat>(2048);
 
 function momentFormatOf(zone: string): Intl.DateTimeFormat {
@@ -81,22 +67,18 @@ function momentFormatOf(zone: string): Intl.DateTimeFormat {
 }
 
 /**
- * `Monday, June 3, 2030 at 9:30am (EDT)`: an instant in a zone, with the zone's abbreviation. A
- * `Date` (the page's appointment) through one Intl formatter per zone; text (a time a client chose,
- * rarer) read by luxon, which also writes what no calendar has.
+ * `Monday, June 3, 2030 at 9:30am (EDT)`: an instant (a `Date`, or a time as the API writes it) in
+ * a zone, with the zone's abbreviation at that instant.
  */
 export function momentIn(instant: Date | string, zone: string): string {
-  if (typeof instant !== 'string' && isValidTimezone(zone)) {
-    const part: Partial<Record<Intl.DateTimeFormatPartTypes, string>> = {};
-    for (const { type, value } of momentFormatOf(zone).formatToParts(instant)) part[type] = value;
-    const { weekday, month, day, year, hour, minute, dayPeriod, timeZoneName } = part;
-    return `${weekday}, ${month} ${day}, ${year} at ${hour}:${minute}${dayPeriod!.toLowerCase()} (${timeZoneName})`;
-  }
-  const moment =
+  const at =
     typeof instant === 'string'
-      ? DateTime.fromISO(instant, { setZone: true }).setZone(zone)
-      : DateTime.fromJSDate(instant, { zone });
-  return `${moment.toFormat('cccc, LLLL d, yyyy')} at ${moment.toFormat('h:mma').toLowerCase()} (${zoneNameAt(moment.toMillis(), zone)})`;
+      ? DateTime.fromISO(instant, { setZone: true }).toMillis()
+      : instant.getTime();
+  const part: Partial<Record<Intl.DateTimeFormatPartTypes, string>> = {};
+  for (const { type, value } of momentFormatOf(zone).formatToParts(at)) part[type] = value;
+  const { weekday, month, day, year, hour, minute, dayPeriod, timeZoneName } = part;
+  return `${weekday}, ${month} ${day}, ${year} at ${hour}:${minute}${dayPeriod!.toLowerCase()} (${timeZoneName})`;
 }
 
 /** `$40.00` (in the account's currency), or `Free`. */
