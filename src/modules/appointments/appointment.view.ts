@@ -121,6 +121,20 @@ export function toAppointmentView(a: Appointment, c: AppointmentViewContext): Ap
 }
 
 /**
+ * A view made earlier, as of `now`: the parts of it the clock alone changes (whether the client
+ * may still cancel or move it) worked out again; the rest is the row's, as it was.
+ */
+export function viewAsOf(
+  view: AppointmentView,
+  a: Pick<Appointment, 'canceled' | 'startsAt'>,
+  clientChangeMinHours: number,
+  now: number,
+): AppointmentView {
+  const upcoming = clientMayChange(a, clientChangeMinHours, now);
+  return { ...view, canClientCancel: upcoming, canClientReschedule: upcoming };
+}
+
+/**
  * Whether a client may still cancel or move the appointment: not canceled, and more than the
  * account's `clientChangeMinHours` before its start (0: until it starts).
  */

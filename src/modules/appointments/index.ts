@@ -4,7 +4,7 @@
 export { confirmationPage } from './confirmation-token';
 export { AppointmentsModule } from './appointments.module';
 export { AppointmentsQueries } from './appointments.queries';
-export { type AppointmentView, clientMayChange } from './appointment.view';
+export { type AppointmentView, viewAsOf } from './appointment.view';
 export { BookAppointmentCommand } from './book-appointment.command';
 export { BookAppointmentRequest } from './book-appointment.request';
 export { CancelAppointmentCommand } from './cancel-appointment.command';

@@ -195,11 +195,11 @@ export class ConfirmationController {
     // The epoch before the row (AccountEpochs): a write committed after this read has replaced it.
     const epoch = known === undefined ? undefined : await this.epochs.current(known);
     const now = Date.now();
-    const keptAccount = epoch === undefined ? undefined : await this.accounts.find(known!);
-    if (keptAccount) {
-      const minHours = keptAccount.clientChangeMinHours;
-      const kept = this.confirmations.get(id, token, epoch!, now, minHours);
-      if (kept) return { token, path: `/confirmation/${token}`, account: keptAccount, ...kept };
+    if (epoch !== undefined) {
+      const account = await this.accounts.find(known!);
+      const kept =
+        account && this.confirmations.get(id, token, epoch, now, account.clientChangeMinHours);
+      if (kept) return { token, path: `/confirmation/${token}`, account, ...kept };
     }
     const appointment = await this.dataSource.getRepository(Appointment).findOneBy({ id });
     if (!appointment || !tokenMatches(this.secret, token, appointment))
@@ -207,12 +207,7 @@ export class ConfirmationController {
     const account = await this.accounts.find(appointment.accountId);
     if (!account) throw new NotFoundError(BAD_LINK);
     const view = await this.queries.viewOf(appointment);
-    this.confirmations.keep(
-      { appointment, view },
-      token,
-      appointment.accountId === known ? epoch : undefined,
-      now,
-    );
+    this.confirmations.keep({ appointment, view }, token, epoch, now);
     return { token, path: `/confirmation/${token}`, appointment, account, view };
   }
 

@@ -1,6 +1,6 @@
 import { timingSafeEqual } from 'node:crypto';
 import { BoundedMap } from '../../common/cache/bounded-map';
-import { type AppointmentView, clientMayChange } from '../appointments';
+import { type AppointmentView, viewAsOf } from '../appointments';
 import type { Appointment } from '../availability';
 
 /** An appointment as its confirmation page shows it: the row and its view. */
@@ -68,10 +68,9 @@ export class KeptConfirmations {
       this.kept.delete(appointmentId);
       return undefined;
     }
-    const upcoming = clientMayChange(entry.appointment, clientChangeMinHours, now);
     return {
       appointment: entry.appointment,
-      view: { ...entry.view, canClientCancel: upcoming, canClientReschedule: upcoming },
+      view: viewAsOf(entry.view, entry.appointment, clientChangeMinHours, now),
     };
   }
 
