@@ -2,7 +2,7 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DataSource } from 'typeorm';
 import { startApi } from '../support/test-app';
 import { testConfig } from '../support/test-environment';
-import { type Shop, emailOf, openShop } from './pages-fixtures';
+import { type Shop, bookThroughApi, emailOf, openShop } from './pages-fixtures';
 
 const BAD_LINK =
   'This link is not valid. Please use the link in your confirmation e-mail or text message.';
@@ -34,19 +34,7 @@ describe('Client pages: kept confirmation pages (e2e, two API processes, Redis)'
 
   const get = (app: NestFastifyApplication, url: string) => app.inject({ method: 'GET', url });
 
-  async function book(datetime = '2030-06-03T10:00:00-0400', s = shop) {
-    const res = await s.api.post('/appointments', {
-      firstName: 'Ada',
-      lastName: 'Lovelace',
-      email: emailOf('kept'),
-      appointmentTypeID: s.type,
-      datetime,
-      fields: [{ id: s.form.consent, value: 'yes' }],
-    });
-    expect(res.status).toBe(200);
-    const body = res.body as { id: number; confirmationPage: string };
-    return { id: body.id, page: new URL(body.confirmationPage).pathname };
-  }
+  const book = (datetime?: string, s = shop) => bookThroughApi(s, datetime, emailOf('kept'));
 
   /** Another first name and an hour later, written behind the service's back (no epoch bump). */
   const change = (id: number) =>

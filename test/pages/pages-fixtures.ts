@@ -150,3 +150,25 @@ interface AxeResult {
 
 /** A recipient of this run alone. */
 export const emailOf = (prefix = 'client') => `${prefix}-${process.pid}-${++sequence}@example.test`;
+
+/**
+ * Ada's appointment on the shop's type at `datetime` (a Monday in its hours), booked through the
+ * API with the form's required consent: its id, confirmation page and that page's path.
+ */
+export async function bookThroughApi(
+  s: Shop,
+  datetime = '2030-06-03T10:00:00-0400',
+  email = emailOf('http'),
+): Promise<{ id: number; confirmationPage: string; page: string }> {
+  const res = await s.api.post('/appointments', {
+    firstName: 'Ada',
+    lastName: 'Lovelace',
+    email,
+    appointmentTypeID: s.type,
+    datetime,
+    fields: [{ id: s.form.consent, value: 'yes' }],
+  });
+  expect(res.status).toBe(200);
+  const { id, confirmationPage } = res.body as { id: number; confirmationPage: string };
+  return { id, confirmationPage, page: new URL(confirmationPage).pathname };
+}

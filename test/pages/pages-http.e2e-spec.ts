@@ -1,7 +1,7 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { startApi } from '../support/test-app';
 import { testConfig } from '../support/test-environment';
-import { type Shop, ZONE, emailOf, openShop } from './pages-fixtures';
+import { type Shop, ZONE, bookThroughApi, emailOf, openShop } from './pages-fixtures';
 
 const POLICY =
   "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; " +
@@ -49,18 +49,7 @@ describe('Client pages over HTTP: safety (e2e)', () => {
     return { csrf, cookie };
   }
 
-  async function book(datetime = '2030-06-03T10:00:00-0400', s = shop) {
-    const res = await s.api.post('/appointments', {
-      firstName: 'Ada',
-      lastName: 'Lovelace',
-      email: emailOf('http'),
-      appointmentTypeID: s.type,
-      datetime,
-      fields: [{ id: s.form.consent, value: 'yes' }],
-    });
-    expect(res.status).toBe(200);
-    return res.body as { id: number; confirmationPage: string };
-  }
+  const book = (datetime?: string, s = shop) => bookThroughApi(s, datetime);
 
   const pathOf = (confirmationPage: string) => new URL(confirmationPage).pathname;
   const details = (s: Shop) =>
