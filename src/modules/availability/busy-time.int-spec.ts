@@ -1,6 +1,6 @@
 import type { DataSource } from 'typeorm';
 import { DAY, MINUTE } from '../../common/time/durations';
-import { insertAppointment, insertCalendar } from '../../../test/support/busy-rows';
+import { bookingInFlight, insertCalendar, readAfterCommit } from '../../../test/support/busy-rows';
 import { openTestDataSource } from '../../../test/support/test-data-source';
 import { MAX_BUSY_SPAN_MINUTES, readBusyTime } from './busy-time';
 import { lockCalendarReadingBusy } from './calendar-locks';
@@ -98,35 +98,19 @@ describe('lockCalendarReadingBusy (MySQL)', () => {
   });
 
   /** Another booking's transaction: holds the calendar's lock with an appointment inserted. */
-  async function bookingInFlight(from: number) {
-    const holder = dataSource.createQueryRunner();
-    await holder.startTransaction();
-    await holder.query('SELECT id FROM calendars WHERE id = ? FOR UPDATE', [calendarId]);
-    await insertAppointment(holder.manager, calendarId, from, from + 30 * MINUTE);
-    return holder;
-  }
+  const bookingOf = (from: number) =>
+    bookingInFlight(dataSource, calendarId, from, from + 30 * MINUTE);
 
   it('waits for the lock, then reads the booking committed meanwhile', async () => {
-    const holder = await bookingInFlight(start);
-    const waiter = dataSource.createQueryRunner();
-    await waiter.startTransaction();
-    try {
-      let settled = false;
-      const read = lockCalendarReadingBusy(waiter.manager, calendarId, window).finally(() => {
-        settled = true;
-      });
-      await new Promise((resolve) => setTimeout(resolve, 300));
-      expect(settled).toBe(false);
-      await holder.commitTransaction();
-      expect(await read).toEqual([{ from: start, until: start + 30 * MINUTE }]);
-    } finally {
-      await waiter.rollbackTransaction();
-      await Promise.all([holder.release(), waiter.release()]);
-    }
+    const holder = await bookingOf(start);
+    const read = await readAfterCommit(dataSource, holder, (db) =>
+      lockCalendarReadingBusy(db, calendarId, window),
+    );
+    expect(read).toEqual([{ from: start, until: start + 30 * MINUTE }]);
   });
 
   it('leaves out appointments outside the window and those it is told to ignore', async () => {
-    const holder = await bookingInFlight(start + 30 * MINUTE);
+    const holder = await bookingOf(start + 30 * MINUTE);
     await holder.commitTransaction();
     await holder.release();
     const [{ id }] = await dataSource.query<{ id: number }[]>(

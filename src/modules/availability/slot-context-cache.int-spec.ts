@@ -1,6 +1,6 @@
 import type { DataSource } from 'typeorm';
 import { MINUTE } from '../../common/time/durations';
-import { insertAppointment, insertCalendar } from '../../../test/support/busy-rows';
+import { bookingInFlight, insertCalendar, readAfterCommit } from '../../../test/support/busy-rows';
 import { openTestDataSource } from '../../../test/support/test-data-source';
 import { lockCalendarReadingBusy } from './calendar-locks';
 import { readContextRows } from './slot-context';
@@ -53,31 +53,17 @@ describe('lockCalendarReadingBusy with a cached context (MySQL)', () => {
 
   it('waits for the lock, then reads the booking committed meanwhile', async () => {
     const check = { typeId, stamp: await stamp() };
-    const holder = dataSource.createQueryRunner();
-    await holder.startTransaction();
-    await holder.query('SELECT id FROM calendars WHERE id = ? FOR UPDATE', [calendarId]);
-    await insertAppointment(holder.manager, calendarId, start, start + 30 * MINUTE, typeId);
-    const waiter = dataSource.createQueryRunner();
-    await waiter.startTransaction();
-    try {
-      let settled = false;
-      const read = lockCalendarReadingBusy(
-        waiter.manager,
-        calendarId,
-        window,
-        [],
-        undefined,
-        check,
-      );
-      void read.finally(() => (settled = true)).catch(() => undefined);
-      await new Promise((resolve) => setTimeout(resolve, 300));
-      expect(settled).toBe(false);
-      await holder.commitTransaction();
-      expect(await read).toEqual([{ from: start, until: start + 30 * MINUTE }]);
-    } finally {
-      await waiter.rollbackTransaction();
-      await Promise.all([holder.release(), waiter.release()]);
-    }
+    const holder = await bookingInFlight(
+      dataSource,
+      calendarId,
+      start,
+      start + 30 * MINUTE,
+      typeId,
+    );
+    const read = await readAfterCommit(dataSource, holder, (db) =>
+      lockCalendarReadingBusy(db, calendarId, window, [], undefined, check),
+    );
+    expect(read).toEqual([{ from: start, until: start + 30 * MINUTE }]);
   });
 
   it('refuses a stamp the type no longer matches', async () => {
