@@ -4,7 +4,7 @@ import { DataSource, In } from 'typeorm';
 import { findOwned, findReferenced } from '../../common/database/tenant-rows';
 import { parseDatetime } from '../../common/time/datetimes';
 import type { Account } from '../accounts';
-import { BusyKind, Calendar, InvalidCalendarError, markBusyKind } from '../catalog';
+import { BusyKind, Calendar, InvalidCalendarError, insertBusyRow } from '../catalog';
 import { InvalidBlockDatetimeError, InvalidBlockTimeError } from './availability.errors';
 import { Block } from './block.entity';
 import {
@@ -81,19 +81,13 @@ export class BlocksService {
     if (endsAt < startsAt) throw new InvalidBlockTimeError(request.start, request.end, 'before');
     if (endsAt.getTime() === startsAt.getTime())
       throw new InvalidBlockTimeError(request.start, request.end, 'the same as');
-    const block = await this.dataSource.transaction(async (writer) => {
-      // The calendar's bit first, in the block's transaction: see markBusyKind.
-      await markBusyKind(writer, BusyKind.blocks, calendar.id, accountId);
-      return writer.save(
-        writer.create(Block, {
-          accountId,
-          calendarId: calendar.id,
-          startsAt,
-          endsAt,
-          notes: request.notes ?? '',
-          createdAt: new Date(),
-        }),
-      );
+    const block = await insertBusyRow(this.dataSource, BusyKind.blocks, calendar, Block, {
+      accountId,
+      calendarId: calendar.id,
+      startsAt,
+      endsAt,
+      notes: request.notes ?? '',
+      createdAt: new Date(),
     });
     return toBlockView(block, calendar);
   }

@@ -1,4 +1,4 @@
-import type { EntityManager } from 'typeorm';
+import type { DataSource, DeepPartial, EntityManager, EntityTarget, ObjectLiteral } from 'typeorm';
 import { queryPrepared } from '../../common/database/prepared';
 
 /**
@@ -32,4 +32,21 @@ export async function markBusyKind(
     'UPDATE calendars SET busy_kinds = busy_kinds | ? WHERE id = ? AND account_id = ?',
     [kind, calendarId, accountId],
   );
+}
+
+/**
+ * Inserts a row of busy time of `kind` for the calendar (a block, a class session) in a
+ * transaction of its own that marks the calendar's bit first (markBusyKind); the row as saved.
+ */
+export function insertBusyRow<T extends ObjectLiteral>(
+  dataSource: DataSource,
+  kind: BusyKind,
+  calendar: { id: number; accountId: number },
+  entity: EntityTarget<T>,
+  values: DeepPartial<T>,
+): Promise<T> {
+  return dataSource.transaction(async (writer) => {
+    await markBusyKind(writer, kind, calendar.id, calendar.accountId);
+    return writer.save(entity, writer.create(entity, values));
+  });
 }

@@ -5,7 +5,7 @@ import { findOwned, findReferenced } from '../../common/database/tenant-rows';
 import { parseDatetime } from '../../common/time/datetimes';
 import { InvalidDatetimeError } from '../../common/time/time.errors';
 import { AppointmentTypeCalendar } from './appointment-type-links.entity';
-import { BusyKind, markBusyKind } from './calendar-busy-kinds';
+import { BusyKind, insertBusyRow } from './calendar-busy-kinds';
 import { AppointmentType } from './appointment-type.entity';
 import { Calendar } from './calendar.entity';
 import {
@@ -72,20 +72,20 @@ export class ClassSessionsService {
       startsAt,
     });
     if (taken) throw new DuplicateClassError(type.id, request.datetime, calendar.id);
-    const session = await this.dataSource.transaction(async (writer) => {
-      // The calendar's bit first, in the session's transaction: see markBusyKind.
-      await markBusyKind(writer, BusyKind.sessions, calendar.id, accountId);
-      return writer.save(
-        writer.create(ClassSession, {
-          accountId,
-          appointmentTypeId: type.id,
-          calendarId: calendar.id,
-          name: request.name ?? type.name,
-          startsAt,
-          createdAt: new Date(),
-        }),
-      );
-    });
+    const session = await insertBusyRow(
+      this.dataSource,
+      BusyKind.sessions,
+      calendar,
+      ClassSession,
+      {
+        accountId,
+        appointmentTypeId: type.id,
+        calendarId: calendar.id,
+        name: request.name ?? type.name,
+        startsAt,
+        createdAt: new Date(),
+      },
+    );
     return toClassSessionView(session, type, calendar);
   }
 

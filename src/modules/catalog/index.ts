@@ -7,7 +7,7 @@ export { AppointmentTypeForm } from './appointment-type-links.entity';
 export { checkAppointmentTypeIds, liveTypeLinks } from './appointment-type-references';
 export { AppointmentType } from './appointment-type.entity';
 export { AppointmentTypesService } from './appointment-types.service';
-export { ALL_BUSY_KINDS, BusyKind, markBusyKind } from './calendar-busy-kinds';
+export { ALL_BUSY_KINDS, BusyKind, insertBusyRow, markBusyKind } from './calendar-busy-kinds';
 export { Calendar } from './calendar.entity';
 export { CalendarsService } from './calendars.service';
 export {
