@@ -132,8 +132,8 @@ export function requestIdFor(header: string | string[] | undefined): string {
  * (createRootLogger: default formatters, no mixin, no serializer for these keys; the spec compares
  * the two): pino's generic walk over the object (a type switch, a character loop and an escape
  * check per key and string) was ~4% of an authenticated GET in bench:http. The strings are escaped
- * as JSON.stringify escapes them (jsonString), as pino does any string it cannot prove plain. Errored requests, and a
- * destination that wants pino's metadata (a multistream), go through pino.
+ * as JSON.stringify escapes them (jsonString), as pino does any string it cannot prove plain.
+ * Errored requests, and a destination that wants pino's metadata (a multistream), go through pino.
  */
 export class RequestLogController extends LogController {
   private readonly stream: DestinationStream & { [NEEDS_METADATA]?: boolean };
@@ -154,31 +154,12 @@ export class RequestLogController extends LogController {
   ): void {
     if (request.url.startsWith('/health/')) return;
     if (error) {
-      this.logger.error(
-        {
-          reqId: request.id,
-          method: request.method,
-          url: request.url,
-          statusCode: reply.statusCode,
-          responseTime: reply.elapsedTime,
-          err: error,
-        },
-        'request errored',
-      );
+      this.logger.error({ ...lineOf(request, reply), err: error }, 'request errored');
       return;
     }
     if (this.logger.levelVal > this.infoLevel) return;
     if (this.stream[NEEDS_METADATA] === true) {
-      this.logger.info(
-        {
-          reqId: request.id,
-          method: request.method,
-          url: request.url,
-          statusCode: reply.statusCode,
-          responseTime: reply.elapsedTime,
-        },
-        'request completed',
-      );
+      this.logger.info(lineOf(request, reply), 'request completed');
       return;
     }
     const bindings = (this.logger as unknown as Record<symbol, string>)[pino.symbols.chindingsSym];
@@ -187,6 +168,15 @@ export class RequestLogController extends LogController {
     );
   }
 }
+
+/** A request's log line, for pino to write (errors, and destinations that want its metadata). */
+const lineOf = (request: FastifyRequest, reply: FastifyReply) => ({
+  reqId: request.id,
+  method: request.method,
+  url: request.url,
+  statusCode: reply.statusCode,
+  responseTime: reply.elapsedTime,
+});
 
 const NEEDS_METADATA = pino.symbols.needsMetadataGsym;
 

@@ -29,6 +29,8 @@ interface ExportedMetric<V> {
   aggregator: string;
 }
 
+const seriesKey = (method: string, route: string, status: string) => `${method} ${status} ${route}`;
+
 /**
  * `http_request_duration_seconds`: a Prometheus histogram by method, route and status, scraped
  * exactly as prom-client's Histogram (same series, order, labels and values: the spec compares
@@ -55,7 +57,7 @@ export class HttpDurations {
 
   /** The series of these labels, made at the first call (keep it: this is the slow way). */
   seriesOf(method: string, route: string, status: string): HttpDurationSeries {
-    const key = `${method} ${status} ${route}`;
+    const key = seriesKey(method, route, status);
     let series = this.series.get(key);
     if (series === undefined) {
       series = {
@@ -135,6 +137,6 @@ export class HttpDurations {
   private restore(series: HttpDurationSeries): void {
     series.exported = true;
     const { method, route, status_code: status } = series.labels;
-    this.series.set(`${method} ${status} ${route}`, series);
+    this.series.set(seriesKey(method, route, status), series);
   }
 }
