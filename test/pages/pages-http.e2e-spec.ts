@@ -55,6 +55,19 @@ describe('Client pages over HTTP: safety (e2e)', () => {
   const details = (s: Shop) =>
     `/schedule/${s.account.id}?appointmentType=${s.type}&datetime=${encodeURIComponent('2030-06-03T09:00:00-0400')}&timezone=${encodeURIComponent(ZONE)}`;
 
+  it.each(['2030-02-31T09:00:00-0400', '2030-06-03T25:99-0400'])(
+    'takes a time no day has (%s) as none chosen: the date step, never a 500',
+    async (datetime) => {
+      const res = await get(
+        `/schedule/${shop.account.id}?appointmentType=${shop.type}&timezone=${encodeURIComponent(ZONE)}&datetime=${encodeURIComponent(datetime)}&hold=abc`,
+      );
+      expect(res.statusCode).toBe(200);
+      expect(res.body).toContain('id="date-form"');
+      expect(res.body).not.toContain('Invalid');
+      expect(res.body).not.toContain(datetime);
+    },
+  );
+
   it.each([
     ['date', '2030-02-31'],
     ['date', '2030-13-45'],

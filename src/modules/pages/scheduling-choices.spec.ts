@@ -48,6 +48,19 @@ describe('readChoices (the dynamic links and the steps)', () => {
     expect(choices.prefill.fields).toEqual(new Map([[5, 'A, B']]));
   });
 
+  it.each([
+    ['2030-06-03T09:30:00-0400', true],
+    ['2030-06-03T23:59-0400', true],
+    ['2030-02-31T09:00:00-0400', false],
+    ['2030-06-03T24:00:00-0400', false],
+    ['2030-06-03T25:99-0400', false],
+    ['2030-06-03T09:60:00-0400', false],
+    ['2030-06-03T09:00:60-0400', false],
+  ])('takes the time %s as chosen: %s (a time no day has is none)', (datetime, chosen) => {
+    const choices = readChoices(queryParams({ datetime }));
+    expect(choices.datetime).toBe(chosen ? datetime : undefined);
+  });
+
   it('carries the choices to the next step', () => {
     const choices = readChoices(
       queryParams(parseQuery('appointmentType=12&date=2030-06-03&timezone=UTC&firstName=Ada')),

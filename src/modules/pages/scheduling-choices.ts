@@ -64,6 +64,21 @@ const ids = (values: string[]) =>
 /** Given as sent: the booking command checks each as `POST /appointments` does. */
 const text = (value: string | undefined) => value;
 
+/**
+ * A time as the time list writes it (`2030-06-03T09:30:00-0400`) on a calendar date, at a clock
+ * time a day has (`25:99` is not one): what the details step writes out as a moment.
+ */
+function isTimeOfDay(datetime: string): boolean {
+  const match = /^(\d{4}-\d{2}-\d{2})T(\d{2}):(\d{2})(:\d{2})?[+-]\d{4}$/.exec(datetime);
+  return (
+    match !== null &&
+    isCalendarDate(match[1]) &&
+    Number(match[2]) < 24 &&
+    Number(match[3]) < 60 &&
+    (match[4] === undefined || Number(match[4].slice(1)) < 60)
+  );
+}
+
 /** A `YYYY-MM` of months 01 to 12. */
 const isMonth = (month: string) => /^\d{4}-(0[1-9]|1[0-2])$/.test(month);
 
@@ -89,10 +104,7 @@ export function readChoices(params: Params): Choices {
     // A month or date no calendar has is not a choice (as text that is not one at all).
     month: month !== undefined && isMonth(month) ? month : undefined,
     date: isCalendarDate(date) ? date : undefined,
-    datetime:
-      datetime !== undefined && /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2})?[+-]\d{4}$/.test(datetime)
-        ? datetime
-        : undefined,
+    datetime: datetime !== undefined && isTimeOfDay(datetime) ? datetime : undefined,
     hold: hold !== undefined && /^[\w-]{1,128}$/.test(hold) ? hold : undefined,
     prefill: {
       firstName: text(params.get('firstName')),
