@@ -90,19 +90,38 @@ function importsOf(file: SourceFile): Import[] {
     });
 }
 
-/** What `import { a, type B } from '…'` names, by specifier. */
+/**
+ * What `import { a, type B } from '…'` names, by specifier; and `export { a } from '…'` (an index
+ * handing on another module's name uses it as an import would).
+ */
 function namedImports(file: SourceFile): Map<string, string[]> {
   const names = new Map<string, string[]>();
+  const add = (specifier: ts.Expression | undefined, named: string[]) => {
+    const text = (specifier as ts.StringLiteral).text;
+    names.set(text, [...(names.get(text) ?? []), ...named]);
+  };
   const source = ts.createSourceFile(file.path, file.text, ts.ScriptTarget.Latest);
   for (const statement of source.statements) {
-    if (!ts.isImportDeclaration(statement)) continue;
-    const bindings = statement.importClause?.namedBindings;
-    if (!bindings || !ts.isNamedImports(bindings)) continue;
-    const specifier = (statement.moduleSpecifier as ts.StringLiteral).text;
-    names.set(specifier, [
-      ...(names.get(specifier) ?? []),
-      ...bindings.elements.map((element) => element.name.text),
-    ]);
+    if (ts.isImportDeclaration(statement)) {
+      const bindings = statement.importClause?.namedBindings;
+      if (bindings && ts.isNamedImports(bindings))
+        add(
+          statement.moduleSpecifier,
+          bindings.elements.map((element) => element.name.text),
+        );
+    } else if (
+      ts.isExportDeclaration(statement) &&
+      statement.moduleSpecifier &&
+      statement.exportClause &&
+      ts.isNamedExports(statement.exportClause)
+    ) {
+      add(
+        statement.moduleSpecifier,
+        statement.exportClause.elements.map(
+          (element) => (element.propertyName ?? element.name).text,
+        ),
+      );
+    }
   }
   return names;
 }
