@@ -1,18 +1,14 @@
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createCalendarObject, makeCalendar } from 'tsdav';
-
-/** What to tell whoever runs the tests on a machine without the CalDAV server. */
-export const RADICALE_MISSING =
-  'The CalDAV tests need Radicale (Debian package radicale): run `apt-get install -y radicale` ' +
-  '(.ci/run does it), then run the tests again.';
+import { radicaleEnvironment, radicaleProgram } from './radicale-program';
 
 /**
- * A real CalDAV server for a test file: Debian's Radicale 3, started from a configuration of this
- * run (its own folder, a free port on 127.0.0.1), its users and passwords in a plain htpasswd file
+ * A real CalDAV server for a test file: Radicale 3 (the machine's, or the copy the global set-up
+ * fetched: radicale-program.ts), started from a configuration of this run (its own folder, a free port on 127.0.0.1), its users and passwords in a plain htpasswd file
  * (each owns `/<user>/`, and nothing else). Stopped, its folder removed, by stop().
  */
 export class Radicale {
@@ -23,7 +19,7 @@ export class Radicale {
   ) {}
 
   static async start(users: Record<string, string>): Promise<Radicale> {
-    const binary = radicaleBinary();
+    const program = radicaleProgram();
     const port = await freePort();
     const dir = mkdtempSync(join(tmpdir(), 'radicale-'));
     const config = join(dir, 'config');
@@ -53,7 +49,10 @@ export class Radicale {
         '',
       ].join('\n'),
     );
-    const child = spawn(binary, ['--config', config], { stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn(program.command, [...program.args, '--config', config], {
+      stdio: ['ignore', 'ignore', 'pipe'],
+      env: radicaleEnvironment(program),
+    });
     let stderr = '';
     child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     const server = new Radicale(child, dir, `http://127.0.0.1:${port}`);
@@ -104,15 +103,6 @@ export class Radicale {
 
 export function basic(user: string, password: string): Record<string, string> {
   return { authorization: `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}` };
-}
-
-/** The radicale program, or a failure saying how to install it (the tests are not skipped). */
-function radicaleBinary(): string {
-  try {
-    return execFileSync('sh', ['-c', 'command -v radicale'], { encoding: 'utf8' }).trim();
-  } catch {
-    throw new Error(RADICALE_MISSING);
-  }
 }
 
 function freePort(): Promise<number> {
