@@ -182,9 +182,9 @@ export class Environment {
   OUTBOX_RELAY_DELAY_MS = 5000;
 
   /**
-   * An event handed to the queue but still not processed this long after is handed over again: its
-   * job was lost (Redis restarted empty) or failed for good. Bull ignores the add while the job
-   * exists, so this only revives jobs Redis no longer has.
+   * An event handed to the queue but still not processed this long after has its job looked up: a
+   * job Redis lost, whole or in part (its hash, or its place in the queue's lists), is handed over
+   * again, one failed for good retried; one still queued or running is left (see OutboxRelay).
    */
   @IntVariable(100)
   OUTBOX_REDELIVER_AFTER_MS = 60_000;

@@ -19,12 +19,13 @@ export class ApiMetricsModule {}
 
 /**
  * The worker's metrics: the registry (webhook delivery outcomes come from the webhooks module),
- * queue depth and job durations, outbox lag, served at `/metrics` on WORKER_PORT.
+ * queue depth and job durations, outbox lag and the relay's re-queues (OutboxMetrics, which the
+ * relay counts them with), served at `/metrics` on WORKER_PORT.
  */
 @Global()
 @Module({
   controllers: [MetricsController],
   providers: [Metrics, QueueMetrics, OutboxMetrics],
-  exports: [Metrics],
+  exports: [Metrics, OutboxMetrics],
 })
 export class WorkerMetricsModule {}

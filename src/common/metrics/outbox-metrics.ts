@@ -1,6 +1,7 @@
 import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { Logger } from 'pino';
+import { Counter } from 'prom-client';
 import { DataSource } from 'typeorm';
 import { ROOT_LOGGER } from '../logging/logging.module';
 import { Metrics } from './metrics';
@@ -9,6 +10,15 @@ import { ScrapeCache } from './scrape-cache';
 /** The outbox lag is read at most this often. */
 export const OUTBOX_LAG_CACHE_MS = 5000;
 const READ_TIMEOUT_MS = 2000;
+
+/**
+ * Why the relay handed a dispatched event's job to the queue again, as
+ * `outbox_jobs_requeued_total{reason}` counts it: Redis had no job, or only part of one (`lost`),
+ * had its data but in none of the queue's lists (`stuck`), or the job had failed for good
+ * (`failed`, retried). See OutboxRelay.
+ */
+export type OutboxRequeueReason = 'lost' | 'stuck' | 'failed';
+const REQUEUE_REASONS: readonly OutboxRequeueReason[] = ['lost', 'stuck', 'failed'];
 
 interface Oldest {
   undispatched: Date | null;
@@ -23,9 +33,15 @@ interface Oldest {
  * notifications included); 0 when there is none. One query of two index lookups
  * (idx_outbox_pending, idx_outbox_unprocessed: the first row in id order of each), on scrape,
  * cached OUTBOX_LAG_CACHE_MS.
+ *
+ * And `outbox_jobs_requeued_total{reason}`, the relay's re-queues by reason, counted live; each
+ * reason starts at 0, so that a rate and an alert (`increase(...[1h]) > 0`: part of Redis was lost)
+ * work before the first.
  */
 @Injectable()
 export class OutboxMetrics implements OnModuleInit {
+  private readonly requeued: Counter<'reason'>;
+
   private readonly oldest = new ScrapeCache(
     () => this.read(),
     OUTBOX_LAG_CACHE_MS,
@@ -36,7 +52,20 @@ export class OutboxMetrics implements OnModuleInit {
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly metrics: Metrics,
     @Inject(ROOT_LOGGER) private readonly logger: Logger,
-  ) {}
+  ) {
+    this.requeued = new Counter({
+      name: 'outbox_jobs_requeued_total',
+      help: 'Jobs of dispatched, unprocessed outbox events that the relay handed to the queue again, by reason: lost (Redis had none, or only part of one), stuck (its data in none of the queue lists), failed (failed for good, retried).',
+      labelNames: ['reason'] as const,
+      registers: [metrics.registry],
+    });
+    for (const reason of REQUEUE_REASONS) this.requeued.inc({ reason }, 0);
+  }
+
+  /** Counts jobs the relay handed to the queue again. */
+  countRequeued(reason: OutboxRequeueReason, jobs: number): void {
+    if (jobs > 0) this.requeued.inc({ reason }, jobs);
+  }
 
   onModuleInit(): void {
     this.metrics.gauge(

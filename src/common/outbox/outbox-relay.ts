@@ -12,13 +12,29 @@ import type { Logger } from 'pino';
 import { DataSource, type EntityManager, In } from 'typeorm';
 import { AppConfig } from '../../config/app-config';
 import { ROOT_LOGGER } from '../logging/logging.module';
+import { OutboxMetrics, type OutboxRequeueReason } from '../metrics/outbox-metrics';
 import { QueueName } from '../queues/queue-names';
 import { RepeatingPass } from '../queues/repeating-pass';
 import type { DomainEventBatch } from './domain-event';
 import { OutboxDispatcher } from './outbox-dispatcher';
+import { type JobVerdict, checkJob } from './outbox-job-check';
 import { OutboxRecord } from './outbox-record.entity';
 
 const BATCH_SIZE = 200;
+
+/** Rows of one job that the relay hands to the queue again, and why. */
+interface HandedOver {
+  reason: OutboxRequeueReason;
+  /** The job the rows recorded (null: none). */
+  jobId: string | null;
+  rows: OutboxRecord[];
+}
+
+const HANDED_OVER: Record<OutboxRequeueReason, string> = {
+  lost: 'outbox job lost by Redis: its events handed to the queue again',
+  stuck: 'outbox job stuck in Redis (in no queue list): its events handed to the queue again',
+  failed: 'outbox job failed for good: retried',
+};
 
 /**
  * Worker-side safety net of the outbox; the outbox is the truth, even when Redis loses everything.
@@ -28,11 +44,17 @@ const BATCH_SIZE = 200;
  * - still undispatched some seconds after they were written (their writer crashed, or Redis was
  *   down): enqueued and marked dispatched;
  * - dispatched long ago (OUTBOX_REDELIVER_AFTER_MS) yet unprocessed: their job (`job_id`, recorded
- *   with the dispatch) is looked up. Gone (Redis restarted empty) → enqueued again; failed for
- *   good → retried; completed → the row is marked processed (the mark was lost; a job completes
- *   only once all its events are processed); waiting or running → left to the queue's backlog.
- *   Their `dispatched_at` is moved to now, so they are looked at again only after another such
- *   delay.
+ *   with the dispatch) is looked up (checkJob), whatever part of Redis was lost. Waiting, active,
+ *   delayed or paused → left to the queue (a dead worker's active job returns to `wait` by Bull's
+ *   stalled-job check, or fails, and is retried here); held by a worker's lock → left to it;
+ *   completed → the rows are marked processed (the mark was lost; a job completes only once all
+ *   its events are processed); failed for good → retried; gone, or left without its data (`lost`),
+ *   or in none of the queue's lists (`stuck`) → what is left of it removed and its events enqueued
+ *   again. Each hand-over is logged (warning, with the job and the rows) and counted
+ *   (`outbox_jobs_requeued_total{reason}`). Their `dispatched_at` is moved to now, so they are
+ *   looked at again only after another such delay: a row leaves this loop only processed, so no
+ *   committed event is lost (consumers are idempotent: a second run adds nothing). The rules, with
+ *   the webhook sweeper's, are in docs/operations.md ("Events are never lost").
  *
  * Rows are claimed with `FOR UPDATE SKIP LOCKED`, so several workers share the work without waiting
  * on each other, and a job's id is made from its rows' ids (batchJobId), so rows handed over twice
@@ -48,6 +70,7 @@ export class OutboxRelay implements OnApplicationBootstrap, OnModuleDestroy {
     private readonly dispatcher: OutboxDispatcher,
     private readonly moduleRef: ModuleRef,
     private readonly config: AppConfig,
+    private readonly outboxMetrics: OutboxMetrics,
     @Inject(ROOT_LOGGER) private readonly logger: Logger,
   ) {
     this.passes = new RepeatingPass(() => this.relayOnce(), {
@@ -106,44 +129,61 @@ export class OutboxRelay implements OnApplicationBootstrap, OnModuleDestroy {
   /** Rows dispatched long ago and still unprocessed (see the class comment). */
   private async redeliver(rows: OutboxRecord[], tx: EntityManager): Promise<void> {
     if (rows.length === 0 || !this.queue) return;
-    const byJob = new Map<string, OutboxRecord[]>();
-    const lost: OutboxRecord[] = [];
+    const byJob = new Map<string | null, OutboxRecord[]>();
     for (const row of rows) {
-      // No job recorded (a dispatch records it; a row written by hand may lack it): nothing to
-      // look for, so it is handed over again, as one whose job is gone.
-      if (row.jobId === null) {
-        lost.push(row);
-        continue;
-      }
-      const jobRows = byJob.get(row.jobId);
-      if (jobRows) jobRows.push(row);
+      const group = byJob.get(row.jobId);
+      if (group) group.push(row);
       else byJob.set(row.jobId, [row]);
     }
     const processed: string[] = [];
-    const retried: string[] = [];
+    const handedOver: HandedOver[] = [];
     for (const [jobId, jobRows] of byJob) {
-      const job = await this.queue.getJob(jobId);
-      const state = job ? await job.getState() : undefined;
-      if (!job || state === undefined) lost.push(...jobRows);
-      else if (state === 'completed') processed.push(...jobRows.map((r) => r.id));
-      else if (state === 'failed') {
-        await job.retry();
-        retried.push(jobId);
+      // No job recorded (a dispatch records it; a row written by hand may lack it): nothing to
+      // look for, so it is handed over again, as one whose job is gone.
+      if (jobId === null) {
+        handedOver.push({ reason: 'lost', jobId, rows: jobRows });
+        continue;
       }
+      const outboxIds = jobRows.map((r) => String(r.id));
+      let verdict: JobVerdict;
+      try {
+        verdict = await checkJob(this.queue, jobId, outboxIds);
+        if (verdict.kind === 'failed') await verdict.job.retry();
+      } catch (err) {
+        // A job that changed while it was looked at (or Redis failing) holds up no other: its
+        // rows are looked at again after another OUTBOX_REDELIVER_AFTER_MS.
+        this.logger.warn(
+          { err, jobId, outboxIds },
+          'outbox job not checked; looked at again later',
+        );
+        continue;
+      }
+      if (verdict.kind === 'completed') processed.push(...outboxIds);
+      else if (verdict.kind === 'failed')
+        handedOver.push({ reason: 'failed', jobId, rows: jobRows });
+      else if (verdict.kind === 'requeue')
+        handedOver.push({ reason: verdict.reason, jobId, rows: jobRows });
     }
     const now = new Date();
     await tx.update(OutboxRecord, { id: In(rows.map((r) => r.id)) }, { dispatchedAt: now });
-    if (lost.length > 0) {
-      for (const job of await this.dispatcher.enqueue(lost))
-        await tx.update(OutboxRecord, { id: In(job.outboxIds) }, { jobId: job.jobId });
-    }
     if (processed.length > 0) {
       await tx.update(OutboxRecord, { id: In(processed) }, { processedAt: now });
     }
-    if (lost.length > 0 || retried.length > 0) {
+    for (const { reason, jobId, rows: jobRows } of handedOver) {
+      // A failed job was retried in place, and its rows keep it. The others are added again under
+      // the id their rows make: the job's own when none of its rows was processed meanwhile.
+      const jobs = reason === 'failed' ? [] : await this.dispatcher.enqueue(jobRows);
+      for (const job of jobs)
+        await tx.update(OutboxRecord, { id: In(job.outboxIds) }, { jobId: job.jobId });
+      this.outboxMetrics.countRequeued(reason, reason === 'failed' ? 1 : jobs.length);
       this.logger.warn(
-        { lost: lost.map((r) => r.id), retriedJobs: retried },
-        'outbox events whose job was lost or had failed handed to the queue again',
+        {
+          reason,
+          jobId,
+          outboxIds: jobRows.map((r) => String(r.id)),
+          requeuedAs: jobs.map((j) => j.jobId),
+        },
+        HANDED_OVER[reason],
       );
     }
   }
