@@ -17,6 +17,7 @@ import {
 import {
   addErrorCodes,
   closeObjects,
+  envelopeCodes,
   envelopeResponse,
   toJsonSchema2020,
 } from '../common/openapi/openapi-31';
@@ -227,9 +228,17 @@ function completeOperation(
     addErrorCodes(responses, 413, ['payload_too_large'], STATUS_TEXT[413]);
     addErrorCodes(responses, 415, ['unsupported_media_type'], STATUS_TEXT[415]);
   }
+  // An operation's own 429 codes (a cap it keeps: `too_many_holds`) join the rate limit's.
+  const own = (envelopeCodes(responses[429]) ?? []).filter((c) => c !== 'too_many_requests');
   const limited = path.startsWith(OAUTH_PREFIX)
     ? oauthErrorResponse(['too_many_requests'], 'Over a rate limit: try again later.')
-    : envelopeResponse(429, ['too_many_requests'], 'Over a rate limit: try again later.');
+    : envelopeResponse(
+        429,
+        ['too_many_requests', ...own],
+        own.length > 0
+          ? `Over a rate limit, or ${own.map((c) => `\`${c}\``).join(', ')}: try again later.`
+          : 'Over a rate limit: try again later.',
+      );
   responses[429] = {
     ...limited,
     headers: { 'Retry-After': { $ref: '#/components/headers/RetryAfter' } },

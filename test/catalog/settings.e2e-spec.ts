@@ -27,6 +27,9 @@ describe('Settings: /settings (e2e)', () => {
       reminderHours: 24,
       calendarSyncMinutes: 5,
       holdMaxMinutes: 30,
+      maxLiveHolds: 100,
+      pageHoldsPerAddress: 3,
+      pageHoldDayShare: 50,
       clientChangeMinHours: 0,
       embedOrigins: [],
     });
@@ -42,6 +45,9 @@ describe('Settings: /settings (e2e)', () => {
       reminderHours: 2,
       calendarSyncMinutes: 15,
       holdMaxMinutes: 10,
+      maxLiveHolds: 7,
+      pageHoldsPerAddress: 0,
+      pageHoldDayShare: 100,
       clientChangeMinHours: 24,
       embedOrigins: ['https://Shop.example', 'http://localhost:8080', 'https://shop.example/'],
     });
@@ -55,6 +61,9 @@ describe('Settings: /settings (e2e)', () => {
       reminderHours: 2,
       calendarSyncMinutes: 15,
       holdMaxMinutes: 10,
+      maxLiveHolds: 7,
+      pageHoldsPerAddress: 0,
+      pageHoldDayShare: 100,
       clientChangeMinHours: 24,
       // As CSP names them: lower case, no trailing slash, each once.
       embedOrigins: ['https://shop.example', 'http://localhost:8080'],
@@ -132,6 +141,28 @@ describe('Settings: /settings (e2e)', () => {
       { holdMaxMinutes: 2.5 },
       'invalid_hold_max_minutes',
       'Invalid "holdMaxMinutes" attribute value.',
+    ],
+    [{ maxLiveHolds: 0 }, 'invalid_max_live_holds', 'Invalid "maxLiveHolds" attribute value.'],
+    [{ maxLiveHolds: 10_001 }, 'invalid_max_live_holds', 'Invalid "maxLiveHolds" attribute value.'],
+    [
+      { pageHoldsPerAddress: -1 },
+      'invalid_page_holds_per_address',
+      'Invalid "pageHoldsPerAddress" attribute value.',
+    ],
+    [
+      { pageHoldsPerAddress: 51 },
+      'invalid_page_holds_per_address',
+      'Invalid "pageHoldsPerAddress" attribute value.',
+    ],
+    [
+      { pageHoldDayShare: 101 },
+      'invalid_page_hold_day_share',
+      'Invalid "pageHoldDayShare" attribute value.',
+    ],
+    [
+      { pageHoldDayShare: 12.5 },
+      'invalid_page_hold_day_share',
+      'Invalid "pageHoldDayShare" attribute value.',
     ],
     [
       { clientChangeMinHours: -1 },

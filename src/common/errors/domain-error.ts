@@ -58,13 +58,17 @@ export class ConflictError extends DomainError {
   }
 }
 
-/** Over a limit (the contract's Limits); the client may try again after `retryAfterSeconds`. */
+/**
+ * Over a limit (the contract's Limits, or a cap of the service's own with its own `code`); the
+ * client may try again after `retryAfterSeconds` (the `Retry-After` header).
+ */
 export class TooManyRequestsError extends DomainError {
   constructor(
     message: string,
     readonly retryAfterSeconds: number,
+    code = 'too_many_requests',
   ) {
-    super(429, 'too_many_requests', message);
+    super(429, code, message);
   }
 }
 

@@ -63,6 +63,26 @@ export class Account {
   /** The longest a slot hold lasts from its creation, in minutes (1–30). */
   @Column({ name: 'hold_max_minutes', type: 'tinyint', unsigned: true, default: 30 })
   holdMaxMinutes!: number;
+
+  /** At most this many live slot holds made through the API at once (1–10000). */
+  @Column({ name: 'max_live_holds', type: 'smallint', unsigned: true, default: 100 })
+  maxLiveHolds!: number;
+
+  /** At most this many live holds of the scheduling page at once from one network (0–50). */
+  @Column({ name: 'page_holds_per_address', type: 'tinyint', unsigned: true, default: 3 })
+  pageHoldsPerAddress!: number;
+
+  /** The percentage of a day's offered times that holds of the scheduling page may take (0–100). */
+  @Column({ name: 'page_hold_day_share', type: 'tinyint', unsigned: true, default: 50 })
+  pageHoldDayShare!: number;
+
+  /**
+   * Written (incremented) first by every slot hold's transaction: the row all of an account's holds
+   * write, so that they are checked against its caps one after the other (docs/api.md, Slot
+   * holds). Never read.
+   */
+  @Column({ name: 'hold_claims', type: 'bigint', unsigned: true, default: 0, select: false })
+  holdClaims!: string;
   /**
    * A client may cancel or reschedule an appointment until this many hours before its start (the
    * confirmation page, and the API without `admin=true`); 0: until it starts.

@@ -68,6 +68,27 @@ export class UpdateSettingsRequest {
   @IsInt()
   holdMaxMinutes?: number;
 
+  /** At most this many API slot holds live at once: 1 to 10000. */
+  @Optional()
+  @Max(10_000)
+  @Min(1)
+  @IsInt()
+  maxLiveHolds?: number;
+
+  /** At most this many scheduling-page holds live at once from one network: 0 (none) to 50. */
+  @Optional()
+  @Max(50)
+  @Min(0)
+  @IsInt()
+  pageHoldsPerAddress?: number;
+
+  /** The percentage of a day's times scheduling-page holds may take: 0 (none) to 100. */
+  @Optional()
+  @Max(100)
+  @Min(0)
+  @IsInt()
+  pageHoldDayShare?: number;
+
   /**
    * A client may cancel or reschedule until this many hours before the start (0: until it
    * starts). At most a year.

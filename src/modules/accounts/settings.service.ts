@@ -33,6 +33,10 @@ export class SettingsService {
     if (request.calendarSyncMinutes !== undefined)
       changes.calendarSyncMinutes = request.calendarSyncMinutes;
     if (request.holdMaxMinutes !== undefined) changes.holdMaxMinutes = request.holdMaxMinutes;
+    if (request.maxLiveHolds !== undefined) changes.maxLiveHolds = request.maxLiveHolds;
+    if (request.pageHoldsPerAddress !== undefined)
+      changes.pageHoldsPerAddress = request.pageHoldsPerAddress;
+    if (request.pageHoldDayShare !== undefined) changes.pageHoldDayShare = request.pageHoldDayShare;
     if (request.clientChangeMinHours !== undefined)
       changes.clientChangeMinHours = request.clientChangeMinHours;
     if (request.embedOrigins !== undefined)

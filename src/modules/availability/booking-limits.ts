@@ -136,12 +136,16 @@ export async function withinLimits(
   return limitAllows(tx, 'calendar', calendar.id, calendar, periods, ignore);
 }
 
-/** The starts of live appointments and holds of a type or a calendar in `span`. */
+/**
+ * The starts of live appointments and holds of a type or a calendar in `span`; without the
+ * scheduling page's holds when `pageHolds` is false (what a day offers without them).
+ */
 async function startsIn(
   manager: EntityManager,
   column: 'appointment_type_id' | 'calendar_id',
   id: number,
   span: Span,
+  pageHolds = true,
 ): Promise<number[]> {
   const from = new Date(span.from);
   const until = new Date(span.until);
@@ -154,7 +158,8 @@ async function startsIn(
       WHERE ${column} = ? ${bounded} AND starts_at >= ? AND starts_at < ? AND canceled = 0
      UNION ALL
      SELECT starts_at AS startsAt FROM slot_holds
-      WHERE ${column} = ? ${bounded} AND starts_at >= ? AND starts_at < ? AND expires_at > ?`,
+      WHERE ${column} = ? ${bounded} AND starts_at >= ? AND starts_at < ? AND expires_at > ?
+        ${pageHolds ? '' : "AND origin <> 'page'"}`,
     [id, ...bounds, from, until, id, ...bounds, from, until, new Date()],
   );
   return rows.map((r) => new Date(r.startsAt).getTime());
@@ -169,17 +174,21 @@ export async function limitFilter(
   manager: EntityManager,
   { type, calendars }: { type: Limits & { id: number }; calendars: SlotCalendar[] },
   window: Span,
+  { pageHolds = true }: { pageHolds?: boolean } = {},
 ): Promise<((calendar: SlotCalendar, start: number) => boolean) | null> {
   const limited = calendars.filter((c) => hasLimits(c));
   if (!hasLimits(type) && limited.length === 0) return null;
   // A week around each end of the window covers the weeks its starts fall in, in any zone.
   const span = { from: window.from - 8 * DAY, until: window.until + 8 * DAY };
   const typeStarts = hasLimits(type)
-    ? await startsIn(manager, 'appointment_type_id', type.id, span)
+    ? await startsIn(manager, 'appointment_type_id', type.id, span, pageHolds)
     : [];
   const calendarStarts = new Map<number, number[]>();
   for (const calendar of limited)
-    calendarStarts.set(calendar.id, await startsIn(manager, 'calendar_id', calendar.id, span));
+    calendarStarts.set(
+      calendar.id,
+      await startsIn(manager, 'calendar_id', calendar.id, span, pageHolds),
+    );
   const within = (limits: Limits, starts: number[], periods: { day: Span; week: Span }) =>
     fits(limits.maxPerDay, countStarts(starts, periods.day)) &&
     fits(limits.maxPerWeek, countStarts(starts, periods.week));

@@ -18,7 +18,8 @@ export { withinLimits } from './booking-limits';
 export { CalendarLocks } from './calendar-locks';
 // For the writers of busy time above availability (holds, calendar sync): see markBusyKind.
 export { BusyKind, markBusyKind } from '../catalog';
-export { SlotHold } from './slot-hold.entity';
+export { type HoldOrigin, SlotHold } from './slot-hold.entity';
+export { pageHoldDayShare, withinDayShare } from './page-hold-share';
 export { consumeHold, heldSlot, newHoldToken } from './slot-holds';
 export { SlotPlacement } from './slot-placement';
 export { StaleSlotContextError, cachedSlotContext, forgetSlotContext } from './slot-context-cache';

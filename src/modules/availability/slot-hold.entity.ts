@@ -13,6 +13,7 @@ import { Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
 @Index('idx_slot_holds_class', ['classId'])
 @Index('idx_slot_holds_type_start', ['appointmentTypeId', 'startsAt'])
 @Index('idx_slot_holds_expiry', ['expiresAt'])
+@Index('idx_slot_holds_account_origin', ['accountId', 'origin', 'expiresAt'])
 export class SlotHold {
   @PrimaryGeneratedColumn({ type: 'int', unsigned: true })
   id!: number;
@@ -57,4 +58,18 @@ export class SlotHold {
 
   @Column({ name: 'created_at', type: 'datetime', precision: 3 })
   createdAt!: Date;
+
+  /** Who made it: an authenticated caller (`api`) or a visitor of the scheduling page (`page`). */
+  @Column({ type: 'varchar', length: 8, default: 'api' })
+  origin!: HoldOrigin;
+
+  /** A page hold's visitor: SHA-256 of their page session (see holds' PageVisitor); null for the API. */
+  @Column({ name: 'visitor_hash', type: 'binary', length: 32, nullable: true })
+  visitorHash!: Buffer | null;
+
+  /** A page hold's network: a keyed hash of the client's address (see PageVisitor); null for the API. */
+  @Column({ name: 'address_hash', type: 'binary', length: 32, nullable: true })
+  addressHash!: Buffer | null;
 }
+
+export type HoldOrigin = 'api' | 'page';

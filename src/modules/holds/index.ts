@@ -5,4 +5,5 @@
  */
 export { HoldsModule } from './holds.module';
 export { HoldsWorkerModule } from './holds-worker.module';
-export { SlotHoldsService } from './slot-holds.service';
+export { type PageVisitor, SlotHoldsService } from './slot-holds.service';
+export { DayHoldShareError, NetworkHoldLimitError } from './holds.errors';

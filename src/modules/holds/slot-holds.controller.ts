@@ -57,13 +57,14 @@ export class SlotHoldsController {
       'while held, the time is gone from `/availability/*` and from other bookings and holds (a ' +
       'class hold takes one seat), and counts toward the booking limits. Book it with ' +
       '`holdToken` in POST /appointments. It ends by itself at `expiresAt`. Nothing is sent to ' +
-      'webhooks.',
+      'webhooks. At most `maxLiveHolds` (settings) API holds of the account are live at once: ' +
+      'one more is 429 `too_many_holds`, with `Retry-After` the seconds until the first of them ends.',
   })
   @ApiOkResponse({
     type: CreatedSlotHoldView,
     description: 'The hold, with its token (only here).',
   })
-  @ApiErrors({ 400: CREATE_ERRORS, 403: ['forbidden'] })
+  @ApiErrors({ 400: CREATE_ERRORS, 403: ['forbidden'], 429: ['too_many_holds'] })
   create(
     @CurrentPrincipal() principal: Principal,
     @Body() request: CreateSlotHoldRequest,

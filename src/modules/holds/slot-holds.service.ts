@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager } from 'typeorm';
+import { Secrets } from '../../common/crypto/secrets';
 import { insertRows } from '../../common/database/insert-rows';
 import { retryLockConflicts } from '../../common/database/lock-retries';
 import { NotFoundError, shown } from '../../common/errors/domain-error';
@@ -19,13 +20,19 @@ import {
   busyWindow,
   markBusyKind,
   newHoldToken,
+  pageHoldDayShare,
   resolveSlotContext,
   slotRequestOf,
+  withinDayShare,
 } from '../availability';
+import { claimAccountHolds, liveHolds, liveNetworkHolds, releaseVisitorHolds } from './hold-caps';
 import {
+  DayHoldShareError,
   HoldTooLongError,
   InvalidHoldAddonIdsError,
   InvalidHoldMinutesError,
+  NetworkHoldLimitError,
+  TooManyHoldsError,
 } from './holds.errors';
 import type { CreateSlotHoldRequest, ExtendSlotHoldRequest } from './slot-hold.requests';
 import { type CreatedSlotHoldView, type SlotHoldView, toSlotHoldView } from './slot-hold.view';
@@ -46,10 +53,20 @@ export class SlotHoldsService {
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly placement: SlotPlacement,
     private readonly locks: CalendarLocks,
+    private readonly secrets: Secrets,
   ) {}
 
-  /** Checks in booking's order and codes (the client's details aside), then holds the time. */
-  async create(account: Account, request: CreateSlotHoldRequest): Promise<CreatedSlotHoldView> {
+  /**
+   * Checks in booking's order and codes (the client's details aside), then holds the time. With a
+   * `visitor`, a hold of the scheduling page, rationed as docs/pages.md says: it replaces the
+   * visitor's previous hold, and is refused (429 `too_many_holds`) past the network's holds at once
+   * or the day's share; without, an API hold, refused past the account's `maxLiveHolds`.
+   */
+  async create(
+    account: Account,
+    request: CreateSlotHoldRequest,
+    visitor?: PageVisitor,
+  ): Promise<CreatedSlotHoldView> {
     const slot = slotRequestOf(request);
     const addonIDs = addonIdsOf(request.addonIDs);
     const ctx = await resolveSlotContext(this.dataSource.manager, account, { ...slot, addonIDs });
@@ -68,9 +85,13 @@ export class SlotHoldsService {
     const minutes =
       request.minutes === undefined ? Math.min(DEFAULT_HOLD_MINUTES, max) : minutesOf(request, max);
     const { token, hash } = newHoldToken();
+    const page = visitor ? this.pageHoldOf(visitor) : undefined;
 
     const hold = await retryLockConflicts(() =>
       this.dataSource.transaction(async (tx) => {
+        await claimAccountHolds(tx, account.id);
+        if (page) await admitPageHold(tx, account, page, Date.now());
+        else await admitApiHold(tx, account, Date.now());
         const placed = await this.placement.client(tx, ctx, { start, datetimeText, calendarNamed });
         const busy = busyWindow(ctx.rules, start);
         const now = Date.now();
@@ -87,16 +108,34 @@ export class SlotHoldsService {
           tokenHash: hash,
           expiresAt: new Date(now + minutes * MINUTE),
           createdAt: new Date(now),
+          origin: page ? 'page' : 'api',
+          visitorHash: page?.visitorHash ?? null,
+          addressHash: page?.addressHash ?? null,
         });
         // Under the calendar's lock already (placement): the bit costs no wait. A class hold takes
         // a seat, not busy time: no bit.
         if (placed.classId === null)
           await markBusyKind(tx, BusyKind.holds, placed.calendar.id, account.id);
         hold.id = Number(await insertRows(tx, SlotHold, [hold]));
+        // Measured with the hold written: refused, it is rolled back with the transaction.
+        const percent = account.pageHoldDayShare;
+        if (page && percent < 100) {
+          const share = await pageHoldDayShare(tx, ctx, start, clientZone ?? zone, now);
+          if (!withinDayShare(share, percent)) throw new DayHoldShareError(percent);
+        }
         return hold;
       }),
     );
     return { ...toSlotHoldView(hold), token };
+  }
+
+  /** What a page hold records of its visitor: keyed hashes, never the cookie or the address. */
+  private pageHoldOf(visitor: PageVisitor): PageHold {
+    const keyed = (text: string) => Buffer.from(this.secrets.hash(text), 'hex');
+    return {
+      visitorHash: keyed(`hold-visitor:${visitor.session}`),
+      addressHash: keyed(`hold-network:${visitor.network}`),
+    };
   }
 
   async get(accountId: number, id: number): Promise<SlotHoldView> {
@@ -146,6 +185,43 @@ export class SlotHoldsService {
       .execute();
     if (!deleted.affected) throw new NotFoundError();
   }
+}
+
+/** A visitor of the scheduling page, whose holds are rationed: their page session and network. */
+export interface PageVisitor {
+  /** The page session: the nonce of the pages' cookie (PageCsrf). One live hold each. */
+  session: string;
+  /** The client's network (clientKeyOf: an IPv4 address, an IPv6 /64). */
+  network: string;
+}
+
+interface PageHold {
+  visitorHash: Buffer;
+  addressHash: Buffer;
+}
+
+/**
+ * A page hold's own caps, under the account's hold row: the visitor's previous hold ends (a new one
+ * replaces it), then the network's live holds must leave room for one more.
+ */
+async function admitPageHold(
+  tx: EntityManager,
+  account: Account,
+  page: PageHold,
+  now: number,
+): Promise<void> {
+  await releaseVisitorHolds(tx, account.id, page.visitorHash, now);
+  const max = account.pageHoldsPerAddress;
+  if (max === 0 || (await liveNetworkHolds(tx, account.id, page.addressHash, now)) >= max)
+    throw new NetworkHoldLimitError(max);
+}
+
+/** An API hold fits under the account's `maxLiveHolds`, under the account's hold row. */
+async function admitApiHold(tx: EntityManager, account: Account, now: number): Promise<void> {
+  const live = await liveHolds(tx, account.id, 'api', now);
+  if (live.count < account.maxLiveHolds) return;
+  const wait = Math.max(1, Math.ceil(((live.firstEnd ?? now) - now) / 1000));
+  throw new TooManyHoldsError(account.maxLiveHolds, wait);
 }
 
 /**

@@ -1,4 +1,5 @@
 import { DomainError } from '../../common/errors/domain-error';
+import { DayHoldShareError, NetworkHoldLimitError } from '../holds';
 
 /** Where a booking's error is shown: next to a control, at the time list, or above the form. */
 export type ErrorPlace = string;
@@ -7,6 +8,8 @@ export interface PageError {
   /** The control's name (`firstName`, `field:12`, `certificate`, `addonIDs`), `time` or `form`. */
   place: ErrorPlace;
   message: string;
+  /** A time that could not be held but may still be booked: the page offers to go on without a hold. */
+  unheld?: string;
 }
 
 const CLIENT_DETAILS: Record<string, [string, string]> = {
@@ -55,6 +58,20 @@ export function pageErrorOf(error: DomainError): PageError {
     return {
       place: 'time',
       message: 'The time held for you has been released. Please choose a time again.',
+    };
+  if (error instanceof DayHoldShareError)
+    return {
+      place: 'time',
+      message:
+        "Many of this day's times are being held by other visitors right now, so this one " +
+        'cannot be held for you.',
+    };
+  if (error instanceof NetworkHoldLimitError)
+    return {
+      place: 'time',
+      message:
+        'Too many times are being held from your network right now, so this one cannot be ' +
+        'held for you.',
     };
   if (code.startsWith('not_available') || code === 'no_available_calendar')
     return {

@@ -128,6 +128,11 @@ export class PageCsrf {
     return expected.length === actual.length && timingSafeEqual(expected, actual);
   }
 
+  /** The page session a request belongs to: its cookie's nonce, when it has one. */
+  sessionOf(req: FastifyRequest): string | undefined {
+    return this.cookieNonce(req);
+  }
+
   private cookieNonce(req: FastifyRequest): string | undefined {
     const header = req.headers.cookie;
     if (!header) return undefined;

@@ -97,8 +97,12 @@ function Summary({ model, choices }: SchedulingPageProps) {
           </a>
         </p>
       )}
-      {choices.hold && (
+      {choices.hold ? (
         <p>This time is held for you for a few minutes while you fill in your details.</p>
+      ) : (
+        choices.datetime && (
+          <p>This time is not held for you: someone else may book it before you finish.</p>
+        )
       )}
     </section>
   );
@@ -152,7 +156,8 @@ function DateStep({ model, choices }: SchedulingPageProps) {
       )}
       <p>
         <label for="timezone">Time zone</label>
-        <select id="timezone" name="timezone" data-zone-picker="">
+        {/* Only a zone nobody chose is the script's to guess (a form's answer has none in its URL). */}
+        <select id="timezone" name="timezone" data-zone-picker={choices.timezone ? undefined : ''}>
           {zonesWith(model.zone).map((zone) => (
             <option selected={zone === model.zone}>{zone}</option>
           ))}
@@ -196,6 +201,16 @@ export function TimeList({ model, choices, csrf, errors }: SchedulingPageProps) 
         Available times on {dayOf(choices.date!)} ({model.zone})
       </h2>
       {taken && <Notice kind="error">{taken.message}</Notice>}
+      {taken?.unheld && (
+        <p>
+          You can still book it: it is yours if no one else books it before you finish.{' '}
+          <a
+            href={`${pathOf(model)}${queryOf(choicePairs({ ...choices, datetime: taken.unheld, hold: undefined }, { date: true, datetime: true }))}`}
+          >
+            Continue without holding {clockOf(taken.unheld)}
+          </a>
+        </p>
+      )}
       {times.length === 0 ? (
         <p>No times are available on this date. Please choose another date.</p>
       ) : (

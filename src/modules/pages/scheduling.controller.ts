@@ -4,6 +4,7 @@ import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { DateTime } from 'luxon';
 import { AccountEpochs } from '../../common/database/account-epochs';
+import { clientKeyOf } from '../../common/limits/client-address';
 import { Public } from '../../common/http/public.decorator';
 import { AppConfig } from '../../config/app-config';
 import type { Account } from '../accounts';
@@ -84,24 +85,38 @@ export class SchedulingController {
       return this.page(req, reply, account, list, 400, [
         { place: 'time', message: 'Please choose a time.' },
       ]);
+    const details = (hold?: string) =>
+      sendRedirect(
+        reply,
+        `/schedule/${account.id}${queryOf(choicePairs({ ...choices, hold }, { date: true, datetime: true }))}`,
+        { frameAncestors: account.embedOrigins ?? [] },
+      );
+    // An account whose page holds nothing: the details step at once, the time not held.
+    if (account.pageHoldsPerAddress === 0 || account.pageHoldDayShare === 0) return details();
     try {
       // Written for the account: its kept availability answers are stale (AccountEpochs).
       const held = await this.epochs.writing(account.id, () =>
-        this.holds.create(account, {
-          appointmentTypeID: choices.typeIds[0],
-          calendarID: choices.calendarId,
-          datetime: choices.datetime,
-          addonIDs: choices.addonIds,
-          timezone: choices.timezone,
-        }),
+        this.holds.create(
+          account,
+          {
+            appointmentTypeID: choices.typeIds[0],
+            calendarID: choices.calendarId,
+            datetime: choices.datetime,
+            addonIDs: choices.addonIds,
+            timezone: choices.timezone,
+          },
+          // Verified above: the request carries the page session's cookie.
+          { session: this.csrf.sessionOf(req)!, network: clientKeyOf(req.ip) },
+        ),
       );
-      const details = choicePairs({ ...choices, hold: held.token }, { date: true, datetime: true });
-      return sendRedirect(reply, `/schedule/${account.id}${queryOf(details)}`, {
-        frameAncestors: account.embedOrigins ?? [],
-      });
+      return details(held.token);
     } catch (e) {
       if (!isShownOnPage(e)) throw e;
       const error = pageErrorOf(e);
+      if (e.status === 429)
+        // Over a hold limit: said in words, with the offer to book the time without holding it
+        // (the booking's own lock still decides who gets it).
+        return this.page(req, reply, account, list, 429, [{ ...error, unheld: choices.datetime }]);
       const status = error.place === 'time' ? 409 : 400;
       return this.page(req, reply, account, list, status, [{ ...error, place: 'time' }]);
     }

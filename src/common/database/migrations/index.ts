@@ -18,6 +18,7 @@ import { Enterprises1765300000000 } from './1765300000000-enterprises';
 import { CalendarSync1765400000000 } from './1765400000000-calendar-sync';
 import { ClientPages1765500000000 } from './1765500000000-client-pages';
 import { CalendarBusyKinds1765600000000 } from './1765600000000-calendar-busy-kinds';
+import { PageHolds1765700000000 } from './1765700000000-page-holds';
 
 /**
  * Every migration, in order. Listed explicitly (not globbed) so that the compiled service, ts-jest and
@@ -44,4 +45,5 @@ export const migrations = [
   CalendarSync1765400000000,
   ClientPages1765500000000,
   CalendarBusyKinds1765600000000,
+  PageHolds1765700000000,
 ];

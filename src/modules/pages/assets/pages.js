@@ -8,6 +8,8 @@
   'use strict';
 
   // The first visit without a zone in the link: the browser's own zone, if the page offers it.
+  // The picker asks for a guess only when no zone was chosen (a page answering a form has its
+  // zone in the form, not in its URL: it is never reloaded).
   var picker = document.querySelector('select[data-zone-picker]');
   var url = new URL(window.location.href);
   if (picker && !url.searchParams.has('timezone')) {

@@ -1,0 +1,151 @@
+import type { EntityManager } from 'typeorm';
+import { queryPrepared } from '../../common/database/prepared';
+import { MINUTE } from '../../common/time/durations';
+import { limitFilter } from './booking-limits';
+import { MAX_BUSY_SPAN_MINUTES, readBusyTime } from './busy-time';
+import { type SlotContext, isOffered, scheduleOf } from './slot-context';
+import { freeStarts } from './slot-engine';
+import { type Span, localDateOf, nextDate, startOfLocalDate } from './working-time';
+
+/** What the scheduling page's holds take of a day: of `offered` times (or seats), `taken`. */
+export interface DayShare {
+  offered: number;
+  taken: number;
+}
+
+/**
+ * The share of a local day (of `start`, in `zone`: the one the client is shown) that the scheduling
+ * page's live holds take from the context's type, measured as `/availability/times` measures the day:
+ *
+ * - a service: `offered` is how many distinct start times the day would offer with no page hold (their
+ *   busy time and their count towards the booking limits left out), `taken` how many of those it does
+ *   not offer now. A long type on a short grid loses several starts to one hold: counting starts, not
+ *   holds or minutes, is what keeps the day bookable.
+ * - a class: `offered` is the seats of the day's sessions, `taken` the seats page holds take.
+ *
+ * Read in the hold's transaction, after the hold is written and under the account's hold row (every
+ * hold writes it first: see SlotHoldsService), so the new hold counts and no other is written meanwhile.
+ */
+export async function pageHoldDayShare(
+  tx: EntityManager,
+  ctx: SlotContext,
+  start: number,
+  zone: string,
+  now: number,
+): Promise<DayShare> {
+  const date = localDateOf(zone, start);
+  const day = { from: startOfLocalDate(zone, date), until: startOfLocalDate(zone, nextDate(date)) };
+  const calendarIds = ctx.calendars.map((c) => c.id);
+  if (ctx.type.kind === 'class') return classDayShare(tx, ctx.type, calendarIds, day, now);
+  if (!isOffered(ctx) || calendarIds.length === 0) return { offered: 0, taken: 0 };
+  const { rules } = ctx;
+  const read = {
+    from: day.from - rules.paddingBefore * MINUTE,
+    until: day.until + (rules.duration + rules.paddingAfter) * MINUTE,
+  };
+  const busy = await readBusyTime(tx, calendarIds, read);
+  const withoutPageHolds = withoutSpans(busy, await pageHoldSpans(tx, calendarIds, read, now));
+  const starts = async (spans: Map<number, Span[]>, pageHolds: boolean): Promise<Set<number>> => {
+    const within = await limitFilter(tx, ctx, day, { pageHolds });
+    const offered = new Set<number>();
+    for (const calendar of ctx.calendars)
+      for (const s of freeStarts(scheduleOf(calendar, spans), rules, day, now))
+        if (!within || within(calendar, s)) offered.add(s);
+    return offered;
+  };
+  const without = await starts(withoutPageHolds, false);
+  const offeredNow = await starts(busy, true);
+  let taken = 0;
+  for (const s of without) if (!offeredNow.has(s)) taken++;
+  return { offered: without.size, taken };
+}
+
+/** Whether page holds taking `share` of a day stay within `percent` of it (rounded down). */
+export function withinDayShare(share: DayShare, percent: number): boolean {
+  return share.taken * 100 <= share.offered * percent;
+}
+
+/** The busy spans of the live page holds of services on these calendars, by calendar. */
+async function pageHoldSpans(
+  tx: EntityManager,
+  calendarIds: number[],
+  window: Span,
+  now: number,
+): Promise<Map<number, Span[]>> {
+  const rows = await queryPrepared<{ calendarId: number; busyFrom: Date; busyUntil: Date }[]>(
+    tx,
+    `SELECT calendar_id AS calendarId, busy_from AS busyFrom, busy_until AS busyUntil
+       FROM slot_holds
+      WHERE calendar_id IN (?) AND busy_from >= ? AND busy_from < ? AND busy_until > ?
+        AND expires_at > ? AND class_id IS NULL AND origin = 'page'`,
+    [
+      calendarIds,
+      new Date(window.from - MAX_BUSY_SPAN_MINUTES * MINUTE),
+      new Date(window.until),
+      new Date(window.from),
+      new Date(now),
+    ],
+  );
+  const spans = new Map<number, Span[]>();
+  for (const row of rows) {
+    const id = Number(row.calendarId);
+    const list = spans.get(id) ?? [];
+    list.push({ from: new Date(row.busyFrom).getTime(), until: new Date(row.busyUntil).getTime() });
+    spans.set(id, list);
+  }
+  return spans;
+}
+
+/**
+ * `busy` without one span equal to each of `removed` (per calendar): the busy read holds every live
+ * hold's span once, so taking one equal span per page hold leaves the rest (an appointment of the same
+ * span, say) in place.
+ */
+function withoutSpans(
+  busy: Map<number, Span[]>,
+  removed: Map<number, Span[]>,
+): Map<number, Span[]> {
+  const out = new Map<number, Span[]>();
+  for (const [id, spans] of busy) {
+    const left = [...spans];
+    for (const r of removed.get(id) ?? []) {
+      const i = left.findIndex((s) => s.from === r.from && s.until === r.until);
+      if (i >= 0) left.splice(i, 1);
+    }
+    out.set(id, left);
+  }
+  return out;
+}
+
+/** A class's day: the seats of its sessions that day, and those page holds take. */
+async function classDayShare(
+  tx: EntityManager,
+  type: SlotContext['type'],
+  calendarIds: number[],
+  day: Span,
+  now: number,
+): Promise<DayShare> {
+  if (calendarIds.length === 0) return { offered: 0, taken: 0 };
+  const [row] = await queryPrepared<{ sessions: number | string; held: number | string }[]>(
+    tx,
+    `SELECT COUNT(*) AS sessions,
+            (SELECT COUNT(*) FROM slot_holds h JOIN classes hs ON hs.id = h.class_id
+              WHERE hs.appointment_type_id = ? AND hs.calendar_id IN (?)
+                AND hs.starts_at >= ? AND hs.starts_at < ?
+                AND h.expires_at > ? AND h.origin = 'page') AS held
+       FROM classes s
+      WHERE s.appointment_type_id = ? AND s.calendar_id IN (?) AND s.starts_at >= ? AND s.starts_at < ?`,
+    [
+      type.id,
+      calendarIds,
+      new Date(day.from),
+      new Date(day.until),
+      new Date(now),
+      type.id,
+      calendarIds,
+      new Date(day.from),
+      new Date(day.until),
+    ],
+  );
+  return { offered: Number(row.sessions) * (type.classSize ?? 0), taken: Number(row.held) };
+}
