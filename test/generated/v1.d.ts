@@ -797,7 +797,7 @@ export interface paths {
         put?: never;
         /**
          * Hold a time
-         * @description Checked exactly as a client booking of the same time (same codes), under the same lock: while held, the time is gone from `/availability/*` and from other bookings and holds (a class hold takes one seat), and counts toward the booking limits. Book it with `holdToken` in POST /appointments. It ends by itself at `expiresAt`. Nothing is sent to webhooks.
+         * @description Checked exactly as a client booking of the same time (same codes), under the same lock: while held, the time is gone from `/availability/*` and from other bookings and holds (a class hold takes one seat), and counts toward the booking limits. Book it with `holdToken` in POST /appointments. It ends by itself at `expiresAt`. Nothing is sent to webhooks. At most `maxLiveHolds` (settings) API holds of the account are live at once: one more is 429 `too_many_holds`, with `Retry-After` the seconds until the first of them ends.
          */
         post: operations["SlotHoldsController_create"];
         delete?: never;
@@ -1878,7 +1878,7 @@ export interface paths {
         put?: never;
         /**
          * Hold a time
-         * @description Checked exactly as a client booking of the same time (same codes), under the same lock: while held, the time is gone from `/availability/*` and from other bookings and holds (a class hold takes one seat), and counts toward the booking limits. Book it with `holdToken` in POST /appointments. It ends by itself at `expiresAt`. Nothing is sent to webhooks.
+         * @description Checked exactly as a client booking of the same time (same codes), under the same lock: while held, the time is gone from `/availability/*` and from other bookings and holds (a class hold takes one seat), and counts toward the booking limits. Book it with `holdToken` in POST /appointments. It ends by itself at `expiresAt`. Nothing is sent to webhooks. At most `maxLiveHolds` (settings) API holds of the account are live at once: one more is 429 `too_many_holds`, with `Retry-After` the seconds until the first of them ends.
          */
         post: operations["enterprise_SlotHoldsController_create"];
         delete?: never;
@@ -2801,7 +2801,7 @@ export interface components {
                 }[];
             };
             /**
-             * @description `YYYY-MM-DD` → that day's periods instead of the weekly ones; `[]` closes it.
+             * @description `YYYY-MM-DD` → that day's periods instead of the weekly ones; `[]` closes it. Years 1900–2999; another is refused as an impossible date is.
              * @example {
              *       "2030-12-25": []
              *     }
@@ -3033,11 +3033,11 @@ export interface components {
             private?: boolean;
         };
         CreateBlockRequest: {
-            calendarID: number;
-            /** @description Not blank. */
+            /** @description The first moment blocked. `YYYY-MM-DDThh:mm:ss±hhmm`, or with `±hh:mm`, `Z`, a space for the `T`, without seconds, with a fraction; without an offset the local time is read in the calendar's zone (else the account's). A local time that a DST change skips is refused, and so is a year (as written, whatever the offset) outside 1900–2999. */
             start: string;
-            /** @description Not blank. */
+            /** @description The end, after the start. `YYYY-MM-DDThh:mm:ss±hhmm`, or with `±hh:mm`, `Z`, a space for the `T`, without seconds, with a fraction; without an offset the local time is read in the calendar's zone (else the account's). A local time that a DST change skips is refused, and so is a year (as written, whatever the offset) outside 1900–2999. */
             end: string;
+            calendarID: number;
             /** @description Text; lines may be separated by CR, LF or TAB. */
             notes?: string;
         };
@@ -3091,9 +3091,10 @@ export interface components {
             certificate?: string;
         };
         CreateClassSessionRequest: {
+            /** @description The session's start. `YYYY-MM-DDThh:mm:ss±hhmm`, or with `±hh:mm`, `Z`, a space for the `T`, without seconds, with a fraction; without an offset the local time is read in the calendar's zone (else the account's). A local time that a DST change skips is refused, and so is a year (as written, whatever the offset) outside 1900–2999. */
+            datetime: string;
             appointmentTypeID: number;
             calendarID: number;
-            datetime: string;
             /** @description Not blank. One line of text. */
             name: string;
         };
@@ -3132,6 +3133,7 @@ export interface components {
             appointmentTypeIDs?: number[];
             /**
              * Format: date
+             * @description Years 1900–2999; another is refused as an impossible date is.
              * @example 2030-06-03
              */
             expiration?: string;
@@ -3203,7 +3205,7 @@ export interface components {
              */
             appointmentTypeID: unknown;
             /**
-             * @description The start to hold, read in the calendar's zone when `calendarID` is given, else the account's (as POST /appointments reads it).
+             * @description The start to hold, read in the calendar's zone when `calendarID` is given, else the account's (as POST /appointments reads it). Years 1900–2999; another is refused as an impossible date is.
              * @example 2030-06-03T09:00:00-0400
              */
             datetime: unknown;
@@ -3512,7 +3514,7 @@ export interface components {
         };
         RescheduleAppointmentRequest: {
             /**
-             * @description The new start. `YYYY-MM-DDThh:mm:ss±hhmm`, or with `±hh:mm`, `Z`, a space for the `T`, without seconds, with a fraction; without an offset the local time is read in the calendar's zone (else the account's). A local time that a DST change skips is refused.
+             * @description The new start. `YYYY-MM-DDThh:mm:ss±hhmm`, or with `±hh:mm`, `Z`, a space for the `T`, without seconds, with a fraction; without an offset the local time is read in the calendar's zone (else the account's). A local time that a DST change skips is refused, and so is a year (as written, whatever the offset) outside 1900–2999.
              * @example 2030-06-03T14:30
              */
             datetime: string;
@@ -3539,6 +3541,21 @@ export interface components {
             calendarSyncMinutes: number;
             /** @example 15 */
             holdMaxMinutes: number;
+            /**
+             * @description At most this many slot holds made through the API are live at once (1–10000); one more is 429 `too_many_holds`.
+             * @example 100
+             */
+            maxLiveHolds: number;
+            /**
+             * @description At most this many holds of the scheduling page are live at once from one network (an IPv4 address, an IPv6 /64): 0–50; 0: the page holds no time.
+             * @example 3
+             */
+            pageHoldsPerAddress: number;
+            /**
+             * @description The percentage of a day's offered times that holds of the scheduling page may take at once (0–100; 0: the page holds no time).
+             * @example 50
+             */
+            pageHoldDayShare: number;
             /**
              * @description A client may cancel or reschedule up to this many hours before the start (0: until it starts).
              * @example 24
@@ -3589,7 +3606,7 @@ export interface components {
         };
         TimeToCheck: {
             /**
-             * @description As POST /appointments reads it.
+             * @description As POST /appointments reads it. Years 1900–2999; another is refused as an impossible date is.
              * @example 2030-06-03T10:15:00-0400
              */
             datetime: string;
@@ -3667,6 +3684,7 @@ export interface components {
             appointmentTypeIDs?: number[];
             /**
              * Format: date
+             * @description Years 1900–2999; another is refused as an impossible date is.
              * @example 2030-06-03
              */
             expiration?: string;
@@ -3707,6 +3725,9 @@ export interface components {
             reminderHours?: number;
             calendarSyncMinutes?: number;
             holdMaxMinutes?: number;
+            maxLiveHolds?: number;
+            pageHoldsPerAddress?: number;
+            pageHoldDayShare?: number;
             clientChangeMinHours?: number;
             embedOrigins?: string[];
         };
@@ -3924,7 +3945,7 @@ export interface operations {
                         /** @description What went wrong, for a person. */
                         message: string;
                         /** @enum {string} */
-                        error: "bad_request" | "invalid_timezone" | "invalid_min_hours_in_advance" | "invalid_max_days_in_advance" | "invalid_require_phone" | "invalid_send_confirmation_email" | "invalid_send_sms" | "invalid_reminder_hours" | "invalid_calendar_sync_minutes" | "invalid_hold_max_minutes" | "invalid_client_change_min_hours" | "invalid_embed_origins";
+                        error: "bad_request" | "invalid_timezone" | "invalid_min_hours_in_advance" | "invalid_max_days_in_advance" | "invalid_require_phone" | "invalid_send_confirmation_email" | "invalid_send_sms" | "invalid_reminder_hours" | "invalid_calendar_sync_minutes" | "invalid_hold_max_minutes" | "invalid_max_live_holds" | "invalid_page_holds_per_address" | "invalid_page_hold_day_share" | "invalid_client_change_min_hours" | "invalid_embed_origins";
                     };
                 };
             };
@@ -7314,7 +7335,7 @@ export interface operations {
                 timezone?: string;
                 /** @description Addons the booking would have (their minutes lengthen it): `addonIDs[]=3&addonIDs[]=4`, `addonIDs=3,4`. */
                 addonIDs?: number[];
-                /** @description The month, `YYYY-MM`. */
+                /** @description The month, `YYYY-MM`. Years 1900–2999; another is refused as an impossible date is. */
                 month: string;
                 calendarID?: number;
             };
@@ -7409,7 +7430,7 @@ export interface operations {
                 timezone?: string;
                 /** @description Addons the booking would have (their minutes lengthen it): `addonIDs[]=3&addonIDs[]=4`, `addonIDs=3,4`. */
                 addonIDs?: number[];
-                /** @description The date, `YYYY-MM-DD`. */
+                /** @description The date, `YYYY-MM-DD`. Years 1900–2999; another is refused as an impossible date is. */
                 date: string;
                 ignoreAppointmentIDs?: number[];
                 calendarID?: number;
@@ -7505,11 +7526,11 @@ export interface operations {
                 calendarID?: number;
                 /** @description The zone times are shown and dates read in (an IANA name). */
                 timezone?: string;
-                /** @description The sessions of this month (`YYYY-MM`); it wins over `minDate` and `maxDate`. */
+                /** @description The sessions of this month (`YYYY-MM`); it wins over `minDate` and `maxDate`. Years 1900–2999; another is refused as an impossible date is. */
                 month?: string;
-                /** @description The first day (inclusive), unless `month` is given. */
+                /** @description The first day (inclusive), unless `month` is given. Years 1900–2999; another is refused as an impossible date is. */
                 minDate?: string;
-                /** @description The last day (inclusive), unless `month` is given; without it, the horizon seen from `minDate`. */
+                /** @description The last day (inclusive), unless `month` is given; without it, the horizon seen from `minDate`. Years 1900–2999; another is refused as an impossible date is. */
                 maxDate?: string;
                 /** @description Also the full sessions and those no longer bookable. */
                 includeUnavailable?: boolean;
@@ -7707,7 +7728,9 @@ export interface operations {
         parameters: {
             query?: {
                 max?: number;
+                /** @description Years 1900–2999; another is refused as an impossible date is. */
                 minDate?: string;
+                /** @description Years 1900–2999; another is refused as an impossible date is. */
                 maxDate?: string;
                 calendarID?: number[];
             };
@@ -10618,9 +10641,9 @@ export interface operations {
             query?: {
                 /** @description At most this many. */
                 max?: number;
-                /** @description The first day listed. `YYYY-MM-DD`, inclusive, in the zone of the calendar asked for (`calendarID`), else the account's. */
+                /** @description The first day listed. `YYYY-MM-DD`, inclusive, in the zone of the calendar asked for (`calendarID`), else the account's. Years 1900–2999; another is refused as an impossible date is. */
                 minDate?: string;
-                /** @description The last day listed. `YYYY-MM-DD`, inclusive, in the zone of the calendar asked for (`calendarID`), else the account's. */
+                /** @description The last day listed. `YYYY-MM-DD`, inclusive, in the zone of the calendar asked for (`calendarID`), else the account's. Years 1900–2999; another is refused as an impossible date is. */
                 maxDate?: string;
                 /** @description Only this calendar's (its zone then reads the dates). */
                 calendarID?: number;
@@ -10758,7 +10781,7 @@ export interface operations {
                     /** @description Required for admins; else any of the type's. */
                     calendarID?: number;
                     /**
-                     * @description The start. `YYYY-MM-DDThh:mm:ss±hhmm`, or with `±hh:mm`, `Z`, a space for the `T`, without seconds, with a fraction; without an offset the local time is read in the calendar's zone (else the account's). A local time that a DST change skips is refused.
+                     * @description The start. `YYYY-MM-DDThh:mm:ss±hhmm`, or with `±hh:mm`, `Z`, a space for the `T`, without seconds, with a fraction; without an offset the local time is read in the calendar's zone (else the account's). A local time that a DST change skips is refused, and so is a year (as written, whatever the offset) outside 1900–2999.
                      * @example 2030-06-03T09:00
                      */
                     datetime: string;
@@ -11783,7 +11806,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Over a rate limit: try again later. */
+            /** @description Over a rate limit, or `too_many_holds`: try again later. */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];
@@ -11796,7 +11819,7 @@ export interface operations {
                         /** @description What went wrong, for a person. */
                         message: string;
                         /** @enum {string} */
-                        error: "too_many_requests";
+                        error: "too_many_requests" | "too_many_holds";
                     };
                 };
             };
@@ -14746,7 +14769,7 @@ export interface operations {
                         /** @description What went wrong, for a person. */
                         message: string;
                         /** @enum {string} */
-                        error: "bad_request" | "invalid_timezone" | "invalid_min_hours_in_advance" | "invalid_max_days_in_advance" | "invalid_require_phone" | "invalid_send_confirmation_email" | "invalid_send_sms" | "invalid_reminder_hours" | "invalid_calendar_sync_minutes" | "invalid_hold_max_minutes" | "invalid_client_change_min_hours" | "invalid_embed_origins";
+                        error: "bad_request" | "invalid_timezone" | "invalid_min_hours_in_advance" | "invalid_max_days_in_advance" | "invalid_require_phone" | "invalid_send_confirmation_email" | "invalid_send_sms" | "invalid_reminder_hours" | "invalid_calendar_sync_minutes" | "invalid_hold_max_minutes" | "invalid_max_live_holds" | "invalid_page_holds_per_address" | "invalid_page_hold_day_share" | "invalid_client_change_min_hours" | "invalid_embed_origins";
                     };
                 };
             };
@@ -18452,7 +18475,7 @@ export interface operations {
                 timezone?: string;
                 /** @description Addons the booking would have (their minutes lengthen it): `addonIDs[]=3&addonIDs[]=4`, `addonIDs=3,4`. */
                 addonIDs?: number[];
-                /** @description The month, `YYYY-MM`. */
+                /** @description The month, `YYYY-MM`. Years 1900–2999; another is refused as an impossible date is. */
                 month: string;
                 calendarID?: number;
             };
@@ -18572,7 +18595,7 @@ export interface operations {
                 timezone?: string;
                 /** @description Addons the booking would have (their minutes lengthen it): `addonIDs[]=3&addonIDs[]=4`, `addonIDs=3,4`. */
                 addonIDs?: number[];
-                /** @description The date, `YYYY-MM-DD`. */
+                /** @description The date, `YYYY-MM-DD`. Years 1900–2999; another is refused as an impossible date is. */
                 date: string;
                 ignoreAppointmentIDs?: number[];
                 calendarID?: number;
@@ -18693,11 +18716,11 @@ export interface operations {
                 calendarID?: number;
                 /** @description The zone times are shown and dates read in (an IANA name). */
                 timezone?: string;
-                /** @description The sessions of this month (`YYYY-MM`); it wins over `minDate` and `maxDate`. */
+                /** @description The sessions of this month (`YYYY-MM`); it wins over `minDate` and `maxDate`. Years 1900–2999; another is refused as an impossible date is. */
                 month?: string;
-                /** @description The first day (inclusive), unless `month` is given. */
+                /** @description The first day (inclusive), unless `month` is given. Years 1900–2999; another is refused as an impossible date is. */
                 minDate?: string;
-                /** @description The last day (inclusive), unless `month` is given; without it, the horizon seen from `minDate`. */
+                /** @description The last day (inclusive), unless `month` is given; without it, the horizon seen from `minDate`. Years 1900–2999; another is refused as an impossible date is. */
                 maxDate?: string;
                 /** @description Also the full sessions and those no longer bookable. */
                 includeUnavailable?: boolean;
@@ -18967,7 +18990,9 @@ export interface operations {
         parameters: {
             query?: {
                 max?: number;
+                /** @description Years 1900–2999; another is refused as an impossible date is. */
                 minDate?: string;
+                /** @description Years 1900–2999; another is refused as an impossible date is. */
                 maxDate?: string;
                 calendarID?: number[];
             };
@@ -22205,9 +22230,9 @@ export interface operations {
             query?: {
                 /** @description At most this many. */
                 max?: number;
-                /** @description The first day listed. `YYYY-MM-DD`, inclusive, in the zone of the calendar asked for (`calendarID`), else the account's. */
+                /** @description The first day listed. `YYYY-MM-DD`, inclusive, in the zone of the calendar asked for (`calendarID`), else the account's. Years 1900–2999; another is refused as an impossible date is. */
                 minDate?: string;
-                /** @description The last day listed. `YYYY-MM-DD`, inclusive, in the zone of the calendar asked for (`calendarID`), else the account's. */
+                /** @description The last day listed. `YYYY-MM-DD`, inclusive, in the zone of the calendar asked for (`calendarID`), else the account's. Years 1900–2999; another is refused as an impossible date is. */
                 maxDate?: string;
                 /** @description Only this calendar's (its zone then reads the dates). */
                 calendarID?: number;
@@ -22373,7 +22398,7 @@ export interface operations {
                     /** @description Required for admins; else any of the type's. */
                     calendarID?: number;
                     /**
-                     * @description The start. `YYYY-MM-DDThh:mm:ss±hhmm`, or with `±hh:mm`, `Z`, a space for the `T`, without seconds, with a fraction; without an offset the local time is read in the calendar's zone (else the account's). A local time that a DST change skips is refused.
+                     * @description The start. `YYYY-MM-DDThh:mm:ss±hhmm`, or with `±hh:mm`, `Z`, a space for the `T`, without seconds, with a fraction; without an offset the local time is read in the calendar's zone (else the account's). A local time that a DST change skips is refused, and so is a year (as written, whatever the offset) outside 1900–2999.
                      * @example 2030-06-03T09:00
                      */
                     datetime: string;
@@ -23457,7 +23482,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Over a rate limit: try again later. */
+            /** @description Over a rate limit, or `too_many_holds`: try again later. */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];
@@ -23470,7 +23495,7 @@ export interface operations {
                         /** @description What went wrong, for a person. */
                         message: string;
                         /** @enum {string} */
-                        error: "too_many_requests";
+                        error: "too_many_requests" | "too_many_holds";
                     };
                 };
             };

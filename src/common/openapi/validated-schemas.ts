@@ -2,6 +2,7 @@ import { getMetadataStorage } from 'class-validator';
 import type { ValidationMetadata } from 'class-validator/types/metadata/ValidationMetadata';
 import { ApiProperty, type ApiPropertyOptions } from '@nestjs/swagger';
 import type { SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
+import { SUPPORTED_YEARS_RULE } from '../time/calendar-dates';
 
 /** Where `@ApiProperty` keeps a property's options (@nestjs/swagger's DECORATORS.API_MODEL_PROPERTIES). */
 const API_MODEL_PROPERTIES = 'swagger/apiModelProperties';
@@ -41,7 +42,12 @@ const CUSTOM: Record<string, Schema> = {
     maxLength: 2048,
     description: 'An absolute http(s) URL on one line, or "" for none.',
   },
-  isCalendarDate: { type: 'string', format: 'date', example: '2030-06-03' },
+  isCalendarDate: {
+    type: 'string',
+    format: 'date',
+    example: '2030-06-03',
+    description: SUPPORTED_YEARS_RULE,
+  },
   isMoney: {
     oneOf: [
       { type: 'string', pattern: '^\\d+(\\.\\d{1,2})?$' },

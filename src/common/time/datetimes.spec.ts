@@ -38,6 +38,9 @@ describe('parseDatetime: the shapes clients send', () => {
     '2026-3-3T14:30',
     '2026-02-30T10:00',
     '2026-03-03T25:00',
+    '2026-03-03T24:00',
+    '2026-03-03T24:00:00-0500',
+    '2026-03-03T23:59:60Z',
     '2026-03-03T14:60',
     '2026-03-03T14:30:00+25:00',
     '2026-03-03T14:30:00 EST',
@@ -56,6 +59,70 @@ describe('parseDatetime: the shapes clients send', () => {
 
   it('reads the repeated hour of a fall-back day as its first occurrence', () => {
     expect(iso('2026-11-01T01:30', 'America/New_York')).toBe('2026-11-01T05:30:00.000Z');
+  });
+});
+
+describe('parseDatetime: the years 1900–2999, as written', () => {
+  it.each([
+    ['1900-01-01T00:00', 'America/New_York', '1900-01-01T05:00:00.000Z'],
+    ['2999-12-31T23:59:59', 'America/New_York', '3000-01-01T04:59:59.000Z'],
+    // Offsets that carry the instant past the edge: the year written is the one that counts.
+    ['1900-01-01T00:00', 'Etc/GMT-14', '1899-12-31T10:00:00.000Z'],
+    ['1900-01-01T00:00:00+1400', 'UTC', '1899-12-31T10:00:00.000Z'],
+    ['1900-01-01T00:00:00+18:00', 'UTC', '1899-12-31T06:00:00.000Z'],
+    ['2999-12-31T23:30', 'Etc/GMT+12', '3000-01-01T11:30:00.000Z'],
+    ['2999-12-31T23:59:59.999-1200', 'UTC', '3000-01-01T11:59:59.999Z'],
+    ['2999-12-31T23:59:59-18:00', 'UTC', '3000-01-01T17:59:59.000Z'],
+  ])('takes %s (in %s) → %s', (value, zone, expected) => {
+    expect(iso(value, zone)).toBe(expected);
+  });
+
+  it.each([
+    // Offsets that bring the instant back inside: still the year written.
+    ['1899-12-31T23:59:59-1200', 'UTC'],
+    ['1899-12-31T23:30', 'Etc/GMT+12'],
+    ['3000-01-01T00:00:00+1400', 'UTC'],
+    ['3000-01-01T00:00', 'Etc/GMT-14'],
+    ['0000-01-01T10:00', 'America/New_York'],
+    ['0001-01-01T00:00Z', 'UTC'],
+    ['1000-01-01T00:00Z', 'UTC'],
+    ['9999-12-31T23:59:59Z', 'UTC'],
+    ['275760-09-13T00:00:00Z', 'UTC'],
+    ['+002026-03-03T10:00Z', 'UTC'],
+  ])('refuses %s (in %s)', (value, zone) => {
+    expect(iso(value, zone)).toBe('invalid');
+  });
+
+  it('reads every wall time of the years in any zone as an instant a DATETIME stores', () => {
+    fc.assert(
+      fc.property(
+        fc.constantFrom(
+          'Etc/GMT-14',
+          'Etc/GMT+12',
+          'Pacific/Kiritimati',
+          'America/New_York',
+          'UTC',
+        ),
+        fc.date({
+          min: new Date('1900-01-01T00:00Z'),
+          max: new Date('2999-12-31T23:59Z'),
+          noInvalidDate: true,
+        }),
+        fc.constantFrom('', '+1400', '-1200', '+18:00', '-18:00', 'Z'),
+        (zone, wall, offset) => {
+          const text = `${wall.toISOString().slice(0, 16)}${offset}`;
+          const parsed = parseDatetime(text, zone);
+          expect({ text, kind: parsed.kind === 'invalid' ? 'invalid' : 'read' }).toEqual({
+            text,
+            kind: 'read',
+          });
+          if (parsed.kind !== 'moment') return;
+          const year = parsed.moment.toUTC().year;
+          expect(year >= 1899 && year <= 3000).toBe(true);
+        },
+      ),
+      { numRuns: 3000 },
+    );
   });
 });
 

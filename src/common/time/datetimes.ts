@@ -1,4 +1,5 @@
 import { DateTime, FixedOffsetZone, IANAZone } from 'luxon';
+import { FIRST_YEAR, LAST_YEAR, isSupportedYear } from './calendar-dates';
 import { offsetOf } from './zones';
 
 const QUARTER_HOUR = 15 * 60_000;
@@ -78,18 +79,23 @@ const LENIENT =
 export const LENIENT_DATETIME_RULE =
   '`YYYY-MM-DDThh:mm:ss±hhmm`, or with `±hh:mm`, `Z`, a space for the `T`, without seconds, with ' +
   "a fraction; without an offset the local time is read in the calendar's zone (else the " +
-  "account's). A local time that a DST change skips is refused.";
+  "account's). A local time that a DST change skips is refused, and so is a year (as written, " +
+  `whatever the offset) outside ${FIRST_YEAR}–${LAST_YEAR}.`;
 
 /**
  * Reads a datetime as clients send it: `2026-03-03T14:30:00-0500`, `…-05:00`, `…Z`, with a space for
  * the `T`, with or without seconds; without an offset the local time is read in `zone` (the
- * calendar's, else the account's). Anything else is invalid; a local time inside a DST gap is
- * nonexistent (luxon would silently move it an hour).
+ * calendar's, else the account's). Anything else is invalid, a year outside the supported ones
+ * (isSupportedYear) too; a local time inside a DST gap is nonexistent (luxon would silently move it
+ * an hour). The year is the one written, the wall clock's: `2999-12-31T23:30-1200` is taken (its
+ * instant, in 3000 UTC, is still far inside what is stored), `3000-01-01T00:00+1400` is not, so
+ * that a client reads the rule off the value it sends, whatever the zone.
  */
 export function parseDatetime(value: string, zone: string): ParsedDatetime {
   const m = LENIENT.exec(value.trim());
   if (!m) return { kind: 'invalid' };
   const [, year, month, day, hour, minute, second = '0', fraction = '', offset] = m;
+  if (!isSupportedYear(Number(year))) return { kind: 'invalid' };
   const local = {
     year: Number(year),
     month: Number(month),
@@ -99,6 +105,8 @@ export function parseDatetime(value: string, zone: string): ParsedDatetime {
     second: Number(second),
     millisecond: Number(fraction.slice(0, 3).padEnd(3, '0')),
   };
+  // luxon reads 24:00 as the next day's midnight, which the check below would call a DST gap.
+  if (local.hour > 23) return { kind: 'invalid' };
   const readIn = offset ? offsetZone(offset) : zone;
   if (!readIn) return { kind: 'invalid' };
   const moment = DateTime.fromObject(local, { zone: readIn });

@@ -13,6 +13,7 @@ import {
   DEFAULT_APPOINTMENT_LIST_MAX,
   MAX_APPOINTMENT_LIST_MAX,
 } from './list-appointments.request';
+import { SUPPORTED_YEARS_RULE } from '../../common/time/calendar-dates';
 
 /*
  * The OpenAPI description of the Appointment object and of its reads. The classes implement the
@@ -234,7 +235,7 @@ const day = (name: string, description: string) =>
   ApiQuery({
     name,
     required: false,
-    description: `${description} \`YYYY-MM-DD\`, inclusive, in the zone of the calendar asked for (\`calendarID\`), else the account's.`,
+    description: `${description} \`YYYY-MM-DD\`, inclusive, in the zone of the calendar asked for (\`calendarID\`), else the account's. ${SUPPORTED_YEARS_RULE}`,
     schema: { type: 'string', format: 'date', example: '2030-06-03' },
   });
 

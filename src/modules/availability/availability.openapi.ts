@@ -1,6 +1,7 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiQuery } from '@nestjs/swagger';
 import { ApiErrors } from '../../common/openapi/api-errors';
+import { SUPPORTED_YEARS_RULE } from '../../common/time/calendar-dates';
 import { AvailableClass } from './availability.views';
 
 const query = (name: string, description: string, schema: Record<string, unknown>) =>
@@ -21,7 +22,7 @@ export const ApiAvailableClasses = () =>
     }),
     query(
       'month',
-      'The sessions of this month (`YYYY-MM`); it wins over `minDate` and `maxDate`.',
+      `The sessions of this month (\`YYYY-MM\`); it wins over \`minDate\` and \`maxDate\`. ${SUPPORTED_YEARS_RULE}`,
       {
         type: 'string',
         pattern: '^\\d{4}-\\d{2}$',
@@ -36,10 +37,14 @@ export const ApiAvailableClasses = () =>
       type: 'integer',
       minimum: 1,
     }),
-    query('minDate', 'The first day (inclusive), unless `month` is given.', DATE),
+    query(
+      'minDate',
+      `The first day (inclusive), unless \`month\` is given. ${SUPPORTED_YEARS_RULE}`,
+      DATE,
+    ),
     query(
       'maxDate',
-      'The last day (inclusive), unless `month` is given; without it, the horizon seen from `minDate`.',
+      `The last day (inclusive), unless \`month\` is given; without it, the horizon seen from \`minDate\`. ${SUPPORTED_YEARS_RULE}`,
       DATE,
     ),
     query('timezone', 'The zone times are shown and dates read in (an IANA name).', {

@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsArray, IsBoolean, IsDefined, IsInt, IsString, Min } from 'class-validator';
 import { BooleanQuery, Optional } from '../../common/http/attributes';
+import { SUPPORTED_YEARS_RULE } from '../../common/time/calendar-dates';
 import { IsId } from '../../common/http/id-attribute';
 import { IdList, IdQuery } from '../../common/http/id-list';
 import { requiredParameter } from '../../common/http/required-parameter';
@@ -42,7 +43,7 @@ class SlotQuery {
 export class AvailableDatesQuery extends SlotQuery {
   /** `YYYY-MM` (checked by the service, to name the value). */
   @ApiProperty({
-    description: 'The month, `YYYY-MM`.',
+    description: `The month, \`YYYY-MM\`. ${SUPPORTED_YEARS_RULE}`,
     pattern: '^\\d{4}-\\d{2}$',
     example: '2030-06',
   })
@@ -53,7 +54,11 @@ export class AvailableDatesQuery extends SlotQuery {
 
 export class AvailableTimesQuery extends SlotQuery {
   /** `YYYY-MM-DD` (checked by the service, to name the value). */
-  @ApiProperty({ description: 'The date, `YYYY-MM-DD`.', format: 'date', example: '2030-06-03' })
+  @ApiProperty({
+    description: `The date, \`YYYY-MM-DD\`. ${SUPPORTED_YEARS_RULE}`,
+    format: 'date',
+    example: '2030-06-03',
+  })
   @IsString()
   @IsDefined(requiredParameter('date'))
   date!: string;

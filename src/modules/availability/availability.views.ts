@@ -8,6 +8,7 @@ import {
   text,
   viewSchema,
 } from '../../common/openapi/view-schema';
+import { SUPPORTED_YEARS_RULE } from '../../common/time/calendar-dates';
 
 /** `GET /availability/dates`. */
 export interface AvailableDate {
@@ -103,7 +104,10 @@ export const TIME_TO_CHECK = namedSchema('TimeToCheck', {
   type: 'object',
   required: ['datetime', 'appointmentTypeID'],
   properties: {
-    datetime: datetime('2030-06-03T10:15:00-0400', 'As POST /appointments reads it.'),
+    datetime: datetime(
+      '2030-06-03T10:15:00-0400',
+      `As POST /appointments reads it. ${SUPPORTED_YEARS_RULE}`,
+    ),
     appointmentTypeID: { type: 'integer', minimum: 1, example: 1 },
     calendarID: { type: 'integer', minimum: 1, example: 1 },
     addonIDs: { type: 'array', items: { type: 'integer', minimum: 1 } },

@@ -1,9 +1,11 @@
+import { ApiProperty } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { IsArray, IsDefined, IsInt, IsString, Max, MaxLength, Min } from 'class-validator';
 import { IsCalendarDate, IsMultiLine, IsNotBlank, Optional } from '../../common/http/attributes';
 import { IsId, MAX_ID } from '../../common/http/id-attribute';
 import { IdList } from '../../common/http/id-list';
 import { requiredParameter } from '../../common/http/required-parameter';
+import { LENIENT_DATETIME_RULE } from '../../common/time/datetimes';
 
 export const MAX_BLOCK_NOTES = 4000;
 export const DEFAULT_BLOCK_LIST_MAX = 100;
@@ -19,11 +21,13 @@ export class CreateBlockRequest {
   calendarID!: number;
 
   /** `2026-03-03T09:00`, read in the calendar's zone unless it carries an offset. */
+  @ApiProperty({ description: `The first moment blocked. ${LENIENT_DATETIME_RULE}` })
   @IsNotBlank(requiredParameter('start'))
   @IsString()
   @IsDefined(requiredParameter('start'))
   start!: string;
 
+  @ApiProperty({ description: `The end, after the start. ${LENIENT_DATETIME_RULE}` })
   @IsNotBlank(requiredParameter('end'))
   @IsString()
   @IsDefined(requiredParameter('end'))

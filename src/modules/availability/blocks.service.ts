@@ -13,7 +13,7 @@ import {
   type ListBlocksQuery,
 } from './block.requests';
 import { type BlockView, toBlockView } from './block.view';
-import { localDateBounds, storable } from './query-spans';
+import { localDateBounds } from './query-spans';
 
 @Injectable()
 export class BlocksService {
@@ -105,12 +105,11 @@ export class BlocksService {
 }
 
 /**
- * `value` as a moment, read in `zone` unless it carries an offset. The years are those a DATETIME
- * column holds (1000–9999), so that a far-off typo is refused rather than stored wrong.
+ * `value` as a moment, read in `zone` unless it carries an offset; of the years parseDatetime takes
+ * (1900–2999), so that a far-off typo is refused rather than stored.
  */
 function readDatetime(attribute: 'start' | 'end', value: string, zone: string): Date {
   const parsed = parseDatetime(value, zone);
-  const moment = parsed.kind === 'moment' ? parsed.moment.toJSDate() : null;
-  if (!moment || !storable(moment)) throw new InvalidBlockDatetimeError(attribute, value);
-  return moment;
+  if (parsed.kind !== 'moment') throw new InvalidBlockDatetimeError(attribute, value);
+  return parsed.moment.toJSDate();
 }

@@ -1,5 +1,5 @@
 import { DateTime } from 'luxon';
-import { isCalendarDate } from '../../common/time/calendar-dates';
+import { isCalendarDate, isCalendarMonth } from '../../common/time/calendar-dates';
 import { HOUR } from '../../common/time/durations';
 import type { Account } from '../accounts';
 import type { AvailableClassesQuery } from './availability.requests';
@@ -19,8 +19,9 @@ import { type Span, nextDate, startOfLocalDate } from './working-time';
 
 /**
  * The real time that a list's `minDate` to `maxDate` (inclusive, local dates in `zone`) covers, for
- * the lists of blocks and of appointments; 400 when they are the wrong way round. A bound that is not
- * storable bounds nothing (it would not compare as a date).
+ * the lists of blocks and of appointments; 400 when they are the wrong way round. The dates are
+ * calendar dates of the supported years (their validators: isCalendarDate), so the bounds are
+ * instants a DATETIME compares with.
  */
 export function localDateBounds(
   zone: string,
@@ -28,30 +29,15 @@ export function localDateBounds(
 ): { from?: Date; until?: Date } {
   if (minDate && maxDate && maxDate < minDate)
     throw new MaxDateBeforeMinDateError(minDate, maxDate);
-  const from = minDate ? new Date(startOfLocalDate(zone, minDate)) : undefined;
-  // The last day a DATETIME holds has no next day to end at: it bounds nothing.
-  const until =
-    maxDate && maxDate < '9999-12-31'
-      ? new Date(startOfLocalDate(zone, nextDate(maxDate)))
-      : undefined;
   return {
-    from: from && storable(from) ? from : undefined,
-    until: until && storable(until) ? until : undefined,
+    from: minDate ? new Date(startOfLocalDate(zone, minDate)) : undefined,
+    until: maxDate ? new Date(startOfLocalDate(zone, nextDate(maxDate))) : undefined,
   };
-}
-
-/**
- * Within the years a DATETIME column holds (1000–9999, UTC): a far-off typo is refused, or bounds
- * nothing, rather than being stored or compared wrong.
- */
-export function storable(moment: Date): boolean {
-  const year = moment.getUTCFullYear();
-  return year >= 1000 && year <= 9999;
 }
 
 /** The month's span in UTC, for a month that is checked later (an invalid one is empty). */
 export function monthInUtc(value: string): Span {
-  return /^\d{4}-(0[1-9]|1[0-2])$/.test(value) ? parseMonth(value, 'UTC') : { from: 0, until: 0 };
+  return isCalendarMonth(value) ? parseMonth(value, 'UTC') : { from: 0, until: 0 };
 }
 
 /** The day's span in UTC, for a date that is checked later (an invalid one is empty). */
@@ -66,12 +52,12 @@ export function anyZoneSpan(utc: Span): Span {
 
 /** `YYYY-MM` → the month's span in `zone`. */
 export function parseMonth(value: string, zone: string): Span {
-  const start = /^\d{4}-\d{2}$/.test(value)
-    ? DateTime.fromObject(
-        { year: Number(value.slice(0, 4)), month: Number(value.slice(5, 7)), day: 1 },
-        { zone },
-      )
-    : DateTime.invalid('format');
+  if (!isCalendarMonth(value)) throw new InvalidMonthError(value);
+  const start = DateTime.fromObject(
+    { year: Number(value.slice(0, 4)), month: Number(value.slice(5, 7)), day: 1 },
+    { zone },
+  );
+  // An unknown zone is the caller's to refuse (assertTimezone): this reads only known ones.
   if (!start.isValid) throw new InvalidMonthError(value);
   return { from: start.toMillis(), until: start.plus({ months: 1 }).toMillis() };
 }

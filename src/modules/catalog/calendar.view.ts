@@ -9,6 +9,7 @@ import {
   viewSchema,
   type JsonSchema,
 } from '../../common/openapi/view-schema';
+import { SUPPORTED_YEARS_RULE } from '../../common/time/calendar-dates';
 
 /** `GET /calendars`, as clients of the reference service know it. */
 export interface CalendarView {
@@ -97,7 +98,7 @@ export const CALENDAR_DETAILS_VIEW = viewSchema<CalendarDetailsView>('CalendarDe
   },
   overrides: {
     type: 'object',
-    description: "`YYYY-MM-DD` → that day's periods instead of the weekly ones; `[]` closes it.",
+    description: `\`YYYY-MM-DD\` → that day's periods instead of the weekly ones; \`[]\` closes it. ${SUPPORTED_YEARS_RULE}`,
     propertyNames: { format: 'date' },
     additionalProperties: intervals,
     example: { '2030-12-25': [] },

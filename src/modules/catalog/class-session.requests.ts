@@ -1,8 +1,10 @@
+import { ApiProperty } from '@nestjs/swagger';
 import { IsDefined, IsString, MaxLength } from 'class-validator';
 import { IsNotBlank, IsSingleLine, Optional, Trim } from '../../common/http/attributes';
 import { IsId } from '../../common/http/id-attribute';
 import { IsIdList } from '../../common/http/id-list';
 import { requiredParameter } from '../../common/http/required-parameter';
+import { LENIENT_DATETIME_RULE } from '../../common/time/datetimes';
 
 /* The required ids and datetime give the messages POST /appointments gives for the same attributes. */
 export class CreateClassSessionRequest {
@@ -15,6 +17,7 @@ export class CreateClassSessionRequest {
   calendarID!: number;
 
   /** Read in the calendar's zone when it carries no offset. */
+  @ApiProperty({ description: `The session's start. ${LENIENT_DATETIME_RULE}` })
   @IsString()
   @IsDefined(requiredParameter('datetime'))
   datetime!: string;

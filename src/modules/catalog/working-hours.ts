@@ -1,4 +1,4 @@
-import { isCalendarDate, utcMidnightOf } from '../../common/time/calendar-dates';
+import { isAnyYearDate, isCalendarDate, utcMidnightOf } from '../../common/time/calendar-dates';
 import type { InvalidAttributeError } from '../../common/errors/domain-error';
 import { InvalidHoursError, InvalidOverridesError } from './catalog.errors';
 
@@ -75,7 +75,8 @@ export function workingIntervalsOn(
   overrides: DateOverrides,
   date: string,
 ): Interval[] {
-  if (!isCalendarDate(date)) throw new Error(`Not a calendar date: ${JSON.stringify(date)}`);
+  // Any year: the slot engine also asks about the days just outside the supported ones.
+  if (!isAnyYearDate(date)) throw new Error(`Not a calendar date: ${JSON.stringify(date)}`);
   const intervals = Object.hasOwn(overrides, date)
     ? overrides[date]
     : hours[DAY_NAMES[(new Date(utcMidnightOf(date)).getUTCDay() + 6) % 7]];

@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Allow } from 'class-validator';
+import { SUPPORTED_YEARS_RULE } from '../../common/time/calendar-dates';
 
 /*
  * Like POST /appointments, the attributes are only let through here: the service checks them in
@@ -16,7 +17,7 @@ export class CreateSlotHoldRequest {
   @ApiProperty({
     description:
       "The start to hold, read in the calendar's zone when `calendarID` is given, else the " +
-      "account's (as POST /appointments reads it).",
+      `account's (as POST /appointments reads it). ${SUPPORTED_YEARS_RULE}`,
     example: '2030-06-03T09:00:00-0400',
   })
   @Allow()

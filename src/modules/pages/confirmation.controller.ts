@@ -8,6 +8,7 @@ import { DateTime } from 'luxon';
 import { DataSource } from 'typeorm';
 import { NotFoundError } from '../../common/errors/domain-error';
 import { Public } from '../../common/http/public.decorator';
+import { isCalendarDate, isCalendarMonth } from '../../common/time/calendar-dates';
 import { isValidTimezone } from '../../common/time/zones';
 import { AppConfig } from '../../config/app-config';
 import { type Account, AccountDirectory } from '../accounts';
@@ -291,17 +292,12 @@ export class ConfirmationController {
     const v = opened.view;
     const asked = typeof query.timezone === 'string' ? query.timezone : '';
     const zone = isValidTimezone(asked) ? asked : v.timezone;
-    const date =
-      typeof query.date === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(query.date)
-        ? query.date
-        : undefined;
-    const month =
-      typeof query.month === 'string' && /^\d{4}-\d{2}$/.test(query.month)
-        ? query.month
-        : // The appointment's own month first: a new time is most often near the old one.
-          (
-            date ?? DateTime.fromISO(v.datetime, { setZone: true }).setZone(zone).toISODate()!
-          ).slice(0, 7);
+    // A date or month no calendar has, or of a year the service does not take, is not a choice (as
+    // on the scheduling page: readChoices). Without a month, the date's, else the appointment's
+    // own: a new time is most often near the old one.
+    const date = isCalendarDate(query.date) ? query.date : undefined;
+    const near = date ?? DateTime.fromISO(v.datetime, { setZone: true }).setZone(zone).toISODate()!;
+    const month = isCalendarMonth(query.month) ? query.month : near.slice(0, 7);
     const slot = {
       appointmentTypeID: v.appointmentTypeID,
       calendarID: v.calendarID,

@@ -1,7 +1,7 @@
 import { DateTime } from 'luxon';
 import { BoundedMap } from '../../common/cache/bounded-map';
 import { formatCents } from '../../common/money/money';
-import { isCalendarDate, utcMidnightOf } from '../../common/time/calendar-dates';
+import { isAnyYearDate, utcMidnightOf } from '../../common/time/calendar-dates';
 
 /**
  * `9:30am` of a time of the time list (`2030-06-03T09:30:00-0400`): the wall clock it is written
@@ -28,7 +28,7 @@ const writtenDays = new BoundedMap<string, string>(4096);
 export function dayOf(date: string): string {
   let day = writtenDays.get(date);
   if (day === undefined) {
-    day = isCalendarDate(date) ? days.format(utcMidnightOf(date)) : date;
+    day = isAnyYearDate(date) ? days.format(utcMidnightOf(date)) : date;
     writtenDays.set(date, day);
   }
   return day;

@@ -1,5 +1,5 @@
 import { isValidTimezone } from '../../common/time/zones';
-import { isCalendarDate } from '../../common/time/calendar-dates';
+import { isCalendarDate, isCalendarMonth } from '../../common/time/calendar-dates';
 
 /** A reader of request parameters: a parsed query (qs) or a posted form. */
 export interface Params {
@@ -65,8 +65,9 @@ const ids = (values: string[]) =>
 const text = (value: string | undefined) => value;
 
 /**
- * A time as the time list writes it (`2030-06-03T09:30:00-0400`) on a calendar date, at a clock
- * time a day has (`25:99` is not one): what the details step writes out as a moment.
+ * A time as the time list writes it (`2030-06-03T09:30:00-0400`) on a calendar date of a supported
+ * year (isCalendarDate), at a clock time a day has (`25:99` is not one): what the details step
+ * writes out as a moment.
  */
 function isTimeOfDay(datetime: string): boolean {
   const match = /^(\d{4}-\d{2}-\d{2})T(\d{2}):(\d{2})(:\d{2})?[+-]\d{4}$/.exec(datetime);
@@ -78,9 +79,6 @@ function isTimeOfDay(datetime: string): boolean {
     (match[4] === undefined || Number(match[4].slice(1)) < 60)
   );
 }
-
-/** A `YYYY-MM` of months 01 to 12. */
-const isMonth = (month: string) => /^\d{4}-(0[1-9]|1[0-2])$/.test(month);
 
 export function readChoices(params: Params): Choices {
   const month = params.get('month');
@@ -101,8 +99,9 @@ export function readChoices(params: Params): Choices {
     calendarId: ids(params.getAll('calendarID'))[0],
     addonIds: ids(params.getAll('addonIDs')).slice(0, 50),
     timezone: timezone !== undefined && isValidTimezone(timezone) ? timezone : undefined,
-    // A month or date no calendar has is not a choice (as text that is not one at all).
-    month: month !== undefined && isMonth(month) ? month : undefined,
+    // A month or date no calendar has, or of a year the service does not take, is not a choice
+    // (as text that is not one at all).
+    month: isCalendarMonth(month) ? month : undefined,
     date: isCalendarDate(date) ? date : undefined,
     datetime: datetime !== undefined && isTimeOfDay(datetime) ? datetime : undefined,
     hold: hold !== undefined && /^[\w-]{1,128}$/.test(hold) ? hold : undefined,
