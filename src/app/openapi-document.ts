@@ -19,6 +19,7 @@ import {
   closeObjects,
   envelopeCodes,
   envelopeResponse,
+  oauthErrorResponse,
   toJsonSchema2020,
 } from '../common/openapi/openapi-31';
 import { describeValidatedClasses } from '../common/openapi/validated-schemas';
@@ -229,15 +230,13 @@ function completeOperation(
     addErrorCodes(responses, 415, ['unsupported_media_type'], STATUS_TEXT[415]);
   }
   // An operation's own 429 codes (a cap it keeps: `too_many_holds`) join the rate limit's.
-  const own = (envelopeCodes(responses[429]) ?? []).filter((c) => c !== 'too_many_requests');
+  const limits = [...new Set(['too_many_requests', ...(envelopeCodes(responses[429]) ?? [])])];
   const limited = path.startsWith(OAUTH_PREFIX)
     ? oauthErrorResponse(['too_many_requests'], 'Over a rate limit: try again later.')
     : envelopeResponse(
         429,
-        ['too_many_requests', ...own],
-        own.length > 0
-          ? `Over a rate limit, or ${own.map((c) => `\`${c}\``).join(', ')}: try again later.`
-          : 'Over a rate limit: try again later.',
+        limits,
+        `Over a ${limits[1] ? 'limit' : 'rate limit'}: try again later.`,
       );
   responses[429] = {
     ...limited,
@@ -255,23 +254,6 @@ const built = new WeakMap<INestApplication, OpenAPIObject>();
 /** The document `app` serves (once configureApi has built it). */
 export function openApiDocumentOf(app: INestApplication): OpenAPIObject | undefined {
   return built.get(app);
-}
-
-/** An OAuth endpoint's error: `{error, message}` without `status_code` (RFC 6749 §5.2). */
-function oauthErrorResponse(codes: string[], description: string): Json {
-  return {
-    description,
-    content: {
-      'application/json': {
-        schema: {
-          type: 'object',
-          additionalProperties: false,
-          required: ['error', 'message'],
-          properties: { error: { type: 'string', enum: codes }, message: { type: 'string' } },
-        },
-      },
-    },
-  };
 }
 
 /**

@@ -64,6 +64,23 @@ export function envelopeResponse(
   };
 }
 
+/** An OAuth endpoint's error: `{error, message}` without `status_code` (RFC 6749 §5.2). */
+export function oauthErrorResponse(codes: string[], description: string): Json {
+  return {
+    description,
+    content: {
+      'application/json': {
+        schema: {
+          type: 'object',
+          additionalProperties: false,
+          required: ['error', 'message'],
+          properties: { error: { type: 'string', enum: codes }, message: { type: 'string' } },
+        },
+      },
+    },
+  };
+}
+
 /** The `error` codes a response's envelope lists (none when it is not the envelope). */
 export function envelopeCodes(response: unknown): string[] | undefined {
   const schema = (response as { content?: Record<string, { schema?: Json }> } | undefined)

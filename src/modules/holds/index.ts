@@ -5,5 +5,5 @@
  */
 export { HoldsModule } from './holds.module';
 export { HoldsWorkerModule } from './holds-worker.module';
-export { type PageVisitor, SlotHoldsService } from './slot-holds.service';
+export { SlotHoldsService } from './slot-holds.service';
 export { DayHoldShareError, NetworkHoldLimitError } from './holds.errors';
