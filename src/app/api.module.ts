@@ -4,7 +4,7 @@ import { HealthModule } from '../common/health/health.module';
 import { ApiMetricsModule } from '../common/metrics/metrics.module';
 import { LimitsModule } from '../common/limits/limits.module';
 import { OutboxModule } from '../common/outbox/outbox.module';
-import { AccountsModule, ApiAuthGuard } from '../modules/accounts';
+import { AccountsModule, ApiAuthGuard, RevocationFeed } from '../modules/accounts';
 import { AppointmentsModule } from '../modules/appointments';
 import { AvailabilityModule } from '../modules/availability';
 import { CalendarSyncModule } from '../modules/calendar-sync';
@@ -19,7 +19,10 @@ import { PagesModule } from '../modules/pages';
 import { WebhooksModule } from '../modules/webhooks';
 import { CoreModule, type CoreOptions, QueueModule } from './core.module';
 
-/** The API process: HTTP routes; it produces jobs but consumes none. */
+/**
+ * The API process: HTTP routes; it produces jobs but consumes none. It alone hears revocations
+ * (RevocationFeed): it alone keeps proven credentials.
+ */
 @Module({})
 export class ApiModule {
   static forRoot(options: CoreOptions): DynamicModule {
@@ -46,7 +49,7 @@ export class ApiModule {
         OAuthModule,
         PagesModule,
       ],
-      providers: [{ provide: APP_GUARD, useClass: ApiAuthGuard }],
+      providers: [{ provide: APP_GUARD, useClass: ApiAuthGuard }, RevocationFeed],
     };
   }
 }

@@ -128,7 +128,10 @@ export class Environment {
   @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
   LOG_LEVEL = 'info';
 
-  /** How long a verified account stays cached by an API pod (a rotated key dies within this time). */
+  /**
+   * How long an API pod caches a proven account, enterprise or OAuth token. A change announced on
+   * Redis (AuthRevocations) ends it at once on every pod; one missed ends it within this time.
+   */
   @IntVariable(0, 300_000)
   AUTH_CACHE_TTL_MS = 15_000;
 

@@ -4,9 +4,7 @@ import { Secrets } from '../../src/common/crypto/secrets';
 import { OAuthToken } from '../../src/modules/oauth/oauth-token.entity';
 import { apiClient } from '../support/api-client';
 import { createCalendar } from '../support/catalog-fixtures';
-import { startEntry, waitForStatus } from '../support/processes';
 import { createAccount, startApi } from '../support/test-app';
-import { testEnvVars } from '../support/test-environment';
 import {
   type OwnerAccount,
   type TestClient,
@@ -238,32 +236,5 @@ describe('OAuth 2.0: Bearer tokens on the API and POST /oauth2/disconnect (e2e)'
         message: 'The request body must be application/x-www-form-urlencoded.',
       });
     });
-
-    it('reaches other API processes within AUTH_CACHE_TTL_MS (their cache), this one at once', async () => {
-      // Another pod: a process of its own (in one process, passport's strategies are global).
-      const pod = await startEntry('main.ts', testEnvVars({ AUTH_CACHE_TTL_MS: '1500' }));
-      try {
-        await waitForStatus(`${pod.url}/health/ready`, 200);
-        const onPod = async (token: string) =>
-          (
-            await fetch(`${pod.url}/api/v1/me`, {
-              headers: { authorization: bearer(token) },
-            })
-          ).status;
-
-        const token = await accessToken(app, client, owner);
-        expect(await onPod(token)).toBe(200);
-        await disconnect(disconnectFields(token));
-        expect((await get('/api/v1/me', bearer(token))).statusCode).toBe(401);
-        // The other pod still has the token in its cache...
-        expect(await onPod(token)).toBe(200);
-        // ...until its entry expires.
-        await new Promise((resolve) => setTimeout(resolve, 1600));
-        expect(await onPod(token)).toBe(401);
-      } finally {
-        pod.child.kill('SIGTERM');
-        await pod.exit;
-      }
-    }, 90_000); // a second API process starts under ts-node: slow on a busy 2-core machine
   });
 });

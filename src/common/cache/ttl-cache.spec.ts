@@ -62,4 +62,30 @@ describe('TtlCache', () => {
     cache.deleteWhere((_, value) => value === 3);
     expect(cache.get('c')).toBeUndefined();
   });
+
+  it('answers and keeps nothing while suspended; forgets what it kept, and keeps again, on resume', async () => {
+    const cache = new TtlCache<string, number>(1000);
+    await cache.load('a', () => Promise.resolve(1), keepAll);
+    cache.suspend();
+    expect(cache.get('a')).toBeUndefined();
+    const read = jest.fn().mockResolvedValue(2);
+    await expect(cache.getOrLoad('a', read, keepAll)).resolves.toBe(2);
+    await expect(cache.getOrLoad('a', read, keepAll)).resolves.toBe(2);
+    expect(read).toHaveBeenCalledTimes(2);
+    cache.resume();
+    expect(cache.get('a')).toBeUndefined();
+    await cache.load('a', () => Promise.resolve(3), keepAll);
+    expect(cache.get('a')).toBe(3);
+  });
+
+  it('does not keep a read that was in flight while it was resumed (it may have missed a deletion)', async () => {
+    const cache = new TtlCache<string, number>(1000);
+    cache.suspend();
+    let answer!: (value: number) => void;
+    const pending = cache.load('a', () => new Promise((resolve) => (answer = resolve)), keepAll);
+    cache.resume();
+    answer(1);
+    await expect(pending).resolves.toBe(1);
+    expect(cache.get('a')).toBeUndefined();
+  });
 });

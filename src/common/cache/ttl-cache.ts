@@ -7,13 +7,16 @@ import { BoundedMap } from './bounded-map';
  * key, a disabled token). With `ttlMs` 0 nothing is kept.
  *
  * The per-process caches of authentication (accounts by user ID, OAuth tokens by hash) are these:
- * an authenticated request costs no query while its entry is fresh.
+ * an authenticated request costs no query while its entry is fresh. Such a cache may be suspended
+ * (see suspend): while it cannot hear of deletions made elsewhere, it answers nothing.
  */
 export class TtlCache<K, V> {
   private readonly entries: BoundedMap<K, { value: V; expiresAt: number }>;
   private readonly loading = new Map<K, Promise<V>>();
   /** Bumped by every deletion: a read that began before one must not refill the cache. */
   private deletions = 0;
+  /** False between suspend() and resume(). */
+  private trusted = true;
 
   constructor(
     private readonly ttlMs: number,
@@ -24,6 +27,7 @@ export class TtlCache<K, V> {
 
   /** The value kept for `key`, when it is still fresh. */
   get(key: K): V | undefined {
+    if (!this.trusted) return undefined;
     const entry = this.entries.get(key);
     return entry && entry.expiresAt > Date.now() ? entry.value : undefined;
   }
@@ -58,11 +62,35 @@ export class TtlCache<K, V> {
       if (matches(key, entry.value)) this.entries.delete(key);
   }
 
+  /**
+   * Forgets everything and, until resume(), neither answers nor keeps: every read goes to `read`.
+   * For the time its owner cannot hear of the deletions other processes ask for (their messages
+   * would be lost): nothing kept could be trusted.
+   */
+  suspend(): void {
+    this.trusted = false;
+    this.clear();
+  }
+
+  /**
+   * Forgets everything (what was kept may have missed a deletion meanwhile; so may a read in flight,
+   * which is not kept either) and keeps values again.
+   */
+  resume(): void {
+    this.clear();
+    this.trusted = true;
+  }
+
+  private clear(): void {
+    this.deletions++;
+    this.entries.clear();
+  }
+
   private async read(key: K, read: () => Promise<V>, keep: (value: V) => boolean): Promise<V> {
     const deletionsBefore = this.deletions;
     try {
       const value = await read();
-      if (this.ttlMs > 0 && keep(value) && this.deletions === deletionsBefore) {
+      if (this.trusted && this.ttlMs > 0 && keep(value) && this.deletions === deletionsBefore) {
         this.entries.set(key, { value, expiresAt: Date.now() + this.ttlMs });
       }
       return value;

@@ -1,8 +1,10 @@
+import pino from 'pino';
 import type { Repository } from 'typeorm';
 import { Secrets } from '../../common/crypto/secrets';
 import type { AppConfig } from '../../config/app-config';
 import { AccountDirectory } from './account-directory';
 import type { Account } from './account.entity';
+import { AuthRevocations } from './auth-revocations';
 
 describe('AccountDirectory: a wrong key costs what an unknown user ID costs (issue 20, item 5)', () => {
   const secrets = new Secrets({ secret: 's'.repeat(32) } as AppConfig);
@@ -10,6 +12,7 @@ describe('AccountDirectory: a wrong key costs what an unknown user ID costs (iss
   const WRONG = 'b'.repeat(32);
   let stored: Account;
   let queried: number[];
+  let revocations: AuthRevocations;
 
   function directory(cacheTtlMs = 15_000): AccountDirectory {
     const accounts = {
@@ -18,7 +21,9 @@ describe('AccountDirectory: a wrong key costs what an unknown user ID costs (iss
         return Promise.resolve(id === stored.id ? { ...stored } : null);
       },
     } as unknown as Repository<Account>;
-    return new AccountDirectory(accounts, secrets, { auth: { cacheTtlMs } } as AppConfig);
+    const config = { auth: { cacheTtlMs }, queue: { prefix: 'unit' } } as AppConfig;
+    revocations = new AuthRevocations(config, pino({ level: 'silent' }));
+    return new AccountDirectory(accounts, secrets, config, revocations);
   }
 
   beforeEach(() => {
@@ -93,5 +98,30 @@ describe('AccountDirectory: a wrong key costs what an unknown user ID costs (iss
     await dir.authenticate(7, KEY);
     await dir.authenticate(99, KEY);
     expect(queried).toEqual([7, 7, 99]);
+  });
+
+  it('forgets an account revoked by any process, and no other holder of the same id', async () => {
+    const dir = directory();
+    await dir.authenticate(7, KEY);
+    revocations.forget({ kind: 'enterprise', id: 7 });
+    expect(dir.provenAccount(7, KEY)).toEqual(stored);
+    revocations.forget({ kind: 'account', id: 7 });
+    expect(dir.provenAccount(7, KEY)).toBeUndefined();
+    expect(dir.cachedAccount(7)).toBeUndefined();
+  });
+
+  it('trusts nothing it cached while the revocation feed is down; keeps afresh once it is back', async () => {
+    const dir = directory();
+    await dir.authenticate(7, KEY);
+    revocations.feedDown();
+    expect(dir.provenAccount(7, KEY)).toBeUndefined();
+    queried = [];
+    await expect(dir.authenticate(7, KEY)).resolves.toEqual(stored);
+    await expect(dir.authenticate(7, KEY)).resolves.toEqual(stored);
+    expect(queried).toEqual([7, 7]);
+    revocations.feedUp();
+    await dir.authenticate(7, KEY);
+    expect(dir.provenAccount(7, KEY)).toEqual(stored);
+    expect(queried).toEqual([7, 7, 7]);
   });
 });

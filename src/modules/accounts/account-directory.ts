@@ -4,11 +4,13 @@ import { Repository } from 'typeorm';
 import { Secrets } from '../../common/crypto/secrets';
 import { AppConfig } from '../../config/app-config';
 import { Account } from './account.entity';
+import { AuthRevocations } from './auth-revocations';
 import { KeyedDirectory } from './keyed-directory';
 
 /**
- * Accounts by user ID for authentication, cached per process for AUTH_CACHE_TTL_MS (see
- * KeyedDirectory: what is cached, how a wrong key costs what an unknown ID costs).
+ * Accounts by user ID for authentication, cached per process for AUTH_CACHE_TTL_MS and forgotten
+ * on every API process when a change is announced (see KeyedDirectory: what is cached, how a wrong
+ * key costs what an unknown ID costs; AuthRevocations: how changes reach the processes).
  */
 @Injectable()
 export class AccountDirectory extends KeyedDirectory<Account> {
@@ -16,8 +18,15 @@ export class AccountDirectory extends KeyedDirectory<Account> {
     @InjectRepository(Account) accounts: Repository<Account>,
     secrets: Secrets,
     config: AppConfig,
+    revocations: AuthRevocations,
   ) {
-    super((id) => accounts.findOneBy({ id }), secrets, config.auth.cacheTtlMs);
+    super(
+      'account',
+      (id) => accounts.findOneBy({ id }),
+      secrets,
+      config.auth.cacheTtlMs,
+      revocations,
+    );
   }
 
   /** See KeyedDirectory.proven. */

@@ -3,6 +3,7 @@ import { PassportModule } from '@nestjs/passport';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AccountDirectory } from './account-directory';
 import { Account } from './account.entity';
+import { AuthRevocations } from './auth-revocations';
 import { EnterpriseDirectory } from './enterprise-directory';
 import { Enterprise } from './enterprise.entity';
 import { EnterpriseGate } from './enterprise-gate';
@@ -22,6 +23,7 @@ import { SettingsService } from './settings.service';
   controllers: [MeController, SettingsController, EnterprisesController],
   providers: [
     AccountDirectory,
+    AuthRevocations,
     BasicStrategy,
     CreateAccountHandler,
     EnterpriseDirectory,
@@ -34,6 +36,7 @@ import { SettingsService } from './settings.service';
   ],
   exports: [
     AccountDirectory,
+    AuthRevocations,
     EnterpriseGate,
     EnterprisesService,
     ProvenCredentials,

@@ -4,12 +4,13 @@ import { Repository } from 'typeorm';
 import { Secrets } from '../../common/crypto/secrets';
 import { AppConfig } from '../../config/app-config';
 import { Enterprise } from './enterprise.entity';
+import { AuthRevocations } from './auth-revocations';
 import { KeyedDirectory } from './keyed-directory';
 
 /**
  * Enterprises by id for the enterprise API's authentication, cached as accounts are (see
  * KeyedDirectory): an enterprise's request costs no query once its key is proven, and a rotated
- * key stops working within AUTH_CACHE_TTL_MS on other pods, at once on this one.
+ * key stops working at once on every API process (AuthRevocations).
  */
 @Injectable()
 export class EnterpriseDirectory extends KeyedDirectory<Enterprise> {
@@ -17,7 +18,14 @@ export class EnterpriseDirectory extends KeyedDirectory<Enterprise> {
     @InjectRepository(Enterprise) enterprises: Repository<Enterprise>,
     secrets: Secrets,
     config: AppConfig,
+    revocations: AuthRevocations,
   ) {
-    super((id) => enterprises.findOneBy({ id }), secrets, config.auth.cacheTtlMs);
+    super(
+      'enterprise',
+      (id) => enterprises.findOneBy({ id }),
+      secrets,
+      config.auth.cacheTtlMs,
+      revocations,
+    );
   }
 }

@@ -4,7 +4,6 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
 import { Secrets } from '../../common/crypto/secrets';
 import { AppConfig } from '../../config/app-config';
-import { AccountDirectory } from './account-directory';
 import type { AccountCredentials } from './account-credentials';
 import { Account } from './account.entity';
 import { type AccountView, toAccountView } from './account.view';
@@ -15,8 +14,8 @@ import {
   EnterpriseNotFoundError,
   InvalidRequestsPerMinuteError,
 } from './accounts.errors';
+import { AuthRevocations } from './auth-revocations';
 import { CreateAccountCommand, type NewAccount } from './create-account.command';
-import { EnterpriseDirectory } from './enterprise-directory';
 import { DEFAULT_ENTERPRISE_REQUESTS_PER_MINUTE, Enterprise } from './enterprise.entity';
 
 /** The highest per-enterprise limit an operator may set (INT UNSIGNED holds more; no need). */
@@ -36,8 +35,7 @@ export class EnterprisesService {
     @InjectRepository(Enterprise) private readonly enterprises: Repository<Enterprise>,
     @InjectRepository(Account) private readonly accounts: Repository<Account>,
     private readonly secrets: Secrets,
-    private readonly directory: EnterpriseDirectory,
-    private readonly accountDirectory: AccountDirectory,
+    private readonly revocations: AuthRevocations,
     private readonly commands: CommandBus,
     private readonly config: AppConfig,
   ) {}
@@ -57,7 +55,7 @@ export class EnterprisesService {
     return { id: enterprise.id, apiKey };
   }
 
-  /** A new key; the old one stops working (within AUTH_CACHE_TTL_MS on other pods). */
+  /** A new key; the old one stops working at once on every API process. */
   async rotateKey(enterpriseId: number): Promise<AccountCredentials> {
     const apiKey = Secrets.generate();
     const result = await this.enterprises.update(
@@ -69,7 +67,7 @@ export class EnterprisesService {
       },
     );
     if (!result.affected) throw new EnterpriseNotFoundError(enterpriseId);
-    this.directory.evict(enterpriseId);
+    await this.revocations.announce({ kind: 'enterprise', id: enterpriseId });
     return { id: enterpriseId, apiKey };
   }
 
@@ -89,7 +87,7 @@ export class EnterprisesService {
       { requestsPerMinute, updatedAt: new Date() },
     );
     if (!result.affected) throw new EnterpriseNotFoundError(enterpriseId);
-    this.directory.evict(enterpriseId);
+    await this.revocations.announce({ kind: 'enterprise', id: enterpriseId });
     return { id: enterpriseId, requestsPerMinute };
   }
 
@@ -117,7 +115,8 @@ export class EnterprisesService {
       if (!account) throw new AccountNotFoundError(accountId);
       throw new AlreadyMemberError(accountId, account.enterpriseId ?? enterpriseId);
     }
-    this.accountDirectory.evict(accountId);
+    // The enterprise's credential now passes on the member's routes, on every API process.
+    await this.revocations.announce({ kind: 'account', id: accountId });
     return { enterpriseId, accountId };
   }
 

@@ -9,6 +9,7 @@ export { accountCommands } from './accounts.cli';
 export { InvalidTimezoneError } from './accounts.errors';
 export { AccountsModule } from './accounts.module';
 export { ApiAuthGuard } from './api-auth.guard';
+export { AuthRevocations, type RevocableCache, type Revocation } from './auth-revocations';
 export { CurrentAccountId, CurrentPrincipal } from './auth.decorators';
 export { CreateAccountCommand } from './create-account.command';
 export {
@@ -19,3 +20,4 @@ export {
 export { Enterprise } from './enterprise.entity';
 export { type Principal, principalOf } from './principal';
 export { type ProvenCredentialCheck, ProvenCredentials } from './proven-credentials';
+export { RevocationFeed } from './revocation-feed';

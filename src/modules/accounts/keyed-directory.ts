@@ -1,6 +1,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import { TtlCache } from '../../common/cache/ttl-cache';
 import { Secrets } from '../../common/crypto/secrets';
+import type { AuthRevocations, RevocableCache, Revocation } from './auth-revocations';
 
 /** What holds an API key: an account, an enterprise. */
 export interface KeyHolder {
@@ -16,26 +17,31 @@ interface Entry<T> {
 
 /**
  * Key holders (accounts, enterprises) by id for authentication, cached per process for `ttlMs` so
- * that an authenticated request costs no query (an unknown id is asked for again each time). A key
- * rotated by another process stops working within the TTL (the new one works at once, below); in
- * this process at once (evict). Concurrent misses for one id share one query.
+ * that an authenticated request costs no query (an unknown id is asked for again each time). A
+ * change to a holder (a rotated key…) announced through AuthRevocations is forgotten at once by
+ * every API process, and while a process may miss announcements nothing cached is trusted; a
+ * change announced by no one ends within the TTL (a new key works at once anyway, below).
+ * Concurrent misses for one id share one query.
  *
  * A key that does not match the cached holder is checked against the database, as any key for an
  * unknown id is: a refusal costs a query and two hashes compared either way, so that its time does
  * not tell which ids exist (issue 20: a wrong key answered in ~1 ms, an unknown ID in ~2 ms).
  */
-export class KeyedDirectory<T extends KeyHolder> {
+export class KeyedDirectory<T extends KeyHolder> implements RevocableCache {
   private readonly entries: TtlCache<number, Entry<T>>;
   /** What a key is compared with where there is no holder's hash: a hash of no key. */
   private readonly noKeyHash: string;
 
   constructor(
+    private readonly kind: 'account' | 'enterprise',
     private readonly load: (id: number) => Promise<T | null>,
     private readonly secrets: Secrets,
     ttlMs: number,
+    revocations: AuthRevocations,
   ) {
     this.entries = new TtlCache(ttlMs);
     this.noKeyHash = secrets.hash(Secrets.generate());
+    revocations.register(this);
   }
 
   /** The holder whose id and API key these are, or null. Constant-time in the key. */
@@ -72,8 +78,16 @@ export class KeyedDirectory<T extends KeyHolder> {
     return this.entries.get(id)?.holder ?? undefined;
   }
 
-  evict(id: number): void {
-    this.entries.delete(id);
+  forget(revocation: Revocation): void {
+    if (revocation.kind === this.kind) this.entries.delete(revocation.id);
+  }
+
+  suspend(): void {
+    this.entries.suspend();
+  }
+
+  resume(): void {
+    this.entries.resume();
   }
 
   /** Whether `apiKey` is the holder's, compared with a hash of no key when there is none. */

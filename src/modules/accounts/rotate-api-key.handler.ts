@@ -2,10 +2,10 @@ import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
 import { Secrets } from '../../common/crypto/secrets';
-import { AccountDirectory } from './account-directory';
 import type { AccountCredentials } from './account-credentials';
 import { Account } from './account.entity';
 import { AccountNotFoundError } from './accounts.errors';
+import { AuthRevocations } from './auth-revocations';
 import { RotateApiKeyCommand } from './rotate-api-key.command';
 
 @CommandHandler(RotateApiKeyCommand)
@@ -13,7 +13,7 @@ export class RotateApiKeyHandler implements ICommandHandler<RotateApiKeyCommand>
   constructor(
     @InjectRepository(Account) private readonly accounts: Repository<Account>,
     private readonly secrets: Secrets,
-    private readonly directory: AccountDirectory,
+    private readonly revocations: AuthRevocations,
   ) {}
 
   async execute({ accountId }: RotateApiKeyCommand): Promise<AccountCredentials> {
@@ -27,7 +27,8 @@ export class RotateApiKeyHandler implements ICommandHandler<RotateApiKeyCommand>
       },
     );
     if (!result.affected) throw new AccountNotFoundError(accountId);
-    this.directory.evict(accountId);
+    // Committed (one statement): the old key stops working on every API process.
+    await this.revocations.announce({ kind: 'account', id: accountId });
     return { id: accountId, apiKey };
   }
 }

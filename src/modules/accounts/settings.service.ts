@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
-import { AccountDirectory } from './account-directory';
 import { Account } from './account.entity';
 import { assertEmbedOrigin, assertTimezone } from './account-rules';
+import { AuthRevocations } from './auth-revocations';
 import type { UpdateSettingsRequest } from './settings.requests';
 import { type SettingsView, toSettingsView } from './settings.view';
 
@@ -11,7 +11,7 @@ import { type SettingsView, toSettingsView } from './settings.view';
 export class SettingsService {
   constructor(
     @InjectRepository(Account) private readonly accounts: Repository<Account>,
-    private readonly directory: AccountDirectory,
+    private readonly revocations: AuthRevocations,
   ) {}
 
   /** Read from the database, not the auth cache: an owner sees a change of another pod at once. */
@@ -43,8 +43,9 @@ export class SettingsService {
       changes.embedOrigins = [...new Set(request.embedOrigins.map(assertEmbedOrigin))];
     if (Object.keys(changes).length > 0) {
       await this.accounts.update({ id: accountId }, { ...changes, updatedAt: new Date() });
-      // The cached account (GET /me, the principal) must not show the old zone in this process.
-      this.directory.evict(accountId);
+      // The cached account (GET /me, the principal booking reads) must not keep the old zone or
+      // rules, on any API process.
+      await this.revocations.announce({ kind: 'account', id: accountId });
     }
     return this.get(accountId);
   }

@@ -68,8 +68,8 @@ export class BookAppointmentHandler implements ICommandHandler<BookAppointmentCo
     fresh = false,
   ): Promise<AppointmentView> {
     try {
-      // The account's settings are the principal's: read at authentication, at most
-      // AUTH_CACHE_TTL_MS old on another pod (at once on the pod that changed them).
+      // The account's settings are the principal's, read at authentication: a change is announced
+      // to every pod at once (AuthRevocations); one missed is at most AUTH_CACHE_TTL_MS old.
       const checked = await this.check(booking, fresh);
       const appointment = await this.writes.transact((tx) =>
         this.write(tx, booking, checked, claim),

@@ -74,9 +74,9 @@ export type AnsweringAccount = Pick<
 
 /**
  * Every part of a `/times` question that its answer depends on, with the account and the settings
- * of it the answer reads: a pod whose principal still has the settings as they were (within
- * AUTH_CACHE_TTL_MS) keeps its answers apart from those of the settings as they are (JSON: no two
- * questions share a key, whatever their strings hold).
+ * of it the answer reads: a pod whose principal still has the settings as they were (a change it
+ * has not heard of yet, or missed: within AUTH_CACHE_TTL_MS) keeps its answers apart from those of
+ * the settings as they are (JSON: no two questions share a key, whatever their strings hold).
  */
 export function timesKey(account: AnsweringAccount, query: AvailableTimesQuery): string {
   return JSON.stringify([

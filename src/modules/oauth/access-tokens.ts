@@ -4,6 +4,7 @@ import { DataSource, type EntityManager } from 'typeorm';
 import { TtlCache } from '../../common/cache/ttl-cache';
 import { Secrets } from '../../common/crypto/secrets';
 import { AppConfig } from '../../config/app-config';
+import { AuthRevocations, type RevocableCache, type Revocation } from '../accounts';
 import type { OAuthClient } from './oauth-client.entity';
 import { OAuthToken } from './oauth-token.entity';
 import { InvalidGrantError } from './oauth.errors';
@@ -25,20 +26,23 @@ interface ResultHeader {
  * disconnect endpoint or by a reuse of their code.
  *
  * A verified token is cached per process for AUTH_CACHE_TTL_MS, like AccountDirectory, so that a
- * Bearer request costs no query. A token disabled by this process stops working here at once (its
- * entry is evicted, and a read in flight while it was disabled is not cached); on other processes
- * within AUTH_CACHE_TTL_MS. Unknown tokens are not cached (they would crowd out real ones).
+ * Bearer request costs no query. A token disabled (by any process) stops working at once on every
+ * API process: the disabling is announced after it commits (AuthRevocations), each process drops
+ * the entry, and a read in flight meanwhile is not cached. Unknown tokens are not cached (they
+ * would crowd out real ones).
  */
 @Injectable()
-export class AccessTokens {
+export class AccessTokens implements RevocableCache {
   private readonly entries: TtlCache<string, Entry | null>;
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly secrets: Secrets,
     config: AppConfig,
+    private readonly revocations: AuthRevocations,
   ) {
     this.entries = new TtlCache(config.auth.cacheTtlMs);
+    revocations.register(this);
   }
 
   /** The account a presented token acts on, or null when it is unknown or disabled. */
@@ -90,7 +94,7 @@ export class AccessTokens {
       'UPDATE oauth_tokens SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL',
       [new Date(), row.id],
     );
-    this.entries.delete(hash);
+    await this.revocations.announce({ kind: 'token', id: hash });
   }
 
   /** Disables every token issued from a code (the code was presented again: it may be stolen). */
@@ -99,8 +103,24 @@ export class AccessTokens {
       'UPDATE oauth_tokens SET revoked_at = ? WHERE code_id = ? AND revoked_at IS NULL',
       [new Date(), codeId],
     );
-    this.entries.deleteWhere((_, entry) => entry?.codeId === codeId);
+    await this.revocations.announce({ kind: 'code', id: codeId });
     return result.affectedRows;
+  }
+
+  forget(revocation: Revocation): void {
+    if (revocation.kind === 'token') this.entries.delete(revocation.id);
+    else if (revocation.kind === 'code') {
+      const codeId = revocation.id;
+      this.entries.deleteWhere((_, entry) => entry?.codeId === codeId);
+    }
+  }
+
+  suspend(): void {
+    this.entries.suspend();
+  }
+
+  resume(): void {
+    this.entries.resume();
   }
 
   private entry(hash: string): Promise<Entry | null> {
