@@ -77,6 +77,12 @@ export interface CalendarSyncConfig {
   scanIntervalMs: number;
   /** One source's whole sync. */
   timeoutMs: number;
+  /** Bytes one sync may read from a source, all its answers together. */
+  maxBytes: number;
+  /** Events (VEVENTs) a source may hold. */
+  maxEvents: number;
+  /** Busy occurrences a source may have in the window. */
+  maxOccurrences: number;
 }
 
 /** The outbox relay of the worker (see OutboxRelay). */
@@ -296,6 +302,9 @@ export class AppConfig {
         allowPrivateTargets: e.CALENDAR_SYNC_ALLOW_PRIVATE_SOURCES,
         scanIntervalMs: e.CALENDAR_SYNC_SCAN_INTERVAL_MS,
         timeoutMs: e.CALENDAR_SYNC_TIMEOUT_MS,
+        maxBytes: e.CALENDAR_SYNC_MAX_BYTES,
+        maxEvents: e.CALENDAR_SYNC_MAX_EVENTS,
+        maxOccurrences: e.CALENDAR_SYNC_MAX_OCCURRENCES,
       },
       { cacheTtlMs: e.AVAILABILITY_CACHE_TTL_MS },
     );

@@ -382,6 +382,18 @@ export class Environment {
   @IntVariable(100)
   CALENDAR_SYNC_TIMEOUT_MS = 30_000;
 
+  /** Most bytes one sync reads from a source, all its answers together (decompressed). */
+  @IntVariable(1024)
+  CALENDAR_SYNC_MAX_BYTES = 10 * 1024 * 1024;
+
+  /** Most events (VEVENTs: a series and each of its overrides count one) a source may hold. */
+  @IntVariable(1)
+  CALENDAR_SYNC_MAX_EVENTS = 20_000;
+
+  /** Most busy occurrences a source may have in the window (each of a series' counts one). */
+  @IntVariable(1)
+  CALENDAR_SYNC_MAX_OCCURRENCES = 50_000;
+
   /** Longest a graceful shutdown waits for in-flight requests and jobs before the process exits. */
   @IntVariable(1000)
   SHUTDOWN_TIMEOUT_MS = 25_000;

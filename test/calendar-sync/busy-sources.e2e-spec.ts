@@ -206,13 +206,14 @@ describe('Calendar sync: busy time from the staff calendars (e2e, Radicale)', ()
 
   it('keeps the last good busy time of a failing source, and says why', async () => {
     ics.files.set('/smith.ics', { body: s.feed, status: 500 });
-    await expect(sync.sync(feedSource)).resolves.toEqual({ kind: 'failed', error: 'HTTP 500' });
+    const failing = 'The calendar server answered with an error (HTTP 500).';
+    await expect(sync.sync(feedSource)).resolves.toEqual({ kind: 'failed', error: failing });
     expect((await source(feedSource)).status).toEqual({
       state: 'error',
       lastSyncAt: expect.any(String),
       lastSuccessAt: expect.any(String),
       eventsRead: 5,
-      lastError: 'HTTP 500',
+      lastError: failing,
     });
     expect(await hoursOffered(s.w(0).toISODate()!)).toEqual(expectedHours(s.w(0).toISODate()!));
 
@@ -222,7 +223,7 @@ describe('Calendar sync: busy time from the staff calendars (e2e, Radicale)', ()
       .query('UPDATE busy_sources SET username = ? WHERE id = ?', ['someone-else', caldavSource]);
     await expect(sync.sync(caldavSource)).resolves.toEqual({
       kind: 'failed',
-      error: 'Collection status check failed: 401 Unauthorized',
+      error: 'The calendar server refused the request (HTTP 401).',
     });
     expect(await hoursOffered(s.nyT.toISODate()!)).toEqual(expectedHours(s.nyT.toISODate()!));
     await app

@@ -415,7 +415,7 @@ export interface paths {
         put?: never;
         /**
          * Add a busy source: an iCalendar feed or a CalDAV calendar
-         * @description The staff member's own calendar, whose busy events block the calendar's times. The worker reads it within a minute, then every `calendarSyncMinutes` (5 by default); its `status` says how that went. The URL follows the outbound rules of webhook targets.
+         * @description The staff member's own calendar, whose busy events block the calendar's times. The worker reads it within a minute, then every `calendarSyncMinutes` (5 by default); its `status` says how that went. The URL follows the outbound rules of webhook targets; a host name that resolves to a loopback, private or reserved address is refused as such an address is (unless the operator allows private sources).
          */
         post: operations["CalendarSyncController_create"];
         delete?: never;
@@ -1496,7 +1496,7 @@ export interface paths {
         put?: never;
         /**
          * Add a busy source: an iCalendar feed or a CalDAV calendar
-         * @description The staff member's own calendar, whose busy events block the calendar's times. The worker reads it within a minute, then every `calendarSyncMinutes` (5 by default); its `status` says how that went. The URL follows the outbound rules of webhook targets.
+         * @description The staff member's own calendar, whose busy events block the calendar's times. The worker reads it within a minute, then every `calendarSyncMinutes` (5 by default); its `status` says how that went. The URL follows the outbound rules of webhook targets; a host name that resolves to a loopback, private or reserved address is refused as such an address is (unless the operator allows private sources).
          */
         post: operations["enterprise_CalendarSyncController_create"];
         delete?: never;
@@ -2651,7 +2651,7 @@ export interface components {
              */
             eventsRead: number;
             /**
-             * @description Why the last attempt failed; null when it did not.
+             * @description Why the last attempt failed, null when it did not: one of "The calendar server could not be reached.", "The calendar server took too long to answer.", "The calendar server refused the request (HTTP <status>).", "The calendar server answered with an error (HTTP <status>).", "The calendar is too large.", "The calendar has too many events.", "The address is not a calendar.", "The calendar address redirects too many times.", "The calendar address is not allowed.", "The sync was interrupted; it will be tried again.", "The calendar could not be read; it will be tried again." (docs/calendar-sync.md says what to do about each).
              * @example null
              */
             lastError: string | null;

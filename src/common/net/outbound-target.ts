@@ -55,8 +55,13 @@ export function checkOutboundTarget(target: string, policy: OutboundTargetPolicy
     return refuse(`must use port ${ports(allowedPorts(policy))}, not ${port}.`);
 
   if (!policy.allowPrivateTargets && !isPublicHost(url.hostname))
-    return refuse(`must not point to a private, loopback or reserved address (${url.hostname}).`);
+    return refuse(privateTargetReason(url.hostname));
   return { ok: true, url };
+}
+
+/** The refusal of a host that is, or resolves to, a non-public address (its own words, shared). */
+export function privateTargetReason(hostname: string): string {
+  return `must not point to a private, loopback or reserved address (${hostname}).`;
 }
 
 /** The port a URL dials: its own, else its scheme's default. */

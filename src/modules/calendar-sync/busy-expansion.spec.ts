@@ -7,10 +7,12 @@ import {
   vcalendar,
   vevent,
 } from '../../../test/calendar-sync/calendar-data';
-import { CalendarDataError, MAX_OCCURRENCES, expandBusy } from './busy-expansion';
+import { CalendarDataError, MAX_STEPS, TooManyEventsError, expandBusy } from './busy-expansion';
 import { storedSpans } from './busy-source-sync';
 
 const DAY = 24 * 3600 * 1000;
+/** The defaults of CALENDAR_SYNC_MAX_EVENTS and CALENDAR_SYNC_MAX_OCCURRENCES. */
+const LIMITS = { maxEvents: 20_000, maxOccurrences: 50_000 };
 
 /** The New York hours of `date` that some span overlaps. */
 function busyHours(spans: { from: number; until: number }[], date: string): number[] {
@@ -35,7 +37,12 @@ describe('expandBusy: iCalendar events as busy time (ical.js)', () => {
       const now = DateTime.fromISO(today) as DateTime<true>;
       const s = scenario(now);
       const window = { from: now.toMillis() - DAY, until: now.toMillis() + 400 * DAY };
-      const { spans, events } = expandBusy([s.feed, s.nySeries, s.londonSeries], window, NY);
+      const { spans, events } = expandBusy(
+        [s.feed, s.nySeries, s.londonSeries],
+        window,
+        NY,
+        LIMITS,
+      );
       // 3 of the weekly series, the all-day, the UTC one; 4 and 4 of the two DST series.
       expect(events).toBe(13);
       for (const date of s.dates)
@@ -55,7 +62,7 @@ describe('expandBusy: iCalendar events as busy time (ical.js)', () => {
       vevent(['UID:b', `DTSTART:${local(at.plus({ days: 1 }))}`, 'DURATION:PT1H']),
     ]);
     const window = { from: at.toMillis() - DAY, until: at.toMillis() + 3 * DAY };
-    const { spans } = expandBusy([text], window, 'Europe/Paris');
+    const { spans } = expandBusy([text], window, 'Europe/Paris', LIMITS);
     expect(spans).toEqual([
       { from: at.toMillis(), until: at.plus({ minutes: 30 }).toMillis() },
       {
@@ -81,7 +88,7 @@ describe('expandBusy: iCalendar events as busy time (ical.js)', () => {
       from: at.plus({ days: 10 }).toMillis(),
       until: at.plus({ days: 13 }).toMillis(),
     };
-    expect(expandBusy([text], window, NY).spans).toEqual(
+    expect(expandBusy([text], window, NY, LIMITS).spans).toEqual(
       [10, 11, 12].map((d) => ({
         from: at.plus({ days: d }).toMillis(),
         until: at.plus({ days: d, hours: 1 }).toMillis(),
@@ -89,15 +96,73 @@ describe('expandBusy: iCalendar events as busy time (ical.js)', () => {
     );
   });
 
-  it('refuses data that is not iCalendar, and a feed with too many events', () => {
+  it('refuses data that is not iCalendar', () => {
     const window = { from: 0, until: Date.UTC(2031, 0, 1) };
-    expect(() => expandBusy(['<html>nope</html>'], window, NY)).toThrow(CalendarDataError);
-    const minutely = vcalendar([
-      vevent(['UID:m', 'DTSTART:20300101T000000Z', 'DURATION:PT1M', 'RRULE:FREQ=MINUTELY']),
-    ]);
-    expect(() => expandBusy([minutely], window, NY)).toThrow(
-      `more than ${MAX_OCCURRENCES} busy events in the window`,
-    );
+    expect(() => expandBusy(['<html>nope</html>'], window, NY, LIMITS)).toThrow(CalendarDataError);
+  });
+
+  describe('bounds what one source may ask of it', () => {
+    const window = { from: Date.UTC(2030, 0, 1), until: Date.UTC(2030, 0, 8) };
+    const hourly = (uid: string, count: number) =>
+      vevent([
+        `UID:${uid}`,
+        'DTSTART:20300101T000000Z',
+        'DURATION:PT30M',
+        `RRULE:FREQ=HOURLY;COUNT=${count}`,
+      ]);
+    const singles = (n: number, from = 0) =>
+      Array.from({ length: n }, (_, i) =>
+        vevent([`UID:s${from + i}`, 'DTSTART:20200101T000000Z', 'DURATION:PT1H']),
+      );
+
+    it('events: every VEVENT counts, in the window or not, over all the texts of the source', () => {
+      const limits = { maxEvents: 10, maxOccurrences: 1000 };
+      // Ten past events and no busy time: at the bound, read.
+      expect(expandBusy([vcalendar(singles(10))], window, NY, limits)).toEqual({
+        spans: [],
+        events: 0,
+      });
+      const split = [vcalendar(singles(6)), vcalendar(singles(5, 6))];
+      expect(() => expandBusy(split, window, NY, limits)).toThrow(
+        new TooManyEventsError('more than 10 events'),
+      );
+    });
+
+    it('occurrences: the busy ones in the window, a series counting each', () => {
+      const limits = { maxEvents: 10, maxOccurrences: 100 };
+      expect(expandBusy([vcalendar([hourly('a', 100)])], window, NY, limits).events).toBe(100);
+      expect(() =>
+        expandBusy([vcalendar([hourly('a', 60), hourly('b', 41)])], window, NY, limits),
+      ).toThrow(new TooManyEventsError('more than 100 busy occurrences in the window'));
+      // An endless series: the walk stops at the bound, not at the window's end.
+      const minutely = vcalendar([
+        vevent(['UID:m', 'DTSTART:20300101T000000Z', 'DURATION:PT1M', 'RRULE:FREQ=MINUTELY']),
+      ]);
+      expect(() => expandBusy([minutely], window, NY, limits)).toThrow(
+        new TooManyEventsError('more than 100 busy occurrences in the window'),
+      );
+    });
+
+    it('keeps only what of an event lies in the window: it is stored a day a row', () => {
+      const millennia = vcalendar([
+        vevent(['UID:long', 'DTSTART:10000101T000000Z', 'DTEND:30000101T000000Z']),
+      ]);
+      const { spans, events } = expandBusy([millennia], window, NY, LIMITS);
+      expect({ spans, events }).toEqual({ spans: [window], events: 1 });
+      expect(storedSpans(spans)).toHaveLength(7);
+    });
+
+    it(`steps: ${MAX_STEPS} by default, of all the source's series together, before the window too`, () => {
+      // Hourly from 30 days before the window: 720 steps before it, 168 in it, and the walk goes on
+      // 31 days past it (an occurrence moved in from there still counts): 1633 steps each.
+      const series = (uid: string) =>
+        vevent([`UID:${uid}`, 'DTSTART:20291202T000000Z', 'DURATION:PT1M', 'RRULE:FREQ=HOURLY']);
+      const limits = { ...LIMITS, maxSteps: 2000 };
+      expect(expandBusy([vcalendar([series('a')])], window, NY, limits).events).toBe(168);
+      expect(() => expandBusy([vcalendar([series('a'), series('b')])], window, NY, limits)).toThrow(
+        new TooManyEventsError('series repeating more than 2000 times'),
+      );
+    });
   });
 });
 

@@ -9,11 +9,24 @@ export interface ExpandedBusy {
   events: number;
 }
 
-/** Too many occurrences in a window is a feed no person keeps: refused rather than stored. */
-export const MAX_OCCURRENCES = 20_000;
+/**
+ * How much one source may ask of the expansion (CALENDAR_SYNC_MAX_EVENTS and _MAX_OCCURRENCES):
+ * events (VEVENTs, whatever their dates: a feed holds its whole history) and busy occurrences in
+ * the window. More is a calendar no person keeps: refused rather than stored.
+ */
+export interface ExpansionLimits {
+  maxEvents: number;
+  maxOccurrences: number;
+  /** Steps of all the source's series together; MAX_STEPS unless given. */
+  maxSteps?: number;
+}
 
-/** A series is walked from its start; one that repeats this often before the window is refused. */
-const MAX_STEPS = 200_000;
+/**
+ * Series are walked from their start, one occurrence a step (tens of microseconds each, on the
+ * worker's only thread): a source's series together may take this many steps, wherever they fall
+ * (50 daily series begun ten years ago take 183,000).
+ */
+export const MAX_STEPS = 200_000;
 
 /**
  * An occurrence moved by a RECURRENCE-ID override may come from outside the window: the walk goes
@@ -21,11 +34,16 @@ const MAX_STEPS = 200_000;
  */
 const MOVED_IN_SLACK_MS = 31 * 24 * 3600 * 1000;
 
+/** Data that is not iCalendar. */
 export class CalendarDataError extends Error {}
 
+/** Data past the limits of ExpansionLimits or MAX_STEPS. */
+export class TooManyEventsError extends Error {}
+
 /**
- * The busy time of iCalendar objects (a feed's one VCALENDAR, a CalDAV collection's many) during
- * `window`, as RFC 5545 has it, with ical.js doing the parsing and the recurrence:
+ * The busy time of iCalendar objects (a feed's one VCALENDAR, a CalDAV collection's many, each added
+ * as it is read) during `window`, as RFC 5545 has it, with ical.js doing the parsing and the
+ * recurrence:
  *
  * - a series (RRULE, RDATE) less its EXDATEs, each RECURRENCE-ID override replacing the occurrence
  *   it names (moved, lengthened, made free or cancelled);
@@ -34,11 +52,24 @@ export class CalendarDataError extends Error {}
  *   (Google and Fastmail name IANA zones), UTC times as UTC, floating times and all-day dates in
  *   the calendar's zone (`zone`): an all-day event keeps the staff member's whole local day.
  *
- * A text that does not parse throws CalendarDataError (the source keeps its last good spans).
+ * A text is expanded alone, so a text read is garbage once added (a CalDAV object resource holds
+ * its series and their overrides together: RFC 4791 §4.1). A text that does not parse throws
+ * CalendarDataError, one past the limits TooManyEventsError (the source keeps its last good spans
+ * either way: nothing is stored before the whole source is read).
  */
-export function expandBusy(texts: string[], window: Span, zone: string): ExpandedBusy {
-  const spans: Span[] = [];
-  for (const text of texts) {
+export class BusyExpansion {
+  private readonly walk: Walk;
+
+  constructor(
+    window: Span,
+    private readonly zone: string,
+    limits: ExpansionLimits,
+  ) {
+    this.walk = { window, limits, spans: [], events: 0, steps: 0 };
+  }
+
+  add(text: string): void {
+    const { walk } = this;
     let root: ICAL.Component;
     try {
       root = new ICAL.Component(ICAL.parse(text) as unknown[]);
@@ -49,9 +80,39 @@ export function expandBusy(texts: string[], window: Span, zone: string): Expande
     }
     const calendars = root.name === 'vcalendar' ? [root] : root.getAllSubcomponents('vcalendar');
     if (calendars.length === 0) throw new CalendarDataError('no VCALENDAR in the data');
-    for (const calendar of calendars) expandCalendar(calendar, window, zone, spans);
+    for (const calendar of calendars) {
+      walk.events += calendar.getAllSubcomponents('vevent').length;
+      if (walk.events > walk.limits.maxEvents)
+        throw new TooManyEventsError(`more than ${walk.limits.maxEvents} events`);
+    }
+    for (const calendar of calendars) expandCalendar(calendar, this.zone, walk);
   }
-  return { spans: spans.filter((s) => s.until > s.from), events: spans.length };
+
+  result(): ExpandedBusy {
+    const { spans } = this.walk;
+    return { spans: spans.filter((s) => s.until > s.from), events: spans.length };
+  }
+}
+
+/** The busy time of `texts` at once (see BusyExpansion). */
+export function expandBusy(
+  texts: string[],
+  window: Span,
+  zone: string,
+  limits: ExpansionLimits,
+): ExpandedBusy {
+  const expansion = new BusyExpansion(window, zone, limits);
+  for (const text of texts) expansion.add(text);
+  return expansion.result();
+}
+
+/** One expansion's window, limits, and what it found and spent so far. */
+interface Walk {
+  window: Span;
+  limits: ExpansionLimits;
+  spans: Span[];
+  events: number;
+  steps: number;
 }
 
 /**
@@ -59,7 +120,7 @@ export function expandBusy(texts: string[], window: Span, zone: string): Expande
  * which is global: the object's VTIMEZONEs are registered for the walk and removed after it. The
  * walk is synchronous, so no other walk sees them.
  */
-function expandCalendar(calendar: ICAL.Component, window: Span, zone: string, out: Span[]): void {
+function expandCalendar(calendar: ICAL.Component, zone: string, walk: Walk): void {
   const zones = new Map<string, ICAL.Timezone>();
   for (const vtimezone of calendar.getAllSubcomponents('vtimezone')) {
     const tz = new ICAL.Timezone(vtimezone);
@@ -67,18 +128,13 @@ function expandCalendar(calendar: ICAL.Component, window: Span, zone: string, ou
   }
   for (const [tzid, tz] of zones) ICAL.TimezoneService.register(tz, tzid);
   try {
-    expandEvents(calendar, new InstantReader(zones, zone), window, out);
+    expandEvents(calendar, new InstantReader(zones, zone), walk);
   } finally {
     for (const tzid of zones.keys()) ICAL.TimezoneService.remove(tzid);
   }
 }
 
-function expandEvents(
-  calendar: ICAL.Component,
-  reader: InstantReader,
-  window: Span,
-  out: Span[],
-): void {
+function expandEvents(calendar: ICAL.Component, reader: InstantReader, walk: Walk): void {
   const byUid = new Map<string, { master?: ICAL.Component; overrides: ICAL.Component[] }>();
   for (const vevent of calendar.getAllSubcomponents('vevent')) {
     const uid = String(vevent.getFirstPropertyValue('uid') ?? `no-uid-${byUid.size}`);
@@ -90,27 +146,29 @@ function expandEvents(
   for (const { master, overrides } of byUid.values()) {
     if (!master) {
       // Overrides without their series (an invitation to one occurrence): each stands alone.
-      for (const override of overrides) single(new ICAL.Event(override), reader, window, out);
+      for (const override of overrides) single(new ICAL.Event(override), reader, walk);
       continue;
     }
     const event = new ICAL.Event(master, { exceptions: overrides, strictExceptions: true });
     if (isFree(master) || isCancelled(master)) continue;
-    if (event.isRecurring()) series(event, reader, window, out);
-    else single(event, reader, window, out);
+    if (event.isRecurring()) series(event, reader, walk);
+    else single(event, reader, walk);
   }
 }
 
-function single(event: ICAL.Event, reader: InstantReader, window: Span, out: Span[]): void {
+function single(event: ICAL.Event, reader: InstantReader, walk: Walk): void {
   if (isFree(event.component) || isCancelled(event.component)) return;
   if (!event.startDate) return;
-  const span = reader.span(event.component, event.startDate, event.endDate);
-  if (span.until > window.from && span.from < window.until) push(out, span);
+  push(walk, reader.span(event.component, event.startDate, event.endDate));
 }
 
-function series(event: ICAL.Event, reader: InstantReader, window: Span, out: Span[]): void {
+function series(event: ICAL.Event, reader: InstantReader, walk: Walk): void {
+  const { window } = walk;
   const iterator = event.iterator();
-  for (let steps = 0; ; steps++) {
-    if (steps > MAX_STEPS) throw new CalendarDataError('a series repeats too often to expand');
+  for (;;) {
+    const maxSteps = walk.limits.maxSteps ?? MAX_STEPS;
+    if (++walk.steps > maxSteps)
+      throw new TooManyEventsError(`series repeating more than ${maxSteps} times`);
     const next = iterator.next();
     if (!next) return;
     // The occurrence as the series has it; past the window (and the slack), the walk ends.
@@ -118,15 +176,25 @@ function series(event: ICAL.Event, reader: InstantReader, window: Span, out: Spa
     const details = event.getOccurrenceDetails(next);
     const item = details.item.component;
     if (isFree(item) || isCancelled(item)) continue;
-    const span = reader.span(item, details.startDate, details.endDate);
-    if (span.until > window.from && span.from < window.until) push(out, span);
+    push(walk, reader.span(item, details.startDate, details.endDate));
   }
 }
 
-function push(out: Span[], span: Span): void {
-  if (out.length >= MAX_OCCURRENCES)
-    throw new CalendarDataError(`more than ${MAX_OCCURRENCES} busy events in the window`);
-  out.push(span);
+/**
+ * A busy span, kept when it meets the window, and only what of it lies in the window: the spans are
+ * stored a day a row, and an event from year 1000 to 3000 is a few bytes of a feed.
+ */
+function push(walk: Walk, span: Span): void {
+  const { window } = walk;
+  if (span.until <= window.from || span.from >= window.until) return;
+  if (walk.spans.length >= walk.limits.maxOccurrences)
+    throw new TooManyEventsError(
+      `more than ${walk.limits.maxOccurrences} busy occurrences in the window`,
+    );
+  walk.spans.push({
+    from: Math.max(span.from, window.from),
+    until: Math.min(span.until, window.until),
+  });
 }
 
 function isFree(vevent: ICAL.Component): boolean {

@@ -1,19 +1,24 @@
-import { Injectable, Optional } from '@nestjs/common';
+import { Inject, Injectable, Optional } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { performance } from 'node:perf_hooks';
+import type { Logger } from 'pino';
 import { DataSource, type EntityManager } from 'typeorm';
 import { Secrets } from '../../common/crypto/secrets';
 import { AccountEpochs } from '../../common/database/account-epochs';
+import { ROOT_LOGGER } from '../../common/logging/logging.module';
 import { Metrics } from '../../common/metrics/metrics';
+import { ByteBudget } from '../../common/net/bounded-body';
 import { DAY, MINUTE } from '../../common/time/durations';
 import { AppConfig } from '../../config/app-config';
 import { BusyKind, MAX_EXTERNAL_SPAN_MINUTES, type Span, markBusyKind } from '../availability';
 import { BusySource } from './busy-source.entity';
-import { expandBusy } from './busy-expansion';
+import { BusyExpansion } from './busy-expansion';
 import { passwordContext } from './busy-sources.service';
+import { LARGE_READ_BYTES, LargeReads } from './large-reads';
+import { sourceFailure } from './source-errors';
 import { readSource } from './source-readers';
 
-/** What one sync came to (the worker's log, the tests). */
+/** What one sync came to (the tests); a failure's `error` is the source's `lastError`. */
 export type SyncOutcome =
   | { kind: 'read'; events: number }
   | { kind: 'unchanged' }
@@ -43,12 +48,15 @@ interface SourceFacts {
  * The window is from a day ago (an event in progress still blocks) to the furthest any of the
  * account's types may be booked (the account's maxDaysInAdvance, or a type's larger one) and two
  * days more (a date read in any zone). A good read replaces the source's spans whole, in one
- * transaction; a failed one leaves them and records why (`state: error`, `lastError`).
+ * transaction; a failed one leaves them and records why (`state: error`, `lastError` in the owner's
+ * words, the detail in the log). What a source sends is bounded: its bytes (CALENDAR_SYNC_MAX_BYTES,
+ * all its answers together, streamed), its events and busy occurrences (ExpansionLimits).
  */
 @Injectable()
 export class BusySourceSync {
   /** Aborted on shutdown: syncs in flight end at once (as failed; the next worker reads them). */
   private readonly stopping = new AbortController();
+  private readonly largeReads = new LargeReads();
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
@@ -56,6 +64,7 @@ export class BusySourceSync {
     private readonly config: AppConfig,
     private readonly epochs: AccountEpochs,
     @Optional() private readonly metrics?: Metrics,
+    @Optional() @Inject(ROOT_LOGGER) private readonly logger?: Logger,
   ) {}
 
   /**
@@ -103,9 +112,59 @@ export class BusySourceSync {
     ]);
     let outcome: SyncOutcome;
     try {
+      const read = await this.readBusy(source, facts, { window, signal, fresh });
+      if (read.kind === 'unchanged') {
+        outcome = { kind: 'unchanged' };
+        await this.recordUnchanged(source.id, now);
+      } else {
+        const { spans, events } = read;
+        // The calendar's busy time rewritten: the account's kept availability answers are stale.
+        const replaced = await this.epochs.writing(source.accountId, () =>
+          this.replaceSpans(source, spans, events, read.versionTag, now),
+        );
+        outcome = replaced ? { kind: 'read', events } : { kind: 'gone' };
+      }
+    } catch (e) {
+      const { message, detail } = sourceFailure(e, signal);
+      this.logger?.warn(
+        { sourceId: source.id, accountId: source.accountId, type, detail },
+        'calendar sync failed',
+      );
+      outcome = { kind: 'failed', error: message };
+      await this.dataSource.query(
+        `UPDATE busy_sources SET state = 'error', last_error = ?, last_sync_at = ? WHERE id = ?`,
+        [message, new Date(now), source.id],
+      );
+    }
+    this.metrics?.calendarSyncDuration.observe({ type }, (performance.now() - started) / 1000);
+    if (outcome.kind !== 'gone') this.metrics?.calendarSyncs.inc({ type, outcome: outcome.kind });
+    if (outcome.kind === 'read') this.metrics?.calendarEventsRead.inc({ type }, outcome.events);
+    return outcome;
+  }
+
+  /**
+   * The source read and its busy time expanded, each text as it arrives; past its first megabyte,
+   * one sync of the process at a time (LargeReads), its turn given up once its texts are expanded,
+   * before the spans are written.
+   */
+  private async readBusy(
+    source: BusySource,
+    facts: SourceFacts,
+    { window, signal, fresh }: { window: Span; signal: AbortSignal; fresh: boolean },
+  ): Promise<
+    | { kind: 'unchanged' }
+    | { kind: 'read'; spans: Span[]; events: number; versionTag: string | null }
+  > {
+    const expansion = new BusyExpansion(window, facts.timezone, this.config.calendarSync);
+    let leave: (() => void) | undefined;
+    const gate = {
+      freeBytes: LARGE_READ_BYTES,
+      enter: async () => void (leave = await this.largeReads.enter(signal)),
+    };
+    try {
       const read = await readSource(
         {
-          type,
+          type: source.type,
           url: source.url,
           username: source.username,
           password: source.sealedPassword
@@ -115,33 +174,17 @@ export class BusySourceSync {
         {
           policy: this.config.calendarSync,
           signal,
+          budget: new ByteBudget(this.config.calendarSync.maxBytes, gate),
           knownTag: fresh ? source.versionTag : null,
           window,
+          onText: (text) => expansion.add(text),
         },
       );
-      if (read.kind === 'unchanged') {
-        outcome = { kind: 'unchanged' };
-        await this.recordUnchanged(source.id, now);
-      } else {
-        const { spans, events } = expandBusy(read.texts, window, facts.timezone);
-        // The calendar's busy time rewritten: the account's kept availability answers are stale.
-        const replaced = await this.epochs.writing(source.accountId, () =>
-          this.replaceSpans(source, spans, events, read.versionTag, now),
-        );
-        outcome = replaced ? { kind: 'read', events } : { kind: 'gone' };
-      }
-    } catch (e) {
-      const error = describe(e, signal);
-      outcome = { kind: 'failed', error };
-      await this.dataSource.query(
-        `UPDATE busy_sources SET state = 'error', last_error = ?, last_sync_at = ? WHERE id = ?`,
-        [error.slice(0, 1000), new Date(now), source.id],
-      );
+      if (read.kind === 'unchanged') return read;
+      return { kind: 'read', ...expansion.result(), versionTag: read.versionTag };
+    } finally {
+      leave?.();
     }
-    this.metrics?.calendarSyncDuration.observe({ type }, (performance.now() - started) / 1000);
-    if (outcome.kind !== 'gone') this.metrics?.calendarSyncs.inc({ type, outcome: outcome.kind });
-    if (outcome.kind === 'read') this.metrics?.calendarEventsRead.inc({ type }, outcome.events);
-    return outcome;
   }
 
   /** Ends the syncs in flight, and starts no more. */
@@ -242,15 +285,4 @@ export function storedSpans(spans: Span[]): Span[] {
       pieces.push({ from: start, until: Math.min(until, start + piece) });
     return pieces;
   });
-}
-
-function describe(e: unknown, signal: AbortSignal): string {
-  if (signal.aborted)
-    return signal.reason instanceof DOMException && signal.reason.name === 'TimeoutError'
-      ? 'timed out'
-      : 'stopped (the worker shut down)';
-  if (!(e instanceof Error)) return String(e);
-  const cause = (e as { cause?: { code?: string; message?: string } }).cause;
-  const detail = cause?.code ?? cause?.message;
-  return detail && !e.message.includes(detail) ? `${e.message} (${detail})` : e.message;
 }

@@ -38,7 +38,14 @@ export class BusySourceStatus {
   @ApiProperty({
     type: String,
     nullable: true,
-    description: 'Why the last attempt failed; null when it did not.',
+    description:
+      'Why the last attempt failed, null when it did not: one of "The calendar server could not be ' +
+      'reached.", "The calendar server took too long to answer.", "The calendar server refused the ' +
+      'request (HTTP <status>).", "The calendar server answered with an error (HTTP <status>).", ' +
+      '"The calendar is too large.", "The calendar has too many events.", "The address is not a ' +
+      'calendar.", "The calendar address redirects too many times.", "The calendar address is not ' +
+      'allowed.", "The sync was interrupted; it will be tried again.", "The calendar could not be ' +
+      'read; it will be tried again." (docs/calendar-sync.md says what to do about each).',
     example: null,
   })
   lastError!: string | null;

@@ -5,6 +5,7 @@ import { Secrets } from '../../common/crypto/secrets';
 import { ForbiddenError, NotFoundError } from '../../common/errors/domain-error';
 import { findOwned } from '../../common/database/tenant-rows';
 import { checkOutboundTarget } from '../../common/net/outbound-target';
+import { checkTargetAddresses } from '../../common/net/target-resolution';
 import { AppConfig } from '../../config/app-config';
 import { Calendar } from '../catalog';
 import { BusySource } from './busy-source.entity';
@@ -54,6 +55,10 @@ export class BusySourcesService {
   ): Promise<BusySourceView> {
     const check = checkOutboundTarget(request.url, this.config.calendarSync);
     if (!check.ok) throw new InvalidSourceUrlError(check.reason);
+    // A name is resolved too, before the transaction: one that points inside is refused now, not
+    // found out by every sync (which checks again: names change).
+    const resolved = await checkTargetAddresses(check.url, this.config.calendarSync);
+    if (!resolved.ok) throw new InvalidSourceUrlError(resolved.reason);
     return this.dataSource.transaction(async (tx) => {
       // The calendar's row locked: two creations at once count each other.
       await this.calendar(accountId, calendarId, true, tx.getRepository(Calendar));

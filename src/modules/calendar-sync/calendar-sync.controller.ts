@@ -53,7 +53,9 @@ export class CalendarSyncController {
     description:
       "The staff member's own calendar, whose busy events block the calendar's times. The worker " +
       'reads it within a minute, then every `calendarSyncMinutes` (5 by default); its `status` ' +
-      'says how that went. The URL follows the outbound rules of webhook targets.',
+      'says how that went. The URL follows the outbound rules of webhook targets; a host name ' +
+      'that resolves to a loopback, private or reserved address is refused as such an address is ' +
+      '(unless the operator allows private sources).',
   })
   @ApiOkResponse({ type: BusySourceView, description: 'The source added (`state: pending`).' })
   @ApiErrors({

@@ -1,0 +1,19 @@
+/**
+ * Why an outbound request (a calendar source's) came to nothing, as types a caller can tell apart
+ * without reading messages. A message holds the detail (an address, the resolver's code) for the
+ * operator's log; it is not meant for the account owner.
+ */
+export class OutboundRequestError extends Error {}
+
+/** The policy refuses the target: its scheme, port or credentials, an address it resolves to. */
+export class TargetRefusedError extends OutboundRequestError {}
+
+/** The target's host name did not resolve (or not in time). */
+export class TargetUnresolvedError extends OutboundRequestError {}
+
+/** The answers were larger than the bytes allowed. */
+export class ResponseTooLargeError extends OutboundRequestError {
+  constructor(readonly maxBytes: number) {
+    super(`the response is larger than ${maxBytes} bytes`);
+  }
+}
