@@ -11806,7 +11806,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Over a rate limit, or `too_many_holds`: try again later. */
+            /** @description Over a limit: try again later. */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];
@@ -23482,7 +23482,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Over a rate limit, or `too_many_holds`: try again later. */
+            /** @description Over a limit: try again later. */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];

@@ -223,6 +223,27 @@ describe('Scheduling page: holds rationed per visitor, network and day (e2e)', (
     expect(await timesOf(b)).toHaveLength(15);
   });
 
+  it("counts a class's seats: page holds take at most half of the day's seats", async () => {
+    const b = await business({ name: 'Yoga', type: 'class', classSize: 3, slotInterval: null });
+    for (const datetime of [`${DATE}T10:00`, `${DATE}T15:00`])
+      expect(
+        (
+          await b.api.post('/classes', {
+            appointmentTypeID: b.type,
+            calendarID: b.calendars[0],
+            datetime,
+          })
+        ).status,
+      ).toBe(200);
+    // 6 seats: page holds may take 3 of them, from any networks and sessions.
+    for (const clock of ['10:00', '10:00', '15:00'])
+      expect((await (await visitor(b)).hold(clock)).statusCode).toBe(303);
+    const refused = await (await visitor(b)).hold('15:00');
+    expect(refused.statusCode).toBe(429);
+    expect(refused.body).toContain(DAY_FULL);
+    expect(await livePageHolds(b)).toHaveLength(3);
+  });
+
   it('goes straight to the details, holding nothing, when the account turns page holds off', async () => {
     const b = await business({ name: 'No holds' });
     await b.api.put('/settings', { pageHoldDayShare: 0 });

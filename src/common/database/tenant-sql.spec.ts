@@ -84,6 +84,7 @@ const LISTED: [file: string, start: string, routing: string][] = [
   ['modules/webhooks/webhook-messages.ts', 'SELECT id, attempts FROM webhook_messages', SWEEP],
   ['modules/webhooks/webhook-messages.ts', 'UPDATE webhook_messages SET next_attempt_at', OWNED],
   ['modules/webhooks/webhook-subscriptions.service.ts', 'SELECT id FROM accounts WHERE id', OWNED],
+  ['modules/holds/hold-caps.ts', 'UPDATE accounts SET hold_claims', OWNED],
   ['modules/webhooks/webhook-subscriptions.service.ts', 'SELECT id FROM enterprises', UNSHARDED],
 ];
 

@@ -44,7 +44,8 @@ export async function pageHoldDayShare(
     until: day.until + (rules.duration + rules.paddingAfter) * MINUTE,
   };
   const busy = await readBusyTime(tx, calendarIds, read);
-  const withoutPageHolds = withoutSpans(busy, await pageHoldSpans(tx, calendarIds, read, now));
+  const pageHolds = await pageHoldSpans(tx, ctx.type.accountId, calendarIds, read, now);
+  const withoutPageHolds = withoutSpans(busy, pageHolds);
   const starts = async (spans: Map<number, Span[]>, pageHolds: boolean): Promise<Set<number>> => {
     const within = await limitFilter(tx, ctx, day, { pageHolds });
     const offered = new Set<number>();
@@ -68,6 +69,7 @@ export function withinDayShare(share: DayShare, percent: number): boolean {
 /** The busy spans of the live page holds of services on these calendars, by calendar. */
 async function pageHoldSpans(
   tx: EntityManager,
+  accountId: number,
   calendarIds: number[],
   window: Span,
   now: number,
@@ -76,9 +78,10 @@ async function pageHoldSpans(
     tx,
     `SELECT calendar_id AS calendarId, busy_from AS busyFrom, busy_until AS busyUntil
        FROM slot_holds
-      WHERE calendar_id IN (?) AND busy_from >= ? AND busy_from < ? AND busy_until > ?
-        AND expires_at > ? AND class_id IS NULL AND origin = 'page'`,
+      WHERE account_id = ? AND calendar_id IN (?) AND busy_from >= ? AND busy_from < ?
+        AND busy_until > ? AND expires_at > ? AND class_id IS NULL AND origin = 'page'`,
     [
+      accountId,
       calendarIds,
       new Date(window.from - MAX_BUSY_SPAN_MINUTES * MINUTE),
       new Date(window.until),
@@ -130,17 +133,20 @@ async function classDayShare(
     tx,
     `SELECT COUNT(*) AS sessions,
             (SELECT COUNT(*) FROM slot_holds h JOIN classes hs ON hs.id = h.class_id
-              WHERE hs.appointment_type_id = ? AND hs.calendar_id IN (?)
+              WHERE h.account_id = ? AND hs.appointment_type_id = ? AND hs.calendar_id IN (?)
                 AND hs.starts_at >= ? AND hs.starts_at < ?
                 AND h.expires_at > ? AND h.origin = 'page') AS held
        FROM classes s
-      WHERE s.appointment_type_id = ? AND s.calendar_id IN (?) AND s.starts_at >= ? AND s.starts_at < ?`,
+      WHERE s.account_id = ? AND s.appointment_type_id = ? AND s.calendar_id IN (?)
+        AND s.starts_at >= ? AND s.starts_at < ?`,
     [
+      type.accountId,
       type.id,
       calendarIds,
       new Date(day.from),
       new Date(day.until),
       new Date(now),
+      type.accountId,
       type.id,
       calendarIds,
       new Date(day.from),

@@ -78,7 +78,8 @@ export async function parseMultistatus(
   };
   xml.onopentag = (tag) => {
     if (stack.length >= MAX_DEPTH) throw new MultistatusError('nested too deep');
-    const frame = frameOf(tag, stack[stack.length - 1]?.namespaces ?? {});
+    // xmlns is off (namespaces are resolved here, by frameOf): every tag is a plain Tag.
+    const frame = frameOf(tag as Tag, stack[stack.length - 1]?.namespaces ?? {});
     const parent = stack[stack.length - 1]?.name;
     stack.push(frame);
     const depth = stack.length;
