@@ -56,7 +56,6 @@ const NO_ACCOUNT_INDEX: Record<string, string> = {
   external_busy_spans: 'read by calendar with the busy time',
   notifications: 'read by appointment and by due time (the worker)',
   outbox: 'read by id and by dispatch state (the relay)',
-  slot_holds: 'read by calendar with the busy time, and by token',
   webhook_deliveries: 'read by message',
   webhook_messages: 'read by subscription and by due time (the worker)',
 };
