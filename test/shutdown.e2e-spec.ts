@@ -110,7 +110,7 @@ describe('Graceful stop (e2e)', () => {
 
     const db = worker.get(DataSource);
     const pending = await db.transaction((tx) =>
-      worker.get(Outbox).record(tx, [new SlowThingEvent(1, { n: 1 })]),
+      Outbox.record(tx, [new SlowThingEvent(1, { n: 1 })]),
     );
     worker.get(DomainEventPublisher).publishAfterCommit(pending);
     await eventually(() => consumer.started);

@@ -10,6 +10,7 @@ import { AccountEpochs } from '../common/database/account-epochs';
 import { dataSourceOptions } from '../common/database/data-source-options';
 import { ReadReplicas } from '../common/database/read-replicas';
 import { RecentWrites } from '../common/database/recent-writes';
+import { UnitOfWork } from '../common/database/unit-of-work';
 import { migrate, prepareServer } from '../common/database/schema';
 import { ClusterConnections } from '../common/queues/cluster-connections';
 import { isCluster, queuePrefix } from '../common/queues/redis-connections';
@@ -55,8 +56,8 @@ export class CoreModule {
         }),
         CqrsModule.forRoot(),
       ],
-      providers: [Secrets, RecentWrites, ReadReplicas, AccountEpochs],
-      exports: [Secrets, RecentWrites, ReadReplicas, AccountEpochs],
+      providers: [Secrets, RecentWrites, ReadReplicas, AccountEpochs, UnitOfWork],
+      exports: [Secrets, RecentWrites, ReadReplicas, AccountEpochs, UnitOfWork],
     };
   }
 }

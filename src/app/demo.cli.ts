@@ -14,7 +14,7 @@ import {
   Calendar,
   CalendarsService,
   ClassSessionsService,
-  LabelsService,
+  CreateLabelCommand,
   ProductsService,
 } from '../modules/catalog';
 import { CouponsService } from '../modules/certificates';
@@ -103,7 +103,9 @@ export async function seedDemo(
     duration: 15,
     price: '15.00',
   });
-  await app.get(LabelsService).create(accountId, { name: 'VIP', color: 'purple' });
+  await app
+    .get(CommandBus)
+    .execute(new CreateLabelCommand(accountId, { name: 'VIP', color: 'purple' }));
 
   const types = app.get(AppointmentTypesService);
   const haircut = await types.create(accountId, {

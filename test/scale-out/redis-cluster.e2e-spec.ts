@@ -90,7 +90,7 @@ describe('Redis Cluster (e2e, a real 3-node cluster)', () => {
     async function commitEvent(publish: boolean): Promise<OutboxRecord> {
       const id = ++thingId;
       const pending = await db.transaction((tx) =>
-        worker.get(Outbox).record(tx, [new ThingHappenedEvent(7, { thingId: id })]),
+        Outbox.record(tx, [new ThingHappenedEvent(7, { thingId: id })]),
       );
       if (publish) worker.get(DomainEventPublisher).publishAfterCommit(pending);
       return pending.records[0];

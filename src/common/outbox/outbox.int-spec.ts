@@ -83,7 +83,7 @@ describe('Outbox: events reach the queue exactly once (MySQL + Redis)', () => {
   async function commitEvent(): Promise<OutboxRecord> {
     const id = ++thingId;
     const pending = await db.transaction((tx) =>
-      worker.get(Outbox).record(tx, [new ThingHappenedEvent(7, { thingId: id })]),
+      Outbox.record(tx, [new ThingHappenedEvent(7, { thingId: id })]),
     );
     worker.get(DomainEventPublisher).publishAfterCommit(pending);
     return pending.records[0];
@@ -162,7 +162,7 @@ describe('Outbox: events reach the queue exactly once (MySQL + Redis)', () => {
     const things = [++thingId, ++thingId, ++thingId];
     consumer.failOnce.add(things[1]);
     const pending = await db.transaction((tx) =>
-      worker.get(Outbox).record(
+      Outbox.record(
         tx,
         things.map((id) => new ThingHappenedEvent(7, { thingId: id })),
       ),
@@ -190,7 +190,7 @@ describe('Outbox: events reach the queue exactly once (MySQL + Redis)', () => {
     const before = await db.getRepository(OutboxRecord).count();
     await expect(
       db.transaction(async (tx) => {
-        await worker.get(Outbox).record(tx, [new ThingHappenedEvent(7, { thingId: -1 })]);
+        await Outbox.record(tx, [new ThingHappenedEvent(7, { thingId: -1 })]);
         throw new Error('business rule refused');
       }),
     ).rejects.toThrow('business rule refused');
@@ -199,7 +199,7 @@ describe('Outbox: events reach the queue exactly once (MySQL + Redis)', () => {
 
   it('refuses to record outside a transaction', async () => {
     await expect(
-      worker.get(Outbox).record(db.manager, [new ThingHappenedEvent(7, { thingId: 0 })]),
+      Outbox.record(db.manager, [new ThingHappenedEvent(7, { thingId: 0 })]),
     ).rejects.toThrow('Outbox.record must run inside a transaction');
   });
 

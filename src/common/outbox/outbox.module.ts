@@ -1,19 +1,22 @@
 import { BullModule } from '@nestjs/bull';
-import { Module } from '@nestjs/common';
+import { Global, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { QueueName } from '../queues/queue-names';
 import { DomainEventPublisher } from './domain-event-publisher';
-import { Outbox } from './outbox';
 import { OutboxDispatcher } from './outbox-dispatcher';
 import { OutboxRecord } from './outbox-record.entity';
 
-/** Writing and publishing domain events; imported by every module that records events. */
+/**
+ * Handing committed domain events to the queue, for the processes that have one (API, worker): global,
+ * so that UnitOfWork (CoreModule) publishes through it; the CLI, without a queue, leaves it to the relay.
+ */
+@Global()
 @Module({
   imports: [
     TypeOrmModule.forFeature([OutboxRecord]),
     BullModule.registerQueue({ name: QueueName.DomainEvents }),
   ],
-  providers: [Outbox, OutboxDispatcher, DomainEventPublisher],
-  exports: [Outbox, OutboxDispatcher, DomainEventPublisher],
+  providers: [OutboxDispatcher, DomainEventPublisher],
+  exports: [OutboxDispatcher, DomainEventPublisher],
 })
 export class OutboxModule {}

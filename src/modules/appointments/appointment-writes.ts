@@ -1,11 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager } from 'typeorm';
-import { retryLockConflicts } from '../../common/database/lock-retries';
 import { findOwned } from '../../common/database/tenant-rows';
+import { UnitOfWork } from '../../common/database/unit-of-work';
 import type { DomainEvent } from '../../common/outbox/domain-event';
-import { DomainEventPublisher } from '../../common/outbox/domain-event-publisher';
-import { Outbox } from '../../common/outbox/outbox';
 import { Appointment, CalendarLocks } from '../availability';
 import type { AppointmentView } from './appointment.view';
 import { AppointmentViews } from './appointment-views';
@@ -26,8 +24,7 @@ export class AppointmentWrites {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly locks: CalendarLocks,
-    private readonly outbox: Outbox,
-    private readonly events: DomainEventPublisher,
+    private readonly unitOfWork: UnitOfWork,
     private readonly views: AppointmentViews,
   ) {}
 
@@ -36,17 +33,15 @@ export class AppointmentWrites {
    * are recorded with what it wrote. Transactions run at READ COMMITTED (every connection's level,
    * see useReadCommitted).
    */
-  async transact<T>(
+  transact<T>(
+    accountId: number,
     work: (tx: EntityManager) => Promise<{ result: T; events: DomainEvent[] }>,
   ): Promise<T> {
-    const { result, pending } = await retryLockConflicts(() =>
-      this.dataSource.transaction(async (tx) => {
-        const { result, events } = await work(tx);
-        return { result, pending: await this.outbox.record(tx, events) };
-      }),
-    );
-    this.events.publishAfterCommit(pending);
-    return result;
+    return this.unitOfWork.run(accountId, async (tx, emit) => {
+      const { result, events } = await work(tx);
+      emit(...events);
+      return result;
+    });
   }
 
   /** The account's appointment: 404, or 403 for another account's (before any attribute error). */
@@ -87,7 +82,7 @@ export class AppointmentWrites {
       appointment: Appointment,
     ) => Promise<{ result: T; events: DomainEvent[] }>,
   ): Promise<T> {
-    return this.transact(async (tx) => {
+    return this.transact(accountId, async (tx) => {
       await this.locks.lock(tx, calendarIds);
       const locked = await findOwned(tx.getRepository(Appointment), accountId, id, {
         forUpdate: true,

@@ -71,7 +71,7 @@ export class BookAppointmentHandler implements ICommandHandler<BookAppointmentCo
       // The account's settings are the principal's, read at authentication: a change is announced
       // to every pod at once (AuthRevocations); one missed is at most AUTH_CACHE_TTL_MS old.
       const checked = await this.check(booking, fresh);
-      const appointment = await this.writes.transact((tx) =>
+      const appointment = await this.writes.transact(booking.account.id, (tx) =>
         this.write(tx, booking, checked, claim),
       );
       this.metrics.countBooking('booked');

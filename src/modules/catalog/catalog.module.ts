@@ -19,7 +19,9 @@ import { ClassSessionsController } from './class-sessions.controller';
 import { ClassSessionsService } from './class-sessions.service';
 import { Label } from './label.entity';
 import { LabelsController } from './labels.controller';
-import { LabelsService } from './labels.service';
+import { CreateLabelHandler, DeleteLabelHandler, UpdateLabelHandler } from './label.commands';
+import { GetLabelHandler, ListLabelsHandler } from './label.queries';
+import { LabelRepository } from './label.repository';
 import { Product, ProductAppointmentType } from './product.entity';
 import { ProductsController } from './products.controller';
 import { ProductsService } from './products.service';
@@ -52,11 +54,16 @@ import { Form } from './form.entity';
     ProductsController,
   ],
   providers: [
+    CreateLabelHandler,
+    DeleteLabelHandler,
+    GetLabelHandler,
+    LabelRepository,
+    ListLabelsHandler,
+    UpdateLabelHandler,
     AddonsService,
     AppointmentTypesService,
     CalendarsService,
     ClassSessionsService,
-    LabelsService,
     ProductsService,
   ],
   exports: [
@@ -64,7 +71,6 @@ import { Form } from './form.entity';
     AppointmentTypesService,
     CalendarsService,
     ClassSessionsService,
-    LabelsService,
     ProductsService,
   ],
 })

@@ -21,7 +21,7 @@ export { ClassSession } from './class-session.entity';
 export { ClassSessionsService } from './class-sessions.service';
 export { Form } from './form.entity';
 export { Label } from './label.entity';
-export { LabelsService } from './labels.service';
+export { CreateLabelCommand } from './label.commands';
 export { Product, ProductAppointmentType } from './product.entity';
 export { ProductsService } from './products.service';
 export { type DateOverrides, type WeeklyHours, workingIntervalsOn } from './working-hours';

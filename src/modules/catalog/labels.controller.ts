@@ -1,31 +1,36 @@
 import { Body, Controller, Delete, Get, HttpCode, Post, Put } from '@nestjs/common';
+import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { ApiBasicAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { IdParam } from '../../common/http/id-param';
 import { NUMERIC } from '../../common/http/route-catalog';
 import { CurrentAccountId } from '../accounts';
 import { CreateLabelRequest, UpdateLabelRequest } from './label.requests';
 import { LABEL_VIEW, type LabelView } from './label.view';
-import { LabelsService } from './labels.service';
+import { CreateLabelCommand, DeleteLabelCommand, UpdateLabelCommand } from './label.commands';
+import { GetLabelQuery, ListLabelsQuery } from './label.queries';
 import { ApiView } from '../../common/openapi/view-schema';
 
 @ApiTags('catalog')
 @ApiBasicAuth()
 @Controller('labels')
 export class LabelsController {
-  constructor(private readonly labels: LabelsService) {}
+  constructor(
+    private readonly commands: CommandBus,
+    private readonly queries: QueryBus,
+  ) {}
 
   @ApiOperation({ summary: 'List the labels' })
   @ApiView(LABEL_VIEW, { list: true })
   @Get()
   list(@CurrentAccountId() accountId: number): Promise<LabelView[]> {
-    return this.labels.list(accountId);
+    return this.queries.execute(new ListLabelsQuery(accountId));
   }
 
   @ApiOperation({ summary: 'Read a label' })
   @ApiView(LABEL_VIEW)
   @Get(`:id${NUMERIC}`)
   get(@CurrentAccountId() accountId: number, @IdParam() id: number): Promise<LabelView> {
-    return this.labels.get(accountId, id);
+    return this.queries.execute(new GetLabelQuery(accountId, id));
   }
 
   @ApiOperation({ summary: 'Create a label' })
@@ -36,7 +41,7 @@ export class LabelsController {
     @CurrentAccountId() accountId: number,
     @Body() request: CreateLabelRequest,
   ): Promise<LabelView> {
-    return this.labels.create(accountId, request);
+    return this.commands.execute(new CreateLabelCommand(accountId, request));
   }
 
   @ApiOperation({ summary: 'Change a label' })
@@ -47,13 +52,13 @@ export class LabelsController {
     @IdParam() id: number,
     @Body() request: UpdateLabelRequest,
   ): Promise<LabelView> {
-    return this.labels.update(accountId, id, request);
+    return this.commands.execute(new UpdateLabelCommand(accountId, id, request));
   }
 
   @ApiOperation({ summary: 'Delete a label' })
   @Delete(`:id${NUMERIC}`)
   @HttpCode(204)
   delete(@CurrentAccountId() accountId: number, @IdParam() id: number): Promise<void> {
-    return this.labels.delete(accountId, id);
+    return this.commands.execute(new DeleteLabelCommand(accountId, id));
   }
 }

@@ -2,8 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager, In } from 'typeorm';
 import { findOwned, findReferenced } from '../../common/database/tenant-rows';
-import { DomainEventPublisher } from '../../common/outbox/domain-event-publisher';
-import { Outbox } from '../../common/outbox/outbox';
+import { UnitOfWork } from '../../common/database/unit-of-work';
 import type { DomainEvent } from '../../common/outbox/domain-event';
 import { isPaidInFull } from '../../common/money/money';
 import type { Account } from '../accounts';
@@ -31,8 +30,7 @@ export class OrdersService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly certificates: CertificatesService,
-    private readonly outbox: Outbox,
-    private readonly events: DomainEventPublisher,
+    private readonly unitOfWork: UnitOfWork,
     private readonly ledger: PaymentLedger,
   ) {}
 
@@ -87,7 +85,7 @@ export class OrdersService {
    * changes nothing: one payment, one certificate, one event.
    */
   async complete(account: Account, id: number): Promise<OrderView> {
-    await this.transact(async (tx) => {
+    await this.transact(account.id, async (tx) => {
       const order = await findOwned(tx.getRepository(Order), account.id, id, { forUpdate: true });
       if (order.status !== 'unpaid') return { result: undefined, events: [] };
       const subject = orderSubject(order);
@@ -120,7 +118,7 @@ export class OrdersService {
    */
   async recordPayment(account: Account, id: number, request: NewPayment): Promise<PaymentView> {
     const payment = await retryTransactionIdRace(() =>
-      this.transact(async (tx) => {
+      this.transact(account.id, async (tx) => {
         const order = await findOwned(tx.getRepository(Order), account.id, id, { forUpdate: true });
         const subject = orderSubject(order);
         const previous = await this.ledger.recorded(tx, account.id, subject, request);
@@ -174,16 +172,16 @@ export class OrdersService {
     ];
   }
 
-  /** One transaction; the events it names are recorded in it and published once it committed. */
-  private async transact<T>(
+  /** One unit of work for the account; the events it names are recorded in it. */
+  private transact<T>(
+    accountId: number,
     work: (tx: EntityManager) => Promise<{ result: T; events: DomainEvent[] }>,
   ): Promise<T> {
-    const { result, pending } = await this.dataSource.transaction(async (tx) => {
+    return this.unitOfWork.run(accountId, async (tx, emit) => {
       const { result, events } = await work(tx);
-      return { result, pending: await this.outbox.record(tx, events) };
+      emit(...events);
+      return result;
     });
-    this.events.publishAfterCommit(pending);
-    return result;
   }
 
   private async views(account: Account, orders: Order[]): Promise<OrderView[]> {
