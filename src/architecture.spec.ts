@@ -227,3 +227,85 @@ describe('file size', () => {
     expect(handler?.text.split('\n').length).toBeLessThanOrEqual(151);
   });
 });
+
+/**
+ * Where SQL may be written: a module's `*.repository.ts` files, entities (their decorators), and
+ * src/common/database (the unit of work, the helpers repositories are made of, the schema).
+ */
+const PERSISTENCE_FILE = /\.repository\.ts$|\.entity\.ts$|^common\/database\/|\/migrations\//;
+/** Infrastructure of common/database that repositories are made of: SQL, not for other files. */
+const SQL_HELPERS =
+  /common\/database\/(tenant-rows|tenant-repository|insert-rows|prepared|leased-rows|read-committed|schema)$/;
+/** A call that reads or writes through TypeORM or the driver. */
+const SQL_CALL =
+  /\.(query|queryPrepared|createQueryBuilder|getRepository|transaction)\(|\b(tx|manager|em|dataSource|writer|reader|db)\.(find\w*|save|insert|update|delete|upsert|count\w*|exists\w*|increment|decrement|softDelete|remove)\(/;
+
+/** Modules whose persistence has not moved to repositories yet (the list only shrinks). */
+const SQL_NOT_YET_IN_REPOSITORIES = new Set([
+  'accounts',
+  'appointments',
+  'availability',
+  'calendar-sync',
+  'catalog',
+  'certificates',
+  'clients',
+  'forms',
+  'holds',
+  'notifications',
+  'oauth',
+  'pages',
+  'webhooks',
+  'common',
+  'app',
+]);
+
+describe('persistence', () => {
+  it('SQL is written only in repositories: no other file queries, imports TypeORM values or SQL helpers', () => {
+    const offending = files
+      .filter((file) => !file.isTest && !PERSISTENCE_FILE.test(file.path))
+      .filter((file) => !SQL_NOT_YET_IN_REPOSITORIES.has(file.module ?? file.path.split('/')[0]))
+      .flatMap((file) => {
+        const source = ts.createSourceFile(file.path, file.text, ts.ScriptTarget.Latest);
+        const valueImports = source.statements.filter(
+          (s): s is ts.ImportDeclaration =>
+            ts.isImportDeclaration(s) &&
+            ['typeorm', '@nestjs/typeorm'].includes((s.moduleSpecifier as ts.StringLiteral).text) &&
+            !s.importClause?.isTypeOnly &&
+            !(
+              s.importClause?.namedBindings &&
+              ts.isNamedImports(s.importClause.namedBindings) &&
+              s.importClause.namedBindings.elements.every((e) => e.isTypeOnly)
+            ),
+        );
+        const helpers = importsOf(file).filter((i) => SQL_HELPERS.test(i.target));
+        const calls = file.text
+          .split('\n')
+          .flatMap((line, n) =>
+            SQL_CALL.test(line) ? [`${file.path}:${n + 1}: ${line.trim()}`] : [],
+          );
+        return [
+          ...valueImports.map((s) => `${file.path}: imports ${s.moduleSpecifier.getText(source)}`),
+          ...helpers.map(describeImport),
+          ...calls,
+        ];
+      });
+    expect(offending).toEqual([]);
+  });
+
+  it('no dependency is patched at run time: nothing reaches into node_modules or a prototype', () => {
+    const patches = files
+      .filter((file) => !file.isTest)
+      .flatMap((file) =>
+        file.text
+          .split('\n')
+          .flatMap((line, n) =>
+            /\.prototype\.\w+\s*=[^=]|require\.resolve\(|require\(['"][^'"]+\/(lib|dist|src)\/|^import (?!type)[^'"]*from ['"][^.'"][^'"]*\/(lib|dist|src)\//.test(
+              line,
+            )
+              ? [`${file.path}:${n + 1}: ${line.trim()}`]
+              : [],
+          ),
+      );
+    expect(patches).toEqual([]);
+  });
+});

@@ -2,7 +2,6 @@ import { join } from 'node:path';
 import type { DataSourceOptions } from 'typeorm';
 import type { DatabaseConfig } from '../../config/app-config';
 import { migrations } from './migrations';
-import { memoisePromiseWrappers } from './mysql2-tuning';
 import { PREPARED_STATEMENTS_PER_CONNECTION } from './prepared';
 import type { ServerType } from './schema';
 
@@ -22,7 +21,6 @@ export const ENTITY_SOURCES = join(__dirname, '..', '..', '**', '*.entity.ts');
  * compares the entities with the schema only when TypeORM reads the server's catalog right.
  */
 export function dataSourceOptions(db: DatabaseConfig, type: ServerType): DataSourceOptions {
-  memoisePromiseWrappers();
   return {
     type,
     host: db.host,
@@ -36,7 +34,8 @@ export function dataSourceOptions(db: DatabaseConfig, type: ServerType): DataSou
     // The hot statements run prepared (see prepared.ts); a small cache per connection.
     extra: { maxPreparedStatements: PREPARED_STATEMENTS_PER_CONNECTION },
     bigNumberStrings: false,
-    // No stack captured per query (see mysql2-tuning.ts).
+    // mysql2 captures no stack per query (its public option): TypeORM's QueryFailedError shows
+    // the caller's stack anyway.
     trace: false,
     supportBigNumbers: true,
     synchronize: false,
