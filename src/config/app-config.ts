@@ -15,7 +15,7 @@ export interface DatabaseConfig {
   name: string;
   poolSize: number;
   migrateOnStart: boolean;
-  /** Read replicas (issue 27); empty = every read on the primary. */
+  /** Read replicas; empty = every read on the primary. */
   replicas: ReplicasConfig;
 }
 
@@ -165,7 +165,7 @@ export interface RedisConfig {
   port: number;
   password: string | undefined;
   db: number;
-  /** Redis Cluster nodes (issue 27): empty = the single Redis above. */
+  /** Redis Cluster nodes: empty = the single Redis above. */
   clusterNodes: { host: string; port: number }[];
 }
 

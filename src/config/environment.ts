@@ -65,7 +65,7 @@ export class Environment {
   DB_MIGRATE_ON_START = true;
 
   /**
-   * Read replicas of the primary (issue 27), `host:port,…`; empty = none. Only reads that inform go
+   * Read replicas of the primary, `host:port,…`; empty = none. Only reads that inform go
    * to them (see docs/scaling.md); they are skipped while lagging or down.
    */
   @IsHostPortList()
@@ -95,7 +95,7 @@ export class Environment {
   DB_READ_YOUR_WRITES_MS = 5000;
 
   /**
-   * Redis Cluster (issue 27): `host:port,…` of some of its nodes; empty = the single Redis of
+   * Redis Cluster: `host:port,…` of some of its nodes; empty = the single Redis of
    * REDIS_HOST and REDIS_PORT. Every Redis use (queues, limits) then runs on the cluster.
    */
   @IsHostPortList()
@@ -362,7 +362,7 @@ export class Environment {
   TRUST_PROXY = 'false';
 
   /**
-   * Calendar sync (issue 25): the ports a busy source's URL may use besides 443 and 80,
+   * Calendar sync: the ports a busy source's URL may use besides 443 and 80,
    * comma-separated, or `*`; empty by default, as for webhooks.
    */
   @Matches(/^(\*|(\s*\d{1,5}\s*(,\s*\d{1,5}\s*)*)?)$/, {

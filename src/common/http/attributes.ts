@@ -56,7 +56,7 @@ export const IsNotBlank = (options?: ValidationOptions) => notBlank('isNotBlank'
 export const IsNotCleared = (options?: ValidationOptions) => notBlank('isNotCleared', options);
 
 /*
- * The text rules of text-rules.ts (issue 20), for string attributes: each refuses what is not a
+ * The text rules of text-rules.ts, for string attributes: each refuses what is not a
  * string too, so that it may stand after the type check or alone (`each: true` for lists). A
  * failure is `invalid_<attribute>` ('Invalid "<attribute>" attribute value.') unless the options
  * carry a context.

@@ -13,7 +13,7 @@ const MEMBER = Symbol('enterpriseMember');
 type MarkedRequest = IncomingMessage & { [MEMBER]?: number };
 
 /**
- * The one routing mechanism of the enterprise API (issue 26), run before Fastify routes the request
+ * The one routing mechanism of the enterprise API, run before Fastify routes the request
  * (its `rewriteUrl`): `/api/enterprise/v1/users/{userId}/<rest>` becomes `/api/v1/<rest>`, the
  * query kept, and the request is marked with the member's user ID. The same route, guards, pipes
  * and handlers then serve it as they serve the member's own key; the auth guard sees the mark and

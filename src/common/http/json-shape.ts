@@ -9,7 +9,7 @@ import {
 /*
  * The shape of a JSON request body, bounded before it is parsed (400 `bad_request` past each,
  * naming it). Parsing, transforming and validating a body cost time per value, and the cost of an
- * object grew with the square of its keys in class-transformer (issue 20: one object of 80,000
+ * object grew with the square of its keys in class-transformer (one object of 80,000
  * keys held the API process for 11 s, whatever the route); past the bounds a body is not parsed.
  * - Keys and items: twice the longest collection the API takes (1000 calendar override dates), so
  *   that an attribute's own error comes first ("more than 1000 dates").

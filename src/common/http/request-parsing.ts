@@ -193,7 +193,7 @@ function takesForms(url: string): boolean {
 /**
  * Request bodies are JSON: `application/json` (any parameters), `application/*+json`, or a body
  * without a Content-Type, as clients of the reference service send. A body of any other type is
- * refused with 415 before it is read as anything (issue 20: a cross-site form, `text/plain` or
+ * refused with 415 before it is read as anything (a cross-site form, `text/plain` or
  * form-encoded, which browsers send without asking, was read as JSON); a request of another type
  * without a body is one without a body. Anything that does not parse is 400 "Expected a JSON
  * object.". `__proto__` and `constructor.prototype` keys are dropped. An empty body is no body.

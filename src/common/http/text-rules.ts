@@ -1,7 +1,7 @@
 import { isEmail } from 'class-validator';
 
 /*
- * What text the API stores (issue 20). One set of predicates, used by the DTO decorators
+ * What text the API stores. One set of predicates, used by the DTO decorators
  * (attributes.ts), the booking checks, the form answers and, to clean rows stored before these
  * rules, the notifications.
  *

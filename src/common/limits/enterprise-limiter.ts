@@ -45,8 +45,8 @@ interface Waiter {
 }
 
 /**
- * The operator's limit on an enterprise's requests per minute, all its members and pods together
- * (issue 26), checked once the enterprise is authenticated, so that nobody else can spend an
+ * The operator's limit on an enterprise's requests per minute, all its members and pods together,
+ * checked once the enterprise is authenticated, so that nobody else can spend an
  * enterprise's allowance. On when the per-IP limits are (RATE_LIMIT_ENABLED), which still apply
  * to every request first.
  *

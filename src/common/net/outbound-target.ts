@@ -30,7 +30,7 @@ export function checkOutboundTarget(target: string, policy: OutboundTargetPolicy
   if (target.length > MAX_TARGET_LENGTH)
     return refuse(`must be at most ${MAX_TARGET_LENGTH} characters long.`);
   // The URL parser drops tabs and newlines silently: what is stored must be what is delivered to.
-  // C1 controls and bidi overrides too (the text rules of every attribute, issue 20): the URL
+  // C1 controls and bidi overrides too (the text rules of every attribute): the URL
   // parser would percent-encode them, and a target shown to its owner must read as it is.
   if ([...target].some((c) => c <= ' ' || c === '\u007f') || !isSingleLineText(target))
     return refuse('must not contain spaces or control characters.');

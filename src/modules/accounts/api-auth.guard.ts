@@ -28,7 +28,7 @@ interface RouteAccess {
  * A credential its scheme proved moments ago is recognised from that scheme's cache without
  * passport's machinery (ProvenCredentials).
  *
- * The enterprise API (issue 26) passes here too, and only with an enterprise's credentials
+ * The enterprise API passes here too, and only with an enterprise's credentials
  * (EnterpriseGate), counted against the enterprise's limit (EnterpriseLimiter):
  * - a request routed from `/api/enterprise/v1/users/{userId}/…` (see enterprise-routing.ts) acts
  *   on that member with the member's principal, @Public() routes included: the same route then

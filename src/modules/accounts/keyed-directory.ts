@@ -25,7 +25,7 @@ interface Entry<T> {
  *
  * A key that does not match the cached holder is checked against the database, as any key for an
  * unknown id is: a refusal costs a query and two hashes compared either way, so that its time does
- * not tell which ids exist (issue 20: a wrong key answered in ~1 ms, an unknown ID in ~2 ms).
+ * not tell which ids exist (a wrong key answered in ~1 ms, an unknown ID in ~2 ms).
  */
 export class KeyedDirectory<T extends KeyHolder> implements RevocableCache {
   private readonly entries: TtlCache<number, Entry<T>>;

@@ -25,7 +25,7 @@ interface Kept {
 /**
  * `/availability/times` answers kept by one process, so that the same question asked again while
  * nothing was written for the account costs a Redis round trip instead of the database's and the
- * slot engine's (issue 29: `/times` within 3× of a `GET /me`).
+ * slot engine's (`/times` within 3× of a `GET /me`).
  *
  * An answer is served only while
  * - its account's write epoch (AccountEpochs) is the one read before the answer's data was: any

@@ -73,7 +73,7 @@ export function classifyMailError(err: unknown): SendOutcome {
  * A message goes to exactly one recipient, given to nodemailer as an address object and as the
  * envelope's only RCPT TO, so that nothing in it is parsed as an address list: a string `to` of
  * `a@x,b@y` or `g: a@x, b@y;` would be mailed to every address in it. A recipient that is not one
- * address (a row stored before addresses were checked, issue 20) is refused, `failed`, without
+ * address (a row stored before addresses were checked) is refused, `failed`, without
  * a word to the server.
  */
 @Injectable()

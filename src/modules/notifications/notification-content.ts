@@ -82,7 +82,7 @@ function linkText(kind: NotificationKind): string {
 
 /**
  * The values users wrote, each on one line without control or bidi characters: the API refuses
- * them now (issue 20), but rows stored before may hold them, and a line break in a name must not
+ * them now, but rows stored before may hold them, and a line break in a name must not
  * become a line of the message ("Please pay at …") nor of a header (nodemailer encodes the rest).
  */
 function cleaned(facts: MessageFacts): MessageFacts {

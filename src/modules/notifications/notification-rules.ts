@@ -54,7 +54,7 @@ export const SKIP = {
  * sent unless the request said `noEmail` (both channels, this message only), the account switched
  * the channel off, or, for SMS, the type requires opt-in and the client did not give it; and never
  * to a recipient that is not one address or one phone number (a row stored before they were
- * checked, issue 20: a list of addresses, a header after a line break).
+ * checked: a list of addresses, a header after a line break).
  */
 export function decideChannels(
   audience: Audience,

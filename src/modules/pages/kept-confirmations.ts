@@ -20,7 +20,7 @@ interface Kept extends Confirmation {
 /**
  * Appointments read for their confirmation pages, kept by one process, so that a page opened again
  * while nothing was written for its account costs a Redis round trip instead of the database's
- * reads (issue 24: the page within 1.5× of `/availability/times`, itself a kept answer). The same
+ * reads (the page within 1.5× of `/availability/times`, itself a kept answer). The same
  * rules as AvailabilityAnswers (docs/availability-cache.md):
  * - a row is kept under its account's write epoch (AccountEpochs) read *before* the row was, and
  *   served only while the epoch is still the account's: any write for the account since, on any

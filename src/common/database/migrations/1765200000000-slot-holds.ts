@@ -3,7 +3,7 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
 const TABLE_OPTIONS = 'ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_unicode_ci';
 
 /**
- * Slot holds and booking limits (issue 23):
+ * Slot holds and booking limits:
  * - `slot_holds`: a time held for a client while they pay or fill in a form. A live hold
  *   (`expires_at` after now) is busy time of its calendar, read as appointments are, by
  *   (calendar_id, busy_from); a class hold (`class_id`) takes a seat of its session instead. Only

@@ -3,7 +3,7 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
 const TABLE_OPTIONS = 'ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_unicode_ci';
 
 /**
- * Enterprises (issue 26): one credential for many accounts. An account belongs to at most one
+ * Enterprises: one credential for many accounts. An account belongs to at most one
  * enterprise (`accounts.enterprise_id`). A webhook subscription belongs either to an account (as
  * before) or to an enterprise, whose subscription receives the events of all its members: exactly
  * one of `account_id` and `enterprise_id` is set, and an enterprise's are `api` subscriptions (the

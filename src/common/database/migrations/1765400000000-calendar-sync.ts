@@ -1,7 +1,7 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * Calendar sync (issue 25).
+ * Calendar sync.
  *
  * - `busy_sources`: a calendar's external calendars (an iCalendar feed or a CalDAV collection),
  *   their credentials sealed with APP_SECRET, what the last sync saw (ETag, ctag) and its status.

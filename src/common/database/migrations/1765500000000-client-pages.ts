@@ -1,7 +1,7 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * The client pages (issue 24): how many hours before its start a client may still cancel or
+ * The client pages: how many hours before its start a client may still cancel or
  * reschedule an appointment (0: until it starts, as before), and the sites allowed to frame the
  * pages (none by default).
  */

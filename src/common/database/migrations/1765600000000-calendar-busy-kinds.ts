@@ -3,7 +3,7 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
 /**
  * `calendars.busy_kinds`: one bit per kind of busy time besides appointments that the calendar has
  * ever had (1 blocks, 2 class sessions, 4 slot holds of services, 8 external busy spans; catalog's BusyKind),
- * so that a client booking's lock statement reads only those (issue 29). Existing calendars get the
+ * so that a client booking's lock statement reads only those. Existing calendars get the
  * bits of the rows they have, so the upgrade is exact; from then on each writer sets its bit.
  */
 export class CalendarBusyKinds1765600000000 implements MigrationInterface {
