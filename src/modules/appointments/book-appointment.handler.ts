@@ -4,7 +4,7 @@ import { DataSource, type EntityManager } from 'typeorm';
 import { insertRows } from '../../common/database/insert-rows';
 import { Metrics } from '../../common/metrics/metrics';
 import type { DomainEvent } from '../../common/outbox/domain-event';
-import { Appointment, SlotPlacement, StaleSlotContextError, consumeHold } from '../availability';
+import { Appointment, SlotPlacement, consumeHold, resolveSlotContext } from '../availability';
 import { upsertBookingClient } from '../clients';
 import { AppointmentScheduledEvent, eventsOf } from './appointment-events';
 import { AppointmentParts } from './appointment-parts';
@@ -16,7 +16,6 @@ import { BookAppointmentCommand } from './book-appointment.command';
 import { type Booking, bookingInput } from './book-appointment.request';
 import { type BookingChecked, bookedAppointment } from './booked-appointment';
 import { checkBookingRequest, checkBookingTime, startOf } from './booking-checks';
-import { withBookingContext } from './booking-context';
 import { bookingHold } from './booking-hold';
 import { type IdempotencyClaim, IdempotencyKeys } from './idempotency-keys';
 
@@ -58,52 +57,38 @@ export class BookAppointmentHandler implements ICommandHandler<BookAppointmentCo
     );
   }
 
-  /**
-   * `fresh`: with a context read for this booking. One checked with a cached context that turns
-   * out stale (StaleSlotContextError) is made again on a fresh read (see withBookingContext).
-   */
-  private async book(
-    booking: Booking,
-    claim?: IdempotencyClaim,
-    fresh = false,
-  ): Promise<AppointmentView> {
-    try {
-      // The account's settings are the principal's, read at authentication: a change is announced
-      // to every pod at once (AuthRevocations); one missed is at most AUTH_CACHE_TTL_MS old.
-      const checked = await this.check(booking, fresh);
-      const appointment = await this.writes.transact(booking.account.id, (tx) =>
-        this.write(tx, booking, checked, claim),
-      );
-      this.metrics.countBooking('booked');
-      return await this.views.renderWritten(appointment, {
-        type: checked.ctx.type,
-        calendar: checked.ctx.calendars.find((c) => c.id === appointment.calendarId)!,
-        label: checked.label,
-        hasAnswers: checked.fieldValues.length > 0,
-      });
-    } catch (err) {
-      if (fresh || !(err instanceof StaleSlotContextError)) throw err;
-      return this.book(booking, claim, true);
-    }
+  private async book(booking: Booking, claim?: IdempotencyClaim): Promise<AppointmentView> {
+    // The account's settings are the principal's, read at authentication: a change is announced
+    // to every pod at once (AuthRevocations); one missed is at most AUTH_CACHE_TTL_MS old.
+    const checked = await this.check(booking);
+    const appointment = await this.writes.transact(booking.account.id, (tx) =>
+      this.write(tx, booking, checked, claim),
+    );
+    this.metrics.countBooking('booked');
+    return this.views.renderWritten(appointment, {
+      type: checked.ctx.type,
+      calendar: checked.ctx.calendars.find((c) => c.id === appointment.calendarId)!,
+      label: checked.label,
+      hasAnswers: checked.fieldValues.length > 0,
+    });
   }
 
   /** Everything that needs no lock, in the contract's order of errors. */
-  private check(booking: Booking, fresh: boolean): Promise<BookingChecked> {
+  private async check(booking: Booking): Promise<BookingChecked> {
     const { account, input, mode } = booking;
     const admin = mode.admin;
     const slot = checkBookingRequest(input, { admin, requirePhone: account.requirePhone });
     const manager = this.dataSource.manager;
-    return withBookingContext(manager, booking, slot, fresh, async (ctx) => {
-      const calendarNamed = slot.calendarID !== undefined;
-      const zone = calendarNamed ? ctx.calendars[0].timezone : account.timezone;
-      const time = checkBookingTime(input, { admin, duration: ctx.rules.duration, zone });
-      const fieldValues = await this.parts.answers(account.id, ctx.type, input.fields ?? [], admin);
-      const label = await this.parts.label(account.id, input.labels ?? []);
-      const start = startOf(time);
-      const held = { ctx, calendarNamed };
-      const hold = await bookingHold(manager, account.id, input, held, time, start);
-      return { ...time, start, ctx, calendarNamed, fieldValues, label, hold };
-    });
+    const ctx = await resolveSlotContext(manager, account, slot);
+    const calendarNamed = slot.calendarID !== undefined;
+    const zone = calendarNamed ? ctx.calendars[0].timezone : account.timezone;
+    const time = checkBookingTime(input, { admin, duration: ctx.rules.duration, zone });
+    const fieldValues = await this.parts.answers(account.id, ctx.type, input.fields ?? [], admin);
+    const label = await this.parts.label(account.id, input.labels ?? []);
+    const start = startOf(time);
+    const held = { ctx, calendarNamed };
+    const hold = await bookingHold(manager, account.id, input, held, time, start);
+    return { ...time, start, ctx, calendarNamed, fieldValues, label, hold };
   }
 
   /** Under the calendars' locks: the time checked on what is committed, the appointment inserted. */

@@ -1,7 +1,6 @@
 import type { EntityManager } from 'typeorm';
 import { queryPrepared } from '../../common/database/prepared';
 import { MINUTE } from '../../common/time/durations';
-import { ALL_BUSY_KINDS, BusyKind } from '../catalog';
 import { Appointment } from './appointment.entity';
 import type { SlotRules } from './slot-engine';
 import type { Span } from './working-time';
@@ -29,66 +28,36 @@ export interface BusyRequest extends Span {
   ignoreHoldId?: number;
 }
 
-/** The appointments' subquery of BUSY_COLUMNS (always there). */
+/** The appointments' subquery of BUSY_COLUMNS. */
 const APPOINTMENTS_SUBQUERY = `(SELECT JSON_ARRAYAGG(JSON_ARRAY(a.busy_from, a.busy_until)) FROM appointments a
     WHERE a.calendar_id = c.id AND a.busy_from >= ? AND a.busy_from < ? AND a.busy_until > ?
       AND a.canceled = 0 AND a.id NOT IN (?))`;
 
-/** Each kind's subquery of BUSY_COLUMNS, its column, and how many of busyParameters' values it takes. */
-const KIND_COLUMNS: { kind: BusyKind; name: string; parameters: number; subquery: string }[] = [
+/** The other kinds' subqueries of BUSY_COLUMNS, each with its column. */
+const KIND_COLUMNS: { name: string; subquery: string }[] = [
   {
-    kind: BusyKind.blocks,
     name: 'blocks',
-    parameters: 2,
     subquery: `(SELECT JSON_ARRAYAGG(JSON_ARRAY(b.starts_at, b.ends_at)) FROM blocks b
     WHERE b.calendar_id = c.id AND b.ends_at > ? AND b.starts_at < ?)`,
   },
   {
-    kind: BusyKind.sessions,
     name: 'sessions',
-    parameters: 2,
     subquery: `(SELECT JSON_ARRAYAGG(JSON_ARRAY(s.starts_at, s.starts_at + INTERVAL st.duration MINUTE))
      FROM classes s JOIN appointment_types st ON st.id = s.appointment_type_id AND st.deleted_at IS NULL
     WHERE s.calendar_id = c.id AND s.starts_at >= ? AND s.starts_at < ?)`,
   },
   {
-    kind: BusyKind.holds,
     name: 'holds',
-    parameters: 5,
     subquery: `(SELECT JSON_ARRAYAGG(JSON_ARRAY(h.busy_from, h.busy_until)) FROM slot_holds h
     WHERE h.calendar_id = c.id AND h.busy_from >= ? AND h.busy_from < ? AND h.busy_until > ?
       AND h.expires_at > ? AND h.class_id IS NULL AND h.id <> ?)`,
   },
   {
-    kind: BusyKind.external,
     name: 'external',
-    parameters: 3,
     subquery: `(SELECT JSON_ARRAYAGG(JSON_ARRAY(x.starts_at, x.ends_at)) FROM external_busy_spans x
     WHERE x.calendar_id = c.id AND x.starts_at >= ? AND x.starts_at < ? AND x.ends_at > ?)`,
   },
 ];
-
-/** The appointments' subquery takes busyParameters' first values, then each kind its own. */
-const APPOINTMENT_PARAMETERS = 4;
-
-/** BUSY_COLUMNS with only the appointments' subquery and those of the kinds in `kinds`. */
-export function busyColumnsOf(kinds: number): string {
-  return `,
-  ${APPOINTMENTS_SUBQUERY} AS appointments${KIND_COLUMNS.filter((k) => kinds & k.kind)
-    .map((k) => `,\n  ${k.subquery} AS ${k.name}`)
-    .join('')}`;
-}
-
-/** busyParameters' values for `busyColumnsOf(kinds)`. */
-export function busyKindParameters(kinds: number, parameters: unknown[]): unknown[] {
-  const taken = parameters.slice(0, APPOINTMENT_PARAMETERS);
-  let at = APPOINTMENT_PARAMETERS;
-  for (const k of KIND_COLUMNS) {
-    if (kinds & k.kind) taken.push(...parameters.slice(at, at + k.parameters));
-    at += k.parameters;
-  }
-  return taken;
-}
 
 /**
  * The busy time of calendar `c`, as columns of any query over `calendars c`: JSON arrays of
@@ -102,7 +71,10 @@ export function busyKindParameters(kinds: number, parameters: unknown[]): unknow
  * stored times are compared) are busy as appointments are, on their own index; a class hold takes a
  * seat instead (readSeatsTaken). An expired hold is busy for nobody, swept or not.
  */
-export const BUSY_COLUMNS = busyColumnsOf(ALL_BUSY_KINDS);
+export const BUSY_COLUMNS = `,
+  ${APPOINTMENTS_SUBQUERY} AS appointments${KIND_COLUMNS.map(
+    (k) => `,\n  ${k.subquery} AS ${k.name}`,
+  ).join('')}`;
 
 /**
  * BUSY_COLUMNS' subqueries (same parameters, same order) as one column, `busy`: a JSON array of

@@ -1,31 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { queryPrepared } from '../../common/database/prepared';
-import { ALL_BUSY_KINDS } from '../catalog';
 import {
   BUSY_COLUMNS,
   type BusyColumns,
-  busyColumnsOf,
-  busyKindParameters,
   busyParameters,
   busySpansOf,
   readBusyTime,
 } from './busy-time';
-import {
-  CONTEXT_CHECK_COLUMNS,
-  StaleSlotContextError,
-  assertContextCurrent,
-  contextCheckParameters,
-} from './slot-context-cache';
 import type { Span } from './working-time';
-
-/** A cached slot context to check in the lock statement (see slot-context-cache.ts). */
-export interface StampCheck {
-  typeId: number;
-  stamp: string;
-  /** The calendar's BusyKind bits the stamp was made with: the kinds of busy time read (all if absent). */
-  busyKinds?: number;
-}
 
 /**
  * The one way a booking or a move locks calendars: whoever holds a calendar's lock is the only one
@@ -48,12 +31,10 @@ export class CalendarLocks {
     busyDuring?: Span,
     /** The hold of the client who books with its token: not busy for them. */
     ignoreHoldId?: number,
-    /** A cached context's stamp, checked in the one-calendar lock statement. */
-    check?: StampCheck,
   ): Promise<Map<number, Span[]> | undefined> {
     if (busyDuring && calendarIds.length === 1) {
       const [id] = calendarIds;
-      const busy = await lockCalendarReadingBusy(tx, id, busyDuring, [], ignoreHoldId, check);
+      const busy = await lockCalendarReadingBusy(tx, id, busyDuring, [], ignoreHoldId);
       return new Map([[id, busy ?? []]]);
     }
     const ids = [...new Set(calendarIds)].sort((a, b) => a - b);
@@ -61,8 +42,6 @@ export class CalendarLocks {
       await queryPrepared(tx, 'SELECT id FROM calendars WHERE id IN (?) ORDER BY id FOR UPDATE', [
         ids,
       ]);
-    // Only the one-calendar statement checks a stamp: a stamped context must not come here.
-    if (check) throw new Error("A cached slot context is checked by one calendar's lock");
     if (!busyDuring) return undefined;
     return readBusyTime(tx, calendarIds, busyDuring, [], ignoreHoldId);
   }
@@ -85,47 +64,12 @@ export async function lockCalendarReadingBusy(
   window: Span,
   ignoreAppointmentIds: number[] = [],
   ignoreHoldId?: number,
-  check?: StampCheck,
 ): Promise<Span[] | undefined> {
-  const parameters = busyParameters({ ...window, ignoreAppointmentIds, ignoreHoldId });
-  const kinds = check?.busyKinds ?? ALL_BUSY_KINDS;
-  const [row] = await queryPrepared<(BusyColumns & Record<string, unknown>)[]>(
-    tx,
-    check ? checkedLockStatement(kinds) : LOCK_STATEMENT,
-    [
-      ...(check ? busyKindParameters(kinds, parameters) : parameters),
-      ...(check ? contextCheckParameters(check.typeId) : []),
-      calendarId,
-    ],
-  );
-  if (check) {
-    if (!row) throw new StaleSlotContextError();
-    assertContextCurrent(row, check.stamp);
-  }
+  const [row] = await queryPrepared<BusyColumns[]>(tx, LOCK_STATEMENT, [
+    ...busyParameters({ ...window, ignoreAppointmentIds, ignoreHoldId }),
+    calendarId,
+  ]);
   return row && busySpansOf(row);
 }
 
 const LOCK_STATEMENT = `SELECT c.id ${BUSY_COLUMNS} FROM calendars c WHERE c.id = ? FOR UPDATE`;
-
-/** The checked lock statement of each combination of BusyKind bits, built once. */
-const checkedLockStatements = new Map<number, string>();
-
-/**
- * The lock statement of a booking with a stamped context reads the appointments and only the kinds
- * of busy time whose bits the context has: each subquery in the text costs the database ~40 µs,
- * run or not (gated by IF or CASE, or over an empty table), so the text is chosen before it is sent,
- * one prepared statement per combination (at most 16). Exact: the bits are part of the stamp, which
- * the statement checks against the calendar row it has locked (CONTEXT_CHECK_COLUMNS); a writer of
- * a kind sets its bit in its transaction holding that row's lock (catalog's markBusyKind), so when
- * the bits read under the lock match the stamp's, the calendar has no committed row of any kind left
- * out; when a bit was set since, the stamp differs and the booking starts over on a fresh read.
- */
-function checkedLockStatement(busyKinds: number): string {
-  let text = checkedLockStatements.get(busyKinds);
-  if (text === undefined) {
-    text = `SELECT c.id ${busyColumnsOf(busyKinds)} ${CONTEXT_CHECK_COLUMNS}
-       FROM calendars c WHERE c.id = ? FOR UPDATE`;
-    checkedLockStatements.set(busyKinds, text);
-  }
-  return text;
-}

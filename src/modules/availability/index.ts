@@ -22,7 +22,6 @@ export { type HoldOrigin, SlotHold } from './slot-hold.entity';
 export { pageHoldDayShare, withinDayShare } from './page-hold-share';
 export { consumeHold, heldSlot, newHoldToken } from './slot-holds';
 export { SlotPlacement } from './slot-placement';
-export { StaleSlotContextError, cachedSlotContext, forgetSlotContext } from './slot-context-cache';
 export { localDateBounds } from './query-spans';
 export { type Placement, adminPlacement, assertInAdvanceWindow, sessionAt } from './placement';
 export {

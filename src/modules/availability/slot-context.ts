@@ -83,16 +83,6 @@ export interface SlotContext {
   /** The calendars' busy time over the span asked for with the context, by calendar id. */
   busy?: Map<number, Span[]>;
   /**
-   * Set on a context from the booking's cache (slot-context-cache.ts): its type, calendar and link
-   * as read then, which the calendar's lock statement compares with what is committed.
-   */
-  stamp?: string;
-  /**
-   * With `stamp`: the calendar's BusyKind bits as read then (part of the stamp), the kinds of busy
-   * time the lock statement reads (see lockCalendarReadingBusy).
-   */
-  busyKinds?: number;
-  /**
    * The BusyKind bits of any of `calendars` (what kinds of busy time they ever had), when read with
    * them; unknown if absent.
    */
@@ -310,7 +300,7 @@ export function toSlotCalendar(row: ContextRow): SlotCalendar {
 /**
  * A calendar's hours and overrides come as JSON text (MariaDB) on every availability request and
  * booking; the same few texts each time. Each distinct text is parsed once and its value shared:
- * nothing mutates a calendar's hours or overrides (the engine and the stamp only read them).
+ * nothing mutates a calendar's hours or overrides (the engine only reads them).
  * Bounded (a miss only costs a parse).
  */
 const MAX_PARSED_TEXTS = 2_000;

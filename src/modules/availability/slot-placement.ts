@@ -5,7 +5,6 @@ import { busyWindow } from './busy-time';
 import { CalendarLocks } from './calendar-locks';
 import { type Placement, adminPlacement, assertInAdvanceWindow, freeCalendar } from './placement';
 import { type SlotContext, isOffered } from './slot-context';
-import { StaleSlotContextError } from './slot-context-cache';
 
 /** A client's booking or hold as its checks before the transaction settled it. */
 export interface ClientSlot {
@@ -43,18 +42,11 @@ export class SlotPlacement {
     const calendars = hold ? ctx.calendars.filter((c) => c.id === hold.calendarId) : ctx.calendars;
     const offered = isOffered(ctx);
     const readsBusy = offered && ctx.type.kind === 'service';
-    // A context from the cache is checked by the one calendar's lock statement, which reads busy
-    // time: any other way to lock it is refused rather than left unchecked.
-    if (ctx.stamp !== undefined && (hold || !readsBusy || calendars.length !== 1))
-      throw new StaleSlotContextError();
     const busy = await this.locks.lock(
       tx,
       calendars.map((c) => c.id),
       readsBusy ? busyWindow(ctx.rules, slot.start) : undefined,
       hold?.id,
-      ctx.stamp === undefined
-        ? undefined
-        : { typeId: ctx.type.id, stamp: ctx.stamp, busyKinds: ctx.busyKinds },
     );
     assertInAdvanceWindow(ctx.rules, slot.start, slot.datetimeText, Date.now());
     const free = offered
