@@ -248,7 +248,6 @@ const SQL_NOT_YET_IN_REPOSITORIES = new Set([
   'calendar-sync',
   'catalog',
   'certificates',
-  'clients',
   'forms',
   'holds',
   'notifications',

@@ -158,7 +158,7 @@ export class UpdateClientRequest {
 }
 
 /** `GET /clients?search=&max=`. */
-export class ListClientsQuery {
+export class ListClientsRequest {
   @ApiPropertyOptional({
     description:
       'Lists the clients whose first name, last name, full name ("Jane Doe"), e-mail or phone ' +
@@ -213,7 +213,7 @@ const RequiredName = (parameter: 'firstName' | 'lastName', example: string) =>
  * name (required), and the phone when the name is not enough; `email` is this service's addition,
  * for people of one name who share a phone.
  */
-export class ClientMatchQuery {
+export class ClientMatchRequest {
   @RequiredName('firstName', 'Jane')
   firstName!: string;
 

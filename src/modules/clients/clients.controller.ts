@@ -1,4 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Post, Put, Query } from '@nestjs/common';
+import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import {
   ApiBasicAuth,
   ApiBody,
@@ -9,14 +10,15 @@ import {
 } from '@nestjs/swagger';
 import { ApiErrors } from '../../common/openapi/api-errors';
 import { CurrentAccountId } from '../accounts';
+import { CreateClientCommand, DeleteClientCommand, UpdateClientCommand } from './client.commands';
+import { ListClientsQuery } from './client.queries';
 import {
-  ClientMatchQuery,
+  ClientMatchRequest,
   CreateClientRequest,
-  ListClientsQuery,
+  ListClientsRequest,
   UpdateClientRequest,
 } from './client.requests';
 import { ClientView } from './client.view';
-import { ClientsService } from './clients.service';
 
 /** What a body that fails its attribute rules may give. */
 const BODY_ERRORS = [
@@ -45,7 +47,10 @@ const MATCH_ERRORS = [
 @ApiBasicAuth()
 @Controller('clients')
 export class ClientsController {
-  constructor(private readonly clients: ClientsService) {}
+  constructor(
+    private readonly commands: CommandBus,
+    private readonly queries: QueryBus,
+  ) {}
 
   @Get()
   @ApiOperation({
@@ -58,9 +63,9 @@ export class ClientsController {
   @ApiErrors({ 400: ['invalid_search', 'invalid_max'] })
   list(
     @CurrentAccountId() accountId: number,
-    @Query() query: ListClientsQuery,
+    @Query() query: ListClientsRequest,
   ): Promise<ClientView[]> {
-    return this.clients.list(accountId, query);
+    return this.queries.execute(new ListClientsQuery(accountId, query));
   }
 
   @Post()
@@ -86,7 +91,7 @@ export class ClientsController {
     @CurrentAccountId() accountId: number,
     @Body() request: CreateClientRequest,
   ): Promise<ClientView> {
-    return this.clients.create(accountId, request);
+    return this.commands.execute(new CreateClientCommand(accountId, request));
   }
 
   @Put()
@@ -105,10 +110,10 @@ export class ClientsController {
   })
   update(
     @CurrentAccountId() accountId: number,
-    @Query() query: ClientMatchQuery,
+    @Query() query: ClientMatchRequest,
     @Body() request: UpdateClientRequest,
   ): Promise<ClientView> {
-    return this.clients.update(accountId, query, request);
+    return this.commands.execute(new UpdateClientCommand(accountId, query, request));
   }
 
   @Delete()
@@ -120,7 +125,7 @@ export class ClientsController {
   })
   @ApiNoContentResponse({ description: 'Removed.' })
   @ApiErrors({ 400: MATCH_ERRORS, 404: ['not_found'] })
-  delete(@CurrentAccountId() accountId: number, @Query() query: ClientMatchQuery): Promise<void> {
-    return this.clients.delete(accountId, query);
+  delete(@CurrentAccountId() accountId: number, @Query() query: ClientMatchRequest): Promise<void> {
+    return this.commands.execute(new DeleteClientCommand(accountId, query));
   }
 }

@@ -1,13 +1,19 @@
 import { Module } from '@nestjs/common';
-import { TypeOrmModule } from '@nestjs/typeorm';
-import { Client } from './client.entity';
+import { CreateClientHandler, DeleteClientHandler, UpdateClientHandler } from './client.commands';
+import { ListClientsHandler } from './client.queries';
+import { ClientRepository, ClientTables } from './client.repository';
 import { ClientsController } from './clients.controller';
-import { ClientsService } from './clients.service';
 
 /** The business's client list (`/clients`); bookings write to it through upsertBookingClient. */
 @Module({
-  imports: [TypeOrmModule.forFeature([Client])],
+  imports: [ClientTables],
   controllers: [ClientsController],
-  providers: [ClientsService],
+  providers: [
+    ClientRepository,
+    CreateClientHandler,
+    DeleteClientHandler,
+    ListClientsHandler,
+    UpdateClientHandler,
+  ],
 })
 export class ClientsModule {}
