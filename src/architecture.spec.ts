@@ -249,7 +249,6 @@ const SQL_NOT_YET_IN_REPOSITORIES = new Set([
   'catalog',
   'certificates',
   'forms',
-  'holds',
   'notifications',
   'oauth',
   'pages',

@@ -1,8 +1,11 @@
 import type { DataSource } from 'typeorm';
 import { openTestDataSource } from '../../../test/support/test-data-source';
-import { createRootLogger } from '../../common/logging/logging.module';
+import type { AccountEpochs } from '../../common/database/account-epochs';
+import type { RecentWrites } from '../../common/database/recent-writes';
+import { UnitOfWork } from '../../common/database/unit-of-work';
 import { SlotHold, newHoldToken } from '../availability';
-import { HoldSweeper } from './hold-sweeper';
+import { SweepExpiredHoldsCommand, SweepExpiredHoldsHandler } from './slot-hold.commands';
+import { SlotHoldRepository } from './slot-hold.repository';
 
 /** The sweeper deletes the holds that have expired and only those (MySQL). */
 describe('HoldSweeper (MySQL)', () => {
@@ -37,8 +40,12 @@ describe('HoldSweeper (MySQL)', () => {
     const now = Date.now();
     const expired = [await hold(calendarId, now - 60_000), await hold(calendarId, now - 1)];
     const live = await hold(calendarId, now + 60_000);
-    const sweeper = new HoldSweeper(dataSource, createRootLogger('silent', 'worker'));
-    expect(await sweeper.sweepOnce(new Date(now))).toBeGreaterThanOrEqual(expired.length);
+    // A sweep marks no account: the unit of work needs no epochs or read-your-writes marks.
+    const work = new UnitOfWork(dataSource, {} as AccountEpochs, {} as RecentWrites);
+    const sweep = new SweepExpiredHoldsHandler(work, new SlotHoldRepository(dataSource));
+    expect(
+      await sweep.execute(new SweepExpiredHoldsCommand(new Date(now), 1000)),
+    ).toBeGreaterThanOrEqual(expired.length);
     const left = await dataSource.getRepository(SlotHold).findBy({ calendarId });
     expect(left.map((h) => h.id)).toEqual([live.id]);
   });

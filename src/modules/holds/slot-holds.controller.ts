@@ -1,4 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Post, Put } from '@nestjs/common';
+import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import {
   ApiBasicAuth,
   ApiBearerAuth,
@@ -13,8 +14,13 @@ import { NUMERIC } from '../../common/http/route-catalog';
 import { ApiErrors } from '../../common/openapi/api-errors';
 import { CurrentAccountId, CurrentPrincipal, type Principal } from '../accounts';
 import { CreateSlotHoldRequest, ExtendSlotHoldRequest } from './slot-hold.requests';
+import {
+  CreateSlotHoldCommand,
+  ExtendSlotHoldCommand,
+  ReleaseSlotHoldCommand,
+} from './slot-hold.commands';
+import { GetSlotHoldQuery } from './slot-hold.queries';
 import { CreatedSlotHoldView, SlotHoldView } from './slot-hold.view';
-import { SlotHoldsService } from './slot-holds.service';
 
 const HOLD_ID = ApiParam({
   name: 'id',
@@ -46,7 +52,10 @@ const CREATE_ERRORS = [
 @ApiBearerAuth()
 @Controller('slot-holds')
 export class SlotHoldsController {
-  constructor(private readonly holds: SlotHoldsService) {}
+  constructor(
+    private readonly commands: CommandBus,
+    private readonly queries: QueryBus,
+  ) {}
 
   @Post()
   @HttpCode(200)
@@ -69,7 +78,7 @@ export class SlotHoldsController {
     @CurrentPrincipal() principal: Principal,
     @Body() request: CreateSlotHoldRequest,
   ): Promise<CreatedSlotHoldView> {
-    return this.holds.create(principal.account, request);
+    return this.commands.execute(new CreateSlotHoldCommand(principal.account, request));
   }
 
   @Get(`:id${NUMERIC}`)
@@ -78,7 +87,7 @@ export class SlotHoldsController {
   @ApiOkResponse({ type: SlotHoldView })
   @ApiErrors({ 404: ['not_found'] })
   get(@CurrentAccountId() accountId: number, @IdParam() id: number): Promise<SlotHoldView> {
-    return this.holds.get(accountId, id);
+    return this.queries.execute(new GetSlotHoldQuery(accountId, id));
   }
 
   @Put(`:id${NUMERIC}`)
@@ -95,7 +104,7 @@ export class SlotHoldsController {
     @IdParam() id: number,
     @Body() request: ExtendSlotHoldRequest,
   ): Promise<SlotHoldView> {
-    return this.holds.extend(principal.account, id, request);
+    return this.commands.execute(new ExtendSlotHoldCommand(principal.account, id, request));
   }
 
   @Delete(`:id${NUMERIC}`)
@@ -105,6 +114,6 @@ export class SlotHoldsController {
   @ApiNoContentResponse({ description: 'Released.' })
   @ApiErrors({ 404: ['not_found'] })
   release(@CurrentAccountId() accountId: number, @IdParam() id: number): Promise<void> {
-    return this.holds.release(accountId, id);
+    return this.commands.execute(new ReleaseSlotHoldCommand(accountId, id));
   }
 }

@@ -9,7 +9,7 @@ import { Public } from '../../common/http/public.decorator';
 import { AppConfig } from '../../config/app-config';
 import type { Account } from '../accounts';
 import { BookAppointmentCommand, BookAppointmentRequest, confirmationToken } from '../appointments';
-import { SlotHoldsService } from '../holds';
+import { CreateSlotHoldCommand } from '../holds';
 import { html } from './layout';
 import { PagesFilter } from './pages.filter';
 import { type PageError, isShownOnPage, pageErrorOf } from './page-errors';
@@ -45,7 +45,6 @@ export class SchedulingController {
     private readonly models: SchedulingModels,
     private readonly commands: CommandBus,
     private readonly csrf: PageCsrf,
-    private readonly holds: SlotHoldsService,
     private readonly epochs: AccountEpochs,
     config: AppConfig,
   ) {
@@ -96,17 +95,19 @@ export class SchedulingController {
     try {
       // Written for the account: its kept availability answers are stale (AccountEpochs).
       const held = await this.epochs.writing(account.id, () =>
-        this.holds.create(
-          account,
-          {
-            appointmentTypeID: choices.typeIds[0],
-            calendarID: choices.calendarId,
-            datetime: choices.datetime,
-            addonIDs: choices.addonIds,
-            timezone: choices.timezone,
-          },
-          // Verified above: the request carries the page session's cookie.
-          { session: this.csrf.sessionOf(req)!, network: clientKeyOf(req.ip) },
+        this.commands.execute(
+          new CreateSlotHoldCommand(
+            account,
+            {
+              appointmentTypeID: choices.typeIds[0],
+              calendarID: choices.calendarId,
+              datetime: choices.datetime,
+              addonIDs: choices.addonIds,
+              timezone: choices.timezone,
+            },
+            // Verified above: the request carries the page session's cookie.
+            { session: this.csrf.sessionOf(req)!, network: clientKeyOf(req.ip) },
+          ),
         ),
       );
       return details(held.token);
