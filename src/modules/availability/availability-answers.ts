@@ -1,70 +1,10 @@
-import { BoundedMap } from '../../common/cache/bounded-map';
 import { DAY, HOUR } from '../../common/time/durations';
 import type { Account } from '../accounts';
 import { BusyKind } from '../catalog';
 import type { AvailableTimesQuery } from './availability.requests';
-import type { AvailableTime } from './availability.views';
 import { hasLimits } from './booking-limits';
 import { type SlotContext, isOffered } from './slot-context';
 import type { Span } from './working-time';
-
-/** An answer with the last instant (epoch ms) at which the same data gives the same answer. */
-export interface TimedAnswer<T> {
-  answer: T;
-  /** `now` or earlier: not to be kept. */
-  validUntil: number;
-}
-
-interface Kept {
-  epoch: string;
-  answer: readonly AvailableTime[];
-  /** The earlier of the answer's own validity and the time it was kept plus the ttl. */
-  until: number;
-}
-
-/**
- * `/availability/times` answers kept by one process, so that the same question asked again while
- * nothing was written for the account costs a Redis round trip instead of the database's and the
- * slot engine's (`/times` within 3× of a `GET /me`).
- *
- * An answer is served only while
- * - its account's write epoch (AccountEpochs) is the one read before the answer's data was: any
- *   write for the account since, on any process, makes it stale;
- * - the clock has not passed its `validUntil`: the instant the advance window drops its first time
- *   (AvailabilityQueries.timedTimes decides what can be kept: a service's times whose calendars
- *   never had holds, under no booking limits, and whose day the maximum advance already covers);
- * - and at most `ttlMs` after it was computed.
- *
- * At most `maxEntries` answers (the oldest kept is dropped first). Answers are frozen: callers share
- * them.
- */
-export class AvailabilityAnswers {
-  private readonly kept: BoundedMap<string, Kept>;
-
-  constructor(
-    private readonly ttlMs: number,
-    maxEntries = 10_000,
-  ) {
-    this.kept = new BoundedMap(maxEntries);
-  }
-
-  get(key: string, epoch: string, now: number): readonly AvailableTime[] | undefined {
-    const entry = this.kept.get(key);
-    if (entry === undefined) return undefined;
-    if (entry.epoch === epoch && now <= entry.until) return entry.answer;
-    this.kept.delete(key);
-    return undefined;
-  }
-
-  /** Keeps `timed` under `epoch` (read before its data) when it stays valid past `now`. */
-  keep(key: string, epoch: string, timed: TimedAnswer<AvailableTime[]>, now: number): void {
-    const until = Math.min(timed.validUntil, now + this.ttlMs);
-    if (this.ttlMs === 0 || until <= now) return;
-    this.kept.delete(key);
-    for (const item of timed.answer) Object.freeze(item);
-    this.kept.set(key, { epoch, answer: Object.freeze(timed.answer), until });
-  }
-}
 
 /** What a `/times` answer reads of the account (the principal's, as authenticated). */
 export type AnsweringAccount = Pick<

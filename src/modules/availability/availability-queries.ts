@@ -43,7 +43,8 @@ import {
 import { assertInAdvanceWindow } from './placement';
 import { anyZoneSpan, classRange, dayInUtc, monthInUtc, parseDay, parseMonth } from './query-spans';
 import { planBusyRead, settleBusyRead } from './read-window';
-import { type TimedAnswer, timesValidUntil } from './availability-answers';
+import type { TimedAnswer } from '../../common/cache/epoch-cache';
+import { timesValidUntil } from './availability-answers';
 import { slotRequestOf } from './slot-request';
 import { type Unavailable, checkSession, freeStarts } from './slot-engine';
 import { type Span, zoneClock } from './working-time';

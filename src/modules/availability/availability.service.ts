@@ -1,9 +1,10 @@
 import { Injectable } from '@nestjs/common';
+import { EpochCache } from '../../common/cache/epoch-cache';
 import { AccountEpochs } from '../../common/database/account-epochs';
 import { ReadReplicas } from '../../common/database/read-replicas';
 import { AppConfig } from '../../config/app-config';
 import type { Account } from '../accounts';
-import { AvailabilityAnswers, timesKey } from './availability-answers';
+import { timesKey } from './availability-answers';
 import { AvailabilityQueries } from './availability-queries';
 import type {
   AvailableClassesQuery,
@@ -21,18 +22,18 @@ import type {
  * `/availability/*` (AvailabilityQueries), read where ReadReplicas sends an informative read: on a
  * serving replica unless the account wrote within the read-your-writes window. What they answer
  * only informs: a booking checks again, under its calendar locks, on the primary (SlotPlacement).
- * `/times` answers are kept while their account's write epoch holds (AvailabilityAnswers).
+ * `/times` answers are kept while their account's write epoch holds (EpochCache).
  */
 @Injectable()
 export class AvailabilityService {
-  private readonly answers: AvailabilityAnswers;
+  private readonly answers: EpochCache<string, readonly AvailableTime[]>;
 
   constructor(
     private readonly reads: ReadReplicas,
     private readonly epochs: AccountEpochs,
     config: AppConfig,
   ) {
-    this.answers = new AvailabilityAnswers(config.availability.cacheTtlMs);
+    this.answers = new EpochCache(config.availability.cacheTtlMs);
   }
 
   dates(account: Account, query: AvailableDatesQuery, now = Date.now()): Promise<AvailableDate[]> {

@@ -1,5 +1,6 @@
 import { timingSafeEqual } from 'node:crypto';
 import { BoundedMap } from '../../common/cache/bounded-map';
+import { EpochCache } from '../../common/cache/epoch-cache';
 import { type AppointmentView, viewAsOf } from '../appointments';
 import type { Appointment } from '../availability';
 
@@ -11,21 +12,16 @@ export interface Confirmation {
 
 interface Kept extends Confirmation {
   /** The page's token, checked against the row when it was kept. */
-  token: Buffer;
-  epoch: string;
-  /** The time it was kept plus the ttl. */
-  until: number;
+  token: string;
 }
 
 /**
  * Appointments read for their confirmation pages, kept by one process, so that a page opened again
  * while nothing was written for its account costs a Redis round trip instead of the database's
- * reads (the page within 1.5× of `/availability/times`, itself a kept answer). The same
- * rules as AvailabilityAnswers (docs/availability-cache.md):
- * - a row is kept under its account's write epoch (AccountEpochs) read *before* the row was, and
- *   served only while the epoch is still the account's: any write for the account since, on any
- *   process (a cancel, a move, a payment, new answers, a renamed calendar or type), makes it stale;
- * - at most `ttlMs` after it was read;
+ * reads (the page within 1.5× of `/availability/times`, itself a kept answer). Kept in an
+ * EpochCache, under its account's write epoch read *before* the row was (any write for the account
+ * since, on any process, makes it stale: a cancel, a move, a payment, a renamed calendar or type),
+ * at most `ttlMs`; and
  * - the one part of a view the clock alone changes, whether the client may still cancel or move it
  *   (`clientChangeMinHours` before the start), is worked out again each time it is served.
  *
@@ -36,14 +32,11 @@ interface Kept extends Confirmation {
  */
 export class KeptConfirmations {
   private readonly accounts: BoundedMap<number, number>;
-  private readonly kept: BoundedMap<number, Kept>;
+  private readonly kept: EpochCache<number, Kept>;
 
-  constructor(
-    private readonly ttlMs: number,
-    maxEntries = 10_000,
-  ) {
+  constructor(ttlMs: number, maxEntries = 10_000) {
     this.accounts = new BoundedMap(maxEntries);
-    this.kept = new BoundedMap(maxEntries);
+    this.kept = new EpochCache(ttlMs, maxEntries);
   }
 
   /** The appointment's account, when a row of it was read here. */
@@ -62,12 +55,8 @@ export class KeptConfirmations {
     now: number,
     clientChangeMinHours: number,
   ): Confirmation | undefined {
-    const entry = this.kept.get(appointmentId);
+    const entry = this.kept.get(appointmentId, epoch, now);
     if (entry === undefined || !sameToken(entry.token, token)) return undefined;
-    if (entry.epoch !== epoch || now > entry.until) {
-      this.kept.delete(appointmentId);
-      return undefined;
-    }
     return {
       appointment: entry.appointment,
       view: viewAsOf(entry.view, entry.appointment, clientChangeMinHours, now),
@@ -81,19 +70,14 @@ export class KeptConfirmations {
   keep(confirmation: Confirmation, token: string, epoch: string | undefined, now: number): void {
     const { appointment } = confirmation;
     this.accounts.set(appointment.id, appointment.accountId);
-    if (epoch === undefined || this.ttlMs === 0) return;
-    this.kept.delete(appointment.id);
-    this.kept.set(appointment.id, {
-      appointment: Object.freeze(appointment),
-      view: Object.freeze(confirmation.view),
-      token: Buffer.from(token, 'utf8'),
-      epoch,
-      until: now + this.ttlMs,
-    });
+    if (epoch === undefined) return;
+    const kept = { ...confirmation, token };
+    this.kept.keep(appointment.id, epoch, { answer: kept, validUntil: Infinity }, now);
   }
 }
 
-function sameToken(kept: Buffer, token: string): boolean {
+function sameToken(keptToken: string, token: string): boolean {
+  const kept = Buffer.from(keptToken, 'utf8');
   const asked = Buffer.from(token, 'utf8');
   return asked.length === kept.length && timingSafeEqual(asked, kept);
 }
