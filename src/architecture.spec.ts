@@ -252,7 +252,6 @@ const SQL_NOT_YET_IN_REPOSITORIES = new Set([
   'notifications',
   'oauth',
   'pages',
-  'webhooks',
   'common',
   'app',
 ]);

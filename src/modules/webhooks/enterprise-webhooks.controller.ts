@@ -1,13 +1,15 @@
 import { Body, Controller, Delete, Get, HttpCode, Post } from '@nestjs/common';
+import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { IdParam } from '../../common/http/id-param';
 import { NUMERIC } from '../../common/http/route-catalog';
 import { ApiErrors } from '../../common/openapi/api-errors';
 import { CurrentEnterprise, type Enterprise, EnterpriseApi } from '../accounts';
 import { WEBHOOK_EVENTS } from './webhook-subscription.entity';
-import { CreateWebhookRequest } from './webhook-subscription.request';
+import { CreateWebhookCommand, DeleteWebhookCommand } from './webhook-subscription.commands';
+import { ListWebhooksQuery } from './webhook-subscription.queries';
+import { CreateWebhookRequest } from './webhook-subscription.requests';
 import type { WebhookSubscriptionView } from './webhook-subscription.view';
-import { WebhookSubscriptionsService } from './webhook-subscriptions.service';
 
 const SUBSCRIPTION_SCHEMA = {
   type: 'object' as const,
@@ -33,7 +35,10 @@ const SUBSCRIPTION_SCHEMA = {
 @EnterpriseApi()
 @Controller('api/enterprise/v1/webhooks')
 export class EnterpriseWebhooksController {
-  constructor(private readonly subscriptions: WebhookSubscriptionsService) {}
+  constructor(
+    private readonly commands: CommandBus,
+    private readonly queries: QueryBus,
+  ) {}
 
   @Get()
   @ApiOperation({ summary: "List the enterprise's webhook subscriptions" })
@@ -43,7 +48,7 @@ export class EnterpriseWebhooksController {
   })
   @ApiErrors({})
   list(@CurrentEnterprise() enterprise: Enterprise): Promise<WebhookSubscriptionView[]> {
-    return this.subscriptions.listForEnterprise(enterprise.id);
+    return this.queries.execute(new ListWebhooksQuery({ enterpriseId: enterprise.id }));
   }
 
   @Post()
@@ -61,7 +66,9 @@ export class EnterpriseWebhooksController {
     @CurrentEnterprise() enterprise: Enterprise,
     @Body() request: CreateWebhookRequest,
   ): Promise<WebhookSubscriptionView> {
-    return this.subscriptions.createForEnterprise(enterprise.id, request);
+    return this.commands.execute(
+      new CreateWebhookCommand({ enterpriseId: enterprise.id }, request),
+    );
   }
 
   @Delete(`:id${NUMERIC}`)
@@ -70,6 +77,6 @@ export class EnterpriseWebhooksController {
   @ApiNoContentResponse({ description: 'Deleted, with its delivery log.' })
   @ApiErrors({ 403: ['forbidden'], 404: ['not_found'] })
   delete(@CurrentEnterprise() enterprise: Enterprise, @IdParam() id: number): Promise<void> {
-    return this.subscriptions.deleteForEnterprise(enterprise.id, id);
+    return this.commands.execute(new DeleteWebhookCommand({ enterpriseId: enterprise.id }, id));
   }
 }

@@ -1,9 +1,11 @@
 import { Body, Controller, Get, Put } from '@nestjs/common';
+import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { ApiBasicAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentAccountId } from '../accounts';
-import { UpdateStaticWebhooksRequest } from './static-webhooks.request';
+import { UpdateStaticWebhooksRequest } from './static-webhooks.requests';
 import { STATIC_WEBHOOKS_VIEW, type StaticWebhooksView } from './static-webhooks.view';
-import { WebhookSubscriptionsService } from './webhook-subscriptions.service';
+import { UpdateStaticWebhooksCommand } from './webhook-subscription.commands';
+import { GetStaticWebhooksQuery } from './webhook-subscription.queries';
 import { ApiView } from '../../common/openapi/view-schema';
 import { ApiErrors } from '../../common/openapi/api-errors';
 
@@ -12,13 +14,16 @@ import { ApiErrors } from '../../common/openapi/api-errors';
 @ApiBasicAuth()
 @Controller('integrations/webhooks')
 export class StaticWebhooksController {
-  constructor(private readonly subscriptions: WebhookSubscriptionsService) {}
+  constructor(
+    private readonly commands: CommandBus,
+    private readonly queries: QueryBus,
+  ) {}
 
   @ApiOperation({ summary: 'The static webhooks, one per action' })
   @ApiView(STATIC_WEBHOOKS_VIEW)
   @Get()
   get(@CurrentAccountId() accountId: number): Promise<StaticWebhooksView> {
-    return this.subscriptions.getStatic(accountId);
+    return this.queries.execute(new GetStaticWebhooksQuery(accountId));
   }
 
   @ApiOperation({ summary: 'Set or clear static webhooks' })
@@ -29,6 +34,6 @@ export class StaticWebhooksController {
     @CurrentAccountId() accountId: number,
     @Body() request: UpdateStaticWebhooksRequest,
   ): Promise<StaticWebhooksView> {
-    return this.subscriptions.updateStatic(accountId, request);
+    return this.commands.execute(new UpdateStaticWebhooksCommand(accountId, request));
   }
 }

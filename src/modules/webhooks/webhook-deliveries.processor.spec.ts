@@ -6,7 +6,8 @@ import { WebhookDeliveriesProcessor } from './webhook-deliveries.processor';
 import { decideAttempt } from './webhook-delivery-rules';
 import type { DeliveryJobData, WebhookDeliveryQueue } from './webhook-delivery-queue';
 import { DEFER_BASE_MS, WebhookFairness } from './webhook-fairness';
-import type { ClaimedMessage, WebhookMessages } from './webhook-messages';
+import type { WebhookAttempts } from './webhook-attempts';
+import type { ClaimedMessage, WebhookMessageRepository } from './webhook-message.repository';
 import type { SendOutcome, WebhookSender } from './webhook-sender';
 import type { WebhookSigningKeys } from './webhook-signing-keys';
 
@@ -67,7 +68,8 @@ function processorWith(sent: SendOutcome) {
   const processor = new WebhookDeliveriesProcessor(
     {} as Queue<DeliveryJobData>,
     deliveries as unknown as WebhookDeliveryQueue,
-    messages as unknown as WebhookMessages,
+    messages as unknown as WebhookAttempts,
+    messages as unknown as WebhookMessageRepository,
     sender as unknown as WebhookSender,
     { keyOf: () => 'api-key' } as unknown as WebhookSigningKeys,
     fairness,

@@ -13,7 +13,8 @@ import {
   WebhookDeliveryQueue,
 } from './webhook-delivery-queue';
 import { type DeferReason, type InFlight, WebhookFairness, targetOrigin } from './webhook-fairness';
-import { type Attempt, type ClaimedMessage, WebhookMessages } from './webhook-messages';
+import { type Attempt, type Recorded, WebhookAttempts } from './webhook-attempts';
+import { type ClaimedMessage, WebhookMessageRepository } from './webhook-message.repository';
 import { signatureHeaders, webhookBody } from './webhook-payload';
 import { WebhookSender, type SendOutcome } from './webhook-sender';
 import { WebhookSigningKeys } from './webhook-signing-keys';
@@ -37,7 +38,7 @@ export type DeliveryJobResult =
   'delivered' | 'not-claimed' | 'skipped' | 'deferred' | 'gone' | 'lease-lost';
 
 /**
- * Worker: one attempt per run of a job. The job claims its message (see WebhookMessages.claim: a
+ * Worker: one attempt per run of a job. The job claims its message (see WebhookAttempts.claim: a
  * duplicate job finds it claimed or not due and ends as `not-claimed` without sending), signs and
  * sends it, records the attempt and its consequences in one transaction, then tells Bull:
  *
@@ -63,7 +64,8 @@ export class WebhookDeliveriesProcessor implements BeforeApplicationShutdown {
   constructor(
     @InjectQueue(QueueName.WebhookDeliveries) private readonly queue: Queue<DeliveryJobData>,
     private readonly deliveries: WebhookDeliveryQueue,
-    private readonly messages: WebhookMessages,
+    private readonly attempts: WebhookAttempts,
+    private readonly messages: WebhookMessageRepository,
     private readonly sender: WebhookSender,
     private readonly keys: WebhookSigningKeys,
     private readonly fairness: WebhookFairness,
@@ -97,7 +99,7 @@ export class WebhookDeliveriesProcessor implements BeforeApplicationShutdown {
 
   @Process({ name: DELIVER_JOB, concurrency: DELIVERY_CONCURRENCY })
   async deliver(job: Job<DeliveryJobData>): Promise<DeliveryJobResult> {
-    const message = await this.messages.claim(job.data.messageId);
+    const message = await this.attempts.claim(job.data.messageId);
     if (message === null) return 'not-claimed';
     if (message.subscriptionStatus !== 'active') {
       // Disabled since the fan-out: no notifications until its owner re-enables it.
@@ -124,9 +126,9 @@ export class WebhookDeliveriesProcessor implements BeforeApplicationShutdown {
       throw e;
     }
     this.attempted(admission.delivery, attempt);
-    let recorded: Awaited<ReturnType<WebhookMessages['record']>>;
+    let recorded: Recorded;
     try {
-      recorded = await this.messages.record(message, attempt);
+      recorded = await this.attempts.record(message, attempt);
     } catch (e) {
       this.logger.warn(
         { err: e, messageId: message.id },

@@ -74,7 +74,7 @@ export interface DeliveryJob {
 /**
  * Adds delivery jobs. Bull ignores an add whose jobId exists, so handing a message over twice
  * (fan-out run again, sweeper) queues it once; and a second job that does run anyway finds the
- * message claimed or not due and completes without sending (see WebhookMessages.claim).
+ * message claimed or not due and completes without sending (see WebhookAttempts.claim).
  */
 @Injectable()
 export class WebhookDeliveryQueue {

@@ -1,14 +1,13 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import type { Logger } from 'pino';
-import { DataSource } from 'typeorm';
 import { Batcher, retryAlone } from '../../common/database/batcher';
 import { ROOT_LOGGER } from '../../common/logging/logging.module';
 import type { RecordedEvent } from '../../common/outbox/domain-event';
 import type { DomainEventConsumer } from '../../common/outbox/domain-event-consumer';
 import { type WebhookNotification, notificationOf } from './webhook-delivery-rules';
 import { WebhookDeliveryQueue } from './webhook-delivery-queue';
-import { type EventMessages, WebhookMessages } from './webhook-messages';
+import { type EventMessages, WebhookMessageRepository } from './webhook-message.repository';
+import { WebhookSubscriptionRepository } from './webhook-subscription.repository';
 
 /** Most events one fan-out batch takes. */
 const FAN_OUT_BATCH = 200;
@@ -21,8 +20,9 @@ interface FanOutItem {
 
 /**
  * Worker: turns a domain event into one webhook message per active subscription of its action,
- * static and dynamic alike, the account's own and its enterprise's, and queues a delivery job for each. A consumer of every event type (see
- * src/app/domain-event-consumers.ts): each is a webhook action.
+ * static and dynamic alike, the account's own and its enterprise's, and queues a delivery job for
+ * each. A consumer of every event type (see src/app/domain-event-consumers.ts): each is a webhook
+ * action.
  *
  * Idempotent, as a consumer must be (an event may be handed over again): a message is unique per
  * (event, subscription), and its first job's id is `wh:<messageId>`, so running the fan-out again
@@ -45,8 +45,8 @@ export class WebhookFanOut implements DomainEventConsumer {
   );
 
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
-    private readonly messages: WebhookMessages,
+    private readonly subscriptions: WebhookSubscriptionRepository,
+    private readonly messages: WebhookMessageRepository,
     private readonly queue: WebhookDeliveryQueue,
     @Inject(ROOT_LOGGER) private readonly logger: Logger,
   ) {}
@@ -61,24 +61,11 @@ export class WebhookFanOut implements DomainEventConsumer {
   }
 
   private async fanOut(items: FanOutItem[]): Promise<void> {
-    // The account and action filters select a superset of the pairs wanted (read by the
-    // (account_id, action, status) index); each event keeps its own below. An enterprise's
-    // subscriptions receive its members' events: they come with the member's account id (the
-    // membership as it is now, read by the (enterprise_id, action, status) index).
-    const accountIds = [...new Set(items.map((i) => i.accountId))];
-    const actions = [...new Set(items.map((i) => i.notification.action))];
-    const subscriptions: { id: number; account_id: number; action: string }[] =
-      await this.dataSource.query(
-        `SELECT id, account_id, action FROM webhook_subscriptions
-          WHERE account_id IN (?) AND action IN (?) AND status = 'active'
-         UNION ALL
-         SELECT s.id, a.id AS account_id, s.action
-           FROM accounts a
-           JOIN webhook_subscriptions s ON s.enterprise_id = a.enterprise_id
-          WHERE a.id IN (?) AND s.action IN (?) AND s.status = 'active'
-         ORDER BY id`,
-        [accountIds, actions, accountIds, actions],
-      );
+    // A superset of the (account, action) pairs wanted: each event keeps its own below.
+    const subscriptions = await this.subscriptions.activeFor(
+      [...new Set(items.map((i) => i.accountId))],
+      [...new Set(items.map((i) => i.notification.action))],
+    );
     const events: EventMessages[] = [];
     for (const item of items) {
       const ids = subscriptions
@@ -87,7 +74,7 @@ export class WebhookFanOut implements DomainEventConsumer {
       if (ids.length > 0) events.push({ ...item, subscriptionIds: ids });
     }
     if (events.length === 0) return;
-    const pending = await this.messages.createForEvents(events);
+    const pending = await this.messages.insertPending(events);
     await this.queue.add(
       pending.map((messageId) => ({
         messageId,

@@ -6,10 +6,11 @@ import {
 } from '@nestjs/common';
 import type { Logger } from 'pino';
 import { ROOT_LOGGER } from '../../common/logging/logging.module';
+import { UnitOfWork } from '../../common/database/unit-of-work';
 import { RepeatingPass } from '../../common/queues/repeating-pass';
 import { AppConfig } from '../../config/app-config';
 import { WebhookDeliveryQueue } from './webhook-delivery-queue';
-import { WebhookMessages } from './webhook-messages';
+import { WebhookMessageRepository } from './webhook-message.repository';
 
 const BATCH_SIZE = 500;
 
@@ -28,7 +29,8 @@ export class WebhookRecovery implements OnApplicationBootstrap, OnModuleDestroy 
   private readonly passes: RepeatingPass;
 
   constructor(
-    private readonly messages: WebhookMessages,
+    private readonly work: UnitOfWork,
+    private readonly messages: WebhookMessageRepository,
     private readonly queue: WebhookDeliveryQueue,
     private readonly config: AppConfig,
     @Inject(ROOT_LOGGER) logger: Logger,
@@ -50,16 +52,27 @@ export class WebhookRecovery implements OnApplicationBootstrap, OnModuleDestroy 
     await this.passes.stop();
   }
 
-  /** One pass: queues up to a batch of messages whose job seems lost; returns how many. */
+  /**
+   * One pass: queues up to a batch of messages whose job seems lost; returns how many. The jobs are
+   * added before the rows are released (SKIP LOCKED keeps other sweepers off them meanwhile).
+   */
   async sweepOnce(): Promise<number> {
     if (!this.queue.ready) return 0;
-    return this.messages.sweep(this.config.webhooks.sweepGraceMs, BATCH_SIZE, (found) =>
-      this.queue.add(
-        found.map(({ id, attempts, sweptAt }) => ({
+    const now = new Date();
+    return this.work.run(null, async (tx) => {
+      const lost = await this.messages.sweepLost(
+        tx,
+        this.config.webhooks.sweepGraceMs,
+        BATCH_SIZE,
+        now,
+      );
+      await this.queue.add(
+        lost.map(({ id, attempts }) => ({
           messageId: id,
-          jobId: `wh:${id}:${attempts}:${sweptAt.getTime()}`,
+          jobId: `wh:${id}:${attempts}:${now.getTime()}`,
         })),
-      ),
-    );
+      );
+      return lost.length;
+    });
   }
 }

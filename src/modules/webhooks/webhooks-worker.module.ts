@@ -1,40 +1,32 @@
 import { Module } from '@nestjs/common';
-import { TypeOrmModule } from '@nestjs/typeorm';
-import { Account, Enterprise } from '../accounts';
+import { WebhookAttempts } from './webhook-attempts';
 import { WebhookDeliveriesProcessor } from './webhook-deliveries.processor';
-import { WebhookDelivery } from './webhook-delivery.entity';
 import { WebhookDeliveryQueue, webhookDeliveriesQueueModule } from './webhook-delivery-queue';
+import { WebhookDeliveryRepository } from './webhook-delivery.repository';
 import { WebhookFanOut } from './webhook-fan-out';
 import { webhookFairnessProvider } from './webhook-fairness';
-import { WebhookMessage } from './webhook-message.entity';
-import { WebhookMessages } from './webhook-messages';
+import { WebhookMessageRepository, webhookMessagesTable } from './webhook-message.repository';
 import { WebhookRecovery } from './webhook-recovery';
 import { webhookSenderProvider } from './webhook-sender';
 import { WebhookSigningKeys } from './webhook-signing-keys';
-import { WebhookSubscription } from './webhook-subscription.entity';
+import { WebhookSubscriptionRepository, webhookTables } from './webhook-subscription.repository';
 
 /**
  * Worker side of webhooks: the fan-out (a domain-event consumer, exported for the worker's map of
  * consumers), the deliveries queue and its processor, and the sweeper that revives deliveries whose
  * job was lost. Only the worker imports it: the API never produces nor consumes the deliveries
- * queue. The entities are the API's WebhooksModule's, plus the messages only the worker reads and
+ * queue. The tables are the API's WebhooksModule's, plus the messages only the worker reads and
  * writes.
  */
 @Module({
-  imports: [
-    TypeOrmModule.forFeature([
-      Account,
-      Enterprise,
-      WebhookSubscription,
-      WebhookDelivery,
-      WebhookMessage,
-    ]),
-    webhookDeliveriesQueueModule,
-  ],
+  imports: [webhookTables, webhookMessagesTable, webhookDeliveriesQueueModule],
   providers: [
     WebhookFanOut,
     WebhookDeliveryQueue,
-    WebhookMessages,
+    WebhookAttempts,
+    WebhookMessageRepository,
+    WebhookSubscriptionRepository,
+    WebhookDeliveryRepository,
     WebhookSigningKeys,
     WebhookDeliveriesProcessor,
     WebhookRecovery,

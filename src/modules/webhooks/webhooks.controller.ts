@@ -1,4 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Post, Put, Query } from '@nestjs/common';
+import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { ApiBasicAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { IdParam } from '../../common/http/id-param';
 import { NUMERIC } from '../../common/http/route-catalog';
@@ -8,12 +9,17 @@ import {
   CreateWebhookRequest,
   ListDeliveriesQuery,
   UpdateWebhookRequest,
-} from './webhook-subscription.request';
+} from './webhook-subscription.requests';
+import {
+  CreateWebhookCommand,
+  DeleteWebhookCommand,
+  UpdateWebhookCommand,
+} from './webhook-subscription.commands';
+import { ListWebhookDeliveriesQuery, ListWebhooksQuery } from './webhook-subscription.queries';
 import {
   WEBHOOK_SUBSCRIPTION_VIEW,
   type WebhookSubscriptionView,
 } from './webhook-subscription.view';
-import { WebhookSubscriptionsService } from './webhook-subscriptions.service';
 import { ApiView } from '../../common/openapi/view-schema';
 import { ApiErrors } from '../../common/openapi/api-errors';
 
@@ -22,13 +28,16 @@ import { ApiErrors } from '../../common/openapi/api-errors';
 @ApiBasicAuth()
 @Controller('webhooks')
 export class WebhooksController {
-  constructor(private readonly subscriptions: WebhookSubscriptionsService) {}
+  constructor(
+    private readonly commands: CommandBus,
+    private readonly queries: QueryBus,
+  ) {}
 
   @ApiOperation({ summary: 'List the webhook subscriptions' })
   @ApiView(WEBHOOK_SUBSCRIPTION_VIEW, { list: true })
   @Get()
   list(@CurrentAccountId() accountId: number): Promise<WebhookSubscriptionView[]> {
-    return this.subscriptions.list(accountId);
+    return this.queries.execute(new ListWebhooksQuery({ accountId }));
   }
 
   @ApiOperation({ summary: 'Create a webhook subscription' })
@@ -40,7 +49,7 @@ export class WebhooksController {
     @CurrentAccountId() accountId: number,
     @Body() request: CreateWebhookRequest,
   ): Promise<WebhookSubscriptionView> {
-    return this.subscriptions.create(accountId, request);
+    return this.commands.execute(new CreateWebhookCommand({ accountId }, request));
   }
 
   @ApiOperation({ summary: 'Change a webhook subscription' })
@@ -51,14 +60,14 @@ export class WebhooksController {
     @IdParam() id: number,
     @Body() request: UpdateWebhookRequest,
   ): Promise<WebhookSubscriptionView> {
-    return this.subscriptions.update(accountId, id, request);
+    return this.commands.execute(new UpdateWebhookCommand(accountId, id, request));
   }
 
   @ApiOperation({ summary: 'Delete a webhook subscription' })
   @Delete(`:id${NUMERIC}`)
   @HttpCode(204)
   delete(@CurrentAccountId() accountId: number, @IdParam() id: number): Promise<void> {
-    return this.subscriptions.delete(accountId, id);
+    return this.commands.execute(new DeleteWebhookCommand({ accountId }, id));
   }
 
   /** The latest delivery attempts first; `max` (default 50, at most 100). */
@@ -70,6 +79,6 @@ export class WebhooksController {
     @IdParam() id: number,
     @Query() query: ListDeliveriesQuery,
   ): Promise<WebhookDeliveryView[]> {
-    return this.subscriptions.deliveries(accountId, id, query.max);
+    return this.queries.execute(new ListWebhookDeliveriesQuery(accountId, id, query.max));
   }
 }

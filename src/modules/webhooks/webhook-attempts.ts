@@ -1,0 +1,171 @@
+import { Injectable } from '@nestjs/common';
+import { Batcher } from '../../common/database/batcher';
+import { isMissingParentRow } from '../../common/database/mysql-errors';
+import { UnitOfWork } from '../../common/database/unit-of-work';
+import { AppConfig } from '../../config/app-config';
+import { type AttemptDecision, type AttemptFacts, decideAttempt } from './webhook-delivery-rules';
+import { type LoggedAttempt, WebhookDeliveryRepository } from './webhook-delivery.repository';
+import { type ClaimedMessage, WebhookMessageRepository } from './webhook-message.repository';
+import type { SendOutcome } from './webhook-sender';
+import { WebhookSubscriptionRepository } from './webhook-subscription.repository';
+
+/** One attempt as the sender reported it, timed. */
+export interface Attempt {
+  attemptedAt: Date;
+  finishedAt: Date;
+  sent: SendOutcome;
+}
+
+/** What recording an attempt came to. */
+export type Recorded =
+  | { kind: 'recorded'; decision: AttemptDecision }
+  /** The subscription (and with it the message) was deleted meanwhile: nothing to record. */
+  | { kind: 'gone' }
+  /** Another job took the message over after this one's lease ran out: the attempt is logged only. */
+  | { kind: 'lease-lost'; decision: AttemptDecision };
+
+/** Most messages one claim, or one recording of deliveries, takes together. */
+const CLAIM_BATCH = 100;
+const RECORD_BATCH = 200;
+
+/**
+ * A delivery job's two writes: claiming its message for an attempt, and recording the attempt.
+ * Both run for every delivery, so that those made together are batched (see Batcher): under load,
+ * a few statements for many jobs.
+ */
+@Injectable()
+export class WebhookAttempts {
+  private readonly claims = new Batcher<string, ClaimedMessage | null>(
+    (ids) => this.claimBatch(ids),
+    { maxBatch: CLAIM_BATCH, maxInFlight: 3 },
+  );
+
+  /** Delivered attempts that change nothing but their message and log: recorded in batches. */
+  private readonly recordings = new Batcher<LoggedAttempt, Recorded>(
+    (items) => this.recordDelivered(items),
+    { maxBatch: RECORD_BATCH, maxInFlight: 3 },
+  );
+
+  constructor(
+    private readonly work: UnitOfWork,
+    private readonly messages: WebhookMessageRepository,
+    private readonly subscriptions: WebhookSubscriptionRepository,
+    private readonly deliveries: WebhookDeliveryRepository,
+    private readonly config: AppConfig,
+  ) {}
+
+  /**
+   * Claims the message for one attempt: it must be pending, due, and not leased by a job whose
+   * attempt is in flight. Of two jobs of one message (a duplicate, a job revived by the sweeper
+   * while the first was only late) at most one sends; the other gets null and completes without
+   * sending. Null too when the message is done or gone.
+   *
+   * A claim alone is one UPDATE, whose affected rows decide, and one SELECT; claims made together
+   * are locked, claimed and read in one transaction.
+   */
+  claim(messageId: string): Promise<ClaimedMessage | null> {
+    return this.claims.add(messageId);
+  }
+
+  private async claimBatch(ids: string[]): Promise<(ClaimedMessage | null)[]> {
+    const now = new Date();
+    const unique = [...new Set(ids)];
+    const claimed =
+      unique.length === 1
+        ? await this.messages.claimOne(unique[0], now)
+        : await this.work.run(null, (tx) => this.messages.claimSome(tx, unique, now));
+    // A duplicate id in one batch (two jobs of one message): the first job has it, the other not.
+    return ids.map((id) => {
+      const message = claimed.get(id);
+      claimed.delete(id);
+      return message ?? null;
+    });
+  }
+
+  /**
+   * Records an attempt in one transaction: its line in the delivery log, the message's new state
+   * and the subscription's failure streak (see decideAttempt). A failure that counts locks the
+   * subscription's row first, so that parallel failures start one streak and disable it once.
+   */
+  async record(message: ClaimedMessage, attempt: Attempt): Promise<Recorded> {
+    if (attempt.sent.kind === 'delivered') {
+      const decision = this.decide(message, attempt, {
+        status: message.subscriptionStatus,
+        failingSince: message.failingSince,
+      });
+      if (decision.streak.kind === 'unchanged') {
+        return this.recordings.add({ message, attempt, decision });
+      }
+    }
+    return this.recordOne(message, attempt);
+  }
+
+  private decide(
+    message: ClaimedMessage,
+    { attemptedAt, finishedAt, sent }: Attempt,
+    subscription: AttemptFacts['subscription'],
+  ): AttemptDecision {
+    return decideAttempt({
+      kind: sent.kind,
+      attemptsMade: message.attempts + 1,
+      attemptedAt,
+      finishedAt,
+      subscription,
+      policy: this.config.webhooks,
+    });
+  }
+
+  /**
+   * Records delivered attempts that change nothing else (the usual case) together: their lines in
+   * the delivery log with one INSERT and their messages with one UPDATE, in one transaction. The
+   * messages still leased by their attempt are locked first; one whose lease ran out, taken by
+   * another job since, is `lease-lost` as in recordOne. When the batch fails (a subscription
+   * deleted meanwhile, a deadlock), each is recorded on its own.
+   */
+  private async recordDelivered(items: LoggedAttempt[]): Promise<Recorded[]> {
+    try {
+      return await this.work.run(null, async (tx) => {
+        const held = await this.messages.lockHeld(
+          tx,
+          items.map((item) => item.message),
+        );
+        await this.deliveries.log(tx, items);
+        const mine = items.filter((_, i) => held[i]).map((item) => item.message.id);
+        if (mine.length > 0) await this.messages.finishDelivered(tx, mine, new Date());
+        return items.map(({ decision }, i): Recorded =>
+          held[i] ? { kind: 'recorded', decision } : { kind: 'lease-lost', decision },
+        );
+      });
+    } catch {
+      return Promise.all(items.map(({ message, attempt }) => this.recordOne(message, attempt)));
+    }
+  }
+
+  private async recordOne(message: ClaimedMessage, attempt: Attempt): Promise<Recorded> {
+    // The subscription's account; an enterprise's subscription has none.
+    const accountId = message.enterpriseId === null ? message.accountId : null;
+    try {
+      return await this.work.run(accountId, async (tx): Promise<Recorded> => {
+        const subscription =
+          attempt.sent.kind === 'retry'
+            ? await this.subscriptions.lockFailureStreak(tx, message.subscriptionId)
+            : { status: message.subscriptionStatus, failingSince: message.failingSince };
+        if (subscription === null) return { kind: 'gone' };
+        const decision = this.decide(message, attempt, subscription);
+
+        await this.deliveries.log(tx, [{ message, attempt, decision }]);
+        const held = await this.messages.finishAttempt(tx, message, attempt.finishedAt, decision);
+        await this.subscriptions.changeFailureStreak(
+          tx,
+          message.subscriptionId,
+          decision.streak,
+          attempt.finishedAt,
+        );
+        return held ? { kind: 'recorded', decision } : { kind: 'lease-lost', decision };
+      });
+    } catch (e) {
+      if (isMissingParentRow(e)) return { kind: 'gone' };
+      throw e;
+    }
+  }
+}

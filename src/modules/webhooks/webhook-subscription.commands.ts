@@ -1,0 +1,218 @@
+import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import { UnitOfWork } from '../../common/database/unit-of-work';
+import { checkOutboundTarget } from '../../common/net/outbound-target';
+import { AppConfig } from '../../config/app-config';
+import type { StaticWebhookChange, UpdateStaticWebhooksRequest } from './static-webhooks.requests';
+import { type StaticWebhooksView, toStaticWebhooksView } from './static-webhooks.view';
+import {
+  STATIC_WEBHOOK_KEYS,
+  type StaticWebhookKey,
+  actionOfEvent,
+  actionOfStaticKey,
+  newWebhookSubscription,
+  reenabled,
+} from './webhook-subscription.entity';
+import {
+  type WebhookOwner,
+  WebhookSubscriptionRepository,
+} from './webhook-subscription.repository';
+import type { CreateWebhookRequest, UpdateWebhookRequest } from './webhook-subscription.requests';
+import {
+  type WebhookSubscriptionView,
+  toWebhookSubscriptionView,
+} from './webhook-subscription.view';
+import { InvalidTargetError, MAX_WEBHOOKS, TooManyWebhooksError } from './webhooks.errors';
+
+/*
+ * The subscriptions' writes: dynamic ones (`/webhooks`, source `api`, an account's or an
+ * enterprise's) and an account's static ones (`/integrations/webhooks`, one per action). Writes
+ * that depend on what else the owner has (the limit of 25, one static webhook per action) run
+ * under a lock on the owner's row, at READ COMMITTED, so parallel requests take turns; the unique
+ * key on (account_id, static_action) backs the second rule.
+ */
+
+/** The account's, or the unit of work's for an enterprise (which has none). */
+const accountOf = (owner: WebhookOwner) => ('accountId' in owner ? owner.accountId : null);
+
+/** The target, when the outbound policy lets deliveries go there. */
+function checkedTarget(config: AppConfig, attribute: string, target: string): string {
+  const check = checkOutboundTarget(target, config.webhooks);
+  if (!check.ok) throw new InvalidTargetError(attribute, check.reason);
+  return target;
+}
+
+/** `POST /webhooks` (an account's) or `POST /api/enterprise/v1/webhooks` (an enterprise's). */
+export class CreateWebhookCommand extends Command<WebhookSubscriptionView> {
+  constructor(
+    readonly owner: WebhookOwner,
+    readonly request: CreateWebhookRequest,
+  ) {
+    super();
+  }
+}
+
+@CommandHandler(CreateWebhookCommand)
+export class CreateWebhookHandler implements ICommandHandler<CreateWebhookCommand> {
+  constructor(
+    private readonly work: UnitOfWork,
+    private readonly subscriptions: WebhookSubscriptionRepository,
+    private readonly config: AppConfig,
+  ) {}
+
+  execute({ owner, request }: CreateWebhookCommand): Promise<WebhookSubscriptionView> {
+    const target = checkedTarget(this.config, 'target', request.target);
+    return this.work.run(
+      accountOf(owner),
+      async (tx) => {
+        await this.subscriptions.lockOwner(tx, owner);
+        if ((await this.subscriptions.countDynamic(tx, owner)) >= MAX_WEBHOOKS) {
+          throw new TooManyWebhooksError('accountId' in owner ? 'account' : 'enterprise');
+        }
+        const row = await this.subscriptions.insert(
+          tx,
+          newWebhookSubscription({
+            accountId: accountOf(owner),
+            ...('enterpriseId' in owner ? { enterpriseId: owner.enterpriseId } : {}),
+            source: 'api',
+            action: actionOfEvent(request.event),
+            target,
+          }),
+        );
+        return toWebhookSubscriptionView(row);
+      },
+      { isolation: 'READ COMMITTED' },
+    );
+  }
+}
+
+/** Re-enables (`status: "active"`) and/or points to a new target, which re-enables too. */
+export class UpdateWebhookCommand extends Command<WebhookSubscriptionView> {
+  constructor(
+    readonly accountId: number,
+    readonly id: number,
+    readonly request: UpdateWebhookRequest,
+  ) {
+    super();
+  }
+}
+
+@CommandHandler(UpdateWebhookCommand)
+export class UpdateWebhookHandler implements ICommandHandler<UpdateWebhookCommand> {
+  constructor(
+    private readonly work: UnitOfWork,
+    private readonly subscriptions: WebhookSubscriptionRepository,
+    private readonly config: AppConfig,
+  ) {}
+
+  execute({ accountId, id, request }: UpdateWebhookCommand): Promise<WebhookSubscriptionView> {
+    const target =
+      request.target === undefined
+        ? undefined
+        : checkedTarget(this.config, 'target', request.target);
+    return this.work.run(accountId, async (tx) => {
+      const row = await this.subscriptions.findDynamic({ accountId }, id, { forUpdate: true, tx });
+      const newTarget = target !== undefined && target !== row.target;
+      if (newTarget || request.status === 'active') {
+        const changes = { ...reenabled(), ...(newTarget ? { target } : {}) };
+        await this.subscriptions.update(tx, row.id, changes);
+        Object.assign(row, changes);
+      }
+      return toWebhookSubscriptionView(row);
+    });
+  }
+}
+
+/** Hard delete of the owner's subscription; its delivery log goes with it. */
+export class DeleteWebhookCommand extends Command<void> {
+  constructor(
+    readonly owner: WebhookOwner,
+    readonly id: number,
+  ) {
+    super();
+  }
+}
+
+@CommandHandler(DeleteWebhookCommand)
+export class DeleteWebhookHandler implements ICommandHandler<DeleteWebhookCommand> {
+  constructor(
+    private readonly work: UnitOfWork,
+    private readonly subscriptions: WebhookSubscriptionRepository,
+  ) {}
+
+  execute({ owner, id }: DeleteWebhookCommand): Promise<void> {
+    return this.work.run(accountOf(owner), async (tx) => {
+      const row = await this.subscriptions.findDynamic(owner, id, { tx });
+      await this.subscriptions.delete(tx, row.id);
+    });
+  }
+}
+
+/**
+ * Every key given, in one transaction: a target sets or replaces the webhook of that action (a
+ * different target re-enables it), null or "" removes it, `status: "active"` re-enables it. The
+ * same target again changes nothing, so that putting back the targets read re-enables nothing.
+ */
+export class UpdateStaticWebhooksCommand extends Command<StaticWebhooksView> {
+  constructor(
+    readonly accountId: number,
+    readonly request: UpdateStaticWebhooksRequest,
+  ) {
+    super();
+  }
+}
+
+@CommandHandler(UpdateStaticWebhooksCommand)
+export class UpdateStaticWebhooksHandler implements ICommandHandler<UpdateStaticWebhooksCommand> {
+  constructor(
+    private readonly work: UnitOfWork,
+    private readonly subscriptions: WebhookSubscriptionRepository,
+    private readonly config: AppConfig,
+  ) {}
+
+  execute({ accountId, request }: UpdateStaticWebhooksCommand): Promise<StaticWebhooksView> {
+    const changes = STATIC_WEBHOOK_KEYS.flatMap((key) => {
+      const change = request[key];
+      return change ? [this.checkedChange(key, change)] : [];
+    });
+    return this.work.run(
+      accountId,
+      async (tx) => {
+        await this.subscriptions.lockOwner(tx, { accountId });
+        const rows = await this.subscriptions.listStatic(accountId, tx);
+        for (const { key, target, reenable } of changes) {
+          const action = actionOfStaticKey(key);
+          const row = rows.find((r) => r.action === action);
+          if (target === null) {
+            if (row) await this.subscriptions.delete(tx, row.id);
+          } else if (!row) {
+            if (target !== undefined)
+              await this.subscriptions.insert(
+                tx,
+                newWebhookSubscription({ accountId, source: 'static', action, target }),
+              );
+          } else if (target !== undefined && target !== row.target) {
+            await this.subscriptions.update(tx, row.id, { ...reenabled(), target });
+          } else if (reenable) {
+            await this.subscriptions.update(tx, row.id, reenabled());
+          }
+        }
+        return toStaticWebhooksView(await this.subscriptions.listStatic(accountId, tx));
+      },
+      { isolation: 'READ COMMITTED' },
+    );
+  }
+
+  /** `target` undefined: unchanged; null: remove; a string: checked against the policy. */
+  private checkedChange(
+    key: StaticWebhookKey,
+    change: StaticWebhookChange,
+  ): { key: StaticWebhookKey; target: string | null | undefined; reenable: boolean } {
+    const target =
+      change.target === undefined
+        ? undefined
+        : change.target === null || change.target === ''
+          ? null
+          : checkedTarget(this.config, `${key}.target`, change.target);
+    return { key, target, reenable: change.status === 'active' };
+  }
+}

@@ -1,0 +1,188 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource, TypeOrmModule } from '@nestjs/typeorm';
+import { DataSource, type EntityManager } from 'typeorm';
+import { ForbiddenError, NotFoundError } from '../../common/errors/domain-error';
+import { Account, Enterprise } from '../accounts';
+import { WebhookDelivery } from './webhook-delivery.entity';
+import type { AttemptFacts, StreakChange } from './webhook-delivery-rules';
+import { type WebhookStatus, WebhookSubscription } from './webhook-subscription.entity';
+
+/**
+ * The tables of subscriptions and their delivery log, wherever the module is (the worker included).
+ * Account and Enterprise: the subscriptions' foreign keys refer to them, so their metadata must be
+ * loaded too.
+ */
+export const webhookTables = TypeOrmModule.forFeature([
+  Account,
+  Enterprise,
+  WebhookSubscription,
+  WebhookDelivery,
+]);
+
+/** Whose subscriptions: an account's own, or an enterprise's (its members' events). */
+export type WebhookOwner = { accountId: number } | { enterpriseId: number };
+
+/** An active subscription an event of the account goes to (see activeFor). */
+export interface FanOutTarget {
+  id: number;
+  account_id: number;
+  action: string;
+}
+
+/**
+ * The webhook_subscriptions table. Not a TenantRepository: a row is an account's or an enterprise's
+ * (account_id null), and is deleted for good. Each method runs in `tx` when given, else on the pool.
+ */
+@Injectable()
+export class WebhookSubscriptionRepository {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  private db(tx?: EntityManager): EntityManager {
+    return tx ?? this.dataSource.manager;
+  }
+
+  /** The owner's dynamic subscriptions, by id. */
+  listDynamic(owner: WebhookOwner): Promise<WebhookSubscription[]> {
+    return this.db().find(WebhookSubscription, {
+      where: dynamicOf(owner),
+      order: { id: 'ASC' },
+    });
+  }
+
+  countDynamic(tx: EntityManager, owner: WebhookOwner): Promise<number> {
+    return tx.count(WebhookSubscription, { where: dynamicOf(owner) });
+  }
+
+  /** The account's static subscriptions, one per action at most. */
+  listStatic(accountId: number, tx?: EntityManager): Promise<WebhookSubscription[]> {
+    return this.db(tx).find(WebhookSubscription, { where: { accountId, source: 'static' } });
+  }
+
+  /**
+   * Writes that count or look for the owner's other subscriptions take turns on its row (the
+   * account's, or the enterprise's). READ COMMITTED: what they read after the lock is what the
+   * previous holder committed.
+   */
+  async lockOwner(tx: EntityManager, owner: WebhookOwner): Promise<void> {
+    if ('accountId' in owner) {
+      await tx.query('SELECT id FROM accounts WHERE id = ? FOR UPDATE', [owner.accountId]);
+    } else {
+      await tx.query('SELECT id FROM enterprises WHERE id = ? FOR UPDATE', [owner.enterpriseId]);
+    }
+  }
+
+  /**
+   * A dynamic subscription of the owner: one that exists but is another owner's (account or
+   * enterprise) is 403, as the contract's access rule reads; a static one is not one (404).
+   * `forUpdate` (inside a transaction) locks its row.
+   */
+  async findDynamic(
+    owner: WebhookOwner,
+    id: number,
+    options: { forUpdate?: boolean; tx?: EntityManager } = {},
+  ): Promise<WebhookSubscription> {
+    const row = await this.db(options.tx).findOne(WebhookSubscription, {
+      where: { id },
+      ...(options.forUpdate ? { lock: { mode: 'pessimistic_write' as const } } : {}),
+    });
+    if (!row) throw new NotFoundError();
+    const mine =
+      'accountId' in owner
+        ? row.accountId === owner.accountId
+        : row.enterpriseId === owner.enterpriseId;
+    if (!mine) throw new ForbiddenError();
+    if (row.source !== 'api') throw new NotFoundError();
+    return row;
+  }
+
+  insert(tx: EntityManager, row: Omit<WebhookSubscription, 'id'>): Promise<WebhookSubscription> {
+    return tx.save(tx.create(WebhookSubscription, row));
+  }
+
+  async update(
+    tx: EntityManager,
+    id: number,
+    changes: Partial<WebhookSubscription>,
+  ): Promise<void> {
+    await tx.update(WebhookSubscription, { id }, changes);
+  }
+
+  /** Hard delete; its messages and delivery log go with it (ON DELETE CASCADE). */
+  async delete(tx: EntityManager, id: number): Promise<void> {
+    await tx.delete(WebhookSubscription, { id });
+  }
+
+  /**
+   * The active subscriptions of the actions for the accounts' events, each with the account whose
+   * events it hears: a superset of the pairs wanted (read by the (account_id, action, status)
+   * index). An enterprise's subscriptions hear its members' events: they come with the member's
+   * account id (the membership as it is now, read by the (enterprise_id, action, status) index).
+   */
+  activeFor(accountIds: number[], actions: string[]): Promise<FanOutTarget[]> {
+    return this.dataSource.query(
+      `SELECT id, account_id, action FROM webhook_subscriptions
+        WHERE account_id IN (?) AND action IN (?) AND status = 'active'
+       UNION ALL
+       SELECT s.id, a.id AS account_id, s.action
+         FROM accounts a
+         JOIN webhook_subscriptions s ON s.enterprise_id = a.enterprise_id
+        WHERE a.id IN (?) AND s.action IN (?) AND s.status = 'active'
+       ORDER BY id`,
+      [accountIds, actions, accountIds, actions],
+    );
+  }
+
+  /**
+   * The subscription's failure streak as it stands, its row locked for the rest of the transaction,
+   * so that parallel failures start one streak and disable it once; null when it was deleted.
+   */
+  async lockFailureStreak(
+    tx: EntityManager,
+    id: number,
+  ): Promise<AttemptFacts['subscription'] | null> {
+    const rows: { status: WebhookStatus; failing_since: Date | null }[] = await tx.query(
+      'SELECT status, failing_since FROM webhook_subscriptions WHERE id = ? FOR UPDATE',
+      [id],
+    );
+    return rows.length === 0
+      ? null
+      : { status: rows[0].status, failingSince: rows[0].failing_since };
+  }
+
+  /**
+   * Writes what an attempt did to its subscription's streak (see decideAttempt). The conditions
+   * make a change that another attempt made first (a clear, a start) write nothing.
+   */
+  async changeFailureStreak(
+    tx: EntityManager,
+    id: number,
+    streak: StreakChange,
+    at: Date,
+  ): Promise<void> {
+    if (streak.kind === 'clear') {
+      await tx.query(
+        `UPDATE webhook_subscriptions SET failing_since = NULL, updated_at = ?
+          WHERE id = ? AND status = 'active' AND failing_since IS NOT NULL`,
+        [at, id],
+      );
+    } else if (streak.kind === 'start') {
+      await tx.query(
+        `UPDATE webhook_subscriptions SET failing_since = ?, updated_at = ?
+          WHERE id = ? AND failing_since IS NULL`,
+        [streak.failingSince, at, id],
+      );
+    } else if (streak.kind === 'disable') {
+      await tx.query(
+        `UPDATE webhook_subscriptions
+            SET status = 'disabled', failing_since = ?, disabled_at = ?, updated_at = ?
+          WHERE id = ?`,
+        [streak.failingSince, streak.disabledAt, at, id],
+      );
+    }
+  }
+}
+
+/** An account's dynamic subscriptions are its `api` ones; an enterprise has no other kind. */
+function dynamicOf(owner: WebhookOwner) {
+  return 'accountId' in owner ? { accountId: owner.accountId, source: 'api' as const } : owner;
+}
