@@ -17,7 +17,7 @@ import {
   CreateLabelCommand,
   ProductsService,
 } from '../modules/catalog';
-import { CouponsService } from '../modules/certificates';
+import { CreateCouponCommand } from '../modules/certificates';
 import { FormsService } from '../modules/forms';
 import { type CliCommand, optionalString } from '../common/cli/cli-command';
 import type { INestApplicationContext } from '@nestjs/common';
@@ -150,13 +150,15 @@ export async function seedDemo(
     expires: 365,
     appointmentTypeCounts: { [haircut.id]: 5 },
   });
-  await app.get(CouponsService).create(accountId, {
-    code: 'WELCOME10',
-    name: 'Welcome: 10% off',
-    discountType: 'percentage',
-    discountAmount: 10,
-    appointmentTypeIDs: [haircut.id],
-  });
+  await app.get(CommandBus).execute(
+    new CreateCouponCommand(accountId, {
+      code: 'WELCOME10',
+      name: 'Welcome: 10% off',
+      discountType: 'percentage',
+      discountAmount: 10,
+      appointmentTypeIDs: [haircut.id],
+    }),
+  );
   return { ...credentials, email, seeded: true };
 }
 

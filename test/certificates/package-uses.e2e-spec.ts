@@ -2,7 +2,7 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DataSource } from 'typeorm';
 import { DomainError } from '../../src/common/errors/domain-error';
 import { Account } from '../../src/modules/accounts';
-import { CertificatesService } from '../../src/modules/certificates';
+import { CertificateRedemptions } from '../../src/modules/certificates';
 import { type ApiClient, apiClient } from '../support/api-client';
 import { createAppointmentType } from '../support/catalog-fixtures';
 import { createAccount, startApi } from '../support/test-app';
@@ -15,7 +15,7 @@ describe('Package uses under concurrency (e2e, real MySQL)', () => {
   let app: NestFastifyApplication;
   let api: ApiClient;
   let account: Account;
-  let service: CertificatesService;
+  let service: CertificateRedemptions;
   let dataSource: DataSource;
 
   beforeAll(async () => {
@@ -24,7 +24,7 @@ describe('Package uses under concurrency (e2e, real MySQL)', () => {
     api = apiClient(app, owner);
     dataSource = app.get(DataSource);
     account = await dataSource.getRepository(Account).findOneByOrFail({ id: owner.id });
-    service = app.get(CertificatesService);
+    service = app.get(CertificateRedemptions);
   });
 
   afterAll(() => app.close());

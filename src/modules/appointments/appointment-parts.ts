@@ -6,7 +6,7 @@ import { toId } from '../../common/http/id-list';
 import type { Account } from '../accounts';
 import type { Appointment, SlotType } from '../availability';
 import { Label } from '../catalog';
-import { CertificatesService, kindOf, priceAfterCoupon } from '../certificates';
+import { CertificateRedemptions, kindOf, priceAfterCoupon } from '../certificates';
 import { type FieldValue, FormsService, validateFieldValues } from '../forms';
 import { AppointmentFieldValue } from './appointment-field-value.entity';
 import { TooManyLabelsError, InvalidValueError, UnknownLabelError } from './appointment.errors';
@@ -44,7 +44,7 @@ export class AppointmentParts {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly forms: FormsService,
-    private readonly certificates: CertificatesService,
+    private readonly certificates: CertificateRedemptions,
   ) {}
 
   /** A booking's answers to its type's forms, checked by the forms validator. */

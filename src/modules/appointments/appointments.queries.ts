@@ -11,7 +11,7 @@ import {
   InvalidAppointmentTypeError,
   InvalidCalendarError,
 } from '../catalog';
-import { PaymentLedger, type PaymentView, toPaymentView } from '../certificates';
+import { PaymentRepository, type PaymentView, toPaymentView } from '../certificates';
 import type { AppointmentView } from './appointment.view';
 import { AppointmentViews } from './appointment-views';
 import {
@@ -28,7 +28,7 @@ export class AppointmentsQueries {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly views: AppointmentViews,
-    private readonly ledger: PaymentLedger,
+    private readonly ledger: PaymentRepository,
     private readonly pastAnswers: PastFormAnswers,
   ) {}
 

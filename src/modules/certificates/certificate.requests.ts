@@ -26,7 +26,7 @@ export class CreateCertificateRequest {
   certificate?: string;
 }
 
-export class CertificateQuery {
+export class ListCertificatesRequest {
   @IdQuery()
   @Optional()
   @Min(1)
@@ -50,7 +50,7 @@ export class CertificateQuery {
   email?: string;
 }
 
-export class CheckCertificateQuery {
+export class CheckCertificateRequest {
   @IsNotBlank(requiredParameter('certificate'))
   certificate!: string;
 

@@ -1,15 +1,21 @@
 import { Body, Controller, Delete, Get, HttpCode, Post, Query } from '@nestjs/common';
+import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { ApiBasicAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { IdParam } from '../../common/http/id-param';
 import { NUMERIC } from '../../common/http/route-catalog';
 import { CurrentAccountId, CurrentPrincipal, type Principal } from '../accounts';
 import {
-  CertificateQuery,
-  CheckCertificateQuery,
+  ListCertificatesRequest,
+  CheckCertificateRequest,
   CreateCertificateRequest,
 } from './certificate.requests';
 import { CERTIFICATE_VIEW, type CertificateView } from './certificate.view';
-import { CertificatesService } from './certificates.service';
+import { CreateCertificateCommand, DeleteCertificateCommand } from './certificate.commands';
+import {
+  CheckCertificateQuery,
+  GetCertificateQuery,
+  ListCertificatesQuery,
+} from './certificate.queries';
 import { ApiView } from '../../common/openapi/view-schema';
 import { ApiErrors } from '../../common/openapi/api-errors';
 
@@ -17,16 +23,19 @@ import { ApiErrors } from '../../common/openapi/api-errors';
 @ApiBasicAuth()
 @Controller('certificates')
 export class CertificatesController {
-  constructor(private readonly certificates: CertificatesService) {}
+  constructor(
+    private readonly commands: CommandBus,
+    private readonly queries: QueryBus,
+  ) {}
 
   @ApiOperation({ summary: 'List the certificates' })
   @ApiView(CERTIFICATE_VIEW, { list: true })
   @Get()
   list(
     @CurrentPrincipal() principal: Principal,
-    @Query() query: CertificateQuery,
+    @Query() query: ListCertificatesRequest,
   ): Promise<CertificateView[]> {
-    return this.certificates.list(principal.account, query);
+    return this.queries.execute(new ListCertificatesQuery(principal.account, query));
   }
 
   /** The certificate if booking with it would be accepted, else the error booking would give. */
@@ -43,13 +52,15 @@ export class CertificatesController {
   })
   check(
     @CurrentPrincipal() principal: Principal,
-    @Query() query: CheckCertificateQuery,
+    @Query() query: CheckCertificateRequest,
   ): Promise<CertificateView> {
-    return this.certificates.check(
-      principal.account,
-      query.certificate,
-      query.appointmentTypeID,
-      query.email,
+    return this.queries.execute(
+      new CheckCertificateQuery(
+        principal.account,
+        query.certificate,
+        query.appointmentTypeID,
+        query.email,
+      ),
     );
   }
 
@@ -57,7 +68,7 @@ export class CertificatesController {
   @ApiView(CERTIFICATE_VIEW)
   @Get(`:id${NUMERIC}`)
   get(@CurrentAccountId() accountId: number, @IdParam() id: number): Promise<CertificateView> {
-    return this.certificates.get(accountId, id);
+    return this.queries.execute(new GetCertificateQuery(accountId, id));
   }
 
   @ApiOperation({ summary: 'Create a certificate' })
@@ -69,13 +80,13 @@ export class CertificatesController {
     @CurrentPrincipal() principal: Principal,
     @Body() request: CreateCertificateRequest,
   ): Promise<CertificateView> {
-    return this.certificates.create(principal.account, request);
+    return this.commands.execute(new CreateCertificateCommand(principal.account, request));
   }
 
   @ApiOperation({ summary: 'Delete a certificate' })
   @Delete(`:id${NUMERIC}`)
   @HttpCode(204)
   delete(@CurrentAccountId() accountId: number, @IdParam() id: number): Promise<void> {
-    return this.certificates.delete(accountId, id);
+    return this.commands.execute(new DeleteCertificateCommand(accountId, id));
   }
 }

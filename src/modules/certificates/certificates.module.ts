@@ -1,29 +1,51 @@
 import { Module } from '@nestjs/common';
-import { TypeOrmModule } from '@nestjs/typeorm';
-import { OutboxModule } from '../../common/outbox/outbox.module';
-import { Certificate, CertificateUses } from './certificate.entity';
+import { CreateCertificateHandler, DeleteCertificateHandler } from './certificate.commands';
+import {
+  CheckCertificateHandler,
+  GetCertificateHandler,
+  ListCertificatesHandler,
+} from './certificate.queries';
+import { CertificateRedemptions } from './certificate-redemptions';
+import { CertificateRepository, certificateTables } from './certificate.repository';
 import { CertificatesController } from './certificates.controller';
-import { CertificatesService } from './certificates.service';
 import { CouponsController } from './coupons.controller';
 import { CouponsModule } from './coupons.module';
-import { Order } from './order.entity';
+import {
+  CompleteOrderHandler,
+  CreateOrderHandler,
+  RecordOrderPaymentHandler,
+} from './order.commands';
+import { GetOrderHandler, ListOrderPaymentsHandler, ListOrdersHandler } from './order.queries';
+import { OrderRepository } from './order.repository';
 import { OrdersController } from './orders.controller';
-import { OrdersService } from './orders.service';
-import { Payment } from './payment.entity';
 import { PaymentLedger } from './payment-ledger';
+import { PaymentRepository } from './payment.repository';
 
 /**
  * Codes clients present when booking (packages, coupons, gift certificates), the orders issuing them,
  * and the payments ledger of orders and appointments.
  */
 @Module({
-  imports: [
-    TypeOrmModule.forFeature([Certificate, CertificateUses, Order, Payment]),
-    CouponsModule,
-    OutboxModule,
-  ],
+  imports: [certificateTables, CouponsModule],
   controllers: [CertificatesController, CouponsController, OrdersController],
-  providers: [CertificatesService, OrdersService, PaymentLedger],
-  exports: [CertificatesService, CouponsModule, PaymentLedger],
+  providers: [
+    CertificateRedemptions,
+    CertificateRepository,
+    CheckCertificateHandler,
+    CompleteOrderHandler,
+    CreateCertificateHandler,
+    CreateOrderHandler,
+    DeleteCertificateHandler,
+    GetCertificateHandler,
+    GetOrderHandler,
+    ListCertificatesHandler,
+    ListOrderPaymentsHandler,
+    ListOrdersHandler,
+    OrderRepository,
+    PaymentLedger,
+    PaymentRepository,
+    RecordOrderPaymentHandler,
+  ],
+  exports: [CertificateRedemptions, PaymentLedger, PaymentRepository],
 })
 export class CertificatesModule {}

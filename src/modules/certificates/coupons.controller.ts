@@ -1,11 +1,13 @@
 import { Body, Controller, Delete, Get, HttpCode, Post, Put } from '@nestjs/common';
+import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { ApiBasicAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { IdParam } from '../../common/http/id-param';
 import { NUMERIC } from '../../common/http/route-catalog';
 import { CurrentAccountId } from '../accounts';
 import { CreateCouponRequest, UpdateCouponRequest } from './coupon.requests';
 import { COUPON_VIEW, type CouponView } from './coupon.view';
-import { CouponsService } from './coupons.service';
+import { CreateCouponCommand, DeleteCouponCommand, UpdateCouponCommand } from './coupon.commands';
+import { GetCouponQuery, ListCouponsQuery } from './coupon.queries';
 import { ApiView } from '../../common/openapi/view-schema';
 import { ApiErrors } from '../../common/openapi/api-errors';
 
@@ -13,20 +15,23 @@ import { ApiErrors } from '../../common/openapi/api-errors';
 @ApiBasicAuth()
 @Controller('coupons')
 export class CouponsController {
-  constructor(private readonly coupons: CouponsService) {}
+  constructor(
+    private readonly commands: CommandBus,
+    private readonly queries: QueryBus,
+  ) {}
 
   @ApiOperation({ summary: 'List the coupons' })
   @ApiView(COUPON_VIEW, { list: true })
   @Get()
   list(@CurrentAccountId() accountId: number): Promise<CouponView[]> {
-    return this.coupons.list(accountId);
+    return this.queries.execute(new ListCouponsQuery(accountId));
   }
 
   @ApiOperation({ summary: 'Read a coupon' })
   @ApiView(COUPON_VIEW)
   @Get(`:id${NUMERIC}`)
   get(@CurrentAccountId() accountId: number, @IdParam() id: number): Promise<CouponView> {
-    return this.coupons.get(accountId, id);
+    return this.queries.execute(new GetCouponQuery(accountId, id));
   }
 
   @ApiOperation({ summary: 'Create a coupon' })
@@ -38,7 +43,7 @@ export class CouponsController {
     @CurrentAccountId() accountId: number,
     @Body() request: CreateCouponRequest,
   ): Promise<CouponView> {
-    return this.coupons.create(accountId, request);
+    return this.commands.execute(new CreateCouponCommand(accountId, request));
   }
 
   @ApiOperation({ summary: 'Change a coupon' })
@@ -50,13 +55,13 @@ export class CouponsController {
     @IdParam() id: number,
     @Body() request: UpdateCouponRequest,
   ): Promise<CouponView> {
-    return this.coupons.update(accountId, id, request);
+    return this.commands.execute(new UpdateCouponCommand(accountId, id, request));
   }
 
   @ApiOperation({ summary: 'Delete a coupon' })
   @Delete(`:id${NUMERIC}`)
   @HttpCode(204)
   delete(@CurrentAccountId() accountId: number, @IdParam() id: number): Promise<void> {
-    return this.coupons.delete(accountId, id);
+    return this.commands.execute(new DeleteCouponCommand(accountId, id));
   }
 }

@@ -1,12 +1,19 @@
 import { Module } from '@nestjs/common';
-import { TypeOrmModule } from '@nestjs/typeorm';
-import { Coupon, CouponAppointmentType } from './coupon.entity';
-import { CouponsService } from './coupons.service';
+import { CreateCouponHandler, DeleteCouponHandler, UpdateCouponHandler } from './coupon.commands';
+import { GetCouponHandler, ListCouponsHandler } from './coupon.queries';
+import { CouponRepository, couponTables } from './coupon.repository';
 
 /** Coupons: what the operator CLI's demo seed needs of certificates (no Redis, no HTTP). */
 @Module({
-  imports: [TypeOrmModule.forFeature([Coupon, CouponAppointmentType])],
-  providers: [CouponsService],
-  exports: [CouponsService],
+  imports: [couponTables],
+  providers: [
+    CouponRepository,
+    CreateCouponHandler,
+    DeleteCouponHandler,
+    GetCouponHandler,
+    ListCouponsHandler,
+    UpdateCouponHandler,
+  ],
+  exports: [CouponRepository],
 })
 export class CouponsModule {}

@@ -2,14 +2,15 @@
  * What other modules use of certificates; they import it from here, not from the module's files.
  */
 export { normalizeCode } from './certificate-codes';
+export { CertificateRedemptions } from './certificate-redemptions';
 export { kindOf } from './certificate.view';
 export { CertificatesModule } from './certificates.module';
-export { CertificatesService } from './certificates.service';
 export { priceAfterCoupon } from './coupon-price';
+export { CreateCouponCommand } from './coupon.commands';
 export { CouponsModule } from './coupons.module';
-export { CouponsService } from './coupons.service';
 export type { Payment } from './payment.entity';
 export { PaymentLedger, retryTransactionIdRace } from './payment-ledger';
+export { PaymentRepository } from './payment.repository';
 export { ApiListPayments, ApiRecordPayment } from './payment.openapi';
 export { type NewPayment, RecordPaymentRequest, newPayment } from './payment.requests';
 export { type PaymentView, toPaymentView } from './payment.view';

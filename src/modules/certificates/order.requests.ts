@@ -57,7 +57,7 @@ export class CreateOrderRequest {
   notes?: string;
 }
 
-export class ListOrdersQuery {
+export class ListOrdersRequest {
   @Transform(({ value }: { value: unknown }) =>
     typeof value === 'string' && /^\d{1,10}$/.test(value) ? Number(value) : value,
   )

@@ -1,4 +1,5 @@
 import { Body, Controller, Get, HttpCode, Post, Put, Query } from '@nestjs/common';
+import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import {
   ApiBasicAuth,
   ApiBearerAuth,
@@ -11,9 +12,14 @@ import { ApiErrors } from '../../common/openapi/api-errors';
 import { IdParam } from '../../common/http/id-param';
 import { NUMERIC } from '../../common/http/route-catalog';
 import { CurrentPrincipal, type Principal } from '../accounts';
-import { CreateOrderRequest, ListOrdersQuery } from './order.requests';
+import { CreateOrderRequest, ListOrdersRequest } from './order.requests';
+import {
+  CompleteOrderCommand,
+  CreateOrderCommand,
+  RecordOrderPaymentCommand,
+} from './order.commands';
+import { GetOrderQuery, ListOrderPaymentsQuery, ListOrdersQuery } from './order.queries';
 import { OrderView } from './order.view';
-import { OrdersService } from './orders.service';
 import { ApiListPayments, ApiRecordPayment } from './payment.openapi';
 import { RecordPaymentRequest, newPayment } from './payment.requests';
 import type { PaymentView } from './payment.view';
@@ -22,7 +28,10 @@ import type { PaymentView } from './payment.view';
 @ApiBasicAuth()
 @Controller('orders')
 export class OrdersController {
-  constructor(private readonly orders: OrdersService) {}
+  constructor(
+    private readonly commands: CommandBus,
+    private readonly queries: QueryBus,
+  ) {}
 
   /** Newest first; `max` (default 100, at most 1000). */
   @Get()
@@ -30,16 +39,16 @@ export class OrdersController {
   @ApiOkResponse({ type: OrderView, isArray: true })
   list(
     @CurrentPrincipal() principal: Principal,
-    @Query() query: ListOrdersQuery,
+    @Query() query: ListOrdersRequest,
   ): Promise<OrderView[]> {
-    return this.orders.list(principal.account, query.max);
+    return this.queries.execute(new ListOrdersQuery(principal.account, query.max));
   }
 
   @Get(`:id${NUMERIC}`)
   @ApiOperation({ summary: 'Read an order' })
   @ApiOkResponse({ type: OrderView })
   get(@CurrentPrincipal() principal: Principal, @IdParam() id: number): Promise<OrderView> {
-    return this.orders.get(principal.account, id);
+    return this.queries.execute(new GetOrderQuery(principal.account, id));
   }
 
   /** An unpaid order of a product. */
@@ -52,7 +61,7 @@ export class OrdersController {
     @CurrentPrincipal() principal: Principal,
     @Body() request: CreateOrderRequest,
   ): Promise<OrderView> {
-    return this.orders.create(principal.account, request);
+    return this.commands.execute(new CreateOrderCommand(principal.account, request));
   }
 
   /**
@@ -73,7 +82,7 @@ export class OrdersController {
   @ApiOkResponse({ type: OrderView })
   @ApiErrors({ 403: ['forbidden'], 404: ['not_found'] })
   complete(@CurrentPrincipal() principal: Principal, @IdParam() id: number): Promise<OrderView> {
-    return this.orders.complete(principal.account, id);
+    return this.commands.execute(new CompleteOrderCommand(principal.account, id));
   }
 
   @Get(`:id${NUMERIC}/payments`)
@@ -82,7 +91,7 @@ export class OrdersController {
     @CurrentPrincipal() principal: Principal,
     @IdParam() id: number,
   ): Promise<PaymentView[]> {
-    return this.orders.payments(principal.account, id);
+    return this.queries.execute(new ListOrderPaymentsQuery(principal.account, id));
   }
 
   @Post(`:id${NUMERIC}/payments`)
@@ -98,6 +107,8 @@ export class OrdersController {
     @IdParam() id: number,
     @Body() request: RecordPaymentRequest,
   ): Promise<PaymentView> {
-    return this.orders.recordPayment(principal.account, id, newPayment(request));
+    return this.commands.execute(
+      new RecordOrderPaymentCommand(principal.account, id, newPayment(request)),
+    );
   }
 }

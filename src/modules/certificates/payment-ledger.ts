@@ -1,10 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, type EntityManager } from 'typeorm';
+import type { EntityManager } from 'typeorm';
 import { isDuplicateEntry } from '../../common/database/mysql-errors';
 import { MAX_CENTS } from '../../common/money/money';
-import { Payment } from './payment.entity';
+import type { Payment } from './payment.entity';
 import {
   AmountPaidTooLargeError,
   type PaymentSubject,
@@ -13,6 +12,7 @@ import {
   TooManyPaymentsError,
   TransactionIdReusedError,
 } from './payment.errors';
+import { PaymentRepository, column } from './payment.repository';
 import type { NewPayment } from './payment.requests';
 
 /** An appointment's or an order's ledger holds at most this many payments and refunds. */
@@ -25,15 +25,7 @@ export const MAX_PAYMENTS = 500;
  */
 @Injectable()
 export class PaymentLedger {
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
-
-  /** Oldest first. */
-  list(accountId: number, subject: PaymentSubject): Promise<Payment[]> {
-    return this.dataSource.manager.find(Payment, {
-      where: { accountId, ...column(subject) },
-      order: { id: 'ASC' },
-    });
-  }
+  constructor(private readonly payments: PaymentRepository) {}
 
   /**
    * The payment this request recorded already (its transaction id, same subject, amount and
@@ -47,10 +39,7 @@ export class PaymentLedger {
     request: NewPayment,
   ): Promise<Payment | null> {
     if (request.transactionId === undefined) return null;
-    const previous = await tx.findOneBy(Payment, {
-      accountId,
-      transactionId: request.transactionId,
-    });
+    const previous = await this.payments.byTransactionId(tx, accountId, request.transactionId);
     if (!previous) return null;
     const on = subjectOf(previous);
     if (
@@ -80,29 +69,19 @@ export class PaymentLedger {
     if (amountCents < 0 && request.reason === '') throw new RefundReasonRequiredError();
     if (paidCents + amountCents < 0) throw new RefundExceedsPaidError(amountCents, paidCents);
     if (paidCents + amountCents > MAX_CENTS) throw new AmountPaidTooLargeError();
-    if ((await tx.countBy(Payment, { accountId, ...column(subject) })) >= MAX_PAYMENTS)
+    if ((await this.payments.count(tx, accountId, subject)) >= MAX_PAYMENTS)
       throw new TooManyPaymentsError(subject, MAX_PAYMENTS);
-    return tx.save(
-      tx.create(Payment, {
-        accountId,
-        ...column(subject),
-        amountCents,
-        processor: request.processor,
-        transactionId: request.transactionId ?? `pay_${randomBytes(12).toString('hex')}`,
-        reason: request.reason,
-        createdAt: new Date(),
-      }),
-    );
-  }
-
-  /** What the subject's ledger sums to (inside its transaction, the row locked). */
-  async paidOn(tx: EntityManager, accountId: number, subject: PaymentSubject): Promise<number> {
-    const row = await tx
-      .createQueryBuilder(Payment, 'p')
-      .select('COALESCE(SUM(p.amountCents), 0)', 'paid')
-      .where({ accountId, ...column(subject) })
-      .getRawOne<{ paid: string | number }>();
-    return Number(row?.paid ?? 0);
+    return this.payments.insert(tx, {
+      accountId,
+      appointmentId: null,
+      orderId: null,
+      ...column(subject),
+      amountCents,
+      processor: request.processor,
+      transactionId: request.transactionId ?? `pay_${randomBytes(12).toString('hex')}`,
+      reason: request.reason,
+      createdAt: new Date(),
+    });
   }
 }
 
@@ -118,10 +97,6 @@ export async function retryTransactionIdRace<T>(attempt: () => Promise<T>): Prom
     if (!isDuplicateEntry(e)) throw e;
     return attempt();
   }
-}
-
-function column(subject: PaymentSubject): { appointmentId: number } | { orderId: number } {
-  return subject.kind === 'appointment' ? { appointmentId: subject.id } : { orderId: subject.id };
 }
 
 function subjectOf(payment: Payment): PaymentSubject {

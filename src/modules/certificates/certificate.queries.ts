@@ -1,0 +1,79 @@
+import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
+import type { Account } from '../accounts';
+import { CertificateRedemptions, expired, usableFor } from './certificate-redemptions';
+import { type CertificateFilter, CertificateRepository } from './certificate.repository';
+import type { ListCertificatesRequest } from './certificate.requests';
+import { type CertificateView, toCertificateView } from './certificate.view';
+
+/** With `appointmentTypeID`: what a client could use for it now (not expired, a use left). */
+export class ListCertificatesQuery extends Query<CertificateView[]> {
+  constructor(
+    readonly account: Account,
+    readonly request: ListCertificatesRequest,
+  ) {
+    super();
+  }
+}
+
+@QueryHandler(ListCertificatesQuery)
+export class ListCertificatesHandler implements IQueryHandler<ListCertificatesQuery> {
+  constructor(private readonly certificates: CertificateRepository) {}
+
+  async execute({ account, request }: ListCertificatesQuery): Promise<CertificateView[]> {
+    const filter: CertificateFilter = {
+      ...(request.productID !== undefined ? { productId: request.productID } : {}),
+      ...(request.orderID !== undefined ? { orderId: request.orderID } : {}),
+      ...(request.email !== undefined ? { email: request.email.trim().toLowerCase() } : {}),
+    };
+    const rows = await this.certificates.listWhere(account.id, filter);
+    const resolved = await this.certificates.resolveAll(rows);
+    const typeId = request.appointmentTypeID;
+    return resolved
+      .filter((r) => typeId === undefined || (usableFor(r, typeId) && !expired(r, account)))
+      .map(toCertificateView);
+  }
+}
+
+export class GetCertificateQuery extends Query<CertificateView> {
+  constructor(
+    readonly accountId: number,
+    readonly id: number,
+  ) {
+    super();
+  }
+}
+
+@QueryHandler(GetCertificateQuery)
+export class GetCertificateHandler implements IQueryHandler<GetCertificateQuery> {
+  constructor(private readonly certificates: CertificateRepository) {}
+
+  async execute({ accountId, id }: GetCertificateQuery): Promise<CertificateView> {
+    const row = await this.certificates.find(accountId, id);
+    const [resolved] = await this.certificates.resolveAll([row]);
+    return toCertificateView(resolved);
+  }
+}
+
+/** `GET /certificates/check`: the certificate, or the error booking with it would give. */
+export class CheckCertificateQuery extends Query<CertificateView> {
+  constructor(
+    readonly account: Account,
+    readonly code: string,
+    readonly appointmentTypeId: number,
+    readonly email: string | undefined,
+  ) {
+    super();
+  }
+}
+
+@QueryHandler(CheckCertificateQuery)
+export class CheckCertificateHandler implements IQueryHandler<CheckCertificateQuery> {
+  constructor(private readonly redemptions: CertificateRedemptions) {}
+
+  async execute(query: CheckCertificateQuery): Promise<CertificateView> {
+    const { account, code, appointmentTypeId, email } = query;
+    return toCertificateView(
+      await this.redemptions.validate(undefined, account, code, appointmentTypeId, email),
+    );
+  }
+}
