@@ -247,7 +247,6 @@ const SQL_NOT_YET_IN_REPOSITORIES = new Set([
   'availability',
   'calendar-sync',
   'catalog',
-  'forms',
   'notifications',
   'oauth',
   'pages',

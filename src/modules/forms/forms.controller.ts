@@ -1,11 +1,13 @@
 import { Body, Controller, Delete, Get, HttpCode, Post, Put } from '@nestjs/common';
+import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { ApiBasicAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { IdParam } from '../../common/http/id-param';
 import { NUMERIC } from '../../common/http/route-catalog';
 import { CurrentAccountId } from '../accounts';
 import { CreateFormRequest, UpdateFormRequest } from './form.requests';
 import { FORM_VIEW, type FormView } from './form.view';
-import { FormsService } from './forms.service';
+import { CreateFormCommand, DeleteFormCommand, UpdateFormCommand } from './form.commands';
+import { GetFormQuery, ListFormsQuery } from './form.queries';
 import { ApiView } from '../../common/openapi/view-schema';
 import { ApiErrors } from '../../common/openapi/api-errors';
 
@@ -13,20 +15,23 @@ import { ApiErrors } from '../../common/openapi/api-errors';
 @ApiBasicAuth()
 @Controller('forms')
 export class FormsController {
-  constructor(private readonly forms: FormsService) {}
+  constructor(
+    private readonly commands: CommandBus,
+    private readonly queries: QueryBus,
+  ) {}
 
   @ApiOperation({ summary: 'List the forms' })
   @ApiView(FORM_VIEW, { list: true })
   @Get()
   list(@CurrentAccountId() accountId: number): Promise<FormView[]> {
-    return this.forms.list(accountId);
+    return this.queries.execute(new ListFormsQuery(accountId));
   }
 
   @ApiOperation({ summary: 'Read a form' })
   @ApiView(FORM_VIEW)
   @Get(`:id${NUMERIC}`)
   get(@CurrentAccountId() accountId: number, @IdParam() id: number): Promise<FormView> {
-    return this.forms.get(accountId, id);
+    return this.queries.execute(new GetFormQuery(accountId, id));
   }
 
   @ApiOperation({ summary: 'Create a form' })
@@ -38,7 +43,7 @@ export class FormsController {
     @CurrentAccountId() accountId: number,
     @Body() request: CreateFormRequest,
   ): Promise<FormView> {
-    return this.forms.create(accountId, request);
+    return this.commands.execute(new CreateFormCommand(accountId, request));
   }
 
   @ApiOperation({ summary: 'Change a form' })
@@ -49,13 +54,13 @@ export class FormsController {
     @IdParam() id: number,
     @Body() request: UpdateFormRequest,
   ): Promise<FormView> {
-    return this.forms.update(accountId, id, request);
+    return this.commands.execute(new UpdateFormCommand(accountId, id, request));
   }
 
   @ApiOperation({ summary: 'Delete a form' })
   @Delete(`:id${NUMERIC}`)
   @HttpCode(204)
   delete(@CurrentAccountId() accountId: number, @IdParam() id: number): Promise<void> {
-    return this.forms.delete(accountId, id);
+    return this.commands.execute(new DeleteFormCommand(accountId, id));
   }
 }

@@ -1,15 +1,21 @@
 import { Module } from '@nestjs/common';
-import { TypeOrmModule } from '@nestjs/typeorm';
-import { AppointmentType, AppointmentTypeForm, Form } from '../catalog';
-import { FormField } from './form-field.entity';
+import { CreateFormHandler, DeleteFormHandler, UpdateFormHandler } from './form.commands';
+import { GetFormHandler, ListFormsHandler } from './form.queries';
+import { FormRepository, FormTables } from './form.repository';
 import { FormsController } from './forms.controller';
-import { FormsService } from './forms.service';
 
 /** Intake forms, their fields, and the definitions booking checks field values against. */
 @Module({
-  imports: [TypeOrmModule.forFeature([Form, FormField, AppointmentTypeForm, AppointmentType])],
+  imports: [FormTables],
   controllers: [FormsController],
-  providers: [FormsService],
-  exports: [FormsService],
+  providers: [
+    CreateFormHandler,
+    DeleteFormHandler,
+    FormRepository,
+    GetFormHandler,
+    ListFormsHandler,
+    UpdateFormHandler,
+  ],
+  exports: [FormRepository],
 })
 export class FormsModule {}
