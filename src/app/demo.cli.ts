@@ -18,7 +18,7 @@ import {
   ProductsService,
 } from '../modules/catalog';
 import { CreateCouponCommand } from '../modules/certificates';
-import { FormsService } from '../modules/forms';
+import { CreateFormCommand } from '../modules/forms';
 import { type CliCommand, optionalString } from '../common/cli/cli-command';
 import type { INestApplicationContext } from '@nestjs/common';
 
@@ -82,22 +82,24 @@ export async function seedDemo(
     ),
   });
 
-  const intake = await app.get(FormsService).create(accountId, {
-    name: 'Client intake',
-    description: 'A few questions before your first visit.',
-    fields: [
-      {
-        name: 'Hair type',
-        type: 'dropdown',
-        required: true,
-        options: ['Straight', 'Wavy', 'Curly'],
-      },
-      { name: 'Interested in', type: 'checkboxlist', options: ['Color', 'Cut', 'Styling'] },
-      { name: 'First visit?', type: 'yesno', required: true },
-      { name: 'Reference photo (link)', type: 'file' },
-      { name: 'Anything we should know?', type: 'textarea' },
-    ],
-  });
+  const intake = await app.get(CommandBus).execute(
+    new CreateFormCommand(accountId, {
+      name: 'Client intake',
+      description: 'A few questions before your first visit.',
+      fields: [
+        {
+          name: 'Hair type',
+          type: 'dropdown',
+          required: true,
+          options: ['Straight', 'Wavy', 'Curly'],
+        },
+        { name: 'Interested in', type: 'checkboxlist', options: ['Color', 'Cut', 'Styling'] },
+        { name: 'First visit?', type: 'yesno', required: true },
+        { name: 'Reference photo (link)', type: 'file' },
+        { name: 'Anything we should know?', type: 'textarea' },
+      ],
+    }),
+  );
   const conditioning = await app.get(AddonsService).create(accountId, {
     name: 'Deep conditioning',
     duration: 15,

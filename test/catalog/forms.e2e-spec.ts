@@ -1,7 +1,7 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DataSource, IsNull } from 'typeorm';
 import { AppointmentType, AppointmentTypeForm } from '../../src/modules/catalog';
-import { FormField, FormsService } from '../../src/modules/forms';
+import { FormField, FormRepository } from '../../src/modules/forms';
 import { type ApiClient, apiClient, apiError } from '../support/api-client';
 import { type TestAccount, createAccount, startApi } from '../support/test-app';
 
@@ -572,7 +572,7 @@ describe('Forms: /forms (e2e)', () => {
     });
     await client.delete(`/forms/${removed.id}`);
 
-    const definitions = await app.get(FormsService).fieldDefinitionsFor(owner.id, typeId);
+    const definitions = await app.get(FormRepository).fieldDefinitionsFor(owner.id, typeId);
     expect(definitions).toEqual([
       {
         id: staff.fields[0].id,
@@ -603,6 +603,6 @@ describe('Forms: /forms (e2e)', () => {
     expect(definitions.map((d) => d.formId)).not.toContain(unlinked.id);
 
     // Another account asking for the type gets none of this account's forms.
-    expect(await app.get(FormsService).fieldDefinitionsFor(account.id, typeId)).toEqual([]);
+    expect(await app.get(FormRepository).fieldDefinitionsFor(account.id, typeId)).toEqual([]);
   });
 });

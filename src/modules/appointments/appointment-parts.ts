@@ -7,7 +7,7 @@ import type { Account } from '../accounts';
 import type { Appointment, SlotType } from '../availability';
 import { Label } from '../catalog';
 import { CertificateRedemptions, kindOf, priceAfterCoupon } from '../certificates';
-import { type FieldValue, FormsService, validateFieldValues } from '../forms';
+import { type FieldValue, FormRepository, validateFieldValues } from '../forms';
 import { AppointmentFieldValue } from './appointment-field-value.entity';
 import { TooManyLabelsError, InvalidValueError, UnknownLabelError } from './appointment.errors';
 import { blank, fieldInputs } from './booking-checks';
@@ -43,7 +43,7 @@ export interface SaleRequest {
 export class AppointmentParts {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
-    private readonly forms: FormsService,
+    private readonly forms: FormRepository,
     private readonly certificates: CertificateRedemptions,
   ) {}
 

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, In, LessThan, Not } from 'typeorm';
 import { Appointment } from '../availability';
-import { FormsService } from '../forms';
+import { FormRepository } from '../forms';
 import { AppointmentFieldValue } from './appointment-field-value.entity';
 
 /** How far back a client's answers are looked for: their latest earlier appointments. */
@@ -20,7 +20,7 @@ export const MAX_EARLIER_APPOINTMENTS = 1000;
 export class PastFormAnswers {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
-    private readonly forms: FormsService,
+    private readonly forms: FormRepository,
   ) {}
 
   /** The answers to add to the appointment's own, as if it had given them. */

@@ -1,16 +1,16 @@
 import { Injectable } from '@nestjs/common';
+import { QueryBus } from '@nestjs/cqrs';
 import { DateTime } from 'luxon';
 import { DomainError, NotFoundError } from '../../common/errors/domain-error';
 import { type Account, AccountDirectory } from '../accounts';
 import { AvailabilityService } from '../availability';
 import { AddonsService, AppointmentTypesService, CalendarsService } from '../catalog';
-import { FormsService } from '../forms';
+import { type FormView, ListFormsQuery } from '../forms';
 import type { Choices } from './scheduling-choices';
 
 type TypeView = Awaited<ReturnType<AppointmentTypesService['list']>>[number];
 type CalendarView = Awaited<ReturnType<CalendarsService['list']>>[number];
 type AddonView = Awaited<ReturnType<AddonsService['list']>>[number];
-type FormView = Awaited<ReturnType<FormsService['list']>>[number];
 
 /** Everything the scheduling page shows at the step the choices have reached. */
 export interface SchedulingModel {
@@ -43,7 +43,7 @@ export class SchedulingModels {
     private readonly types: AppointmentTypesService,
     private readonly calendars: CalendarsService,
     private readonly addons: AddonsService,
-    private readonly forms: FormsService,
+    private readonly queries: QueryBus,
     private readonly availability: AvailabilityService,
   ) {}
 
@@ -102,7 +102,7 @@ export class SchedulingModels {
     try {
       if (choices.datetime) {
         const [forms, details] = await Promise.all([
-          this.forms.list(account.id),
+          this.queries.execute(new ListFormsQuery(account.id)),
           this.types.get(account.id, type.id),
         ]);
         model.forms = forms.filter((f) => !f.hidden && type.formIDs.includes(f.id));
