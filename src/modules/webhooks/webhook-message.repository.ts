@@ -18,7 +18,7 @@ export const webhookMessagesTable = TypeOrmModule.forFeature([WebhookMessage]);
  * 10 s at most) plus a short wait for a place under the fairness limits (WAIT_MS) and recording it.
  * A worker that dies mid-attempt leaves the message to others after this.
  */
-export const LEASE_MS = 15_000;
+const LEASE_MS = 15_000;
 
 /**
  * A message due this little in the future may be claimed already: Bull's delayed jobs are timed by
@@ -26,7 +26,7 @@ export const LEASE_MS = 15_000;
  * scheduled the retry. Without it, such a job would find the message not due and end its chain,
  * leaving the message to the sweeper.
  */
-export const DUE_TOLERANCE_MS = 1000;
+const DUE_TOLERANCE_MS = 1000;
 
 /** A message claimed for one attempt, with what sending it needs. */
 export interface ClaimedMessage {
@@ -57,27 +57,12 @@ export interface EventMessages {
   subscriptionIds: number[];
 }
 
-/** A pending message found by the sweep: its job seems lost. */
-export interface LostMessage {
-  id: string;
-  attempts: number;
-}
-
-interface MessageRow {
+/** A claimed message as read: ids of BIGINT columns may come as strings, JSON as text. */
+type MessageRow = Omit<ClaimedMessage, 'id' | 'lease' | 'outboxId' | 'variables'> & {
   id: number | string;
-  account_id: number;
-  subscription_id: number;
-  outbox_id: number | string;
-  action: WebhookAction;
-  resource_id: number;
+  outboxId: number | string;
   variables: string | WebhookVariables;
-  attempts: number;
-  target: string;
-  subscription_status: WebhookStatus;
-  failing_since: Date | null;
-  enterprise_id: number | null;
-  api_key_encrypted: string;
-}
+};
 
 type Db = Pick<EntityManager, 'query'>;
 
@@ -220,7 +205,7 @@ export class WebhookMessageRepository {
     graceMs: number,
     limit: number,
     now: Date,
-  ): Promise<LostMessage[]> {
+  ): Promise<{ id: string; attempts: number }[]> {
     const rows: { id: number | string; attempts: number }[] = await tx.query(
       `SELECT id, attempts FROM webhook_messages
         WHERE status = 'pending' AND next_attempt_at < ? AND ${NOT_LEASED_AT}
@@ -249,9 +234,11 @@ export class WebhookMessageRepository {
     lease: Date,
   ): Promise<Map<string, ClaimedMessage>> {
     const rows: MessageRow[] = await db.query(
-      `SELECT m.id, m.account_id, m.subscription_id, m.outbox_id, m.action, m.resource_id,
-              m.variables, m.attempts, s.target, s.status AS subscription_status, s.failing_since,
-              s.enterprise_id, COALESCE(e.api_key_encrypted, a.api_key_encrypted) AS api_key_encrypted
+      `SELECT m.id, m.account_id AS accountId, m.subscription_id AS subscriptionId,
+              m.outbox_id AS outboxId, m.action, m.resource_id AS resourceId, m.variables,
+              m.attempts, s.target, s.status AS subscriptionStatus, s.failing_since AS failingSince,
+              s.enterprise_id AS enterpriseId,
+              COALESCE(e.api_key_encrypted, a.api_key_encrypted) AS apiKeyEncrypted
          FROM webhook_messages m
          JOIN webhook_subscriptions s ON s.id = m.subscription_id
          JOIN accounts a ON a.id = m.account_id
@@ -259,34 +246,26 @@ export class WebhookMessageRepository {
         WHERE m.id IN (?) AND m.leased_until = ?`,
       [ids, lease],
     );
-    return new Map(rows.map((row) => [String(row.id), claimedOf(row, lease)]));
+    return new Map(
+      rows.map((row) => [
+        String(row.id),
+        {
+          ...row,
+          id: String(row.id),
+          lease,
+          outboxId: String(row.outboxId),
+          // MariaDB's JSON is text to the driver; MySQL's is parsed already.
+          variables:
+            typeof row.variables === 'string'
+              ? (JSON.parse(row.variables) as WebhookVariables)
+              : row.variables,
+        },
+      ]),
+    );
   }
 }
 
 /** Besides its lease, a message must be pending and due (the parameter of `claimable`). */
 function dueBy(now: Date): unknown[] {
   return [new Date(now.getTime() + DUE_TOLERANCE_MS)];
-}
-
-function claimedOf(row: MessageRow, lease: Date): ClaimedMessage {
-  return {
-    id: String(row.id),
-    lease,
-    accountId: row.account_id,
-    subscriptionId: row.subscription_id,
-    outboxId: String(row.outbox_id),
-    action: row.action,
-    resourceId: row.resource_id,
-    // MariaDB's JSON is text to the driver; MySQL's is parsed already.
-    variables:
-      typeof row.variables === 'string'
-        ? (JSON.parse(row.variables) as WebhookVariables)
-        : row.variables,
-    attempts: row.attempts,
-    target: row.target,
-    subscriptionStatus: row.subscription_status,
-    failingSince: row.failing_since,
-    enterpriseId: row.enterprise_id,
-    apiKeyEncrypted: row.api_key_encrypted,
-  };
 }

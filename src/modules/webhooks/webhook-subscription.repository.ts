@@ -22,13 +22,6 @@ export const webhookTables = TypeOrmModule.forFeature([
 /** Whose subscriptions: an account's own, or an enterprise's (its members' events). */
 export type WebhookOwner = { accountId: number } | { enterpriseId: number };
 
-/** An active subscription an event of the account goes to (see activeFor). */
-export interface FanOutTarget {
-  id: number;
-  account_id: number;
-  action: string;
-}
-
 /**
  * The webhook_subscriptions table. Not a TenantRepository: a row is an account's or an enterprise's
  * (account_id null), and is deleted for good. Each method runs in `tx` when given, else on the pool.
@@ -118,7 +111,10 @@ export class WebhookSubscriptionRepository {
    * index). An enterprise's subscriptions hear its members' events: they come with the member's
    * account id (the membership as it is now, read by the (enterprise_id, action, status) index).
    */
-  activeFor(accountIds: number[], actions: string[]): Promise<FanOutTarget[]> {
+  activeFor(
+    accountIds: number[],
+    actions: string[],
+  ): Promise<{ id: number; account_id: number; action: string }[]> {
     return this.dataSource.query(
       `SELECT id, account_id, action FROM webhook_subscriptions
         WHERE account_id IN (?) AND action IN (?) AND status = 'active'
