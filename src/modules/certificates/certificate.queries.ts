@@ -1,7 +1,7 @@
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import type { Account } from '../accounts';
 import { CertificateRedemptions, expired, usableFor } from './certificate-redemptions';
-import { type CertificateFilter, CertificateRepository } from './certificate.repository';
+import { CertificateRepository } from './certificate.repository';
 import type { ListCertificatesRequest } from './certificate.requests';
 import { type CertificateView, toCertificateView } from './certificate.view';
 
@@ -20,7 +20,7 @@ export class ListCertificatesHandler implements IQueryHandler<ListCertificatesQu
   constructor(private readonly certificates: CertificateRepository) {}
 
   async execute({ account, request }: ListCertificatesQuery): Promise<CertificateView[]> {
-    const filter: CertificateFilter = {
+    const filter = {
       ...(request.productID !== undefined ? { productId: request.productID } : {}),
       ...(request.orderID !== undefined ? { orderId: request.orderID } : {}),
       ...(request.email !== undefined ? { email: request.email.trim().toLowerCase() } : {}),

@@ -21,14 +21,6 @@ export const certificateTables = TypeOrmModule.forFeature([
   Payment,
 ]);
 
-/** What a certificate is listed by (`GET /certificates`). */
-export interface CertificateFilter {
-  productId?: number;
-  orderId?: number;
-  /** Lower-cased. */
-  email?: string;
-}
-
 type Lock = { tx?: EntityManager; forUpdate?: boolean };
 
 @Injectable()
@@ -40,8 +32,11 @@ export class CertificateRepository extends TenantRepository<Certificate> {
     super(dataSource, Certificate);
   }
 
-  /** The account's live certificates, by id. */
-  listWhere(accountId: number, filter: CertificateFilter): Promise<Certificate[]> {
+  /** The account's live certificates, by id; `filter` as `GET /certificates` reads it. */
+  listWhere(
+    accountId: number,
+    filter: { productId?: number; orderId?: number; email?: string },
+  ): Promise<Certificate[]> {
     return this.rows().find({
       where: { accountId, deletedAt: IsNull(), ...filter },
       order: { id: 'ASC' },
@@ -174,11 +169,24 @@ export class CertificateRepository extends TenantRepository<Certificate> {
   async issue(
     tx: EntityManager,
     row: Omit<Certificate, 'id' | 'code'>,
-    chosen: string | undefined,
+    chosen?: string,
   ): Promise<Certificate> {
     if (chosen !== undefined && (await this.coupons.codeTaken(tx, row.accountId, chosen)))
       throw new CertificateCodeInUseError(chosen);
-    const certificate = await this.insertWithCode(tx, row, chosen);
+    let certificate: Certificate | undefined;
+    for (let attempt = 0; !certificate; attempt++) {
+      const code = chosen ?? generateCode();
+      try {
+        // A savepoint: a refused insert must not end the caller's transaction.
+        certificate = await tx.transaction((inner) =>
+          inner.save(Object.assign(new Certificate(), { ...row, code })),
+        );
+      } catch (e) {
+        if (!isDuplicateEntry(e)) throw e;
+        if (chosen !== undefined) throw new CertificateCodeInUseError(chosen);
+        if (attempt >= 4) throw e;
+      }
+    }
     if (row.kind === 'package' && row.productId !== null) {
       const counts = await tx
         .createQueryBuilder(ProductAppointmentType, 'pc')
@@ -196,25 +204,5 @@ export class CertificateRepository extends TenantRepository<Certificate> {
         );
     }
     return certificate;
-  }
-
-  private async insertWithCode(
-    tx: EntityManager,
-    row: Omit<Certificate, 'id' | 'code'>,
-    chosen: string | undefined,
-  ): Promise<Certificate> {
-    for (let attempt = 0; ; attempt++) {
-      const code = chosen ?? generateCode();
-      try {
-        // A savepoint: a refused insert must not end the caller's transaction.
-        return await tx.transaction((inner) =>
-          inner.save(Object.assign(new Certificate(), { ...row, code })),
-        );
-      } catch (e) {
-        if (!isDuplicateEntry(e)) throw e;
-        if (chosen !== undefined) throw new CertificateCodeInUseError(chosen);
-        if (attempt >= 4) throw e;
-      }
-    }
   }
 }

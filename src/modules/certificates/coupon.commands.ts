@@ -1,5 +1,4 @@
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import type { EntityManager } from 'typeorm';
 import { isDuplicateEntry } from '../../common/database/mysql-errors';
 import { UnitOfWork } from '../../common/database/unit-of-work';
 import { toCents } from '../../common/money/money';
@@ -45,7 +44,8 @@ export class CreateCouponHandler implements ICommandHandler<CreateCouponCommand>
     const code = request.code ?? null;
     return withCodeRace(code, () =>
       this.unitOfWork.run(accountId, async (tx) => {
-        if (code !== null) await checkCodeFree(this.coupons, tx, accountId, code);
+        if (code !== null && (await this.coupons.codeTaken(tx, accountId, code)))
+          throw new CouponCodeInUseError(code);
         const typeIds = request.appointmentTypeIDs ?? [];
         await checkAppointmentTypeIds(tx, accountId, typeIds);
         const now = new Date();
@@ -97,7 +97,8 @@ export class UpdateCouponHandler implements ICommandHandler<UpdateCouponCommand>
             ? coupon.discountAmount
             : toCents(request.discountAmount);
         checkDiscount(discountType, discountAmount);
-        if (request.code) await checkCodeFree(this.coupons, tx, accountId, request.code, coupon.id);
+        if (request.code && (await this.coupons.codeTaken(tx, accountId, request.code, coupon.id)))
+          throw new CouponCodeInUseError(request.code);
         if (request.appointmentTypeIDs) {
           await checkAppointmentTypeIds(tx, accountId, request.appointmentTypeIDs);
         }
@@ -138,16 +139,6 @@ export class DeleteCouponHandler implements ICommandHandler<DeleteCouponCommand>
   execute({ accountId, id }: DeleteCouponCommand): Promise<void> {
     return this.unitOfWork.run(accountId, (tx) => this.coupons.softDelete(accountId, id, tx));
   }
-}
-
-async function checkCodeFree(
-  coupons: CouponRepository,
-  tx: EntityManager,
-  accountId: number,
-  code: string,
-  exceptId?: number,
-): Promise<void> {
-  if (await coupons.codeTaken(tx, accountId, code, exceptId)) throw new CouponCodeInUseError(code);
 }
 
 /** Two requests can both find a code free; the unique key then refuses the second. */

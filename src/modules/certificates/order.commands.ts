@@ -1,8 +1,7 @@
 import { Command, CommandHandler, type ICommandHandler, QueryBus } from '@nestjs/cqrs';
 import type { EntityManager } from 'typeorm';
-import { UnitOfWork } from '../../common/database/unit-of-work';
+import { type Emit, UnitOfWork } from '../../common/database/unit-of-work';
 import { isPaidInFull } from '../../common/money/money';
-import type { DomainEvent } from '../../common/outbox/domain-event';
 import type { Account } from '../accounts';
 import { productCertificate } from './certificate.commands';
 import { CertificateRepository } from './certificate.repository';
@@ -13,7 +12,6 @@ import { OrderRepository } from './order.repository';
 import type { CreateOrderRequest } from './order.requests';
 import type { OrderView } from './order.view';
 import { PaymentLedger, retryTransactionIdRace } from './payment-ledger';
-import type { PaymentSubject } from './payment.errors';
 import { PaymentRepository } from './payment.repository';
 import type { NewPayment } from './payment.requests';
 import { type PaymentView, toPaymentView } from './payment.view';
@@ -96,7 +94,7 @@ export class CompleteOrderHandler implements ICommandHandler<CompleteOrderComman
     await this.unitOfWork.run(account.id, async (tx, emit) => {
       const order = await this.orders.find(account.id, id, { forUpdate: true, tx });
       if (order.status !== 'unpaid') return;
-      const subject = orderSubject(order);
+      const subject = { kind: 'order', id: order.id } as const;
       const paid = await this.payments.paidOn(tx, account.id, subject);
       if (paid < order.totalCents)
         await this.ledger.append(
@@ -106,7 +104,7 @@ export class CompleteOrderHandler implements ICommandHandler<CompleteOrderComman
           completion(order.totalCents - paid),
           paid,
         );
-      emit(...(await markPaid(this.orders, this.certificates, tx, account, order)));
+      await markPaid(this.orders, this.certificates, tx, emit, account, order);
     });
     return this.queries.execute(new GetOrderQuery(account, id));
   }
@@ -142,7 +140,7 @@ export class RecordOrderPaymentHandler implements ICommandHandler<RecordOrderPay
     const payment = await retryTransactionIdRace(() =>
       this.unitOfWork.run(account.id, async (tx, emit) => {
         const order = await this.orders.find(account.id, id, { forUpdate: true, tx });
-        const subject = orderSubject(order);
+        const subject = { kind: 'order', id: order.id } as const;
         const previous = await this.ledger.recorded(tx, account.id, subject, request);
         if (previous) return previous;
         const paid = await this.payments.paidOn(tx, account.id, subject);
@@ -150,9 +148,9 @@ export class RecordOrderPaymentHandler implements ICommandHandler<RecordOrderPay
         const covered = isPaidInFull(paid + payment.amountCents, order.totalCents);
         if (order.totalCents > 0 && order.status !== 'delivered') {
           if (covered && order.status === 'unpaid')
-            emit(...(await markPaid(this.orders, this.certificates, tx, account, order)));
+            await markPaid(this.orders, this.certificates, tx, emit, account, order);
           if (!covered && order.status === 'paid')
-            await this.orders.setStatus(tx, order.id, 'unpaid');
+            await this.orders.save(Object.assign(order, { status: 'unpaid' }), tx);
         }
         return payment;
       }),
@@ -169,33 +167,27 @@ async function markPaid(
   orders: OrderRepository,
   certificates: CertificateRepository,
   tx: EntityManager,
+  emit: Emit,
   account: Account,
   order: Order,
-): Promise<DomainEvent[]> {
+): Promise<void> {
   order.status = 'paid';
-  if (order.completedAt) {
-    await orders.save(order, tx);
-    return [];
+  if (!order.completedAt) {
+    const product = await certificates.productAsItIs(tx, order.productId);
+    const certificate = await certificates.issue(
+      tx,
+      productCertificate(account, product, { email: order.email, orderId: order.id }),
+    );
+    order.completedAt = new Date();
+    emit(
+      new OrderCompletedEvent(account.id, {
+        orderId: order.id,
+        productId: product.id,
+        certificateIds: [certificate.id],
+      }),
+    );
   }
-  const product = await certificates.productAsItIs(tx, order.productId);
-  const certificate = await certificates.issue(
-    tx,
-    productCertificate(account, product, { email: order.email, orderId: order.id }),
-    undefined,
-  );
-  order.completedAt = new Date();
   await orders.save(order, tx);
-  return [
-    new OrderCompletedEvent(account.id, {
-      orderId: order.id,
-      productId: product.id,
-      certificateIds: [certificate.id],
-    }),
-  ];
-}
-
-function orderSubject(order: Order): PaymentSubject {
-  return { kind: 'order', id: order.id };
 }
 
 /** The payment PUT /orders/{id}/complete records for what is still due. */

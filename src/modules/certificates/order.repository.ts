@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, type EntityManager } from 'typeorm';
+import { DataSource } from 'typeorm';
 import { TenantRepository } from '../../common/database/tenant-repository';
-import { Order, type OrderStatus } from './order.entity';
+import { Order } from './order.entity';
 
 @Injectable()
 export class OrderRepository extends TenantRepository<Order> {
@@ -13,9 +13,5 @@ export class OrderRepository extends TenantRepository<Order> {
   /** The account's `max` newest orders, newest first. */
   newest(accountId: number, max: number): Promise<Order[]> {
     return this.rows().find({ where: { accountId }, order: { id: 'DESC' }, take: max });
-  }
-
-  async setStatus(tx: EntityManager, id: number, status: OrderStatus): Promise<void> {
-    await tx.update(Order, { id }, { status });
   }
 }
