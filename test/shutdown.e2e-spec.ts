@@ -11,7 +11,7 @@ import type { DomainEventConsumer } from '../src/common/outbox/domain-event-cons
 import { DomainEventType } from '../src/common/outbox/domain-event-types';
 import { DomainEventPublisher } from '../src/common/outbox/domain-event-publisher';
 import { batchJobId } from '../src/common/outbox/outbox-dispatcher';
-import { Outbox } from '../src/common/outbox/outbox';
+import { Outbox } from '../src/common/outbox/outbox.repository';
 import { QueueName } from '../src/common/queues/queue-names';
 import { Public } from '../src/common/http/public.decorator';
 import { apiClient } from './support/api-client';

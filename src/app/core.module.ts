@@ -11,6 +11,7 @@ import { dataSourceOptions } from '../common/database/data-source-options';
 import { ReadReplicas } from '../common/database/read-replicas';
 import { RecentWrites } from '../common/database/recent-writes';
 import { UnitOfWork } from '../common/database/unit-of-work';
+import { OutboxRepository } from '../common/outbox/outbox.repository';
 import { migrate, prepareServer } from '../common/database/schema';
 import { ClusterConnections } from '../common/queues/cluster-connections';
 import { isCluster, queuePrefix } from '../common/queues/redis-connections';
@@ -56,8 +57,8 @@ export class CoreModule {
         }),
         CqrsModule.forRoot(),
       ],
-      providers: [Secrets, RecentWrites, ReadReplicas, AccountEpochs, UnitOfWork],
-      exports: [Secrets, RecentWrites, ReadReplicas, AccountEpochs, UnitOfWork],
+      providers: [Secrets, RecentWrites, ReadReplicas, AccountEpochs, OutboxRepository, UnitOfWork],
+      exports: [Secrets, RecentWrites, ReadReplicas, AccountEpochs, OutboxRepository, UnitOfWork],
     };
   }
 }

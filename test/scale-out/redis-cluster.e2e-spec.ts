@@ -17,7 +17,7 @@ import {
 } from '../../src/common/outbox/domain-event-consumer';
 import { DomainEventType } from '../../src/common/outbox/domain-event-types';
 import { DomainEventPublisher } from '../../src/common/outbox/domain-event-publisher';
-import { Outbox } from '../../src/common/outbox/outbox';
+import { Outbox } from '../../src/common/outbox/outbox.repository';
 import { OutboxRecord } from '../../src/common/outbox/outbox-record.entity';
 import { QueueName } from '../../src/common/queues/queue-names';
 import { everyTypeTo } from '../support/domain-events';

@@ -4,7 +4,7 @@ import { DataSource, type EntityManager } from 'typeorm';
 import type { IsolationLevel } from 'typeorm/driver/types/IsolationLevel';
 import type { DomainEvent } from '../outbox/domain-event';
 import { DomainEventPublisher } from '../outbox/domain-event-publisher';
-import { Outbox } from '../outbox/outbox';
+import { Outbox } from '../outbox/outbox.repository';
 import { AccountEpochs } from './account-epochs';
 import { retryLockConflicts } from './lock-retries';
 import { RecentWrites } from './recent-writes';

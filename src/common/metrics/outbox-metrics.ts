@@ -1,8 +1,7 @@
 import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
+import { OutboxRepository } from '../outbox/outbox.repository';
 import type { Logger } from 'pino';
 import { Counter } from 'prom-client';
-import { DataSource } from 'typeorm';
 import { ROOT_LOGGER } from '../logging/logging.module';
 import { Metrics } from './metrics';
 import { ScrapeCache } from './scrape-cache';
@@ -49,7 +48,7 @@ export class OutboxMetrics implements OnModuleInit {
   );
 
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly rows: OutboxRepository,
     private readonly metrics: Metrics,
     @Inject(ROOT_LOGGER) private readonly logger: Logger,
   ) {
@@ -90,12 +89,7 @@ export class OutboxMetrics implements OnModuleInit {
     );
   }
 
-  private async read(): Promise<Oldest> {
-    const [row] = await this.dataSource.query<Oldest[]>(
-      `SELECT
-         (SELECT created_at FROM outbox WHERE dispatched_at IS NULL ORDER BY id LIMIT 1) AS undispatched,
-         (SELECT created_at FROM outbox WHERE processed_at IS NULL ORDER BY id LIMIT 1) AS unprocessed`,
-    );
-    return row;
+  private read(): Promise<Oldest> {
+    return this.rows.oldest();
   }
 }

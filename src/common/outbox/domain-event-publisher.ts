@@ -1,8 +1,8 @@
 import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
 import type { Logger } from 'pino';
 import { ROOT_LOGGER } from '../logging/logging.module';
-import type { PendingEvents } from './outbox';
-import { type DispatchedJob, OutboxDispatcher } from './outbox-dispatcher';
+import { OutboxDispatcher } from './outbox-dispatcher';
+import type { DispatchedJob, PendingEvents } from './outbox.repository';
 import type { OutboxRecord } from './outbox-record.entity';
 
 /** How long enqueued rows wait to be marked dispatched together, and how many at most. */

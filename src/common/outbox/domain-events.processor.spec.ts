@@ -11,6 +11,7 @@ import {
 } from './domain-event-consumer';
 import { DOMAIN_EVENT_TYPES, DomainEventType } from './domain-event-types';
 import { DomainEventsProcessor } from './domain-events.processor';
+import { OutboxRepository } from './outbox.repository';
 
 /** A consumer that records what it was handed, and can be made to fail or to wait. */
 class FakeConsumer implements DomainEventConsumer {
@@ -53,6 +54,7 @@ describe('DomainEventsProcessor', () => {
     const moduleRef = await Test.createTestingModule({
       providers: [
         DomainEventsProcessor,
+        OutboxRepository,
         { provide: DOMAIN_EVENT_CONSUMERS, useValue: consumers },
         { provide: getDataSourceToken(), useValue: dataSource },
         { provide: ROOT_LOGGER, useValue: createRootLogger('silent', 'worker') },

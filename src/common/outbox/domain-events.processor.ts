@@ -1,9 +1,7 @@
 import { Process, Processor } from '@nestjs/bull';
 import { Inject } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import type { Job } from 'bull';
 import type { Logger } from 'pino';
-import { DataSource } from 'typeorm';
 import { Batcher } from '../database/batcher';
 import { ROOT_LOGGER } from '../logging/logging.module';
 import { QueueName } from '../queues/queue-names';
@@ -16,6 +14,7 @@ import {
 } from './domain-event-consumer';
 import type { DomainEventType } from './domain-event-types';
 import { EVENTS_JOB } from './outbox-dispatcher';
+import { OutboxRepository } from './outbox.repository';
 
 /** Jobs of domain events handled at once per worker process (see `handle`). */
 export const DOMAIN_EVENT_CONCURRENCY = 64;
@@ -45,7 +44,7 @@ export class DomainEventsProcessor {
 
   constructor(
     @Inject(DOMAIN_EVENT_CONSUMERS) consumers: DomainEventConsumers,
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly rows: OutboxRepository,
     @Inject(ROOT_LOGGER) private readonly logger: Logger,
   ) {
     this.consumers = consumersByType(consumers);
@@ -88,19 +87,12 @@ export class DomainEventsProcessor {
 
   /** The events of a job tried again whose rows are not marked processed yet. */
   private async unprocessed(events: RecordedEvent[]): Promise<RecordedEvent[]> {
-    const rows: { id: string }[] = await this.dataSource.query(
-      'SELECT id FROM outbox WHERE id IN (?) AND processed_at IS NULL',
-      [events.map((e) => e.outboxId)],
-    );
-    const open = new Set(rows.map((r) => String(r.id)));
+    const open = await this.rows.unprocessed(events.map((e) => e.outboxId));
     return events.filter((e) => open.has(e.outboxId));
   }
 
   private async markProcessed(ids: string[]): Promise<void[]> {
-    await this.dataSource.query(
-      'UPDATE outbox SET processed_at = ? WHERE id IN (?) AND processed_at IS NULL',
-      [new Date(), ids],
-    );
+    await this.rows.markProcessed(ids);
     return [];
   }
 }

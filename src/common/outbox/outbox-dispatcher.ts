@@ -1,14 +1,14 @@
 import { createHash } from 'node:crypto';
 import { InjectQueue } from '@nestjs/bull';
 import { Inject, Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import type { Queue } from 'bull';
 import type { Logger } from 'pino';
-import { DataSource, type EntityManager } from 'typeorm';
+import type { EntityManager } from 'typeorm';
 import { ROOT_LOGGER } from '../logging/logging.module';
 import { QueueName } from '../queues/queue-names';
 import type { DomainEventBatch } from './domain-event';
 import { type OutboxRecord, toRecordedEvent } from './outbox-record.entity';
+import { type DispatchedJob, OutboxRepository } from './outbox.repository';
 import { withTimeout } from '../time/with-timeout';
 
 const ENQUEUE_TIMEOUT_MS = 3000;
@@ -21,12 +21,6 @@ const DAY_SECONDS = 24 * 60 * 60;
 export const EVENTS_PER_JOB = 32;
 /** The name of the domain-events queue's jobs. */
 export const EVENTS_JOB = 'events';
-
-/** A job added to the queue and the outbox rows whose events it carries. */
-export interface DispatchedJob {
-  jobId: string;
-  outboxIds: string[];
-}
 
 /**
  * The job id of a set of rows: the first row id and a digest of all of them. The same rows handed
@@ -50,7 +44,7 @@ export function batchJobId(outboxIds: string[]): string {
 export class OutboxDispatcher {
   constructor(
     @InjectQueue(QueueName.DomainEvents) private readonly queue: Queue<DomainEventBatch>,
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly rows: OutboxRepository,
     @Inject(ROOT_LOGGER) private readonly logger: Logger,
   ) {}
 
@@ -67,19 +61,9 @@ export class OutboxDispatcher {
     return jobs;
   }
 
-  /**
-   * Records that the rows reached the queue, and in which job: the relay leaves them alone from
-   * then on, unless they stay unprocessed for long. One UPDATE for all the jobs.
-   */
-  async markDispatched(jobs: DispatchedJob[], tx?: EntityManager): Promise<void> {
-    const ids = jobs.flatMap((j) => j.outboxIds);
-    if (ids.length === 0) return;
-    const cases = jobs.map(() => 'WHEN id IN (?) THEN ?').join(' ');
-    await (tx ?? this.dataSource.manager).query(
-      `UPDATE outbox SET dispatched_at = ?, job_id = CASE ${cases} END
-        WHERE id IN (?) AND dispatched_at IS NULL`,
-      [new Date(), ...jobs.flatMap((j) => [j.outboxIds, j.jobId]), ids],
-    );
+  /** Records that the rows reached the queue, and in which job (see OutboxRepository). */
+  markDispatched(jobs: DispatchedJob[], tx?: EntityManager): Promise<void> {
+    return this.rows.markDispatched(jobs, tx);
   }
 
   /** Adds the rows' jobs to the queue (a job already there is left as it is). */

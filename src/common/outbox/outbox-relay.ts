@@ -6,10 +6,10 @@ import {
 } from '@nestjs/common';
 import { ModuleRef } from '@nestjs/core';
 import { getQueueToken } from '@nestjs/bull';
-import { InjectDataSource } from '@nestjs/typeorm';
 import type { Queue } from 'bull';
 import type { Logger } from 'pino';
-import { DataSource, type EntityManager, In } from 'typeorm';
+import type { EntityManager } from 'typeorm';
+import { UnitOfWork } from '../database/unit-of-work';
 import { AppConfig } from '../../config/app-config';
 import { ROOT_LOGGER } from '../logging/logging.module';
 import { OutboxMetrics, type OutboxRequeueReason } from '../metrics/outbox-metrics';
@@ -18,7 +18,8 @@ import { RepeatingPass } from '../queues/repeating-pass';
 import type { DomainEventBatch } from './domain-event';
 import { OutboxDispatcher } from './outbox-dispatcher';
 import { type JobVerdict, checkJob } from './outbox-job-check';
-import { OutboxRecord } from './outbox-record.entity';
+import type { OutboxRecord } from './outbox-record.entity';
+import { OutboxRepository } from './outbox.repository';
 
 const BATCH_SIZE = 200;
 
@@ -66,7 +67,8 @@ export class OutboxRelay implements OnApplicationBootstrap, OnModuleDestroy {
   private queue: Queue<DomainEventBatch> | undefined;
 
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly unitOfWork: UnitOfWork,
+    private readonly rows: OutboxRepository,
     private readonly dispatcher: OutboxDispatcher,
     private readonly moduleRef: ModuleRef,
     private readonly config: AppConfig,
@@ -98,22 +100,13 @@ export class OutboxRelay implements OnApplicationBootstrap, OnModuleDestroy {
     if (!this.dispatcher.queueReady) return 0;
     const now = Date.now();
     const { relayDelayMs, redeliverAfterMs } = this.config.outbox;
-    return this.dataSource.transaction(async (tx) => {
-      const rows = await tx
-        .createQueryBuilder(OutboxRecord, 'o')
-        .where('o.processed_at IS NULL')
-        .andWhere(
-          '((o.dispatched_at IS NULL AND o.created_at <= :cutoff) OR o.dispatched_at <= :redeliverCutoff)',
-          {
-            cutoff: new Date(now - relayDelayMs),
-            redeliverCutoff: new Date(now - redeliverAfterMs),
-          },
-        )
-        .orderBy('o.id', 'ASC')
-        .limit(BATCH_SIZE)
-        .setLock('pessimistic_write')
-        .setOnLocked('skip_locked')
-        .getMany();
+    // A sweep over every account's rows: no account's epoch to mark.
+    return this.unitOfWork.run(null, async (tx) => {
+      const cutoffs = {
+        cutoff: new Date(now - relayDelayMs),
+        redeliverCutoff: new Date(now - redeliverAfterMs),
+      };
+      const rows = await this.rows.due(tx, cutoffs, BATCH_SIZE);
       await this.dispatcher.dispatch(
         rows.filter((r) => r.dispatchedAt === null),
         tx,
@@ -165,16 +158,17 @@ export class OutboxRelay implements OnApplicationBootstrap, OnModuleDestroy {
         handedOver.push({ reason: verdict.reason, jobId, rows: jobRows });
     }
     const now = new Date();
-    await tx.update(OutboxRecord, { id: In(rows.map((r) => r.id)) }, { dispatchedAt: now });
-    if (processed.length > 0) {
-      await tx.update(OutboxRecord, { id: In(processed) }, { processedAt: now });
-    }
+    await this.rows.set(
+      tx,
+      rows.map((r) => r.id),
+      { dispatchedAt: now },
+    );
+    await this.rows.set(tx, processed, { processedAt: now });
     for (const { reason, jobId, rows: jobRows } of handedOver) {
       // A failed job was retried in place, and its rows keep it. The others are added again under
       // the id their rows make: the job's own when none of its rows was processed meanwhile.
       const jobs = reason === 'failed' ? [] : await this.dispatcher.enqueue(jobRows);
-      for (const job of jobs)
-        await tx.update(OutboxRecord, { id: In(job.outboxIds) }, { jobId: job.jobId });
+      for (const job of jobs) await this.rows.set(tx, job.outboxIds, { jobId: job.jobId });
       this.outboxMetrics.countRequeued(reason, reason === 'failed' ? 1 : jobs.length);
       this.logger.warn(
         {

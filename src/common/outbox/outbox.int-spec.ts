@@ -14,7 +14,7 @@ import { DOMAIN_EVENT_CONSUMERS, type DomainEventConsumer } from './domain-event
 import { DomainEventType } from './domain-event-types';
 import { DomainEventPublisher } from './domain-event-publisher';
 import { EVENTS_JOB } from './outbox-dispatcher';
-import { Outbox } from './outbox';
+import { Outbox } from './outbox.repository';
 import { OutboxRecord } from './outbox-record.entity';
 import { OutboxRelay } from './outbox-relay';
 
