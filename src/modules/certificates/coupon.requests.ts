@@ -33,7 +33,7 @@ export class CreateCouponRequest {
   @IsIn(DISCOUNT_TYPES)
   discountType!: DiscountType;
 
-  /** Dollars or percent; its range depends on the discount type (see CouponsService). */
+  /** Dollars or percent; its range depends on the discount type (see checkDiscount). */
   @IsMoney()
   discountAmount!: number | string;
 
