@@ -246,7 +246,6 @@ const SQL_NOT_YET_IN_REPOSITORIES = new Set([
   'appointments',
   'availability',
   'calendar-sync',
-  'catalog',
   'notifications',
   'oauth',
   'pages',

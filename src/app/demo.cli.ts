@@ -9,13 +9,13 @@ import {
   assertEmail,
 } from '../modules/accounts';
 import {
-  AddonsService,
-  AppointmentTypesService,
   Calendar,
-  CalendarsService,
-  ClassSessionsService,
+  CreateAddonCommand,
+  CreateAppointmentTypeCommand,
+  CreateCalendarCommand,
+  CreateClassSessionCommand,
   CreateLabelCommand,
-  ProductsService,
+  CreateProductCommand,
 } from '../modules/catalog';
 import { CreateCouponCommand } from '../modules/certificates';
 import { CreateFormCommand } from '../modules/forms';
@@ -51,36 +51,40 @@ export async function seedDemo(
   if (await dataSource.getRepository(Calendar).existsBy({ accountId }))
     return { ...credentials, email, seeded: false };
 
-  const calendars = app.get(CalendarsService);
-  const newYork = await calendars.create(accountId, DEMO_TIMEZONE, {
-    name: 'Alex (New York)',
-    email: 'alex@example.com',
-    location: '5th Avenue studio',
-    timezone: 'America/New_York',
-    hours: {
-      monday: [
-        { start: '09:00', end: '12:00' },
-        { start: '13:00', end: '17:00' },
-      ],
-      tuesday: [{ start: '09:00', end: '17:00' }],
-      wednesday: [{ start: '09:00', end: '17:00' }],
-      thursday: [{ start: '12:00', end: '20:00' }],
-      friday: [{ start: '09:00', end: '15:00' }],
-    },
-    overrides: { [nextChristmas()]: [] },
-  });
-  const london = await calendars.create(accountId, DEMO_TIMEZONE, {
-    name: 'Sam (London)',
-    email: 'sam@example.com',
-    location: 'Shoreditch',
-    timezone: 'Europe/London',
-    hours: Object.fromEntries(
-      ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'].map((day) => [
-        day,
-        [{ start: '08:00', end: '18:00' }],
-      ]),
-    ),
-  });
+  const commands = app.get(CommandBus);
+  const newYork = await commands.execute(
+    new CreateCalendarCommand(accountId, DEMO_TIMEZONE, {
+      name: 'Alex (New York)',
+      email: 'alex@example.com',
+      location: '5th Avenue studio',
+      timezone: 'America/New_York',
+      hours: {
+        monday: [
+          { start: '09:00', end: '12:00' },
+          { start: '13:00', end: '17:00' },
+        ],
+        tuesday: [{ start: '09:00', end: '17:00' }],
+        wednesday: [{ start: '09:00', end: '17:00' }],
+        thursday: [{ start: '12:00', end: '20:00' }],
+        friday: [{ start: '09:00', end: '15:00' }],
+      },
+      overrides: { [nextChristmas()]: [] },
+    }),
+  );
+  const london = await commands.execute(
+    new CreateCalendarCommand(accountId, DEMO_TIMEZONE, {
+      name: 'Sam (London)',
+      email: 'sam@example.com',
+      location: 'Shoreditch',
+      timezone: 'Europe/London',
+      hours: Object.fromEntries(
+        ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'].map((day) => [
+          day,
+          [{ start: '08:00', end: '18:00' }],
+        ]),
+      ),
+    }),
+  );
 
   const intake = await app.get(CommandBus).execute(
     new CreateFormCommand(accountId, {
@@ -100,58 +104,62 @@ export async function seedDemo(
       ],
     }),
   );
-  const conditioning = await app.get(AddonsService).create(accountId, {
-    name: 'Deep conditioning',
-    duration: 15,
-    price: '15.00',
-  });
+  const conditioning = await commands.execute(
+    new CreateAddonCommand(accountId, { name: 'Deep conditioning', duration: 15, price: '15.00' }),
+  );
   await app
     .get(CommandBus)
     .execute(new CreateLabelCommand(accountId, { name: 'VIP', color: 'purple' }));
 
-  const types = app.get(AppointmentTypesService);
-  const haircut = await types.create(accountId, {
-    name: 'Haircut',
-    description: 'Wash, cut and style.',
-    duration: 45,
-    price: '40.00',
-    category: 'Hair',
-    color: '#E0A030',
-    paddingAfter: 15,
-    slotInterval: 15,
-    calendarIDs: [newYork.id, london.id],
-    addonIDs: [conditioning.id],
-    formIDs: [intake.id],
-  });
-  const yoga = await types.create(accountId, {
-    name: 'Morning yoga',
-    description: 'An hour of vinyasa for all levels.',
-    duration: 60,
-    price: '20.00',
-    category: 'Classes',
-    color: '#3D9970',
-    type: 'class',
-    classSize: 10,
-    calendarIDs: [london.id],
-  });
-  const sessions = app.get(ClassSessionsService);
+  const haircut = await commands.execute(
+    new CreateAppointmentTypeCommand(accountId, {
+      name: 'Haircut',
+      description: 'Wash, cut and style.',
+      duration: 45,
+      price: '40.00',
+      category: 'Hair',
+      color: '#E0A030',
+      paddingAfter: 15,
+      slotInterval: 15,
+      calendarIDs: [newYork.id, london.id],
+      addonIDs: [conditioning.id],
+      formIDs: [intake.id],
+    }),
+  );
+  const yoga = await commands.execute(
+    new CreateAppointmentTypeCommand(accountId, {
+      name: 'Morning yoga',
+      description: 'An hour of vinyasa for all levels.',
+      duration: 60,
+      price: '20.00',
+      category: 'Classes',
+      color: '#3D9970',
+      type: 'class',
+      classSize: 10,
+      calendarIDs: [london.id],
+    }),
+  );
   const today = DateTime.now().setZone('Europe/London').startOf('day');
   for (let day = 1; day <= 5; day++) {
-    await sessions.create(accountId, {
-      appointmentTypeID: yoga.id,
-      calendarID: london.id,
-      datetime: `${today.plus({ days: day }).toISODate()}T08:00`,
-    });
+    await commands.execute(
+      new CreateClassSessionCommand(accountId, {
+        appointmentTypeID: yoga.id,
+        calendarID: london.id,
+        datetime: `${today.plus({ days: day }).toISODate()}T08:00`,
+      }),
+    );
   }
 
-  await app.get(ProductsService).create(accountId, {
-    name: 'Five haircuts',
-    description: 'Five haircuts for the price of four and a half.',
-    price: '180.00',
-    type: 'appointments',
-    expires: 365,
-    appointmentTypeCounts: { [haircut.id]: 5 },
-  });
+  await commands.execute(
+    new CreateProductCommand(accountId, {
+      name: 'Five haircuts',
+      description: 'Five haircuts for the price of four and a half.',
+      price: '180.00',
+      type: 'appointments',
+      expires: 365,
+      appointmentTypeCounts: { [haircut.id]: 5 },
+    }),
+  );
   await app.get(CommandBus).execute(
     new CreateCouponCommand(accountId, {
       code: 'WELCOME10',

@@ -135,7 +135,7 @@ export class AppointmentTypeAttributes {
   maxPerWeek?: number | null;
 }
 
-export class ListAppointmentTypesQuery {
+export class ListAppointmentTypesRequest {
   @BooleanQuery()
   @Optional()
   @IsBoolean()

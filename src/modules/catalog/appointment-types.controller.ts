@@ -1,4 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Post, Put, Query } from '@nestjs/common';
+import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import {
   ApiBasicAuth,
   ApiBearerAuth,
@@ -12,9 +13,17 @@ import { ApiErrors } from '../../common/openapi/api-errors';
 import { IdParam } from '../../common/http/id-param';
 import { NUMERIC } from '../../common/http/route-catalog';
 import { CurrentAccountId } from '../accounts';
-import { AppointmentTypeAttributes, ListAppointmentTypesQuery } from './appointment-type.requests';
+import {
+  CreateAppointmentTypeCommand,
+  DeleteAppointmentTypeCommand,
+  UpdateAppointmentTypeCommand,
+} from './appointment-type.commands';
+import { GetAppointmentTypeQuery, ListAppointmentTypesQuery } from './appointment-type.queries';
+import {
+  AppointmentTypeAttributes,
+  ListAppointmentTypesRequest,
+} from './appointment-type.requests';
 import { AppointmentTypeDetails, AppointmentTypeView } from './appointment-type.view';
-import { AppointmentTypesService } from './appointment-types.service';
 
 /** What creating or changing a type may be refused for, beyond its attributes' own codes. */
 const TYPE_ERRORS = [
@@ -30,7 +39,10 @@ const TYPE_ERRORS = [
 @ApiBasicAuth()
 @Controller('appointment-types')
 export class AppointmentTypesController {
-  constructor(private readonly types: AppointmentTypesService) {}
+  constructor(
+    private readonly commands: CommandBus,
+    private readonly queries: QueryBus,
+  ) {}
 
   /** The reference shape; `?includeDeleted=true` adds the soft-deleted types. */
   @Get()
@@ -51,9 +63,11 @@ export class AppointmentTypesController {
   @ApiErrors({ 400: ['invalid_include_deleted'] })
   list(
     @CurrentAccountId() accountId: number,
-    @Query() query: ListAppointmentTypesQuery,
+    @Query() request: ListAppointmentTypesRequest,
   ): Promise<AppointmentTypeView[]> {
-    return this.types.list(accountId, query.includeDeleted ?? false);
+    return this.queries.execute(
+      new ListAppointmentTypesQuery(accountId, request.includeDeleted ?? false),
+    );
   }
 
   @Get(`:id${NUMERIC}`)
@@ -78,7 +92,7 @@ export class AppointmentTypesController {
     @CurrentAccountId() accountId: number,
     @IdParam() id: number,
   ): Promise<AppointmentTypeDetails> {
-    return this.types.get(accountId, id);
+    return this.queries.execute(new GetAppointmentTypeQuery(accountId, id));
   }
 
   @Post()
@@ -90,7 +104,7 @@ export class AppointmentTypesController {
     @CurrentAccountId() accountId: number,
     @Body() request: AppointmentTypeAttributes,
   ): Promise<AppointmentTypeDetails> {
-    return this.types.create(accountId, request);
+    return this.commands.execute(new CreateAppointmentTypeCommand(accountId, request));
   }
 
   @Put(`:id${NUMERIC}`)
@@ -102,7 +116,7 @@ export class AppointmentTypesController {
     @IdParam() id: number,
     @Body() request: AppointmentTypeAttributes,
   ): Promise<AppointmentTypeDetails> {
-    return this.types.update(accountId, id, request);
+    return this.commands.execute(new UpdateAppointmentTypeCommand(accountId, id, request));
   }
 
   @Delete(`:id${NUMERIC}`)
@@ -112,6 +126,6 @@ export class AppointmentTypesController {
     description: 'It stays on its appointments, and is listed with `includeDeleted=true`.',
   })
   delete(@CurrentAccountId() accountId: number, @IdParam() id: number): Promise<void> {
-    return this.types.delete(accountId, id);
+    return this.commands.execute(new DeleteAppointmentTypeCommand(accountId, id));
   }
 }

@@ -1,4 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Post, Put } from '@nestjs/common';
+import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { ApiBasicAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { IdParam } from '../../common/http/id-param';
 import { NUMERIC } from '../../common/http/route-catalog';
@@ -10,27 +11,35 @@ import {
   type CalendarDetailsView,
   type CalendarView,
 } from './calendar.view';
-import { CalendarsService } from './calendars.service';
+import {
+  CreateCalendarCommand,
+  DeleteCalendarCommand,
+  UpdateCalendarCommand,
+} from './calendar.commands';
+import { GetCalendarQuery, ListCalendarsQuery } from './calendar.queries';
 import { ApiView } from '../../common/openapi/view-schema';
 
 @ApiTags('catalog')
 @ApiBasicAuth()
 @Controller('calendars')
 export class CalendarsController {
-  constructor(private readonly calendars: CalendarsService) {}
+  constructor(
+    private readonly commands: CommandBus,
+    private readonly queries: QueryBus,
+  ) {}
 
   @ApiOperation({ summary: 'List the calendars' })
   @ApiView(CALENDAR_VIEW, { list: true })
   @Get()
   list(@CurrentAccountId() accountId: number): Promise<CalendarView[]> {
-    return this.calendars.list(accountId);
+    return this.queries.execute(new ListCalendarsQuery(accountId));
   }
 
   @ApiOperation({ summary: 'Read a calendar' })
   @ApiView(CALENDAR_DETAILS_VIEW)
   @Get(`:id${NUMERIC}`)
   get(@CurrentAccountId() accountId: number, @IdParam() id: number): Promise<CalendarDetailsView> {
-    return this.calendars.get(accountId, id);
+    return this.queries.execute(new GetCalendarQuery(accountId, id));
   }
 
   @ApiOperation({ summary: 'Create a calendar' })
@@ -41,7 +50,9 @@ export class CalendarsController {
     @CurrentPrincipal() principal: Principal,
     @Body() request: CreateCalendarRequest,
   ): Promise<CalendarDetailsView> {
-    return this.calendars.create(principal.accountId, principal.account.timezone, request);
+    return this.commands.execute(
+      new CreateCalendarCommand(principal.accountId, principal.account.timezone, request),
+    );
   }
 
   @ApiOperation({ summary: 'Change a calendar' })
@@ -52,13 +63,13 @@ export class CalendarsController {
     @IdParam() id: number,
     @Body() request: UpdateCalendarRequest,
   ): Promise<CalendarDetailsView> {
-    return this.calendars.update(accountId, id, request);
+    return this.commands.execute(new UpdateCalendarCommand(accountId, id, request));
   }
 
   @ApiOperation({ summary: 'Delete a calendar' })
   @Delete(`:id${NUMERIC}`)
   @HttpCode(204)
   delete(@CurrentAccountId() accountId: number, @IdParam() id: number): Promise<void> {
-    return this.calendars.delete(accountId, id);
+    return this.commands.execute(new DeleteCalendarCommand(accountId, id));
   }
 }

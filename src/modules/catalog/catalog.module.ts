@@ -1,50 +1,44 @@
 import { Module } from '@nestjs/common';
-import { TypeOrmModule } from '@nestjs/typeorm';
-import { Addon } from './addon.entity';
+import { CreateAddonHandler, DeleteAddonHandler, UpdateAddonHandler } from './addon.commands';
+import { GetAddonHandler, ListAddonsHandler } from './addon.queries';
+import { AddonRepository } from './addon.repository';
 import { AddonsController } from './addons.controller';
-import { AddonsService } from './addons.service';
 import {
-  AppointmentTypeAddon,
-  AppointmentTypeCalendar,
-  AppointmentTypeForm,
-} from './appointment-type-links.entity';
-import { AppointmentType } from './appointment-type.entity';
+  CreateAppointmentTypeHandler,
+  DeleteAppointmentTypeHandler,
+  UpdateAppointmentTypeHandler,
+} from './appointment-type.commands';
+import { GetAppointmentTypeHandler, ListAppointmentTypesHandler } from './appointment-type.queries';
+import { AppointmentTypeRepository, catalogTables } from './appointment-type.repository';
 import { AppointmentTypesController } from './appointment-types.controller';
-import { AppointmentTypesService } from './appointment-types.service';
-import { Calendar } from './calendar.entity';
+import {
+  CreateCalendarHandler,
+  DeleteCalendarHandler,
+  UpdateCalendarHandler,
+} from './calendar.commands';
+import { GetCalendarHandler, ListCalendarsHandler } from './calendar.queries';
+import { CalendarRepository } from './calendar.repository';
 import { CalendarsController } from './calendars.controller';
-import { CalendarsService } from './calendars.service';
-import { ClassSession } from './class-session.entity';
+import { CreateClassSessionHandler, DeleteClassSessionHandler } from './class-session.commands';
+import { GetClassSessionHandler, ListClassSessionsHandler } from './class-session.queries';
+import { ClassSessionRepository } from './class-session.repository';
 import { ClassSessionsController } from './class-sessions.controller';
-import { ClassSessionsService } from './class-sessions.service';
-import { Label } from './label.entity';
-import { LabelsController } from './labels.controller';
 import { CreateLabelHandler, DeleteLabelHandler, UpdateLabelHandler } from './label.commands';
 import { GetLabelHandler, ListLabelsHandler } from './label.queries';
 import { LabelRepository } from './label.repository';
-import { Product, ProductAppointmentType } from './product.entity';
+import { LabelsController } from './labels.controller';
+import {
+  CreateProductHandler,
+  DeleteProductHandler,
+  UpdateProductHandler,
+} from './product.commands';
+import { GetProductHandler, ListProductsHandler } from './product.queries';
+import { ProductRepository } from './product.repository';
 import { ProductsController } from './products.controller';
-import { ProductsService } from './products.service';
-import { Form } from './form.entity';
 
 /** What an account's owner configures before clients can book. */
 @Module({
-  imports: [
-    TypeOrmModule.forFeature([
-      Addon,
-      AppointmentType,
-      AppointmentTypeAddon,
-      AppointmentTypeCalendar,
-      AppointmentTypeForm,
-      Calendar,
-      ClassSession,
-      // The forms linked to types (the forms module serves them and owns their fields).
-      Form,
-      Label,
-      Product,
-      ProductAppointmentType,
-    ]),
-  ],
+  imports: [catalogTables],
   controllers: [
     AddonsController,
     AppointmentTypesController,
@@ -54,24 +48,41 @@ import { Form } from './form.entity';
     ProductsController,
   ],
   providers: [
+    AddonRepository,
+    CreateAddonHandler,
+    DeleteAddonHandler,
+    GetAddonHandler,
+    ListAddonsHandler,
+    UpdateAddonHandler,
+    AppointmentTypeRepository,
+    CreateAppointmentTypeHandler,
+    DeleteAppointmentTypeHandler,
+    GetAppointmentTypeHandler,
+    ListAppointmentTypesHandler,
+    UpdateAppointmentTypeHandler,
+    CalendarRepository,
+    CreateCalendarHandler,
+    DeleteCalendarHandler,
+    GetCalendarHandler,
+    ListCalendarsHandler,
+    UpdateCalendarHandler,
+    ClassSessionRepository,
+    CreateClassSessionHandler,
+    DeleteClassSessionHandler,
+    GetClassSessionHandler,
+    ListClassSessionsHandler,
     CreateLabelHandler,
     DeleteLabelHandler,
     GetLabelHandler,
     LabelRepository,
     ListLabelsHandler,
     UpdateLabelHandler,
-    AddonsService,
-    AppointmentTypesService,
-    CalendarsService,
-    ClassSessionsService,
-    ProductsService,
-  ],
-  exports: [
-    AddonsService,
-    AppointmentTypesService,
-    CalendarsService,
-    ClassSessionsService,
-    ProductsService,
+    ProductRepository,
+    CreateProductHandler,
+    DeleteProductHandler,
+    GetProductHandler,
+    ListProductsHandler,
+    UpdateProductHandler,
   ],
 })
 export class CatalogModule {}

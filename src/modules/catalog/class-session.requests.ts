@@ -33,7 +33,7 @@ export class CreateClassSessionRequest {
 }
 
 /** `GET /classes?appointmentTypeID=&calendarID=` (each may list several ids). */
-export class ListClassSessionsQuery {
+export class ListClassSessionsRequest {
   @Optional()
   @IsIdList()
   appointmentTypeID?: number[];

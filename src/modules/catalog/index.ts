@@ -1,15 +1,22 @@
 /*
  * What other modules use of the catalog; they import it from here, not from the module's files.
  */
+export { CreateAddonCommand } from './addon.commands';
 export { Addon } from './addon.entity';
-export { AddonsService } from './addons.service';
+export { ListAddonsQuery } from './addon.queries';
+export type { AddonView } from './addon.view';
 export { AppointmentTypeForm } from './appointment-type-links.entity';
-export { checkAppointmentTypeIds, liveTypeLinks } from './appointment-type-references';
+export { CreateAppointmentTypeCommand } from './appointment-type.commands';
 export { AppointmentType } from './appointment-type.entity';
-export { AppointmentTypesService } from './appointment-types.service';
-export { ALL_BUSY_KINDS, BusyKind, insertBusyRow, markBusyKind } from './calendar-busy-kinds';
+export { GetAppointmentTypeQuery, ListAppointmentTypesQuery } from './appointment-type.queries';
+export { checkAppointmentTypeIds, liveTypeLinks } from './appointment-type.repository';
+export type { AppointmentTypeView } from './appointment-type.view';
+export { ALL_BUSY_KINDS, BusyKind } from './calendar-busy-kinds';
+export { CreateCalendarCommand } from './calendar.commands';
 export { Calendar } from './calendar.entity';
-export { CalendarsService } from './calendars.service';
+export { ListCalendarsQuery } from './calendar.queries';
+export { insertBusyRow, markBusyKind } from './calendar.repository';
+export type { CalendarView } from './calendar.view';
 export {
   InvalidAddonError,
   InvalidAppointmentTypeError,
@@ -17,11 +24,11 @@ export {
   InvalidProductError,
 } from './catalog.errors';
 export { CatalogModule } from './catalog.module';
+export { CreateClassSessionCommand } from './class-session.commands';
 export { ClassSession } from './class-session.entity';
-export { ClassSessionsService } from './class-sessions.service';
 export { Form } from './form.entity';
-export { Label } from './label.entity';
 export { CreateLabelCommand } from './label.commands';
+export { Label } from './label.entity';
+export { CreateProductCommand } from './product.commands';
 export { Product, ProductAppointmentType } from './product.entity';
-export { ProductsService } from './products.service';
 export { type DateOverrides, type WeeklyHours, workingIntervalsOn } from './working-hours';

@@ -1,11 +1,17 @@
 import { Body, Controller, Delete, Get, HttpCode, Post, Put } from '@nestjs/common';
+import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { ApiBasicAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { IdParam } from '../../common/http/id-param';
 import { NUMERIC } from '../../common/http/route-catalog';
 import { CurrentAccountId } from '../accounts';
 import { CreateProductRequest, UpdateProductRequest } from './product.requests';
 import { PRODUCT_VIEW, type ProductView } from './product.view';
-import { ProductsService } from './products.service';
+import {
+  CreateProductCommand,
+  DeleteProductCommand,
+  UpdateProductCommand,
+} from './product.commands';
+import { GetProductQuery, ListProductsQuery } from './product.queries';
 import { ApiView } from '../../common/openapi/view-schema';
 import { ApiErrors } from '../../common/openapi/api-errors';
 
@@ -13,20 +19,23 @@ import { ApiErrors } from '../../common/openapi/api-errors';
 @ApiBasicAuth()
 @Controller('products')
 export class ProductsController {
-  constructor(private readonly products: ProductsService) {}
+  constructor(
+    private readonly commands: CommandBus,
+    private readonly queries: QueryBus,
+  ) {}
 
   @ApiOperation({ summary: 'List the products' })
   @ApiView(PRODUCT_VIEW, { list: true })
   @Get()
   list(@CurrentAccountId() accountId: number): Promise<ProductView[]> {
-    return this.products.list(accountId);
+    return this.queries.execute(new ListProductsQuery(accountId));
   }
 
   @ApiOperation({ summary: 'Read a product' })
   @ApiView(PRODUCT_VIEW)
   @Get(`:id${NUMERIC}`)
   get(@CurrentAccountId() accountId: number, @IdParam() id: number): Promise<ProductView> {
-    return this.products.get(accountId, id);
+    return this.queries.execute(new GetProductQuery(accountId, id));
   }
 
   @ApiOperation({ summary: 'Create a product' })
@@ -41,7 +50,7 @@ export class ProductsController {
     @CurrentAccountId() accountId: number,
     @Body() request: CreateProductRequest,
   ): Promise<ProductView> {
-    return this.products.create(accountId, request);
+    return this.commands.execute(new CreateProductCommand(accountId, request));
   }
 
   @ApiOperation({ summary: 'Change a product' })
@@ -56,13 +65,13 @@ export class ProductsController {
     @IdParam() id: number,
     @Body() request: UpdateProductRequest,
   ): Promise<ProductView> {
-    return this.products.update(accountId, id, request);
+    return this.commands.execute(new UpdateProductCommand(accountId, id, request));
   }
 
   @ApiOperation({ summary: 'Delete a product' })
   @Delete(`:id${NUMERIC}`)
   @HttpCode(204)
   delete(@CurrentAccountId() accountId: number, @IdParam() id: number): Promise<void> {
-    return this.products.delete(accountId, id);
+    return this.commands.execute(new DeleteProductCommand(accountId, id));
   }
 }

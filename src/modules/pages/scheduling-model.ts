@@ -4,20 +4,24 @@ import { DateTime } from 'luxon';
 import { DomainError, NotFoundError } from '../../common/errors/domain-error';
 import { type Account, AccountDirectory } from '../accounts';
 import { AvailabilityService } from '../availability';
-import { AddonsService, AppointmentTypesService, CalendarsService } from '../catalog';
+import {
+  type AddonView,
+  type AppointmentTypeView,
+  type CalendarView,
+  GetAppointmentTypeQuery,
+  ListAddonsQuery,
+  ListAppointmentTypesQuery,
+  ListCalendarsQuery,
+} from '../catalog';
 import { type FormView, ListFormsQuery } from '../forms';
 import type { Choices } from './scheduling-choices';
-
-type TypeView = Awaited<ReturnType<AppointmentTypesService['list']>>[number];
-type CalendarView = Awaited<ReturnType<CalendarsService['list']>>[number];
-type AddonView = Awaited<ReturnType<AddonsService['list']>>[number];
 
 /** Everything the scheduling page shows at the step the choices have reached. */
 export interface SchedulingModel {
   account: Account;
   /** The types to choose from (none once one is chosen). */
-  types: TypeView[];
-  type?: TypeView;
+  types: AppointmentTypeView[];
+  type?: AppointmentTypeView;
   calendars: CalendarView[];
   addons: AddonView[];
   /** The zone dates and times are shown in. */
@@ -40,9 +44,6 @@ export interface SchedulingModel {
 export class SchedulingModels {
   constructor(
     private readonly accounts: AccountDirectory,
-    private readonly types: AppointmentTypesService,
-    private readonly calendars: CalendarsService,
-    private readonly addons: AddonsService,
     private readonly queries: QueryBus,
     private readonly availability: AvailabilityService,
   ) {}
@@ -60,8 +61,8 @@ export class SchedulingModels {
   ): Promise<SchedulingModel> {
     const now = options.now ?? Date.now();
     const [allTypes, allCalendars] = await Promise.all([
-      this.types.list(account.id),
-      this.calendars.list(account.id),
+      this.queries.execute(new ListAppointmentTypesQuery(account.id)),
+      this.queries.execute(new ListCalendarsQuery(account.id)),
     ]);
     const live = allTypes.filter((t) => t.active && t.calendarIDs.length > 0);
     // Private types only through a link that names them.
@@ -88,7 +89,7 @@ export class SchedulingModels {
       choices.month ??
       (choices.date ?? DateTime.fromMillis(now, { zone }).toISODate()!).slice(0, 7);
     const addons = type.addonIDs.length
-      ? (await this.addons.list(account.id)).filter(
+      ? (await this.queries.execute(new ListAddonsQuery(account.id))).filter(
           (a) => type.addonIDs.includes(a.id) && !a.private,
         )
       : [];
@@ -103,7 +104,7 @@ export class SchedulingModels {
       if (choices.datetime) {
         const [forms, details] = await Promise.all([
           this.queries.execute(new ListFormsQuery(account.id)),
-          this.types.get(account.id, type.id),
+          this.queries.execute(new GetAppointmentTypeQuery(account.id, type.id)),
         ]);
         model.forms = forms.filter((f) => !f.hidden && type.formIDs.includes(f.id));
         model.asksSmsOptIn = details.requireSmsOptIn;

@@ -1,0 +1,59 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { DeepPartial, EntityManager, EntityTarget, ObjectLiteral } from 'typeorm';
+import { DataSource, In } from 'typeorm';
+import { queryPrepared } from '../../common/database/prepared';
+import { TenantRepository } from '../../common/database/tenant-repository';
+import type { BusyKind } from './calendar-busy-kinds';
+import { Calendar } from './calendar.entity';
+
+@Injectable()
+export class CalendarRepository extends TenantRepository<Calendar> {
+  constructor(@InjectDataSource() dataSource: DataSource) {
+    super(dataSource, Calendar);
+  }
+
+  /** The calendars of the ids given, deleted ones included (what refers to them still shows them). */
+  byIds(ids: readonly number[], tx?: EntityManager): Promise<Calendar[]> {
+    return this.rows(tx).findBy({ id: In([...new Set(ids)]) });
+  }
+}
+
+/**
+ * Records that the calendar has busy time of `kind`, in the writer's transaction, before the row
+ * of the kind is written (the calendar row first, as a booking locks it: no lock upgrade, no
+ * cycle). The UPDATE takes the calendar row's lock, as a booking's lock statement does, and keeps
+ * it to the commit: a booking that read the bit unset under its lock cannot miss a committed row
+ * of the kind, and a writer that comes after it waits for its commit. Always written, never skipped
+ * when read as set: a skip would not hold the lock, and if the transaction that set the bit rolled
+ * back, the row would be committed with its bit unset. An unchanged row costs no write.
+ */
+export async function markBusyKind(
+  tx: EntityManager,
+  kind: BusyKind,
+  calendarId: number,
+  accountId: number,
+): Promise<void> {
+  await queryPrepared(
+    tx,
+    'UPDATE calendars SET busy_kinds = busy_kinds | ? WHERE id = ? AND account_id = ?',
+    [kind, calendarId, accountId],
+  );
+}
+
+/**
+ * Inserts a row of busy time of `kind` for the calendar (a block, a class session) in a
+ * transaction of its own that marks the calendar's bit first (markBusyKind); the row as saved.
+ */
+export function insertBusyRow<T extends ObjectLiteral>(
+  dataSource: DataSource,
+  kind: BusyKind,
+  calendar: { id: number; accountId: number },
+  entity: EntityTarget<T>,
+  values: DeepPartial<T>,
+): Promise<T> {
+  return dataSource.transaction(async (writer) => {
+    await markBusyKind(writer, kind, calendar.id, calendar.accountId);
+    return writer.save(entity, writer.create(entity, values));
+  });
+}

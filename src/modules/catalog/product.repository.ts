@@ -1,0 +1,34 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { EntityManager } from 'typeorm';
+import { DataSource } from 'typeorm';
+import { TenantRepository } from '../../common/database/tenant-repository';
+import { liveTypeLinks } from './appointment-type.repository';
+import { Product, ProductAppointmentType } from './product.entity';
+import type { TypeCounts } from './product.requests';
+
+@Injectable()
+export class ProductRepository extends TenantRepository<Product> {
+  constructor(@InjectDataSource() dataSource: DataSource) {
+    super(dataSource, Product);
+  }
+
+  /** The products' links to live types, by type id ascending (see liveTypeLinks). */
+  typeLinks(
+    accountId: number,
+    productIds: readonly number[],
+    tx: EntityManager = this.dataSource.manager,
+  ): Promise<ProductAppointmentType[]> {
+    return liveTypeLinks(tx, ProductAppointmentType, 'productId', accountId, productIds);
+  }
+
+  async replaceCounts(tx: EntityManager, productId: number, counts: TypeCounts): Promise<void> {
+    await tx.delete(ProductAppointmentType, { productId });
+    const rows = Object.entries(counts).map(([typeId, count]) => ({
+      productId,
+      appointmentTypeId: Number(typeId),
+      count,
+    }));
+    if (rows.length > 0) await tx.insert(ProductAppointmentType, rows);
+  }
+}
