@@ -1,3 +1,4 @@
+import { QueryBus } from '@nestjs/cqrs';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DateTime } from 'luxon';
 import type { Logger } from 'pino';
@@ -5,8 +6,8 @@ import { DataSource } from 'typeorm';
 import { AccountEpochs } from '../../src/common/database/account-epochs';
 import { ROOT_LOGGER } from '../../src/common/logging/logging.module';
 import { Account } from '../../src/modules/accounts';
-import { AvailabilityService } from '../../src/modules/availability/availability.service';
-import type { AvailableTimesQuery } from '../../src/modules/availability/availability.requests';
+import { AvailableTimesQuery } from '../../src/modules/availability';
+import type { AvailableTimesRequest } from '../../src/modules/availability/availability.requests';
 import { type ApiClient, apiClient, apiError } from '../support/api-client';
 import { createAppointmentType, createCalendar } from '../support/catalog-fixtures';
 import { freePort } from '../support/redis-server';
@@ -120,10 +121,11 @@ describe('Availability: kept /times answers (e2e, two API processes, Redis)', ()
 
   it('serves a kept answer up to the instant its first time comes within the notice, not after', async () => {
     const s = await shop({ minHoursInAdvance: 2 });
-    const service = b.get(AvailabilityService);
+    const queries = b.get(QueryBus);
     const account = await db.getRepository(Account).findOneByOrFail({ id: accountId });
-    const query = { appointmentTypeID: s.type, date: day } as AvailableTimesQuery;
-    const firstAt = async (now: number) => (await service.times(account, query, now))[0]?.time;
+    const query = { appointmentTypeID: s.type, date: day } as AvailableTimesRequest;
+    const firstAt = async (now: number) =>
+      (await queries.execute(new AvailableTimesQuery(account, query, now)))[0]?.time;
     const eight = date.set({ hour: 8 }).toMillis();
     const lastValid = eight - 2 * 3_600_000;
 

@@ -1,5 +1,5 @@
 import type { ArgumentMetadata } from '@nestjs/common';
-import { AvailableTimesQuery } from '../../modules/availability/availability.requests';
+import { AvailableTimesRequest } from '../../modules/availability/availability.requests';
 import { ListAppointmentsQuery } from '../../modules/appointments/list-appointments.request';
 import { ApiValidationPipe } from './api-validation.pipe';
 
@@ -13,16 +13,16 @@ const query = (metatype: ArgumentMetadata['metatype']): ArgumentMetadata => ({
  * must get what validating it afresh gives, as its own copy, and an invalid one its error each time.
  */
 describe('ApiValidationPipe: valid query DTOs kept', () => {
-  const times = query(AvailableTimesQuery);
+  const times = query(AvailableTimesRequest);
   const raw = { appointmentTypeID: '7', date: '2030-06-03', addonIDs: ['3', '4'], junk: 'x' };
 
   it('gives a repeated query the DTO a fresh pipe gives, as a copy of its own', async () => {
     const pipe = new ApiValidationPipe();
-    const first = (await pipe.transform({ ...raw }, times)) as AvailableTimesQuery;
-    const again = (await pipe.transform({ ...raw }, times)) as AvailableTimesQuery;
+    const first = (await pipe.transform({ ...raw }, times)) as AvailableTimesRequest;
+    const again = (await pipe.transform({ ...raw }, times)) as AvailableTimesRequest;
     const fresh = await new ApiValidationPipe().transform({ ...raw }, times);
     expect(again).toEqual(fresh);
-    expect(again).toBeInstanceOf(AvailableTimesQuery);
+    expect(again).toBeInstanceOf(AvailableTimesRequest);
     expect(again).toEqual({ appointmentTypeID: 7, date: '2030-06-03', addonIDs: [3, 4] });
     // Each caller may change its own DTO: the next one does not see it.
     again.addonIDs!.push(5);

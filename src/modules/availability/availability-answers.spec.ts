@@ -1,7 +1,7 @@
 import { DAY, HOUR } from '../../common/time/durations';
 import { BusyKind } from '../catalog';
 import { timesKey, timesValidUntil } from './availability-answers';
-import type { AvailableTimesQuery } from './availability.requests';
+import type { AvailableTimesRequest } from './availability.requests';
 import type { SlotContext } from './slot-context';
 
 const NOW = Date.UTC(2030, 5, 1, 12);
@@ -16,7 +16,7 @@ const RULES = {
 };
 
 describe('timesKey', () => {
-  const query = (q: Partial<AvailableTimesQuery>): AvailableTimesQuery => ({
+  const query = (q: Partial<AvailableTimesRequest>): AvailableTimesRequest => ({
     appointmentTypeID: 1,
     date: '2030-06-03',
     ...q,

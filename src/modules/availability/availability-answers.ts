@@ -1,7 +1,7 @@
 import { DAY, HOUR } from '../../common/time/durations';
 import type { Account } from '../accounts';
 import { BusyKind } from '../catalog';
-import type { AvailableTimesQuery } from './availability.requests';
+import type { AvailableTimesRequest } from './availability.requests';
 import { hasLimits } from './booking-limits';
 import { type SlotContext, isOffered } from './slot-context';
 import type { Span } from './working-time';
@@ -18,7 +18,7 @@ export type AnsweringAccount = Pick<
  * has not heard of yet, or missed: within AUTH_CACHE_TTL_MS) keeps its answers apart from those of
  * the settings as they are (JSON: no two questions share a key, whatever their strings hold).
  */
-export function timesKey(account: AnsweringAccount, query: AvailableTimesQuery): string {
+export function timesKey(account: AnsweringAccount, query: AvailableTimesRequest): string {
   return JSON.stringify([
     account.id,
     account.timezone,

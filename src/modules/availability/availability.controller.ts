@@ -1,4 +1,5 @@
 import { Body, Controller, Get, HttpCode, Post, Query } from '@nestjs/common';
+import { QueryBus } from '@nestjs/cqrs';
 import { ApiBasicAuth, ApiBody, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ExpectedJsonObjectError } from '../../common/errors/domain-error';
 import { CurrentPrincipal, type Principal } from '../accounts';
@@ -6,8 +7,13 @@ import {
   AvailableClassesQuery,
   AvailableDatesQuery,
   AvailableTimesQuery,
+  CheckTimesQuery,
+} from './availability.queries';
+import {
+  AvailableClassesRequest,
+  AvailableDatesRequest,
+  AvailableTimesRequest,
 } from './availability.requests';
-import { AvailabilityService } from './availability.service';
 import { ApiAvailableClasses } from './availability.openapi';
 import {
   AVAILABLE_DATE,
@@ -26,7 +32,7 @@ import { ApiErrors } from '../../common/openapi/api-errors';
 @ApiBasicAuth()
 @Controller('availability')
 export class AvailabilityController {
-  constructor(private readonly availability: AvailabilityService) {}
+  constructor(private readonly queries: QueryBus) {}
 
   /** The dates of a month with at least one bookable time. */
   @Get('dates')
@@ -35,9 +41,9 @@ export class AvailabilityController {
   @ApiErrors({ 400: ['invalid_addon', 'invalid_appointment_type', 'invalid_calendar'] })
   dates(
     @CurrentPrincipal() principal: Principal,
-    @Query() query: AvailableDatesQuery,
+    @Query() request: AvailableDatesRequest,
   ): Promise<AvailableDate[]> {
-    return this.availability.dates(principal.account, query);
+    return this.queries.execute(new AvailableDatesQuery(principal.account, request));
   }
 
   /** The bookable times of a date. */
@@ -47,9 +53,9 @@ export class AvailabilityController {
   @ApiErrors({ 400: ['invalid_addon', 'invalid_appointment_type', 'invalid_calendar'] })
   times(
     @CurrentPrincipal() principal: Principal,
-    @Query() query: AvailableTimesQuery,
+    @Query() request: AvailableTimesRequest,
   ): Promise<readonly AvailableTime[]> {
-    return this.availability.times(principal.account, query);
+    return this.queries.execute(new AvailableTimesQuery(principal.account, request));
   }
 
   /** The sessions of class types, with their free seats. */
@@ -57,9 +63,9 @@ export class AvailabilityController {
   @ApiAvailableClasses()
   classes(
     @CurrentPrincipal() principal: Principal,
-    @Query() query: AvailableClassesQuery,
+    @Query() request: AvailableClassesRequest,
   ): Promise<AvailableClass[]> {
-    return this.availability.classes(principal.account, query);
+    return this.queries.execute(new AvailableClassesQuery(principal.account, request));
   }
 
   /** One time (an object) or several (an array), each answered with `valid` and a `reason`. */
@@ -83,7 +89,7 @@ export class AvailabilityController {
   ): Promise<CheckedTime[]> {
     const items = Array.isArray(body) ? (body as unknown[]) : [body];
     if (items.length === 0 || !items.every(isObject)) throw new ExpectedJsonObjectError();
-    return this.availability.checkTimes(principal.account, items);
+    return this.queries.execute(new CheckTimesQuery(principal.account, items));
   }
 }
 

@@ -1,20 +1,36 @@
 import { Module } from '@nestjs/common';
-import { TypeOrmModule } from '@nestjs/typeorm';
-import { Appointment } from './appointment.entity';
 import { AvailabilityController } from './availability.controller';
-import { AvailabilityService } from './availability.service';
-import { Block } from './block.entity';
+import {
+  AvailableClassesHandler,
+  AvailableDatesHandler,
+  AvailableTimesHandler,
+  CheckTimesHandler,
+} from './availability.queries';
+import { CreateBlockHandler, DeleteBlockHandler } from './block.commands';
+import { GetBlockHandler, ListBlocksHandler } from './block.queries';
+import { BlockRepository } from './block.repository';
 import { BlocksController } from './blocks.controller';
-import { BlocksService } from './blocks.service';
-import { CalendarLocks } from './calendar-locks';
-import { SlotHold } from './slot-hold.entity';
+import { busyTimeTables } from './busy-time.repository';
+import { CalendarLocks } from './calendar-locks.repository';
 import { SlotPlacement } from './slot-placement';
 
 /** Which times can be booked: the slot engine's data, `/availability/*` and blocks. */
 @Module({
-  imports: [TypeOrmModule.forFeature([Appointment, Block, SlotHold])],
+  imports: [busyTimeTables],
   controllers: [AvailabilityController, BlocksController],
-  providers: [AvailabilityService, BlocksService, CalendarLocks, SlotPlacement],
-  exports: [AvailabilityService, BlocksService, CalendarLocks, SlotPlacement],
+  providers: [
+    AvailableDatesHandler,
+    AvailableTimesHandler,
+    AvailableClassesHandler,
+    CheckTimesHandler,
+    BlockRepository,
+    CreateBlockHandler,
+    DeleteBlockHandler,
+    ListBlocksHandler,
+    GetBlockHandler,
+    CalendarLocks,
+    SlotPlacement,
+  ],
+  exports: [CalendarLocks, SlotPlacement],
 })
 export class AvailabilityModule {}

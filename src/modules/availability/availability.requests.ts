@@ -40,7 +40,7 @@ class SlotQuery {
   addonIDs?: number[];
 }
 
-export class AvailableDatesQuery extends SlotQuery {
+export class AvailableDatesRequest extends SlotQuery {
   /** `YYYY-MM` (checked by the service, to name the value). */
   @ApiProperty({
     description: `The month, \`YYYY-MM\`. ${SUPPORTED_YEARS_RULE}`,
@@ -52,7 +52,7 @@ export class AvailableDatesQuery extends SlotQuery {
   month!: string;
 }
 
-export class AvailableTimesQuery extends SlotQuery {
+export class AvailableTimesRequest extends SlotQuery {
   /** `YYYY-MM-DD` (checked by the service, to name the value). */
   @ApiProperty({
     description: `The date, \`YYYY-MM-DD\`. ${SUPPORTED_YEARS_RULE}`,
@@ -72,7 +72,7 @@ export class AvailableTimesQuery extends SlotQuery {
   ignoreAppointmentIDs?: number[];
 }
 
-export class AvailableClassesQuery {
+export class AvailableClassesRequest {
   @IdQuery()
   @Optional()
   @IsId()

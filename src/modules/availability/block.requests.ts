@@ -48,7 +48,7 @@ const WholeNumberQuery = () =>
   );
 
 /** `GET /blocks?max=&minDate=&maxDate=&calendarID=`. */
-export class ListBlocksQuery {
+export class ListBlocksRequest {
   /** At most this many blocks, the earliest first (default 100). */
   @WholeNumberQuery()
   @Optional()

@@ -1,11 +1,13 @@
 import { Body, Controller, Delete, Get, HttpCode, Post, Query } from '@nestjs/common';
+import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { ApiBasicAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { IdParam } from '../../common/http/id-param';
 import { NUMERIC } from '../../common/http/route-catalog';
 import { CurrentAccountId, CurrentPrincipal, type Principal } from '../accounts';
-import { CreateBlockRequest, ListBlocksQuery } from './block.requests';
+import { CreateBlockCommand, DeleteBlockCommand } from './block.commands';
+import { GetBlockQuery, ListBlocksQuery } from './block.queries';
+import { CreateBlockRequest, ListBlocksRequest } from './block.requests';
 import { BLOCK_VIEW, type BlockView } from './block.view';
-import { BlocksService } from './blocks.service';
 import { ApiView } from '../../common/openapi/view-schema';
 import { ApiErrors } from '../../common/openapi/api-errors';
 
@@ -14,7 +16,10 @@ import { ApiErrors } from '../../common/openapi/api-errors';
 @ApiBasicAuth()
 @Controller('blocks')
 export class BlocksController {
-  constructor(private readonly blocks: BlocksService) {}
+  constructor(
+    private readonly commands: CommandBus,
+    private readonly queries: QueryBus,
+  ) {}
 
   @ApiOperation({ summary: 'List the blocks' })
   @ApiView(BLOCK_VIEW, { list: true })
@@ -22,16 +27,16 @@ export class BlocksController {
   @ApiErrors({ 400: ['invalid_calendar'] })
   list(
     @CurrentPrincipal() principal: Principal,
-    @Query() query: ListBlocksQuery,
+    @Query() request: ListBlocksRequest,
   ): Promise<BlockView[]> {
-    return this.blocks.list(principal.account, query);
+    return this.queries.execute(new ListBlocksQuery(principal.account, request));
   }
 
   @ApiOperation({ summary: 'Read a block' })
   @ApiView(BLOCK_VIEW)
   @Get(`:id${NUMERIC}`)
   get(@CurrentAccountId() accountId: number, @IdParam() id: number): Promise<BlockView> {
-    return this.blocks.get(accountId, id);
+    return this.queries.execute(new GetBlockQuery(accountId, id));
   }
 
   @ApiOperation({ summary: 'Create a block' })
@@ -43,13 +48,13 @@ export class BlocksController {
     @CurrentAccountId() accountId: number,
     @Body() request: CreateBlockRequest,
   ): Promise<BlockView> {
-    return this.blocks.create(accountId, request);
+    return this.commands.execute(new CreateBlockCommand(accountId, request));
   }
 
   @ApiOperation({ summary: 'Delete a block' })
   @Delete(`:id${NUMERIC}`)
   @HttpCode(204)
   delete(@CurrentAccountId() accountId: number, @IdParam() id: number): Promise<void> {
-    return this.blocks.delete(accountId, id);
+    return this.commands.execute(new DeleteBlockCommand(accountId, id));
   }
 }

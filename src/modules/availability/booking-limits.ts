@@ -1,7 +1,7 @@
 import { DateTime } from 'luxon';
 import type { EntityManager } from 'typeorm';
-import { queryPrepared } from '../../common/database/prepared';
 import { DAY } from '../../common/time/durations';
+import { countIn, lockType, startsIn } from './booking-limits.repository';
 import type { SlotCalendar, SlotContext } from './slot-context';
 import type { Span } from './working-time';
 
@@ -45,25 +45,6 @@ function fits(max: number | null, taken: number): boolean {
   return max === null || taken < max;
 }
 
-/** Live appointments and holds of a type, or of a calendar, starting in a period. */
-const COUNT_BY = {
-  type: `SELECT
-      (SELECT COUNT(*) FROM appointments a
-        WHERE a.appointment_type_id = ? AND a.starts_at >= ? AND a.starts_at < ? AND a.canceled = 0
-          AND a.id <> ?)
-    + (SELECT COUNT(*) FROM slot_holds h
-        WHERE h.appointment_type_id = ? AND h.starts_at >= ? AND h.starts_at < ?
-          AND h.expires_at > ? AND h.id <> ?) AS n`,
-  // busy_from is at most a day (the longest padding) before the start: both index ranges bounded.
-  calendar: `SELECT
-      (SELECT COUNT(*) FROM appointments a
-        WHERE a.calendar_id = ? AND a.busy_from >= ? AND a.busy_from < ?
-          AND a.starts_at >= ? AND a.starts_at < ? AND a.canceled = 0 AND a.id <> ?)
-    + (SELECT COUNT(*) FROM slot_holds h
-        WHERE h.calendar_id = ? AND h.busy_from >= ? AND h.busy_from < ?
-          AND h.starts_at >= ? AND h.starts_at < ? AND h.expires_at > ? AND h.id <> ?) AS n`,
-};
-
 /**
  * What a limit's count leaves out: the booking client's own hold (it becomes the appointment), a
  * moved appointment itself (it leaves its old day).
@@ -71,27 +52,6 @@ const COUNT_BY = {
 export interface LimitIgnores {
   holdId?: number;
   appointmentId?: number;
-}
-
-async function countIn(
-  tx: EntityManager,
-  of: 'type' | 'calendar',
-  id: number,
-  period: Span,
-  { holdId = 0, appointmentId = 0 }: LimitIgnores,
-): Promise<number> {
-  const from = new Date(period.from);
-  const until = new Date(period.until);
-  const now = new Date();
-  const parameters =
-    of === 'type'
-      ? [id, from, until, appointmentId, id, from, until, now, holdId]
-      : [
-          ...[id, new Date(period.from - DAY), until, from, until, appointmentId],
-          ...[id, new Date(period.from - DAY), until, from, until, now, holdId],
-        ];
-  const [row] = await queryPrepared<{ n: string | number }[]>(tx, COUNT_BY[of], parameters);
-  return Number(row.n);
 }
 
 async function limitAllows(
@@ -128,41 +88,10 @@ export async function withinLimits(
   if (!hasLimits(ctx.type) && !hasLimits(calendar)) return true;
   const periods = limitPeriods(start, calendar.timezone);
   if (hasLimits(ctx.type)) {
-    await queryPrepared(tx, 'SELECT id FROM appointment_types WHERE id = ? FOR UPDATE', [
-      ctx.type.id,
-    ]);
+    await lockType(tx, ctx.type.id);
     if (!(await limitAllows(tx, 'type', ctx.type.id, ctx.type, periods, ignore))) return false;
   }
   return limitAllows(tx, 'calendar', calendar.id, calendar, periods, ignore);
-}
-
-/**
- * The starts of live appointments and holds of a type or a calendar in `span`; without the
- * scheduling page's holds when `pageHolds` is false (what a day offers without them).
- */
-async function startsIn(
-  manager: EntityManager,
-  column: 'appointment_type_id' | 'calendar_id',
-  id: number,
-  span: Span,
-  pageHolds = true,
-): Promise<number[]> {
-  const from = new Date(span.from);
-  const until = new Date(span.until);
-  // By calendar, the index is (calendar_id, busy_from): busy_from is at most a day before the start.
-  const bounded = column === 'calendar_id' ? 'AND busy_from >= ? AND busy_from < ?' : '';
-  const bounds = column === 'calendar_id' ? [new Date(span.from - DAY), until] : [];
-  const rows = await queryPrepared<{ startsAt: Date }[]>(
-    manager,
-    `SELECT starts_at AS startsAt FROM appointments
-      WHERE ${column} = ? ${bounded} AND starts_at >= ? AND starts_at < ? AND canceled = 0
-     UNION ALL
-     SELECT starts_at AS startsAt FROM slot_holds
-      WHERE ${column} = ? ${bounded} AND starts_at >= ? AND starts_at < ? AND expires_at > ?
-        ${pageHolds ? '' : "AND origin <> 'page'"}`,
-    [id, ...bounds, from, until, id, ...bounds, from, until, new Date()],
-  );
-  return rows.map((r) => new Date(r.startsAt).getTime());
 }
 
 /**

@@ -2,8 +2,9 @@ import type { DataSource } from 'typeorm';
 import { DAY, MINUTE } from '../../common/time/durations';
 import { bookingInFlight, insertCalendar, readAfterCommit } from '../../../test/support/busy-rows';
 import { openTestDataSource } from '../../../test/support/test-data-source';
-import { MAX_BUSY_SPAN_MINUTES, readBusyTime } from './busy-time';
-import { lockCalendarReadingBusy } from './calendar-locks';
+import { MAX_BUSY_SPAN_MINUTES } from './busy-time';
+import { readBusyTime } from './busy-time.repository';
+import { lockCalendarReadingBusy } from './calendar-locks.repository';
 
 /**
  * The read behind every availability answer costs what the range holds: on a calendar with two

@@ -6,16 +6,11 @@
 export { InvalidDatetimeError, NotAvailableError } from './availability.errors';
 export { Appointment } from './appointment.entity';
 export { AvailabilityModule } from './availability.module';
-export { AvailabilityService } from './availability.service';
-export {
-  MAX_APPOINTMENT_MINUTES,
-  MAX_EXTERNAL_SPAN_MINUTES,
-  busyWindow,
-  readBusyTime,
-  readSeatsTaken,
-} from './busy-time';
+export { AvailableDatesQuery, AvailableTimesQuery } from './availability.queries';
+export { MAX_APPOINTMENT_MINUTES, MAX_EXTERNAL_SPAN_MINUTES, busyWindow } from './busy-time';
+export { readBusyTime, readSeatsTaken } from './busy-time.repository';
 export { withinLimits } from './booking-limits';
-export { CalendarLocks } from './calendar-locks';
+export { CalendarLocks } from './calendar-locks.repository';
 // For the writers of busy time above availability (holds, calendar sync): see markBusyKind.
 export { BusyKind, markBusyKind } from '../catalog';
 export { type HoldOrigin, SlotHold } from './slot-hold.entity';
@@ -23,14 +18,10 @@ export { pageHoldDayShare, withinDayShare } from './page-hold-share';
 export { consumeHold, heldSlot, newHoldToken } from './slot-holds';
 export { SlotPlacement } from './slot-placement';
 export { localDateBounds } from './query-spans';
-export { type Placement, adminPlacement, assertInAdvanceWindow, sessionAt } from './placement';
-export {
-  type SlotContext,
-  type SlotRequest,
-  type SlotType,
-  resolveSlotContext,
-  scheduleOf,
-} from './slot-context';
+export { type Placement, adminPlacement, assertInAdvanceWindow } from './placement';
+export { sessionAt } from './catalog-reads.repository';
+export { type SlotContext, type SlotRequest, type SlotType, scheduleOf } from './slot-context';
+export { resolveSlotContext } from './slot-context.repository';
 export { type SlotRules, checkSession, checkStart } from './slot-engine';
 export { calendarIdOf, requireDatetime, slotRequestOf } from './slot-request';
 export type { Span } from './working-time';

@@ -1,8 +1,8 @@
 import type { EntityManager } from 'typeorm';
-import { queryPrepared } from '../../common/database/prepared';
 import { MINUTE } from '../../common/time/durations';
 import { limitFilter } from './booking-limits';
-import { MAX_BUSY_SPAN_MINUTES, readBusyTime } from './busy-time';
+import { readBusyTime } from './busy-time.repository';
+import { classDayShare, pageHoldSpans } from './slot-hold.repository';
 import { type SlotContext, isOffered, scheduleOf } from './slot-context';
 import { freeStarts } from './slot-engine';
 import { type Span, localDateOf, nextDate, startOfLocalDate } from './working-time';
@@ -66,39 +66,6 @@ export function withinDayShare(share: DayShare, percent: number): boolean {
   return share.taken * 100 <= share.offered * percent;
 }
 
-/** The busy spans of the live page holds of services on these calendars, by calendar. */
-async function pageHoldSpans(
-  tx: EntityManager,
-  accountId: number,
-  calendarIds: number[],
-  window: Span,
-  now: number,
-): Promise<Map<number, Span[]>> {
-  const rows = await queryPrepared<{ calendarId: number; busyFrom: Date; busyUntil: Date }[]>(
-    tx,
-    `SELECT calendar_id AS calendarId, busy_from AS busyFrom, busy_until AS busyUntil
-       FROM slot_holds
-      WHERE account_id = ? AND calendar_id IN (?) AND busy_from >= ? AND busy_from < ?
-        AND busy_until > ? AND expires_at > ? AND class_id IS NULL AND origin = 'page'`,
-    [
-      accountId,
-      calendarIds,
-      new Date(window.from - MAX_BUSY_SPAN_MINUTES * MINUTE),
-      new Date(window.until),
-      new Date(window.from),
-      new Date(now),
-    ],
-  );
-  const spans = new Map<number, Span[]>();
-  for (const row of rows) {
-    const id = Number(row.calendarId);
-    const list = spans.get(id) ?? [];
-    list.push({ from: new Date(row.busyFrom).getTime(), until: new Date(row.busyUntil).getTime() });
-    spans.set(id, list);
-  }
-  return spans;
-}
-
 /**
  * `busy` without one span equal to each of `removed` (per calendar): the busy read holds every live
  * hold's span once, so taking one equal span per page hold leaves the rest (an appointment of the same
@@ -118,40 +85,4 @@ function withoutSpans(
     out.set(id, left);
   }
   return out;
-}
-
-/** A class's day: the seats of its sessions that day, and those page holds take. */
-async function classDayShare(
-  tx: EntityManager,
-  type: SlotContext['type'],
-  calendarIds: number[],
-  day: Span,
-  now: number,
-): Promise<DayShare> {
-  if (calendarIds.length === 0) return { offered: 0, taken: 0 };
-  const [row] = await queryPrepared<{ sessions: number | string; held: number | string }[]>(
-    tx,
-    `SELECT COUNT(*) AS sessions,
-            (SELECT COUNT(*) FROM slot_holds h JOIN classes hs ON hs.id = h.class_id
-              WHERE h.account_id = ? AND hs.appointment_type_id = ? AND hs.calendar_id IN (?)
-                AND hs.starts_at >= ? AND hs.starts_at < ?
-                AND h.expires_at > ? AND h.origin = 'page') AS held
-       FROM classes s
-      WHERE s.account_id = ? AND s.appointment_type_id = ? AND s.calendar_id IN (?)
-        AND s.starts_at >= ? AND s.starts_at < ?`,
-    [
-      type.accountId,
-      type.id,
-      calendarIds,
-      new Date(day.from),
-      new Date(day.until),
-      new Date(now),
-      type.accountId,
-      type.id,
-      calendarIds,
-      new Date(day.from),
-      new Date(day.until),
-    ],
-  );
-  return { offered: Number(row.sessions) * (type.classSize ?? 0), taken: Number(row.held) };
 }

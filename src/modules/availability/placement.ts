@@ -1,7 +1,7 @@
 import type { EntityManager } from 'typeorm';
-import { ClassSession } from '../catalog';
 import { withinLimits } from './booking-limits';
-import { readSeatsTaken } from './busy-time';
+import { readSeatsTaken } from './busy-time.repository';
+import { sessionAt } from './catalog-reads.repository';
 import { type SlotCalendar, type SlotContext, scheduleOf } from './slot-context';
 import { NotAvailableError } from './availability.errors';
 import { type SlotRules, advanceWindow, checkSession, checkStart } from './slot-engine';
@@ -22,20 +22,6 @@ export function assertInAdvanceWindow(
   const { earliest, latest } = advanceWindow(rules, now);
   if (start < earliest) throw new NotAvailableError('not_available_min_hours_in_advance', datetime);
   if (start > latest) throw new NotAvailableError('not_available_max_days_in_advance', datetime);
-}
-
-/** The class session of a type on a calendar at `start`, if there is one. */
-export function sessionAt(
-  tx: EntityManager,
-  typeId: number,
-  calendarId: number,
-  start: number,
-): Promise<ClassSession | null> {
-  return tx.findOneBy(ClassSession, {
-    appointmentTypeId: typeId,
-    calendarId,
-    startsAt: new Date(start),
-  });
 }
 
 /** Where a booking goes: its calendar, and for a class the session it takes a seat of. */

@@ -2,7 +2,7 @@ import { DateTime } from 'luxon';
 import { isCalendarDate, isCalendarMonth } from '../../common/time/calendar-dates';
 import { HOUR } from '../../common/time/durations';
 import type { Account } from '../accounts';
-import type { AvailableClassesQuery } from './availability.requests';
+import type { AvailableClassesRequest } from './availability.requests';
 import {
   type InvalidDateCode,
   InvalidDateError,
@@ -79,7 +79,7 @@ export function parseDay(
  * horizon, and from `minDate` to the horizon seen from it.
  */
 export function classRange(
-  query: AvailableClassesQuery,
+  query: AvailableClassesRequest,
   zone: string,
   account: Account,
   now: number,

@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { EntityManager } from 'typeorm';
-import { queryPrepared } from '../../common/database/prepared';
 import { InvalidAttributeError } from '../../common/errors/domain-error';
+import { deleteLiveHold, liveHold } from './slot-hold.repository';
 
 /*
  * A hold's token and what booking does with it: the client who holds a time books it with
@@ -37,30 +37,6 @@ export class HoldMismatchError extends InvalidAttributeError {
   }
 }
 
-/** What a booking reads of the hold it books. */
-interface HeldRow {
-  id: number;
-  appointmentTypeId: number;
-  calendarId: number;
-  startsAt: Date;
-}
-
-/** The account's live hold with this token, if any (prepared: it is on the booking's path). */
-async function findLiveHold(
-  manager: EntityManager,
-  accountId: number,
-  token: string,
-): Promise<HeldRow | undefined> {
-  const [row] = await queryPrepared<HeldRow[]>(
-    manager,
-    `SELECT id, appointment_type_id AS appointmentTypeId, calendar_id AS calendarId,
-            starts_at AS startsAt
-       FROM slot_holds WHERE token_hash = ? AND account_id = ? AND expires_at > ?`,
-    [hashHoldToken(token), accountId, new Date()],
-  );
-  return row;
-}
-
 /**
  * The hold a client's booking takes, checked before the booking's transaction: 400
  * `invalid_hold_token` for a token that is no live hold of the account, or whose hold is for
@@ -72,7 +48,7 @@ export async function heldSlot(
   token: string,
   booked: { typeId: number; start: number; calendarId?: number; datetimeText: string },
 ): Promise<{ id: number; calendarId: number }> {
-  const hold = await findLiveHold(manager, accountId, token);
+  const hold = await liveHold(manager, accountId, hashHoldToken(token));
   if (!hold) throw new InvalidHoldTokenError();
   const calendarId = Number(hold.calendarId);
   if (
@@ -90,10 +66,5 @@ export async function heldSlot(
  * booked by a request sent twice, or expired.
  */
 export async function consumeHold(tx: EntityManager, holdId: number): Promise<void> {
-  const result = await queryPrepared<{ affectedRows: number }>(
-    tx,
-    'DELETE FROM slot_holds WHERE id = ? AND expires_at > ?',
-    [holdId, new Date()],
-  );
-  if (!result.affectedRows) throw new InvalidHoldTokenError();
+  if (!(await deleteLiveHold(tx, holdId))) throw new InvalidHoldTokenError();
 }

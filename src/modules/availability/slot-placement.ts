@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { NoAvailableCalendarError, NotAvailableError } from './availability.errors';
 import { busyWindow } from './busy-time';
-import { CalendarLocks } from './calendar-locks';
+import { CalendarLocks } from './calendar-locks.repository';
 import { type Placement, adminPlacement, assertInAdvanceWindow, freeCalendar } from './placement';
 import { type SlotContext, isOffered } from './slot-context';
 

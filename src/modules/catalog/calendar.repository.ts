@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import type { DeepPartial, EntityManager, EntityTarget, ObjectLiteral } from 'typeorm';
+import type { EntityManager } from 'typeorm';
 import { DataSource, In } from 'typeorm';
 import { queryPrepared } from '../../common/database/prepared';
 import { TenantRepository } from '../../common/database/tenant-repository';
@@ -39,21 +39,4 @@ export async function markBusyKind(
     'UPDATE calendars SET busy_kinds = busy_kinds | ? WHERE id = ? AND account_id = ?',
     [kind, calendarId, accountId],
   );
-}
-
-/**
- * Inserts a row of busy time of `kind` for the calendar (a block, a class session) in a
- * transaction of its own that marks the calendar's bit first (markBusyKind); the row as saved.
- */
-export function insertBusyRow<T extends ObjectLiteral>(
-  dataSource: DataSource,
-  kind: BusyKind,
-  calendar: { id: number; accountId: number },
-  entity: EntityTarget<T>,
-  values: DeepPartial<T>,
-): Promise<T> {
-  return dataSource.transaction(async (writer) => {
-    await markBusyKind(writer, kind, calendar.id, calendar.accountId);
-    return writer.save(entity, writer.create(entity, values));
-  });
 }

@@ -15,7 +15,7 @@ export { ALL_BUSY_KINDS, BusyKind } from './calendar-busy-kinds';
 export { CreateCalendarCommand } from './calendar.commands';
 export { Calendar } from './calendar.entity';
 export { ListCalendarsQuery } from './calendar.queries';
-export { insertBusyRow, markBusyKind } from './calendar.repository';
+export { markBusyKind } from './calendar.repository';
 export type { CalendarView } from './calendar.view';
 export {
   InvalidAddonError,

@@ -1,5 +1,5 @@
 import { Controller, Get, Post, Req, Res, UseFilters } from '@nestjs/common';
-import { CommandBus } from '@nestjs/cqrs';
+import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -22,7 +22,7 @@ import {
   claimedAppointmentId,
   tokenMatches,
 } from '../appointments';
-import { Appointment, AvailabilityService } from '../availability';
+import { Appointment, AvailableDatesQuery, AvailableTimesQuery } from '../availability';
 import {
   type CalendarEvent,
   calendarFile,
@@ -75,7 +75,7 @@ export class ConfirmationController {
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly accounts: AccountDirectory,
     private readonly queries: AppointmentsQueries,
-    private readonly availability: AvailabilityService,
+    private readonly queryBus: QueryBus,
     private readonly commands: CommandBus,
     private readonly csrf: PageCsrf,
     private readonly epochs: AccountEpochs,
@@ -308,9 +308,15 @@ export class ConfirmationController {
     let times: string[] | undefined;
     try {
       const [d, t] = await Promise.all([
-        this.availability.dates(opened.account, { ...slot, month }),
+        this.queryBus.execute(new AvailableDatesQuery(opened.account, { ...slot, month })),
         date
-          ? this.availability.times(opened.account, { ...slot, date, ignoreAppointmentIDs: [v.id] })
+          ? this.queryBus.execute(
+              new AvailableTimesQuery(opened.account, {
+                ...slot,
+                date,
+                ignoreAppointmentIDs: [v.id],
+              }),
+            )
           : undefined,
       ]);
       dates = d.map((x) => x.date);

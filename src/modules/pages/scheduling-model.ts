@@ -3,7 +3,7 @@ import { QueryBus } from '@nestjs/cqrs';
 import { DateTime } from 'luxon';
 import { DomainError, NotFoundError } from '../../common/errors/domain-error';
 import { type Account, AccountDirectory } from '../accounts';
-import { AvailabilityService } from '../availability';
+import { AvailableDatesQuery, AvailableTimesQuery } from '../availability';
 import {
   type AddonView,
   type AppointmentTypeView,
@@ -45,7 +45,6 @@ export class SchedulingModels {
   constructor(
     private readonly accounts: AccountDirectory,
     private readonly queries: QueryBus,
-    private readonly availability: AvailabilityService,
   ) {}
 
   async account(accountId: number): Promise<Account> {
@@ -112,9 +111,13 @@ export class SchedulingModels {
       }
       const [dates, times] = await Promise.all([
         // The script asks for the time list alone: it has the dates already.
-        options.timesOnly ? [] : this.availability.dates(account, { ...query, month }, now),
+        options.timesOnly
+          ? []
+          : this.queries.execute(new AvailableDatesQuery(account, { ...query, month }, now)),
         choices.date
-          ? this.availability.times(account, { ...query, date: choices.date }, now)
+          ? this.queries.execute(
+              new AvailableTimesQuery(account, { ...query, date: choices.date }, now),
+            )
           : undefined,
       ]);
       model.dates = dates.map((d) => d.date);
@@ -146,13 +149,15 @@ export class SchedulingModels {
       asksSmsOptIn: false,
     };
     try {
-      const times = await this.availability.times(account, {
-        appointmentTypeID: typeId,
-        calendarID: choices.calendarId,
-        timezone: choices.timezone,
-        addonIDs: choices.addonIds,
-        date: choices.date,
-      });
+      const times = await this.queries.execute(
+        new AvailableTimesQuery(account, {
+          appointmentTypeID: typeId,
+          calendarID: choices.calendarId,
+          timezone: choices.timezone,
+          addonIDs: choices.addonIds,
+          date: choices.date,
+        }),
+      );
       model.times = times.map((t) => t.time);
     } catch (e) {
       if (!(e instanceof DomainError) || e.status >= 500) throw e;

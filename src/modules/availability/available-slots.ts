@@ -1,21 +1,14 @@
-import { type EntityManager, In, IsNull } from 'typeorm';
-import { findReferenced } from '../../common/database/tenant-rows';
+import type { EntityManager } from 'typeorm';
 import { DomainError, shown } from '../../common/errors/domain-error';
 import { toIdList } from '../../common/http/id-list';
 import { formatInZone, parseDatetime } from '../../common/time/datetimes';
 import { MINUTE } from '../../common/time/durations';
 import { type Account, assertTimezone } from '../accounts';
-import {
-  AppointmentType,
-  Calendar,
-  ClassSession,
-  InvalidAppointmentTypeError,
-  InvalidCalendarError,
-} from '../catalog';
+import type { AppointmentType, Calendar, ClassSession } from '../catalog';
 import type {
-  AvailableClassesQuery,
-  AvailableDatesQuery,
-  AvailableTimesQuery,
+  AvailableClassesRequest,
+  AvailableDatesRequest,
+  AvailableTimesRequest,
 } from './availability.requests';
 import {
   InvalidDatetimeError,
@@ -31,15 +24,22 @@ import type {
   CheckedTime,
 } from './availability.views';
 import { limitFilter } from './booking-limits';
-import { readBusyTime, readSeatsTaken } from './busy-time';
+import { readBusyTime, readSeatsTaken } from './busy-time.repository';
+import {
+  liveCalendars,
+  liveClassTypes,
+  namedCalendars,
+  namedType,
+  sessionsIn,
+} from './catalog-reads.repository';
 import {
   type SlotContext,
   type SlotType,
   busySpanAround,
   isOffered,
-  resolveSlotContext,
   scheduleOf,
 } from './slot-context';
+import { resolveSlotContext } from './slot-context.repository';
 import { assertInAdvanceWindow } from './placement';
 import { anyZoneSpan, classRange, dayInUtc, monthInUtc, parseDay, parseMonth } from './query-spans';
 import { planBusyRead, settleBusyRead } from './read-window';
@@ -67,13 +67,13 @@ interface OpenSession {
  * times are read and shown in the `timezone` asked for, else the calendar's (when one is asked for,
  * or the type has one), else the account's.
  */
-export class AvailabilityQueries {
-  /** On the primary, or on a replica (see AvailabilityService). */
+export class AvailableSlots {
+  /** On the primary, or on a replica (see availability.queries.ts). */
   constructor(private readonly manager: EntityManager) {}
 
   async dates(
     account: Account,
-    query: AvailableDatesQuery,
+    query: AvailableDatesRequest,
     now = Date.now(),
   ): Promise<AvailableDate[]> {
     const plan = planBusyRead(
@@ -97,18 +97,10 @@ export class AvailabilityQueries {
     return [...dates].sort().map((date) => ({ date }));
   }
 
-  async times(
-    account: Account,
-    query: AvailableTimesQuery,
-    now = Date.now(),
-  ): Promise<AvailableTime[]> {
-    return (await this.timedTimes(account, query, now)).answer;
-  }
-
   /** `times`, with until when the same data gives the same answer (see timesValidUntil). */
   async timedTimes(
     account: Account,
-    query: AvailableTimesQuery,
+    query: AvailableTimesRequest,
     now = Date.now(),
   ): Promise<TimedAnswer<AvailableTime[]>> {
     const ignore = query.ignoreAppointmentIDs ?? [];
@@ -146,10 +138,9 @@ export class AvailabilityQueries {
 
   async classes(
     account: Account,
-    query: AvailableClassesQuery,
+    query: AvailableClassesRequest,
     now = Date.now(),
   ): Promise<AvailableClass[]> {
-    const manager = this.manager;
     const timezone = query.timezone === undefined ? undefined : assertTimezone(query.timezone);
     const rangeZone = timezone ?? account.timezone;
     const range = classRange(query, rangeZone, account, now);
@@ -159,15 +150,7 @@ export class AvailabilityQueries {
     const calendarIds =
       query.calendarID === undefined
         ? undefined
-        : (
-            await findReferenced(
-              manager,
-              Calendar,
-              account.id,
-              [query.calendarID],
-              (id: number | string) => new InvalidCalendarError(id),
-            )
-          ).map((c) => c.id);
+        : (await namedCalendars(this.manager, account.id, [query.calendarID])).map((c) => c.id);
     const open = await this.openSessions(account, types, calendarIds, range, now, []);
     return open
       .filter((s) => query.includeUnavailable || !s.unavailable)
@@ -301,25 +284,15 @@ export class AvailabilityQueries {
   ): Promise<OpenSession[]> {
     if (types.length === 0 || calendarIds?.length === 0) return [];
     const manager = this.manager;
-    const sessions = await manager
-      .createQueryBuilder(ClassSession, 's')
-      .where('s.appointmentTypeId IN (:...typeIds)', { typeIds: types.map((t) => t.id) })
-      .andWhere(calendarIds ? 's.calendarId IN (:...calendarIds)' : '1 = 1', { calendarIds })
-      .andWhere('s.startsAt >= :from AND s.startsAt < :until', {
-        from: new Date(window.from),
-        until: new Date(window.until),
-      })
-      .orderBy('s.startsAt', 'ASC')
-      .addOrderBy('s.id', 'ASC')
-      .getMany();
-    if (sessions.length === 0) return [];
-    const calendars = new Map(
-      (
-        await manager.find(Calendar, {
-          where: { id: In([...new Set(sessions.map((s) => s.calendarId))]), deletedAt: IsNull() },
-        })
-      ).map((c) => [c.id, c]),
+    const sessions = await sessionsIn(
+      manager,
+      types.map((t) => t.id),
+      calendarIds,
+      window,
     );
+    if (sessions.length === 0) return [];
+    const calendarsOf = [...new Set(sessions.map((s) => s.calendarId))];
+    const calendars = new Map((await liveCalendars(manager, calendarsOf)).map((c) => [c.id, c]));
     const taken = await readSeatsTaken(
       manager,
       sessions.map((s) => s.id),
@@ -370,18 +343,8 @@ export class AvailabilityQueries {
     account: Account,
     typeId: number | undefined,
   ): Promise<AppointmentType[]> {
-    const manager = this.manager;
-    if (typeId === undefined)
-      return manager.find(AppointmentType, {
-        where: { accountId: account.id, kind: 'class', deletedAt: IsNull() },
-      });
-    const [type] = await findReferenced(
-      manager,
-      AppointmentType,
-      account.id,
-      [typeId],
-      (id: number | string) => new InvalidAppointmentTypeError(id),
-    );
+    if (typeId === undefined) return liveClassTypes(this.manager, account.id);
+    const type = await namedType(this.manager, account.id, typeId);
     if (type.kind !== 'class') throw new NotAClassError(type.id);
     return [type];
   }

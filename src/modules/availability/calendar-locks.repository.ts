@@ -1,13 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { queryPrepared } from '../../common/database/prepared';
-import {
-  BUSY_COLUMNS,
-  type BusyColumns,
-  busyParameters,
-  busySpansOf,
-  readBusyTime,
-} from './busy-time';
+import { type BusyColumns, busySpansOf } from './busy-time';
+import { BUSY_COLUMNS, busyParameters, readBusyTime } from './busy-time.repository';
 import type { Span } from './working-time';
 
 /**

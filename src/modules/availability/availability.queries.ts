@@ -1,0 +1,123 @@
+import { type IQueryHandler, Query, QueryHandler } from '@nestjs/cqrs';
+import { EpochCache } from '../../common/cache/epoch-cache';
+import { AccountEpochs } from '../../common/database/account-epochs';
+import { ReadReplicas } from '../../common/database/read-replicas';
+import { AppConfig } from '../../config/app-config';
+import type { Account } from '../accounts';
+import { timesKey } from './availability-answers';
+import type {
+  AvailableClassesRequest,
+  AvailableDatesRequest,
+  AvailableTimesRequest,
+} from './availability.requests';
+import type {
+  AvailableClass,
+  AvailableDate,
+  AvailableTime,
+  CheckedTime,
+} from './availability.views';
+import { AvailableSlots } from './available-slots';
+
+/*
+ * `/availability/*` (AvailableSlots), read where ReadReplicas sends an informative read: on a
+ * serving replica unless the account wrote within the read-your-writes window. What they answer
+ * only informs: a booking checks again, under its calendar locks, on the primary (SlotPlacement).
+ * `now` is the clock the answer is computed at.
+ */
+
+export class AvailableDatesQuery extends Query<AvailableDate[]> {
+  constructor(
+    readonly account: Account,
+    readonly request: AvailableDatesRequest,
+    readonly now = Date.now(),
+  ) {
+    super();
+  }
+}
+
+@QueryHandler(AvailableDatesQuery)
+export class AvailableDatesHandler implements IQueryHandler<AvailableDatesQuery> {
+  constructor(private readonly reads: ReadReplicas) {}
+
+  execute({ account, request, now }: AvailableDatesQuery): Promise<AvailableDate[]> {
+    return this.reads.read(account.id, (m) => new AvailableSlots(m).dates(account, request, now));
+  }
+}
+
+/** Answers are kept while their account's write epoch holds (EpochCache). */
+export class AvailableTimesQuery extends Query<readonly AvailableTime[]> {
+  constructor(
+    readonly account: Account,
+    readonly request: AvailableTimesRequest,
+    readonly now = Date.now(),
+  ) {
+    super();
+  }
+}
+
+@QueryHandler(AvailableTimesQuery)
+export class AvailableTimesHandler implements IQueryHandler<AvailableTimesQuery> {
+  private readonly answers: EpochCache<string, readonly AvailableTime[]>;
+
+  constructor(
+    private readonly reads: ReadReplicas,
+    private readonly epochs: AccountEpochs,
+    config: AppConfig,
+  ) {
+    this.answers = new EpochCache(config.availability.cacheTtlMs);
+  }
+
+  async execute({ account, request, now }: AvailableTimesQuery): Promise<readonly AvailableTime[]> {
+    // The epoch before the data: a write committed after this read has changed it (AccountEpochs).
+    const epoch = await this.epochs.current(account.id);
+    const key = epoch === undefined ? '' : timesKey(account, request);
+    const kept = epoch === undefined ? undefined : this.answers.get(key, epoch, now);
+    if (kept !== undefined) return kept;
+    const timed = await this.reads.read(account.id, (m) =>
+      new AvailableSlots(m).timedTimes(account, request, now),
+    );
+    if (epoch !== undefined) this.answers.keep(key, epoch, timed, now);
+    return timed.answer;
+  }
+}
+
+export class AvailableClassesQuery extends Query<AvailableClass[]> {
+  constructor(
+    readonly account: Account,
+    readonly request: AvailableClassesRequest,
+    readonly now = Date.now(),
+  ) {
+    super();
+  }
+}
+
+@QueryHandler(AvailableClassesQuery)
+export class AvailableClassesHandler implements IQueryHandler<AvailableClassesQuery> {
+  constructor(private readonly reads: ReadReplicas) {}
+
+  execute({ account, request, now }: AvailableClassesQuery): Promise<AvailableClass[]> {
+    return this.reads.read(account.id, (m) => new AvailableSlots(m).classes(account, request, now));
+  }
+}
+
+/** Each time (a JSON object as sent) checked as POST /appointments would check it. */
+export class CheckTimesQuery extends Query<CheckedTime[]> {
+  constructor(
+    readonly account: Account,
+    readonly items: Record<string, unknown>[],
+    readonly now = Date.now(),
+  ) {
+    super();
+  }
+}
+
+@QueryHandler(CheckTimesQuery)
+export class CheckTimesHandler implements IQueryHandler<CheckTimesQuery> {
+  constructor(private readonly reads: ReadReplicas) {}
+
+  execute({ account, items, now }: CheckTimesQuery): Promise<CheckedTime[]> {
+    return this.reads.read(account.id, (m) =>
+      new AvailableSlots(m).checkTimes(account, items, now),
+    );
+  }
+}
