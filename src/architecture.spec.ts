@@ -244,7 +244,6 @@ const SQL_CALL =
 const SQL_NOT_YET_IN_REPOSITORIES = new Set([
   'accounts',
   'appointments',
-  'calendar-sync',
   'notifications',
   'oauth',
   'pages',

@@ -2,8 +2,9 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DateTime } from 'luxon';
 import { DataSource } from 'typeorm';
 import { Secrets } from '../../src/common/crypto/secrets';
-import { AccountEpochs } from '../../src/common/database/account-epochs';
+import { UnitOfWork } from '../../src/common/database/unit-of-work';
 import { BusyKind } from '../../src/modules/catalog';
+import { BusySourceRepository } from '../../src/modules/calendar-sync/busy-source.repository';
 import { BusySourceSync } from '../../src/modules/calendar-sync/busy-source-sync';
 import { type ApiClient, apiClient, apiError } from '../support/api-client';
 import { createAppointmentType, createCalendar } from '../support/catalog-fixtures';
@@ -40,7 +41,12 @@ describe('Busy kinds: each writer sets its bit, and a cached booking context see
     const config = testConfig();
     app = await startApi({ config });
     db = app.get(DataSource);
-    sync = new BusySourceSync(db, app.get(Secrets), config, app.get(AccountEpochs));
+    sync = new BusySourceSync(
+      app.get(BusySourceRepository),
+      app.get(Secrets),
+      config,
+      app.get(UnitOfWork),
+    );
     api = apiClient(app, await createAccount(app, { timezone: NY }));
   });
 

@@ -1,7 +1,8 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DataSource } from 'typeorm';
 import { Secrets } from '../../src/common/crypto/secrets';
-import { AccountEpochs } from '../../src/common/database/account-epochs';
+import { UnitOfWork } from '../../src/common/database/unit-of-work';
+import { BusySourceRepository } from '../../src/modules/calendar-sync/busy-source.repository';
 import { BusySourceSync } from '../../src/modules/calendar-sync/busy-source-sync';
 import { type ApiClient, apiClient, apiError } from '../support/api-client';
 import { createCalendar } from '../support/catalog-fixtures';
@@ -161,10 +162,10 @@ describe('Calendar sync: hostile input and isolation (e2e)', () => {
     const error = 'The calendar address is not allowed.';
     for (const rules of [config, anyPort]) {
       const sync = new BusySourceSync(
-        app.get(DataSource),
+        app.get(BusySourceRepository),
         app.get(Secrets),
         rules,
-        app.get(AccountEpochs),
+        app.get(UnitOfWork),
       );
       await expect(sync.sync(id)).resolves.toEqual({ kind: 'failed', error });
       expect(

@@ -2,8 +2,9 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DateTime } from 'luxon';
 import { DataSource } from 'typeorm';
 import { Secrets } from '../../src/common/crypto/secrets';
-import { AccountEpochs } from '../../src/common/database/account-epochs';
+import { UnitOfWork } from '../../src/common/database/unit-of-work';
 import type { AppConfig } from '../../src/config/app-config';
+import { BusySourceRepository } from '../../src/modules/calendar-sync/busy-source.repository';
 import { BusySourceSync } from '../../src/modules/calendar-sync/busy-source-sync';
 import { type ApiClient, apiClient, apiError } from '../support/api-client';
 import { createAppointmentType, createCalendar } from '../support/catalog-fixtures';
@@ -50,10 +51,10 @@ describe('Calendar sync: busy time from the staff calendars (e2e, Radicale)', ()
     config = testConfig();
     app = await startApi({ config });
     sync = new BusySourceSync(
-      app.get(DataSource),
+      app.get(BusySourceRepository),
       app.get(Secrets),
       config,
-      app.get(AccountEpochs),
+      app.get(UnitOfWork),
     );
     const account = await createAccount(app);
     api = apiClient(app, account);

@@ -3,9 +3,10 @@ import { DateTime } from 'luxon';
 import { createServer } from 'node:net';
 import { DataSource } from 'typeorm';
 import { Secrets } from '../../src/common/crypto/secrets';
-import { AccountEpochs } from '../../src/common/database/account-epochs';
+import { UnitOfWork } from '../../src/common/database/unit-of-work';
 import { createRootLogger } from '../../src/common/logging/logging.module';
 import type { AppConfig } from '../../src/config/app-config';
+import { BusySourceRepository } from '../../src/modules/calendar-sync/busy-source.repository';
 import { BusySourceSync } from '../../src/modules/calendar-sync/busy-source-sync';
 import { type ApiClient, apiClient } from '../support/api-client';
 import { createCalendar } from '../support/catalog-fixtures';
@@ -69,10 +70,10 @@ describe('Calendar sync: what a failing sync tells the owner (e2e)', () => {
       write: (line: string) => void logged.push(JSON.parse(line) as Record<string, unknown>),
     });
     return new BusySourceSync(
-      app.get(DataSource),
+      app.get(BusySourceRepository),
       app.get(Secrets),
       rules,
-      app.get(AccountEpochs),
+      app.get(UnitOfWork),
       undefined,
       logger,
     );

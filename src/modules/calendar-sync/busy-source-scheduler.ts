@@ -6,14 +6,13 @@ import {
   type OnModuleInit,
   Optional,
 } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import type { Logger } from 'pino';
-import { DataSource } from 'typeorm';
 import { ROOT_LOGGER } from '../../common/logging/logging.module';
 import { Metrics } from '../../common/metrics/metrics';
 import { ScrapeCache } from '../../common/metrics/scrape-cache';
 import { RepeatingPass } from '../../common/queues/repeating-pass';
 import { AppConfig } from '../../config/app-config';
+import { BusySourceRepository } from './busy-source.repository';
 import { BusySourceSync, SYNC_BATCH } from './busy-source-sync';
 
 const STATES = ['pending', 'ok', 'error'] as const;
@@ -28,12 +27,12 @@ const STATES = ['pending', 'ok', 'error'] as const;
 @Injectable()
 export class BusySourceScheduler implements OnModuleInit, OnApplicationBootstrap, OnModuleDestroy {
   private readonly passes: RepeatingPass;
-  private readonly counts = new ScrapeCache(() => this.countByState(), 5000, 2000);
+  private readonly counts = new ScrapeCache(() => this.sources.countByState(), 5000, 2000);
 
   constructor(
     private readonly sync: BusySourceSync,
     private readonly config: AppConfig,
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly sources: BusySourceRepository,
     @Inject(ROOT_LOGGER) private readonly logger: Logger,
     @Optional() private readonly metrics?: Metrics,
   ) {
@@ -70,12 +69,5 @@ export class BusySourceScheduler implements OnModuleInit, OnApplicationBootstrap
   async onModuleDestroy(): Promise<void> {
     this.sync.stop();
     await this.passes.stop();
-  }
-
-  private async countByState(): Promise<Map<string, number>> {
-    const rows: { state: string; n: number }[] = await this.dataSource.query(
-      'SELECT state, COUNT(*) AS n FROM busy_sources GROUP BY state',
-    );
-    return new Map(rows.map((r) => [r.state, Number(r.n)]));
   }
 }

@@ -1,19 +1,17 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { performance } from 'node:perf_hooks';
 import type { Logger } from 'pino';
-import { DataSource, type EntityManager } from 'typeorm';
 import { Secrets } from '../../common/crypto/secrets';
-import { AccountEpochs } from '../../common/database/account-epochs';
+import { UnitOfWork } from '../../common/database/unit-of-work';
 import { ROOT_LOGGER } from '../../common/logging/logging.module';
 import { Metrics } from '../../common/metrics/metrics';
 import { ByteBudget } from '../../common/net/bounded-body';
 import { DAY, MINUTE } from '../../common/time/durations';
 import { AppConfig } from '../../config/app-config';
 import { BusyKind, MAX_EXTERNAL_SPAN_MINUTES, type Span, markBusyKind } from '../availability';
-import { BusySource } from './busy-source.entity';
+import { type BusySource, passwordContext } from './busy-source.entity';
+import { BusySourceRepository, type SourceFacts } from './busy-source.repository';
 import { BusyExpansion } from './busy-expansion';
-import { passwordContext } from './busy-sources.service';
 import { LARGE_READ_BYTES, LargeReads } from './large-reads';
 import { sourceFailure } from './source-errors';
 import { readSource } from './source-readers';
@@ -35,12 +33,6 @@ export const FULL_READ_EVERY_MS = 12 * 3600 * 1000;
 const CONCURRENCY = 4;
 /** Sources one pass claims at most. */
 export const SYNC_BATCH = 50;
-const INSERT_BATCH = 1000;
-
-interface SourceFacts {
-  timezone: string;
-  days: number;
-}
 
 /**
  * Reads busy sources and stores their busy time (the worker's side of calendar sync).
@@ -59,10 +51,10 @@ export class BusySourceSync {
   private readonly largeReads = new LargeReads();
 
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly sources: BusySourceRepository,
     private readonly secrets: Secrets,
     private readonly config: AppConfig,
-    private readonly epochs: AccountEpochs,
+    private readonly unitOfWork: UnitOfWork,
     @Optional() private readonly metrics?: Metrics,
     @Optional() @Inject(ROOT_LOGGER) private readonly logger?: Logger,
   ) {}
@@ -73,19 +65,15 @@ export class BusySourceSync {
    */
   async syncDue(now = Date.now()): Promise<number> {
     if (this.stopping.signal.aborted) return 0;
-    const due: { id: number; next: Date; minutes: number }[] = await this.dataSource.query(
-      `SELECT s.id, s.next_sync_at AS next, a.calendar_sync_minutes AS minutes
-         FROM busy_sources s JOIN accounts a ON a.id = s.account_id
-        WHERE s.next_sync_at <= ? ORDER BY s.next_sync_at LIMIT ?`,
-      [new Date(now), SYNC_BATCH],
-    );
+    const due = await this.sources.due(now, SYNC_BATCH);
     const claimed: number[] = [];
     for (const row of due) {
-      const result: { affectedRows: number } = await this.dataSource.query(
-        'UPDATE busy_sources SET next_sync_at = ? WHERE id = ? AND next_sync_at = ?',
-        [new Date(now + Number(row.minutes) * MINUTE), row.id, row.next],
+      const next = new Date(now + Number(row.minutes) * MINUTE);
+      // Only the schedule moves, which no answer is computed from: no account to mark.
+      const won = await this.unitOfWork.run(null, (tx) =>
+        this.sources.claim(tx, row.id, row.next, next),
       );
-      if (result.affectedRows === 1) claimed.push(Number(row.id));
+      if (won) claimed.push(Number(row.id));
     }
     const queue = [...claimed];
     const run = async () => {
@@ -98,8 +86,8 @@ export class BusySourceSync {
 
   /** Syncs one source now (a new source's first sync, the worker's passes, the tests). */
   async sync(sourceId: number, now = Date.now()): Promise<SyncOutcome> {
-    const source = await this.dataSource.manager.findOne(BusySource, { where: { id: sourceId } });
-    const facts = source && (await this.facts(source));
+    const source = await this.sources.byId(sourceId);
+    const facts = source && (await this.sources.facts(source));
     if (!source || !facts) return { kind: 'gone' };
     const window: Span = { from: now - DAY, until: now + (facts.days + 2) * DAY };
     const fresh =
@@ -115,14 +103,12 @@ export class BusySourceSync {
       const read = await this.readBusy(source, facts, { window, signal, fresh });
       if (read.kind === 'unchanged') {
         outcome = { kind: 'unchanged' };
-        await this.recordUnchanged(source.id, now);
-      } else {
-        const { spans, events } = read;
-        // The calendar's busy time rewritten: the account's kept availability answers are stale.
-        const replaced = await this.epochs.writing(source.accountId, () =>
-          this.replaceSpans(source, spans, events, read.versionTag, now),
+        await this.unitOfWork.run(source.accountId, (tx) =>
+          this.sources.recordUnchanged(tx, source.id, now),
         );
-        outcome = replaced ? { kind: 'read', events } : { kind: 'gone' };
+      } else {
+        const replaced = await this.replaceSpans(source, read, now);
+        outcome = replaced ? { kind: 'read', events: read.events } : { kind: 'gone' };
       }
     } catch (e) {
       const { message, detail } = sourceFailure(e, signal);
@@ -131,9 +117,8 @@ export class BusySourceSync {
         'calendar sync failed',
       );
       outcome = { kind: 'failed', error: message };
-      await this.dataSource.query(
-        `UPDATE busy_sources SET state = 'error', last_error = ?, last_sync_at = ? WHERE id = ?`,
-        [message, new Date(now), source.id],
+      await this.unitOfWork.run(source.accountId, (tx) =>
+        this.sources.recordFailure(tx, source.id, message, now),
       );
     }
     this.metrics?.calendarSyncDuration.observe({ type }, (performance.now() - started) / 1000);
@@ -192,77 +177,26 @@ export class BusySourceSync {
     this.stopping.abort();
   }
 
-  /** The calendar's zone and the days ahead to read; null when the calendar is gone. */
-  private async facts(source: BusySource): Promise<SourceFacts | null> {
-    const [row]: { timezone: string; days: number }[] = await this.dataSource.query(
-      `SELECT c.timezone,
-                GREATEST(a.max_days_in_advance, COALESCE((SELECT MAX(t.max_days_in_advance)
-                  FROM appointment_types t WHERE t.account_id = a.id AND t.deleted_at IS NULL), 0))
-                  AS days
-           FROM calendars c JOIN accounts a ON a.id = c.account_id
-          WHERE c.id = ? AND c.account_id = ? AND c.deleted_at IS NULL`,
-      [source.calendarId, source.accountId],
-    );
-    return row ? { timezone: row.timezone, days: Number(row.days) } : null;
-  }
-
-  private async recordUnchanged(sourceId: number, now: number): Promise<void> {
-    await this.dataSource.query(
-      `UPDATE busy_sources SET state = 'ok', last_error = NULL, last_sync_at = ? WHERE id = ?`,
-      [new Date(now), sourceId],
-    );
-  }
-
   /**
-   * The source's spans replaced whole, and its status, in one transaction, its row locked first
-   * (two syncs of one source write one after the other; a source deleted meanwhile gets none).
+   * The source's spans replaced whole, and its status, in one unit of work (see
+   * BusySourceRepository.replaceSpans); false when the source was deleted meanwhile.
    */
   private async replaceSpans(
     source: BusySource,
-    spans: Span[],
-    events: number,
-    versionTag: string | null,
+    read: { spans: Span[]; events: number; versionTag: string | null },
     now: number,
   ): Promise<boolean> {
-    const rows = storedSpans(spans);
+    const spans = storedSpans(read.spans);
     // The calendar's bit (see markBusyKind), committed on its own before the spans are written: as
     // exact as in their transaction (committed before any span can be, and never cleared), without
     // holding the calendar's lock, which bookings wait for, while a sync rewrites thousands of rows.
-    if (rows.length > 0)
-      await markBusyKind(
-        this.dataSource.manager,
-        BusyKind.external,
-        source.calendarId,
-        source.accountId,
+    if (spans.length > 0)
+      await this.unitOfWork.run(source.accountId, (tx) =>
+        markBusyKind(tx, BusyKind.external, source.calendarId, source.accountId),
       );
-    return this.dataSource.transaction(async (tx: EntityManager) => {
-      const locked: { id: number }[] = await tx.query(
-        'SELECT id FROM busy_sources WHERE id = ? FOR UPDATE',
-        [source.id],
-      );
-      if (locked.length === 0) return false;
-      await tx.query('DELETE FROM external_busy_spans WHERE source_id = ?', [source.id]);
-      for (let i = 0; i < rows.length; i += INSERT_BATCH) {
-        const batch = rows.slice(i, i + INSERT_BATCH);
-        await tx.query(
-          `INSERT INTO external_busy_spans (account_id, calendar_id, source_id, starts_at, ends_at)
-           VALUES ${batch.map(() => '(?, ?, ?, ?, ?)').join(', ')}`,
-          batch.flatMap((s) => [
-            source.accountId,
-            source.calendarId,
-            source.id,
-            new Date(s.from),
-            new Date(s.until),
-          ]),
-        );
-      }
-      await tx.query(
-        `UPDATE busy_sources SET state = 'ok', last_error = NULL, last_sync_at = ?,
-           last_success_at = ?, events_read = ?, version_tag = ? WHERE id = ?`,
-        [new Date(now), new Date(now), events, versionTag?.slice(0, 1000) ?? null, source.id],
-      );
-      return true;
-    });
+    return this.unitOfWork.run(source.accountId, (tx) =>
+      this.sources.replaceSpans(tx, source, { ...read, spans }, now),
+    );
   }
 }
 

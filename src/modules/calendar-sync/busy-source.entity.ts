@@ -9,6 +9,11 @@ export type BusySourceType = (typeof BUSY_SOURCE_TYPES)[number];
  */
 export type BusySourceState = 'pending' | 'ok' | 'error';
 
+/** What a source's sealed password is for: a value sealed for one source opens for no other. */
+export function passwordContext(sourceId: number): string {
+  return `busy-source:${sourceId}`;
+}
+
 /** A calendar's external calendar whose busy time blocks its slots. */
 @Entity('busy_sources')
 @Index('idx_busy_sources_calendar', ['calendarId', 'id'])

@@ -1,16 +1,17 @@
 import { Controller, Get, Param, Res } from '@nestjs/common';
+import { QueryBus } from '@nestjs/cqrs';
 import type { FastifyReply } from 'fastify';
 import { ApiOperation, ApiParam, ApiProduces, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { Public } from '../../common/http/public.decorator';
 import { ApiErrors } from '../../common/openapi/api-errors';
-import { CalendarFeedsService } from './calendar-feeds.service';
+import { RenderCalendarFeedQuery } from './calendar-feed.queries';
 
 /** The published feed: no credentials, the secret in the path (calendar apps send none). */
 @ApiTags('calendar sync')
 @Public()
 @Controller('calendar-feeds')
 export class CalendarFeedController {
-  constructor(private readonly feeds: CalendarFeedsService) {}
+  constructor(private readonly queries: QueryBus) {}
 
   @Get(':file')
   @ApiOperation({
@@ -31,7 +32,7 @@ export class CalendarFeedController {
     @Param('file') file: string,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<string> {
-    const body = await this.feeds.render(file);
+    const body = await this.queries.execute(new RenderCalendarFeedQuery(file));
     // Set once the feed is found: a refusal stays the JSON envelope.
     reply.header('content-type', 'text/calendar; charset=utf-8');
     reply.header('cache-control', 'private, max-age=300');

@@ -1,5 +1,10 @@
 import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
 
+/** What a feed's sealed token is for: a value sealed for one calendar opens for no other. */
+export function feedTokenContext(calendarId: number): string {
+  return `calendar-feed:${calendarId}`;
+}
+
 /** The secret of a calendar's published feed: its hash to find it, the token sealed to show it. */
 @Entity('calendar_feeds')
 @Index('uq_calendar_feeds_token', ['tokenHash'], { unique: true })

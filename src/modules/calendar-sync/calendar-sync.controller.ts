@@ -1,4 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, ParseIntPipe, Post } from '@nestjs/common';
+import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import {
   ApiBasicAuth,
   ApiNoContentResponse,
@@ -12,9 +13,10 @@ import { NUMERIC } from '../../common/http/route-catalog';
 import { ApiErrors } from '../../common/openapi/api-errors';
 import { CurrentAccountId } from '../accounts';
 import { CreateBusySourceRequest } from './busy-source.requests';
+import { CreateBusySourceCommand, DeleteBusySourceCommand } from './busy-source.commands';
+import { GetBusySourceQuery, ListBusySourcesQuery } from './busy-source.queries';
 import { BusySourceView, CalendarFeedView } from './busy-source.view';
-import { BusySourcesService } from './busy-sources.service';
-import { CalendarFeedsService } from './calendar-feeds.service';
+import { IssueCalendarFeedCommand } from './calendar-feed.commands';
 
 const SOURCE = `:id${NUMERIC}/busy-sources/:sourceId${NUMERIC}`;
 const CALENDAR_ERRORS = { 403: ['forbidden'], 404: ['not_found'] };
@@ -30,8 +32,8 @@ const SourceIdParam = () => Param('sourceId', ParseIntPipe);
 @Controller('calendars')
 export class CalendarSyncController {
   constructor(
-    private readonly sources: BusySourcesService,
-    private readonly feeds: CalendarFeedsService,
+    private readonly commands: CommandBus,
+    private readonly queries: QueryBus,
   ) {}
 
   @Get(`:id${NUMERIC}/busy-sources`)
@@ -43,7 +45,7 @@ export class CalendarSyncController {
   })
   @ApiErrors(CALENDAR_ERRORS)
   list(@CurrentAccountId() accountId: number, @IdParam() id: number): Promise<BusySourceView[]> {
-    return this.sources.list(accountId, id);
+    return this.queries.execute(new ListBusySourcesQuery(accountId, id));
   }
 
   @Post(`:id${NUMERIC}/busy-sources`)
@@ -77,7 +79,7 @@ export class CalendarSyncController {
     @IdParam() id: number,
     @Body() request: CreateBusySourceRequest,
   ): Promise<BusySourceView> {
-    return this.sources.create(accountId, id, request);
+    return this.commands.execute(new CreateBusySourceCommand(accountId, id, request));
   }
 
   @Get(SOURCE)
@@ -90,7 +92,7 @@ export class CalendarSyncController {
     @IdParam() id: number,
     @SourceIdParam() sourceId: number,
   ): Promise<BusySourceView> {
-    return this.sources.get(accountId, id, sourceId);
+    return this.queries.execute(new GetBusySourceQuery(accountId, id, sourceId));
   }
 
   @Delete(SOURCE)
@@ -107,7 +109,7 @@ export class CalendarSyncController {
     @IdParam() id: number,
     @SourceIdParam() sourceId: number,
   ): Promise<void> {
-    return this.sources.delete(accountId, id, sourceId);
+    return this.commands.execute(new DeleteBusySourceCommand(accountId, id, sourceId));
   }
 
   @Get(`:id${NUMERIC}/feed`)
@@ -120,7 +122,7 @@ export class CalendarSyncController {
   @ApiOkResponse({ type: CalendarFeedView })
   @ApiErrors(CALENDAR_ERRORS)
   feed(@CurrentAccountId() accountId: number, @IdParam() id: number): Promise<CalendarFeedView> {
-    return this.feeds.get(accountId, id);
+    return this.commands.execute(new IssueCalendarFeedCommand(accountId, id));
   }
 
   @Post(`:id${NUMERIC}/feed/rotate`)
@@ -132,6 +134,6 @@ export class CalendarSyncController {
   @ApiOkResponse({ type: CalendarFeedView, description: 'The new address.' })
   @ApiErrors(CALENDAR_ERRORS)
   rotate(@CurrentAccountId() accountId: number, @IdParam() id: number): Promise<CalendarFeedView> {
-    return this.feeds.rotate(accountId, id);
+    return this.commands.execute(new IssueCalendarFeedCommand(accountId, id, true));
   }
 }

@@ -1,18 +1,26 @@
 import { Module } from '@nestjs/common';
-import { TypeOrmModule } from '@nestjs/typeorm';
-import { Calendar } from '../catalog';
-import { BusySource } from './busy-source.entity';
-import { BusySourcesService } from './busy-sources.service';
-import { CalendarFeed } from './calendar-feed.entity';
+import { CreateBusySourceHandler, DeleteBusySourceHandler } from './busy-source.commands';
+import { GetBusySourceHandler, ListBusySourcesHandler } from './busy-source.queries';
+import { BusySourceRepository, calendarSyncTables } from './busy-source.repository';
+import { IssueCalendarFeedHandler } from './calendar-feed.commands';
 import { CalendarFeedController } from './calendar-feed.controller';
-import { CalendarFeedsService } from './calendar-feeds.service';
+import { RenderCalendarFeedHandler } from './calendar-feed.queries';
+import { CalendarFeedRepository } from './calendar-feed.repository';
 import { CalendarSyncController } from './calendar-sync.controller';
-import { ExternalBusySpan } from './external-busy-span.entity';
 
 /** The API side of calendar sync: busy sources under a calendar, its feed's address, the feed. */
 @Module({
-  imports: [TypeOrmModule.forFeature([BusySource, ExternalBusySpan, CalendarFeed, Calendar])],
+  imports: [calendarSyncTables],
   controllers: [CalendarSyncController, CalendarFeedController],
-  providers: [BusySourcesService, CalendarFeedsService],
+  providers: [
+    BusySourceRepository,
+    CalendarFeedRepository,
+    CreateBusySourceHandler,
+    DeleteBusySourceHandler,
+    GetBusySourceHandler,
+    IssueCalendarFeedHandler,
+    ListBusySourcesHandler,
+    RenderCalendarFeedHandler,
+  ],
 })
 export class CalendarSyncModule {}
