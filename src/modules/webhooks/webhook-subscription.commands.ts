@@ -31,7 +31,7 @@ import { InvalidTargetError, MAX_WEBHOOKS, TooManyWebhooksError } from './webhoo
  * key on (account_id, static_action) backs the second rule.
  */
 
-/** The account's, or the unit of work's for an enterprise (which has none). */
+/** The account a write is for: none for an enterprise's subscriptions. */
 const accountOf = (owner: WebhookOwner) => ('accountId' in owner ? owner.accountId : null);
 
 /** The target, when the outbound policy lets deliveries go there. */
