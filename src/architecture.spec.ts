@@ -245,7 +245,6 @@ const SQL_NOT_YET_IN_REPOSITORIES = new Set([
   'accounts',
   'appointments',
   'notifications',
-  'oauth',
   'pages',
   'common',
   'app',

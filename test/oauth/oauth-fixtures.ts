@@ -6,7 +6,7 @@ import { SetPasswordCommand } from '../../src/modules/accounts/set-password.comm
 import {
   CreateOAuthClientCommand,
   type OAuthClientCredentials,
-} from '../../src/modules/oauth/create-oauth-client.command';
+} from '../../src/modules/oauth/oauth-client.commands';
 import { type TestAccount, createAccount } from '../support/test-app';
 
 export const PASSWORD = 'correct horse battery staple';

@@ -74,9 +74,9 @@ const LISTED: [file: string, start: string, routing: string][] = [
   ['modules/notifications/notification-records.ts', 'SELECT id FROM appointments WHERE id', OWNED],
   ['modules/notifications/notification-records.ts', 'SELECT id, appointment_id, outbox_id', OWNED],
   ['modules/notifications/notification-records.ts', 'DELETE FROM notifications WHERE id', OWNED],
-  ['modules/oauth/access-tokens.ts', 'UPDATE oauth_tokens SET revoked_at', OWNED],
-  ['modules/oauth/authorization-codes.ts', 'DELETE FROM oauth_codes WHERE expires_at', SWEEP],
-  ['modules/oauth/authorization-codes.ts', 'UPDATE oauth_codes SET consumed_at', OWNED],
+  ['modules/oauth/oauth-token.repository.ts', 'UPDATE oauth_tokens SET revoked_at', OWNED],
+  ['modules/oauth/oauth-code.repository.ts', 'DELETE FROM oauth_codes WHERE expires_at', SWEEP],
+  ['modules/oauth/oauth-code.repository.ts', 'UPDATE oauth_codes SET consumed_at', OWNED],
   ['modules/webhooks/webhook-subscription.repository.ts', 'SELECT status, failing_since', OWNED],
   [
     'modules/webhooks/webhook-subscription.repository.ts',

@@ -1,8 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import { Repository } from 'typeorm';
 import { Secrets } from '../../common/crypto/secrets';
-import { Account } from '../accounts';
+import type { Account } from '../accounts';
+import { SignInAccountRepository } from './sign-in-account.repository';
 
 const MAX_EMAIL = 254;
 const MAX_PASSWORD = 1024;
@@ -17,7 +16,7 @@ export class AccountPasswords {
   private decoy: Promise<string> | undefined;
 
   constructor(
-    @InjectRepository(Account) private readonly accounts: Repository<Account>,
+    private readonly accounts: SignInAccountRepository,
     private readonly secrets: Secrets,
   ) {}
 
@@ -25,7 +24,7 @@ export class AccountPasswords {
     const normalized = email.trim().toLowerCase();
     const account =
       normalized !== '' && normalized.length <= MAX_EMAIL
-        ? await this.accounts.findOneBy({ email: normalized })
+        ? await this.accounts.byEmail(normalized)
         : null;
     const stored = account?.passwordHash ?? (await this.decoyHash());
     const matches = await this.secrets.verifyPassword(password.slice(0, MAX_PASSWORD), stored);
@@ -34,7 +33,7 @@ export class AccountPasswords {
 
   /** The account, as stored now (the consent page must not trust a cached password stamp). */
   find(id: number): Promise<Account | null> {
-    return this.accounts.findOneBy({ id });
+    return this.accounts.byId(id);
   }
 
   private decoyHash(): Promise<string> {

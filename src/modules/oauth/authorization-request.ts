@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { OAuthClient } from './oauth-client.entity';
-import { OAuthClients } from './oauth-clients';
+import { OAuthClientRepository } from './oauth-client.repository';
 import {
   API_SCOPE,
   AuthorizationRedirectError,
@@ -39,7 +39,7 @@ export function queryOf(url: string): string {
  */
 @Injectable()
 export class AuthorizationRequests {
-  constructor(private readonly clients: OAuthClients) {}
+  constructor(private readonly clients: OAuthClientRepository) {}
 
   async parse(query: string): Promise<AuthorizationRequest> {
     const params = new URLSearchParams(query);

@@ -1,10 +1,11 @@
 import { Controller, Get, Post, Req, Res, UseFilters } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
 import { ApiExcludeEndpoint, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Public } from '../../common/http/public.decorator';
 import type { Account } from '../accounts';
 import { AccountPasswords } from './account-passwords';
-import { AuthorizationCodes } from './authorization-codes';
+import { IssueAuthorizationCodeCommand } from './authorization-code.commands';
 import {
   type AuthorizationRequest,
   AuthorizationRequests,
@@ -44,7 +45,7 @@ export class AuthorizeController {
     private readonly sessions: SignInSessions,
     private readonly passwords: AccountPasswords,
     private readonly throttle: LoginThrottle,
-    private readonly codes: AuthorizationCodes,
+    private readonly commands: CommandBus,
   ) {}
 
   @Get('authorize')
@@ -107,7 +108,9 @@ export class AuthorizeController {
     const decision = form.getAll('decision');
     const redirectOrigin = [originOf(request.redirectUri)];
     if (decision.length === 1 && decision[0] === 'allow') {
-      const code = await this.codes.issue(request, account.id);
+      const code = await this.commands.execute(
+        new IssueAuthorizationCodeCommand(request, account.id),
+      );
       return sendRedirect(
         reply,
         'POST',

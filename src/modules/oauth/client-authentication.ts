@@ -1,5 +1,6 @@
+import type { Secrets } from '../../common/crypto/secrets';
 import type { OAuthClient } from './oauth-client.entity';
-import type { OAuthClients } from './oauth-clients';
+import type { OAuthClientRepository } from './oauth-client.repository';
 import {
   InvalidClientError,
   InvalidRequestError,
@@ -45,10 +46,12 @@ function basicCredentials(header: string): { id: string; secret: string } {
 /**
  * The client of a token or disconnect request: HTTP Basic (client_secret_basic) or `client_id` and
  * `client_secret` in the body (client_secret_post), never both (RFC 6749 §2.3.1). Missing
- * parameters are invalid_request (the contract); credentials that do not match are invalid_client.
+ * parameters are invalid_request (the contract); credentials that do not match are invalid_client,
+ * in a time that does not tell which client ids exist.
  */
 export async function authenticateClient(
-  clients: OAuthClients,
+  clients: OAuthClientRepository,
+  secrets: Secrets,
   authorization: string | undefined,
   form: URLSearchParams,
 ): Promise<OAuthClient> {
@@ -72,7 +75,9 @@ export async function authenticateClient(
     id = bodyId;
     secret = bodySecret;
   }
-  const client = await clients.authenticate(id, secret);
-  if (!client) throw new InvalidClientError();
+  const client = await clients.find(id);
+  // Hash the secret even for an unknown client, so that the time does not tell which exist.
+  const matches = secrets.matches(secret, client?.secretHash ?? '0'.repeat(64));
+  if (!client || !matches) throw new InvalidClientError();
   return client;
 }

@@ -1,13 +1,11 @@
 import { Module } from '@nestjs/common';
-import { TypeOrmModule } from '@nestjs/typeorm';
-import { CreateOAuthClientHandler } from './create-oauth-client.handler';
-import { OAuthClient } from './oauth-client.entity';
-import { OAuthClients } from './oauth-clients';
+import { CreateOAuthClientHandler } from './oauth-client.commands';
+import { OAuthClientRepository, OAuthClientTables } from './oauth-client.repository';
 
 /** Registered partner apps: what the operator CLI needs of OAuth (no Redis, no HTTP). */
 @Module({
-  imports: [TypeOrmModule.forFeature([OAuthClient])],
-  providers: [CreateOAuthClientHandler, OAuthClients],
-  exports: [OAuthClients],
+  imports: [OAuthClientTables],
+  providers: [CreateOAuthClientHandler, OAuthClientRepository],
+  exports: [OAuthClientRepository],
 })
 export class OAuthClientsModule {}

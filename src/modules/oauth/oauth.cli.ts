@@ -1,6 +1,6 @@
 import { CommandBus } from '@nestjs/cqrs';
 import { type CliCommand, UsageError, requireString } from '../../common/cli/cli-command';
-import { CreateOAuthClientCommand } from './create-oauth-client.command';
+import { CreateOAuthClientCommand } from './oauth-client.commands';
 import { isInsecureRedirectUri } from './redirect-uri';
 
 export const oauthCommands: CliCommand[] = [

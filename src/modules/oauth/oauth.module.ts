@@ -1,18 +1,22 @@
 import { Module } from '@nestjs/common';
 import { PassportModule } from '@nestjs/passport';
 import { LimitsModule } from '../../common/limits/limits.module';
-import { TypeOrmModule } from '@nestjs/typeorm';
-import { Account, AccountsModule } from '../accounts';
+import { AccountsModule } from '../accounts';
+import { DisconnectAccessTokenHandler } from './access-token.commands';
 import { AccessTokens } from './access-tokens';
 import { AccountPasswords } from './account-passwords';
-import { AuthorizationCodes } from './authorization-codes';
+import {
+  ExchangeAuthorizationCodeHandler,
+  IssueAuthorizationCodeHandler,
+} from './authorization-code.commands';
 import { AuthorizationRequests } from './authorization-request';
 import { AuthorizeController } from './authorize.controller';
 import { BearerStrategy } from './bearer.strategy';
 import { LoginThrottle } from './login-throttle';
 import { OAuthClientsModule } from './oauth-clients.module';
-import { OAuthCode } from './oauth-code.entity';
-import { OAuthToken } from './oauth-token.entity';
+import { OAuthCodeRepository } from './oauth-code.repository';
+import { OAuthGrantTables, OAuthTokenRepository } from './oauth-token.repository';
+import { SignInAccountRepository } from './sign-in-account.repository';
 import { SignInSessions } from './sign-in-session';
 import { TokenController } from './token.controller';
 
@@ -22,21 +26,20 @@ import { TokenController } from './token.controller';
  * Bearer strategy that the API's auth guard tries after Basic.
  */
 @Module({
-  imports: [
-    TypeOrmModule.forFeature([Account, OAuthCode, OAuthToken]),
-    PassportModule,
-    AccountsModule,
-    OAuthClientsModule,
-    LimitsModule,
-  ],
+  imports: [OAuthGrantTables, PassportModule, AccountsModule, OAuthClientsModule, LimitsModule],
   controllers: [AuthorizeController, TokenController],
   providers: [
     AccessTokens,
     AccountPasswords,
-    AuthorizationCodes,
     AuthorizationRequests,
     BearerStrategy,
+    DisconnectAccessTokenHandler,
+    ExchangeAuthorizationCodeHandler,
+    IssueAuthorizationCodeHandler,
     LoginThrottle,
+    OAuthCodeRepository,
+    OAuthTokenRepository,
+    SignInAccountRepository,
     SignInSessions,
   ],
 })

@@ -1,20 +1,14 @@
 import { Controller, HttpCode, Post, Req, Res, UseFilters } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
 import { ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Public } from '../../common/http/public.decorator';
-import { AccessTokens } from './access-tokens';
-import { AuthorizationCodes } from './authorization-codes';
-import { authenticateClient, param, requiredParam } from './client-authentication';
-import { OAuthClients } from './oauth-clients';
+import { DisconnectAccessTokenCommand } from './access-token.commands';
+import { ExchangeAuthorizationCodeCommand } from './authorization-code.commands';
+import { param, requiredParam } from './client-authentication';
 import { OAuthEndpointFilter } from './oauth-endpoint.filter';
 import { ApiDisconnect, ApiToken } from './oauth.openapi';
-import {
-  API_SCOPE,
-  InvalidRequestError,
-  InvalidScopeError,
-  UnsupportedGrantTypeError,
-} from './oauth.errors';
-import { CODE_VERIFIER } from './pkce';
+import { InvalidRequestError, UnsupportedGrantTypeError } from './oauth.errors';
 
 /** The form of the request, or invalid_request (RFC 6749 §3.2: form-encoded, POST). */
 function formOf(request: FastifyRequest): URLSearchParams {
@@ -37,11 +31,7 @@ function sendJson(reply: FastifyReply, body: object): void {
 @UseFilters(OAuthEndpointFilter)
 @Controller('oauth2')
 export class TokenController {
-  constructor(
-    private readonly clients: OAuthClients,
-    private readonly codes: AuthorizationCodes,
-    private readonly tokens: AccessTokens,
-  ) {}
+  constructor(private readonly commands: CommandBus) {}
 
   /**
    * Exchanges an authorization code for an access token (RFC 6749 §4.1.3). The checks run in the
@@ -56,19 +46,9 @@ export class TokenController {
       param(form, name); // refuses a repeated parameter before anything else
     const grantType = requiredParam(form, 'grant_type');
     if (grantType !== 'authorization_code') throw new UnsupportedGrantTypeError(grantType);
-    const client = await authenticateClient(this.clients, request.headers.authorization, form);
-    const code = requiredParam(form, 'code');
-    const redirectUri = requiredParam(form, 'redirect_uri');
-    const codeVerifier = param(form, 'code_verifier');
-    if (codeVerifier !== undefined && !CODE_VERIFIER.test(codeVerifier))
-      throw new InvalidRequestError(
-        'The code_verifier must be 43 to 128 characters of A-Z, a-z, 0-9, "-", ".", "_" and "~".',
-      );
-    // RFC 6749 defines no scope here; one that is sent must be the scope the code grants.
-    const scope = param(form, 'scope');
-    if (scope !== undefined && scope !== API_SCOPE) throw new InvalidScopeError();
-
-    const accessToken = await this.codes.exchange(client, { code, redirectUri, codeVerifier });
+    const accessToken = await this.commands.execute(
+      new ExchangeAuthorizationCodeCommand(request.headers.authorization, form),
+    );
     sendJson(reply, { access_token: accessToken, token_type: 'Bearer' });
   }
 
@@ -79,8 +59,9 @@ export class TokenController {
   async disconnect(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
     const form = formOf(request);
     param(form, 'access_token'); // refuses a repeated parameter before the client
-    const client = await authenticateClient(this.clients, request.headers.authorization, form);
-    await this.tokens.disconnect(client, requiredParam(form, 'access_token'));
+    await this.commands.execute(
+      new DisconnectAccessTokenCommand(request.headers.authorization, form),
+    );
     sendJson(reply, {});
   }
 }

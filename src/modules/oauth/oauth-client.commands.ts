@@ -1,23 +1,35 @@
-import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { InjectRepository } from '@nestjs/typeorm';
-import { Repository } from 'typeorm';
+import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { Secrets } from '../../common/crypto/secrets';
+import { UnitOfWork } from '../../common/database/unit-of-work';
 import { assertName } from '../accounts';
-import {
-  CreateOAuthClientCommand,
-  type OAuthClientCredentials,
-} from './create-oauth-client.command';
-import { OAuthClient } from './oauth-client.entity';
+import { OAuthClientRepository } from './oauth-client.repository';
 import { RedirectUriCountError } from './oauth.errors';
 import { assertRedirectUri } from './redirect-uri';
 
 /** At most this many redirect URIs per client (the consent page's CSP lists their origins). */
-export const MAX_REDIRECT_URIS = 10;
+const MAX_REDIRECT_URIS = 10;
+
+/** What the operator hands to the app's developer, once: the secret is stored only as a hash. */
+export interface OAuthClientCredentials {
+  clientId: string;
+  clientSecret: string;
+}
+
+/** Registers a partner app with its exact redirect URIs. */
+export class CreateOAuthClientCommand extends Command<OAuthClientCredentials> {
+  constructor(
+    readonly name: string,
+    readonly redirectUris: string[],
+  ) {
+    super();
+  }
+}
 
 @CommandHandler(CreateOAuthClientCommand)
 export class CreateOAuthClientHandler implements ICommandHandler<CreateOAuthClientCommand> {
   constructor(
-    @InjectRepository(OAuthClient) private readonly clients: Repository<OAuthClient>,
+    private readonly unitOfWork: UnitOfWork,
+    private readonly clients: OAuthClientRepository,
     private readonly secrets: Secrets,
   ) {}
 
@@ -27,13 +39,14 @@ export class CreateOAuthClientHandler implements ICommandHandler<CreateOAuthClie
       throw new RedirectUriCountError(MAX_REDIRECT_URIS);
     const clientId = Secrets.generate(16);
     const clientSecret = Secrets.generate(32);
-    await this.clients.insert({
+    const client = {
       clientId,
       secretHash: this.secrets.hash(clientSecret),
       name: assertName(name),
       redirectUris: uris,
       createdAt: new Date(),
-    });
+    };
+    await this.unitOfWork.run(null, (tx) => this.clients.insert(tx, client));
     return { clientId, clientSecret };
   }
 }
