@@ -3,8 +3,9 @@ import { openTestDataSource } from '../../../test/support/test-data-source';
 import type { AccountEpochs } from '../../common/database/account-epochs';
 import type { RecentWrites } from '../../common/database/recent-writes';
 import { UnitOfWork } from '../../common/database/unit-of-work';
+import { createRootLogger } from '../../common/logging/logging.module';
 import { SlotHold, newHoldToken } from '../availability';
-import { SweepExpiredHoldsCommand, SweepExpiredHoldsHandler } from './slot-hold.commands';
+import { HoldSweeper } from './hold-sweeper';
 import { SlotHoldRepository } from './slot-hold.repository';
 
 /** The sweeper deletes the holds that have expired and only those (MySQL). */
@@ -42,10 +43,9 @@ describe('HoldSweeper (MySQL)', () => {
     const live = await hold(calendarId, now + 60_000);
     // A sweep marks no account: the unit of work needs no epochs or read-your-writes marks.
     const work = new UnitOfWork(dataSource, {} as AccountEpochs, {} as RecentWrites);
-    const sweep = new SweepExpiredHoldsHandler(work, new SlotHoldRepository(dataSource));
-    expect(
-      await sweep.execute(new SweepExpiredHoldsCommand(new Date(now), 1000)),
-    ).toBeGreaterThanOrEqual(expired.length);
+    const holds = new SlotHoldRepository(dataSource);
+    const sweeper = new HoldSweeper(work, holds, createRootLogger('silent', 'worker'));
+    expect(await sweeper.sweepOnce(new Date(now))).toBeGreaterThanOrEqual(expired.length);
     const left = await dataSource.getRepository(SlotHold).findBy({ calendarId });
     expect(left.map((h) => h.id)).toEqual([live.id]);
   });

@@ -248,34 +248,6 @@ export class ReleaseSlotHoldHandler implements ICommandHandler<ReleaseSlotHoldCo
   }
 }
 
-/**
- * Deletes up to `limit` expired holds of any account; answers how many. Tidiness only: an expired
- * hold is busy for nobody whether or not it was swept (the busy check compares `expires_at` with
- * now). Several workers may sweep at once: each DELETE takes what it finds.
- */
-export class SweepExpiredHoldsCommand extends Command<number> {
-  constructor(
-    readonly now: Date,
-    readonly limit: number,
-  ) {
-    super();
-  }
-}
-
-@CommandHandler(SweepExpiredHoldsCommand)
-export class SweepExpiredHoldsHandler implements ICommandHandler<SweepExpiredHoldsCommand> {
-  constructor(
-    private readonly unitOfWork: UnitOfWork,
-    private readonly holds: SlotHoldRepository,
-  ) {}
-
-  execute({ now, limit }: SweepExpiredHoldsCommand): Promise<number> {
-    // Every account's rows, and nothing any answer is computed from (expired holds are busy for
-    // nobody): no account to mark.
-    return this.unitOfWork.run(null, (tx) => this.holds.deleteExpired(tx, now, limit));
-  }
-}
-
 /** `minutes` given: a whole number (a JSON number) from 1 to `max`. */
 function minutesOf({ minutes }: { minutes?: unknown }, max: number): number {
   if (typeof minutes !== 'number' || !Number.isInteger(minutes) || minutes < 1 || minutes > max)
