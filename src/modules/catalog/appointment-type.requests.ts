@@ -21,7 +21,7 @@ const COLOR_OR_EMPTY = new RegExp(`^$|${COLOR_PATTERN.source}`, 'i');
 
 /*
  * One shape for create and update: every attribute is optional here, and what a create requires
- * (name, duration, classSize for classes) is checked by the service, which knows the stored type.
+ * (name, duration, classSize for classes) is checked by the commands, which know the stored type.
  * An update leaves out what it does not change; `null` clears only the nullable rules.
  */
 export class AppointmentTypeAttributes {

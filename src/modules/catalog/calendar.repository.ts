@@ -13,7 +13,7 @@ export class CalendarRepository extends TenantRepository<Calendar> {
     super(dataSource, Calendar);
   }
 
-  /** The calendars of the ids given, deleted ones included (what refers to them still shows them). */
+  /** The calendars of the ids given, deleted ones too (what refers to them still shows them). */
   byIds(ids: readonly number[], tx?: EntityManager): Promise<Calendar[]> {
     return this.rows(tx).findBy({ id: In([...new Set(ids)]) });
   }

@@ -17,7 +17,7 @@ const OptionalOrEmpty = () =>
 
 /*
  * The attributes create and update share. `timezone`, `hours` and `overrides` are only let through
- * here: the service checks them, because their errors name the value or the problem found in it
+ * here: the commands check them, because their errors name the value or the problem found in it
  * (`Invalid timezone "Mars/Olympus".`), which a constraint's fixed message cannot.
  */
 class CalendarAttributes {

@@ -33,7 +33,7 @@ const COUNTS_ERROR: ErrorContext = {
 };
 
 /**
- * Keys are checked as ids here; whether they are live types of the account is the service's. (The
+ * Keys are checked as ids here; whether they are live types of the account is the commands'. (The
  * default message must not be empty: class-validator attaches the context only to a truthy one.)
  */
 const IsTypeCounts = () =>
