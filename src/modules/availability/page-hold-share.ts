@@ -24,7 +24,7 @@ export interface DayShare {
  * - a class: `offered` is the seats of the day's sessions, `taken` the seats page holds take.
  *
  * Read in the hold's transaction, after the hold is written and under the account's hold row (every
- * hold writes it first: see SlotHoldsService), so the new hold counts and no other is written meanwhile.
+ * hold writes it first: see CreateSlotHoldHandler), so the new hold counts and no other is written meanwhile.
  */
 export async function pageHoldDayShare(
   tx: EntityManager,
