@@ -2,7 +2,7 @@ import { PassThrough } from 'node:stream';
 import { CommandBus } from '@nestjs/cqrs';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { AppConfig } from '../src/config/app-config';
-import { RotateApiKeyCommand } from '../src/modules/accounts/rotate-api-key.command';
+import { RotateApiKeyCommand } from '../src/modules/accounts/account.commands';
 import { DataSource } from 'typeorm';
 import { PlatformProbeController } from './support/platform-probe.controller';
 import { type TestAccount, basicAuth, createAccount, startApi } from './support/test-app';

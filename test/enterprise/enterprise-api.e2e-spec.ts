@@ -1,5 +1,6 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { EnterprisesService } from '../../src/modules/accounts/enterprises.service';
+import { CommandBus } from '@nestjs/cqrs';
+import { RotateEnterpriseKeyCommand } from '../../src/modules/accounts/enterprise.commands';
 import { apiClient, apiError } from '../support/api-client';
 import {
   type TestEnterprise,
@@ -164,7 +165,7 @@ describe('Enterprise API: members, credentials and isolation (e2e)', () => {
       const group = await createEnterprise(app);
       const member = await createMember(app, group);
       expect((await memberClient(app, group, member.id).get('/me')).status).toBe(200);
-      const rotated = await app.get(EnterprisesService).rotateKey(group.id);
+      const rotated = await app.get(CommandBus).execute(new RotateEnterpriseKeyCommand(group.id));
       expect(await memberClient(app, group, member.id).get('/me')).toMatchObject(unauthorized);
       const renewed = { ...rotated, authorization: basicAuth(group.id, rotated.apiKey) };
       expect((await memberClient(app, renewed, member.id).get('/me')).status).toBe(200);

@@ -3,7 +3,8 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type Redis from 'ioredis';
 import { LIMITS_REDIS } from '../../src/common/limits/limits-redis';
 import { eventually } from '../support/eventually';
-import { EnterprisesService } from '../../src/modules/accounts/enterprises.service';
+import { CommandBus } from '@nestjs/cqrs';
+import { SetEnterpriseLimitCommand } from '../../src/modules/accounts/enterprise.commands';
 import {
   type TestEnterprise,
   createEnterprise,
@@ -68,8 +69,8 @@ describe('Enterprise API: the per-enterprise limit across two API processes (e2e
     globex = await createEnterprise(app, 'Globex');
     acmeMember = await createMember(app, acme);
     globexMember = await createMember(app, globex);
-    await app.get(EnterprisesService).setLimit(acme.id, 10);
-    await app.get(EnterprisesService).setLimit(globex.id, 10);
+    await app.get(CommandBus).execute(new SetEnterpriseLimitCommand(acme.id, 10));
+    await app.get(CommandBus).execute(new SetEnterpriseLimitCommand(globex.id, 10));
     const env = testEnvVars({
       RATE_LIMIT_ENABLED: 'true',
       RATE_LIMIT_PER_SECOND: '1000',
@@ -126,7 +127,7 @@ describe('Enterprise API: the per-enterprise limit across two API processes (e2e
   it("counts only authenticated requests: a wrong key cannot spend an enterprise's allowance", async () => {
     const group = await createEnterprise(app, 'Targeted');
     const member = await createMember(app, group);
-    await app.get(EnterprisesService).setLimit(group.id, 5);
+    await app.get(CommandBus).execute(new SetEnterpriseLimitCommand(group.id, 5));
     const forged = basicAuth(group.id, 'f'.repeat(32));
     const attacks = await Promise.all(
       Array.from({ length: 20 }, (_, i) => get(memberUrl(pods[i % 2], member), forged)),

@@ -2,7 +2,7 @@ import { CommandBus } from '@nestjs/cqrs';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DataSource } from 'typeorm';
 import { Secrets } from '../../src/common/crypto/secrets';
-import { SetPasswordCommand } from '../../src/modules/accounts/set-password.command';
+import { SetPasswordCommand } from '../../src/modules/accounts/account.commands';
 import { OAuthCode } from '../../src/modules/oauth/oauth-code.entity';
 import { createAccount, startApi } from '../support/test-app';
 import {

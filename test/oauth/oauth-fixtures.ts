@@ -2,7 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { CommandBus } from '@nestjs/cqrs';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { InjectOptions, LightMyRequestResponse as InjectResponse } from 'fastify';
-import { SetPasswordCommand } from '../../src/modules/accounts/set-password.command';
+import { SetPasswordCommand } from '../../src/modules/accounts/account.commands';
 import {
   CreateOAuthClientCommand,
   type OAuthClientCredentials,

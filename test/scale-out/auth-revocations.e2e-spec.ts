@@ -4,7 +4,7 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import Redis from 'ioredis';
 import { DataSource } from 'typeorm';
 import { Secrets } from '../../src/common/crypto/secrets';
-import { RotateApiKeyCommand } from '../../src/modules/accounts/rotate-api-key.command';
+import { RotateApiKeyCommand } from '../../src/modules/accounts/account.commands';
 import {
   accessToken,
   authorizationCode,

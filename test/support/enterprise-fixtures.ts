@@ -1,5 +1,6 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { EnterprisesService } from '../../src/modules/accounts/enterprises.service';
+import { CommandBus } from '@nestjs/cqrs';
+import { CreateEnterpriseCommand } from '../../src/modules/accounts/enterprise.commands';
 import type { ApiClient, ApiResponse } from './api-client';
 import { type TestAccount, basicAuth, createAccount } from './test-app';
 
@@ -14,7 +15,7 @@ export async function createEnterprise(
   app: { get: NestFastifyApplication['get'] },
   name = 'Test Group',
 ): Promise<TestEnterprise> {
-  const { id, apiKey } = await app.get(EnterprisesService).create(name);
+  const { id, apiKey } = await app.get(CommandBus).execute(new CreateEnterpriseCommand(name));
   return { id, apiKey, authorization: basicAuth(id, apiKey) };
 }
 

@@ -17,7 +17,7 @@ import {
 import {
   CreateAccountCommand,
   type NewAccount,
-} from '../../src/modules/accounts/create-account.command';
+} from '../../src/modules/accounts/account.commands';
 import { openApiDocumentOf } from '../../src/app/openapi-document';
 import { type OpenApiDocument, checkResponsesAgainst } from './openapi-contract';
 import { testConfig } from './test-environment';

@@ -1,9 +1,9 @@
 import pino from 'pino';
-import type { Repository } from 'typeorm';
 import { Secrets } from '../../common/crypto/secrets';
 import type { AppConfig } from '../../config/app-config';
 import { AccountDirectory } from './account-directory';
 import type { Account } from './account.entity';
+import type { AccountRepository } from './account.repository';
 import { AuthRevocations } from './auth-revocations';
 
 describe('AccountDirectory: a wrong key costs what an unknown user ID costs (issue 20, item 5)', () => {
@@ -16,11 +16,11 @@ describe('AccountDirectory: a wrong key costs what an unknown user ID costs (iss
 
   function directory(cacheTtlMs = 15_000): AccountDirectory {
     const accounts = {
-      findOneBy: ({ id }: { id: number }) => {
+      findById: (id: number) => {
         queried.push(id);
         return Promise.resolve(id === stored.id ? { ...stored } : null);
       },
-    } as unknown as Repository<Account>;
+    } as unknown as AccountRepository;
     const config = { auth: { cacheTtlMs }, queue: { prefix: 'unit' } } as AppConfig;
     revocations = new AuthRevocations(config, pino({ level: 'silent' }));
     return new AccountDirectory(accounts, secrets, config, revocations);

@@ -1,9 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import { Repository } from 'typeorm';
 import { Secrets } from '../../common/crypto/secrets';
 import { AppConfig } from '../../config/app-config';
-import { Account } from './account.entity';
+import type { Account } from './account.entity';
+import { AccountRepository } from './account.repository';
 import { AuthRevocations } from './auth-revocations';
 import { KeyedDirectory } from './keyed-directory';
 
@@ -15,18 +14,12 @@ import { KeyedDirectory } from './keyed-directory';
 @Injectable()
 export class AccountDirectory extends KeyedDirectory<Account> {
   constructor(
-    @InjectRepository(Account) accounts: Repository<Account>,
+    accounts: AccountRepository,
     secrets: Secrets,
     config: AppConfig,
     revocations: AuthRevocations,
   ) {
-    super(
-      'account',
-      (id) => accounts.findOneBy({ id }),
-      secrets,
-      config.auth.cacheTtlMs,
-      revocations,
-    );
+    super('account', (id) => accounts.findById(id), secrets, config.auth.cacheTtlMs, revocations);
   }
 
   /** See KeyedDirectory.proven. */

@@ -5,10 +5,13 @@ import {
   requireId,
   requireString,
 } from '../../common/cli/cli-command';
-import { CreateAccountCommand } from './create-account.command';
-import { EnterprisesService } from './enterprises.service';
-import { RotateApiKeyCommand } from './rotate-api-key.command';
-import { SetPasswordCommand } from './set-password.command';
+import { CreateAccountCommand, RotateApiKeyCommand, SetPasswordCommand } from './account.commands';
+import {
+  AddEnterpriseMemberCommand,
+  CreateEnterpriseCommand,
+  RotateEnterpriseKeyCommand,
+  SetEnterpriseLimitCommand,
+} from './enterprise.commands';
 
 export const accountCommands: CliCommand[] = [
   {
@@ -54,7 +57,8 @@ export const accountCommands: CliCommand[] = [
     name: 'enterprise:create',
     summary: 'Creates an enterprise; prints its id and API key (shown once).',
     options: { name: { type: 'string', required: true } },
-    run: (app, o) => app.get(EnterprisesService).create(requireString(o, 'name')),
+    run: (app, o) =>
+      app.get(CommandBus).execute(new CreateEnterpriseCommand(requireString(o, 'name'))),
   },
   {
     name: 'enterprise:add-account',
@@ -64,14 +68,19 @@ export const accountCommands: CliCommand[] = [
       account: { type: 'string', required: true },
     },
     run: (app, o) =>
-      app.get(EnterprisesService).addMember(requireId(o, 'enterprise'), requireId(o, 'account')),
+      app
+        .get(CommandBus)
+        .execute(
+          new AddEnterpriseMemberCommand(requireId(o, 'enterprise'), requireId(o, 'account')),
+        ),
   },
   {
     name: 'enterprise:rotate-key',
     summary:
       'Replaces the API key of an enterprise; prints the new one. The old key stops working.',
     options: { id: { type: 'string', required: true } },
-    run: (app, o) => app.get(EnterprisesService).rotateKey(requireId(o, 'id')),
+    run: (app, o) =>
+      app.get(CommandBus).execute(new RotateEnterpriseKeyCommand(requireId(o, 'id'))),
   },
   {
     name: 'enterprise:set-limit',
@@ -81,6 +90,10 @@ export const accountCommands: CliCommand[] = [
       'per-minute': { type: 'string', required: true },
     },
     run: (app, o) =>
-      app.get(EnterprisesService).setLimit(requireId(o, 'enterprise'), requireId(o, 'per-minute')),
+      app
+        .get(CommandBus)
+        .execute(
+          new SetEnterpriseLimitCommand(requireId(o, 'enterprise'), requireId(o, 'per-minute')),
+        ),
   },
 ];

@@ -1,46 +1,57 @@
 import { Module } from '@nestjs/common';
 import { PassportModule } from '@nestjs/passport';
-import { TypeOrmModule } from '@nestjs/typeorm';
 import { AccountDirectory } from './account-directory';
-import { Account } from './account.entity';
+import {
+  CreateAccountHandler,
+  RotateApiKeyHandler,
+  SetPasswordHandler,
+  UpdateSettingsHandler,
+} from './account.commands';
+import { GetMeHandler, GetSettingsHandler } from './account.queries';
+import { AccountRepository, accountTables } from './account.repository';
 import { AuthRevocations } from './auth-revocations';
-import { EnterpriseDirectory } from './enterprise-directory';
-import { Enterprise } from './enterprise.entity';
-import { EnterpriseGate } from './enterprise-gate';
-import { EnterprisesController } from './enterprises.controller';
-import { EnterprisesService } from './enterprises.service';
 import { BasicStrategy } from './basic.strategy';
-import { CreateAccountHandler } from './create-account.handler';
+import {
+  AddEnterpriseMemberHandler,
+  CreateEnterpriseHandler,
+  CreateEnterpriseMemberHandler,
+  RotateEnterpriseKeyHandler,
+  SetEnterpriseLimitHandler,
+} from './enterprise.commands';
+import { EnterpriseDirectory } from './enterprise-directory';
+import { EnterpriseGate } from './enterprise-gate';
+import { ListEnterpriseMembersHandler } from './enterprise.queries';
+import { EnterpriseRepository } from './enterprise.repository';
+import { EnterprisesController } from './enterprises.controller';
 import { MeController } from './me.controller';
 import { ProvenCredentials } from './proven-credentials';
-import { RotateApiKeyHandler } from './rotate-api-key.handler';
-import { SetPasswordHandler } from './set-password.handler';
 import { SettingsController } from './settings.controller';
-import { SettingsService } from './settings.service';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([Account, Enterprise]), PassportModule],
+  imports: [accountTables, PassportModule],
   controllers: [MeController, SettingsController, EnterprisesController],
   providers: [
     AccountDirectory,
+    AccountRepository,
+    AddEnterpriseMemberHandler,
     AuthRevocations,
     BasicStrategy,
     CreateAccountHandler,
+    CreateEnterpriseHandler,
+    CreateEnterpriseMemberHandler,
     EnterpriseDirectory,
     EnterpriseGate,
-    EnterprisesService,
+    EnterpriseRepository,
+    GetMeHandler,
+    GetSettingsHandler,
+    ListEnterpriseMembersHandler,
     ProvenCredentials,
     RotateApiKeyHandler,
+    RotateEnterpriseKeyHandler,
+    SetEnterpriseLimitHandler,
     SetPasswordHandler,
-    SettingsService,
+    UpdateSettingsHandler,
   ],
-  exports: [
-    AccountDirectory,
-    AuthRevocations,
-    EnterpriseGate,
-    EnterprisesService,
-    ProvenCredentials,
-    SettingsService,
-  ],
+  exports: [AccountDirectory, AuthRevocations, EnterpriseGate, ProvenCredentials],
 })
 export class AccountsModule {}

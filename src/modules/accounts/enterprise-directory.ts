@@ -1,9 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import { Repository } from 'typeorm';
 import { Secrets } from '../../common/crypto/secrets';
 import { AppConfig } from '../../config/app-config';
-import { Enterprise } from './enterprise.entity';
+import type { Enterprise } from './enterprise.entity';
+import { EnterpriseRepository } from './enterprise.repository';
 import { AuthRevocations } from './auth-revocations';
 import { KeyedDirectory } from './keyed-directory';
 
@@ -15,14 +14,14 @@ import { KeyedDirectory } from './keyed-directory';
 @Injectable()
 export class EnterpriseDirectory extends KeyedDirectory<Enterprise> {
   constructor(
-    @InjectRepository(Enterprise) enterprises: Repository<Enterprise>,
+    enterprises: EnterpriseRepository,
     secrets: Secrets,
     config: AppConfig,
     revocations: AuthRevocations,
   ) {
     super(
       'enterprise',
-      (id) => enterprises.findOneBy({ id }),
+      (id) => enterprises.findById(id),
       secrets,
       config.auth.cacheTtlMs,
       revocations,

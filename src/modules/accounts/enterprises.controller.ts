@@ -1,11 +1,13 @@
 import { Body, Controller, Get, HttpCode, Post } from '@nestjs/common';
+import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiErrors } from '../../common/openapi/api-errors';
 import { ACCOUNT_VIEW_SCHEMA, type AccountView } from './account.view';
 import { CurrentEnterprise, EnterpriseApi } from './enterprise-auth.decorators';
 import type { Enterprise } from './enterprise.entity';
-import { CreateMemberRequest } from './enterprise-member.request';
-import { EnterprisesService, type NewMemberView } from './enterprises.service';
+import { CreateEnterpriseMemberCommand, type NewMemberView } from './enterprise.commands';
+import { CreateMemberRequest } from './enterprise-member.requests';
+import { ListEnterpriseMembersQuery } from './enterprise.queries';
 
 /**
  * The enterprise API's own endpoints for its members (docs/enterprise.md). Everything else a member
@@ -15,7 +17,10 @@ import { EnterprisesService, type NewMemberView } from './enterprises.service';
 @EnterpriseApi()
 @Controller('api/enterprise/v1/users')
 export class EnterprisesController {
-  constructor(private readonly enterprises: EnterprisesService) {}
+  constructor(
+    private readonly commands: CommandBus,
+    private readonly queries: QueryBus,
+  ) {}
 
   @Get()
   @ApiOperation({
@@ -28,7 +33,7 @@ export class EnterprisesController {
   })
   @ApiErrors({})
   list(@CurrentEnterprise() enterprise: Enterprise): Promise<AccountView[]> {
-    return this.enterprises.members(enterprise.id);
+    return this.queries.execute(new ListEnterpriseMembersQuery(enterprise.id));
   }
 
   @Post()
@@ -58,6 +63,6 @@ export class EnterprisesController {
     @CurrentEnterprise() enterprise: Enterprise,
     @Body() request: CreateMemberRequest,
   ): Promise<NewMemberView> {
-    return this.enterprises.createMember(enterprise.id, request);
+    return this.commands.execute(new CreateEnterpriseMemberCommand(enterprise.id, request));
   }
 }

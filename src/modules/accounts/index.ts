@@ -1,8 +1,8 @@
 /*
  * What other modules use of accounts; they import it from here, not from the module's files.
  */
-export type { AccountCredentials } from './account-credentials';
 export { AccountDirectory } from './account-directory';
+export { type AccountCredentials, CreateAccountCommand } from './account.commands';
 export { Account } from './account.entity';
 export { assertEmail, assertName, assertTimezone } from './account-rules';
 export { accountCommands } from './accounts.cli';
@@ -11,7 +11,6 @@ export { AccountsModule } from './accounts.module';
 export { ApiAuthGuard } from './api-auth.guard';
 export { AuthRevocations, type RevocableCache, type Revocation } from './auth-revocations';
 export { CurrentAccountId, CurrentPrincipal } from './auth.decorators';
-export { CreateAccountCommand } from './create-account.command';
 export {
   CurrentEnterprise,
   ENTERPRISE_SECURITY,

@@ -54,7 +54,7 @@ export class KeyedDirectory<T extends KeyHolder> implements RevocableCache {
       this.matches(apiKey, null); // the comparison above, whose outcome is known
     }
     // A key the cached holder does not have, or none cached: the database decides.
-    const entry = await this.entries.load(id, () => this.query(id), isKnown);
+    const entry = await this.entries.load(id, () => this.fromDatabase(id), isKnown);
     const matched = this.matches(apiKey, entry.holder);
     return matched && entry.holder ? prove(entry, entry.holder, apiKey) : null;
   }
@@ -70,7 +70,7 @@ export class KeyedDirectory<T extends KeyHolder> implements RevocableCache {
 
   /** The holder, as cached (e.g. a Bearer token's account: the token was verified, it is only read). */
   async find(id: number): Promise<T | null> {
-    return (await this.entries.getOrLoad(id, () => this.query(id), isKnown)).holder;
+    return (await this.entries.getOrLoad(id, () => this.fromDatabase(id), isKnown)).holder;
   }
 
   /** find() answered synchronously from a fresh entry; undefined when it would need a query. */
@@ -95,7 +95,7 @@ export class KeyedDirectory<T extends KeyHolder> implements RevocableCache {
     return this.secrets.matches(apiKey, holder?.apiKeyHash ?? this.noKeyHash);
   }
 
-  private async query(id: number): Promise<Entry<T>> {
+  private async fromDatabase(id: number): Promise<Entry<T>> {
     return { holder: await this.load(id) };
   }
 }

@@ -1,8 +1,9 @@
 import { Controller, Get } from '@nestjs/common';
+import { QueryBus } from '@nestjs/cqrs';
 import { ApiBasicAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiView } from '../../common/openapi/view-schema';
-import { AppConfig } from '../../config/app-config';
-import { ACCOUNT_VIEW, type AccountView, toAccountView } from './account.view';
+import { GetMeQuery } from './account.queries';
+import { ACCOUNT_VIEW, type AccountView } from './account.view';
 import { CurrentPrincipal } from './auth.decorators';
 import type { Principal } from './principal';
 
@@ -10,13 +11,13 @@ import type { Principal } from './principal';
 @ApiBasicAuth()
 @Controller('me')
 export class MeController {
-  constructor(private readonly config: AppConfig) {}
+  constructor(private readonly queries: QueryBus) {}
 
   /** The authenticated account, from the principal the guard already loaded (no further query). */
   @Get()
   @ApiOperation({ summary: 'The authenticated account' })
   @ApiView(ACCOUNT_VIEW, { description: 'The authenticated account.' })
-  me(@CurrentPrincipal() principal: Principal): AccountView {
-    return toAccountView(principal.account, this.config);
+  me(@CurrentPrincipal() principal: Principal): Promise<AccountView> {
+    return this.queries.execute(new GetMeQuery(principal.account));
   }
 }

@@ -1,8 +1,10 @@
 import { Body, Controller, Get, Put } from '@nestjs/common';
+import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { ApiBasicAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentAccountId } from './auth.decorators';
 import { UpdateSettingsRequest } from './settings.requests';
-import { SettingsService } from './settings.service';
+import { UpdateSettingsCommand } from './account.commands';
+import { GetSettingsQuery } from './account.queries';
 import { SETTINGS_VIEW, type SettingsView } from './settings.view';
 import { ApiView } from '../../common/openapi/view-schema';
 
@@ -10,13 +12,16 @@ import { ApiView } from '../../common/openapi/view-schema';
 @ApiBasicAuth()
 @Controller('settings')
 export class SettingsController {
-  constructor(private readonly settings: SettingsService) {}
+  constructor(
+    private readonly commands: CommandBus,
+    private readonly queries: QueryBus,
+  ) {}
 
   @ApiOperation({ summary: "The account's settings" })
   @ApiView(SETTINGS_VIEW)
   @Get()
   get(@CurrentAccountId() accountId: number): Promise<SettingsView> {
-    return this.settings.get(accountId);
+    return this.queries.execute(new GetSettingsQuery(accountId));
   }
 
   @ApiOperation({ summary: "Change the account's settings" })
@@ -26,6 +31,6 @@ export class SettingsController {
     @CurrentAccountId() accountId: number,
     @Body() request: UpdateSettingsRequest,
   ): Promise<SettingsView> {
-    return this.settings.update(accountId, request);
+    return this.commands.execute(new UpdateSettingsCommand(accountId, request));
   }
 }

@@ -1,0 +1,183 @@
+import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import { Secrets } from '../../common/crypto/secrets';
+import { UnitOfWork } from '../../common/database/unit-of-work';
+import { Account } from './account.entity';
+import { AccountRepository } from './account.repository';
+import {
+  DEFAULT_ACCOUNT_TIMEZONE,
+  assertEmail,
+  assertEmbedOrigin,
+  assertName,
+  assertPassword,
+  assertTimezone,
+} from './account-rules';
+import { AuthRevocations } from './auth-revocations';
+import type { UpdateSettingsRequest } from './settings.requests';
+import { type SettingsView, toSettingsView } from './settings.view';
+
+/** What an operator receives once, when an account (or an enterprise) is created or its key rotated. */
+export interface AccountCredentials {
+  id: number;
+  apiKey: string;
+}
+
+export interface NewAccount {
+  email: string;
+  name: string;
+  timezone?: string;
+  password?: string;
+  /** The enterprise the account is a member of from the start. */
+  enterpriseId?: number;
+}
+
+export class CreateAccountCommand extends Command<AccountCredentials> {
+  constructor(readonly account: NewAccount) {
+    super();
+  }
+}
+
+@CommandHandler(CreateAccountCommand)
+export class CreateAccountHandler implements ICommandHandler<CreateAccountCommand> {
+  constructor(
+    private readonly work: UnitOfWork,
+    private readonly accounts: AccountRepository,
+    private readonly secrets: Secrets,
+  ) {}
+
+  async execute({ account: input }: CreateAccountCommand): Promise<AccountCredentials> {
+    const email = assertEmail(input.email);
+    const name = assertName(input.name);
+    const timezone = assertTimezone(input.timezone ?? DEFAULT_ACCOUNT_TIMEZONE);
+    const password = input.password === undefined ? undefined : assertPassword(input.password);
+
+    const apiKey = Secrets.generate();
+    const now = new Date();
+    const account = Object.assign(new Account(), {
+      email,
+      name,
+      timezone,
+      currency: 'USD',
+      firstDayOfWeek: 0,
+      timeFormat: 'ampm',
+      plan: 'standard',
+      passwordHash: password === undefined ? null : await this.secrets.hashPassword(password),
+      apiKeyHash: this.secrets.hash(apiKey),
+      apiKeyEncrypted: this.secrets.encrypt(apiKey),
+      enterpriseId: input.enterpriseId ?? null,
+      createdAt: now,
+      updatedAt: now,
+    });
+    await this.work.run(null, (tx) => this.accounts.insert(tx, account));
+    return { id: account.id, apiKey };
+  }
+}
+
+/** Replaces an account's API key; the old one stops working at once on every API process. */
+export class RotateApiKeyCommand extends Command<AccountCredentials> {
+  constructor(readonly accountId: number) {
+    super();
+  }
+}
+
+@CommandHandler(RotateApiKeyCommand)
+export class RotateApiKeyHandler implements ICommandHandler<RotateApiKeyCommand> {
+  constructor(
+    private readonly work: UnitOfWork,
+    private readonly accounts: AccountRepository,
+    private readonly secrets: Secrets,
+    private readonly revocations: AuthRevocations,
+  ) {}
+
+  async execute({ accountId }: RotateApiKeyCommand): Promise<AccountCredentials> {
+    const apiKey = Secrets.generate();
+    const changes = {
+      apiKeyHash: this.secrets.hash(apiKey),
+      apiKeyEncrypted: this.secrets.encrypt(apiKey),
+    };
+    await this.work.run(accountId, (tx) => this.accounts.update(tx, accountId, changes));
+    // Committed: the old key stops working on every API process.
+    await this.revocations.announce({ kind: 'account', id: accountId });
+    return { id: accountId, apiKey };
+  }
+}
+
+/** Sets the password an account's owner signs in with (the OAuth consent screen). */
+export class SetPasswordCommand extends Command<{ id: number }> {
+  constructor(
+    readonly accountId: number,
+    readonly password: string,
+  ) {
+    super();
+  }
+}
+
+@CommandHandler(SetPasswordCommand)
+export class SetPasswordHandler implements ICommandHandler<SetPasswordCommand> {
+  constructor(
+    private readonly work: UnitOfWork,
+    private readonly accounts: AccountRepository,
+    private readonly secrets: Secrets,
+  ) {}
+
+  async execute({ accountId, password }: SetPasswordCommand): Promise<{ id: number }> {
+    const passwordHash = await this.secrets.hashPassword(assertPassword(password));
+    await this.work.run(accountId, (tx) => this.accounts.update(tx, accountId, { passwordHash }));
+    return { id: accountId };
+  }
+}
+
+/** `PUT /settings`: the attributes given change, the others stay. */
+export class UpdateSettingsCommand extends Command<SettingsView> {
+  constructor(
+    readonly accountId: number,
+    readonly request: UpdateSettingsRequest,
+  ) {
+    super();
+  }
+}
+
+/** The settings stored as they are sent (the zone and the origins are checked and normalised). */
+const PLAIN_SETTINGS = [
+  'minHoursInAdvance',
+  'maxDaysInAdvance',
+  'requirePhone',
+  'sendConfirmationEmail',
+  'sendSms',
+  'reminderHours',
+  'calendarSyncMinutes',
+  'holdMaxMinutes',
+  'maxLiveHolds',
+  'pageHoldsPerAddress',
+  'pageHoldDayShare',
+  'clientChangeMinHours',
+] as const satisfies readonly (keyof UpdateSettingsRequest & keyof Account)[];
+
+@CommandHandler(UpdateSettingsCommand)
+export class UpdateSettingsHandler implements ICommandHandler<UpdateSettingsCommand> {
+  constructor(
+    private readonly work: UnitOfWork,
+    private readonly accounts: AccountRepository,
+    private readonly revocations: AuthRevocations,
+  ) {}
+
+  async execute({ accountId, request }: UpdateSettingsCommand): Promise<SettingsView> {
+    const changes: Partial<Account> = {};
+    if (request.timezone !== undefined) changes.timezone = assertTimezone(request.timezone);
+    for (const key of PLAIN_SETTINGS) {
+      if (request[key] !== undefined) Object.assign(changes, { [key]: request[key] });
+    }
+    if (request.embedOrigins !== undefined)
+      changes.embedOrigins = [...new Set(request.embedOrigins.map(assertEmbedOrigin))];
+    if (Object.keys(changes).length === 0) {
+      return toSettingsView(await this.accounts.get(accountId));
+    }
+    const settings = await this.work.run(accountId, async (tx) => {
+      await this.accounts.update(tx, accountId, changes);
+      return toSettingsView(await this.accounts.get(accountId, tx));
+    });
+    // The cached account (GET /me, the principal booking reads) must not keep the old zone or
+    // rules, on any API process.
+    await this.revocations.announce({ kind: 'account', id: accountId });
+    return settings;
+  }
+}

@@ -1,0 +1,38 @@
+import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
+import { AppConfig } from '../../config/app-config';
+import type { Account } from './account.entity';
+import { AccountRepository } from './account.repository';
+import { type AccountView, toAccountView } from './account.view';
+import { type SettingsView, toSettingsView } from './settings.view';
+
+export class GetSettingsQuery extends Query<SettingsView> {
+  constructor(readonly accountId: number) {
+    super();
+  }
+}
+
+@QueryHandler(GetSettingsQuery)
+export class GetSettingsHandler implements IQueryHandler<GetSettingsQuery> {
+  constructor(private readonly accounts: AccountRepository) {}
+
+  /** Read from the database, not the auth cache: an owner sees a change of another pod at once. */
+  async execute({ accountId }: GetSettingsQuery): Promise<SettingsView> {
+    return toSettingsView(await this.accounts.get(accountId));
+  }
+}
+
+/** `GET /me`: the authenticated account, as the auth guard loaded it (no further read). */
+export class GetMeQuery extends Query<AccountView> {
+  constructor(readonly account: Account) {
+    super();
+  }
+}
+
+@QueryHandler(GetMeQuery)
+export class GetMeHandler implements IQueryHandler<GetMeQuery> {
+  constructor(private readonly config: AppConfig) {}
+
+  execute({ account }: GetMeQuery): Promise<AccountView> {
+    return Promise.resolve(toAccountView(account, this.config));
+  }
+}
