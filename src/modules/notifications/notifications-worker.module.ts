@@ -1,11 +1,8 @@
 import { Module } from '@nestjs/common';
-import { TypeOrmModule } from '@nestjs/typeorm';
-import { Appointment } from '../availability';
 import { MailSender } from './mail-sender';
-import { Notification } from './notification.entity';
 import { NotificationPlanner } from './notification-planner';
 import { NotificationQueue, notificationsQueueModule } from './notification-queue';
-import { NotificationRecords } from './notification-records';
+import { NotificationRepository, notificationTables } from './notification.repository';
 import { NotificationsProcessor } from './notifications.processor';
 import { smsSenderProvider } from './sms-sender';
 
@@ -15,11 +12,11 @@ import { smsSenderProvider } from './sms-sender';
  * provider). Only the worker imports it.
  */
 @Module({
-  imports: [TypeOrmModule.forFeature([Appointment, Notification]), notificationsQueueModule],
+  imports: [notificationTables, notificationsQueueModule],
   providers: [
     NotificationPlanner,
     NotificationQueue,
-    NotificationRecords,
+    NotificationRepository,
     NotificationsProcessor,
     MailSender,
     smsSenderProvider,

@@ -1,10 +1,11 @@
 import { Controller, Get } from '@nestjs/common';
+import { QueryBus } from '@nestjs/cqrs';
 import { ApiBasicAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { IdParam } from '../../common/http/id-param';
 import { NUMERIC } from '../../common/http/route-catalog';
 import { CurrentAccountId } from '../accounts';
 import { NOTIFICATION_VIEW, type NotificationView } from './notification.view';
-import { NotificationsService } from './notifications.service';
+import { ListAppointmentNotificationsQuery } from './notification.queries';
 import { ApiView } from '../../common/openapi/view-schema';
 
 /** The client messages of an appointment, for its admins (this service's own endpoint). */
@@ -12,7 +13,7 @@ import { ApiView } from '../../common/openapi/view-schema';
 @ApiBasicAuth()
 @Controller('appointments')
 export class NotificationsController {
-  constructor(private readonly notifications: NotificationsService) {}
+  constructor(private readonly queries: QueryBus) {}
 
   /** Confirmations, notices and reminders, e-mail and SMS: sent, pending, failed or skipped. */
   @ApiOperation({
@@ -21,6 +22,6 @@ export class NotificationsController {
   @ApiView(NOTIFICATION_VIEW, { list: true })
   @Get(`:id${NUMERIC}/notifications`)
   list(@CurrentAccountId() accountId: number, @IdParam() id: number): Promise<NotificationView[]> {
-    return this.notifications.forAppointment(accountId, id);
+    return this.queries.execute(new ListAppointmentNotificationsQuery(accountId, id));
   }
 }

@@ -1,14 +1,12 @@
 import { Module } from '@nestjs/common';
-import { TypeOrmModule } from '@nestjs/typeorm';
-import { Appointment } from '../availability';
-import { Notification } from './notification.entity';
 import { NotificationsController } from './notifications.controller';
-import { NotificationsService } from './notifications.service';
+import { ListAppointmentNotificationsHandler } from './notification.queries';
+import { NotificationRepository, notificationTables } from './notification.repository';
 
 /** API side of notifications: reading what was sent (the worker sends). */
 @Module({
-  imports: [TypeOrmModule.forFeature([Appointment, Notification])],
+  imports: [notificationTables],
   controllers: [NotificationsController],
-  providers: [NotificationsService],
+  providers: [ListAppointmentNotificationsHandler, NotificationRepository],
 })
 export class NotificationsModule {}

@@ -14,8 +14,8 @@ import { SEND_JOB, type SendJobData } from './notification-queue';
 import {
   type AppointmentFacts,
   type ClaimedNotification,
-  NotificationRecords,
-} from './notification-records';
+  NotificationRepository,
+} from './notification.repository';
 import { decideAtSendTime } from './notification-rules';
 import type { SendOutcome } from './send-outcome';
 import { SmsSender } from './sms-sender';
@@ -44,7 +44,7 @@ export type SendJobResult = 'sent' | 'skipped' | 'dropped' | 'done';
 export class NotificationsProcessor implements BeforeApplicationShutdown {
   constructor(
     @InjectQueue(QueueName.Notifications) private readonly queue: Queue<SendJobData>,
-    private readonly records: NotificationRecords,
+    private readonly records: NotificationRepository,
     private readonly mail: MailSender,
     private readonly sms: SmsSender,
     private readonly config: AppConfig,

@@ -1,8 +1,15 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
+import { InjectDataSource, TypeOrmModule } from '@nestjs/typeorm';
 import { DataSource, type EntityManager } from 'typeorm';
 import { LeasedRows, NOT_LEASED_AT } from '../../common/database/leased-rows';
-import type { Channel, NotificationKind, NotificationStatus } from './notification.entity';
+import { findOwned } from '../../common/database/tenant-rows';
+import { Appointment } from '../availability';
+import {
+  type Channel,
+  Notification,
+  type NotificationKind,
+  type NotificationStatus,
+} from './notification.entity';
 import { type SendTimeFacts, clip } from './notification-rules';
 
 /**
@@ -132,12 +139,18 @@ function factsOfRow(row: FactsRow): AppointmentFacts {
 /** Where a statement runs: on the pool, or inside a transaction. */
 type Db = Pick<EntityManager, 'query'>;
 
+/** The tables the module reads and writes, registered with the data source (autoLoadEntities). */
+export const notificationTables = TypeOrmModule.forFeature([Appointment, Notification]);
+
+/** At most this many messages are listed (an appointment has a handful). */
+const MAX_LISTED = 500;
+
 /**
  * The notifications table, in SQL written by hand (a few statements per message, each one round
  * trip). Times are the worker's clock, never NOW() (see data-source-options.ts).
  */
 @Injectable()
-export class NotificationRecords {
+export class NotificationRepository {
   private readonly leases = new LeasedRows({
     table: 'notifications',
     claimable: "status = 'pending'",
@@ -145,6 +158,23 @@ export class NotificationRecords {
   });
 
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  /**
+   * The messages of an appointment of the account, oldest first. Another account's appointment is
+   * 403, an unknown one 404.
+   */
+  async ofAppointment(accountId: number, appointmentId: number): Promise<Notification[]> {
+    const appointment = await findOwned(
+      this.dataSource.getRepository(Appointment),
+      accountId,
+      appointmentId,
+    );
+    return this.dataSource.manager.find(Notification, {
+      where: { appointmentId: appointment.id, accountId },
+      order: { id: 'ASC' },
+      take: MAX_LISTED,
+    });
+  }
 
   /** The appointment of the account with its type, calendar and the account's settings; null if none. */
   async facts(
