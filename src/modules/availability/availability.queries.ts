@@ -22,18 +22,23 @@ import { AvailableSlots } from './available-slots';
  * `/availability/*` (AvailableSlots), read where ReadReplicas sends an informative read: on a
  * serving replica unless the account wrote within the read-your-writes window. What they answer
  * only informs: a booking checks again, under its calendar locks, on the primary (SlotPlacement).
- * `now` is the clock the answer is computed at.
  */
 
-export class AvailableDatesQuery extends Query<AvailableDate[]> {
+/** A question of the account's (the principal's, as authenticated), answered as of `now`. */
+abstract class AvailabilityQuery<Q, R> extends Query<R> {
   constructor(
     readonly account: Account,
-    readonly request: AvailableDatesRequest,
+    readonly request: Q,
     readonly now = Date.now(),
   ) {
     super();
   }
 }
+
+export class AvailableDatesQuery extends AvailabilityQuery<
+  AvailableDatesRequest,
+  AvailableDate[]
+> {}
 
 @QueryHandler(AvailableDatesQuery)
 export class AvailableDatesHandler implements IQueryHandler<AvailableDatesQuery> {
@@ -45,15 +50,10 @@ export class AvailableDatesHandler implements IQueryHandler<AvailableDatesQuery>
 }
 
 /** Answers are kept while their account's write epoch holds (EpochCache). */
-export class AvailableTimesQuery extends Query<readonly AvailableTime[]> {
-  constructor(
-    readonly account: Account,
-    readonly request: AvailableTimesRequest,
-    readonly now = Date.now(),
-  ) {
-    super();
-  }
-}
+export class AvailableTimesQuery extends AvailabilityQuery<
+  AvailableTimesRequest,
+  readonly AvailableTime[]
+> {}
 
 @QueryHandler(AvailableTimesQuery)
 export class AvailableTimesHandler implements IQueryHandler<AvailableTimesQuery> {
@@ -81,15 +81,10 @@ export class AvailableTimesHandler implements IQueryHandler<AvailableTimesQuery>
   }
 }
 
-export class AvailableClassesQuery extends Query<AvailableClass[]> {
-  constructor(
-    readonly account: Account,
-    readonly request: AvailableClassesRequest,
-    readonly now = Date.now(),
-  ) {
-    super();
-  }
-}
+export class AvailableClassesQuery extends AvailabilityQuery<
+  AvailableClassesRequest,
+  AvailableClass[]
+> {}
 
 @QueryHandler(AvailableClassesQuery)
 export class AvailableClassesHandler implements IQueryHandler<AvailableClassesQuery> {
@@ -101,23 +96,15 @@ export class AvailableClassesHandler implements IQueryHandler<AvailableClassesQu
 }
 
 /** Each time (a JSON object as sent) checked as POST /appointments would check it. */
-export class CheckTimesQuery extends Query<CheckedTime[]> {
-  constructor(
-    readonly account: Account,
-    readonly items: Record<string, unknown>[],
-    readonly now = Date.now(),
-  ) {
-    super();
-  }
-}
+export class CheckTimesQuery extends AvailabilityQuery<Record<string, unknown>[], CheckedTime[]> {}
 
 @QueryHandler(CheckTimesQuery)
 export class CheckTimesHandler implements IQueryHandler<CheckTimesQuery> {
   constructor(private readonly reads: ReadReplicas) {}
 
-  execute({ account, items, now }: CheckTimesQuery): Promise<CheckedTime[]> {
+  execute({ account, request, now }: CheckTimesQuery): Promise<CheckedTime[]> {
     return this.reads.read(account.id, (m) =>
-      new AvailableSlots(m).checkTimes(account, items, now),
+      new AvailableSlots(m).checkTimes(account, request, now),
     );
   }
 }

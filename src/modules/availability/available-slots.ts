@@ -30,8 +30,9 @@ import {
   liveClassTypes,
   namedCalendars,
   namedType,
+  resolveSlotContext,
   sessionsIn,
-} from './catalog-reads.repository';
+} from './slot-context.repository';
 import {
   type SlotContext,
   type SlotType,
@@ -39,7 +40,6 @@ import {
   isOffered,
   scheduleOf,
 } from './slot-context';
-import { resolveSlotContext } from './slot-context.repository';
 import { assertInAdvanceWindow } from './placement';
 import { anyZoneSpan, classRange, dayInUtc, monthInUtc, parseDay, parseMonth } from './query-spans';
 import { planBusyRead, settleBusyRead } from './read-window';

@@ -4,7 +4,7 @@ import { DataSource, type EntityManager, In } from 'typeorm';
 import { TenantRepository } from '../../common/database/tenant-repository';
 import { BusyKind, Calendar, markBusyKind } from '../catalog';
 import { Block } from './block.entity';
-import { namedCalendars } from './catalog-reads.repository';
+import { namedCalendars } from './slot-context.repository';
 
 @Injectable()
 export class BlockRepository extends TenantRepository<Block> {

@@ -1,7 +1,7 @@
 import type { EntityManager } from 'typeorm';
 import { withinLimits } from './booking-limits';
 import { readSeatsTaken } from './busy-time.repository';
-import { sessionAt } from './catalog-reads.repository';
+import { sessionAt } from './slot-context.repository';
 import { type SlotCalendar, type SlotContext, scheduleOf } from './slot-context';
 import { NotAvailableError } from './availability.errors';
 import { type SlotRules, advanceWindow, checkSession, checkStart } from './slot-engine';

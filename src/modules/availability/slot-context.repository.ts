@@ -1,19 +1,66 @@
-import type { EntityManager } from 'typeorm';
+import { type EntityManager, In, IsNull } from 'typeorm';
+import { BoundedMap } from '../../common/cache/bounded-map';
 import { queryPrepared } from '../../common/database/prepared';
 import { findReferenced } from '../../common/database/tenant-rows';
+import { ForbiddenError } from '../../common/errors/domain-error';
 import type { Account } from '../accounts';
-import { Addon, InvalidAddonError } from '../catalog';
-import { AddonNotOfferedError } from './availability.errors';
-import { BUSY_LIST_COLUMN, busyParameters } from './busy-time.repository';
-import type { BusyRequest } from './busy-time';
 import {
-  type ContextRow,
-  type SlotContext,
-  type SlotRequest,
-  type SlotType,
-  rowsContextOf,
-  slotContextOf,
-} from './slot-context';
+  ALL_BUSY_KINDS,
+  Addon,
+  AppointmentType,
+  Calendar,
+  ClassSession,
+  type DateOverrides,
+  type WeeklyHours,
+  InvalidAddonError,
+  InvalidAppointmentTypeError,
+  InvalidCalendarError,
+} from '../catalog';
+import { AddonNotOfferedError } from './availability.errors';
+import { type BusyListColumn, type BusyRequest, busyListSpansOf } from './busy-time';
+import { BUSY_LIST_COLUMN, busyParameters } from './busy-time.repository';
+import type { SlotCalendar, SlotContext, SlotRequest, SlotType } from './slot-context';
+import type { Span } from './working-time';
+
+/*
+ * What availability reads of the catalog: a request's type with its calendars and addons (the slot
+ * context), class sessions, the calendars they are on, class types, calendars a request names.
+ */
+
+/** A row of the context query: the type, and one calendar (or none) with whether it offers it. */
+export interface ContextRow extends Partial<BusyListColumn> {
+  id: number;
+  accountId: number;
+  name: string;
+  category: string;
+  active: number;
+  kind: 'service' | 'class';
+  duration: number;
+  classSize: number | null;
+  paddingBefore: number;
+  paddingAfter: number;
+  slotInterval: number | null;
+  minHoursInAdvance: number | null;
+  maxDaysInAdvance: number | null;
+  priceCents: number;
+  maxPerDay: number | null;
+  maxPerWeek: number | null;
+  hasForms: number;
+  deletedAt: Date | null;
+  calendarId: number | null;
+  calendarAccountId: number | null;
+  calendarName: string | null;
+  calendarTimezone: string | null;
+  calendarLocation: string | null;
+  calendarHours: string | WeeklyHours | null;
+  calendarOverrides: string | DateOverrides | null;
+  calendarMaxPerDay: number | null;
+  calendarMaxPerWeek: number | null;
+  calendarDeletedAt: Date | null;
+  /** The calendar's BusyKind bits (catalog's calendar-busy-kinds.ts). */
+  calendarBusyKinds: number | null;
+  offered: number | null;
+}
 
 const TYPE_COLUMNS = `t.id, t.account_id AS accountId, t.name, t.category, t.active, t.kind, t.duration,
   t.class_size AS classSize, t.padding_before AS paddingBefore, t.padding_after AS paddingAfter,
@@ -27,6 +74,23 @@ export const CALENDAR_COLUMNS = `c.id AS calendarId, c.account_id AS calendarAcc
   c.overrides AS calendarOverrides, c.deleted_at AS calendarDeletedAt,
   c.max_per_day AS calendarMaxPerDay, c.max_per_week AS calendarMaxPerWeek,
   c.busy_kinds AS calendarBusyKinds`;
+
+/**
+ * Resolves a request's type, calendar and addons: 400 with the contract's codes for what does not
+ * exist (or was deleted), 403 for another account's, 400 for a calendar or addon the type is not
+ * offered with. The type's rules win over the account's. The type and its calendars come in one
+ * query (this runs on every availability request and every booking).
+ */
+export async function resolveSlotContext(
+  manager: EntityManager,
+  account: Account,
+  request: SlotRequest,
+  /** Busy time to read in the same query: one round trip instead of two on the hot path. */
+  busy?: BusyRequest,
+): Promise<SlotContext> {
+  const rows = await readContextRows(manager, request, busy);
+  return slotContextOf(manager, account, request, rows, busy !== undefined);
+}
 
 /**
  * The context query's texts, built once: a text built per request is a new ~2 KB string that mysql2
@@ -67,23 +131,115 @@ export function readContextRows(
     : queryPrepared<ContextRow[]>(manager, sql.named, [...busyParams, calendarId, typeId]);
 }
 
-/**
- * Resolves a request's type, calendar and addons: 400 with the contract's codes for what does not
- * exist (or was deleted), 403 for another account's, 400 for a calendar or addon the type is not
- * offered with. The type's rules win over the account's. The type and its calendars come in one
- * query (this runs on every availability request and every booking).
- */
-export async function resolveSlotContext(
+/** The context of `rows` (readContextRows'), checked against the account and the request. */
+export async function slotContextOf(
   manager: EntityManager,
   account: Account,
   request: SlotRequest,
-  /** Busy time to read in the same query: one round trip instead of two on the hot path. */
-  busy?: BusyRequest,
+  rows: ContextRow[],
+  withBusy = false,
 ): Promise<SlotContext> {
-  const rows = await readContextRows(manager, request, busy);
-  const found = rowsContextOf(account, request, rows, busy !== undefined);
-  const addons = await offeredAddons(manager, account, found.type, request.addonIDs ?? []);
-  return slotContextOf(account, found, addons);
+  const typeId = request.appointmentTypeID;
+  const calendarId = request.calendarID;
+  const first = rows[0];
+  if (!first) throw new InvalidAppointmentTypeError(typeId);
+  if (Number(first.accountId) !== account.id) throw new ForbiddenError();
+  if (first.deletedAt) throw new InvalidAppointmentTypeError(typeId);
+  const type = toSlotType(first);
+
+  const calendars: SlotCalendar[] = [];
+  if (calendarId !== undefined) {
+    if (first.calendarId === null) throw new InvalidCalendarError(calendarId);
+    if (Number(first.calendarAccountId) !== account.id) throw new ForbiddenError();
+    if (first.calendarDeletedAt) throw new InvalidCalendarError(calendarId);
+    // The contract has one message for a calendar the type cannot be booked on: it does not exist
+    // for that type.
+    if (!Number(first.offered)) throw new InvalidCalendarError(calendarId);
+  }
+  const busyTime = withBusy ? new Map<number, Span[]>() : undefined;
+  let calendarsBusyKinds = 0;
+  for (const row of rows) {
+    if (row.calendarId === null) continue;
+    calendarsBusyKinds |= Number(row.calendarBusyKinds ?? ALL_BUSY_KINDS);
+    calendars.push(toSlotCalendar(row));
+    busyTime?.set(Number(row.calendarId), busyListSpansOf(row));
+  }
+
+  const addons = await offeredAddons(manager, account, type, request.addonIDs ?? []);
+  const duration = type.duration + addons.reduce((sum, addon) => sum + addon.duration, 0);
+  return {
+    type,
+    calendars,
+    addons,
+    busy: busyTime,
+    calendarsBusyKinds,
+    rules: {
+      duration,
+      paddingBefore: type.paddingBefore,
+      paddingAfter: type.paddingAfter,
+      slotInterval: type.slotInterval ?? type.duration,
+      minHoursInAdvance: type.minHoursInAdvance ?? account.minHoursInAdvance,
+      maxDaysInAdvance: type.maxDaysInAdvance ?? account.maxDaysInAdvance,
+    },
+  };
+}
+
+export function toSlotType(row: ContextRow): SlotType {
+  return {
+    id: Number(row.id),
+    accountId: Number(row.accountId),
+    name: row.name,
+    category: row.category,
+    active: Boolean(Number(row.active)),
+    kind: row.kind,
+    duration: Number(row.duration),
+    classSize: row.classSize === null ? null : Number(row.classSize),
+    paddingBefore: Number(row.paddingBefore),
+    paddingAfter: Number(row.paddingAfter),
+    slotInterval: row.slotInterval === null ? null : Number(row.slotInterval),
+    minHoursInAdvance: row.minHoursInAdvance === null ? null : Number(row.minHoursInAdvance),
+    maxDaysInAdvance: row.maxDaysInAdvance === null ? null : Number(row.maxDaysInAdvance),
+    priceCents: Number(row.priceCents),
+    maxPerDay: nullableNumber(row.maxPerDay),
+    maxPerWeek: nullableNumber(row.maxPerWeek),
+    hasForms: Boolean(Number(row.hasForms)),
+  };
+}
+
+export function toSlotCalendar(row: ContextRow): SlotCalendar {
+  return {
+    id: Number(row.calendarId),
+    name: row.calendarName!,
+    timezone: row.calendarTimezone!,
+    location: row.calendarLocation ?? '',
+    hours: parsedOnce<WeeklyHours>(row.calendarHours),
+    overrides: parsedOnce<DateOverrides>(row.calendarOverrides),
+    maxPerDay: nullableNumber(row.calendarMaxPerDay),
+    maxPerWeek: nullableNumber(row.calendarMaxPerWeek),
+  };
+}
+
+/**
+ * A calendar's hours and overrides come as JSON text (MariaDB) on every availability request and
+ * booking; the same few texts each time. Each distinct text is parsed once and its value shared:
+ * nothing mutates a calendar's hours or overrides (the engine only reads them).
+ * Bounded (a miss only costs a parse).
+ */
+const MAX_PARSED_TEXTS = 2_000;
+const parsedTexts = new BoundedMap<string, unknown>(MAX_PARSED_TEXTS);
+
+function parsedOnce<T>(value: string | T | null): T {
+  if (typeof value !== 'string') return value as T;
+  let parsed = parsedTexts.get(value);
+  if (parsed === undefined) {
+    parsed = JSON.parse(value) as unknown;
+    parsedTexts.set(value, parsed);
+  }
+  return parsed as T;
+}
+
+function nullableNumber(value: number | string | null): number | null {
+  return value === null ? null : Number(value);
 }
 
 async function offeredAddons(
@@ -108,4 +264,84 @@ async function offeredAddons(
   const stray = addons.find((addon) => !offered.has(addon.id));
   if (stray) throw new AddonNotOfferedError(stray.id, type.id);
   return addons;
+}
+
+/** The class session of a type on a calendar at `start`, if there is one. */
+export function sessionAt(
+  tx: EntityManager,
+  typeId: number,
+  calendarId: number,
+  start: number,
+): Promise<ClassSession | null> {
+  return tx.findOneBy(ClassSession, {
+    appointmentTypeId: typeId,
+    calendarId,
+    startsAt: new Date(start),
+  });
+}
+
+/** The sessions of these types (on these calendars, or any) starting in `window`, earliest first. */
+export function sessionsIn(
+  manager: EntityManager,
+  typeIds: number[],
+  calendarIds: number[] | undefined,
+  window: Span,
+): Promise<ClassSession[]> {
+  return manager
+    .createQueryBuilder(ClassSession, 's')
+    .where('s.appointmentTypeId IN (:...typeIds)', { typeIds })
+    .andWhere(calendarIds ? 's.calendarId IN (:...calendarIds)' : '1 = 1', { calendarIds })
+    .andWhere('s.startsAt >= :from AND s.startsAt < :until', {
+      from: new Date(window.from),
+      until: new Date(window.until),
+    })
+    .orderBy('s.startsAt', 'ASC')
+    .addOrderBy('s.id', 'ASC')
+    .getMany();
+}
+
+/** The live calendars of these ids. */
+export function liveCalendars(manager: EntityManager, ids: number[]): Promise<Calendar[]> {
+  return manager.find(Calendar, { where: { id: In(ids), deletedAt: IsNull() } });
+}
+
+/** The account's live class types. */
+export function liveClassTypes(
+  manager: EntityManager,
+  accountId: number,
+): Promise<AppointmentType[]> {
+  return manager.find(AppointmentType, {
+    where: { accountId, kind: 'class', deletedAt: IsNull() },
+  });
+}
+
+/** The type a request names: a live type of the account (`invalid_appointment_type`). */
+export async function namedType(
+  manager: EntityManager,
+  accountId: number,
+  id: number,
+): Promise<AppointmentType> {
+  const [type] = await findReferenced(
+    manager,
+    AppointmentType,
+    accountId,
+    [id],
+    (id: number | string) => new InvalidAppointmentTypeError(id),
+  );
+  return type;
+}
+
+/** The calendars a request names: live calendars of the account (`invalid_calendar`). */
+export function namedCalendars(
+  manager: EntityManager,
+  accountId: number,
+  ids: readonly number[],
+): Promise<Calendar[]> {
+  return findReferenced(
+    manager,
+    Calendar,
+    accountId,
+    ids,
+    (id: number | string) => new InvalidCalendarError(id),
+  );
 }
