@@ -276,7 +276,6 @@ describe('POST /appointments: admin, noEmail and what a booking carries (e2e)', 
       };
       expect(await events(res.id as number)).toEqual([
         { type: 'appointment.scheduled', payload },
-        { type: 'appointment.changed', payload },
       ]);
     });
   });

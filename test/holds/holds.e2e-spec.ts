@@ -112,7 +112,7 @@ describe('/slot-holds (e2e)', () => {
       status: 200,
       body: { calendarID: calendar, datetime: `${MONDAY}T09:00:00-0400` },
     });
-    expect(await outboxRows(type)).toBe(2);
+    expect(await outboxRows(type)).toBe(1);
     expect(await liveHolds(db, calendar)).toBe(0);
     expect(await api.get(`/slot-holds/${id}`)).toMatchObject(
       apiError(404, 'not_found', 'Not Found'),

@@ -5,7 +5,7 @@ import type { Queue } from 'bull';
 import { DateTime } from 'luxon';
 import { DataSource } from 'typeorm';
 import type { RecordedEvent } from '../../src/common/outbox/domain-event';
-import type { DomainEventType } from '../../src/common/outbox/domain-event-types';
+import type { AppointmentEventType } from '../../src/common/outbox/domain-event-types';
 import { QueueName } from '../../src/common/queues/queue-names';
 import { NotificationPlanner } from '../../src/modules/notifications';
 import { MailSender } from '../../src/modules/notifications/mail-sender';
@@ -611,11 +611,11 @@ describe('Notifications: confirmation e-mail and SMS, notices and reminders (e2e
     await mailsTo(booked.email);
     await smsTo(booked.phone);
     await settledRows(shop, booked.id, 'confirmation', 2);
-    const [row] = await db.query<{ id: string; type: DomainEventType; payload: string }[]>(
+    const [row] = await db.query<{ id: string; type: AppointmentEventType; payload: string }[]>(
       "SELECT id, type, payload FROM outbox WHERE type = 'appointment.scheduled' AND account_id = ?",
       [shop.account.id],
     );
-    const event: RecordedEvent = {
+    const event: RecordedEvent<AppointmentEventType> = {
       outboxId: String(row.id),
       type: row.type,
       accountId: shop.account.id,
@@ -642,7 +642,7 @@ describe('Notifications: confirmation e-mail and SMS, notices and reminders (e2e
     );
     await eventsHandled(shop);
     // And every event again, all at once (as the relay would hand them over): nothing changes.
-    const rows = await db.query<{ id: string; type: DomainEventType; payload: string }[]>(
+    const rows = await db.query<{ id: string; type: AppointmentEventType; payload: string }[]>(
       'SELECT id, type, payload FROM outbox WHERE account_id = ?',
       [shop.account.id],
     );

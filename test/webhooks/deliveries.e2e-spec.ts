@@ -182,9 +182,11 @@ describe('Webhooks: delivery (e2e)', () => {
           }).toEqual({ method: 'POST', contentType: FORM, signature: null });
           const { outboxId, subscriptionId } = idOf(request);
           expect(subscriptionId).toBe(subscriptionOf[`${source}/${action}`]);
-          expect(typeOfEvent.get(outboxId)).toBe(
-            action === 'order.completed' ? action : `appointment.${action}`,
-          );
+          // A change records one event; `changed` is delivered beside a booking's, a move's and
+          // a cancellation's (deliveredAs), so its outbox row is of any appointment event.
+          const type = typeOfEvent.get(outboxId);
+          if (action === 'changed') expect(type).toMatch(/^appointment\./);
+          else expect(type).toBe(action === 'order.completed' ? action : `appointment.${action}`);
         }
       }
     }

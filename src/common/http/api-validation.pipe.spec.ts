@@ -1,6 +1,6 @@
 import type { ArgumentMetadata } from '@nestjs/common';
 import { AvailableTimesRequest } from '../../modules/availability/availability.requests';
-import { ListAppointmentsQuery } from '../../modules/appointments/list-appointments.request';
+import { ListAppointmentsRequest } from '../../modules/appointments/list-appointments.requests';
 import { ApiValidationPipe } from './api-validation.pipe';
 
 const query = (metatype: ArgumentMetadata['metatype']): ArgumentMetadata => ({
@@ -46,8 +46,8 @@ describe('ApiValidationPipe: valid query DTOs kept', () => {
     expect(await pipe.transform({ ...raw, date: '2030-06-04' }, times)).toMatchObject({
       date: '2030-06-04',
     });
-    const list = await pipe.transform({ max: '5' }, query(ListAppointmentsQuery));
-    expect(list).toBeInstanceOf(ListAppointmentsQuery);
+    const list = await pipe.transform({ max: '5' }, query(ListAppointmentsRequest));
+    expect(list).toBeInstanceOf(ListAppointmentsRequest);
     expect(list).not.toHaveProperty('date');
   });
 });

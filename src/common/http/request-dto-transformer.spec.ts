@@ -110,7 +110,7 @@ describe('requestDtoTransformer', () => {
       expect.arrayContaining([
         'BookAppointmentRequest',
         'CreateFormRequest',
-        'ListAppointmentsQuery',
+        'ListAppointmentsRequest',
       ]),
     );
   });

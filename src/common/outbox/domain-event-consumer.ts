@@ -7,14 +7,17 @@ import { DOMAIN_EVENT_TYPES, type DomainEventType } from './domain-event-types';
  * it enqueues). A consumer that throws makes the event's job fail, and Bull tries the event again
  * for all its consumers.
  */
-export interface DomainEventConsumer {
-  handle(event: RecordedEvent): Promise<void>;
+export interface DomainEventConsumer<T extends DomainEventType = DomainEventType> {
+  handle(event: RecordedEvent<T>): Promise<void>;
 }
 
-/** Which consumers each event type reaches: every type, each with one consumer at least. */
-export type DomainEventConsumers = Readonly<
-  Record<DomainEventType, readonly DomainEventConsumer[]>
->;
+/**
+ * Which consumers each event type reaches: every type, each with one consumer at least, each able
+ * to read that type's payload.
+ */
+export type DomainEventConsumers = Readonly<{
+  [T in DomainEventType]: readonly DomainEventConsumer<T>[];
+}>;
 
 /**
  * The Nest token of the worker's DomainEventConsumers, which DomainEventsProcessor reads. The

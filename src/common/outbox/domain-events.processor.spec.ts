@@ -26,13 +26,14 @@ class FakeConsumer implements DomainEventConsumer {
   }
 }
 
-const event = (outboxId: string, type: DomainEventType): RecordedEvent => ({
-  outboxId,
-  type,
-  accountId: 1,
-  payload: {},
-  occurredAt: '2030-06-03T12:00:00.000Z',
-});
+const event = (outboxId: string, type: DomainEventType): RecordedEvent =>
+  ({
+    outboxId,
+    type,
+    accountId: 1,
+    payload: {},
+    occurredAt: '2030-06-03T12:00:00.000Z',
+  }) as RecordedEvent;
 
 const jobOf = (events: RecordedEvent[]) =>
   ({ data: { events }, attemptsMade: 0 }) as unknown as Job<DomainEventBatch>;

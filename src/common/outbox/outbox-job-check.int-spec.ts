@@ -31,13 +31,16 @@ describe('checkJob: what the relay does with a job of rows dispatched long ago (
   /** A job of `size` fresh rows, added as the dispatcher adds it. */
   async function addJob(size = 2): Promise<{ job: Job<DomainEventBatch>; outboxIds: string[] }> {
     const outboxIds = Array.from({ length: size }, () => String(++next));
-    const events: RecordedEvent[] = outboxIds.map((outboxId) => ({
-      outboxId,
-      type: DomainEventType.AppointmentScheduled,
-      accountId: 1,
-      payload: {},
-      occurredAt: new Date().toISOString(),
-    }));
+    const events: RecordedEvent[] = outboxIds.map(
+      (outboxId) =>
+        ({
+          outboxId,
+          type: DomainEventType.AppointmentScheduled,
+          accountId: 1,
+          payload: {},
+          occurredAt: new Date().toISOString(),
+        }) as RecordedEvent,
+    );
     const job = await queue.add('events', { events }, { jobId: batchJobId(outboxIds) });
     return { job, outboxIds };
   }

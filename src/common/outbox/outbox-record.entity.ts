@@ -39,6 +39,7 @@ export class OutboxRecord {
   processedAt!: Date | null;
 }
 
+/** The row's event: its payload is what the producer of its type wrote (DomainEventPayloads). */
 export function toRecordedEvent(row: OutboxRecord): RecordedEvent {
   return {
     outboxId: String(row.id),
@@ -46,5 +47,5 @@ export function toRecordedEvent(row: OutboxRecord): RecordedEvent {
     accountId: row.accountId,
     payload: row.payload,
     occurredAt: row.createdAt.toISOString(),
-  };
+  } as RecordedEvent;
 }

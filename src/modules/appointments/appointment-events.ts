@@ -1,49 +1,30 @@
 import { DomainEvent } from '../../common/outbox/domain-event';
-import { DomainEventType } from '../../common/outbox/domain-event-types';
+import {
+  type AppointmentEventPayload,
+  DomainEventType,
+} from '../../common/outbox/domain-event-types';
 import type { Appointment } from '../availability';
 
-/** What every appointment event carries: enough for webhooks and for notifications. */
-export type AppointmentEventPayload = {
-  appointmentId: number;
-  calendarId: number;
-  appointmentTypeId: number;
-  /** `noEmail=true` on the request: no confirmation e-mail or SMS for this change. */
-  noEmail: boolean;
-};
+/*
+ * One event per change of an appointment. Webhooks deliver `changed` beside the first three
+ * (deliveredAs, where the webhooks' deliveries are planned): the outbox holds what happened once.
+ */
 
-export class AppointmentScheduledEvent extends DomainEvent<AppointmentEventPayload> {
+export class AppointmentScheduledEvent extends DomainEvent<'appointment.scheduled'> {
   readonly type = DomainEventType.AppointmentScheduled;
 }
 
-export class AppointmentRescheduledEvent extends DomainEvent<AppointmentEventPayload> {
+export class AppointmentRescheduledEvent extends DomainEvent<'appointment.rescheduled'> {
   readonly type = DomainEventType.AppointmentRescheduled;
 }
 
-export class AppointmentCanceledEvent extends DomainEvent<AppointmentEventPayload> {
+export class AppointmentCanceledEvent extends DomainEvent<'appointment.canceled'> {
   readonly type = DomainEventType.AppointmentCanceled;
 }
 
-/** Every change (booked, moved, canceled, edited): what `changed` subscribers receive. */
-export class AppointmentChangedEvent extends DomainEvent<AppointmentEventPayload> {
+/** An edit: the client's details, answers, label, certificate or a payment. */
+export class AppointmentChangedEvent extends DomainEvent<'appointment.changed'> {
   readonly type = DomainEventType.AppointmentChanged;
-}
-
-type AppointmentEventClass = new (
-  accountId: number,
-  payload: AppointmentEventPayload,
-) => DomainEvent<AppointmentEventPayload>;
-
-/** What a booking, a move or a cancel records: its own event, and `changed` with the same payload. */
-export function eventsOf(
-  Event: AppointmentEventClass,
-  appointment: Appointment,
-  noEmail: boolean,
-): DomainEvent<AppointmentEventPayload>[] {
-  const payload = eventPayload(appointment, noEmail);
-  return [
-    new Event(appointment.accountId, payload),
-    new AppointmentChangedEvent(appointment.accountId, payload),
-  ];
 }
 
 export function eventPayload(appointment: Appointment, noEmail: boolean): AppointmentEventPayload {

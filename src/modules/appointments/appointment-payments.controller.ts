@@ -1,5 +1,5 @@
 import { Body, Controller, Get, HttpCode, Post } from '@nestjs/common';
-import { CommandBus } from '@nestjs/cqrs';
+import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { ApiBasicAuth, ApiTags } from '@nestjs/swagger';
 import { IdParam } from '../../common/http/id-param';
 import { NUMERIC } from '../../common/http/route-catalog';
@@ -11,7 +11,7 @@ import {
   RecordPaymentRequest,
   newPayment,
 } from '../certificates';
-import { AppointmentsQueries } from './appointments.queries';
+import { ListAppointmentPaymentsQuery } from './appointment.queries';
 import { RecordPaymentCommand } from './record-payment.command';
 
 /** An appointment's payments: the reference's list, and recording one (this service's own). */
@@ -21,13 +21,13 @@ import { RecordPaymentCommand } from './record-payment.command';
 export class AppointmentPaymentsController {
   constructor(
     private readonly commands: CommandBus,
-    private readonly queries: AppointmentsQueries,
+    private readonly queries: QueryBus,
   ) {}
 
   @Get(`:id${NUMERIC}/payments`)
   @ApiListPayments('appointment')
   list(@CurrentAccountId() accountId: number, @IdParam() id: number): Promise<PaymentView[]> {
-    return this.queries.payments(accountId, id);
+    return this.queries.execute(new ListAppointmentPaymentsQuery(accountId, id));
   }
 
   @Post(`:id${NUMERIC}/payments`)

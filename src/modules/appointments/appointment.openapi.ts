@@ -12,7 +12,7 @@ import type { AppointmentFormView, AppointmentView } from './appointment.view';
 import {
   DEFAULT_APPOINTMENT_LIST_MAX,
   MAX_APPOINTMENT_LIST_MAX,
-} from './list-appointments.request';
+} from './list-appointments.requests';
 import { SUPPORTED_YEARS_RULE } from '../../common/time/calendar-dates';
 
 /*

@@ -1,15 +1,15 @@
 import { Body, Controller, Get, Headers, HttpCode, Post, Put, Query } from '@nestjs/common';
-import { CommandBus } from '@nestjs/cqrs';
+import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { ApiBasicAuth, ApiTags } from '@nestjs/swagger';
 import { IdParam } from '../../common/http/id-param';
 import { NUMERIC } from '../../common/http/route-catalog';
 import { CurrentPrincipal, type Principal } from '../accounts';
 import type { AppointmentView } from './appointment.view';
-import { AppointmentsQueries } from './appointments.queries';
+import { GetAppointmentQuery, ListAppointmentsQuery } from './appointment.queries';
 import { BookAppointmentCommand } from './book-appointment.command';
-import { BookAppointmentRequest } from './book-appointment.request';
+import { BookAppointmentRequest } from './book-appointment.requests';
 import { CancelAppointmentCommand } from './cancel-appointment.command';
-import { CancelAppointmentRequest } from './cancel-appointment.request';
+import { CancelAppointmentRequest } from './cancel-appointment.requests';
 import { ApiGetAppointment, ApiListAppointments } from './appointment.openapi';
 import { ApiBookAppointment } from './book-appointment.openapi';
 import {
@@ -18,14 +18,14 @@ import {
   ApiUpdateAppointment,
 } from './change-appointment.openapi';
 import {
-  GetAppointmentQuery,
-  ListAppointmentsQuery,
+  GetAppointmentRequest,
+  ListAppointmentsRequest,
   fieldFilters,
-} from './list-appointments.request';
+} from './list-appointments.requests';
 import { RescheduleAppointmentCommand } from './reschedule-appointment.command';
-import { RescheduleAppointmentRequest } from './reschedule-appointment.request';
+import { RescheduleAppointmentRequest } from './reschedule-appointment.requests';
 import { UpdateAppointmentCommand } from './update-appointment.command';
-import { UpdateAppointmentRequest } from './update-appointment.request';
+import { UpdateAppointmentRequest } from './update-appointment.requests';
 
 const flag = (value: unknown) => value === 'true' || value === '1';
 
@@ -35,7 +35,7 @@ const flag = (value: unknown) => value === 'true' || value === '1';
 export class AppointmentsController {
   constructor(
     private readonly commands: CommandBus,
-    private readonly queries: AppointmentsQueries,
+    private readonly queries: QueryBus,
   ) {}
 
   /**
@@ -63,9 +63,9 @@ export class AppointmentsController {
   get(
     @CurrentPrincipal() principal: Principal,
     @IdParam() id: number,
-    @Query() query: GetAppointmentQuery,
+    @Query() query: GetAppointmentRequest,
   ): Promise<AppointmentView> {
-    return this.queries.get(principal.account.id, id, query);
+    return this.queries.execute(new GetAppointmentQuery(principal.account.id, id, query));
   }
 
   /** The account's appointments, latest first; `field:ID=value` filters by a form answer. */
@@ -73,10 +73,12 @@ export class AppointmentsController {
   @ApiListAppointments()
   list(
     @CurrentPrincipal() principal: Principal,
-    @Query() query: ListAppointmentsQuery,
+    @Query() query: ListAppointmentsRequest,
     @Query() raw: Record<string, unknown>,
   ): Promise<AppointmentView[]> {
-    return this.queries.list(principal.account, query, fieldFilters(raw));
+    return this.queries.execute(
+      new ListAppointmentsQuery(principal.account, query, fieldFilters(raw)),
+    );
   }
 
   /** Edits the client's side; `?admin=true` may also set `notes` and `certificate`. */

@@ -6,12 +6,20 @@ import { Appointment, AvailabilityModule } from '../availability';
 import { CertificatesModule } from '../certificates';
 import { FormsModule } from '../forms';
 import { AppointmentFieldValue } from './appointment-field-value.entity';
-import { AppointmentParts } from './appointment-parts';
-import { AppointmentViews } from './appointment-views';
+import { AppointmentExtras } from './appointment-extras';
+import { AppointmentRenderer } from './appointment-renderer';
 import { AppointmentPaymentsController } from './appointment-payments.controller';
-import { AppointmentWrites } from './appointment-writes';
+import { AppointmentChanges } from './appointment-changes';
 import { AppointmentsController } from './appointments.controller';
-import { AppointmentsQueries } from './appointments.queries';
+import {
+  GetAppointmentHandler,
+  ListAppointmentPaymentsHandler,
+  ListAppointmentsHandler,
+  RenderAppointmentHandler,
+} from './appointment.queries';
+import { AppointmentRepository } from './appointment.repository';
+import { AppointmentViewRepository } from './appointment-view.repository';
+import { IdempotencyKeyRepository } from './idempotency-key.repository';
 import { BookAppointmentHandler } from './book-appointment.handler';
 import { CancelAppointmentHandler } from './cancel-appointment.handler';
 import { IdempotencyKey } from './idempotency-key.entity';
@@ -33,10 +41,16 @@ import { UpdateAppointmentHandler } from './update-appointment.handler';
   ],
   controllers: [AppointmentsController, AppointmentPaymentsController],
   providers: [
-    AppointmentViews,
-    AppointmentParts,
-    AppointmentWrites,
-    AppointmentsQueries,
+    AppointmentRenderer,
+    AppointmentExtras,
+    AppointmentChanges,
+    AppointmentRepository,
+    AppointmentViewRepository,
+    IdempotencyKeyRepository,
+    GetAppointmentHandler,
+    ListAppointmentPaymentsHandler,
+    ListAppointmentsHandler,
+    RenderAppointmentHandler,
     PastFormAnswers,
     BookAppointmentHandler,
     IdempotencyKeys,
@@ -45,6 +59,5 @@ import { UpdateAppointmentHandler } from './update-appointment.handler';
     RescheduleAppointmentHandler,
     RecordPaymentHandler,
   ],
-  exports: [AppointmentsQueries],
 })
 export class AppointmentsModule {}

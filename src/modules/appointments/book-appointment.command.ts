@@ -1,7 +1,7 @@
 import { Command } from '@nestjs/cqrs';
 import type { Account } from '../accounts';
 import type { AppointmentView } from './appointment.view';
-import type { BookAppointmentRequest, BookingMode } from './book-appointment.request';
+import type { BookAppointmentRequest, BookingMode } from './book-appointment.requests';
 
 export class BookAppointmentCommand extends Command<AppointmentView> {
   constructor(

@@ -1,19 +1,17 @@
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, type EntityManager } from 'typeorm';
-import { insertRows } from '../../common/database/insert-rows';
+import type { EntityManager } from 'typeorm';
 import { Metrics } from '../../common/metrics/metrics';
 import type { DomainEvent } from '../../common/outbox/domain-event';
 import { Appointment, SlotPlacement, consumeHold, resolveSlotContext } from '../availability';
 import { upsertBookingClient } from '../clients';
-import { AppointmentScheduledEvent, eventsOf } from './appointment-events';
-import { AppointmentParts } from './appointment-parts';
-import { AppointmentWrites } from './appointment-writes';
+import { AppointmentScheduledEvent, eventPayload } from './appointment-events';
+import { AppointmentExtras } from './appointment-extras';
+import { AppointmentChanges } from './appointment-changes';
 import type { AppointmentView } from './appointment.view';
-import { AppointmentViews } from './appointment-views';
-import { AppointmentsQueries } from './appointments.queries';
+import { AppointmentRenderer } from './appointment-renderer';
+import { AppointmentRepository } from './appointment.repository';
 import { BookAppointmentCommand } from './book-appointment.command';
-import { type Booking, bookingInput } from './book-appointment.request';
+import { type Booking, bookingInput } from './book-appointment.requests';
 import { type BookingChecked, bookedAppointment } from './booked-appointment';
 import { checkBookingRequest, checkBookingTime, startOf } from './booking-checks';
 import { bookingHold } from './booking-hold';
@@ -31,12 +29,11 @@ import { type IdempotencyClaim, IdempotencyKeys } from './idempotency-keys';
 @CommandHandler(BookAppointmentCommand)
 export class BookAppointmentHandler implements ICommandHandler<BookAppointmentCommand> {
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
     private readonly placement: SlotPlacement,
-    private readonly parts: AppointmentParts,
-    private readonly writes: AppointmentWrites,
-    private readonly views: AppointmentViews,
-    private readonly queries: AppointmentsQueries,
+    private readonly extras: AppointmentExtras,
+    private readonly changes: AppointmentChanges,
+    private readonly views: AppointmentRenderer,
+    private readonly appointments: AppointmentRepository,
     private readonly idempotencyKeys: IdempotencyKeys,
     private readonly metrics: Metrics,
   ) {}
@@ -53,7 +50,12 @@ export class BookAppointmentHandler implements ICommandHandler<BookAppointmentCo
       account.id,
       claim,
       () => this.book(booking, claim),
-      (bookedId) => this.queries.get(account.id, bookedId),
+      async (bookedId) => {
+        const [view] = await this.views.render([
+          await this.appointments.find(account.id, bookedId),
+        ]);
+        return view;
+      },
     );
   }
 
@@ -61,7 +63,7 @@ export class BookAppointmentHandler implements ICommandHandler<BookAppointmentCo
     // The account's settings are the principal's, read at authentication: a change is announced
     // to every pod at once (AuthRevocations); one missed is at most AUTH_CACHE_TTL_MS old.
     const checked = await this.check(booking);
-    const appointment = await this.writes.transact(booking.account.id, (tx) =>
+    const appointment = await this.changes.transact(booking.account.id, (tx) =>
       this.write(tx, booking, checked, claim),
     );
     this.metrics.countBooking('booked');
@@ -78,13 +80,13 @@ export class BookAppointmentHandler implements ICommandHandler<BookAppointmentCo
     const { account, input, mode } = booking;
     const admin = mode.admin;
     const slot = checkBookingRequest(input, { admin, requirePhone: account.requirePhone });
-    const manager = this.dataSource.manager;
+    const manager = this.appointments.reader;
     const ctx = await resolveSlotContext(manager, account, slot);
     const calendarNamed = slot.calendarID !== undefined;
     const zone = calendarNamed ? ctx.calendars[0].timezone : account.timezone;
     const time = checkBookingTime(input, { admin, duration: ctx.rules.duration, zone });
-    const fieldValues = await this.parts.answers(account.id, ctx.type, input.fields ?? [], admin);
-    const label = await this.parts.label(account.id, input.labels ?? []);
+    const fieldValues = await this.extras.answers(account.id, ctx.type, input.fields ?? [], admin);
+    const label = await this.extras.label(account.id, input.labels ?? []);
     const start = startOf(time);
     const held = { ctx, calendarNamed };
     const hold = await bookingHold(manager, account.id, input, held, time, start);
@@ -104,7 +106,7 @@ export class BookAppointmentHandler implements ICommandHandler<BookAppointmentCo
       ? await this.placement.admin(tx, ctx, start)
       : await this.placement.client(tx, ctx, checked, () => this.metrics.countBooking('conflict'));
     if (hold) await consumeHold(tx, hold.id);
-    const sale = await this.parts.sale(tx, account, {
+    const sale = await this.extras.sale(tx, account, {
       priceCents: ctx.type.priceCents + ctx.addons.reduce((sum, a) => sum + a.priceCents, 0),
       typeId: ctx.type.id,
       code: input.certificate,
@@ -113,12 +115,14 @@ export class BookAppointmentHandler implements ICommandHandler<BookAppointmentCo
     // Every column given (bookedAppointment): assigned as is, TypeORM's create() walked its metadata.
     const booked = bookedAppointment(booking, { ...checked, ...placement, sale });
     const appointment = Object.assign(new Appointment(), booked);
-    appointment.id = Number(await insertRows(tx, Appointment, [appointment]));
+    appointment.id = await this.appointments.insert(tx, appointment);
     if (claim) await this.idempotencyKeys.record(tx, account.id, claim, appointment.id);
-    await this.parts.writeAnswers(tx, appointment.id, checked.fieldValues);
+    await this.appointments.writeAnswers(tx, appointment.id, checked.fieldValues);
     // After the other writes: the client's row (locked by its unique key) is held only to the commit.
     await upsertBookingClient(tx, account.id, appointment, appointment.createdAt);
-    const events = eventsOf(AppointmentScheduledEvent, appointment, mode.noEmail);
+    const events = [
+      new AppointmentScheduledEvent(appointment.accountId, eventPayload(appointment, mode.noEmail)),
+    ];
     return { result: appointment, events };
   }
 }

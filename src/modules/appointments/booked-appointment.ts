@@ -2,8 +2,8 @@ import { MINUTE } from '../../common/time/durations';
 import type { Appointment, Placement, SlotContext, SlotRules } from '../availability';
 import type { Label } from '../catalog';
 import type { FieldValue } from '../forms';
-import type { Sale } from './appointment-parts';
-import type { Booking } from './book-appointment.request';
+import type { Sale } from './appointment-extras';
+import type { Booking } from './book-appointment.requests';
 import type { BookingTime } from './booking-checks';
 
 /**

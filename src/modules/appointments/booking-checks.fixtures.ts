@@ -1,5 +1,5 @@
 import { DomainError } from '../../common/errors/domain-error';
-import type { BookingInput } from './book-appointment.request';
+import type { BookingInput } from './book-appointment.requests';
 import { checkBookingRequest } from './booking-checks';
 
 /* What the specs of the booking checks share: a valid body, the modes, and the refusal a check throws. */

@@ -1,4 +1,4 @@
-import type { BookingInput } from './book-appointment.request';
+import type { BookingInput } from './book-appointment.requests';
 import { checkBookingRequest } from './booking-checks';
 import { admin, client, error, refusal, request, valid } from './booking-checks.fixtures';
 

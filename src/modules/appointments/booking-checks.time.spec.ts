@@ -1,4 +1,4 @@
-import type { BookingInput } from './book-appointment.request';
+import type { BookingInput } from './book-appointment.requests';
 import { type BookingTime, checkBookingTime, fieldInputs, startOf } from './booking-checks';
 import { NY, error, refusal, valid } from './booking-checks.fixtures';
 

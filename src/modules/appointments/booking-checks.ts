@@ -22,7 +22,7 @@ import {
   InvalidValueError,
   RequiredAttributeError,
 } from './appointment.errors';
-import type { BookingInput } from './book-appointment.request';
+import type { BookingInput } from './book-appointment.requests';
 
 /*
  * The checks of a booking that need no database, in the contract's order of errors. The booking

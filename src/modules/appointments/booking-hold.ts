@@ -1,6 +1,6 @@
 import type { EntityManager } from 'typeorm';
 import { type SlotContext, heldSlot } from '../availability';
-import type { BookingInput } from './book-appointment.request';
+import type { BookingInput } from './book-appointment.requests';
 import type { BookingTime } from './booking-checks';
 
 /**

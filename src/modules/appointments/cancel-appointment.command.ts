@@ -1,8 +1,8 @@
 import { Command } from '@nestjs/cqrs';
 import type { Account } from '../accounts';
-import type { ChangeMode } from './appointment-writes';
+import type { ChangeMode } from './appointment-changes';
 import type { AppointmentView } from './appointment.view';
-import type { CancelAppointmentRequest } from './cancel-appointment.request';
+import type { CancelAppointmentRequest } from './cancel-appointment.requests';
 
 export class CancelAppointmentCommand extends Command<AppointmentView> {
   constructor(

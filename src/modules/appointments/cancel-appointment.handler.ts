@@ -1,9 +1,10 @@
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { AppointmentCanceledEvent, eventsOf } from './appointment-events';
+import { AppointmentCanceledEvent, eventPayload } from './appointment-events';
 import { AlreadyCanceledError, assertClientMayChange } from './appointment.errors';
-import { AppointmentParts } from './appointment-parts';
+import { AppointmentExtras } from './appointment-extras';
 import type { AppointmentView } from './appointment.view';
-import { AppointmentWrites } from './appointment-writes';
+import { AppointmentChanges } from './appointment-changes';
+import { AppointmentRepository } from './appointment.repository';
 import { CancelAppointmentCommand } from './cancel-appointment.command';
 
 /**
@@ -14,8 +15,9 @@ import { CancelAppointmentCommand } from './cancel-appointment.command';
 @CommandHandler(CancelAppointmentCommand)
 export class CancelAppointmentHandler implements ICommandHandler<CancelAppointmentCommand> {
   constructor(
-    private readonly writes: AppointmentWrites,
-    private readonly parts: AppointmentParts,
+    private readonly changes: AppointmentChanges,
+    private readonly extras: AppointmentExtras,
+    private readonly appointments: AppointmentRepository,
   ) {}
 
   execute({
@@ -25,7 +27,7 @@ export class CancelAppointmentHandler implements ICommandHandler<CancelAppointme
     mode,
   }: CancelAppointmentCommand): Promise<AppointmentView> {
     // No calendar is locked: canceling gives time back, it takes none.
-    return this.writes.change(account.id, appointmentId, [], async (tx, appointment) => {
+    return this.changes.change(account.id, appointmentId, [], async (tx, appointment) => {
       if (appointment.canceled) throw new AlreadyCanceledError(appointment.id);
       const now = new Date();
       if (!mode.admin)
@@ -36,9 +38,14 @@ export class CancelAppointmentHandler implements ICommandHandler<CancelAppointme
       appointment.cancelNote = request.cancelNote ?? null;
       if (mode.admin && request.noShow !== undefined) appointment.noShow = request.noShow;
       appointment.updatedAt = now;
-      await tx.save(appointment);
-      await this.parts.giveBackUse(tx, appointment);
-      return eventsOf(AppointmentCanceledEvent, appointment, mode.noEmail);
+      await this.appointments.save(appointment, tx);
+      await this.extras.giveBackUse(tx, appointment);
+      return [
+        new AppointmentCanceledEvent(
+          appointment.accountId,
+          eventPayload(appointment, mode.noEmail),
+        ),
+      ];
     });
   }
 }

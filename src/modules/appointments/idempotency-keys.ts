@@ -1,9 +1,8 @@
 import { createHash } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, type EntityManager } from 'typeorm';
+import type { EntityManager } from 'typeorm';
 import { IdempotencyKeyReusedError, InvalidIdempotencyKeyError } from './appointment.errors';
-import { IdempotencyKey } from './idempotency-key.entity';
+import { IdempotencyKeyRepository } from './idempotency-key.repository';
 
 /** How long a key keeps answering with its booking. */
 export const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000;
@@ -25,7 +24,7 @@ const KEY = /^[\x21-\x7e]{1,255}$/;
  */
 @Injectable()
 export class IdempotencyKeys {
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+  constructor(private readonly keys: IdempotencyKeyRepository) {}
 
   /** The claim of a request, or undefined without the header; 400 for a malformed key. */
   claim(header: unknown, request: object, flags: object): IdempotencyClaim | undefined {
@@ -42,11 +41,10 @@ export class IdempotencyKeys {
    * another request.
    */
   private async bookedBy(accountId: number, claim: IdempotencyClaim): Promise<number | null> {
-    const repository = this.dataSource.getRepository(IdempotencyKey);
-    const row = await repository.findOneBy({ accountId, key: claim.key });
+    const row = await this.keys.find(accountId, claim.key);
     if (!row) return null;
     if (row.createdAt.getTime() < Date.now() - IDEMPOTENCY_WINDOW_MS) {
-      await repository.delete({ accountId, key: claim.key, createdAt: row.createdAt });
+      await this.keys.delete(row);
       return null;
     }
     if (row.requestHash !== claim.requestHash) throw new IdempotencyKeyReusedError();
@@ -83,10 +81,11 @@ export class IdempotencyKeys {
     claim: IdempotencyClaim,
     appointmentId: number,
   ): Promise<void> {
-    await tx.insert(IdempotencyKey, {
+    const { key, requestHash } = claim;
+    await this.keys.insert(tx, {
       accountId,
-      key: claim.key,
-      requestHash: claim.requestHash,
+      key,
+      requestHash,
       appointmentId,
       createdAt: new Date(),
     });

@@ -3,12 +3,12 @@
  */
 export { confirmationPage } from './confirmation-token';
 export { AppointmentsModule } from './appointments.module';
-export { AppointmentsQueries } from './appointments.queries';
+export { RenderAppointmentQuery } from './appointment.queries';
 export { type AppointmentView, viewAsOf } from './appointment.view';
 export { BookAppointmentCommand } from './book-appointment.command';
-export { BookAppointmentRequest } from './book-appointment.request';
+export { BookAppointmentRequest } from './book-appointment.requests';
 export { CancelAppointmentCommand } from './cancel-appointment.command';
-export { CancelAppointmentRequest } from './cancel-appointment.request';
+export { CancelAppointmentRequest } from './cancel-appointment.requests';
 export { claimedAppointmentId, confirmationToken, tokenMatches } from './confirmation-token';
 export { RescheduleAppointmentCommand } from './reschedule-appointment.command';
-export { RescheduleAppointmentRequest } from './reschedule-appointment.request';
+export { RescheduleAppointmentRequest } from './reschedule-appointment.requests';

@@ -1,9 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, In, LessThan, Not } from 'typeorm';
-import { Appointment } from '../availability';
+import type { Appointment } from '../availability';
 import { FormRepository } from '../forms';
-import { AppointmentFieldValue } from './appointment-field-value.entity';
+import type { AppointmentFieldValue } from './appointment-field-value.entity';
+import { AppointmentRepository } from './appointment.repository';
 
 /** How far back a client's answers are looked for: their latest earlier appointments. */
 export const MAX_EARLIER_APPOINTMENTS = 1000;
@@ -19,42 +18,25 @@ export const MAX_EARLIER_APPOINTMENTS = 1000;
 @Injectable()
 export class PastFormAnswers {
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly appointments: AppointmentRepository,
     private readonly forms: FormRepository,
   ) {}
 
   /** The answers to add to the appointment's own, as if it had given them. */
   async of(appointment: Appointment): Promise<AppointmentFieldValue[]> {
     if (appointment.email === '') return [];
-    const manager = this.dataSource.manager;
     const [questions, own] = await Promise.all([
       this.forms.fieldDefinitionsFor(appointment.accountId, appointment.appointmentTypeId),
-      manager.find(AppointmentFieldValue, {
-        select: { fieldId: true },
-        where: { appointmentId: appointment.id },
-      }),
+      this.appointments.answeredFieldIds(appointment.id),
     ]);
-    const answered = new Set(own.map((answer) => answer.fieldId));
+    const answered = new Set(own);
     const open = new Map(questions.filter((q) => !answered.has(q.id)).map((q) => [q.id, q]));
     if (open.size === 0) return [];
-    // The client's earlier appointments, latest first (idx_appointments_account_email), then
-    // their answers to the open questions (the answers' primary key: appointment, field).
-    const earlier = await manager.find(Appointment, {
-      select: { id: true },
-      where: {
-        accountId: appointment.accountId,
-        email: appointment.email,
-        startsAt: LessThan(appointment.startsAt),
-        id: Not(appointment.id),
-      },
-      order: { startsAt: 'DESC', id: 'DESC' },
-      take: MAX_EARLIER_APPOINTMENTS,
-    });
+    // The client's earlier appointments, latest first, then their answers to the open questions.
+    const earlier = await this.appointments.earlierOfClient(appointment, MAX_EARLIER_APPOINTMENTS);
     if (earlier.length === 0) return [];
-    const rank = new Map(earlier.map((a, i) => [a.id, i]));
-    const given = await manager.find(AppointmentFieldValue, {
-      where: { appointmentId: In([...rank.keys()]), fieldId: In([...open.keys()]) },
-    });
+    const rank = new Map(earlier.map((id, i) => [id, i]));
+    const given = await this.appointments.answersOf(earlier, [...open.keys()]);
     given.sort((a, b) => rank.get(a.appointmentId)! - rank.get(b.appointmentId)!);
     const latest = new Map<number, AppointmentFieldValue>();
     for (const answer of given) {

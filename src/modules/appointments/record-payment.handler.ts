@@ -1,5 +1,4 @@
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { Appointment } from '../availability';
 import {
   type Payment,
   PaymentLedger,
@@ -9,7 +8,8 @@ import {
 } from '../certificates';
 import { AppointmentChangedEvent, eventPayload } from './appointment-events';
 import { PaymentOnCanceledError } from './appointment.errors';
-import { AppointmentWrites } from './appointment-writes';
+import { AppointmentChanges } from './appointment-changes';
+import { AppointmentRepository } from './appointment.repository';
 import { RecordPaymentCommand } from './record-payment.command';
 
 /**
@@ -21,7 +21,8 @@ import { RecordPaymentCommand } from './record-payment.command';
 @CommandHandler(RecordPaymentCommand)
 export class RecordPaymentHandler implements ICommandHandler<RecordPaymentCommand> {
   constructor(
-    private readonly writes: AppointmentWrites,
+    private readonly changes: AppointmentChanges,
+    private readonly appointments: AppointmentRepository,
     private readonly ledger: PaymentLedger,
   ) {}
 
@@ -29,7 +30,7 @@ export class RecordPaymentHandler implements ICommandHandler<RecordPaymentComman
     const subject = { kind: 'appointment', id: appointmentId } as const;
     const { recorded, zone } = await retryTransactionIdRace(() =>
       // No calendar is locked: a payment takes no time.
-      this.writes.onLocked(accountId, appointmentId, [], async (tx, appointment) => {
+      this.changes.onLocked(accountId, appointmentId, [], async (tx, appointment) => {
         const answer = (recorded: Payment) => ({ recorded, zone: appointment.timezone });
         const previous = await this.ledger.recorded(tx, accountId, subject, payment);
         if (previous) return { result: answer(previous), events: [] };
@@ -42,14 +43,7 @@ export class RecordPaymentHandler implements ICommandHandler<RecordPaymentComman
           payment,
           appointment.amountPaidCents,
         );
-        await tx.update(
-          Appointment,
-          { id: appointment.id },
-          {
-            amountPaidCents: appointment.amountPaidCents + recorded.amountCents,
-            updatedAt: new Date(),
-          },
-        );
+        await this.appointments.addPayment(tx, appointment, recorded.amountCents);
         return {
           result: answer(recorded),
           events: [new AppointmentChangedEvent(accountId, eventPayload(appointment, false))],

@@ -1,8 +1,8 @@
 import { Command } from '@nestjs/cqrs';
 import type { Account } from '../accounts';
-import type { ChangeMode } from './appointment-writes';
+import type { ChangeMode } from './appointment-changes';
 import type { AppointmentView } from './appointment.view';
-import type { RescheduleAppointmentRequest } from './reschedule-appointment.request';
+import type { RescheduleAppointmentRequest } from './reschedule-appointment.requests';
 
 export class RescheduleAppointmentCommand extends Command<AppointmentView> {
   constructor(

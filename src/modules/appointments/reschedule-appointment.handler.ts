@@ -1,6 +1,5 @@
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, type EntityManager } from 'typeorm';
+import type { EntityManager } from 'typeorm';
 import type { DomainEvent } from '../../common/outbox/domain-event';
 import { MINUTE } from '../../common/time/durations';
 import type { Account } from '../accounts';
@@ -22,10 +21,11 @@ import {
   sessionAt,
   withinLimits,
 } from '../availability';
-import { AppointmentRescheduledEvent, eventsOf } from './appointment-events';
+import { AppointmentRescheduledEvent, eventPayload } from './appointment-events';
 import { AlreadyCanceledError, assertClientMayChange } from './appointment.errors';
 import type { AppointmentView } from './appointment.view';
-import { type ChangeMode, AppointmentWrites } from './appointment-writes';
+import { type ChangeMode, AppointmentChanges } from './appointment-changes';
+import { AppointmentRepository } from './appointment.repository';
 import { appointmentTimes } from './booked-appointment';
 import { type BookingTime, readBookingTime, startOf } from './booking-checks';
 import { RescheduleAppointmentCommand } from './reschedule-appointment.command';
@@ -47,8 +47,8 @@ interface Checked extends BookingTime {
 @CommandHandler(RescheduleAppointmentCommand)
 export class RescheduleAppointmentHandler implements ICommandHandler<RescheduleAppointmentCommand> {
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
-    private readonly writes: AppointmentWrites,
+    private readonly changes: AppointmentChanges,
+    private readonly appointments: AppointmentRepository,
   ) {}
 
   async execute({
@@ -58,11 +58,11 @@ export class RescheduleAppointmentHandler implements ICommandHandler<RescheduleA
     mode,
   }: RescheduleAppointmentCommand): Promise<AppointmentView> {
     // The account's settings are the principal's, as for booking (see BookAppointmentHandler).
-    const current = await this.writes.find(account.id, appointmentId);
+    const current = await this.appointments.find(account.id, appointmentId);
     if (current.canceled) throw new AlreadyCanceledError(current.id);
     const checked = await this.check(account, current, request, mode.admin);
     const calendarIds = [current.calendarId, checked.ctx.calendars[0].id];
-    return this.writes.change(account.id, appointmentId, calendarIds, (tx, appointment) =>
+    return this.changes.change(account.id, appointmentId, calendarIds, (tx, appointment) =>
       this.move(tx, appointment, checked, mode, account.clientChangeMinHours),
     );
   }
@@ -75,7 +75,7 @@ export class RescheduleAppointmentHandler implements ICommandHandler<RescheduleA
     admin: boolean,
   ): Promise<Checked> {
     requireDatetime(r.datetime);
-    const ctx = await resolveSlotContext(this.dataSource.manager, account, {
+    const ctx = await resolveSlotContext(this.appointments.reader, account, {
       appointmentTypeID: current.appointmentTypeId,
       calendarID: calendarIdOf(r.calendarID) ?? current.calendarId,
     });
@@ -109,8 +109,13 @@ export class RescheduleAppointmentHandler implements ICommandHandler<RescheduleA
     if (timezone !== undefined) appointment.timezone = timezone;
     appointment.sequence += 1;
     appointment.updatedAt = new Date(now);
-    await tx.save(appointment);
-    return eventsOf(AppointmentRescheduledEvent, appointment, mode.noEmail);
+    await this.appointments.save(appointment, tx);
+    return [
+      new AppointmentRescheduledEvent(
+        appointment.accountId,
+        eventPayload(appointment, mode.noEmail),
+      ),
+    ];
   }
 
   /**

@@ -1,7 +1,7 @@
 import { Command } from '@nestjs/cqrs';
 import type { Account } from '../accounts';
 import type { AppointmentView } from './appointment.view';
-import type { UpdateAppointmentRequest } from './update-appointment.request';
+import type { UpdateAppointmentRequest } from './update-appointment.requests';
 
 export class UpdateAppointmentCommand extends Command<AppointmentView> {
   constructor(

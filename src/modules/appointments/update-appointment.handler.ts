@@ -5,9 +5,10 @@ import type { Account } from '../accounts';
 import { normalizeCode } from '../certificates';
 import { AppointmentChangedEvent, eventPayload } from './appointment-events';
 import { AlreadyCanceledError } from './appointment.errors';
-import { AppointmentParts, type ChangedAnswers } from './appointment-parts';
+import { AppointmentExtras, type ChangedAnswers } from './appointment-extras';
 import type { AppointmentView } from './appointment.view';
-import { AppointmentWrites } from './appointment-writes';
+import { AppointmentChanges } from './appointment-changes';
+import { AppointmentRepository } from './appointment.repository';
 import { assertClientName, assertPhone, blank, checkEmail, requireText } from './booking-checks';
 import { UpdateAppointmentCommand } from './update-appointment.command';
 import type { Appointment } from '../availability';
@@ -33,8 +34,9 @@ interface Changes {
 @CommandHandler(UpdateAppointmentCommand)
 export class UpdateAppointmentHandler implements ICommandHandler<UpdateAppointmentCommand> {
   constructor(
-    private readonly writes: AppointmentWrites,
-    private readonly parts: AppointmentParts,
+    private readonly changes: AppointmentChanges,
+    private readonly extras: AppointmentExtras,
+    private readonly appointments: AppointmentRepository,
   ) {}
 
   async execute({
@@ -44,10 +46,10 @@ export class UpdateAppointmentHandler implements ICommandHandler<UpdateAppointme
     mode,
   }: UpdateAppointmentCommand): Promise<AppointmentView> {
     // The account's settings are the principal's, as for booking (see BookAppointmentHandler).
-    const current = await this.writes.find(account.id, appointmentId);
+    const current = await this.appointments.find(account.id, appointmentId);
     const changes = await this.check(account, current, request, mode.admin);
     // No calendar is locked: the appointment keeps its time.
-    return this.writes.change(account.id, appointmentId, [], (tx, appointment) =>
+    return this.changes.change(account.id, appointmentId, [], (tx, appointment) =>
       this.apply(tx, account, appointment, changes),
     );
   }
@@ -74,9 +76,9 @@ export class UpdateAppointmentHandler implements ICommandHandler<UpdateAppointme
     const answers =
       r.fields === undefined
         ? undefined
-        : await this.parts.changedAnswers(account.id, current.appointmentTypeId, r.fields, admin);
+        : await this.extras.changedAnswers(account.id, current.appointmentTypeId, r.fields, admin);
     if (r.labels !== undefined)
-      attributes.labelId = (await this.parts.label(account.id, r.labels))?.id ?? null;
+      attributes.labelId = (await this.extras.label(account.id, r.labels))?.id ?? null;
     if (r.smsOptIn !== undefined) attributes.smsOptIn = r.smsOptIn;
     if (admin && r.notes !== undefined) attributes.notes = r.notes;
     return { attributes, answers, certificate: admin ? r.certificate : undefined };
@@ -93,9 +95,9 @@ export class UpdateAppointmentHandler implements ICommandHandler<UpdateAppointme
     if (certificate !== undefined)
       await this.applyCertificate(tx, account, appointment, certificate);
     appointment.updatedAt = new Date();
-    await tx.save(appointment);
+    await this.appointments.save(appointment, tx);
     if (answers)
-      await this.parts.writeAnswers(tx, appointment.id, answers.values, answers.fieldIds);
+      await this.appointments.writeAnswers(tx, appointment.id, answers.values, answers.fieldIds);
     return [new AppointmentChangedEvent(account.id, eventPayload(appointment, false))];
   }
 
@@ -113,8 +115,8 @@ export class UpdateAppointmentHandler implements ICommandHandler<UpdateAppointme
     if (code === appointment.certificate) return;
     // A canceled appointment gave its use back already and must not take another.
     if (appointment.canceled) throw new AlreadyCanceledError(appointment.id);
-    await this.parts.giveBackUse(tx, appointment);
-    const sale = await this.parts.sale(tx, account, {
+    await this.extras.giveBackUse(tx, appointment);
+    const sale = await this.extras.sale(tx, account, {
       priceCents: appointment.priceCents,
       typeId: appointment.appointmentTypeId,
       code: certificate,

@@ -1,16 +1,18 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
 import type { Logger } from 'pino';
+import { DataSource } from 'typeorm';
 import { Batcher, retryAlone } from '../../common/database/batcher';
-import { UnitOfWork } from '../../common/database/unit-of-work';
 import { ROOT_LOGGER } from '../../common/logging/logging.module';
 import type { RecordedEvent } from '../../common/outbox/domain-event';
 import type { DomainEventConsumer } from '../../common/outbox/domain-event-consumer';
+import type { AppointmentEventType } from '../../common/outbox/domain-event-types';
 import type { NotificationKind } from './notification.entity';
 import {
   type AppointmentFacts,
   type NewNotification,
-  NotificationRepository,
-} from './notification.repository';
+  NotificationRecords,
+} from './notification-records';
 import { NotificationQueue } from './notification-queue';
 import {
   KIND_OF_EVENT,
@@ -66,7 +68,7 @@ interface Planned {
  * that fails alone fails only its own job.
  */
 @Injectable()
-export class NotificationPlanner implements DomainEventConsumer {
+export class NotificationPlanner implements DomainEventConsumer<AppointmentEventType> {
   private readonly batches = new Batcher<PlanItem, void>(
     retryAlone((items) => this.plan(items)),
     {
@@ -76,20 +78,18 @@ export class NotificationPlanner implements DomainEventConsumer {
   );
 
   constructor(
-    private readonly unitOfWork: UnitOfWork,
-    private readonly records: NotificationRepository,
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly records: NotificationRecords,
     private readonly queue: NotificationQueue,
     @Inject(ROOT_LOGGER) private readonly logger: Logger,
   ) {}
 
-  async handle(event: RecordedEvent): Promise<void> {
+  async handle(event: RecordedEvent<AppointmentEventType>): Promise<void> {
     if (event.accountId === null) return;
-    const appointmentId = event.payload.appointmentId;
-    if (typeof appointmentId !== 'number') return;
     await this.batches.add({
       outboxId: event.outboxId,
       accountId: event.accountId,
-      appointmentId,
+      appointmentId: event.payload.appointmentId,
       kind: KIND_OF_EVENT[event.type],
       noEmail: event.payload.noEmail === true,
     });
@@ -105,7 +105,7 @@ export class NotificationPlanner implements DomainEventConsumer {
   private async plan(items: PlanItem[]): Promise<void> {
     const now = Date.now();
     const appointmentIds = [...new Set(items.map((i) => i.appointmentId))].sort((a, b) => a - b);
-    const planned = await this.unitOfWork.run(null, async (tx): Promise<Planned> => {
+    const planned = await this.dataSource.transaction(async (tx): Promise<Planned> => {
       await this.records.lockAppointments(tx, appointmentIds);
       const facts = await this.records.factsOf(appointmentIds, tx);
       const messages: NewNotification[] = [];

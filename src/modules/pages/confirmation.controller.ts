@@ -13,7 +13,7 @@ import { isValidTimezone } from '../../common/time/zones';
 import { AppConfig } from '../../config/app-config';
 import { type Account, AccountDirectory } from '../accounts';
 import {
-  AppointmentsQueries,
+  RenderAppointmentQuery,
   type AppointmentView,
   CancelAppointmentCommand,
   CancelAppointmentRequest,
@@ -74,7 +74,6 @@ export class ConfirmationController {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly accounts: AccountDirectory,
-    private readonly queries: AppointmentsQueries,
     private readonly queryBus: QueryBus,
     private readonly commands: CommandBus,
     private readonly csrf: PageCsrf,
@@ -207,7 +206,7 @@ export class ConfirmationController {
       throw new NotFoundError(BAD_LINK);
     const account = await this.accounts.find(appointment.accountId);
     if (!account) throw new NotFoundError(BAD_LINK);
-    const view = await this.queries.viewOf(appointment);
+    const view = await this.queryBus.execute(new RenderAppointmentQuery(appointment));
     this.confirmations.keep({ appointment, view }, token, epoch, now);
     return { token, path: `/confirmation/${token}`, appointment, account, view };
   }

@@ -34,10 +34,25 @@ const isId = (value: unknown): value is number =>
   typeof value === 'number' && Number.isSafeInteger(value) && value > 0;
 
 /**
- * The notification of a domain event, or null for an event webhooks do not announce (or a payload
- * without the ids it needs). Each event type is its own action: `appointment.changed` is recorded by
- * every change beside its specific event, so `changed` subscribers get each change once and
- * subscribers of both get two requests, as the contract warns.
+ * The webhook events one domain event is delivered as: its own, and `appointment.changed` beside a
+ * booking, a move and a cancellation (the contract: `changed` announces every change). So `changed`
+ * subscribers get each change once, and subscribers of both get two requests, as the contract warns;
+ * each is a message of its own (a subscription has one action), both from the event's outbox row.
+ */
+export function deliveredAs(type: DomainEventType): DomainEventType[] {
+  switch (type) {
+    case DomainEventType.AppointmentScheduled:
+    case DomainEventType.AppointmentRescheduled:
+    case DomainEventType.AppointmentCanceled:
+      return [type, DomainEventType.AppointmentChanged];
+    default:
+      return [type];
+  }
+}
+
+/**
+ * The notification of a domain event as one webhook event (see deliveredAs), or null for an event
+ * webhooks do not announce (or a payload without the ids it needs).
  *
  * Variables (contract, Events › Delivery): `action`, `id`, and for appointments `calendarID` and
  * `appointmentTypeID`; an order's carry `action` and `id` only.

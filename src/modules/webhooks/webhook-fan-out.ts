@@ -4,7 +4,7 @@ import { Batcher, retryAlone } from '../../common/database/batcher';
 import { ROOT_LOGGER } from '../../common/logging/logging.module';
 import type { RecordedEvent } from '../../common/outbox/domain-event';
 import type { DomainEventConsumer } from '../../common/outbox/domain-event-consumer';
-import { type WebhookNotification, notificationOf } from './webhook-delivery-rules';
+import { type WebhookNotification, deliveredAs, notificationOf } from './webhook-delivery-rules';
 import { WebhookDeliveryQueue } from './webhook-delivery-queue';
 import { type EventMessages, WebhookMessageRepository } from './webhook-message.repository';
 import { WebhookSubscriptionRepository } from './webhook-subscription.repository';
@@ -52,12 +52,18 @@ export class WebhookFanOut implements DomainEventConsumer {
   ) {}
 
   async handle(event: RecordedEvent): Promise<void> {
-    const notification = notificationOf(event.type, event.payload);
-    if (notification === null || event.accountId === null) {
-      this.logger.debug({ outboxId: event.outboxId, type: event.type }, 'no webhook for event');
+    const { outboxId, accountId } = event;
+    const notifications = deliveredAs(event.type).flatMap((type) => {
+      const notification = notificationOf(type, event.payload);
+      return notification === null ? [] : [notification];
+    });
+    if (notifications.length === 0 || accountId === null) {
+      this.logger.debug({ outboxId, type: event.type }, 'no webhook for event');
       return;
     }
-    await this.batches.add({ outboxId: event.outboxId, accountId: event.accountId, notification });
+    await Promise.all(
+      notifications.map((notification) => this.batches.add({ outboxId, accountId, notification })),
+    );
   }
 
   private async fanOut(items: FanOutItem[]): Promise<void> {

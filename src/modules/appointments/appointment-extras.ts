@@ -1,20 +1,18 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, type EntityManager, In } from 'typeorm';
-import { findReferenced } from '../../common/database/tenant-rows';
+import type { EntityManager } from 'typeorm';
 import { toId } from '../../common/http/id-list';
 import type { Account } from '../accounts';
 import type { Appointment, SlotType } from '../availability';
-import { Label } from '../catalog';
+import type { Label } from '../catalog';
 import { CertificateRedemptions, kindOf, priceAfterCoupon } from '../certificates';
 import { type FieldValue, FormRepository, validateFieldValues } from '../forms';
-import { AppointmentFieldValue } from './appointment-field-value.entity';
-import { TooManyLabelsError, InvalidValueError, UnknownLabelError } from './appointment.errors';
+import { InvalidValueError, TooManyLabelsError } from './appointment.errors';
+import { AppointmentRepository } from './appointment.repository';
 import { blank, fieldInputs } from './booking-checks';
 
 /*
  * What an appointment carries besides the client's details and its time (answers to the type's
- * forms, a label, a certificate), checked and written alike by booking and by update.
+ * forms, a label, a certificate), checked alike by booking and by update.
  */
 
 /** The answers an update gives: the fields it names, and among them the answers to store. */
@@ -40,9 +38,9 @@ export interface SaleRequest {
 }
 
 @Injectable()
-export class AppointmentParts {
+export class AppointmentExtras {
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly appointments: AppointmentRepository,
     private readonly forms: FormRepository,
     private readonly certificates: CertificateRedemptions,
   ) {}
@@ -86,14 +84,7 @@ export class AppointmentParts {
     if (labels.length > 1) throw new TooManyLabelsError();
     const id = toId((labels[0] as { id?: unknown } | null)?.id);
     if (id === undefined) throw new InvalidValueError('labels');
-    const [label] = await findReferenced(
-      this.dataSource.manager,
-      Label,
-      accountId,
-      [id],
-      (missing) => new UnknownLabelError(missing),
-    );
-    return label;
+    return this.appointments.label(accountId, id);
   }
 
   /**
@@ -134,27 +125,6 @@ export class AppointmentParts {
         tx,
         appointment.certificateId,
         appointment.appointmentTypeId,
-      );
-  }
-
-  /** Stores answers of the appointment; with `replacing`, the answers to those fields go first. */
-  async writeAnswers(
-    tx: EntityManager,
-    appointmentId: number,
-    values: FieldValue[],
-    replacing: number[] = [],
-  ): Promise<void> {
-    if (replacing.length > 0)
-      await tx.delete(AppointmentFieldValue, { appointmentId, fieldId: In(replacing) });
-    if (values.length > 0)
-      await tx.insert(
-        AppointmentFieldValue,
-        values.map((v) => ({
-          appointmentId,
-          fieldId: v.fieldId,
-          formId: v.formId,
-          value: v.value,
-        })),
       );
   }
 }

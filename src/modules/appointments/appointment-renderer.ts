@@ -1,13 +1,15 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, type EntityManager, In } from 'typeorm';
-import { queryPrepared } from '../../common/database/prepared';
 import { AppConfig } from '../../config/app-config';
 import { AccountDirectory } from '../accounts';
 import type { Appointment } from '../availability';
-import { AppointmentType, Calendar, Form, Label } from '../catalog';
-import { FormField } from '../forms';
-import { AppointmentFieldValue } from './appointment-field-value.entity';
+import type { FormField } from '../forms';
+import type { AppointmentFieldValue } from './appointment-field-value.entity';
+import {
+  AppointmentViewRepository,
+  type CalendarParts,
+  type LabelParts,
+  type TypeParts,
+} from './appointment-view.repository';
 import {
   type AppointmentFormView,
   type AppointmentView,
@@ -16,9 +18,9 @@ import {
 
 /** Turns appointment rows into Appointment objects, reading what they refer to in a few queries. */
 @Injectable()
-export class AppointmentViews {
+export class AppointmentRenderer {
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly rows: AppointmentViewRepository,
     private readonly config: AppConfig,
     private readonly accounts: AccountDirectory,
   ) {}
@@ -34,30 +36,16 @@ export class AppointmentViews {
    */
   async render(
     appointments: Appointment[],
-    options: {
-      manager?: EntityManager;
-      excludeForms?: boolean;
-      moreAnswers?: AppointmentFieldValue[];
-    } = {},
+    options: { excludeForms?: boolean; moreAnswers?: AppointmentFieldValue[] } = {},
   ): Promise<AppointmentView[]> {
     if (appointments.length === 0) return [];
-    const manager = options.manager ?? this.dataSource.manager;
     const labelIds = distinct(appointments.map((a) => a.labelId));
     const [types, calendars, labels, forms, hours] = await Promise.all([
-      // Prepared statements of the few columns shown: TypeORM's find cost more CPU than the read.
-      queryPrepared<TypeParts[]>(
-        manager,
-        'SELECT id, name, category FROM appointment_types WHERE id IN (?)',
-        [distinct(appointments.map((a) => a.appointmentTypeId))],
-      ),
-      queryPrepared<CalendarParts[]>(
-        manager,
-        'SELECT id, name, timezone, location FROM calendars WHERE id IN (?)',
-        [distinct(appointments.map((a) => a.calendarId))],
-      ),
+      this.rows.types(distinct(appointments.map((a) => a.appointmentTypeId))),
+      this.rows.calendars(distinct(appointments.map((a) => a.calendarId))),
       // Most appointments carry no label: no query for none.
-      labelIds.length ? manager.findBy(Label, { id: In(labelIds) }) : [],
-      options.excludeForms ? undefined : this.formsOf(manager, appointments, options.moreAnswers),
+      labelIds.length ? this.rows.labels(labelIds) : [],
+      options.excludeForms ? undefined : this.formsOf(appointments, options.moreAnswers),
       // Every caller renders the appointments of one account.
       this.changeHours(appointments[0].accountId),
     ]);
@@ -81,9 +69,7 @@ export class AppointmentViews {
    */
   async renderWritten(appointment: Appointment, parts: KnownParts): Promise<AppointmentView> {
     const [forms, hours] = await Promise.all([
-      parts.hasAnswers
-        ? this.formsOf(this.dataSource.manager, [appointment]).then((f) => f.get(appointment.id))
-        : undefined,
+      parts.hasAnswers ? this.formsOf([appointment]).then((f) => f.get(appointment.id)) : undefined,
       this.changeHours(appointment.accountId),
     ]);
     return this.compose(appointment, Date.now(), hours, { ...parts, forms: forms ?? [] });
@@ -94,8 +80,8 @@ export class AppointmentViews {
     now: number,
     clientChangeMinHours: number,
     parts: {
-      type: Pick<AppointmentType, 'name' | 'category'> | undefined;
-      calendar: Pick<Calendar, 'name' | 'timezone' | 'location'> | undefined;
+      type: Pick<TypeParts, 'name' | 'category'> | undefined;
+      calendar: Pick<CalendarParts, 'name' | 'timezone' | 'location'> | undefined;
       label: LabelParts | null | undefined;
       forms: AppointmentFormView[];
     },
@@ -120,22 +106,10 @@ export class AppointmentViews {
 
   /** The answers of each appointment, grouped by form, by appointment id. */
   private async formsOf(
-    manager: EntityManager,
     appointments: Appointment[],
     moreAnswers: AppointmentFieldValue[] = [],
   ): Promise<Map<number, AppointmentFormView[]>> {
-    const ids = appointments.map((a) => a.id);
-    // The answers with their questions' and forms' names, in one prepared read.
-    const rows = await queryPrepared<AnswerRow[]>(
-      manager,
-      `SELECT v.appointment_id AS appointmentId, v.field_id AS fieldId, v.form_id AS formId, v.value,
-              f.name AS fieldName, f.position, fm.name AS formName
-         FROM appointment_field_values v
-         LEFT JOIN form_fields f ON f.id = v.field_id
-         LEFT JOIN forms fm ON fm.id = v.form_id
-        WHERE v.appointment_id IN (?)`,
-      [ids],
-    );
+    const rows = await this.rows.answers(appointments.map((a) => a.id));
     const answers: AppointmentFieldValue[] = [...rows, ...moreAnswers];
     if (answers.length === 0) return new Map();
     const fieldById = new Map<number, FieldParts>(
@@ -152,8 +126,8 @@ export class AppointmentViews {
       (id) => !formById.has(id),
     );
     const [fields, forms] = await Promise.all([
-      missingFields.length ? manager.findBy(FormField, { id: In(missingFields) }) : [],
-      missingForms.length ? manager.findBy(Form, { id: In(missingForms) }) : [],
+      missingFields.length ? this.rows.fields(missingFields) : [],
+      missingForms.length ? this.rows.forms(missingForms) : [],
     ]);
     for (const f of fields) fieldById.set(f.id, f);
     for (const f of forms) formById.set(f.id, f);
@@ -170,37 +144,12 @@ export class AppointmentViews {
   }
 }
 
-interface TypeParts {
-  id: number;
-  name: string;
-  category: string;
-}
-
-interface CalendarParts {
-  id: number;
-  name: string;
-  timezone: string;
-  location: string;
-}
-
-interface AnswerRow {
-  appointmentId: number;
-  fieldId: number;
-  formId: number;
-  value: string;
-  fieldName: string | null;
-  position: number | null;
-  formName: string | null;
-}
-
 type FieldParts = Pick<FormField, 'name' | 'position'>;
 
-type LabelParts = Pick<Label, 'id' | 'name' | 'color'>;
-
-/** What the writer of an appointment already holds (see AppointmentViews.renderWritten). */
+/** What the writer of an appointment already holds (see AppointmentRenderer.renderWritten). */
 export interface KnownParts {
-  type: Pick<AppointmentType, 'name' | 'category'>;
-  calendar: Pick<Calendar, 'name' | 'timezone' | 'location'>;
+  type: Pick<TypeParts, 'name' | 'category'>;
+  calendar: Pick<CalendarParts, 'name' | 'timezone' | 'location'>;
   label: LabelParts | null;
   /** Whether answers to forms were stored with it (they are read back, ordered, to show them). */
   hasAnswers: boolean;

@@ -1,12 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, type EntityManager } from 'typeorm';
-import { findOwned } from '../../common/database/tenant-rows';
+import type { EntityManager } from 'typeorm';
 import { UnitOfWork } from '../../common/database/unit-of-work';
 import type { DomainEvent } from '../../common/outbox/domain-event';
-import { Appointment, CalendarLocks } from '../availability';
+import { type Appointment, CalendarLocks } from '../availability';
+import { AppointmentRepository } from './appointment.repository';
 import type { AppointmentView } from './appointment.view';
-import { AppointmentViews } from './appointment-views';
+import { AppointmentRenderer } from './appointment-renderer';
 
 /** `?admin=true&noEmail=true` of a change. */
 export interface ChangeMode {
@@ -15,17 +14,17 @@ export interface ChangeMode {
 }
 
 /**
- * How booking and the changes of a booked appointment (update, cancel, reschedule) write: one
- * transaction, its events recorded in the outbox inside it and published once it committed, so that
- * nothing leaves the process before the commit.
+ * How booking and the changes of a booked appointment (update, cancel, reschedule, a payment) write:
+ * one UnitOfWork, its events recorded in the outbox inside it; a change locks the calendars it
+ * touches, then the appointment's row.
  */
 @Injectable()
-export class AppointmentWrites {
+export class AppointmentChanges {
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly appointments: AppointmentRepository,
     private readonly locks: CalendarLocks,
     private readonly unitOfWork: UnitOfWork,
-    private readonly views: AppointmentViews,
+    private readonly views: AppointmentRenderer,
   ) {}
 
   /**
@@ -42,11 +41,6 @@ export class AppointmentWrites {
       emit(...events);
       return result;
     });
-  }
-
-  /** The account's appointment: 404, or 403 for another account's (before any attribute error). */
-  find(accountId: number, id: number): Promise<Appointment> {
-    return findOwned(this.dataSource.getRepository(Appointment), accountId, id);
   }
 
   /**
@@ -84,9 +78,7 @@ export class AppointmentWrites {
   ): Promise<T> {
     return this.transact(accountId, async (tx) => {
       await this.locks.lock(tx, calendarIds);
-      const locked = await findOwned(tx.getRepository(Appointment), accountId, id, {
-        forUpdate: true,
-      });
+      const locked = await this.appointments.find(accountId, id, { forUpdate: true, tx });
       return work(tx, locked);
     });
   }

@@ -27,7 +27,7 @@ const boolean = (value: unknown) =>
  * &firstName=&lastName=&email=&phone=&excludeForms=&direction=DESC&showall=` (the `field:ID`
  * filters are read apart, see fieldFilters). A bad value is 400 `invalid_<param>`.
  */
-export class ListAppointmentsQuery {
+export class ListAppointmentsRequest {
   /** At most this many (default 100). */
   @QueryParam(wholeNumber)
   @Optional()
@@ -107,7 +107,7 @@ export class ListAppointmentsQuery {
 }
 
 /** `GET /appointments/{id}?pastFormAnswers=true`. A bad value is 400 `invalid_past_form_answers`. */
-export class GetAppointmentQuery {
+export class GetAppointmentRequest {
   /** Its client's earlier answers fill the questions of its forms it left open (PastFormAnswers). */
   @QueryParam(boolean)
   @Optional()

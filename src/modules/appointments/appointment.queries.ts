@@ -1,0 +1,124 @@
+import { type IQueryHandler, Query, QueryHandler } from '@nestjs/cqrs';
+import { ForbiddenError } from '../../common/errors/domain-error';
+import type { Account } from '../accounts';
+import { type Appointment, localDateBounds } from '../availability';
+import { InvalidAppointmentTypeError, InvalidCalendarError } from '../catalog';
+import { PaymentRepository, type PaymentView, toPaymentView } from '../certificates';
+import { AppointmentRenderer } from './appointment-renderer';
+import { AppointmentRepository } from './appointment.repository';
+import type { AppointmentView } from './appointment.view';
+import type {
+  FieldFilter,
+  GetAppointmentRequest,
+  ListAppointmentsRequest,
+} from './list-appointments.requests';
+import { PastFormAnswers } from './past-form-answers';
+
+/** `GET /appointments/{id}`; with `pastFormAnswers`, its client's earlier answers fill the open questions. */
+export class GetAppointmentQuery extends Query<AppointmentView> {
+  constructor(
+    readonly accountId: number,
+    readonly id: number,
+    readonly request: GetAppointmentRequest = {},
+  ) {
+    super();
+  }
+}
+
+@QueryHandler(GetAppointmentQuery)
+export class GetAppointmentHandler implements IQueryHandler<GetAppointmentQuery> {
+  constructor(
+    private readonly appointments: AppointmentRepository,
+    private readonly renderer: AppointmentRenderer,
+    private readonly pastAnswers: PastFormAnswers,
+  ) {}
+
+  async execute({ accountId, id, request }: GetAppointmentQuery): Promise<AppointmentView> {
+    const appointment = await this.appointments.find(accountId, id);
+    const moreAnswers = request.pastFormAnswers ? await this.pastAnswers.of(appointment) : [];
+    const [view] = await this.renderer.render([appointment], { moreAnswers });
+    return view;
+  }
+}
+
+/** The view of a row the caller has read already (the confirmation page, found by its token). */
+export class RenderAppointmentQuery extends Query<AppointmentView> {
+  constructor(readonly appointment: Appointment) {
+    super();
+  }
+}
+
+@QueryHandler(RenderAppointmentQuery)
+export class RenderAppointmentHandler implements IQueryHandler<RenderAppointmentQuery> {
+  constructor(private readonly renderer: AppointmentRenderer) {}
+
+  async execute({ appointment }: RenderAppointmentQuery): Promise<AppointmentView> {
+    const [view] = await this.renderer.render([appointment]);
+    return view;
+  }
+}
+
+/** The appointment's payments and refunds, oldest first, at times in the appointment's zone. */
+export class ListAppointmentPaymentsQuery extends Query<PaymentView[]> {
+  constructor(
+    readonly accountId: number,
+    readonly id: number,
+  ) {
+    super();
+  }
+}
+
+@QueryHandler(ListAppointmentPaymentsQuery)
+export class ListAppointmentPaymentsHandler implements IQueryHandler<ListAppointmentPaymentsQuery> {
+  constructor(
+    private readonly appointments: AppointmentRepository,
+    private readonly ledger: PaymentRepository,
+  ) {}
+
+  async execute({ accountId, id }: ListAppointmentPaymentsQuery): Promise<PaymentView[]> {
+    const appointment = await this.appointments.find(accountId, id);
+    const payments = await this.ledger.list(accountId, { kind: 'appointment', id: appointment.id });
+    return payments.map((payment) => toPaymentView(payment, appointment.timezone));
+  }
+}
+
+/**
+ * `GET /appointments`: the account's appointments starting in `[minDate 00:00, maxDate + 1 00:00)`
+ * (the dates read in the zone of the calendar asked for, else the account's), by start time. A
+ * calendar or type that was deleted can still be asked for: its appointments stay.
+ */
+export class ListAppointmentsQuery extends Query<AppointmentView[]> {
+  constructor(
+    readonly account: Account,
+    readonly request: ListAppointmentsRequest,
+    readonly fields: FieldFilter[],
+  ) {
+    super();
+  }
+}
+
+@QueryHandler(ListAppointmentsQuery)
+export class ListAppointmentsHandler implements IQueryHandler<ListAppointmentsQuery> {
+  constructor(
+    private readonly appointments: AppointmentRepository,
+    private readonly renderer: AppointmentRenderer,
+  ) {}
+
+  async execute({ account, request, fields }: ListAppointmentsQuery): Promise<AppointmentView[]> {
+    let zone = account.timezone;
+    if (request.calendarID !== undefined) {
+      const calendar = await this.appointments.calendar(request.calendarID);
+      if (!calendar) throw new InvalidCalendarError(request.calendarID);
+      if (calendar.accountId !== account.id) throw new ForbiddenError();
+      zone = calendar.timezone;
+    }
+    if (request.appointmentTypeID !== undefined) {
+      const type = await this.appointments.appointmentType(request.appointmentTypeID);
+      if (!type) throw new InvalidAppointmentTypeError(request.appointmentTypeID);
+      if (type.accountId !== account.id) throw new ForbiddenError();
+    }
+    const bounds = localDateBounds(zone, request);
+    const rows = await this.appointments.search(account.id, bounds, request, fields);
+    return this.renderer.render(rows, { excludeForms: request.excludeForms ?? false });
+  }
+}
