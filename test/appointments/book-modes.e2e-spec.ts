@@ -274,9 +274,7 @@ describe('POST /appointments: admin, noEmail and what a booking carries (e2e)', 
         appointmentTypeId: type,
         noEmail,
       };
-      expect(await events(res.id as number)).toEqual([
-        { type: 'appointment.scheduled', payload },
-      ]);
+      expect(await events(res.id as number)).toEqual([{ type: 'appointment.scheduled', payload }]);
     });
   });
 

@@ -540,9 +540,7 @@ describe('Appointment lifecycle: list, update, cancel, reschedule (e2e)', () => 
           res: apiError(400, error, message),
         });
       expect(await get(before.id)).toEqual(before);
-      expect((await outboxOf(before.id)).map((e) => e.type)).toEqual([
-        'appointment.scheduled',
-      ]);
+      expect((await outboxOf(before.id)).map((e) => e.type)).toEqual(['appointment.scheduled']);
     });
 
     it('with admin=true applies a certificate: a package use taken, given back when removed', async () => {
@@ -867,9 +865,7 @@ describe('Appointment lifecycle: list, update, cancel, reschedule (e2e)', () => 
         apiError(400, error, message),
       );
       expect(await get(before.id)).toEqual(before);
-      expect((await outboxOf(before.id)).map((e) => e.type)).toEqual([
-        'appointment.scheduled',
-      ]);
+      expect((await outboxOf(before.id)).map((e) => e.type)).toEqual(['appointment.scheduled']);
     });
 
     it('refuses a calendar that does not offer the type, and a canceled appointment', async () => {
