@@ -244,9 +244,6 @@ const SQL_CALL =
 
 /** Modules whose persistence has not moved to repositories yet (the list only shrinks). */
 const SQL_NOT_YET_IN_REPOSITORIES = new Set([
-  'accounts',
-  'notifications',
-  'oauth',
   'pages',
   'common',
   'app',

@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { INestApplication } from '@nestjs/common';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { SwaggerModule } from '@nestjs/swagger';
@@ -7,9 +7,6 @@ import { Logger as NestPinoLogger } from 'nestjs-pino';
 import type { Logger } from 'pino';
 import { ApiExceptionFilter, sendError } from '../common/errors/api-exception.filter';
 import { ApiValidationPipe } from '../common/http/api-validation.pipe';
-import { ReadReplicas } from '../common/database/read-replicas';
-import { RecentWrites } from '../common/database/recent-writes';
-import { AccountEpochs } from '../common/database/account-epochs';
 import { RequestLimiter } from '../common/limits/request-limiter';
 import { AppConfig } from '../config/app-config';
 import { buildOpenApiDocument } from './openapi-document';
@@ -98,11 +95,6 @@ export function configureApi(app: NestFastifyApplication, logger: Logger): Route
     else setImmediate(done);
   });
   if (limiter.enabled) fastify.addHook('onRequest', limiter.onRequest);
-  markWrites(
-    fastify,
-    app.get(ReadReplicas).configured ? app.get(RecentWrites) : undefined,
-    app.get(AccountEpochs),
-  );
   registerBodyParsing(fastify);
   registerHttpMetrics(fastify, app.get(Metrics));
 
@@ -142,31 +134,3 @@ function setUpOpenApi(app: INestApplication): void {
     swaggerOptions: { persistAuthorization: true },
   });
 }
-
-/**
- * A request that may write, by an authenticated account, before its response leaves (its writes
- * committed):
- * - marks the account for read-your-writes (see RecentWrites), so that its next read, on whichever
- *   pod, is on the primary;
- * - bumps the account's write epoch (see AccountEpochs), so that no process serves an answer it
- *   kept from the account's data as it was before.
- * Whatever the outcome: a refused write costs a few primary reads and recomputed answers, never a
- * stale one.
- */
-function markWrites(
-  fastify: FastifyInstance,
-  recentWrites: RecentWrites | undefined,
-  epochs: AccountEpochs,
-): void {
-  if (recentWrites === undefined && !epochs.enabled) return;
-  fastify.addHook('onSend', async (request, _reply, payload) => {
-    if (SAFE_METHODS.has(request.method)) return payload;
-    const accountId = (request as FastifyRequest & { user?: { accountId?: unknown } }).user
-      ?.accountId;
-    if (typeof accountId === 'number')
-      await Promise.all([recentWrites?.mark(accountId), epochs.bump(accountId)]);
-    return payload;
-  });
-}
-
-const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);

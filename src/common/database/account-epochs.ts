@@ -8,12 +8,12 @@ import { createFailFastConnection, type RedisConnection } from '../queues/redis-
 /**
  * An account's write epoch, shared by every process through Redis: a token that changes whenever
  * anything is written for the account, so that a process may keep an answer computed from the
- * account's data (see AvailabilityAnswers) for as long as the token it read before computing it is
+ * account's data (see EpochCache) for as long as the token it read before computing it is
  * still the account's.
  *
- * - Writers `bump` after their transaction commits and before their response leaves (an HTTP
- *   request that may write, for its account: see http-app.ts; the client pages' forms; the
- *   calendar sync's writes in the worker). A reader reads the token *before* it reads the data, so a
+ * - UnitOfWork bumps it after every commit for the account, in any process, before `run` returns
+ *   (so before the response that reports the write leaves). A reader reads the token *before* it
+ *   reads the data, so a
  *   write committed after that read has bumped the token by the time anyone compares: an answer is
  *   never kept under a token that outlived a write it missed.
  * - A token is random, never a counter: a key lost (Redis restarted, the key expired) starts a new
@@ -78,15 +78,6 @@ export class AccountEpochs implements OnApplicationShutdown {
       await this.redis!.set(this.key(accountId), newToken(), 'PX', this.tokenTtlMs);
     } catch (err) {
       this.logger.warn({ err, accountId }, 'account epoch bump failed');
-    }
-  }
-
-  /** Runs `write` (which commits), then bumps the account's epoch, whatever its outcome. */
-  async writing<T>(accountId: number, write: () => Promise<T>): Promise<T> {
-    try {
-      return await write();
-    } finally {
-      await this.bump(accountId);
     }
   }
 

@@ -41,6 +41,25 @@ export class GetAppointmentHandler implements IQueryHandler<GetAppointmentQuery>
   }
 }
 
+/**
+ * The appointment `id` whatever its account, or null: for the confirmation page, which checks the
+ * link's token against the row before it shows anything.
+ */
+export class FindAppointmentQuery extends Query<Appointment | null> {
+  constructor(readonly id: number) {
+    super();
+  }
+}
+
+@QueryHandler(FindAppointmentQuery)
+export class FindAppointmentHandler implements IQueryHandler<FindAppointmentQuery> {
+  constructor(private readonly appointments: AppointmentRepository) {}
+
+  execute({ id }: FindAppointmentQuery): Promise<Appointment | null> {
+    return this.appointments.byId(id);
+  }
+}
+
 /** The view of a row the caller has read already (the confirmation page, found by its token). */
 export class RenderAppointmentQuery extends Query<AppointmentView> {
   constructor(readonly appointment: Appointment) {

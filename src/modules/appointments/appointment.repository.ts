@@ -27,6 +27,11 @@ export class AppointmentRepository extends TenantRepository<Appointment> {
     return this.dataSource.manager;
   }
 
+  /** The row `id`, whatever its account (null: none). */
+  byId(id: number): Promise<Appointment | null> {
+    return this.dataSource.manager.findOneBy(Appointment, { id });
+  }
+
   /** Inserts the booked appointment (every column given), answering its id. */
   async insert(tx: EntityManager, appointment: Appointment): Promise<number> {
     return Number(await insertRows(tx, Appointment, [appointment]));

@@ -12,6 +12,7 @@ import { AppointmentPaymentsController } from './appointment-payments.controller
 import { AppointmentChanges } from './appointment-changes';
 import { AppointmentsController } from './appointments.controller';
 import {
+  FindAppointmentHandler,
   GetAppointmentHandler,
   ListAppointmentPaymentsHandler,
   ListAppointmentsHandler,
@@ -47,6 +48,7 @@ import { UpdateAppointmentHandler } from './update-appointment.handler';
     AppointmentRepository,
     AppointmentViewRepository,
     IdempotencyKeyRepository,
+    FindAppointmentHandler,
     GetAppointmentHandler,
     ListAppointmentPaymentsHandler,
     ListAppointmentsHandler,

@@ -3,7 +3,7 @@
  */
 export { confirmationPage } from './confirmation-token';
 export { AppointmentsModule } from './appointments.module';
-export { RenderAppointmentQuery } from './appointment.queries';
+export { FindAppointmentQuery, RenderAppointmentQuery } from './appointment.queries';
 export { type AppointmentView, viewAsOf } from './appointment.view';
 export { BookAppointmentCommand } from './book-appointment.command';
 export { BookAppointmentRequest } from './book-appointment.requests';

@@ -1,8 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import type { Logger } from 'pino';
-import { DataSource } from 'typeorm';
 import { Batcher, retryAlone } from '../../common/database/batcher';
+import { UnitOfWork } from '../../common/database/unit-of-work';
 import { ROOT_LOGGER } from '../../common/logging/logging.module';
 import type { RecordedEvent } from '../../common/outbox/domain-event';
 import type { DomainEventConsumer } from '../../common/outbox/domain-event-consumer';
@@ -11,8 +10,8 @@ import type { NotificationKind } from './notification.entity';
 import {
   type AppointmentFacts,
   type NewNotification,
-  NotificationRecords,
-} from './notification-records';
+  NotificationRepository,
+} from './notification.repository';
 import { NotificationQueue } from './notification-queue';
 import {
   KIND_OF_EVENT,
@@ -78,8 +77,8 @@ export class NotificationPlanner implements DomainEventConsumer<AppointmentEvent
   );
 
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
-    private readonly records: NotificationRecords,
+    private readonly unitOfWork: UnitOfWork,
+    private readonly records: NotificationRepository,
     private readonly queue: NotificationQueue,
     @Inject(ROOT_LOGGER) private readonly logger: Logger,
   ) {}
@@ -105,7 +104,7 @@ export class NotificationPlanner implements DomainEventConsumer<AppointmentEvent
   private async plan(items: PlanItem[]): Promise<void> {
     const now = Date.now();
     const appointmentIds = [...new Set(items.map((i) => i.appointmentId))].sort((a, b) => a - b);
-    const planned = await this.dataSource.transaction(async (tx): Promise<Planned> => {
+    const planned = await this.unitOfWork.run(null, async (tx): Promise<Planned> => {
       await this.records.lockAppointments(tx, appointmentIds);
       const facts = await this.records.factsOf(appointmentIds, tx);
       const messages: NewNotification[] = [];

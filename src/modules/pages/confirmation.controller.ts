@@ -1,11 +1,9 @@
 import { Controller, Get, Post, Req, Res, UseFilters } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AccountEpochs } from '../../common/database/account-epochs';
 import { DateTime } from 'luxon';
-import { DataSource } from 'typeorm';
 import { NotFoundError } from '../../common/errors/domain-error';
 import { Public } from '../../common/http/public.decorator';
 import { isCalendarDate, isCalendarMonth } from '../../common/time/calendar-dates';
@@ -13,6 +11,7 @@ import { isValidTimezone } from '../../common/time/zones';
 import { AppConfig } from '../../config/app-config';
 import { type Account, AccountDirectory } from '../accounts';
 import {
+  FindAppointmentQuery,
   RenderAppointmentQuery,
   type AppointmentView,
   CancelAppointmentCommand,
@@ -22,7 +21,7 @@ import {
   claimedAppointmentId,
   tokenMatches,
 } from '../appointments';
-import { Appointment, AvailableDatesQuery, AvailableTimesQuery } from '../availability';
+import { type Appointment, AvailableDatesQuery, AvailableTimesQuery } from '../availability';
 import {
   type CalendarEvent,
   calendarFile,
@@ -72,7 +71,6 @@ export class ConfirmationController {
   private readonly calendarLinks = new WeakMap<Appointment, CalendarLinks>();
 
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
     private readonly accounts: AccountDirectory,
     private readonly queryBus: QueryBus,
     private readonly commands: CommandBus,
@@ -106,15 +104,12 @@ export class ConfirmationController {
     if (!this.csrf.verify(req, form, scopeOf(opened)))
       return this.page(req, reply, opened, 403, [{ place: 'form', message: FORM_EXPIRED }]);
     try {
-      // Written for the account: its kept availability answers are stale (AccountEpochs).
-      await this.epochs.writing(opened.account.id, () =>
-        this.commands.execute(
-          new CancelAppointmentCommand(
-            opened.account,
-            opened.appointment.id,
-            new CancelAppointmentRequest(),
-            { admin: false, noEmail: false },
-          ),
+      await this.commands.execute(
+        new CancelAppointmentCommand(
+          opened.account,
+          opened.appointment.id,
+          new CancelAppointmentRequest(),
+          { admin: false, noEmail: false },
         ),
       );
     } catch (e) {
@@ -149,13 +144,11 @@ export class ConfirmationController {
       timezone: isValidTimezone(fields.timezone) ? fields.timezone : undefined,
     });
     try {
-      await this.epochs.writing(opened.account.id, () =>
-        this.commands.execute(
-          new RescheduleAppointmentCommand(opened.account, opened.appointment.id, request, {
-            admin: false,
-            noEmail: false,
-          }),
-        ),
+      await this.commands.execute(
+        new RescheduleAppointmentCommand(opened.account, opened.appointment.id, request, {
+          admin: false,
+          noEmail: false,
+        }),
       );
     } catch (e) {
       if (!isShownOnPage(e)) throw e;
@@ -201,7 +194,7 @@ export class ConfirmationController {
         account && this.confirmations.get(id, token, epoch, now, account.clientChangeMinHours);
       if (kept) return { token, path: `/confirmation/${token}`, account, ...kept };
     }
-    const appointment = await this.dataSource.getRepository(Appointment).findOneBy({ id });
+    const appointment = await this.queryBus.execute(new FindAppointmentQuery(id));
     if (!appointment || !tokenMatches(this.secret, token, appointment))
       throw new NotFoundError(BAD_LINK);
     const account = await this.accounts.find(appointment.accountId);

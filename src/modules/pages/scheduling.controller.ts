@@ -3,7 +3,6 @@ import { CommandBus } from '@nestjs/cqrs';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { DateTime } from 'luxon';
-import { AccountEpochs } from '../../common/database/account-epochs';
 import { clientKeyOf } from '../../common/limits/client-address';
 import { Public } from '../../common/http/public.decorator';
 import { AppConfig } from '../../config/app-config';
@@ -45,7 +44,6 @@ export class SchedulingController {
     private readonly models: SchedulingModels,
     private readonly commands: CommandBus,
     private readonly csrf: PageCsrf,
-    private readonly epochs: AccountEpochs,
     config: AppConfig,
   ) {
     this.secret = config.secret;
@@ -93,21 +91,18 @@ export class SchedulingController {
     // An account whose page holds nothing: the details step at once, the time not held.
     if (account.pageHoldsPerAddress === 0 || account.pageHoldDayShare === 0) return details();
     try {
-      // Written for the account: its kept availability answers are stale (AccountEpochs).
-      const held = await this.epochs.writing(account.id, () =>
-        this.commands.execute(
-          new CreateSlotHoldCommand(
-            account,
-            {
-              appointmentTypeID: choices.typeIds[0],
-              calendarID: choices.calendarId,
-              datetime: choices.datetime,
-              addonIDs: choices.addonIds,
-              timezone: choices.timezone,
-            },
-            // Verified above: the request carries the page session's cookie.
-            { session: this.csrf.sessionOf(req)!, network: clientKeyOf(req.ip) },
-          ),
+      const held = await this.commands.execute(
+        new CreateSlotHoldCommand(
+          account,
+          {
+            appointmentTypeID: choices.typeIds[0],
+            calendarID: choices.calendarId,
+            datetime: choices.datetime,
+            addonIDs: choices.addonIds,
+            timezone: choices.timezone,
+          },
+          // Verified above: the request carries the page session's cookie.
+          { session: this.csrf.sessionOf(req)!, network: clientKeyOf(req.ip) },
         ),
       );
       return details(held.token);
@@ -133,13 +128,11 @@ export class SchedulingController {
         { place: 'form', message: FORM_EXPIRED },
       ]);
     try {
-      const view = await this.epochs.writing(account.id, () =>
-        this.commands.execute(
-          new BookAppointmentCommand(account, bookingOf(choices, form), {
-            admin: false,
-            noEmail: false,
-          }),
-        ),
+      const view = await this.commands.execute(
+        new BookAppointmentCommand(account, bookingOf(choices, form), {
+          admin: false,
+          noEmail: false,
+        }),
       );
       const token = confirmationToken(this.secret, account.id, view.id);
       return sendRedirect(reply, `/confirmation/${token}?done=booked`, {
