@@ -242,14 +242,10 @@ const SQL_HELPERS =
 const SQL_CALL =
   /\.(query|queryPrepared|createQueryBuilder|getRepository|transaction)\(|\b(tx|manager|em|dataSource|writer|reader|db)\.(find\w*|save|insert|update|delete|upsert|count\w*|exists\w*|increment|decrement|softDelete|remove)\(/;
 
-/** Modules whose persistence has not moved to repositories yet (the list only shrinks). */
-const SQL_NOT_YET_IN_REPOSITORIES = new Set(['pages', 'common', 'app']);
-
 describe('persistence', () => {
   it('SQL is written only in repositories: no other file queries, imports TypeORM values or SQL helpers', () => {
     const offending = files
       .filter((file) => !file.isTest && !PERSISTENCE_FILE.test(file.path))
-      .filter((file) => !SQL_NOT_YET_IN_REPOSITORIES.has(file.module ?? file.path.split('/')[0]))
       .flatMap((file) => {
         const source = ts.createSourceFile(file.path, file.text, ts.ScriptTarget.Latest);
         const valueImports = source.statements.filter(

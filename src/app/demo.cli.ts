@@ -1,21 +1,20 @@
-import { CommandBus } from '@nestjs/cqrs';
+import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { DateTime } from 'luxon';
-import { DataSource } from 'typeorm';
 import { Secrets } from '../common/crypto/secrets';
 import {
-  Account,
   type AccountCredentials,
   CreateAccountCommand,
+  FindAccountByEmailQuery,
   assertEmail,
 } from '../modules/accounts';
 import {
-  Calendar,
   CreateAddonCommand,
   CreateAppointmentTypeCommand,
   CreateCalendarCommand,
   CreateClassSessionCommand,
   CreateLabelCommand,
   CreateProductCommand,
+  ListCalendarsQuery,
 } from '../modules/catalog';
 import { CreateCouponCommand } from '../modules/certificates';
 import { CreateFormCommand } from '../modules/forms';
@@ -40,15 +39,15 @@ export async function seedDemo(
   app: INestApplicationContext,
   email: string,
 ): Promise<DemoCredentials> {
-  const dataSource = app.get(DataSource);
-  const existing = await dataSource.getRepository(Account).findOneBy({ email });
+  const queries = app.get(QueryBus);
+  const existing = await queries.execute(new FindAccountByEmailQuery(email));
   const credentials: AccountCredentials = existing
     ? { id: existing.id, apiKey: app.get(Secrets).decrypt(existing.apiKeyEncrypted) }
     : await app
         .get(CommandBus)
         .execute(new CreateAccountCommand({ email, name: 'Demo Studio', timezone: DEMO_TIMEZONE }));
   const accountId = credentials.id;
-  if (await dataSource.getRepository(Calendar).existsBy({ accountId }))
+  if ((await queries.execute(new ListCalendarsQuery(accountId))).length > 0)
     return { ...credentials, email, seeded: false };
 
   const commands = app.get(CommandBus);

@@ -21,6 +21,22 @@ export class GetSettingsHandler implements IQueryHandler<GetSettingsQuery> {
   }
 }
 
+/** The account of an e-mail, or null (the CLI's demo seed reuses its account). */
+export class FindAccountByEmailQuery extends Query<Account | null> {
+  constructor(readonly email: string) {
+    super();
+  }
+}
+
+@QueryHandler(FindAccountByEmailQuery)
+export class FindAccountByEmailHandler implements IQueryHandler<FindAccountByEmailQuery> {
+  constructor(private readonly accounts: AccountRepository) {}
+
+  execute({ email }: FindAccountByEmailQuery): Promise<Account | null> {
+    return this.accounts.findByEmail(email);
+  }
+}
+
 /** `GET /me`: the authenticated account, as the auth guard loaded it (no further read). */
 export class GetMeQuery extends Query<AccountView> {
   constructor(readonly account: Account) {

@@ -24,6 +24,11 @@ export class AccountRepository {
     return this.accounts.findOneBy({ id });
   }
 
+  /** The account of the e-mail (stored lower-cased), or null. */
+  findByEmail(email: string): Promise<Account | null> {
+    return this.accounts.findOneBy({ email });
+  }
+
   /** The account, or 404. */
   async get(id: number, tx?: EntityManager): Promise<Account> {
     const account = await (tx?.getRepository(Account) ?? this.accounts).findOneBy({ id });

@@ -7,7 +7,7 @@ import {
   SetPasswordHandler,
   UpdateSettingsHandler,
 } from './account.commands';
-import { GetMeHandler, GetSettingsHandler } from './account.queries';
+import { FindAccountByEmailHandler, GetMeHandler, GetSettingsHandler } from './account.queries';
 import { AccountRepository, accountTables } from './account.repository';
 import { AuthRevocations } from './auth-revocations';
 import { BasicStrategy } from './basic.strategy';
@@ -42,6 +42,7 @@ import { SettingsController } from './settings.controller';
     EnterpriseDirectory,
     EnterpriseGate,
     EnterpriseRepository,
+    FindAccountByEmailHandler,
     GetMeHandler,
     GetSettingsHandler,
     ListEnterpriseMembersHandler,

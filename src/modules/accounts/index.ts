@@ -4,6 +4,7 @@
 export { AccountDirectory } from './account-directory';
 export { type AccountCredentials, CreateAccountCommand } from './account.commands';
 export { Account } from './account.entity';
+export { FindAccountByEmailQuery } from './account.queries';
 export { assertEmail, assertName, assertTimezone } from './account-rules';
 export { accountCommands } from './accounts.cli';
 export { InvalidTimezoneError } from './accounts.errors';
