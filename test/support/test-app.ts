@@ -14,10 +14,7 @@ import {
   DOMAIN_EVENT_CONSUMERS,
   type DomainEventConsumers,
 } from '../../src/common/outbox/domain-event-consumer';
-import {
-  CreateAccountCommand,
-  type NewAccount,
-} from '../../src/modules/accounts/account.commands';
+import { CreateAccountCommand, type NewAccount } from '../../src/modules/accounts/account.commands';
 import { openApiDocumentOf } from '../../src/app/openapi-document';
 import { type OpenApiDocument, checkResponsesAgainst } from './openapi-contract';
 import { testConfig } from './test-environment';
