@@ -70,7 +70,7 @@ export function targetOrigin(target: string): string {
 
 /**
  * Fairness between webhook receivers and between accounts, in one worker process: one tenant's
- * slow receivers must not take the delivery slots every tenant's webhooks need (issue 20). Svix,
+ * slow receivers must not take the delivery slots every tenant's webhooks need. Svix,
  * Stripe and Hookdeck isolate endpoints from each other in the same spirit.
  *
  * - Limits: deliveries in flight at once to one receiver origin (scheme, host, port; 50 by
