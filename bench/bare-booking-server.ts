@@ -4,7 +4,7 @@
  * ISO datetime), then on a pooled connection (READ COMMITTED, set once per connection): BEGIN, lock
  * the calendar row, read its appointments overlapping the slot by (calendar_id, busy_from) bounded
  * on both sides, insert the appointment, add its client to the client list (or update them), insert
- * its two outbox rows, COMMIT; answer a small JSON.
+ * its outbox row (one event per change), COMMIT; answer a small JSON.
  * No auth, no type or working hours lookup (the type's duration comes from BARE_DURATION_MINUTES),
  * no framework. It books into the service's own tables, for calendars of its own account.
  */
@@ -151,19 +151,8 @@ async function book(c: PoolConnection, b: Booking): Promise<number | 'calendar' 
     });
     // Written as dispatched: no relay is to pick the baseline's events up later.
     await c.query(
-      'INSERT INTO outbox (account_id, type, payload, created_at, dispatched_at) VALUES (?, ?, ?, ?, ?), (?, ?, ?, ?, ?)',
-      [
-        accountId,
-        'appointment.scheduled',
-        payload,
-        now,
-        now,
-        accountId,
-        'appointment.changed',
-        payload,
-        now,
-        now,
-      ],
+      'INSERT INTO outbox (account_id, type, payload, created_at, dispatched_at) VALUES (?, ?, ?, ?, ?)',
+      [accountId, 'appointment.scheduled', payload, now, now],
     );
     await c.query('COMMIT');
     return id;

@@ -22,6 +22,12 @@
  * books it with the hold's token (POST /api/v1/appointments `holdToken`). Measured in the same
  * rounds, after bare; its figure is holds + bookings per second (2xx answers of either), against
  * the bare server's bookings/s of the same round. Target: at least 40%.
+ *
+ * A/B: with `BENCH_AB_DIST` (another build's dist/, e.g. of an earlier commit, or of this one with a
+ * mechanism taken out), a fourth side books through that build's API process (same database, same
+ * core, an account of its own set up the same way), measured in each round right after the service;
+ * the run prints the variant's bookings/s, CPU and MariaDB CPU per booking over the service's, per
+ * round and as medians. `BENCH_AB_ENV` ("NAME=value …") adds settings to the variant's process.
  */
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -70,6 +76,15 @@ const TARGET_P99_MS = 50;
 const NOISY_SHARE = 0.1;
 const API_PORT = 3903;
 const BARE_PORT = 3904;
+const VARIANT_PORT = 3905;
+/** The variant build of an A/B run (see the header), if any. */
+const VARIANT_DIST = process.env.BENCH_AB_DIST;
+const VARIANT_ENV = Object.fromEntries(
+  (process.env.BENCH_AB_ENV ?? '')
+    .split(/\s+/)
+    .filter(Boolean)
+    .map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)]),
+);
 /** With BENCH_PROFILE_DIR: the service's and the bare server's inspectors, to profile round 1. */
 const INSPECT_PORT = 4903;
 const BARE_INSPECT_PORT = 4904;
@@ -77,7 +92,7 @@ const BARE_INSPECT_PORT = 4904;
 const QUEUE_PREFIX = 'bench-booking';
 
 interface Side {
-  name: 'service' | 'bare' | 'holds';
+  name: 'service' | 'bare' | 'holds' | 'variant';
   accountId: number;
   typeId: number;
   calendarIds: number[];
@@ -108,9 +123,10 @@ const failures: Record<Side['name'], Failures> = {
   service: new Map(),
   bare: new Map(),
   holds: new Map(),
+  variant: new Map(),
 };
 /** 2xx bookings per side over the whole run (warm-up included): each must be one appointment row. */
-const booked = { service: 0, bare: 0, holds: 0 };
+const booked = { service: 0, bare: 0, holds: 0, variant: 0 };
 /** 2xx holds of the "hold then book" side over the whole run. */
 let held = 0;
 
@@ -118,7 +134,13 @@ async function main(): Promise<void> {
   const cpu = pinCpus();
   const env = benchEnv({ PORT: String(API_PORT), QUEUE_PREFIX });
   await dropQueueKeys(env, QUEUE_PREFIX);
-  const accounts = ['service', 'bare', 'holds'].map((name) =>
+  const names: Side['name'][] = [
+    'service',
+    'bare',
+    'holds',
+    ...(VARIANT_DIST ? ['variant' as const] : []),
+  ];
+  const accounts = names.map((name) =>
     cli<{ id: number; apiKey: string }>(
       [
         'account:create',
@@ -140,6 +162,17 @@ async function main(): Promise<void> {
     INSPECT_PORT,
   );
   let bare: Awaited<ReturnType<typeof startProcess>> | undefined;
+  const variantApi = VARIANT_DIST
+    ? await startProcess(
+        join(VARIANT_DIST, 'main.js'),
+        { ...env, ...VARIANT_ENV, PORT: String(VARIANT_PORT) },
+        `http://127.0.0.1:${VARIANT_PORT}/health/live`,
+        cpu.server,
+      )
+    : undefined;
+  const variant: Round[] = [];
+  /** Variant ÷ service per round: bookings/s, CPU per booking, MariaDB CPU per booking. */
+  const variantRatios: { rate: number; cpu?: number; db?: number }[] = [];
   const dbPid = pidOf('mariadbd') ?? pidOf('mysqld');
   const redisPid = pidOf('redis-server');
   const loadBefore = loadavg();
@@ -153,8 +186,12 @@ async function main(): Promise<void> {
   let sides: Side[] = [];
   try {
     sides = await Promise.all(
-      (['service', 'bare', 'holds'] as const).map((name, i) =>
-        setUp(name, accounts[i], name === 'bare' ? BARE_PORT : API_PORT),
+      names.map((name, i) =>
+        setUp(
+          name,
+          accounts[i],
+          { bare: BARE_PORT, variant: VARIANT_PORT, service: API_PORT, holds: API_PORT }[name],
+        ),
       ),
     );
     bare = await startProcess(
@@ -183,7 +220,7 @@ async function main(): Promise<void> {
     }
 
     for (const side of sides) await load(options(side, { amount: WARMUP_REQUESTS }));
-    const [s, b, h] = sides;
+    const [s, b, h, v] = sides;
     for (let round = 1; round <= ROUNDS; round++) {
       const first = round === 1;
       const sr = await profiled(first ? INSPECT_PORT : undefined, 'booking-service', () =>
@@ -192,7 +229,19 @@ async function main(): Promise<void> {
       const br = await profiled(first ? BARE_INSPECT_PORT : undefined, 'booking-bare', () =>
         measure(bare!.pid, dbPid, redisPid, b),
       );
+      const vr = v && (await measure(variantApi?.pid, dbPid, redisPid, v));
       const hr = await measure(api.pid, dbPid, redisPid, h);
+      if (vr) {
+        variant.push(vr);
+        variantRatios.push({
+          rate: vr.bookingsPerSecond / sr.bookingsPerSecond,
+          cpu: vr.cpuUs !== undefined && sr.cpuUs ? vr.cpuUs / sr.cpuUs : undefined,
+          db: vr.dbCpuUs !== undefined && sr.dbCpuUs ? vr.dbCpuUs / sr.dbCpuUs : undefined,
+        });
+        console.log(
+          `         variant (${VARIANT_DIST}): ${describe(vr)} | ÷ service: ${describeVariant(variantRatios[variantRatios.length - 1])}`,
+        );
+      }
       service.push(sr);
       baseline.push(br);
       holding.push(hr);
@@ -210,6 +259,7 @@ async function main(): Promise<void> {
   } finally {
     await stopProcess(api);
     if (bare) await stopProcess(bare);
+    if (variantApi) await stopProcess(variantApi);
   }
   const rows = await checkRows(env, sides);
   await dropQueueKeys(env, QUEUE_PREFIX);
@@ -237,10 +287,20 @@ async function main(): Promise<void> {
   console.log(`  service (LOG_LEVEL=${env.LOG_LEVEL}): median ${describe(s)}`);
   console.log(`  bare node:http + mysql2:  median ${describe(b)}`);
   console.log(`  hold then book (service): median ${describe(h, 'holds+bookings')}`);
+  const medianRatio = (key: 'rate' | 'cpu' | 'db'): number | undefined => {
+    const values = defined(variantRatios.map((r) => r[key]));
+    return values.length > 0 ? median(values) : undefined;
+  };
+  if (variant.length > 0) {
+    console.log(`  variant (${VARIANT_DIST}): median ${describe(medianOf(variant))}`);
+    console.log(
+      `  A/B, variant ÷ service (medians of rounds): ${describeVariant({ rate: medianRatio('rate'), cpu: medianRatio('cpu'), db: medianRatio('db') })}`,
+    );
+  }
   console.log(
     `  non-2xx: service ${sum(service, 'non2xx')} of ${sum(service, 'requests')}, bare ${sum(baseline, 'non2xx')} of ${sum(baseline, 'requests')} (measured rounds); errors/timeouts: service ${sum(service, 'errors')}, bare ${sum(baseline, 'errors')}`,
   );
-  for (const side of ['service', 'bare', 'holds'] as const)
+  for (const side of names)
     for (const [status, { count, body }] of failures[side])
       console.log(`    ${side} ${status} × ${count} (whole run), e.g. ${body.slice(0, 300)}`);
   console.log(`  ${rows}`);
@@ -320,8 +380,25 @@ async function main(): Promise<void> {
               ...(b.cpuUs === undefined ? {} : { baseline: { label: 'bare', value: b.cpuUs } }),
             },
           ]),
+      // An A/B run's variant over the service (BENCH_AB_DIST): with BENCH_RUNS=3 the report gives
+      // each the median of the runs' medians, with every run's value.
+      ...(['rate', 'cpu', 'db'] as const).flatMap((key) => {
+        const value = medianRatio(key);
+        return value === undefined
+          ? []
+          : [
+              {
+                label: `A/B variant ÷ service, ${{ rate: 'bookings/s', cpu: 'CPU per booking', db: 'MariaDB CPU per booking' }[key]} (median of rounds)`,
+                value: Number(value.toFixed(3)),
+                unit: '×',
+              },
+            ];
+      }),
     ],
-    notes: [rows],
+    notes: [
+      rows,
+      ...(VARIANT_DIST ? [`A/B variant: ${VARIANT_DIST} ${process.env.BENCH_AB_ENV ?? ''}`] : []),
+    ],
   });
 }
 
@@ -506,7 +583,10 @@ function machineBusyMs(): number | undefined {
   }
 }
 
-/** Every 2xx must be one appointment row with its two outbox rows; then the rows are removed. */
+/**
+ * Every 2xx must be one appointment row with its one outbox row (an A/B variant built before one
+ * event per change may write two); then the rows are removed.
+ */
 async function checkRows(env: NodeJS.ProcessEnv, sides: Side[]): Promise<string> {
   if (sides.length === 0) return 'rows: not checked';
   const connection = await createConnection({
@@ -541,7 +621,8 @@ async function checkRows(env: NodeJS.ProcessEnv, sides: Side[]): Promise<string>
       const fits =
         unseen >= 0 &&
         unseen <= CONNECTIONS * ROUNDS &&
-        Number(o.n) === 2 * Number(a.n) &&
+        (Number(o.n) === Number(a.n) ||
+          (side.name === 'variant' && Number(o.n) === 2 * Number(a.n))) &&
         Number(c.n) === Number(a.n);
       // Each booking of the holds side spent its hold: what is left are holds whose booking a
       // timed load's end cut off (≤ 1 per connection and round).
@@ -614,3 +695,8 @@ main().catch((err: unknown) => {
   console.error(err);
   process.exit(1);
 });
+
+function describeVariant(r: { rate?: number; cpu?: number; db?: number }): string {
+  const x = (value: number | undefined) => (value === undefined ? 'n/a' : `${value.toFixed(3)}×`);
+  return `bookings/s ${x(r.rate)}, CPU per booking ${x(r.cpu)}, MariaDB CPU per booking ${x(r.db)}`;
+}

@@ -1,6 +1,5 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
-import { HealthModule } from '../common/health/health.module';
 import { ApiMetricsModule } from '../common/metrics/metrics.module';
 import { LimitsModule } from '../common/limits/limits.module';
 import { OutboxModule } from '../common/outbox/outbox.module';
@@ -17,7 +16,7 @@ import { NotificationsModule } from '../modules/notifications';
 import { OAuthModule } from '../modules/oauth';
 import { PagesModule } from '../modules/pages';
 import { WebhooksModule } from '../modules/webhooks';
-import { CoreModule, type CoreOptions, QueueModule } from './core.module';
+import { type CoreOptions, servingCore } from './core.module';
 
 /**
  * The API process: HTTP routes; it produces jobs but consumes none. It alone hears revocations
@@ -29,9 +28,7 @@ export class ApiModule {
     return {
       module: ApiModule,
       imports: [
-        CoreModule.forRoot(options),
-        QueueModule.forRoot(options.config),
-        HealthModule,
+        ...servingCore(options),
         ApiMetricsModule,
         LimitsModule,
         OutboxModule,

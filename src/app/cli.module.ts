@@ -6,7 +6,7 @@ import { FormsModule } from '../modules/forms';
 import { OAuthClientsModule } from '../modules/oauth';
 import { CoreModule, type CoreOptions } from './core.module';
 
-/** The operator CLI: database and the modules it administers (accounts, OAuth clients, demo data), no HTTP and no queues. */
+/** The operator CLI: the database and the modules it administers (accounts, OAuth, demo). */
 @Module({})
 export class CliModule {
   static forRoot(options: CoreOptions): DynamicModule {

@@ -16,6 +16,7 @@ import { migrate, prepareServer } from '../common/database/schema';
 import { ClusterConnections } from '../common/queues/cluster-connections';
 import { isCluster, queuePrefix } from '../common/queues/redis-connections';
 import { LoggingModule } from '../common/logging/logging.module';
+import { HealthModule } from '../common/health/health.module';
 import type { AppConfig } from '../config/app-config';
 import { ConfigModule } from '../config/config.module';
 
@@ -24,10 +25,11 @@ export interface CoreOptions {
   logger: Logger;
 }
 
+const SHARED = [Secrets, RecentWrites, ReadReplicas, AccountEpochs, OutboxRepository, UnitOfWork];
+
 /**
- * What every process shares: configuration, logs, MySQL (schema created and migrated at start unless
- * switched off) and its read replicas, if any, the accounts' write epochs, CQRS buses and the
- * server's secrets.
+ * What every process shares: configuration, logs, MySQL (created and migrated at start unless
+ * switched off) and its read replicas, the accounts' write epochs, CQRS buses, the server's secrets.
  */
 @Global()
 @Module({})
@@ -57,8 +59,8 @@ export class CoreModule {
         }),
         CqrsModule.forRoot(),
       ],
-      providers: [Secrets, RecentWrites, ReadReplicas, AccountEpochs, OutboxRepository, UnitOfWork],
-      exports: [Secrets, RecentWrites, ReadReplicas, AccountEpochs, OutboxRepository, UnitOfWork],
+      providers: SHARED,
+      exports: SHARED,
     };
   }
 }
@@ -68,34 +70,28 @@ export class CoreModule {
  * the queues' connections are ioredis Clusters and their prefix a hash tag (see queuePrefix).
  */
 @Module({})
-export class QueueModule {
+class QueueModule {
   static forRoot(config: AppConfig): DynamicModule {
+    const prefix = queuePrefix(config);
     if (!isCluster(config.redis)) {
+      const { host, port, password, db } = config.redis;
       return {
         module: QueueModule,
-        imports: [
-          BullModule.forRoot({
-            redis: {
-              host: config.redis.host,
-              port: config.redis.port,
-              password: config.redis.password,
-              db: config.redis.db,
-            },
-            prefix: queuePrefix(config),
-          }),
-        ],
+        imports: [BullModule.forRoot({ redis: { host, port, password, db }, prefix })],
       };
     }
     const connections = new ClusterConnections();
     return {
       module: QueueModule,
       imports: [
-        BullModule.forRoot({
-          prefix: queuePrefix(config),
-          createClient: (type) => connections.open(config, type),
-        }),
+        BullModule.forRoot({ prefix, createClient: (type) => connections.open(config, type) }),
       ],
       providers: [{ provide: ClusterConnections, useValue: connections }],
     };
   }
+}
+
+/** What the API and the worker start with: the core, Bull on Redis, the health endpoints. */
+export function servingCore(options: CoreOptions) {
+  return [CoreModule.forRoot(options), QueueModule.forRoot(options.config), HealthModule];
 }

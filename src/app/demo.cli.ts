@@ -24,33 +24,25 @@ import type { INestApplicationContext } from '@nestjs/common';
 export const DEFAULT_DEMO_EMAIL = 'demo@example.com';
 const DEMO_TIMEZONE = 'America/New_York';
 
-export interface DemoCredentials extends AccountCredentials {
-  email: string;
-  /** False when the account already had a catalog: the command changes nothing then. */
-  seeded: boolean;
-}
-
 /**
  * A demo account with a catalog to try the API on: two calendars in different zones, a service type
  * with a form and an addon, a class type with sessions in the coming days, a label, a package and a
- * coupon. Run it again and it reuses the account (its key is the same) without adding anything.
+ * coupon. Run it again and it reuses the account (its key is the same) without adding anything
+ * (`seeded: false`).
  */
-export async function seedDemo(
-  app: INestApplicationContext,
-  email: string,
-): Promise<DemoCredentials> {
+export async function seedDemo(app: INestApplicationContext, email: string) {
   const queries = app.get(QueryBus);
+  const commands = app.get(CommandBus);
   const existing = await queries.execute(new FindAccountByEmailQuery(email));
   const credentials: AccountCredentials = existing
     ? { id: existing.id, apiKey: app.get(Secrets).decrypt(existing.apiKeyEncrypted) }
-    : await app
-        .get(CommandBus)
-        .execute(new CreateAccountCommand({ email, name: 'Demo Studio', timezone: DEMO_TIMEZONE }));
+    : await commands.execute(
+        new CreateAccountCommand({ email, name: 'Demo Studio', timezone: DEMO_TIMEZONE }),
+      );
   const accountId = credentials.id;
   if ((await queries.execute(new ListCalendarsQuery(accountId))).length > 0)
     return { ...credentials, email, seeded: false };
 
-  const commands = app.get(CommandBus);
   const newYork = await commands.execute(
     new CreateCalendarCommand(accountId, DEMO_TIMEZONE, {
       name: 'Alex (New York)',
@@ -85,7 +77,7 @@ export async function seedDemo(
     }),
   );
 
-  const intake = await app.get(CommandBus).execute(
+  const intake = await commands.execute(
     new CreateFormCommand(accountId, {
       name: 'Client intake',
       description: 'A few questions before your first visit.',
@@ -106,9 +98,7 @@ export async function seedDemo(
   const conditioning = await commands.execute(
     new CreateAddonCommand(accountId, { name: 'Deep conditioning', duration: 15, price: '15.00' }),
   );
-  await app
-    .get(CommandBus)
-    .execute(new CreateLabelCommand(accountId, { name: 'VIP', color: 'purple' }));
+  await commands.execute(new CreateLabelCommand(accountId, { name: 'VIP', color: 'purple' }));
 
   const haircut = await commands.execute(
     new CreateAppointmentTypeCommand(accountId, {
@@ -159,7 +149,7 @@ export async function seedDemo(
       appointmentTypeCounts: { [haircut.id]: 5 },
     }),
   );
-  await app.get(CommandBus).execute(
+  await commands.execute(
     new CreateCouponCommand(accountId, {
       code: 'WELCOME10',
       name: 'Welcome: 10% off',

@@ -4,13 +4,9 @@ import { NotificationPlanner, NotificationsWorkerModule } from '../modules/notif
 import { WebhookFanOut, WebhooksWorkerModule } from '../modules/webhooks';
 
 /**
- * Which consumers each domain event reaches in the worker: the one place to read it. The worker's
- * DomainEventsProcessor hands an event to the consumers of its type, side by side; every type has
- * one at least (the compiler asks for each type, the processor refuses to start on an empty list).
- *
- * - WebhookFanOut: every type is a webhook action (a message per active subscription of it).
- * - NotificationPlanner: the appointment events (the client's messages and reminder); an order's
- *   completion sends the client nothing.
+ * Which consumers each domain event reaches in the worker (DomainEventsProcessor), side by side.
+ * Every type has one at least: the compiler asks for each, the processor refuses an empty list.
+ * Every type is a webhook action; the appointment events also notify the client, an order not.
  */
 export const domainEventConsumers: DomainEventConsumersFactory = {
   imports: [WebhooksWorkerModule, NotificationsWorkerModule],

@@ -31,10 +31,9 @@ import {
 } from '../common/logging/logging.module';
 
 /**
- * Fastify as the API runs it: URL normalisation, query arrays, request ids and request logs.
- * `http.trustProxy` (TRUST_PROXY): which proxies' `X-Forwarded-For` names the client (`request.ip`).
- * Requests refused before routing (unparsable HTTP, headers too large, a bad or too long URL) are
- * answered in the envelope with the security headers too.
+ * Fastify as the API runs it: URL normalisation, query arrays, request ids and logs, the client's
+ * `request.ip` as TRUST_PROXY says. Requests refused before routing (unparsable HTTP, headers too
+ * large, a bad URL) are answered in the envelope with the security headers too.
  */
 export function createHttpAdapter(logger: Logger, http?: AppConfig['http']): FastifyAdapter {
   const security = new SecurityHeaders(http?.publicUrl ?? '');
@@ -64,9 +63,9 @@ export function createHttpAdapter(logger: Logger, http?: AppConfig['http']): Fas
 export const HTTP_APP_OPTIONS = { bodyParser: false, bufferLogs: true } as const;
 
 /**
- * Everything between the framework and the contract, for the API process and for e2e tests alike:
- * per-IP request limits, error envelope, validation, body and query parsing, the `/api/v1` prefix,
- * OpenAPI. Call before init.
+ * Everything between the framework and the contract, for the API process and e2e tests alike:
+ * request limits, error envelope, validation, body parsing, the `/api/v1` prefix, OpenAPI. Call
+ * before init.
  */
 export function configureApi(app: NestFastifyApplication, logger: Logger): RouteCatalog {
   const fastify = app.getHttpAdapter().getInstance();
@@ -75,17 +74,15 @@ export function configureApi(app: NestFastifyApplication, logger: Logger): Route
   fastify.addHook('onRoute', (route) => routes.add(route.method, route.url));
   const shutdown = app.get(ShutdownState);
   // One hook for what every response carries: its request id, the security headers, and
-  // `Connection: close` once the process is stopping (a client keeping its connection alive, as
-  // kube-proxy keeps established ones on the old pod, would otherwise go on sending to a pod about
-  // to close).
+  // `Connection: close` once stopping (a kept-alive connection, as kube-proxy keeps them, would go
+  // on sending to a pod about to close).
   //
-  // The request then goes on in the next turn of the event loop (setImmediate), together with the
-  // others read in this turn, so that their answers are written back to back rather than each
-  // between the reads of the others: a write that wakes a peer costs far more than one to a peer
-  // already awake. bench:http on this 2-vCPU VM: ~150 → ~100 µs of CPU per authenticated GET
-  // under load. It costs a request at most the work of this hook for the others read with it.
-  // With the request limits on, their hook holds the requests together instead: those of a turn go
-  // to Redis in one call and go on together when its verdicts come back.
+  // The request goes on in the next turn of the event loop (setImmediate), with the others read in
+  // this turn, so that their answers are written back to back: a write that wakes a peer costs far
+  // more than one to a peer already awake (bench:http, 2 vCPU: ~150 → ~100 µs of CPU per
+  // authenticated GET under load). It costs a request at most this hook's work for the others.
+  // With the request limits on, their hook holds a turn's requests together instead (one call to
+  // Redis, then on together with its verdicts).
   const limiter = app.get(RequestLimiter);
   fastify.addHook('onRequest', (req, reply, done) => {
     void reply.header('x-request-id', req.id);
@@ -102,7 +99,12 @@ export function configureApi(app: NestFastifyApplication, logger: Logger): Route
   setApiPrefix(app);
   app.useGlobalFilters(new ApiExceptionFilter(routes, logger));
   app.useGlobalPipes(new ApiValidationPipe());
-  setUpOpenApi(app);
+  SwaggerModule.setup(DOCS_PATH.slice(1), app, buildOpenApiDocument(app), {
+    useGlobalPrefix: false,
+    jsonDocumentUrl: OPENAPI_PATH.slice(1),
+    yamlDocumentUrl: `${API_PREFIX.slice(1)}/openapi.yaml`,
+    swaggerOptions: { persistAuthorization: true },
+  });
   return routes;
 }
 
@@ -122,15 +124,5 @@ export function setApiPrefix(app: INestApplication): void {
       'confirmation/{*path}',
       'pages/{*path}',
     ],
-  });
-}
-
-function setUpOpenApi(app: INestApplication): void {
-  const document = buildOpenApiDocument(app);
-  SwaggerModule.setup(DOCS_PATH.slice(1), app, document, {
-    useGlobalPrefix: false,
-    jsonDocumentUrl: OPENAPI_PATH.slice(1),
-    yamlDocumentUrl: `${API_PREFIX.slice(1)}/openapi.yaml`,
-    swaggerOptions: { persistAuthorization: true },
   });
 }

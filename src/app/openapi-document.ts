@@ -22,6 +22,7 @@ import {
   oauthErrorResponse,
   toJsonSchema2020,
 } from '../common/openapi/openapi-31';
+import { STATUS_TEXT } from '../common/openapi/api-errors';
 import { describeValidatedClasses } from '../common/openapi/validated-schemas';
 import { viewSchemas } from '../common/openapi/view-schema';
 import { ENTERPRISE_PREFIX } from '../common/http/enterprise-routing';
@@ -34,7 +35,6 @@ import { WEBHOOKS } from '../modules/webhooks';
 
 type Json = Record<string, unknown>;
 
-/** A class (a controller, a DTO). */
 type Class = abstract new (...args: never[]) => unknown;
 
 /** The schemes every authenticated operation accepts. */
@@ -69,36 +69,26 @@ function routeFacts(app: INestApplication): Map<string, RouteFacts> {
       const controller = wrapper.metatype as (new (...args: never[]) => object) | null;
       if (!controller) continue;
       const classPublic = Reflect.getMetadata(IS_PUBLIC, controller) === true;
-      for (const name of Object.getOwnPropertyNames(controller.prototype)) {
-        const handler = (controller.prototype as Record<string, unknown>)[name];
-        if (
-          typeof handler !== 'function' ||
-          Reflect.getMetadata(PATH_METADATA, handler) === undefined
-        )
-          continue;
+      const prototype = controller.prototype as Record<string, unknown>;
+      for (const name of Object.getOwnPropertyNames(prototype)) {
+        const handler = prototype[name];
+        if (typeof handler !== 'function') continue;
+        if (Reflect.getMetadata(PATH_METADATA, handler) === undefined) continue;
         if (Reflect.getMetadata(METHOD_METADATA, handler) === undefined) continue;
-        const args = (Reflect.getMetadata(ROUTE_ARGS_METADATA, controller, name) ?? {}) as Record<
-          string,
-          { index: number }
-        >;
-        const types = (Reflect.getMetadata(
-          'design:paramtypes',
-          controller.prototype as object,
-          name,
-        ) ?? []) as Class[];
-        const dtos = Object.entries(args)
+        const args = Reflect.getMetadata(ROUTE_ARGS_METADATA, controller, name) as
+          Record<string, { index: number }> | undefined;
+        const types = (Reflect.getMetadata('design:paramtypes', prototype, name) ?? []) as Class[];
+        const dtos = Object.entries(args ?? {})
           .filter(([key]) => {
             const type = Number(key.split(':')[0]) as RouteParamtypes;
             return type === RouteParamtypes.BODY || type === RouteParamtypes.QUERY;
           })
           .map(([, arg]) => types[arg.index])
-          .filter((type) => type && validated(type));
+          .filter((type) => type && validationsOf(type).length > 0);
         facts.set(`${controller.name}_${name}`, {
           public: classPublic || Reflect.getMetadata(IS_PUBLIC, handler) === true,
           references: dtos.some((dto) =>
-            getMetadataStorage()
-              .getTargetValidationMetadatas(dto, '', true, false)
-              .some((meta) => /I[Dd]s?$/.test(meta.propertyName)),
+            validationsOf(dto).some((meta) => /I[Dd]s?$/.test(meta.propertyName)),
           ),
           dtos,
         });
@@ -107,8 +97,8 @@ function routeFacts(app: INestApplication): Map<string, RouteFacts> {
   return facts;
 }
 
-function validated(type: Class): boolean {
-  return getMetadataStorage().getTargetValidationMetadatas(type, '', true, false).length > 0;
+function validationsOf(type: Class): ValidationMetadata[] {
+  return getMetadataStorage().getTargetValidationMetadatas(type, '', true, false);
 }
 
 /**
@@ -118,12 +108,7 @@ function validated(type: Class): boolean {
  */
 export function validationCodes(dto: Class): string[] {
   const codes = new Set<string>();
-  const metas: ValidationMetadata[] = getMetadataStorage().getTargetValidationMetadatas(
-    dto,
-    '',
-    true,
-    false,
-  );
+  const metas = validationsOf(dto);
   for (const meta of metas) {
     const attribute = snake(meta.propertyName);
     codes.add(`invalid_${attribute}`);
@@ -138,6 +123,14 @@ export function validationCodes(dto: Class): string[] {
     if (!optional || meta.type === 'isDefined') codes.add(`required_${attribute}`);
   }
   return [...codes];
+}
+
+/** Every operation of the document, with its path and method. */
+function operationsOf(document: OpenAPIObject) {
+  return Object.entries(document.paths as Record<string, Record<string, Json>>).flatMap(
+    ([path, item]) =>
+      Object.entries(item).map(([method, operation]) => ({ path, method, operation })),
+  );
 }
 
 /** The schemas a response reaches (through `$ref`s): those that are closed to extra fields. */
@@ -157,18 +150,9 @@ function responseSchemaNames(document: OpenAPIObject): Set<string> {
     }
     Object.values(node).forEach(visit);
   };
-  for (const item of Object.values(document.paths))
-    for (const operation of Object.values(item as Json)) visit((operation as Json).responses);
+  for (const { operation } of operationsOf(document)) visit(operation.responses);
   return names;
 }
-
-const STATUS_TEXT: Record<number, string> = {
-  400: 'Bad Request',
-  401: 'Unauthorized',
-  413: 'Payload Too Large',
-  415: 'Unsupported Media Type',
-  429: 'Too Many Requests',
-};
 
 /**
  * What every operation may answer, and what every JSON body may get refused for. An operation on a
@@ -180,16 +164,17 @@ function completeOperation(
   operation: Json,
   facts: RouteFacts | undefined,
 ): void {
-  const responses = operation.responses as Json;
+  const responses = operation.responses as Record<string, Json>;
   // Refusals are JSON whatever the operation produces (a `text/calendar` feed, for one).
   for (const [status, response] of Object.entries(responses)) {
-    const media = (response as Json).content as Record<string, Json> | undefined;
+    const media = response.content as Record<string, Json> | undefined;
     if (Number(status) >= 400 && media && !media['application/json'] && !media['text/html'])
-      (response as Json).content = { 'application/json': Object.values(media)[0] };
+      response.content = { 'application/json': Object.values(media)[0] };
   }
-  if (facts?.public !== true && (path.includes('{') || facts?.references))
+  const isPublic = facts?.public ?? false;
+  if (!isPublic && (path.includes('{') || facts?.references))
     addErrorCodes(responses, 403, ['forbidden'], "Forbidden: another account's resource.");
-  if (path.includes('{') && facts?.public !== true)
+  if (path.includes('{') && !isPublic)
     addErrorCodes(responses, 404, ['not_found'], 'Not Found: nothing there.');
   for (const parameter of (operation.parameters ?? []) as Json[]) {
     const schema = parameter.schema as Json | undefined;
@@ -200,9 +185,7 @@ function completeOperation(
     )
       parameter.schema = { type: 'integer', minimum: 1, maximum: 2147483647 };
   }
-  for (const response of Object.values(responses))
-    if (!(response as Json).description) (response as Json).description = 'OK';
-  const isPublic = facts?.public ?? false;
+  for (const response of Object.values(responses)) response.description ||= 'OK';
   if (!isPublic) {
     // The enterprise API's own endpoints say their scheme (`@EnterpriseApi()`).
     if (!path.startsWith(ENTERPRISE_PREFIX)) operation.security = API_SECURITY;
@@ -243,10 +226,7 @@ function completeOperation(
     headers: { 'Retry-After': { $ref: '#/components/headers/RetryAfter' } },
   };
   for (const [status, response] of Object.entries(responses))
-    if (Number(status) >= 400) {
-      const description = (response as Json).description;
-      if (!description) (response as Json).description = STATUS_TEXT[Number(status)] ?? 'Error';
-    }
+    if (Number(status) >= 400) response.description ||= STATUS_TEXT[Number(status)] ?? 'Error';
 }
 
 const built = new WeakMap<INestApplication, OpenAPIObject>();
@@ -281,7 +261,7 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
       .setVersion('1.1')
       .setDescription(DESCRIPTION)
       .addServer('/', 'This service (the API at /api/v1, OAuth at /oauth2)')
-      .addBasicAuth({ type: 'http', scheme: 'basic', description: 'User ID and API key.' }, 'basic')
+      .addBasicAuth(basicAuth('User ID and API key.'), 'basic')
       .addBearerAuth(
         {
           type: 'http',
@@ -293,21 +273,14 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
         'bearer',
       )
       .addBasicAuth(
-        {
-          type: 'http',
-          scheme: 'basic',
-          description: "A partner app's client id and secret (POST /oauth2/token, /disconnect).",
-        },
+        basicAuth("A partner app's client id and secret (POST /oauth2/token, /disconnect)."),
         'oauthClient',
       )
       .addBasicAuth(
-        {
-          type: 'http',
-          scheme: 'basic',
-          description:
-            'The enterprise API: enterprise id and its API key. Every `/api/v1` route is served ' +
+        basicAuth(
+          'The enterprise API: enterprise id and its API key. Every `/api/v1` route is served ' +
             'under `/api/enterprise/v1/users/{userId}/` for a member account (see the tag `enterprise`).',
-        },
+        ),
         ENTERPRISE_SECURITY,
       )
       .addTag(
@@ -348,18 +321,16 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
   return finished;
 }
 
+function basicAuth(description: string) {
+  return { type: 'http', scheme: 'basic', description } as const;
+}
+
 function finishDocument(document: OpenAPIObject, facts: Map<string, RouteFacts>): OpenAPIObject {
   const out = document as OpenAPIObject & Json;
   out.openapi = '3.1.0';
   out.jsonSchemaDialect = 'https://spec.openapis.org/oas/3.1/dialect/base';
-  for (const [path, item] of Object.entries(document.paths))
-    for (const [method, operation] of Object.entries(item as Json))
-      completeOperation(
-        path,
-        method,
-        operation as Json,
-        facts.get((operation as Json).operationId as string),
-      );
+  for (const { path, method, operation } of operationsOf(document))
+    completeOperation(path, method, operation, facts.get(operation.operationId as string));
   const components = document.components as Json;
   components.headers = {
     RetryAfter: {
@@ -367,17 +338,15 @@ function finishDocument(document: OpenAPIObject, facts: Map<string, RouteFacts>)
       schema: { type: 'integer', minimum: 1 },
     },
   };
-  const schemas = (components.schemas ?? {}) as Json;
+  const schemas: Json = { ...(components.schemas as Json), ...Object.fromEntries(viewSchemas()) };
   components.schemas = schemas;
-  for (const [name, schema] of viewSchemas()) schemas[name] = schema;
   const answered = responseSchemaNames(document);
   for (const name of answered) closeObjects(schemas[name]);
   for (const [name, schema] of Object.entries(schemas))
     if (!answered.has(name)) anyTypeForUntyped(schema as Json);
-  for (const item of Object.values(document.paths))
-    for (const operation of Object.values(item as Json))
-      for (const response of Object.values((operation as Json).responses as Json))
-        closeObjects((response as Json).content);
+  for (const { operation } of operationsOf(document))
+    for (const response of Object.values(operation.responses as Record<string, Json>))
+      closeObjects(response.content);
   // By name: the order swagger meets them in depends on how the app was made (preview or not), and
   // the generated client (test/generated/v1.d.ts) must not change with it.
   components.schemas = Object.fromEntries(

@@ -6,19 +6,20 @@ export class ConfigError extends Error {
   override readonly name = 'ConfigError';
 }
 
+/** Throws a ConfigError naming each problem, when there is one. */
+function refuse(problems: string[]): void {
+  if (problems.length > 0)
+    throw new ConfigError(`Invalid configuration:\n  ${problems.join('\n  ')}`);
+}
+
 /** Validates the raw environment; throws a ConfigError naming every bad variable. */
 export function parseEnvironment(raw: NodeJS.ProcessEnv): Environment {
-  const known = Object.keys(new Environment());
   const input: Record<string, string> = {};
-  for (const key of [...known, 'PUBLIC_URL', 'APP_SECRET']) {
-    const value = raw[key];
-    if (value !== undefined && value !== '') input[key] = value;
-  }
+  for (const key of Object.keys(new Environment())) if (raw[key]) input[key] = raw[key];
   // DB_PASSWORD and REDIS_PASSWORD may legitimately be empty strings.
   const env = plainToInstance(Environment, input);
-  const errors = validateSync(env, { whitelist: true, forbidUnknownValues: true });
-  if (errors.length > 0) {
-    const lines = errors.map((e) => {
+  refuse(
+    validateSync(env, { whitelist: true, forbidUnknownValues: true }).map((e) => {
       const constraints = e.constraints ?? {};
       // A value of the wrong type fails its range too; the type is what to tell.
       const reason = constraints.isInt ?? constraints.isBoolean ?? Object.values(constraints)[0];
@@ -26,19 +27,12 @@ export function parseEnvironment(raw: NodeJS.ProcessEnv): Environment {
         ? `${input[e.property]?.length ?? 0} characters`
         : JSON.stringify(input[e.property]);
       return `${e.property}: ${reason} (got ${got})`;
-    });
-    throw new ConfigError(`Invalid configuration:\n  ${lines.join('\n  ')}`);
-  }
-  if (env.NODE_ENV === 'production' && !env.APP_SECRET) {
-    throw new ConfigError(
-      'Invalid configuration:\n  APP_SECRET: must be set in production (at least 32 characters)',
-    );
-  }
-  if (env.BULL_BOARD_ENABLED && env.OPERATOR_PASSWORD.length < 16) {
-    throw new ConfigError(
-      'Invalid configuration:\n  OPERATOR_PASSWORD: must be at least 16 characters when BULL_BOARD_ENABLED=true',
-    );
-  }
+    }),
+  );
+  if (env.NODE_ENV === 'production' && !env.APP_SECRET)
+    refuse(['APP_SECRET: must be set in production (at least 32 characters)']);
+  if (env.BULL_BOARD_ENABLED && env.OPERATOR_PASSWORD.length < 16)
+    refuse(['OPERATOR_PASSWORD: must be at least 16 characters when BULL_BOARD_ENABLED=true']);
   // A phase's timeout longer than the whole attempt's would never fire; a slow receiver allowed
   // more deliveries in flight than a healthy one would be rewarded for being slow.
   const notAbove = [
@@ -46,26 +40,23 @@ export function parseEnvironment(raw: NodeJS.ProcessEnv): Environment {
     ['WEBHOOK_HEADERS_TIMEOUT_MS', 'WEBHOOK_TIMEOUT_MS'],
     ['WEBHOOK_SLOW_TARGET_IN_FLIGHT', 'WEBHOOK_TARGET_IN_FLIGHT'],
   ] as const;
-  const above = notAbove.filter(([key, limit]) => env[key] > env[limit]);
-  if (above.length > 0)
-    throw new ConfigError(
-      `Invalid configuration:\n  ${above.map(([key, limit]) => `${key}: must not exceed ${limit} (got ${env[key]} > ${env[limit]})`).join('\n  ')}`,
-    );
+  refuse(
+    notAbove
+      .filter(([key, limit]) => env[key] > env[limit])
+      .map(([key, limit]) => `${key}: must not exceed ${limit} (got ${env[key]} > ${env[limit]})`),
+  );
   // A replica serving reads lags at most the bound, and its lag is known a check interval late: an
   // account reading its own write on the primary for longer than both always sees it.
   const replicasNeed = env.DB_REPLICA_MAX_LAG_S * 1000 + env.DB_REPLICA_CHECK_INTERVAL_MS;
   if (env.DB_REPLICAS !== '' && env.DB_READ_YOUR_WRITES_MS <= replicasNeed)
-    throw new ConfigError(
-      `Invalid configuration:\n  DB_READ_YOUR_WRITES_MS: must exceed DB_REPLICA_MAX_LAG_S × 1000 + DB_REPLICA_CHECK_INTERVAL_MS (${replicasNeed}) when DB_REPLICAS is set (got ${env.DB_READ_YOUR_WRITES_MS})`,
+    refuse([
+      `DB_READ_YOUR_WRITES_MS: must exceed DB_REPLICA_MAX_LAG_S × 1000 + DB_REPLICA_CHECK_INTERVAL_MS (${replicasNeed}) when DB_REPLICAS is set (got ${env.DB_READ_YOUR_WRITES_MS})`,
+    ]);
+  if (env.SMS_DRIVER === 'http')
+    refuse(
+      (['SMS_API_URL', 'SMS_ACCOUNT_SID', 'SMS_AUTH_TOKEN', 'SMS_FROM'] as const)
+        .filter((key) => env[key] === '')
+        .map((key) => `${key}: must be set when SMS_DRIVER=http`),
     );
-  if (env.SMS_DRIVER === 'http') {
-    const missing = ['SMS_API_URL', 'SMS_ACCOUNT_SID', 'SMS_AUTH_TOKEN', 'SMS_FROM'].filter(
-      (key) => env[key as keyof Environment] === '',
-    );
-    if (missing.length > 0)
-      throw new ConfigError(
-        `Invalid configuration:\n  ${missing.map((key) => `${key}: must be set when SMS_DRIVER=http`).join('\n  ')}`,
-      );
-  }
   return env;
 }

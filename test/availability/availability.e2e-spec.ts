@@ -1,4 +1,8 @@
+import { QueryBus } from '@nestjs/cqrs';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { DataSource } from 'typeorm';
+import { Account } from '../../src/modules/accounts';
+import { AvailableDatesWithTimesQuery } from '../../src/modules/availability';
 import { type ApiClient, apiClient, apiError } from '../support/api-client';
 import { insertAppointment } from '../support/availability-fixtures';
 import { createAddon, createAppointmentType, createCalendar } from '../support/catalog-fixtures';
@@ -428,6 +432,110 @@ describe('Availability: /availability/* (e2e)', () => {
         slot('09:00'),
         slot('12:00'),
       ]);
+    });
+  });
+
+  describe("the scheduling page's date step (AvailableDatesWithTimesQuery)", () => {
+    /** The query's answer, and what `/availability/dates` and `/times` answer for the same. */
+    async function both(type: number, month: string, date: string, extra = '') {
+      const owner = await app.get(DataSource).getRepository(Account).findOneByOrFail({
+        id: account.id,
+      });
+      const timezone = /timezone=([^&]+)/.exec(extra)?.[1];
+      const calendarID = /calendarID=(\d+)/.exec(extra)?.[1];
+      const request = {
+        appointmentTypeID: type,
+        calendarID: calendarID === undefined ? undefined : Number(calendarID),
+        timezone: timezone === undefined ? undefined : decodeURIComponent(timezone),
+        month,
+        date,
+      };
+      const read = await app
+        .get(QueryBus)
+        .execute(new AvailableDatesWithTimesQuery(owner, request, Date.now()));
+      const base = `appointmentTypeID=${type}${extra}`;
+      return {
+        read,
+        answer: { dates: read.dates, times: read.times },
+        api: {
+          dates: (await api.get(`/availability/dates?${base}&month=${month}`)).body as unknown,
+          times: (await api.get(`/availability/times?${base}&date=${date}`)).body as unknown,
+        },
+      };
+    }
+
+    it("answers the month's dates and the day's times as /dates and /times do", async () => {
+      const { type } = await service();
+      const second = await createCalendar(api, {
+        timezone: 'America/New_York',
+        hours: NY_HOURS,
+      });
+      const shared = await createAppointmentType(api, {
+        duration: 60,
+        calendarIDs: [(await service()).calendar, second],
+        ...HORIZON,
+      });
+      await insertAppointment(app, {
+        accountId: account.id,
+        appointmentTypeId: shared,
+        calendarId: second,
+        start: `${MONDAY}T10:00:00-04:00`,
+        minutes: 60,
+      });
+      const cases: [number, string, string, string][] = [
+        [type, '2030-06', MONDAY, ''],
+        [type, '2030-06', '2030-06-04', ''],
+        [shared, '2030-06', MONDAY, ''],
+        [shared, '2030-06', MONDAY, `&calendarID=${second}`],
+        // Seen from Tokyo, New York's Monday afternoon is Tuesday; the month's last day too.
+        [type, '2030-06', '2030-06-04', '&timezone=Asia%2FTokyo'],
+        [type, '2030-07', '2030-07-02', '&timezone=Asia%2FTokyo'],
+        // A date outside the month: its own day's times.
+        [type, '2030-07', MONDAY, ''],
+      ];
+      // What it was asked about: the type, its calendars (ascending id) and its live addons.
+      const addon = await createAddon(api, { name: 'Extra care', duration: 15 });
+      await api.put(`/appointment-types/${shared}`, { addonIDs: [addon] });
+      const { read } = await both(shared, '2030-06', MONDAY);
+      expect(read.type).toMatchObject({ id: shared, duration: 60, active: true });
+      expect(read.calendarIds).toContain(second);
+      const view = (await api.get(`/appointment-types/${shared}`)).body as {
+        calendarIDs: number[];
+        addonIDs: number[];
+      };
+      expect({ calendarIds: read.calendarIds, addonIds: read.addonIds }).toEqual({
+        calendarIds: view.calendarIDs,
+        addonIds: [addon],
+      });
+      expect(view.addonIDs).toEqual([addon]);
+      for (const [id, month, date, extra] of cases) {
+        const { answer, api: expected } = await both(id, month, date, extra);
+        expect({ month, date, extra, ...answer }).toEqual({ month, date, extra, ...expected });
+      }
+      // Two calendars: the account's zone; one of them busy at 10:00 in New York.
+      expect((await both(shared, '2030-06', MONDAY)).answer.times).toContainEqual({
+        time: `${MONDAY}T09:00:00-0500`,
+        slotsAvailable: 1,
+      });
+    });
+
+    it("answers a class type's sessions with their free seats as /dates and /times do", async () => {
+      const calendar = await createCalendar(api, {
+        timezone: 'America/New_York',
+        hours: NY_HOURS,
+      });
+      const yoga = await createAppointmentType(api, {
+        duration: 60,
+        type: 'class',
+        classSize: 3,
+        calendarIDs: [calendar],
+        ...HORIZON,
+      });
+      for (const datetime of [`${MONDAY}T07:00`, `${MONDAY}T18:00`, '2030-06-05T07:00'])
+        await api.post('/classes', { appointmentTypeID: yoga, calendarID: calendar, datetime });
+      const { answer, api: expected } = await both(yoga, '2030-06', MONDAY);
+      expect(answer).toEqual(expected);
+      expect(answer.times).toEqual([slot('07:00', 3), slot('18:00', 3)]);
     });
   });
 

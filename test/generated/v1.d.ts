@@ -3025,12 +3025,12 @@ export interface components {
             expiration: string | null;
         };
         CreateAddonRequest: {
-            /** @description Not blank. One line of text. */
-            name: string;
             duration?: number;
             /** @description An amount of money, not negative, at most two decimals: `10`, `10.5`, `"10.50"`. */
             price?: string | number;
             private?: boolean;
+            /** @description Not blank. One line of text. */
+            name: string;
         };
         CreateBlockRequest: {
             /** @description The first moment blocked. `YYYY-MM-DDThh:mm:ss±hhmm`, or with `±hh:mm`, `Z`, a space for the `T`, without seconds, with a fraction; without an offset the local time is read in the calendar's zone (else the account's). A local time that a DST change skips is refused, and so is a year (as written, whatever the offset) outside 1900–2999. */
@@ -3123,13 +3123,6 @@ export interface components {
             notes?: string | null;
         };
         CreateCouponRequest: {
-            code?: string;
-            /** @description Not blank. One line of text. */
-            name: string;
-            /** @enum {string} */
-            discountType: "percentage" | "price";
-            /** @description An amount of money, not negative, at most two decimals: `10`, `10.5`, `"10.50"`. */
-            discountAmount: string | number;
             appointmentTypeIDs?: number[];
             /**
              * Format: date
@@ -3137,14 +3130,21 @@ export interface components {
              * @example 2030-06-03
              */
             expiration?: string;
-        };
-        CreateFormRequest: {
+            code?: string;
             /** @description Not blank. One line of text. */
             name: string;
+            /** @enum {string} */
+            discountType: "percentage" | "price";
+            /** @description An amount of money, not negative, at most two decimals: `10`, `10.5`, `"10.50"`. */
+            discountAmount: string | number;
+        };
+        CreateFormRequest: {
             /** @description Text; lines may be separated by CR, LF or TAB. */
             description?: string;
             hidden?: boolean;
             fields?: components["schemas"]["FormFieldRequest"];
+            /** @description Not blank. One line of text. */
+            name: string;
         };
         CreateLabelRequest: {
             /** @description Not blank. One line of text. */
@@ -3186,6 +3186,9 @@ export interface components {
             notes?: string;
         };
         CreateProductRequest: {
+            hidden?: boolean;
+            expires?: number;
+            appointmentTypeCounts?: unknown;
             /** @description Not blank. One line of text. */
             name: string;
             /** @description Text; lines may be separated by CR, LF or TAB. */
@@ -3194,9 +3197,6 @@ export interface components {
             price: string | number;
             /** @enum {string} */
             type: "appointments" | "gift" | "subscription";
-            hidden?: boolean;
-            expires?: number;
-            appointmentTypeCounts?: unknown;
         };
         CreateSlotHoldRequest: {
             /**
@@ -3619,12 +3619,12 @@ export interface components {
             timezone?: string;
         };
         UpdateAddonRequest: {
-            /** @description May be left out, not emptied. One line of text. */
-            name?: string;
             duration?: number;
             /** @description An amount of money, not negative, at most two decimals: `10`, `10.5`, `"10.50"`. */
             price?: string | number;
             private?: boolean;
+            /** @description May be left out, not emptied. One line of text. */
+            name?: string;
         };
         UpdateAppointmentRequest: {
             firstName?: string;
@@ -3674,13 +3674,6 @@ export interface components {
             notes?: string | null;
         };
         UpdateCouponRequest: {
-            code?: string;
-            /** @description May be left out, not emptied. One line of text. */
-            name?: string;
-            /** @enum {string} */
-            discountType?: "percentage" | "price";
-            /** @description An amount of money, not negative, at most two decimals: `10`, `10.5`, `"10.50"`. */
-            discountAmount?: string | number;
             appointmentTypeIDs?: number[];
             /**
              * Format: date
@@ -3688,14 +3681,21 @@ export interface components {
              * @example 2030-06-03
              */
             expiration?: string;
-        };
-        UpdateFormRequest: {
+            code?: string;
             /** @description May be left out, not emptied. One line of text. */
             name?: string;
+            /** @enum {string} */
+            discountType?: "percentage" | "price";
+            /** @description An amount of money, not negative, at most two decimals: `10`, `10.5`, `"10.50"`. */
+            discountAmount?: string | number;
+        };
+        UpdateFormRequest: {
             /** @description Text; lines may be separated by CR, LF or TAB. */
             description?: string;
             hidden?: boolean;
             fields?: components["schemas"]["FormFieldRequest"];
+            /** @description May be left out, not emptied. One line of text. */
+            name?: string;
         };
         UpdateLabelRequest: {
             /** @description May be left out, not emptied. One line of text. */
@@ -3703,6 +3703,9 @@ export interface components {
             color?: string;
         };
         UpdateProductRequest: {
+            hidden?: boolean;
+            expires?: number;
+            appointmentTypeCounts?: unknown;
             /** @description May be left out, not emptied. One line of text. */
             name?: string;
             /** @description Text; lines may be separated by CR, LF or TAB. */
@@ -3711,9 +3714,6 @@ export interface components {
             price?: string | number;
             /** @enum {string} */
             type?: "appointments" | "gift" | "subscription";
-            hidden?: boolean;
-            expires?: number;
-            appointmentTypeCounts?: unknown;
         };
         UpdateSettingsRequest: {
             timezone?: string;

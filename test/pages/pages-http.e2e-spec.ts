@@ -1,4 +1,5 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { createAppointmentType, createCalendar } from '../support/catalog-fixtures';
 import { startApi } from '../support/test-app';
 import { testConfig } from '../support/test-environment';
 import { type Shop, ZONE, bookThroughApi, emailOf, openShop } from './pages-fixtures';
@@ -132,6 +133,57 @@ describe('Client pages over HTTP: safety (e2e)', () => {
         ),
       );
       expect(res.headers['x-frame-options']).toBeUndefined();
+    }
+  });
+
+  it("the date step of a type named with a date and a zone shows the type's calendars and addons, and no type the page does not offer", async () => {
+    const step = (type: number, s = shop) =>
+      `/schedule/${s.account.id}?appointmentType=${type}&timezone=${encodeURIComponent(ZONE)}&date=2030-06-03`;
+    const second = await createCalendar(shop.api, {
+      name: 'Dr. Jones',
+      timezone: ZONE,
+      hours: { monday: [{ start: '09:00', end: '10:00' }] },
+    });
+    await shop.api.put(`/appointment-types/${shop.type}`, {
+      calendarIDs: [shop.calendar, second],
+    });
+    const page = await get(step(shop.type));
+    expect(page.statusCode).toBe(200);
+    expect(page.body).toContain('<strong>Consultation</strong>, 30 minutes, $40.00');
+    expect(page.body).toContain(`<option value="${second}">Dr. Jones</option>`);
+    expect(page.body).toContain('Scalp massage');
+    expect(page.body).toContain('value="2030-06-03" checked/>');
+    expect(page.body).toContain('value="2030-06-03T09:00:00-0400" required checked/>');
+
+    const closed = 'No appointments can be booked here at the moment.';
+    const inactive = await createAppointmentType(shop.api, {
+      name: 'Closed for now',
+      duration: 30,
+      active: false,
+      calendarIDs: [shop.calendar],
+    });
+    const uncalendared = await createAppointmentType(shop.api, { name: 'Nowhere', duration: 30 });
+    const deleted = await createAppointmentType(shop.api, {
+      name: 'Gone',
+      duration: 30,
+      calendarIDs: [shop.calendar],
+    });
+    await shop.api.delete(`/appointment-types/${deleted}`);
+    const other = await openShop(app, 'Other Clinic');
+    for (const url of [
+      step(inactive),
+      step(uncalendared),
+      step(deleted),
+      step(other.type),
+      step(shop.type, other),
+    ]) {
+      const res = await get(url);
+      expect({ url, status: res.statusCode, closed: res.body.includes(closed) }).toEqual({
+        url,
+        status: 200,
+        closed: true,
+      });
+      expect(res.body).not.toContain('id="date-form"');
     }
   });
 

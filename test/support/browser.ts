@@ -125,6 +125,26 @@ async function chromiumToLaunch(): Promise<{ executablePath: string; env: NodeJS
 }
 
 /**
+ * Starts Chromium, trying again when it dies while starting. The packaged build now and then
+ * crashes (SIGSEGV) before it answers on its pipe on a loaded 2-core machine ("Target page, context
+ * or browser has been closed" from launch): a crash of the browser binary at start, before any
+ * page of ours is loaded, so a second start is a new browser and hides nothing about the service.
+ * A crash after launch still fails the test.
+ */
+async function startWithRetry<T>(start: () => Promise<T>, attempts = 3): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await start();
+    } catch (err) {
+      if (attempt >= attempts) throw err;
+      process.stderr.write(
+        `Chromium did not start (attempt ${attempt}): ${String(err).split('\n')[0]}\n`,
+      );
+    }
+  }
+}
+
+/**
  * Launches headless Chromium, driven by playwright-core, with a new empty profile. Every browser
  * test launches through here (or launchChromium).
  */
@@ -132,20 +152,23 @@ export async function launchBrowser(
   options: { javaScriptEnabled?: boolean } = {},
 ): Promise<TestBrowser> {
   const { executablePath, env } = await chromiumToLaunch();
-  const userDataDir = await mkdtemp(join(tmpdir(), 'test-chromium-'));
-  let context: BrowserContext;
-  try {
-    context = await chromium.launchPersistentContext(userDataDir, {
-      executablePath,
-      headless: true,
-      args: CHROMIUM_ARGS,
-      env,
-      ...options,
-    });
-  } catch (err) {
-    await rm(userDataDir, { recursive: true, force: true });
-    throw err;
-  }
+  // A profile of its own for every attempt: a browser that crashed may have left its lock behind.
+  const { context, userDataDir } = await startWithRetry(async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'test-chromium-'));
+    try {
+      const launched = await chromium.launchPersistentContext(dir, {
+        executablePath,
+        headless: true,
+        args: CHROMIUM_ARGS,
+        env,
+        ...options,
+      });
+      return { context: launched, userDataDir: dir };
+    } catch (err) {
+      await rm(dir, { recursive: true, force: true });
+      throw err;
+    }
+  });
   return {
     context,
     close: async () => {
@@ -162,5 +185,7 @@ export async function launchBrowser(
  */
 export async function launchChromium(): Promise<Browser> {
   const { executablePath, env } = await chromiumToLaunch();
-  return chromium.launch({ executablePath, headless: true, args: CHROMIUM_ARGS, env });
+  return startWithRetry(() =>
+    chromium.launch({ executablePath, headless: true, args: CHROMIUM_ARGS, env }),
+  );
 }

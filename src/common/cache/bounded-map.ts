@@ -1,8 +1,4 @@
-/**
- * A Map of at most `maxEntries` entries: setting a new key while full first drops the entry set
- * longest ago. The per-process memos and caches of the hot paths are these, so that none grows with
- * what clients send.
- */
+/** A Map of at most `maxEntries`, the oldest dropped first: memos that clients cannot grow. */
 export class BoundedMap<K, V> extends Map<K, V> {
   constructor(private readonly maxEntries: number) {
     super();

@@ -15,17 +15,11 @@ interface Kept<V> {
 }
 
 /**
- * Answers computed from one account's data, kept by one process: every kept answer of the service
- * is one of these (docs/availability-cache.md). An answer is served only while
- * - its account's write epoch (AccountEpochs) is the one the caller read *before* it read the
- *   answer's data: UnitOfWork bumps the epoch after every commit for the account, on any process, so
- *   an answer that may have missed a write is never served;
- * - the clock has not passed the answer's own `validUntil` (what the clock alone may change);
- * - and at most `ttlMs` after it was computed (a write no UnitOfWork covered, such as a hand-run
- *   statement, is seen within that; the epoch's key outlives it, see AccountEpochs).
- *
- * At most `maxEntries` answers, the oldest kept dropped first. Answers are frozen (with their
- * items or fields): callers share them. With `ttlMs` 0 nothing is kept.
+ * Answers computed from one account's data, kept by one process (docs/availability-cache.md),
+ * frozen (callers share them), served only while the account's write epoch is the one the caller
+ * read *before* the answer's data (UnitOfWork bumps it after every commit: an answer that may have
+ * missed a write is never served), before the answer's `validUntil`, and within `ttlMs` (a write no
+ * UnitOfWork covered is seen within that). With `ttlMs` 0 nothing is kept.
  */
 export class EpochCache<K, V extends object> {
   private readonly kept: BoundedMap<K, Kept<V>>;

@@ -1,14 +1,10 @@
 import { BoundedMap } from './bounded-map';
 
 /**
- * Values by key, each kept `ttlMs` after it was read, at most `maxEntries` of them (the oldest
- * read is dropped first). Concurrent loads of one key share one read, and a read that was in flight
- * while anything was deleted is not kept: it may hold what the deletion meant to forget (a rotated
- * key, a disabled token). With `ttlMs` 0 nothing is kept.
- *
- * The per-process caches of authentication (accounts by user ID, OAuth tokens by hash) are these:
- * an authenticated request costs no query while its entry is fresh. Such a cache may be suspended
- * (see suspend): while it cannot hear of deletions made elsewhere, it answers nothing.
+ * Values by key, each kept `ttlMs` after it was read, at most `maxEntries` (the oldest dropped
+ * first): the per-process caches of authentication. Concurrent loads of one key share one read,
+ * and a read in flight while anything was deleted is not kept: it may hold what the deletion meant
+ * to forget (a rotated key, a disabled token). While suspended it answers nothing.
  */
 export class TtlCache<K, V> {
   private readonly entries: BoundedMap<K, { value: V; expiresAt: number }>;
@@ -25,7 +21,6 @@ export class TtlCache<K, V> {
     this.entries = new BoundedMap(maxEntries);
   }
 
-  /** The value kept for `key`, when it is still fresh. */
   get(key: K): V | undefined {
     if (!this.trusted) return undefined;
     const entry = this.entries.get(key);
@@ -38,10 +33,7 @@ export class TtlCache<K, V> {
     return fresh !== undefined ? Promise.resolve(fresh) : this.load(key, read, keep);
   }
 
-  /**
-   * What `read` answers now (one read at a time per key), kept when `keep` says it is worth keeping
-   * (unknown ids and tokens are not: probes would crowd out real entries).
-   */
+  /** What `read` answers now (one read per key at a time), kept if `keep` (not unknown tokens). */
   load(key: K, read: () => Promise<V>, keep: (value: V) => boolean): Promise<V> {
     let pending = this.loading.get(key);
     if (!pending) {
@@ -62,20 +54,13 @@ export class TtlCache<K, V> {
       if (matches(key, entry.value)) this.entries.delete(key);
   }
 
-  /**
-   * Forgets everything and, until resume(), neither answers nor keeps: every read goes to `read`.
-   * For the time its owner cannot hear of the deletions other processes ask for (their messages
-   * would be lost): nothing kept could be trusted.
-   */
+  /** Forgets all and, until resume(), neither answers nor keeps: its owner hears of no deletion. */
   suspend(): void {
     this.trusted = false;
     this.clear();
   }
 
-  /**
-   * Forgets everything (what was kept may have missed a deletion meanwhile; so may a read in flight,
-   * which is not kept either) and keeps values again.
-   */
+  /** Forgets all (it may have missed a deletion; so may a read in flight), then keeps again. */
   resume(): void {
     this.clear();
     this.trusted = true;

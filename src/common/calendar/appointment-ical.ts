@@ -10,6 +10,8 @@ import ical, {
 /** The PRODID of everything the service writes in iCalendar. */
 const PROD_ID = { company: 'scheduling-service', product: 'appointments', language: 'EN' };
 
+type Person = { name: string; email: string };
+
 /** What an appointment's VEVENT says (built from the row, whichever module reads it). */
 export interface AppointmentEventFacts {
   id: number;
@@ -25,11 +27,7 @@ export interface AppointmentEventFacts {
   updatedAt: Date;
 }
 
-/**
- * The UID of an appointment's event: stable for its whole life (reschedules included), and unique
- * to this service's host (RFC 5545 §3.8.4.7), so that every copy a client or a staff member holds
- * is the same event to their calendar.
- */
+/** The UID of an appointment's event: stable for its life, unique to this host (RFC 5545). */
 export function appointmentUid(appointmentId: number, publicUrl: string): string {
   return `appointment-${appointmentId}@${new URL(publicUrl).hostname}`;
 }
@@ -40,18 +38,14 @@ export function newCalendar(name: string, method: ICalCalendarMethod | null = nu
 }
 
 /**
- * Adds the appointment's VEVENT to `calendar`, its times in UTC (exact whatever the reader's zone
- * database says). The one builder of an appointment's event: the feed, the e-mails and the
- * client's pages all write the same UID and SEQUENCE.
+ * Adds the appointment's VEVENT, its times in UTC: the one builder of an appointment's event, so
+ * that the feed, the e-mails and the client's pages write the same UID and SEQUENCE.
  */
 export function addAppointmentEvent(
   calendar: ICalCalendar,
   facts: AppointmentEventFacts,
   publicUrl: string,
-  people: {
-    organizer?: { name: string; email: string };
-    attendee?: { name: string; email: string };
-  } = {},
+  people: { organizer?: Person; attendee?: Person } = {},
 ): ICalEvent {
   return calendar.createEvent({
     id: appointmentUid(facts.id, publicUrl),
@@ -80,16 +74,14 @@ export function addAppointmentEvent(
 }
 
 /**
- * The `.ics` of a client's confirmation or reschedule e-mail: METHOD:REQUEST with the account as
- * ORGANIZER and the client as an ACCEPTED ATTENDEE who is asked for no reply. REQUEST (not
- * PUBLISH) is what Gmail, Outlook and Apple Mail treat as an update of the event they hold when the
- * UID matches and the SEQUENCE is higher; the client never has to answer it. A canceled
- * appointment's is METHOD:CANCEL (RFC 5546 §3.2.5).
+ * The `.ics` of a client's e-mail: METHOD:REQUEST (what mail clients treat as an update of the
+ * event they hold when the UID matches and the SEQUENCE is higher), the client an ACCEPTED ATTENDEE
+ * asked for no reply; METHOD:CANCEL for a canceled appointment (RFC 5546).
  */
 export function appointmentInvite(
   facts: AppointmentEventFacts,
   publicUrl: string,
-  people: { organizer: { name: string; email: string }; attendee: { name: string; email: string } },
+  people: { organizer: Person; attendee: Person },
 ): string {
   const calendar = newCalendar(
     facts.summary,

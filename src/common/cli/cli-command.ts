@@ -1,18 +1,13 @@
 import type { INestApplicationContext } from '@nestjs/common';
 import type { AppConfig } from '../../config/app-config';
 
-export type OptionSpec = Record<
-  string,
-  { type: 'string' | 'boolean'; multiple?: boolean; required?: boolean }
->;
-
 export type OptionValues = Record<string, string | boolean | (string | boolean)[] | undefined>;
 
 /** An operator command: `npm run cli -- <name> --option value`. Its result is printed as JSON. */
 export interface CliCommand {
   name: string;
   summary: string;
-  options: OptionSpec;
+  options: Record<string, { type: 'string' | 'boolean'; multiple?: boolean; required?: boolean }>;
   /** Adjusts the configuration the command's application starts with. */
   configure?(config: AppConfig): AppConfig;
   run(app: INestApplicationContext, options: OptionValues): Promise<unknown>;

@@ -18,9 +18,9 @@ function deriveKey(secret: string, purpose: string): Buffer {
 }
 
 /**
- * The server's secrets toolbox, keyed by APP_SECRET: reversible encryption for secrets the service
- * must use again (an API key signs webhooks; the OAuth sign-in cookie), keyed hashes for secrets it only has to recognise
- * (API keys, tokens, codes), and password hashing. Every comparison is constant-time.
+ * The server's secrets toolbox, keyed by APP_SECRET: encryption for secrets used again (an API key
+ * signs webhooks), keyed hashes for those only recognised (tokens, codes), password hashing.
+ * Every comparison is constant-time.
  */
 @Injectable()
 export class Secrets {
@@ -80,14 +80,8 @@ export class Secrets {
   async hashPassword(password: string): Promise<string> {
     const salt = randomBytes(16);
     const key = await scryptAsync(password, salt, SCRYPT);
-    return [
-      'scrypt',
-      SCRYPT.N,
-      SCRYPT.r,
-      SCRYPT.p,
-      salt.toString('base64url'),
-      key.toString('base64url'),
-    ].join('$');
+    const { N, r, p } = SCRYPT;
+    return `scrypt$${N}$${r}$${p}$${salt.toString('base64url')}$${key.toString('base64url')}`;
   }
 
   async verifyPassword(password: string, stored: string): Promise<boolean> {
@@ -118,9 +112,8 @@ function scryptAsync(
 }
 
 /**
- * The bytes of a base64url part, refusing any spelling but the one encrypt() writes: a last
- * character may carry unused bits, and Node's decoder ignores them, so without this check several
- * sealed texts (an altered one among them) would open to the same value.
+ * The bytes of a base64url part, refusing any spelling but encrypt()'s: Node ignores a last
+ * character's unused bits, so several sealed texts (an altered one) would open to the same value.
  */
 function canonicalBytes(part: string): Buffer {
   const bytes = Buffer.from(part, 'base64url');

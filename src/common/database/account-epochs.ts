@@ -6,30 +6,19 @@ import { ROOT_LOGGER } from '../logging/logging.module';
 import { createFailFastConnection, type RedisConnection } from '../queues/redis-connections';
 
 /**
- * An account's write epoch, shared by every process through Redis: a token that changes whenever
- * anything is written for the account, so that a process may keep an answer computed from the
- * account's data (see EpochCache) for as long as the token it read before computing it is
- * still the account's.
- *
- * - UnitOfWork bumps it after every commit for the account, in any process, before `run` returns
- *   (so before the response that reports the write leaves). A reader reads the token *before* it
- *   reads the data, so a
- *   write committed after that read has bumped the token by the time anyone compares: an answer is
- *   never kept under a token that outlived a write it missed.
- * - A token is random, never a counter: a key lost (Redis restarted, the key expired) starts a new
- *   token that no kept answer carries.
- * - A token lives `2 × ttlMs` after it was made, and kept answers `ttlMs` at most, so a write that
- *   could not bump (Redis unreachable for that one command, or a write no code path above covers,
- *   such as a hand-run SQL statement) is seen within `ttlMs`. Redis unreachable for a reader: no
- *   token, nothing is kept or served from what was kept.
- *
- * Off (no Redis connection, `current` answers undefined) when AVAILABILITY_CACHE_TTL_MS is 0.
+ * An account's write epoch in Redis: a token that changes whenever anything is written for the
+ * account, so that an answer computed from its data (EpochCache) may be kept while the token read
+ * before computing it is still the account's. Off when AVAILABILITY_CACHE_TTL_MS is 0.
+ * - UnitOfWork bumps it after every commit, before `run` returns. A reader reads the token *before*
+ *   the data, so a write committed after that has bumped the token by the time anyone compares.
+ * - A token is random: a key lost starts a new token that no kept answer carries.
+ * - A token lives `2 × ttlMs`, kept answers `ttlMs` at most: a write that could not bump is seen
+ *   within `ttlMs`. Redis unreachable for a reader: no token, nothing kept or served.
  */
 @Injectable()
 export class AccountEpochs implements OnApplicationShutdown {
   private readonly redis: RedisConnection | undefined;
   private readonly tokenTtlMs: number;
-  /** Bumps asked for and not sent yet, by account (see bump). */
   private readonly unsentBumps = new Map<number, Promise<void>>();
 
   constructor(
@@ -38,25 +27,18 @@ export class AccountEpochs implements OnApplicationShutdown {
   ) {
     this.tokenTtlMs = 2 * config.availability.cacheTtlMs;
     if (this.tokenTtlMs === 0) return;
-    this.redis = createFailFastConnection(config, {
-      // The reads of requests served in one turn go to Redis in one write.
-      enableAutoPipelining: true,
-    });
+    // The reads of requests served in one turn go to Redis in one write.
+    this.redis = createFailFastConnection(config, { enableAutoPipelining: true });
   }
 
   get enabled(): boolean {
     return this.redis !== undefined;
   }
 
-  private key(accountId: number): string {
-    // The account as the hash tag: its key's slot on a Redis Cluster.
-    return `account-epoch:{${accountId}}`;
-  }
-
   /**
-   * Something was written for the account (committed): every answer kept for it is stale. The
-   * bumps of one account asked for in one turn of the event loop are one command, sent in the
-   * next: a bump joins only one not sent yet, so the command is sent after every joiner's commit.
+   * Something was committed for the account: every answer kept for it is stale. The bumps of one
+   * turn of the event loop are one command, sent in the next: a bump joins only one not sent yet,
+   * so the command is sent after every joiner's commit.
    */
   bump(accountId: number): Promise<void> {
     if (this.redis === undefined) return Promise.resolve();
@@ -75,30 +57,21 @@ export class AccountEpochs implements OnApplicationShutdown {
 
   private async send(accountId: number): Promise<void> {
     try {
-      await this.redis!.set(this.key(accountId), newToken(), 'PX', this.tokenTtlMs);
+      await this.redis!.set(keyOf(accountId), newToken(), 'PX', this.tokenTtlMs);
     } catch (err) {
       this.logger.warn({ err, accountId }, 'account epoch bump failed');
     }
   }
 
-  /**
-   * The account's token now (made when it has none), or undefined when there is no cache or Redis
-   * cannot tell. Read it before reading the data an answer is computed from.
-   */
+  /** The account's token (made when none), or undefined without cache or Redis; read it first. */
   async current(accountId: number): Promise<string | undefined> {
     if (this.redis === undefined) return undefined;
     const token = newToken();
     try {
-      // One round trip: the existing token, or (none) this one, set.
-      const existing = await this.redis.set(
-        this.key(accountId),
-        token,
-        'PX',
-        this.tokenTtlMs,
-        'NX',
-        'GET',
+      // One round trip: the existing token, or this one, set.
+      return (
+        (await this.redis.set(keyOf(accountId), token, 'PX', this.tokenTtlMs, 'NX', 'GET')) ?? token
       );
-      return existing ?? token;
     } catch {
       return undefined;
     }
@@ -108,6 +81,9 @@ export class AccountEpochs implements OnApplicationShutdown {
     this.redis?.disconnect();
   }
 }
+
+/** The account as the hash tag: its key's slot on a Redis Cluster. */
+const keyOf = (accountId: number) => `account-epoch:{${accountId}}`;
 
 function newToken(): string {
   return randomBytes(9).toString('base64url');

@@ -3,10 +3,7 @@ export class ItemFailed {
   constructor(readonly error: unknown) {}
 }
 
-/**
- * Runs one batch of items: answers one result per item, in their order (an ItemFailed for an item
- * that failed alone). When it throws, every item of the batch fails with that error.
- */
+/** One result per item, in their order (ItemFailed: that item alone); a throw fails them all. */
 export type RunBatch<I, R> = (items: I[]) => Promise<(R | ItemFailed)[]>;
 
 /**
@@ -26,7 +23,6 @@ export function retryAlone<I>(run: (items: I[]) => Promise<void>): RunBatch<I, v
 }
 
 export interface BatcherOptions {
-  /** Most items one batch carries. */
   maxBatch: number;
   /** Batches running at once (each holds a MySQL connection while it runs). */
   maxInFlight: number;
@@ -39,11 +35,9 @@ interface Waiting<I, R> {
 }
 
 /**
- * Groups calls that arrive together into one batch, without a timer: a call finding a free slot
- * starts a batch at once (no wait when the process is quiet); calls made while every slot is busy
- * go together in the next batch (under load, one statement for many jobs instead of one each).
- * Each call resolves with its own item's result, or rejects with its batch's error, only once its
- * batch has run: a caller that awaits it knows its write was committed.
+ * Groups calls into batches without a timer: a call finding a free slot starts a batch at once;
+ * calls made while every slot is busy go together in the next. Each call settles with its own
+ * item's result only once its batch has run: a caller that awaits it knows its write was committed.
  */
 export class Batcher<I, R> {
   private waiting: Waiting<I, R>[] = [];

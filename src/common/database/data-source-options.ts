@@ -5,20 +5,14 @@ import { migrations } from './migrations';
 import { PREPARED_STATEMENTS_PER_CONNECTION } from './prepared';
 import type { ServerType } from './schema';
 
-/**
- * Every entity's source file, for what loads entities without the service's modules: the TypeORM
- * CLI (`ormconfig.ts`, under ts-node) and the schema test. The service registers its entities
- * through its modules (`autoLoadEntities`).
- */
+/** Every entity's source file, for what loads entities without the modules: the CLI, a test. */
 export const ENTITY_SOURCES = join(__dirname, '..', '..', '**', '*.entity.ts');
 
 /**
- * TypeORM options shared by the service and the TypeORM CLI (`ormconfig.ts`).
- *
- * Times: mysql2 reads and writes DATETIME as UTC (`timezone: 'Z'`), but the session's own zone is the
- * server's, so SQL must not use NOW()/CURRENT_TIMESTAMP for stored times: the code passes them.
- * `type` is the server's own (see prepareServer): the SQL is the same, but `migration:generate`
- * compares the entities with the schema only when TypeORM reads the server's catalog right.
+ * TypeORM options of the service and the TypeORM CLI. mysql2 reads and writes DATETIME as UTC
+ * (`timezone: 'Z'`) but the session's zone is the server's, so SQL must not use NOW() for stored
+ * times: the code passes them. `type` is the server's own (prepareServer): `migration:generate`
+ * compares the entities with the schema right only when TypeORM reads the server's catalog right.
  */
 export function dataSourceOptions(db: DatabaseConfig, type: ServerType): DataSourceOptions {
   return {
@@ -34,8 +28,7 @@ export function dataSourceOptions(db: DatabaseConfig, type: ServerType): DataSou
     // The hot statements run prepared (see prepared.ts); a small cache per connection.
     extra: { maxPreparedStatements: PREPARED_STATEMENTS_PER_CONNECTION },
     bigNumberStrings: false,
-    // mysql2 captures no stack per query (its public option): TypeORM's QueryFailedError shows
-    // the caller's stack anyway.
+    // No stack captured per query: TypeORM's QueryFailedError shows the caller's anyway.
     trace: false,
     supportBigNumbers: true,
     synchronize: false,

@@ -29,12 +29,10 @@ function shapeOf(metadata: EntityMetadata): InsertShape {
 }
 
 /**
- * Inserts whole rows of an entity with one parameterised statement and returns the first generated
- * id (a bigint: BIGINT keys stay exact) (the others follow it: InnoDB gives a multi-row insert consecutive ids). The SQL is built once
- * per entity from TypeORM's metadata: on the booking path, TypeORM's own insert() and save() spent
- * more CPU building the statement than MySQL spent running it; it runs prepared (one shape per
- * entity and row count). Every non-generated column is
- * written: a property left undefined is written as NULL, so callers give complete rows.
+ * Inserts whole rows with one prepared statement and answers the first generated id, exact (InnoDB
+ * gives a multi-row insert consecutive ids). The SQL is built once per entity from TypeORM's
+ * metadata: TypeORM's insert() spent more CPU building it than MySQL running it. Every
+ * non-generated column is written, an undefined property as NULL: callers give complete rows.
  */
 export async function insertRows<T extends ObjectLiteral>(
   manager: EntityManager,

@@ -1,22 +1,16 @@
 import type { EntityManager } from 'typeorm';
 
 /** Where a statement runs: on the pool, or inside a transaction. */
-type Db = Pick<EntityManager, 'query'>;
+export type Db = Pick<EntityManager, 'query'>;
 
 interface ResultHeader {
   affectedRows: number;
 }
 
-/**
- * Free of any lease at the time given as its one parameter: never leased, given back, or its
- * holder's lease ran out (its worker died mid-attempt).
- */
+/** Free of any lease at the time given as its parameter: never leased, given back, or run out. */
 export const NOT_LEASED_AT = '(leased_until IS NULL OR leased_until <= ?)';
 
-/**
- * A row held by a claim. The lease's end, exactly as written, is the claim's token: a holder whose
- * lease ran out and was claimed again meanwhile matches nothing, so its late writes change nothing.
- */
+/** A claimed row; the lease's end is the claim's token: a late holder's writes match nothing. */
 export interface Held {
   id: string;
   lease: Date;
@@ -29,21 +23,16 @@ function ending(set: string): string {
 
 export interface LeasedRowsOptions {
   table: string;
-  /**
-   * What else makes a row claimable besides being free of a lease: SQL whose `?` placeholders
-   * take the values each claim passes (e.g. `status = 'pending' AND next_attempt_at <= ?`).
-   */
+  /** SQL that makes a row claimable besides its lease; its `?` take the values a claim passes. */
   claimable: string;
   /** How long a claim owns its row: longer than an attempt and its recording can take. */
   leaseMs: number;
 }
 
 /**
- * A table whose rows an attempt claims for itself (columns `id`, `leased_until`, `updated_at`), so
- * that of two jobs of one row (a duplicate, a stalled one run again) at most one acts at a time,
- * without a transaction held for the attempt. Each method is one statement (claimSome two), each
- * one round trip, on the pool or in the caller's transaction: the delivery paths count them. Times
- * are the caller's clock, never NOW() (see data-source-options.ts).
+ * A table whose rows an attempt claims (`id`, `leased_until`, `updated_at`): of two jobs of a row
+ * at most one acts at a time, with no transaction held. One statement a method (claimSome two).
+ * Times are the caller's clock, never NOW() (see data-source-options.ts).
  */
 export class LeasedRows {
   private readonly claimable: string;
@@ -59,10 +48,7 @@ export class LeasedRows {
     return new Date(this.lastLease);
   }
 
-  /**
-   * Claims one row with one UPDATE, whose affected rows decide between racing claims. Answers the
-   * lease, or null when the row is not claimable (held, done, gone).
-   */
+  /** Claims one row with one UPDATE (its affected rows decide a race): the lease, or null. */
   async claimOne(db: Db, id: string, now: Date, params: unknown[] = []): Promise<Date | null> {
     const lease = this.nextLease(now);
     const header: ResultHeader = await db.query(
@@ -74,10 +60,9 @@ export class LeasedRows {
   }
 
   /**
-   * Claims those of the rows that are claimable, with one lease, inside the caller's transaction:
-   * they are locked and read first, so that the UPDATE takes exactly those and the caller knows
-   * which it holds. InnoDB locks `id IN (…)` in id order, as every batch locks, so that two batches
-   * never wait on each other in a cycle.
+   * Claims the claimable rows with one lease, in the caller's transaction: locked and read first,
+   * so that the UPDATE takes exactly those. InnoDB locks `id IN (…)` in id order, as every batch
+   * does, so two batches never wait on each other in a cycle.
    */
   async claimSome(
     tx: Db,
@@ -100,10 +85,7 @@ export class LeasedRows {
     return { lease, claimed };
   }
 
-  /**
-   * Ends the claim, setting `set` (SQL assignments with their `params`) with it, only while the
-   * claim still holds. Answers whether it did.
-   */
+  /** Ends the claim with `set` (SQL assignments, `params`) while it holds; answers whether. */
   async finish(db: Db, held: Held, at: Date, set = '', params: unknown[] = []): Promise<boolean> {
     const header: ResultHeader = await db.query(
       `UPDATE ${this.options.table} SET ${ending(set)} WHERE id = ? AND leased_until = ?`,
@@ -126,10 +108,7 @@ export class LeasedRows {
     return header.affectedRows > 0;
   }
 
-  /**
-   * Locks the claims' rows for the rest of the caller's transaction and answers, for each claim in
-   * order, whether it still holds; rows locked so may then be ended together by finishLocked.
-   */
+  /** Locks the claims' rows in the caller's transaction: whether each holds (see finishLocked). */
   async lockHeld(tx: Db, claims: Held[]): Promise<boolean[]> {
     const rows: { id: number | string; leased_until: Date | null }[] = await tx.query(
       `SELECT id, leased_until FROM ${this.options.table} WHERE id IN (?) FOR UPDATE`,

@@ -11,7 +11,6 @@ function errnoOf(e: unknown): number | undefined {
     : undefined;
 }
 
-/** A unique key refused the write. */
 export function isDuplicateEntry(e: unknown): boolean {
   return errnoOf(e) === ER_DUP_ENTRY;
 }

@@ -10,17 +10,11 @@ interface Pool {
 }
 
 /**
- * Makes every pooled connection run its transactions at READ COMMITTED, set once per connection
- * instead of a `SET TRANSACTION` before each transaction (one round trip less per booking).
- *
- * Why READ COMMITTED everywhere: correctness rests on row locks taken `FOR UPDATE` on rows that
- * exist (calendars, orders, certificates, …) and on unique indexes, never on gap locks; each
- * statement then reads what is committed, so a booking that waited for a calendar's lock sees the
- * appointment its predecessor committed, and InnoDB takes no gap locks (fewer deadlocks between
- * bookings of neighbouring slots).
- *
- * New connections get it from the pool's `connection` event; the ones opened before the listener
- * (TypeORM's first connection) get it here, by holding every connection of the pool at once.
+ * Every pooled connection runs its transactions at READ COMMITTED, set once. Correctness rests on
+ * `FOR UPDATE` locks of existing rows and unique indexes, never gap locks: each statement reads
+ * what is committed, so a booking that waited for a calendar's lock sees its predecessor's
+ * appointment, and InnoDB takes no gap locks. Connections opened before the pool's `connection`
+ * listener get it here, by holding every connection of the pool at once.
  */
 export async function useReadCommitted(dataSource: DataSource, poolSize: number): Promise<void> {
   const pool = (dataSource.driver as unknown as { pool: Pool }).pool;

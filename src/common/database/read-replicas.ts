@@ -32,19 +32,11 @@ const CONNECTION_ERRORS = new Set([
 ]);
 
 /**
- * The read replicas (DB_REPLICAS) and where a read goes. Which reads may go to a replica is the
- * caller's explicit choice: only reads that inform (availability, lists, gets) call `read`; every
- * read that decides a write (the booking's lock and busy check, certificate uses, idempotency,
- * OAuth codes) runs in the write's transaction on the primary and never comes here.
- *
- * A read goes to a serving replica (round robin) unless its account wrote within the
- * read-your-writes window (RecentWrites), then to the primary; with no replica serving, to the
- * primary. Each replica is checked every DB_REPLICA_CHECK_INTERVAL_MS (`SHOW SLAVE STATUS`): one
- * not replicating, further behind than DB_REPLICA_MAX_LAG_S, or not answering is skipped until a
- * check finds it serving again. A read that fails for the connection's sake (the replica went
- * away between checks) is done again on the primary, and the replica skipped until its next check.
- * Readiness reports each replica's state (states()); a replica down does not make a pod unready:
- * the primary serves.
+ * Where a read goes. Only reads that inform call `read` (one that decides a write runs in its
+ * transaction on the primary): to a serving replica (round robin), unless its account wrote within
+ * the read-your-writes window (RecentWrites) or none serves. Each replica is checked every
+ * DB_REPLICA_CHECK_INTERVAL_MS and skipped while not replicating, lagging or not answering; a read
+ * that fails for the connection's sake is done again on the primary.
  */
 @Injectable()
 export class ReadReplicas implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -69,7 +61,7 @@ export class ReadReplicas implements OnApplicationBootstrap, OnApplicationShutdo
         port,
         username: this.config.user,
         password: this.config.password,
-        // Reads only: no migrations, a smaller pool than the primary's is plenty per replica.
+        // Reads only: no migrations, a smaller pool.
         migrations: [],
         migrationsRun: false,
         poolSize: Math.max(2, Math.ceil(config.db.poolSize / 2)),
@@ -100,11 +92,9 @@ export class ReadReplicas implements OnApplicationBootstrap, OnApplicationShutdo
     );
   }
 
-  /** Each replica's state, by name (host:port): for readiness. */
   /**
-   * For readiness, which anyone may call: each replica by its place in DB_REPLICAS (`replica-1`…)
-   * with its status and lag, never its address or the server's error text (the log has both, at
-   * each change of state).
+   * For readiness, which anyone may call: each replica by its place (`replica-1`…) with its status
+   * and lag, never its address or the server's error text (the log has both).
    */
   states(): Record<string, Pick<ReplicaState, 'status' | 'lagSeconds'>> {
     return Object.fromEntries(
@@ -115,10 +105,7 @@ export class ReadReplicas implements OnApplicationBootstrap, OnApplicationShutdo
     );
   }
 
-  /**
-   * Runs an informative read of the account's data on a serving replica, or on the primary (see
-   * the class). `read` must only read: it may run twice (again on the primary).
-   */
+  /** An informative read of the account's data; `read` must only read: it may run twice. */
   async read<T>(accountId: number, read: (manager: EntityManager) => Promise<T>): Promise<T> {
     const replica = await this.pick(accountId);
     if (replica === undefined) return read(this.primary.manager);

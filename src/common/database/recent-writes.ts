@@ -5,19 +5,10 @@ import { ROOT_LOGGER } from '../logging/logging.module';
 import { createFailFastConnection, type RedisConnection } from '../queues/redis-connections';
 
 /**
- * Read-your-writes across API pods: which accounts wrote within the last DB_READ_YOUR_WRITES_MS,
- * kept in Redis (a key per account, expiring with the window) so that the pod serving the next
- * read knows of a write another pod served. While an account is in it, its reads go to the
- * primary (see ReadReplicas). The window exceeds the lag bound of a serving replica plus a check
- * interval (checked at start), so a replica serving after the window has the write.
- *
- * Why not a GTID wait (MASTER_GTID_WAIT with the write's @@last_gtid): exact, but the GTID would
- * have to reach the next read, which comes from a client that does not carry it, possibly to
- * another pod; and a wait holds the read on a lagging replica where the primary answers at once.
- *
- * Redis unreachable: the check answers "wrote" (the primary serves: always right, only slower);
- * a mark that fails is logged (its account may then read a replica up to the lag bound behind).
- * Only made when replicas are configured: without them there is nothing to route.
+ * Read-your-writes across API pods: the accounts that wrote within DB_READ_YOUR_WRITES_MS (longer
+ * than a serving replica's lag bound plus a check interval), a Redis key each, read from the
+ * primary. Not a GTID wait: the next read's client does not carry the GTID. Redis unreachable: the
+ * check answers "wrote" (right, only slower). Only with replicas configured.
  */
 @Injectable()
 export class RecentWrites implements OnApplicationShutdown {
@@ -33,16 +24,11 @@ export class RecentWrites implements OnApplicationShutdown {
     this.redis = createFailFastConnection(config);
   }
 
-  private key(accountId: number): string {
-    // The account as the hash tag: its key's slot on a Redis Cluster.
-    return `recent-write:{${accountId}}`;
-  }
-
   /** The account wrote (or is about to): its reads go to the primary for the window. */
   async mark(accountId: number): Promise<void> {
     if (this.redis === undefined) return;
     try {
-      await this.redis.set(this.key(accountId), '1', 'PX', this.windowMs);
+      await this.redis.set(keyOf(accountId), '1', 'PX', this.windowMs);
     } catch (err) {
       this.logger.warn({ err, accountId }, 'read-your-writes mark failed');
     }
@@ -52,7 +38,7 @@ export class RecentWrites implements OnApplicationShutdown {
   async wrote(accountId: number): Promise<boolean> {
     if (this.redis === undefined) return false;
     try {
-      return (await this.redis.exists(this.key(accountId))) === 1;
+      return (await this.redis.exists(keyOf(accountId))) === 1;
     } catch {
       return true;
     }
@@ -62,3 +48,6 @@ export class RecentWrites implements OnApplicationShutdown {
     this.redis?.disconnect();
   }
 }
+
+/** The account as the hash tag: its key's slot on a Redis Cluster. */
+const keyOf = (accountId: number) => `recent-write:{${accountId}}`;

@@ -1,8 +1,7 @@
 /**
- * What the last check of a read replica found. `serving`: replicating, at most the lag bound
- * behind; `lagging`: replicating but further behind; `stopped`: a replication thread is not
- * running (stopped, failed, or not set up); `down`: it does not answer; `connecting`: not checked
- * yet. Only `serving` replicas get reads.
+ * What the last check of a read replica found: `serving` (within the lag bound; only these get
+ * reads), `lagging`, `stopped` (a replication thread not running), `down` (no answer),
+ * `connecting`.
  */
 export interface ReplicaState {
   status: 'serving' | 'lagging' | 'stopped' | 'down' | 'connecting';
@@ -11,17 +10,18 @@ export interface ReplicaState {
   message?: string;
 }
 
+const stopped = (lagSeconds: number | null, message: string): ReplicaState => ({
+  status: 'stopped',
+  lagSeconds,
+  message,
+});
+
 /** The state a `SHOW SLAVE STATUS` row gives (no row: replication is not set up on the server). */
 export function replicaStateOf(
   row: Record<string, unknown> | undefined,
   maxLagSeconds: number,
 ): ReplicaState {
-  if (row === undefined)
-    return {
-      status: 'stopped',
-      lagSeconds: null,
-      message: 'not a replica (no replication set up)',
-    };
+  if (row === undefined) return stopped(null, 'not a replica (no replication set up)');
   const io = String(row.Slave_IO_Running);
   const sql = String(row.Slave_SQL_Running);
   const behind = row.Seconds_Behind_Master;
@@ -30,14 +30,12 @@ export function replicaStateOf(
     const error = [row.Last_IO_Error, row.Last_SQL_Error].find(
       (e): e is string => typeof e === 'string' && e !== '',
     );
-    return {
-      status: 'stopped',
+    return stopped(
       lagSeconds,
-      message: `replication not running (IO ${io}, SQL ${sql})${error ? `: ${error}` : ''}`,
-    };
+      `replication not running (IO ${io}, SQL ${sql})${error ? `: ${error}` : ''}`,
+    );
   }
-  if (lagSeconds === null)
-    return { status: 'stopped', lagSeconds, message: 'lag unknown (Seconds_Behind_Master NULL)' };
+  if (lagSeconds === null) return stopped(lagSeconds, 'lag unknown (Seconds_Behind_Master NULL)');
   if (lagSeconds > maxLagSeconds)
     return {
       status: 'lagging',

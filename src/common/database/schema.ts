@@ -7,10 +7,7 @@ const MIGRATION_LOCK = 'scheduling:migrations';
 /** Which server the database runs on: TypeORM reads column defaults differently on each. */
 export type ServerType = 'mysql' | 'mariadb';
 
-/**
- * Connects to the server without a database: tells whether it is MySQL or MariaDB and, when asked,
- * creates the configured database if it does not exist (a fresh machine).
- */
+/** Whether the server is MySQL or MariaDB; creates the configured database if asked and missing. */
 export async function prepareServer(
   db: DatabaseConfig,
   { createDatabase }: { createDatabase: boolean },
@@ -36,10 +33,7 @@ export async function prepareServer(
   }
 }
 
-/**
- * Runs pending migrations under a MySQL named lock, so that processes starting together (API and
- * worker, several pods) migrate once and the others wait, then find nothing to do.
- */
+/** Runs pending migrations under a named lock: processes starting together migrate once. */
 export async function migrate(dataSource: DataSource, waitSeconds = 120): Promise<string[]> {
   const runner = dataSource.createQueryRunner();
   await runner.connect();

@@ -1,17 +1,18 @@
-import type { DataSource, EntityManager, EntityTarget, Repository } from 'typeorm';
-import type { DomainError } from '../errors/domain-error';
+import { Injectable, type Type } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
 import {
-  type TenantRow,
-  findOwned,
-  findReferenced,
-  listOwned,
-  softDeleteOwned,
-} from './tenant-rows';
+  DataSource,
+  type EntityManager,
+  type EntityTarget,
+  IsNull,
+  type Repository,
+} from 'typeorm';
+import type { DomainError } from '../errors/domain-error';
+import { type TenantRow, findOwned, findReferenced } from './tenant-rows';
 
 /**
- * The persistence every account-owned table shares (the contract's access rule in tenant-rows.ts):
- * a module's `<thing>.repository.ts` extends it with its own statements. Each method reads and
- * writes through `tx` when given (inside a UnitOfWork), else outside any transaction.
+ * The persistence every account-owned table shares (the access rule in tenant-rows.ts), extended
+ * by a module's `<thing>.repository.ts`. Each method works through `tx` when given (a UnitOfWork).
  */
 export abstract class TenantRepository<T extends TenantRow> {
   protected constructor(
@@ -23,9 +24,12 @@ export abstract class TenantRepository<T extends TenantRow> {
     return (tx ?? this.dataSource.manager).getRepository(this.entity);
   }
 
-  /** The account's live rows, by id. */
+  /** The account's live rows, by id: what a list endpoint shows. */
   list(accountId: number, tx?: EntityManager): Promise<T[]> {
-    return listOwned(this.rows(tx), accountId);
+    return this.rows(tx).find({
+      where: { accountId, deletedAt: IsNull() } as never,
+      order: { id: 'ASC' } as never,
+    });
   }
 
   /** The account's row: 404, or 403 for another account's (see findOwned). */
@@ -52,8 +56,21 @@ export abstract class TenantRepository<T extends TenantRow> {
     return this.rows(tx).save(row);
   }
 
-  /** Soft delete: the row stays for what refers to it (see softDeleteOwned). */
-  softDelete(accountId: number, id: number, tx?: EntityManager): Promise<void> {
-    return softDeleteOwned(this.rows(tx), accountId, id);
+  /** Soft delete (403 and 404 as find): the row stays for what refers to it. */
+  async softDelete(accountId: number, id: number, tx?: EntityManager): Promise<void> {
+    const rows = this.rows(tx);
+    const row = await findOwned(rows, accountId, id);
+    await rows.update({ id: row.id } as never, { deletedAt: new Date() } as never);
   }
+}
+
+/** The base of a table's repository with no constructor of its own: TenantRepository over `entity`. */
+export function RepositoryOf<T extends TenantRow>(entity: Type<T>) {
+  @Injectable()
+  class OfEntity extends TenantRepository<T> {
+    constructor(@InjectDataSource() dataSource: DataSource) {
+      super(dataSource, entity);
+    }
+  }
+  return OfEntity;
 }

@@ -1,4 +1,4 @@
-import { type EntityManager, type EntityTarget, In, IsNull, type Repository } from 'typeorm';
+import { type EntityManager, type EntityTarget, In, type Repository } from 'typeorm';
 import { type DomainError, ForbiddenError, NotFoundError } from '../errors/domain-error';
 
 /** A row that belongs to one account (every catalog and booking table). */
@@ -8,22 +8,10 @@ export interface TenantRow {
   deletedAt?: Date | null;
 }
 
-/** The account's live rows (soft-deleted ones left out), by id: what a list endpoint shows. */
-export function listOwned<T extends TenantRow>(
-  repository: Repository<T>,
-  accountId: number,
-): Promise<T[]> {
-  return repository.find({
-    where: { accountId, deletedAt: IsNull() } as never,
-    order: { id: 'ASC' } as never,
-  });
-}
-
 /**
  * The account's row `id`, as the contract's access rule reads: another account's row is 403
- * `forbidden` (it exists, just not for this caller), a row that exists nowhere is 404. A soft-deleted
- * row of the account is 404 too unless `includeDeleted`. `forUpdate` (inside a transaction) locks
- * the row, so that concurrent updates replacing its links whole run one after the other.
+ * `forbidden`, a row that exists nowhere (or soft-deleted, unless `includeDeleted`) is 404.
+ * `forUpdate` (in a transaction) locks the row: concurrent updates replacing its links whole queue.
  */
 export async function findOwned<T extends TenantRow>(
   repository: Repository<T>,
@@ -42,22 +30,9 @@ export async function findOwned<T extends TenantRow>(
 }
 
 /**
- * Soft delete of the account's row `id` (403 and 404 as findOwned): the row stays for what refers to
- * it, and reads that skip deleted rows no longer see it.
- */
-export async function softDeleteOwned<T extends TenantRow>(
-  repository: Repository<T>,
-  accountId: number,
-  id: number,
-): Promise<void> {
-  const row = await findOwned(repository, accountId, id);
-  await repository.update({ id: row.id } as never, { deletedAt: new Date() } as never);
-}
-
-/**
- * Checks ids a request refers to (a type's `calendarIDs`, a booking's `addonIDs`): each must be a
- * live row of the account. An id that exists nowhere (or was deleted) gives the caller's 400 error;
- * another account's gives 403. Returns the rows in the order of the distinct ids given.
+ * Checks ids a request refers to (a type's `calendarIDs`): each must be a live row of the account.
+ * One that exists nowhere (or was deleted) is the caller's 400 error, another account's 403.
+ * Answers the rows in the order of the distinct ids given.
  */
 export async function findReferenced<T extends TenantRow>(
   manager: EntityManager,

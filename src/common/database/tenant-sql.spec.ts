@@ -76,7 +76,7 @@ const LISTED: [file: string, start: string, routing: string][] = [
   ],
   [
     'modules/availability/calendar-locks.repository.ts',
-    'SELECT c.id ${BUSY_COLUMNS} FROM calendars',
+    'SELECT c.id, c.busy_kinds AS busyKinds ${busyColumnsOf(kinds)} FROM calendars',
     OWNED,
   ],
   ['modules/availability/slot-context.repository.ts', 'SELECT ${TYPE_COLUMNS}', OWNED],
@@ -106,7 +106,7 @@ const LISTED: [file: string, start: string, routing: string][] = [
   ],
   [
     'modules/notifications/notification.repository.ts',
-    'SELECT id, appointment_id, outbox_id',
+    'SELECT id, appointment_id AS appointmentId, outbox_id',
     OWNED,
   ],
   ['modules/notifications/notification.repository.ts', 'DELETE FROM notifications WHERE id', OWNED],

@@ -12,26 +12,13 @@ import { RecentWrites } from './recent-writes';
 /** Names the domain events of a unit of work: written to the outbox with its rows. */
 export type Emit = (...events: DomainEvent[]) => void;
 
-/** What a unit of work is for: the account it writes for (null: none), its isolation level. */
-export interface WorkOptions {
-  isolation?: IsolationLevel;
-}
-
 /**
- * The one way anything is written, by any process (API, worker, CLI): `run` opens a transaction,
- * runs the work in it (whole again when InnoDB gave up on a lock: a deadlock victim or a lock wait
- * timeout), writes the events the work emitted as `outbox` rows in the same transaction, and
- * commits. Then, and only then:
- * - the events are handed to the queue (DomainEventPublisher; without a queue, as in the CLI, the
- *   worker's relay hands them over within seconds);
- * - the account's write epoch is bumped (AccountEpochs), so that no process keeps serving an answer
- *   computed before the write (EpochCache);
- * - the account is marked for read-your-writes (RecentWrites), so that its next read goes to the
- *   primary, on whichever API pod it lands.
- *
- * Both marks are made whatever the outcome (a commit whose answer was lost may have committed), and
- * before `run` returns: before the response that reports the write leaves. No writer has anything
- * to remember beyond writing inside `run`.
+ * The one way anything is written, by any process: `run` opens a transaction, runs the work in it
+ * (whole again when InnoDB gave up on a lock), writes the emitted events as `outbox` rows in the
+ * same transaction, and commits. Then the events are handed to the queue (without one, the relay
+ * does it), the account's write epoch is bumped (AccountEpochs: no kept answer outlives the write)
+ * and the account marked for read-your-writes (RecentWrites). Both marks are made whatever the
+ * outcome (a lost answer may have committed), before `run` returns.
  */
 @Injectable()
 export class UnitOfWork {
@@ -45,7 +32,7 @@ export class UnitOfWork {
   async run<T>(
     accountId: number | null,
     work: (tx: EntityManager, emit: Emit) => Promise<T>,
-    options: WorkOptions = {},
+    options: { isolation?: IsolationLevel } = {},
   ): Promise<T> {
     try {
       const { result, pending } = await retryLockConflicts(() =>

@@ -5,6 +5,14 @@ import { isOAuthPath } from '../http/request-parsing';
 import type { RouteCatalog } from '../http/route-catalog';
 import { renderError, toOAuthError } from './error-envelope';
 
+/** Logs an error that no answer explains, with the request it failed. */
+export function logFailure(logger: Logger, exception: unknown, request: FastifyRequest): void {
+  logger.error(
+    { err: exception, reqId: request.id, method: request.method, url: request.url },
+    'request failed',
+  );
+}
+
 /** Writes any error as the contract's envelope; unexpected ones are logged with the request id. */
 export function sendError(
   exception: unknown,
@@ -14,12 +22,7 @@ export function sendError(
   logger: Logger,
 ): void {
   const { envelope, headers, unexpected } = renderError(exception, request, routes);
-  if (unexpected) {
-    logger.error(
-      { err: exception, reqId: request.id, method: request.method, url: request.url },
-      'request failed',
-    );
-  }
+  if (unexpected) logFailure(logger, exception, request);
   if (reply.sent) return;
   void reply
     .code(envelope.status_code)

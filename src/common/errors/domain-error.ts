@@ -1,8 +1,4 @@
-/**
- * An error the contract names: HTTP status, stable `error` code and human-readable message.
- * Domain code throws these (never Nest HTTP exceptions); the exception filter renders them as
- * `{status_code, message, error}`.
- */
+/** An error the contract names (status, `error` code, message); never a Nest HTTP exception. */
 export class DomainError extends Error {
   constructor(
     readonly status: number,
@@ -58,10 +54,7 @@ export class ConflictError extends DomainError {
   }
 }
 
-/**
- * Over a limit (the contract's Limits, or a cap of the service's own with its own `code`); the
- * client may try again after `retryAfterSeconds` (the `Retry-After` header).
- */
+/** Over a limit; the client may try again after `retryAfterSeconds` (the `Retry-After` header). */
 export class TooManyRequestsError extends DomainError {
   constructor(
     message: string,
@@ -77,6 +70,18 @@ export class InvalidAttributeError extends DomainError {
   constructor(code: string, message: string, status = 400) {
     super(status, code, message);
   }
+}
+
+/**
+ * The class of an InvalidAttributeError with a fixed code, its message made from the constructor's
+ * arguments: `class UnknownLabelError extends AttributeError('invalid_labels', (id: number) => …) {}`.
+ */
+export function AttributeError<A extends unknown[]>(code: string, message: (...args: A) => string) {
+  return class extends InvalidAttributeError {
+    constructor(...args: A) {
+      super(code, message(...args));
+    }
+  };
 }
 
 /** A value as error messages quote it: a string as sent, anything else as its JSON. */

@@ -10,18 +10,10 @@ import {
   UnauthorizedError,
 } from './domain-error';
 
-/** The contract's error body. */
 export interface ErrorEnvelope {
   status_code: number;
   message: string;
   error: string;
-}
-
-export interface RenderedError {
-  envelope: ErrorEnvelope;
-  headers: Record<string, string>;
-  /** Unexpected: log it with its stack (the client sees only "Internal Server Error"). */
-  unexpected: boolean;
 }
 
 /** `Not Found` → `not_found`, `Payload Too Large` → `payload_too_large`. */
@@ -48,14 +40,15 @@ function isFrameworkClientError(e: unknown): e is { statusCode: number; code?: s
 }
 
 /**
- * Turns anything thrown while serving a request into the contract's envelope. Only client errors
- * keep a specific message; everything else is a bare 500 (details go to the log, never the body).
+ * Turns anything thrown while serving a request into the contract's envelope and headers. Only
+ * client errors keep a specific message; everything else is a bare 500, `unexpected`: its details
+ * go to the log with its stack, never the body.
  */
 export function renderError(
   exception: unknown,
   request: { method: string; url: string },
   routes: RouteCatalog | undefined,
-): RenderedError {
+) {
   const headers: Record<string, string> = {};
   let body: ErrorEnvelope;
 
@@ -101,18 +94,12 @@ export function renderError(
   return { envelope: body, headers, unexpected: false };
 }
 
-/** What the OAuth endpoints answer on errors: the contract's `{error, message}` (RFC 6749 §5.2). */
-export interface OAuthErrorBody {
-  error: string;
-  message: string;
-}
-
 /**
- * An error of an /oauth2/ request that never reached its endpoint (body too large, no such path,
- * over the request limits) in the OAuth shape: no `status_code`; a client error is
- * `invalid_request` (404 stays `not_found`, 429 `too_many_requests`), anything else `server_error`. The endpoints render their own errors.
+ * An error of an /oauth2/ request that never reached its endpoint, in the OAuth shape (RFC 6749
+ * §5.2): no `status_code`, `invalid_request` (404 `not_found`, 429 `too_many_requests`) or
+ * `server_error`.
  */
-export function toOAuthError({ status_code: status, message }: ErrorEnvelope): OAuthErrorBody {
+export function toOAuthError({ status_code: status, message }: ErrorEnvelope) {
   if (status >= 500) return { error: 'server_error', message };
   if (status === 404) return { error: 'not_found', message };
   if (status === 429) return { error: 'too_many_requests', message };

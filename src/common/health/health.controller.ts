@@ -12,10 +12,9 @@ import { RedisHealthIndicator } from './redis.health';
 import { ShutdownState } from './shutdown-state';
 
 /**
- * Probes for orchestrators, outside /api/v1 and without auth. `live`: the process answers.
- * `ready`: MySQL and Redis answer too (503 with the details when one does not), and the process is
- * not stopping (503 from SIGTERM on: see ShutdownState). With read replicas, `replicas` reports
- * each one's state and where the reads go.
+ * Probes for orchestrators, without auth. `live`: the process answers. `ready`: MySQL and Redis
+ * answer too and the process is not stopping (else 503 with the details); with read replicas,
+ * `replicas` reports each one's state and where the reads go.
  */
 @Public()
 @ApiExcludeController()
@@ -49,7 +48,7 @@ export class HealthController {
         ...(this.replicas.configured ? [() => this.replicaStates()] : []),
       ]);
     } catch (e) {
-      // Terminus throws a 503 carrying the report; keep the report (ops want the details).
+      // Terminus throws a 503 carrying the report, which ops want.
       const report = (e as { getResponse?: () => unknown }).getResponse?.();
       if (!report) throw e;
       void reply.code(503);
@@ -58,9 +57,8 @@ export class HealthController {
   }
 
   /**
-   * Each read replica's state (serving, lagging, stopped, down). Always `up`: a replica skipped
-   * leaves its reads to the primary, so the pod still serves; were it `down`, one lost replica would
-   * take every pod out of its load balancer at once.
+   * Each read replica's state. Always `up`: a replica skipped leaves its reads to the primary; were
+   * it `down`, one lost replica would take every pod out of its load balancer at once.
    */
   private replicaStates() {
     const states = this.replicas.states();

@@ -1,10 +1,8 @@
 import { Injectable } from '@nestjs/common';
 
 /**
- * Whether the process has begun to stop (SIGTERM). From then on `/health/ready` answers 503, so that
- * load balancers and Kubernetes take the pod out of rotation while it still serves (see
- * closeGracefully), and the API's responses carry `Connection: close`, so that clients holding
- * keep-alive connections to it open new ones, elsewhere.
+ * Whether the process has begun to stop (SIGTERM): then `/health/ready` answers 503 (the pod leaves
+ * rotation while it still serves) and responses carry `Connection: close` (clients go elsewhere).
  */
 @Injectable()
 export class ShutdownState {

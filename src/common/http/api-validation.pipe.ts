@@ -12,12 +12,9 @@ import {
   UnclearableAttributeError,
   UnnamedAttributeError,
 } from './http.errors';
-import { declaredOnly, requestDtoTransformer } from './request-dto-transformer';
+import { declaredOnly, isPlainObject, requestDtoTransformer } from './request-dto-transformer';
 
-/**
- * What a DTO attaches to a constraint to choose its error:
- * `@IsNotEmpty({ context: { code: 'required_first_name', message: 'Attribute "firstName" is required.' } })`.
- */
+/** What a DTO attaches to a constraint to choose its error: `{ context: { code, message } }`. */
 export interface ErrorContext {
   code: string;
   message: string;
@@ -46,7 +43,6 @@ export function toInvalidAttribute(errors: ValidationError[]): InvalidAttributeE
   const { path, error } = failure;
   const constraint = Object.keys(error.constraints ?? {})[0];
   const context = error.contexts?.[constraint] as ErrorContext | undefined;
-  // The DTO chose the error: its code and message are the constraint's context.
   if (context) return new InvalidAttributeError(context.code, context.message);
   if (constraint === 'isNotCleared') return new UnclearableAttributeError(path);
   return REQUIRED.has(constraint) || error.value === undefined
@@ -55,9 +51,8 @@ export function toInvalidAttribute(errors: ValidationError[]): InvalidAttributeE
 }
 
 /**
- * Validates request DTOs (bodies and query strings) into the contract's errors. Unknown attributes are
- * dropped (never reach an entity); a body a DTO expects must be a JSON object. DTOs are built by
- * requestDtoTransformer, in time linear in what they keep.
+ * Validates request DTOs (bodies and query strings) into the contract's errors. Unknown attributes
+ * are dropped; a body a DTO expects must be a JSON object.
  */
 @Injectable()
 export class ApiValidationPipe extends ValidationPipe {
@@ -74,7 +69,6 @@ export class ApiValidationPipe extends ValidationPipe {
     });
   }
 
-  /** Valid query DTOs by DTO class and query (see validQuery). */
   private readonly validQueries = new Map<unknown, Map<string, object>>();
 
   override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
@@ -93,12 +87,9 @@ export class ApiValidationPipe extends ValidationPipe {
   }
 
   /**
-   * A query string's DTO. The same query (a client polling `/availability/times`) validates to the
-   * same DTO: validation is a pure function of the value (no rule reads the clock or any state),
-   * so the DTO of a valid query is kept (at most MEMO_ENTRIES per DTO class, queries of at most
-   * MEMO_KEY_CHARS) and a copy of it served, its arrays copied too. Only DTOs of flat values are
-   * kept (a copy could not protect a nested object); an invalid query is validated every time, and
-   * gets its error as ever.
+   * A query string's DTO, kept for a valid query and served as a copy: validation is a pure
+   * function of the value (no rule reads the clock or any state). Only flat DTOs are kept (a copy
+   * could not protect a nested object); an invalid query is validated every time.
    */
   private async validQuery(
     value: Record<string, unknown>,
@@ -121,9 +112,8 @@ export class ApiValidationPipe extends ValidationPipe {
   }
 
   /**
-   * Off: a body here is JSON.parse's and a query qs's, which hold no binary value (a Buffer comes
-   * from multipart or socket.io) and no array with gaps (JSON has none; qs closes them). Both walks
-   * cost ~2-3 µs per nested DTO (about 5 ms for 2000), for nothing.
+   * Off: JSON.parse and qs give no binary value and no array with gaps; both walks cost ~2-3 µs per
+   * nested DTO, for nothing.
    */
   protected override findNestedBinaryValues(): ValidationError[] {
     return [];
@@ -161,8 +151,4 @@ function copyOf<T extends object>(dto: T): T {
   for (const [name, item] of Object.entries(dto))
     copy[name] = Array.isArray(item) ? [...(item as unknown[])] : item;
   return copy as T;
-}
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -7,20 +7,22 @@ import {
   ValidateIf,
   type ValidationOptions,
   isURL,
-  registerDecorator,
 } from 'class-validator';
 import { isMoney } from '../money/money';
 import { isCalendarDate } from '../time/calendar-dates';
 import { isEmailAddress, isMultiLineText, isPhoneNumber, isSingleLineText } from './text-rules';
 
 /*
- * Request-attribute decorators shared by the DTOs. class-validator runs a property's decorators from
- * the bottom up, so the type check (`@IsString()`, written last) fails first and the more specific
- * rules above it only see values of the right type.
+ * class-validator runs a property's decorators from the bottom up: the type check (`@IsString()`,
+ * written last) fails first, and the rules above it only see values of the right type.
  */
 
-/** Absent attributes are not validated (and not changed); `null` is validated, so refused by types. */
+/** Absent attributes are not validated (nor changed); `null` is, so the type check refuses it. */
 export const Optional = () => ValidateIf((_: object, value: unknown) => value !== undefined);
+
+/** An attribute that may be left out, else checked by `validators` (in their stacking order). */
+export const IfGiven = (...validators: PropertyDecorator[]) =>
+  applyDecorators(...validators.reverse(), Optional());
 
 /** Absent or `null` attributes are not validated: `null` clears the attribute. */
 export const OptionalNullable = () =>
@@ -30,53 +32,42 @@ export const OptionalNullable = () =>
 export const Trim = () =>
   Transform(({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value));
 
-/** A string with more than white space, under the constraint `name` (which chooses the error). */
-function notBlank(name: string, options?: ValidationOptions): PropertyDecorator {
-  return (target, propertyName) =>
-    registerDecorator({
-      name,
-      target: target.constructor,
-      propertyName: propertyName as string,
-      options,
-      validator: {
-        validate: (value: unknown) => typeof value === 'string' && value.trim() !== '',
-        // Non-empty: class-validator attaches a constraint's `context` only to a failure with a message.
-        defaultMessage: () => '$property is blank',
-      },
-    });
-}
-
-/** A required text attribute of a create request (`required_<attribute>` when missing or blank). */
-export const IsNotBlank = (options?: ValidationOptions) => notBlank('isNotBlank', options);
-
 /**
- * A required text attribute of an update: it may be left out, not emptied
- * (`invalid_<attribute>`: `Attribute "name" cannot be cleared.`).
+ * The constraint `name` (which chooses the error). The message is never empty: class-validator
+ * attaches a constraint's `context` only to a failure with a message.
  */
-export const IsNotCleared = (options?: ValidationOptions) => notBlank('isNotCleared', options);
-
-/*
- * The text rules of text-rules.ts, for string attributes: each refuses what is not a
- * string too, so that it may stand after the type check or alone (`each: true` for lists). A
- * failure is `invalid_<attribute>` ('Invalid "<attribute>" attribute value.') unless the options
- * carry a context.
- */
-function textRule(
+function rule(
   name: string,
-  rule: (text: string) => boolean,
+  validate: (value: unknown) => boolean,
+  message: string,
   options?: ValidationOptions,
 ): PropertyDecorator {
-  return ValidateBy(
-    {
-      name,
-      validator: {
-        validate: (value: unknown) => typeof value === 'string' && rule(value),
-        defaultMessage: () => `$property is not ${name}`,
-      },
-    },
+  return ValidateBy({ name, validator: { validate, defaultMessage: () => message } }, options);
+}
+
+const hasText = (value: unknown) => typeof value === 'string' && value.trim() !== '';
+
+/** A required text attribute of a create request (`required_<attribute>` when missing or blank). */
+export const IsNotBlank = (options?: ValidationOptions) =>
+  rule('isNotBlank', hasText, '$property is blank', options);
+
+/**
+ * A required text attribute of an update: it may be left out, not emptied (`invalid_<attribute>`).
+ */
+export const IsNotCleared = (options?: ValidationOptions) =>
+  rule('isNotCleared', hasText, '$property is blank', options);
+
+/**
+ * A rule of text-rules.ts: it refuses what is not a string too, so that it may stand alone (`each:
+ * true` for lists). A failure is `invalid_<attribute>` unless the options carry a context.
+ */
+const textRule = (name: string, test: (text: string) => boolean, options?: ValidationOptions) =>
+  rule(
+    name,
+    (value) => typeof value === 'string' && test(value),
+    `$property is not ${name}`,
     options,
   );
-}
 
 /** One line of text: no line break, TAB, control, separator or bidi control character. */
 export const IsSingleLine = (options?: ValidationOptions) =>
@@ -94,11 +85,7 @@ export const IsPhone = (options?: ValidationOptions) =>
 export const IsEmailAddress = (options?: ValidationOptions) =>
   textRule('emailAddress', isEmailAddress, options);
 
-/*
- * A name (of a catalog row, a form, a field): trimmed, one line of at most 255 characters. The
- * checks are listed in the order they run, the type first (stacked as decorators, they read
- * bottom-up).
- */
+/* A name (of a catalog row, a form, a field): trimmed, one line of at most 255 characters. */
 
 /** The name of a create request (`required_name` when missing or blank). */
 export const IsName = () =>
@@ -109,18 +96,10 @@ export const IsNameUpdate = () =>
   applyDecorators(Trim(), Optional(), IsString(), MaxLength(255), IsNotCleared(), IsSingleLine());
 
 /** An amount of money: `10`, `10.5`, `"10.50"`; not negative, at most two decimals. */
-export function IsMoney(options?: ValidationOptions): PropertyDecorator {
-  return (target, propertyName) =>
-    registerDecorator({
-      name: 'isMoney',
-      target: target.constructor,
-      propertyName: propertyName as string,
-      options,
-      validator: { validate: isMoney, defaultMessage: () => '$property is not money' },
-    });
-}
+export const IsMoney = (options?: ValidationOptions) =>
+  rule('isMoney', isMoney, '$property is not money', options);
 
-/** `#RRGGBB`, or a color name (`red`, `lightblue`): what calendars of labels and types are drawn in. */
+/** `#RRGGBB`, or a color name (`red`, `lightblue`): what labels and types are drawn in. */
 export const COLOR_PATTERN = /^(#[0-9a-f]{6}|[a-z]{3,20})$/i;
 
 /** A boolean query parameter: `true`/`1` and `false`/`0`; anything else is left to be refused. */
@@ -130,24 +109,18 @@ export const BooleanQuery = () =>
   );
 
 /** An absolute http(s) URL of at most 2048 characters on one line, or "" (none): images, links. */
-export function IsUrlOrEmpty(options?: ValidationOptions): PropertyDecorator {
-  return (target, propertyName) =>
-    registerDecorator({
-      name: 'isUrlOrEmpty',
-      target: target.constructor,
-      propertyName: propertyName as string,
-      options,
-      validator: {
-        validate: (value: unknown) =>
-          value === '' ||
-          (typeof value === 'string' &&
-            value.length <= 2048 &&
-            isSingleLineText(value) &&
-            isURL(value, { protocols: ['http', 'https'], require_protocol: true })),
-        defaultMessage: () => '$property is not an http(s) URL',
-      },
-    });
-}
+export const IsUrlOrEmpty = (options?: ValidationOptions) =>
+  rule(
+    'isUrlOrEmpty',
+    (value) =>
+      value === '' ||
+      (typeof value === 'string' &&
+        value.length <= 2048 &&
+        isSingleLineText(value) &&
+        isURL(value, { protocols: ['http', 'https'], require_protocol: true })),
+    '$property is not an http(s) URL',
+    options,
+  );
 
 /** `YYYY-MM-DD` naming a day of the calendar (`2026-02-30` is not one). */
 export const IsCalendarDate = () =>

@@ -13,14 +13,10 @@ const MEMBER = Symbol('enterpriseMember');
 type MarkedRequest = IncomingMessage & { [MEMBER]?: number };
 
 /**
- * The one routing mechanism of the enterprise API, run before Fastify routes the request
- * (its `rewriteUrl`): `/api/enterprise/v1/users/{userId}/<rest>` becomes `/api/v1/<rest>`, the
- * query kept, and the request is marked with the member's user ID. The same route, guards, pipes
- * and handlers then serve it as they serve the member's own key; the auth guard sees the mark and
- * takes the enterprise's credentials instead (EnterpriseGate in accounts), never the member's.
- *
- * Any other shape stays as it is and matches no route (404): a user ID that is not a positive
- * decimal of at most 10 digits (`..`, `%2F`, `0x1`, `-1`, 11 digits), or no path after it.
+ * In Fastify's `rewriteUrl`: `/api/enterprise/v1/users/{userId}/<rest>` becomes `/api/v1/<rest>`,
+ * the request marked with the member's user ID, so that the auth guard takes the enterprise's
+ * credentials (EnterpriseGate), never the member's. Any other shape (a user ID not of 1-10 digits:
+ * `..`, `%2F`, `0x1`; no path after it) stays as it is and matches no route (404).
  */
 export function rewriteEnterpriseUrl(req: IncomingMessage, url: string): string {
   if (!url.startsWith(MEMBER_PATH)) return url;

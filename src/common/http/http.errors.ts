@@ -1,9 +1,13 @@
-import { BadRequestError, DomainError, InvalidAttributeError } from '../errors/domain-error';
+import {
+  AttributeError,
+  BadRequestError,
+  DomainError,
+  InvalidAttributeError,
+} from '../errors/domain-error';
 
 /*
- * What the API refuses in any request before a module sees it: a body it cannot read, an attribute
- * a DTO refuses. Codes are named after the top-level attribute (`invalid_<attribute>`), messages
- * after the whole path (`fields.0.value`).
+ * What the API refuses in any request before a module sees it. Codes are named after the top-level
+ * attribute (`invalid_<attribute>`), messages after the whole path (`fields.0.value`).
  */
 
 /** A path into a request: `['fields', 0, 'value']`, or one attribute's name. */
@@ -42,11 +46,7 @@ export class UnclearableAttributeError extends InvalidAttributeError {
 }
 
 /** A DTO refused the request without naming an attribute. */
-export class UnnamedAttributeError extends InvalidAttributeError {
-  constructor() {
-    super('bad_request', 'Bad Request');
-  }
-}
+export class UnnamedAttributeError extends AttributeError('bad_request', () => 'Bad Request') {}
 
 /** A string of the body past the backstop every attribute has (see MAX_STRING_LENGTH). */
 export class AttributeTooLongError extends InvalidAttributeError {
@@ -72,28 +72,10 @@ export class BodyStringNotTextError extends BadRequestError {
   }
 }
 
-export class JsonTooDeepError extends BadRequestError {
-  constructor(maxDepth: number) {
-    super('bad_request', `The JSON body is nested deeper than ${maxDepth} levels.`);
-  }
-}
-
-/** Past the bounds of a JSON body's shape (see json-shape.ts), each named in its message. */
-export class JsonTooManyKeysError extends BadRequestError {
-  constructor(maxKeys: number) {
-    super('bad_request', `An object in the body has more than ${maxKeys} keys.`);
-  }
-}
-
-export class JsonTooManyItemsError extends BadRequestError {
-  constructor(maxItems: number) {
-    super('bad_request', `An array in the body has more than ${maxItems} items.`);
-  }
-}
-
-export class JsonTooManyValuesError extends BadRequestError {
-  constructor(maxValues: number) {
-    super('bad_request', `The JSON body has more than ${maxValues} values.`);
+/** Past a bound of a JSON body's shape (see json-shape.ts), named in its message. */
+export class JsonShapeError extends BadRequestError {
+  constructor(message: string) {
+    super('bad_request', message);
   }
 }
 

@@ -1,36 +1,31 @@
 import type { DomainError } from '../errors/domain-error';
-import {
-  JsonTooDeepError,
-  JsonTooManyItemsError,
-  JsonTooManyKeysError,
-  JsonTooManyValuesError,
-} from './http.errors';
+import { JsonShapeError } from './http.errors';
 
 /*
- * The shape of a JSON request body, bounded before it is parsed (400 `bad_request` past each,
- * naming it). Parsing, transforming and validating a body cost time per value, and the cost of an
- * object grew with the square of its keys in class-transformer (one object of 80,000
- * keys held the API process for 11 s, whatever the route); past the bounds a body is not parsed.
- * - Keys and items: twice the longest collection the API takes (1000 calendar override dates), so
- *   that an attribute's own error comes first ("more than 1000 dates").
- * - Values: what bounds the work. JSON.parse is the costliest step left: about 1 µs a value when
- *   objects have distinct keys (each key a new V8 hidden class), more than linear past 20,000; at
- *   20,000 the costliest body found took 10-20 ms of CPU to parse and validate. A real body has a
- *   few hundred values. What the API's own limits would allow at their extremes is refused: a form
- *   of 100 fields of 100 options (10,800 values), a calendar of 1000 override dates of 3 or more
- *   intervals each (1000 dates of 2 intervals are 8,000 values).
- * - Depth: nothing the API takes is deeper than 4 levels.
- * Within the bounds the costliest bodies found take a few ms of CPU to parse and validate
- * (test/hardening/body-shape.e2e-spec.ts asserts under 20 ms).
+ * A JSON request body's shape is bounded before it is parsed (400 `bad_request` past each bound,
+ * naming it): parsing and validating cost time per value (JSON.parse ~1 µs a value with distinct
+ * keys, more than linear past 20,000). Keys and items: twice the longest collection the API takes
+ * (1000 override dates), so that the attribute's own error comes first. Values: a real body has a
+ * few hundred; the extremes the API's own limits allow (100 fields of 100 options: 10,800) are
+ * refused. Depth: nothing the API takes is deeper than 4. Within the bounds the costliest bodies
+ * take a few ms (test/hardening/body-shape.e2e-spec.ts asserts under 20 ms).
  */
-/** Deepest nesting of arrays and objects. */
 export const MAX_JSON_DEPTH = 32;
-/** Most keys of one object. */
+/** Per object. */
 export const MAX_JSON_KEYS = 2000;
-/** Most items of one array. */
+/** Per array. */
 export const MAX_JSON_ITEMS = 2000;
-/** Most values in all: objects, arrays, strings, numbers, booleans and nulls, the body included. */
+/** Objects, arrays, strings, numbers, booleans and nulls, the body included. */
 export const MAX_JSON_VALUES = 10_000;
+
+const tooDeep = () =>
+  new JsonShapeError(`The JSON body is nested deeper than ${MAX_JSON_DEPTH} levels.`);
+const tooManyKeys = () =>
+  new JsonShapeError(`An object in the body has more than ${MAX_JSON_KEYS} keys.`);
+const tooManyItems = () =>
+  new JsonShapeError(`An array in the body has more than ${MAX_JSON_ITEMS} items.`);
+const tooManyValues = () =>
+  new JsonShapeError(`The JSON body has more than ${MAX_JSON_VALUES} values.`);
 
 const QUOTE = 0x22;
 const COMMA = 0x2c;
@@ -46,10 +41,7 @@ export interface JsonShape {
   problem?: DomainError;
   /** The length of its longest string as written (escapes make it longer, never shorter). */
   longestString: number;
-  /**
-   * Whether a key may be named after a member of Object.prototype (`toString`, `valueOf`, …): one
-   * that is, or one written with escapes, which may spell one.
-   */
+  /** Whether a key is, or may spell with escapes, a member of Object.prototype (`toString`). */
   prototypeMemberKeys: boolean;
 }
 
@@ -61,9 +53,8 @@ export const PROTOTYPE_MEMBERS: ReadonlySet<string> = new Set(
 const LONGEST_ESCAPED_MEMBER = 6 * Math.max(...[...PROTOTYPE_MEMBERS].map((m) => m.length));
 
 /**
- * Whether the JSON text `text` is past one of the bounds, read in one pass over its characters
- * without building anything. Text that is not JSON is left for the parser to refuse (whatever
- * this answers for it).
+ * Whether `text` is past one of the bounds, in one pass over its characters without building
+ * anything. Text that is not JSON is left for the parser to refuse.
  */
 export function jsonShape(text: string): JsonShape {
   let longestString = 0;
@@ -86,7 +77,7 @@ export function jsonShape(text: string): JsonShape {
     const top = isArray.length - 1;
     if (top >= 0 && isArray[top] && entries[top] === 0 && c !== CLOSE_BRACKET) {
       entries[top] = 1; // the first item of an array; each further one follows a comma
-      if (++values > MAX_JSON_VALUES) return refuse(new JsonTooManyValuesError(MAX_JSON_VALUES));
+      if (++values > MAX_JSON_VALUES) return refuse(tooManyValues());
     }
     switch (c) {
       case QUOTE:
@@ -96,7 +87,7 @@ export function jsonShape(text: string): JsonShape {
         break;
       case OPEN_BRACE:
       case OPEN_BRACKET:
-        if (isArray.length >= MAX_JSON_DEPTH) return refuse(new JsonTooDeepError(MAX_JSON_DEPTH));
+        if (isArray.length >= MAX_JSON_DEPTH) return refuse(tooDeep());
         isArray.push(c === OPEN_BRACKET);
         entries.push(0);
         break;
@@ -111,14 +102,13 @@ export function jsonShape(text: string): JsonShape {
           const key = text.slice(stringStart, stringEnd);
           prototypeMemberKeys = PROTOTYPE_MEMBERS.has(key) || key.includes('\\');
         }
-        if (++entries[top] > MAX_JSON_KEYS) return refuse(new JsonTooManyKeysError(MAX_JSON_KEYS));
-        if (++values > MAX_JSON_VALUES) return refuse(new JsonTooManyValuesError(MAX_JSON_VALUES));
+        if (++entries[top] > MAX_JSON_KEYS) return refuse(tooManyKeys());
+        if (++values > MAX_JSON_VALUES) return refuse(tooManyValues());
         break;
       case COMMA:
         if (top < 0 || !isArray[top]) break;
-        if (++entries[top] > MAX_JSON_ITEMS)
-          return refuse(new JsonTooManyItemsError(MAX_JSON_ITEMS));
-        if (++values > MAX_JSON_VALUES) return refuse(new JsonTooManyValuesError(MAX_JSON_VALUES));
+        if (++entries[top] > MAX_JSON_ITEMS) return refuse(tooManyItems());
+        if (++values > MAX_JSON_VALUES) return refuse(tooManyValues());
         break;
     }
   }

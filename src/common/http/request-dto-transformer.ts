@@ -8,10 +8,7 @@ import {
 import type { MetadataStorage } from 'class-transformer/types/MetadataStorage';
 import { getMetadataStorage } from 'class-validator';
 
-/*
- * class-transformer keeps the metadata of @Transform and @Type in a storage its index does not
- * export (0.5.1, its last release, for years).
- */
+/* class-transformer's index does not export the metadata storage of @Transform and @Type. */
 const storage: unknown =
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   require('class-transformer/cjs/storage');
@@ -29,9 +26,8 @@ interface PropertyPlan {
 const plans = new WeakMap<DtoClass, Map<string, PropertyPlan>>();
 
 /**
- * What of a plain object becomes of an instance of `target`: the properties class-validator has
- * rules for (the others are the ones the pipe's `whitelist` drops), each with its @Type and its
- * @Transform functions (those without groups: the pipe uses none).
+ * The properties of `target` class-validator has rules for (the pipe's `whitelist` drops the
+ * others), each with its @Type and its @Transform functions (without groups: the pipe uses none).
  */
 function planOf(target: DtoClass): Map<string, PropertyPlan> {
   let plan = plans.get(target);
@@ -59,7 +55,7 @@ function planOf(target: DtoClass): Map<string, PropertyPlan> {
   return plan;
 }
 
-const isPlainObject = (value: unknown): value is Record<string, unknown> =>
+export const isPlainObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
 function toInstance(target: DtoClass, plain: unknown, options: ClassTransformOptions): unknown {
@@ -89,9 +85,8 @@ function toInstance(target: DtoClass, plain: unknown, options: ClassTransformOpt
 }
 
 /**
- * The attributes of `plain` that `target` declares (has validation rules for), nested DTOs' too:
- * the others are left out before anything walks the body (ValidationPipe walks all of it before
- * transforming, to strip prototype keys and close array gaps).
+ * The attributes of `plain` that `target` declares, nested DTOs' too: the others are left out
+ * before ValidationPipe walks the whole body (to strip prototype keys and close array gaps).
  */
 export function declaredOnly(target: unknown, plain: unknown): unknown {
   if (Array.isArray(plain)) return plain.map((item) => declaredOnly(target, item));
@@ -114,15 +109,11 @@ function isDto(type: unknown): type is DtoClass {
 }
 
 /**
- * class-transformer's plainToInstance for request DTOs, in time linear in what the DTO keeps.
- * class-transformer copies every value of the body, attributes the DTO drops included, at about a
- * microsecond per value and, per object, in time that grows with the square of its keys (its
- * key de-duplication); the values a DTO keeps are then only read by validators and services.
- * Here an attribute without validation rules is left out at once (class-validator's `whitelist`
- * would drop it after the copy), a kept value is passed on as parsed (not copied), a nested DTO
- * (@Type) is built the same way, and @Transform functions get the same arguments as from
- * class-transformer. The DTOs use no @Expose, @Exclude, groups or versions, which this does not
- * implement (request-dto-transformer.spec.ts compares the two on the API's own DTOs).
+ * class-transformer's plainToInstance for request DTOs, in time linear in what the DTO keeps
+ * (class-transformer copies every value, and per object takes time in the square of its keys).
+ * Undeclared attributes are left out at once, kept values are not copied, nested DTOs (@Type) are
+ * built the same way, and @Transform gets class-transformer's arguments. No @Expose, @Exclude,
+ * groups or versions (request-dto-transformer.spec.ts compares the two on the API's own DTOs).
  */
 export const requestDtoTransformer: TransformerPackage = {
   plainToInstance: <T>(

@@ -16,18 +16,13 @@ import { PROTOTYPE_MEMBERS, jsonShape } from './json-shape';
 export const API_PREFIX = '/api/v1';
 /** The OAuth 2.0 endpoints, at the host root beside the API (the contract's {auth_url}). */
 export const OAUTH_PREFIX = '/oauth2/';
-/**
- * The client pages (scheduling, confirmation, their assets), at the host root beside the API: HTML
- * for people, their forms posted form-encoded (see registerBodyParsing).
- */
+/** The client pages and their assets, at the host root: their forms are posted form-encoded. */
 export const PAGE_PREFIXES = ['/schedule/', '/confirmation/', '/pages/'] as const;
 /** Largest request body the API reads (413 past it); its shape is bounded too (json-shape.ts). */
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 /**
- * Longest string a JSON body may hold anywhere (400 past it): a backstop for attributes without a
- * limit of their own. Above every attribute's own limit (the longest, a form answer, is 10,000
- * characters after trimming), so that their errors come first; below what a TEXT column holds
- * (65,535 bytes: 16,000 characters of 4 bytes are 64,000).
+ * Longest string a JSON body may hold anywhere (400 past it): above every attribute's own limit (a
+ * form answer's 10,000), so that their errors come first; below a TEXT column (16,000 × 4 bytes).
  */
 export const MAX_STRING_LENGTH = 16_000;
 /** Largest form an OAuth endpoint reads: its forms hold a few short fields. */
@@ -38,10 +33,9 @@ export const OPENAPI_PATH = `${API_PREFIX}/openapi.json`;
 export const DOCS_PATH = `${API_PREFIX}/docs`;
 
 /**
- * Before routing: `//` → `/`; a trailing `/` is dropped (`/appointments/2/` is `/appointments/2`),
- * on every route but Swagger UI's, so that the router and the 404/405 answers agree; an optional
- * `.json` suffix on API paths is dropped (`/api/v1/appointments.json` is `/api/v1/appointments`),
- * as clients of the reference service send.
+ * Before routing: `//` → `/`; a trailing `/` dropped but on Swagger UI's path, so that the router
+ * and the 404/405 answers agree; the `.json` suffix clients of the reference service send on API
+ * paths dropped.
  */
 export function normalizeUrl(url: string): string {
   const q = url.indexOf('?');
@@ -55,7 +49,7 @@ export function normalizeUrl(url: string): string {
   return path + query;
 }
 
-/** Fastify's `rewriteUrl`: normalizeUrl, and a member path of the enterprise API to its v1 route. */
+/** Fastify's `rewriteUrl`: normalizeUrl, and an enterprise member path to its v1 route. */
 export function rewriteUrl(req: IncomingMessage): string {
   const url = normalizeUrl(req.url ?? '/');
   const rewritten = rewriteEnterpriseUrl(req, url);
@@ -63,11 +57,10 @@ export function rewriteUrl(req: IncomingMessage): string {
 }
 
 /**
- * Query strings with arrays in the shapes clients send: `a[]=1&a[]=2`, `a[0]=1&a[1]=2` and (split by
- * the DTO, see IdList) `a=1,2`. Repeated plain keys combine into an array.
+ * Query strings with arrays in the shapes clients send: `a[]=1&a[]=2`, `a[0]=1&a[1]=2` and (split
+ * by the DTO, see IdList) `a=1,2`. Repeated plain keys combine into an array.
  */
 export function parseQuery(query: string): Record<string, unknown> {
-  // No query, as most requests: what qs answers for it, without it building its options first.
   if (query === '') return {};
   return qs.parse(query, {
     depth: 1,
@@ -87,49 +80,34 @@ function mediaTypeOf(req: FastifyRequest): string {
 const isJson = (mediaType: string): boolean =>
   mediaType === 'application/json' || /^application\/[^/]+\+json$/.test(mediaType);
 
-/**
- * Where a JSON text may hold a lone surrogate: an escaped one (`\ud800`; the body's UTF-8 was
- * decoded with replacement characters, so none is there unescaped).
- */
+/** A lone surrogate can only be escaped in the text (`\ud800`): UTF-8 was decoded with U+FFFD. */
 const SURROGATE_ESCAPE = /\\u[dD][89a-fA-F]/;
 
 /** A key that may be named in an error: an attribute, not anything a client sent as a key. */
 const ATTRIBUTE_NAME = /^[A-Za-z][A-Za-z0-9_]{0,63}$/;
 
 /**
- * What the API refuses in a parsed JSON body before its DTO sees it (its shape was bounded before
- * parsing, see jsonShape): a string longer than MAX_STRING_LENGTH or that is not well-formed
- * text (a lone surrogate) (400 with the attribute's code, `invalid_<attribute>`). One walk over the
- * parsed value; undefined when fine.
+ * The first string of a parsed JSON body (past `path`) longer than MAX_STRING_LENGTH or not
+ * well-formed text: a lone surrogate, which MySQL would refuse to store (400
+ * `invalid_<attribute>`).
  */
-export function jsonBodyProblem(value: unknown): DomainError | undefined {
-  return walk(value, []);
-}
-
-function walk(value: unknown, path: (string | number)[]): DomainError | undefined {
+function jsonBodyProblem(value: unknown, path: (string | number)[] = []): DomainError | undefined {
   if (typeof value === 'string') {
     if (path.length === 0) return undefined; // not an attribute: the DTO refuses the body
-    if (value.length > MAX_STRING_LENGTH) return tooLong(path);
-    // A lone surrogate (`"\ud800"` in JSON) is no text: MySQL would refuse to store it.
-    return isWellFormed(value) ? undefined : illFormed(path);
+    const named = namesAttributes(path);
+    if (value.length > MAX_STRING_LENGTH)
+      return named
+        ? new AttributeTooLongError(path, MAX_STRING_LENGTH)
+        : new BodyStringTooLongError(MAX_STRING_LENGTH);
+    if (isWellFormed(value)) return undefined;
+    return named ? new InvalidAttributeValueError(path) : new BodyStringNotTextError();
   }
   if (typeof value !== 'object' || value === null) return undefined;
-  if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) {
-      const item: unknown = value[i];
-      if (typeof item !== 'object' && typeof item !== 'string') continue;
-      path.push(i);
-      const problem = walk(item, path);
-      path.pop();
-      if (problem) return problem;
-    }
-    return undefined;
-  }
-  for (const key of Object.keys(value)) {
-    const item = (value as Record<string, unknown>)[key];
+  const entries = Array.isArray(value) ? value.entries() : Object.entries(value);
+  for (const [key, item] of entries as Iterable<[string | number, unknown]>) {
     if (typeof item !== 'object' && typeof item !== 'string') continue;
     path.push(key);
-    const problem = walk(item, path);
+    const problem = jsonBodyProblem(item, path);
     path.pop();
     if (problem) return problem;
   }
@@ -137,10 +115,9 @@ function walk(value: unknown, path: (string | number)[]): DomainError | undefine
 }
 
 /**
- * Drops every key named after a member of Object.prototype (`toString`, `valueOf`, …), at any
- * depth, as `__proto__` and `constructor` are: an own `toString` that is no function makes the
- * object throw where it is turned into text. (class-transformer used to drop them when it copied
- * the body; DTOs are no longer built by copying, see request-dto-transformer.ts.)
+ * Drops every key named after a member of Object.prototype at any depth, as `__proto__` and
+ * `constructor` are: an own `toString` that is no function makes the object throw where it is
+ * turned into text.
  */
 function dropPrototypeMemberKeys(value: unknown): void {
   if (typeof value !== 'object' || value === null) return;
@@ -165,55 +142,30 @@ function namesAttributes(path: (string | number)[]): boolean {
   return typeof path[0] === 'string' && named;
 }
 
-function tooLong(path: (string | number)[]): DomainError {
-  return namesAttributes(path)
-    ? new AttributeTooLongError(path, MAX_STRING_LENGTH)
-    : new BodyStringTooLongError(MAX_STRING_LENGTH);
-}
-
-function illFormed(path: (string | number)[]): DomainError {
-  return namesAttributes(path)
-    ? new InvalidAttributeValueError(path)
-    : new BodyStringNotTextError();
-}
-
 export function isOAuthPath(url: string): boolean {
   return url.startsWith(OAUTH_PREFIX);
 }
 
-export function isPagePath(url: string): boolean {
-  return PAGE_PREFIXES.some((prefix) => url.startsWith(prefix));
-}
+type Done = (err: Error | null, value?: unknown) => void;
 
 /** Where a form-encoded body is read (OAuth endpoints, the client pages' forms). */
 function takesForms(url: string): boolean {
-  return isOAuthPath(url) || isPagePath(url);
+  return isOAuthPath(url) || PAGE_PREFIXES.some((prefix) => url.startsWith(prefix));
 }
 
 /**
- * Request bodies are JSON: `application/json` (any parameters), `application/*+json`, or a body
- * without a Content-Type, as clients of the reference service send. A body of any other type is
- * refused with 415 before it is read as anything (a cross-site form, `text/plain` or
- * form-encoded, which browsers send without asking, was read as JSON); a request of another type
- * without a body is one without a body. Anything that does not parse is 400 "Expected a JSON
- * object.". `__proto__` and `constructor.prototype` keys are dropped. An empty body is no body.
- * At most BODY_LIMIT_BYTES (413); within the bounds of its shape (json-shape.ts: depth, keys per
- * object, items per array, values in all) and strings of MAX_STRING_LENGTH (400).
- * A PUT with no body or the literal `[]` means `{}` (the contract).
- *
- * Under /oauth2/ (RFC 6749: form-encoded requests) and the client pages (PAGE_PREFIXES) an `application/x-www-form-urlencoded` body of at
- * most 16 KiB becomes a URLSearchParams, which keeps repeated parameters (the token endpoint refuses
- * them); any other body is left unread (`undefined`) for the endpoint to refuse in its own format.
+ * Request bodies are JSON (`application/json`, `application/*+json`, or no Content-Type); another
+ * type with a body is refused with 415 before it is read (browsers send a cross-site form or
+ * `text/plain` without asking). What does not parse is 400 "Expected a JSON object."; an empty body
+ * is none; `__proto__` and `constructor.prototype` keys are dropped; BODY_LIMIT_BYTES (413),
+ * json-shape.ts and MAX_STRING_LENGTH (400) bound it. A PUT with no body or `[]` means `{}`. Under
+ * /oauth2/ and PAGE_PREFIXES a form-encoded body of at most 16 KiB becomes a URLSearchParams (which
+ * keeps repeated parameters); any other body is left unread for the endpoint to refuse.
  */
 export function registerBodyParsing(fastify: FastifyInstance): void {
   const parseJson = fastify.getDefaultJsonParser('remove', 'remove');
-  const parse = (
-    req: FastifyRequest,
-    body: string,
-    done: (err: Error | null, value?: unknown) => void,
-  ) => {
-    if (takesForms(req.url)) return done(null, undefined);
-    if (body.trim() === '') return done(null, undefined);
+  const parse = (req: FastifyRequest, body: string, done: Done) => {
+    if (takesForms(req.url) || body.trim() === '') return done(null, undefined);
     const shape = jsonShape(body);
     if (shape.problem) return done(shape.problem);
     void parseJson(req, body, (err, value) => {
@@ -227,11 +179,7 @@ export function registerBodyParsing(fastify: FastifyInstance): void {
   };
   fastify.removeAllContentTypeParsers();
   fastify.addContentTypeParser('application/json', { parseAs: 'string' }, parse);
-  const refuse = (
-    req: FastifyRequest,
-    body: string,
-    done: (err: Error | null, value?: unknown) => void,
-  ) => {
+  const refuse = (req: FastifyRequest, body: string, done: Done) => {
     if (takesForms(req.url) || body.trim() === '') return done(null, undefined);
     done(new UnsupportedMediaTypeError(mediaTypeOf(req)));
   };

@@ -2,10 +2,7 @@ import type { ValidationOptions } from 'class-validator';
 import { InvalidAttributeError } from '../errors/domain-error';
 import { snake } from './http.errors';
 
-/**
- * A parameter left out, in the contract's words (as POST /appointments gives it):
- * `required_calendar_id`, `The parameter "calendarID" is required.`
- */
+/** A parameter left out, in the contract's words: `The parameter "calendarID" is required.` */
 export class RequiredParameterError extends InvalidAttributeError {
   constructor(parameter: string) {
     super(`required_${snake(parameter)}`, `The parameter "${parameter}" is required.`);
@@ -13,9 +10,8 @@ export class RequiredParameterError extends InvalidAttributeError {
 }
 
 /**
- * `@IsDefined(requiredParameter('calendarID'))` (or `@IsNotBlank(…)`): a DTO's check that fails as
- * RequiredParameterError does. The message is the constraint's too: class-validator attaches a
- * context only to a failure with a message.
+ * `@IsDefined(requiredParameter('calendarID'))`: a check that fails as RequiredParameterError does.
+ * The message is the constraint's too: class-validator gives a context only to a failure with one.
  */
 export function requiredParameter(parameter: string): ValidationOptions {
   const { code, message } = new RequiredParameterError(parameter);

@@ -1,9 +1,3 @@
-/**
- * The API's routes as registered with Fastify, used to answer requests that match none:
- * 405 with `Allow` when the path exists under another method, otherwise 404 with the probable path
- * (the contract: "Not Found. Did you mean `/appointments/{id:number}`?").
- */
-
 /** Route parameter for a numeric id; `/appointments/abc` then fails to route and gets a suggestion. */
 export const NUMERIC = '(^\\d+$)';
 
@@ -81,6 +75,11 @@ function typoDistance(segments: Segment[], actual: string[]): number {
   return total;
 }
 
+/**
+ * The API's routes as registered with Fastify, to answer requests that match none: 405 with `Allow`
+ * when the path exists under another method, else 404 with the probable path (the contract's "Not
+ * Found. Did you mean `/appointments/{id:number}`?").
+ */
 export class RouteCatalog {
   private readonly routes = new Map<string, Route>();
 

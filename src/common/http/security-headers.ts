@@ -1,15 +1,12 @@
 import type { Duplex } from 'node:stream';
 import { STATUS_CODES, maxHeaderSize } from 'node:http';
 import type { FastifyReply } from 'fastify';
-import { API_PREFIX } from './request-parsing';
-
-/** Where Swagger UI is served: an HTML page with its scripts, styles and images. */
-export const DOCS_PREFIX = `${API_PREFIX}/docs`;
+import { DOCS_PATH } from './request-parsing';
 
 /**
  * Headers of every response (OWASP's for REST APIs): nothing may be sniffed into another type,
- * framed, sent on as a referrer, read cross-origin by a page, stored by a cache, or run as a page.
- * Pages that are pages set their own policy over it: the OAuth pages (oauth-pages.ts), Swagger UI.
+ * framed, sent on as a referrer, read cross-origin, stored by a cache, or run as a page. Real pages
+ * (the OAuth pages, Swagger UI) set their own policy over it.
  */
 const COMMON_HEADERS: Record<string, string> = {
   'x-content-type-options': 'nosniff',
@@ -48,7 +45,7 @@ export class SecurityHeaders {
 
   /** Sets them on a reply (the handler may replace some: a page's own CSP). */
   apply(url: string, reply: FastifyReply): void {
-    void reply.headers(url.startsWith(DOCS_PREFIX) ? this.docs : this.api);
+    void reply.headers(url.startsWith(DOCS_PATH) ? this.docs : this.api);
   }
 
   /** The raw header lines, for an answer written on the socket before any request exists. */
@@ -70,15 +67,12 @@ export function clientErrorHandler(
   const extra = headers.lines();
   return (err, socket) => {
     if (err.code === 'ECONNRESET' || socket.destroyed) return;
-    let status = 400;
-    let message = 'Bad Request';
-    if (err.code === 'HPE_HEADER_OVERFLOW') {
-      status = 431;
-      message = `The request's headers and URL are larger than ${maxHeaderSize} bytes.`;
-    } else if (err.code === 'ERR_HTTP_REQUEST_TIMEOUT') {
-      status = 408;
-      message = 'Request Timeout';
-    }
+    const [status, message] =
+      err.code === 'HPE_HEADER_OVERFLOW'
+        ? [431, `The request's headers and URL are larger than ${maxHeaderSize} bytes.`]
+        : err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+          ? [408, 'Request Timeout']
+          : [400, 'Bad Request'];
     const error = STATUS_CODES[status]!.toLowerCase().replace(/[^a-z0-9]+/g, '_');
     const body = JSON.stringify({ status_code: status, message, error });
     if (socket.writable) {

@@ -6,19 +6,17 @@ import type { Slot } from './request-slot';
 /** The rate window: the contract counts requests per second. */
 export const WINDOW_MS = 1000;
 
-/** One client's part of a batch. */
 export interface ClientBatch {
   client: string;
-  /** This pod's admitted requests of the client still in flight, as the pod counts them now. */
+  /** This pod's admitted requests of the client still in flight. */
   held: number;
   /** The client's requests waiting for their verdict, in arrival order (none: a report of `held`). */
   asking: Slot[];
 }
 
 /**
- * What the script says of a client's `asking`, in their order: the first `admitted` are admitted,
- * the next ones up to `passing` are refused for concurrency, the rest are refused for the rate, for
- * `retryAfterMs`.
+ * Of a client's `asking`, in order: the first `admitted` are admitted, the next up to `passing`
+ * refused for concurrency, the rest for the rate, for `retryAfterMs`.
  */
 export interface ClientVerdict {
   admitted: number;
@@ -27,23 +25,18 @@ export interface ClientVerdict {
 }
 
 /**
- * One Redis script per batch of requests, so that a request costs one round trip at most, shared,
- * and Redis does a constant amount of work per client of the batch, whatever its requests.
+ * One Redis script per batch of requests (one round trip, shared), constant work per client.
+ * - **Rate**: a client's requests are counted together in its fixed one-second window (`INCRBY`);
+ *   those past the limit are refused with the window's remaining ms.
+ * - **Concurrency**: a hash per client, a field `<expiry ms>:<count>` per pod holding requests of
+ *   it. Only that pod writes its field, with every call touching the client, one call at a time:
+ *   the field is the pod's count as of its last call, so a finished request is released by the next
+ *   report. A request is admitted while all pods' counts and those admitted before it stay within
+ *   the limit. A field lives `slotTtl` past its last report: a dead pod's requests stop counting.
  *
- * - **Rate**: a client's requests in the batch are counted together in its fixed one-second window
- *   (`INCRBY`); those past the limit are refused with the window's remaining ms.
- * - **Concurrency**: a hash per client whose fields are the pods holding requests of it, each field
- *   `<expiry ms>:<count>`. A pod reports its own count (the requests it admitted and has not
- *   finished) with every call that touches the client; only that pod writes its field, and a pod
- *   makes one call at a time, so the field is the pod's count as of its last call: a request that
- *   finished is released by the next report, with no command of its own. A request is admitted while
- *   the other pods' counts, this pod's and the requests admitted before it stay within the limit.
- *   A field lives `slotTtl` past its pod's last report, so the requests of a pod that died stop
- *   counting then (expired fields are deleted when a client's count is read).
- *
- * KEYS: per client its rate key and its in-flight key. ARGV: clients c, rate limit, window ms,
- * concurrency limit, slot ttl ms, now (ms), pod id; then per client its `held` and its number of
- * requests asking. Returns per client `admitted, passing, retryAfterMs`.
+ * KEYS: per client its rate key and in-flight key. ARGV: clients, rate limit, window ms,
+ * concurrency limit, slot ttl ms, now, pod id; then per client `held` and its number asking.
+ * Returns per client `admitted, passing, retryAfterMs`.
  */
 const ADMIT_SCRIPT = `
 local c = tonumber(ARGV[1])
@@ -116,12 +109,11 @@ type LimitsRedis = RedisConnection & {
   admitRequests(args: (string | number)[]): Promise<number[]>;
 };
 
-/** Gives the connection the `admitRequests` command (the script, sent by its hash once loaded). */
 export function defineAdmitRequests(redis: RedisConnection): void {
   redis.defineCommand('admitRequests', { lua: ADMIT_SCRIPT });
 }
 
-/** One call of the script for `batches` (one per client): its verdicts in their order. */
+/** One call of the script for `batches` (one per client): their verdicts, in order. */
 function admitRequests(
   redis: RedisConnection,
   pod: string,
@@ -150,10 +142,8 @@ function admitRequests(
 }
 
 /**
- * The script for a batch on a single Redis (one call); on a Redis Cluster, where a script's keys
- * must share a slot, one call per client (each client's keys share its hash tag), sent together:
- * the cluster connection pipelines them to their nodes. The verdicts come back in the order of
- * `batches`; one failing call fails the batch (which then fails open).
+ * One call on a single Redis; on a Redis Cluster, where a script's keys must share a slot, one call
+ * per client (its keys share its hash tag), pipelined. One failing call fails the batch (open).
  */
 export function admitInSlots(
   redis: RedisConnection,

@@ -1,8 +1,7 @@
 /**
- * What the per-IP limits count a request under: its client's IPv4 address, or the /64 network of an
- * IPv6 address (one subscriber usually holds a whole /64, and would otherwise have 2^64 addresses to
- * rotate through). An IPv4 address written as IPv6 (`::ffff:192.0.2.1`, as a dual-stack socket gives
- * it) is counted as the IPv4 address.
+ * What the per-IP limits count a request under: its IPv4 address (also when written
+ * `::ffff:a.b.c.d`), or the /64 network of an IPv6 address (a subscriber holds a /64: 2^64
+ * addresses to rotate through).
  */
 export function clientKeyOf(ip: string | undefined): string {
   if (ip === undefined || ip === '') return 'unknown';

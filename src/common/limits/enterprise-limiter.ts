@@ -8,15 +8,9 @@ import { LIMITS_REDIS } from './limits-redis';
 
 /** The window of the per-enterprise limit: the operator sets requests per minute. */
 export const ENTERPRISE_WINDOW_MS = 60_000;
-/** How often, at most, the limiter logs that it cannot enforce the limits. */
 const UNENFORCED_LOG_INTERVAL_MS = 10_000;
 
-/**
- * Per enterprise: INCRBY its counter by its requests of the batch (the window starts with the
- * first, PEXPIRE), and answer the count and the window's remaining ms, two numbers a key. As the
- * per-IP script's rate part (admit-script.ts): a fixed window, in Redis so that every pod counts
- * into one number.
- */
+/** Per enterprise, a fixed window: its count after INCRBY its requests, and the ms left. */
 const COUNT_SCRIPT = `
 local window = tonumber(ARGV[#KEYS + 1])
 local out = {}
@@ -45,14 +39,9 @@ interface Waiter {
 }
 
 /**
- * The operator's limit on an enterprise's requests per minute, all its members and pods together,
- * checked once the enterprise is authenticated, so that nobody else can spend an
- * enterprise's allowance. On when the per-IP limits are (RATE_LIMIT_ENABLED), which still apply
- * to every request first.
- *
- * As RequestLimiter: the requests of one turn of the event loop share one script call (a counter
- * per enterprise, INCRBY its number of requests); an enterprise over its limit is refused by this
- * pod without Redis until its window ends; Redis unreachable: admitted, and said in the log.
+ * The operator's limit on an enterprise's requests per minute, checked once it is authenticated
+ * (nobody else can spend its allowance), on with the per-IP limits. As RequestLimiter: one script
+ * call per turn of the event loop, refused here until the window ends, Redis down: admitted.
  */
 @Injectable()
 export class EnterpriseLimiter {
@@ -72,10 +61,7 @@ export class EnterpriseLimiter {
     redis.defineCommand('countEnterpriseRequests', { lua: COUNT_SCRIPT });
   }
 
-  /**
-   * Undefined when the request is admitted (or the limits are off); otherwise the 429 to answer,
-   * naming the limit, with the seconds until the enterprise's window ends.
-   */
+  /** Undefined when the request is admitted (or the limits are off), else the 429 to answer. */
   admit(
     enterpriseId: number,
     perMinute: number,

@@ -20,8 +20,8 @@ class LimitsConnectionCloser implements OnApplicationShutdown {
 }
 
 /**
- * The API's limits: the per-IP request limiter (registered as a Fastify hook by configureApi), the
- * per-enterprise one (the auth guard's) and the Redis connection it shares with the OAuth sign-in throttle.
+ * The API's limits: per IP (a Fastify hook, see configureApi), per enterprise (the auth guard's),
+ * and their Redis connection, shared with the OAuth sign-in throttle.
  */
 @Module({
   providers: [

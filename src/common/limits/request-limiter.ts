@@ -18,32 +18,22 @@ import type { RedisConnection } from '../queues/redis-connections';
 import { LIMITS_REDIS } from './limits-redis';
 import { Slot, type SlotOwner, SlotState, watchResponse } from './request-slot';
 
-/** How often, at most, the limiter logs that it cannot enforce the limits. */
 const UNENFORCED_LOG_INTERVAL_MS = 10_000;
 /** Past this many locally remembered blocked clients, the expired ones are forgotten. */
 const BLOCKED_SWEEP_SIZE = 10_000;
 
 /**
- * The contract's per-IP limits on every request but the health probes: at most `perSecond` requests
- * a second and `concurrent` requests in flight per client address, counted in Redis so that all API
- * pods share them. An onRequest hook (before body parsing, routing's 404s and authentication
- * included): a refused request costs the service nothing more than the hook.
- *
- * Cost: the requests that arrive in one turn of the event loop, or while the previous call is out,
- * share one Redis script call, in which each client costs the same whatever its requests (they are
- * counted together, see admit-script.ts). The pod counts its own requests in flight by client and
- * reports the count with its next call: a request that finishes is released by that report, and
- * the releases of a batch are one number per client. A client over its rate is remembered by the
- * pod until its window ends, so that its further requests are refused without Redis.
- *
- * Redis unreachable: the limits fail open (requests are admitted at once, without waiting) and the
- * limiter says so in the log at most every 10 s, with the number of requests admitted unchecked.
+ * The contract's per-IP limits (`perSecond`, `concurrent` in flight) on every request but the
+ * health probes, counted in Redis for all pods, in an onRequest hook: a refusal costs nothing more.
+ * The requests that arrive together share one script call (admit-script.ts), which also reports
+ * the pod's requests in flight, releasing the finished ones. A client over its rate is refused
+ * here until its window ends. Redis unreachable: the limits fail open, logged every 10 s at most.
  */
 @Injectable()
 export class RequestLimiter implements OnModuleDestroy, SlotOwner {
   private readonly limits: LimitsConfig;
   private readonly message: string;
-  /** This process among the pods: its field in each client's count of requests in flight. */
+  /** This process's field in each client's count of requests in flight. */
   private readonly pod = randomBytes(9).toString('base64url');
 
   private pending: Slot[] = [];
@@ -52,11 +42,7 @@ export class RequestLimiter implements OnModuleDestroy, SlotOwner {
   /** Clients whose count changed since the last call: reported with the next one. */
   private readonly changed = new Set<string>();
   private flushScheduled = false;
-  /**
-   * One script call at a time: what arrives while one is out waits for it and goes in the next, so
-   * that under load a call carries every request of its round trip (fewer, fuller calls: each is a
-   * socket write and read, the bulk of the limiter's cost), and when quiet a request goes at once.
-   */
+  /** One script call at a time: under load, fewer and fuller calls (each a socket round trip). */
   private callInFlight = false;
 
   /** Clients over their rate: refused here until their window ends (epoch ms). */
@@ -77,8 +63,7 @@ export class RequestLimiter implements OnModuleDestroy, SlotOwner {
       `Rate limit reached: at most ${this.limits.perSecond} requests per second and ` +
       `${this.limits.concurrent} concurrent requests per IP address.`;
     defineAdmitRequests(redis);
-    // The connection's errors (it reconnects on its own): while the limits are on, they are the
-    // news that the limits are not enforced; otherwise the sign-in throttle fails its requests.
+    // The connection's errors: while the limits are on, the news that they are not enforced.
     redis.on('error', (err: Error) => {
       if (this.limits.enabled) this.unenforced(0, err);
     });
@@ -140,7 +125,6 @@ export class RequestLimiter implements OnModuleDestroy, SlotOwner {
     setImmediate(this.flush);
   }
 
-  /** A call came back: what arrived meanwhile goes in the next one. */
   private callReturned(): void {
     this.callInFlight = false;
     if (this.pending.length > 0 || this.changed.size > 0) this.schedule();
@@ -215,10 +199,7 @@ export class RequestLimiter implements OnModuleDestroy, SlotOwner {
     slot.done();
   }
 
-  /**
-   * Redis did not answer: every request of the batch is admitted. What Redis holds of the batch's
-   * clients is unknown, so their counts go with the next call.
-   */
+  /** Redis did not answer: all admitted; the clients' counts go with the next call. */
   private failOpen(batches: ClientBatch[], err: Error): void {
     let requests = 0;
     for (const { client, asking } of batches) {

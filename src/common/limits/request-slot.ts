@@ -5,11 +5,11 @@ import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fast
 export const enum SlotState {
   /** Waiting for Redis's verdict. */
   Pending,
-  /** Admitted: its slot is released when the response closes. */
+  /** Released when the response closes. */
   Admitted,
-  /** The response closed (client gone) before the verdict: a slot granted then is released at once. */
+  /** The response closed before the verdict: a slot granted then is released at once. */
   Closed,
-  /** Refused, or released: nothing more to do. */
+  /** Refused, or released. */
   Settled,
 }
 
@@ -40,7 +40,6 @@ function onResponseClose(this: LimitedResponse): void {
   if (slot !== undefined) slot.limiter.responseClosed(slot);
 }
 
-/** Tells the slot's owner when the request's response closes. */
 export function watchResponse(slot: Slot): void {
   const res = slot.reply.raw as LimitedResponse;
   res[SLOT] = slot;

@@ -10,9 +10,6 @@ import { LoggerModule } from 'nestjs-pino';
 import pino, { type Bindings, type DestinationStream, type LogFn, type Logger } from 'pino';
 import { PinoPretty } from 'pino-pretty';
 
-/** pino's own destination (a SonicBoom). */
-type Destination = ReturnType<typeof pino.destination>;
-
 /** Injection token of the root pino logger (for code outside a request, and the error filter). */
 export const ROOT_LOGGER = Symbol('ROOT_LOGGER');
 
@@ -21,22 +18,15 @@ const LOG_FLUSH_INTERVAL_MS = 1000;
 
 export type LogFormat = 'json' | 'pretty';
 
-/**
- * How the process writes its logs: pretty, coloured lines for a person reading a terminal on a
- * developer machine (NODE_ENV=development and stdout a TTY, as `npm start` in a shell); one JSON
- * object per line everywhere else, for machines: pods, files, pipes, the tests.
- */
+/** Pretty lines for a person at a terminal (development and a TTY), else one JSON object a line. */
 export function logFormat(nodeEnv: string, stdoutIsTTY: boolean | undefined): LogFormat {
   return nodeEnv === 'development' && stdoutIsTTY === true ? 'pretty' : 'json';
 }
 
 /**
- * The process's pino logger on stdout. JSON: one object per line, `time` in epoch milliseconds
- * (pino's default; formatting ISO strings was 3% of an authenticated GET in bench:http), written
- * synchronously (pino's default: nothing is lost to a full queue, and no thread pool round trip per
- * write, which was 5% of that GET) in batches of 4 KiB (LineBatches), and at least every second.
- * Pretty (see logFormat): pino-pretty in this thread, each line written at once (a person is
- * watching).
+ * The process's pino logger on stdout. JSON: `time` in epoch ms (ISO strings cost 3% of a GET),
+ * written synchronously (nothing lost to a full queue, no thread pool round trip per write) in
+ * batches of 4 KiB (LineBatches), at least every second. Pretty: each line written at once.
  */
 export function createRootLogger(
   level: string,
@@ -63,23 +53,21 @@ export function createRootLogger(
   );
 }
 
-/** About 4 KiB of lines (characters: a log line is ASCII but for what a client sent). */
+/** About 4 KiB of lines (a log line is ASCII but for what a client sent). */
 const LOG_BATCH_CHARS = 4096;
 
 /**
- * Log lines kept in memory and handed to the destination `batchChars` at a time, and every
- * `intervalMs`, as one string. SonicBoom batches by itself (`minLength`), but it measures the
- * UTF-8 length of its whole pending buffer on every write (sonic-boom 4.2), flattening a string of
- * up to 4 KiB each time: ~2% of an authenticated GET in bench:http. Here a line costs an array push,
- * and the destination sees one flat string per batch. `flush` and `flushSync` (pino calls the
- * latter after a fatal line) write what is pending first.
+ * Log lines handed to the destination `batchChars` at a time, and every `intervalMs`, as one
+ * string: SonicBoom's own batching measures its whole pending buffer on every write (~2% of a GET).
+ * `flush` and `flushSync` (pino's, after a fatal line) write what is pending first.
  */
 export class LineBatches implements DestinationStream {
   private lines: string[] = [];
   private chars = 0;
 
   constructor(
-    private readonly destination: Destination,
+    /** pino's own destination (a SonicBoom). */
+    private readonly destination: ReturnType<typeof pino.destination>,
     private readonly batchChars: number,
     private readonly intervalMs: number,
   ) {}
@@ -124,16 +112,10 @@ export function requestIdFor(header: string | string[] | undefined): string {
 }
 
 /**
- * One JSON line per request: `reqId`, `method`, `url`, `statusCode`, `responseTime` (ms), flat so that
- * pino writes it without serialising nested objects. Health probes are not logged. Headers never are:
- * they carry credentials.
- *
- * The line of a request that completed is written here as pino would write it for the root logger
- * (createRootLogger: default formatters, no mixin, no serializer for these keys; the spec compares
- * the two): pino's generic walk over the object (a type switch, a character loop and an escape
- * check per key and string) was ~4% of an authenticated GET in bench:http. The strings are escaped
- * as JSON.stringify escapes them (jsonString), as pino does any string it cannot prove plain.
- * Errored requests, and a destination that wants pino's metadata (a multistream), go through pino.
+ * One flat JSON line per request: `reqId`, `method`, `url`, `statusCode`, `responseTime` (ms); no
+ * health probes, never headers (they carry credentials). A completed request's line is written here
+ * as pino would write it for the root logger (the spec compares the two): pino's generic walk was
+ * ~4% of a GET. Errored requests, and a destination that wants pino's metadata, go through pino.
  */
 export class RequestLogController extends LogController {
   private readonly stream: DestinationStream & { [NEEDS_METADATA]?: boolean };
@@ -184,22 +166,14 @@ const NEEDS_METADATA = pino.symbols.needsMetadataGsym;
 // eslint-disable-next-line no-control-regex
 const NEEDS_ESCAPE = /["\\\u0000-\u001f\ud800-\udfff]/;
 
-/**
- * A string as JSON: quoted as it is when nothing in it needs escaping (request ids, methods and
- * URLs nearly always: a regex test costs a third of JSON.stringify's call), else JSON.stringify's.
- */
+/** A string as JSON: quoted as it is when nothing needs escaping (nearly always). */
 const jsonString = (text: string): string =>
   NEEDS_ESCAPE.test(text) ? JSON.stringify(text) : `"${text}"`;
 
 /** A number as pino writes it: `null` when not finite. */
 const finite = (value: number): number | null => (Number.isFinite(value) ? value : null);
 
-const LOG_METHODS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace'] as const;
-
-/**
- * `request.log`, made only when something logs through it: Fastify would otherwise build a pino child
- * for every request, which was a measurable share of an authenticated GET in bench:http.
- */
+/** `request.log`, made only when something logs through it (not a pino child per request). */
 class LazyChildLogger {
   private made: Logger | undefined;
 
@@ -226,7 +200,7 @@ class LazyChildLogger {
 }
 
 // The log methods forward their arguments as given (pino's overloads).
-for (const level of LOG_METHODS) {
+for (const level of ['fatal', 'error', 'warn', 'info', 'debug', 'trace'] as const) {
   Object.defineProperty(LazyChildLogger.prototype, level, {
     value(this: { logger: Logger }, ...args: Parameters<LogFn>) {
       this.logger[level](...args);
@@ -240,12 +214,9 @@ export function lazyChildLogger(logger: FastifyBaseLogger, bindings: Bindings): 
 }
 
 /**
- * Structured JSON logs through nestjs-pino: Nest's Logger and PinoLogger write through the root pino
- * logger. Request lines are Fastify's (RequestLogController); nestjs-pino's own request middleware is
- * not mounted (`forRoutes: []`): the API runs without Nest's middleware layer, and binding a logger to
- * every request through AsyncLocalStorage cost a fifth of an authenticated GET in bench:http (Node 20
- * runs a promise hook for every promise while it is on). A line logged while serving a request names
- * the request by `reqId` itself (as the error filter does), or uses `request.log`.
+ * Nest's Logger and PinoLogger write through the root pino logger. nestjs-pino's request middleware
+ * is not mounted (`forRoutes: []`): AsyncLocalStorage per request cost a fifth of a GET. A line
+ * logged while serving a request names it by `reqId`, or uses `request.log`.
  */
 @Global()
 @Module({})

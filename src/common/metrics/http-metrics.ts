@@ -5,15 +5,10 @@ import { type Metrics, UNMATCHED_ROUTE } from './metrics';
 type OnResponse = (request: FastifyRequest, reply: FastifyReply, done: () => void) => void;
 
 /**
- * Times every HTTP response into `http_request_duration_seconds`, labelled by the route's pattern
- * (`/api/v1/appointments/:id`, never the raw URL: one series per route, not per id) and status.
- * Runs in `onResponse`, after the response has gone: the request does not wait for it.
- *
- * Each route gets a hook of its own (added as the route is registered, so call this before the
- * routes are), which keeps the series it observes into by method and status: no key to build, and
- * no `request.routeOptions`, which Fastify builds anew (a dozen fields) on every read. The route's
- * pattern is still read from the request, once per series. Requests that matched no route (404s,
- * URLs refused before routing) are observed by one global hook under UNMATCHED_ROUTE.
+ * Times every response into `http_request_duration_seconds` by route pattern and status, in
+ * `onResponse`. Each route gets its own hook (call this before routes are registered) keeping its
+ * series by method and status: no key to build, no `request.routeOptions` (built on every read).
+ * Requests that matched no route are observed by one global hook under UNMATCHED_ROUTE.
  */
 export function registerHttpMetrics(fastify: FastifyInstance, metrics: Metrics): void {
   const durations = metrics.httpDuration;

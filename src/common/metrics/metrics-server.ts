@@ -6,10 +6,8 @@ import { ROOT_LOGGER } from '../logging/logging.module';
 import { Metrics } from './metrics';
 
 /**
- * The API's `/metrics`, on a port of its own (METRICS_PORT): the API's port is the public one (behind
- * the load balancer), and what the service measures is for Prometheus, not for tenants. A bare
- * node:http server: nothing of the API's pipeline (auth, logs, rate limits) runs for a scrape. It
- * closes with the application, after the API's listener (so the last scrape sees the drain).
+ * The API's `/metrics` on a port of its own (METRICS_PORT): for Prometheus, not for tenants on the
+ * public port. A bare node:http server (no auth, logs or limits), closed after the API's listener.
  */
 @Injectable()
 export class MetricsServer implements OnApplicationShutdown {

@@ -2,10 +2,7 @@ import { Controller, Get, Res } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import { Metrics } from './metrics';
 
-/**
- * The worker's `/metrics`, beside its health on WORKER_PORT (a port operators and Prometheus reach,
- * never tenants: the worker serves no public API).
- */
+/** The worker's `/metrics`, beside its health on WORKER_PORT (never reached by tenants). */
 @Controller('metrics')
 export class MetricsController {
   constructor(private readonly metrics: Metrics) {}

@@ -2,26 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { HttpDurations } from './http-durations';
 
-/**
- * How a booking ended, as `bookings_total{outcome}` counts it: booked, or refused because the time
- * is taken (`not_available`, `no_available_calendar` under the calendars' locks). Other refusals
- * (validation, advance limits) show in the HTTP metrics by status.
- */
-export type BookingOutcome = 'booked' | 'conflict';
-
-/** How a webhook delivery attempt ended, as `webhook_deliveries_total{outcome}` counts it. */
-export type WebhookDeliveryOutcome =
-  'delivered' | 'retrying' | 'failed' | 'stopped' | 'disabled' | 'skipped';
-
-/**
- * Why a webhook delivery was put off instead of attempted, as `webhook_deferrals_total`
- * counts it: a limit of deliveries in flight was full, its receiver's, its slow receiver's, or its
- * account's (see WebhookFairness).
- */
+/** Whose limit of deliveries in flight put a webhook delivery off (see WebhookFairness). */
 export type WebhookDeferralReason = 'target' | 'slow-target' | 'account';
-
-/** How one sync of a calendar's busy source ended, as `calendar_syncs_total{outcome}` counts it. */
-export type CalendarSyncOutcome = 'read' | 'unchanged' | 'failed';
 
 /** Seconds; HTTP answers of this service take milliseconds to a few seconds (webhook timeouts: 10 s). */
 export const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
@@ -32,10 +14,9 @@ const JOB_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30
 export const UNMATCHED_ROUTE = '(unmatched)';
 
 /**
- * The process's Prometheus metrics, in a registry of its own (one per application, so that tests
- * may run several in one process). The instruments every process may update live here; the ones
- * read on scrape (queue depth, outbox lag) are gauges whose `collect` a worker-side provider sets
- * (see QueueMetrics, OutboxMetrics). Node's own (CPU, memory, event loop, GC) are collected too.
+ * The process's Prometheus metrics, in a registry per application (tests run several in one
+ * process), Node's own included. Those read on scrape are gauges a worker-side provider's
+ * `collect` sets (QueueMetrics, OutboxMetrics).
  */
 @Injectable()
 export class Metrics {
@@ -49,26 +30,23 @@ export class Metrics {
     this.registry,
   );
 
-  readonly bookings = new Counter({
-    name: 'bookings_total',
-    help: 'Bookings by outcome: booked, or conflict (the time is taken: not_available, no_available_calendar).',
-    labelNames: ['outcome'] as const,
-    registers: [this.registry],
-  });
+  readonly bookings = this.counter(
+    'bookings_total',
+    'Bookings by outcome: booked, or conflict (the time is taken: not_available, no_available_calendar).',
+    ['outcome'],
+  );
 
-  readonly webhookDeliveries = new Counter({
-    name: 'webhook_deliveries_total',
-    help: 'Webhook delivery attempts by outcome (delivered, retrying, failed, stopped, disabled), and messages skipped because their subscription was disabled.',
-    labelNames: ['outcome'] as const,
-    registers: [this.registry],
-  });
+  readonly webhookDeliveries = this.counter(
+    'webhook_deliveries_total',
+    'Webhook delivery attempts by outcome (delivered, retrying, failed, stopped, disabled), and messages skipped because their subscription was disabled.',
+    ['outcome'],
+  );
 
-  readonly webhookDeferrals = new Counter({
-    name: 'webhook_deferrals_total',
-    help: "Webhook deliveries put off for a moment, not attempted (their retry ladder unchanged), because a limit of deliveries in flight was full: their receiver's (target), their slow receiver's (slow-target) or their account's (account).",
-    labelNames: ['reason'] as const,
-    registers: [this.registry],
-  });
+  readonly webhookDeferrals = this.counter(
+    'webhook_deferrals_total',
+    "Webhook deliveries put off for a moment, not attempted (their retry ladder unchanged), because a limit of deliveries in flight was full: their receiver's (target), their slow receiver's (slow-target) or their account's (account).",
+    ['reason'],
+  );
 
   readonly jobDuration = new Histogram({
     name: 'queue_job_duration_seconds',
@@ -78,12 +56,11 @@ export class Metrics {
     registers: [this.registry],
   });
 
-  readonly calendarSyncs = new Counter({
-    name: 'calendar_syncs_total',
-    help: 'Syncs of busy sources (the staff calendars read for busy time) by outcome: read (spans replaced), unchanged (ETag or ctag the same), failed (the last good spans kept).',
-    labelNames: ['type', 'outcome'] as const,
-    registers: [this.registry],
-  });
+  readonly calendarSyncs = this.counter(
+    'calendar_syncs_total',
+    'Syncs of busy sources (the staff calendars read for busy time) by outcome: read (spans replaced), unchanged (ETag or ctag the same), failed (the last good spans kept).',
+    ['type', 'outcome'],
+  );
 
   readonly calendarSyncDuration = new Histogram({
     name: 'calendar_sync_duration_seconds',
@@ -93,15 +70,18 @@ export class Metrics {
     registers: [this.registry],
   });
 
-  readonly calendarEventsRead = new Counter({
-    name: 'calendar_sync_events_read_total',
-    help: 'Busy occurrences read from busy sources (free and cancelled ones left out), by source type.',
-    labelNames: ['type'] as const,
-    registers: [this.registry],
-  });
+  readonly calendarEventsRead = this.counter(
+    'calendar_sync_events_read_total',
+    'Busy occurrences read from busy sources (free and cancelled ones left out), by source type.',
+    ['type'],
+  );
 
   constructor() {
     collectDefaultMetrics({ register: this.registry });
+  }
+
+  private counter<T extends string>(name: string, help: string, labelNames: readonly T[]) {
+    return new Counter<T>({ name, help, labelNames, registers: [this.registry] });
   }
 
   /** A gauge read on scrape: `collect` sets its values (see prom-client's collect). */
@@ -122,11 +102,14 @@ export class Metrics {
     });
   }
 
-  countBooking(outcome: BookingOutcome): void {
+  /** Booked, or the time taken (other refusals show by HTTP status). */
+  countBooking(outcome: 'booked' | 'conflict'): void {
     this.bookings.inc({ outcome });
   }
 
-  countWebhookDelivery(outcome: WebhookDeliveryOutcome): void {
+  countWebhookDelivery(
+    outcome: 'delivered' | 'retrying' | 'failed' | 'stopped' | 'disabled' | 'skipped',
+  ): void {
     this.webhookDeliveries.inc({ outcome });
   }
 
@@ -134,7 +117,6 @@ export class Metrics {
     this.webhookDeferrals.inc({ reason });
   }
 
-  /** The text format Prometheus scrapes, and its content type. */
   async scrape(): Promise<{ contentType: string; body: string }> {
     return { contentType: this.registry.contentType, body: await this.registry.metrics() };
   }

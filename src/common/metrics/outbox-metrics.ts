@@ -6,43 +6,25 @@ import { ROOT_LOGGER } from '../logging/logging.module';
 import { Metrics } from './metrics';
 import { ScrapeCache } from './scrape-cache';
 
-/** The outbox lag is read at most this often. */
 export const OUTBOX_LAG_CACHE_MS = 5000;
 const READ_TIMEOUT_MS = 2000;
 
-/**
- * Why the relay handed a dispatched event's job to the queue again, as
- * `outbox_jobs_requeued_total{reason}` counts it: Redis had no job, or only part of one (`lost`),
- * had its data but in none of the queue's lists (`stuck`), or the job had failed for good
- * (`failed`, retried). See OutboxRelay.
- */
+/** Why the relay handed a dispatched event's job to the queue again (see OutboxRelay). */
 export type OutboxRequeueReason = 'lost' | 'stuck' | 'failed';
 const REQUEUE_REASONS: readonly OutboxRequeueReason[] = ['lost', 'stuck', 'failed'];
 
-interface Oldest {
-  undispatched: Date | null;
-  unprocessed: Date | null;
-}
-
 /**
- * Worker: `outbox_lag_seconds{stage}`, the age of the oldest outbox row not yet handed to the queue
- * (`undispatched`: the API hands rows over right after commit, the relay after
- * OUTBOX_RELAY_DELAY_MS, so a few seconds means Redis or the relay is in trouble) and of the oldest
- * not yet handled by its consumers (`unprocessed`: the end-to-end lag of events, webhooks and
- * notifications included); 0 when there is none. One query of two index lookups
- * (idx_outbox_pending, idx_outbox_unprocessed: the first row in id order of each), on scrape,
- * cached OUTBOX_LAG_CACHE_MS.
- *
- * And `outbox_jobs_requeued_total{reason}`, the relay's re-queues by reason, counted live; each
- * reason starts at 0, so that a rate and an alert (`increase(...[1h]) > 0`: part of Redis was lost)
- * work before the first.
+ * Worker: `outbox_lag_seconds{stage}`, the age of the oldest outbox row `undispatched` (a few
+ * seconds: Redis or the relay is in trouble) and `unprocessed` (the end-to-end lag of events); one
+ * query of two index lookups on scrape, cached OUTBOX_LAG_CACHE_MS. And
+ * `outbox_jobs_requeued_total{reason}`, each reason from 0 so that an alert works before the first.
  */
 @Injectable()
 export class OutboxMetrics implements OnModuleInit {
   private readonly requeued: Counter<'reason'>;
 
   private readonly oldest = new ScrapeCache(
-    () => this.read(),
+    () => this.rows.oldest(),
     OUTBOX_LAG_CACHE_MS,
     READ_TIMEOUT_MS,
   );
@@ -61,7 +43,6 @@ export class OutboxMetrics implements OnModuleInit {
     for (const reason of REQUEUE_REASONS) this.requeued.inc({ reason }, 0);
   }
 
-  /** Counts jobs the relay handed to the queue again. */
   countRequeued(reason: OutboxRequeueReason, jobs: number): void {
     if (jobs > 0) this.requeued.inc({ reason }, jobs);
   }
@@ -73,13 +54,10 @@ export class OutboxMetrics implements OnModuleInit {
       ['stage'],
       async (gauge) => {
         gauge.reset();
-        let oldest: Oldest;
-        try {
-          oldest = await this.oldest.get();
-        } catch (err) {
+        const oldest = await this.oldest.get().catch((err: unknown) => {
           this.logger.warn({ err }, 'outbox lag not read');
-          return;
-        }
+        });
+        if (!oldest) return;
         const now = Date.now();
         for (const stage of ['undispatched', 'unprocessed'] as const) {
           const at = oldest[stage];
@@ -87,9 +65,5 @@ export class OutboxMetrics implements OnModuleInit {
         }
       },
     );
-  }
-
-  private read(): Promise<Oldest> {
-    return this.rows.oldest();
   }
 }

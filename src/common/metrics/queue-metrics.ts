@@ -16,11 +16,9 @@ const READ_TIMEOUT_MS = 2000;
 const STATES = ['waiting', 'active', 'delayed', 'failed'] as const;
 
 /**
- * Worker: `queue_jobs{queue,state}`, each queue's jobs waiting, active, delayed and failed, read
- * from Redis on scrape (one round trip per queue, cached QUEUE_DEPTH_CACHE_MS), never per job; and
- * `queue_job_duration_seconds{queue,status}`, observed from the queue's own `completed` and `failed`
- * events (the processors are untouched). The figures are the queues', the same from every worker
- * pod: aggregate them with max(), not sum().
+ * Worker: `queue_jobs{queue,state}`, read from Redis on scrape (one round trip per queue, cached),
+ * and `queue_job_duration_seconds{queue,status}` from the queues' own `completed` and `failed`
+ * events. The figures are the queues', the same from every pod: aggregate with max(), not sum().
  */
 @Injectable()
 export class QueueMetrics implements OnModuleInit {
@@ -40,8 +38,7 @@ export class QueueMetrics implements OnModuleInit {
   }
 
   onModuleInit(): void {
-    // The very queue objects the processors run on (as @nestjs/bull's explorer finds them): their
-    // local events are this process's jobs.
+    // The queue objects the processors run on: their local events are this process's jobs.
     this.queues = Object.values(QueueName).map((name) => [
       name,
       this.moduleRef.get<Queue>(getQueueToken(name), { strict: false }),
@@ -58,14 +55,11 @@ export class QueueMetrics implements OnModuleInit {
       ['queue', 'state'],
       async (gauge) => {
         gauge.reset();
-        let counts: [QueueName, JobCounts][];
-        try {
-          counts = await this.depth.get();
-        } catch (err) {
-          // No series rather than stale ones: an alert on their absence sees Redis is gone.
+        // No series rather than stale ones: an alert on their absence sees Redis is gone.
+        const counts = await this.depth.get().catch((err: unknown) => {
           this.logger.warn({ err }, 'queue depth not read');
-          return;
-        }
+        });
+        if (!counts) return;
         for (const [queue, count] of counts)
           for (const state of STATES) gauge.set({ queue, state }, count[state] ?? 0);
       },

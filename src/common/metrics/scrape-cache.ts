@@ -1,9 +1,8 @@
 import { withTimeout } from '../time/with-timeout';
 
 /**
- * A value read on scrape, at most once per `ttlMs` however many scrapers ask (two Prometheus
- * replicas, a dashboard refreshing): callers within the time share the last read, or the read in
- * flight. A read that fails or takes longer than `timeoutMs` is not kept: the next scrape tries again.
+ * A value read on scrape at most once per `ttlMs` however many scrapers ask (callers share the last
+ * read, or the one in flight). A read that fails or outlasts `timeoutMs` is not kept.
  */
 export class ScrapeCache<T> {
   private value: { at: number; promise: Promise<T> } | undefined;

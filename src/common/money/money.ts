@@ -1,7 +1,4 @@
-/**
- * The largest amount accepted, $9,999,999.99: money is stored as cents in unsigned INT columns
- * (at most 4,294,967,295), and a round limit is easier to state in an error than that.
- */
+/** The largest amount accepted, $9,999,999.99: its cents fit an unsigned INT, and it is round. */
 export const MAX_CENTS = 9_999_999_99;
 
 const MONEY_TEXT = /^\d{1,10}(\.\d{1,2})?$/;
@@ -30,10 +27,7 @@ export function formatCents(cents: number): string {
   return `${sign}${Math.floor(abs / 100)}.${String(abs % 100).padStart(2, '0')}`;
 }
 
-/**
- * An amount that may be negative (a payment, or a refund below 0): `-10.5`, `"-25.00"`, `40`; at
- * most two decimals, at most MAX_CENTS either way.
- */
+/** An amount that may be negative (a refund): `-10.5`, `"-25.00"`, `40`; as isMoney either way. */
 export function isSignedMoney(value: unknown): value is number | string {
   if (typeof value === 'number') return isMoney(Math.abs(value));
   return typeof value === 'string' && isMoney(value.startsWith('-') ? value.slice(1) : value);
@@ -45,10 +39,7 @@ export function toSignedCents(value: number | string): number {
   return text.startsWith('-') ? -toCents(text.slice(1)) : toCents(text);
 }
 
-/**
- * The rule `paid` follows, for appointments (`"yes"`) and orders (`"paid"`): something was paid and
- * it covers what is due. What is free reads unpaid until something is paid.
- */
+/** The rule `paid` follows: something was paid, and it covers what is due (free reads unpaid). */
 export function isPaidInFull(paidCents: number, dueCents: number): boolean {
   return paidCents > 0 && paidCents >= dueCents;
 }

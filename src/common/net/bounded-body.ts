@@ -1,26 +1,14 @@
 import { ResponseTooLargeError } from './outbound-errors';
 
-/**
- * Where a task's reading waits past its first bytes: `enter` is awaited once, when the task has read
- * more than `freeBytes` (no more is read meanwhile: the sender is held by TCP's flow control).
- */
-export interface LargeReadGate {
-  freeBytes: number;
-  enter(): Promise<void>;
-}
-
-/**
- * The bytes a caller may still read from outside, shared by every answer of one task (a calendar
- * source's sync reads a PROPFIND's answer and a REPORT's from one budget), so that no sequence of
- * answers holds more than `maxBytes` between them.
- */
+/** The bytes one task may still read from outside, over all its answers (`maxBytes` in all). */
 export class ByteBudget {
   private used = 0;
   private entered = false;
 
   constructor(
     readonly maxBytes: number,
-    private readonly gate?: LargeReadGate,
+    /** Entered once the task has read past `freeBytes` (TCP's flow control holds the sender). */
+    private readonly gate?: { freeBytes: number; enter(): Promise<void> },
   ) {}
 
   get remaining(): number {
@@ -39,10 +27,9 @@ export class ByteBudget {
 }
 
 /**
- * A response's body as it arrives (decompressed: a small gzip that inflates past the budget is
- * refused as it inflates), counted against `budget`. A length the server declares larger than what
- * is left is refused before a byte is read; past the budget the body is cancelled, so the rest is
- * never read and the connection goes.
+ * A response's body as it arrives, decompressed (a gzip bomb is refused as it inflates), counted
+ * against `budget`: a declared length past it is refused before a byte is read, and past it the
+ * body is cancelled, so the rest is never read.
  */
 export async function* boundedChunks(
   response: Response,
@@ -70,7 +57,6 @@ export async function* boundedText(response: Response, budget: ByteBudget): Asyn
   if (rest !== '') yield rest;
 }
 
-/** A body read whole as UTF-8 text, within `budget`. */
 export async function readText(response: Response, budget: ByteBudget): Promise<string> {
   let text = '';
   for await (const piece of boundedText(response, budget)) text += piece;

@@ -1,8 +1,4 @@
-/**
- * Why an outbound request (a calendar source's) came to nothing, as types a caller can tell apart
- * without reading messages. A message holds the detail (an address, the resolver's code) for the
- * operator's log; it is not meant for the account owner.
- */
+/** Why an outbound request came to nothing; the message is for the operator's log only. */
 export class OutboundRequestError extends Error {}
 
 /** The policy refuses the target: its scheme, port or credentials, an address it resolves to. */

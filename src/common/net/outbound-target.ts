@@ -2,10 +2,7 @@ import { isIP } from 'node:net';
 import { isSingleLineText } from '../http/text-rules';
 import { isPublicAddress } from './target-address';
 
-/**
- * What the operator allows the service's outbound requests to reach: webhook targets
- * (AppConfig.webhooks) and calendar sources (AppConfig.calendarSync) each have their own.
- */
+/** What outbound requests may reach (webhooks and calendar sources each have their own). */
 export interface OutboundTargetPolicy {
   /** Ports allowed besides 80 and 443; 'any' when the operator allows every port. */
   extraPorts: number[] | 'any';
@@ -21,26 +18,21 @@ const CONTRACT_PORTS = [443, 80];
 export type TargetCheck = { ok: true; url: URL } | { ok: false; reason: string };
 
 /**
- * Whether `target` may be reached (a webhook target, a calendar source), at registration. Hostnames are not resolved here (an
- * address can change after registration); the delivery side checks the address it connects to.
- * An IP literal is checked now, and `localhost` and `*.localhost` count as loopback.
+ * Whether `target` may be reached, at registration. Host names are not resolved (an address can
+ * change later; the delivery side checks the one it connects to); an IP literal is checked now, and
+ * `localhost` and `*.localhost` count as loopback.
  */
 export function checkOutboundTarget(target: string, policy: OutboundTargetPolicy): TargetCheck {
   const refuse = (reason: string): TargetCheck => ({ ok: false, reason });
   if (target.length > MAX_TARGET_LENGTH)
     return refuse(`must be at most ${MAX_TARGET_LENGTH} characters long.`);
-  // The URL parser drops tabs and newlines silently: what is stored must be what is delivered to.
-  // C1 controls and bidi overrides too (the text rules of every attribute): the URL
-  // parser would percent-encode them, and a target shown to its owner must read as it is.
+  // The URL parser drops tabs and newlines silently and percent-encodes C1 controls and bidi
+  // overrides: what is stored and shown must be what is delivered to.
   if ([...target].some((c) => c <= ' ' || c === '\u007f') || !isSingleLineText(target))
     return refuse('must not contain spaces or control characters.');
 
-  let url: URL;
-  try {
-    url = new URL(target);
-  } catch {
-    return refuse('must be an absolute URL.');
-  }
+  if (!URL.canParse(target)) return refuse('must be an absolute URL.');
+  const url = new URL(target);
   if (url.protocol !== 'http:' && url.protocol !== 'https:')
     return refuse('must be an http or https URL.');
   // `http:example.com` and `http:\\example.com` parse too; only the usual spelling is taken.
@@ -95,21 +87,16 @@ function ports(list: number[]): string {
 }
 
 /**
- * The checks that need no DNS, again at send time (the configuration may have changed since the
- * subscription was registered): an http(s) URL without credentials, on port 80, 443 or an allowed
- * extra port, and when the host is an IP literal, a public one unless private targets are allowed.
- * Errors are short, for the delivery log.
+ * The checks that need no DNS, again at send time (the configuration may have changed): an http(s)
+ * URL without credentials, on an allowed port, an IP literal public unless private targets are
+ * allowed. Errors are short, for the delivery log.
  */
 export function checkTargetAtSend(
   target: string,
   policy: OutboundTargetPolicy,
 ): { url: URL; host: string } | { error: string } {
-  let url: URL;
-  try {
-    url = new URL(target);
-  } catch {
-    return { error: 'invalid URL' };
-  }
+  if (!URL.canParse(target)) return { error: 'invalid URL' };
+  const url = new URL(target);
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     return { error: `scheme ${url.protocol.slice(0, -1)} is not allowed` };
   }

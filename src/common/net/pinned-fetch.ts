@@ -12,14 +12,11 @@ export interface PinnedFetch {
 }
 
 /**
- * A `fetch` for the origin of `target` only, after the outbound rules (as webhooks': see
- * WebhookSender): the URL passes checkTargetAtSend, its host name is resolved once, every address
- * must be public unless the policy allows private ones (resolveTarget), and every connection goes
- * to one of those addresses (the Agent's lookup answers from them and nothing else), so a name that
- * answers public first and 127.0.0.1 next (DNS rebinding) cannot reach the inside. Requests to
- * another origin are refused, and redirects are not followed (each hop would need its own check):
- * callers follow them with a new PinnedFetch when they want to. `signal` bounds the whole. Bodies
- * are the caller's to bound (see bounded-body.ts).
+ * A `fetch` for the origin of `target` only: the URL passes checkTargetAtSend, its host name is
+ * resolved once (resolveTarget: public addresses unless allowed), and every connection goes to one
+ * of those addresses, so DNS rebinding cannot reach the inside. Another origin is refused, and
+ * redirects are not followed (each hop needs its own check). `signal` bounds the whole; bodies are
+ * the caller's to bound (bounded-body.ts).
  */
 export async function pinnedFetch(
   target: string,
@@ -48,8 +45,7 @@ export async function pinnedFetch(
     );
     if (requested.origin !== origin)
       throw new TargetRefusedError(`${requested.origin} is not the source's origin`);
-    // The same object at run time; typed as the global Response, which the DOM lib (pulled in by
-    // preact's JSX types, see src/modules/pages) declares apart from undici's.
+    // The same object at run time, typed as the DOM lib's Response (preact's JSX types pull it in).
     return (await undiciFetch(requested, {
       ...(init as Parameters<typeof undiciFetch>[1]),
       dispatcher: agent,

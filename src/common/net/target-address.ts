@@ -1,9 +1,8 @@
 import { BlockList, isIP } from 'node:net';
 
 /**
- * IPv4 networks a webhook must never reach unless the operator allows private targets: loopback,
- * private networks, link-local (cloud metadata at 169.254.169.254), carrier-grade NAT, multicast,
- * documentation and other reserved ranges.
+ * IPv4 networks never reached unless private targets are allowed: loopback, private, link-local
+ * (cloud metadata at 169.254.169.254), carrier-grade NAT, multicast, documentation, reserved.
  */
 const NON_PUBLIC_IPV4: readonly [string, number][] = [
   ['0.0.0.0', 8],
@@ -52,11 +51,9 @@ function asGroups(ipv4: string): string {
 }
 
 /**
- * Every non-public address, IPv6 forms that carry an IPv4 address included, each with the IPv4
- * networks above in its bits: IPv4-mapped (`::ffff:127.0.0.1`, RFC 4291 §2.5.5.2) and 6to4
- * (`2002:7f00:1::`, RFC 3056); a 6to4 address of a public IPv4 address stays public. (ISATAP
- * interface identifiers, `…:5efe:a.b.c.d`, are left: their prefix, not the IPv4 address in them,
- * decides where a packet goes.)
+ * Every non-public address, with the IPv4 networks above also as IPv4-mapped (`::ffff:127.0.0.1`)
+ * and 6to4 (`2002:7f00:1::`) addresses. ISATAP identifiers (`…:5efe:a.b.c.d`) are left: their
+ * prefix, not the IPv4 address in them, decides where a packet goes.
  */
 const NON_PUBLIC = new BlockList();
 for (const [network, prefix] of NON_PUBLIC_IPV4) {
@@ -66,7 +63,7 @@ for (const [network, prefix] of NON_PUBLIC_IPV4) {
 }
 for (const [network, prefix] of NON_PUBLIC_IPV6) NON_PUBLIC.addSubnet(network, prefix, 'ipv6');
 
-/** Whether `address` (an IP literal) is a public unicast address a webhook may be sent to. */
+/** Whether `address` (an IP literal) is a public unicast address. */
 export function isPublicAddress(address: string): boolean {
   const family = isIP(address);
   if (family === 0) return false;

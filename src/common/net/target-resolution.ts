@@ -19,10 +19,9 @@ export const systemLookup: LookupAll = (host, options) => dnsLookup(host, option
 export const REGISTRATION_LOOKUP_MS = 5000;
 
 /**
- * The addresses a connection to `host` (a name, not an IP literal) may use: all that it resolves
- * to, each of them public unless the policy allows private targets, else TargetRefusedError; a
- * name that does not resolve is TargetUnresolvedError. `signal` bounds the wait (getaddrinfo cannot
- * be cancelled: it is only no longer waited for), and its reason is thrown when it fires.
+ * The addresses a connection to the name `host` may use: all it resolves to, each public unless
+ * allowed (else TargetRefusedError; none: TargetUnresolvedError). `signal` bounds the wait
+ * (getaddrinfo cannot be cancelled, only no longer waited for); its reason is thrown.
  */
 export async function resolveTarget(
   host: string,
@@ -47,12 +46,9 @@ export async function resolveTarget(
 }
 
 /**
- * At registration, after checkOutboundTarget (which refuses an IP literal that is not public): a
- * host name is resolved as a sync will resolve it, and refused in the same words as such a literal
- * when it points to a non-public address and the policy does not allow them. A name that does not
- * resolve, or not within `timeoutMs`, is taken: a resolver's hiccup must not refuse a good URL, and
- * every sync resolves and checks the name again before it connects (it then reports the server as
- * unreachable, or the address as not allowed).
+ * At registration, after checkOutboundTarget: a host name pointing to a non-public address is
+ * refused in the words of such a literal. One that does not resolve (in `timeoutMs`) is taken: a
+ * resolver's hiccup must not refuse a good URL, and every connection checks the name again.
  */
 export async function checkTargetAddresses(
   url: URL,
@@ -72,7 +68,7 @@ export async function checkTargetAddresses(
 }
 
 /** `promise`, or the signal's reason if it fires first. */
-function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+export function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
   if (signal.aborted) return Promise.reject(signal.reason as Error);
   return new Promise<T>((resolve, reject) => {
     const abort = () => reject(signal.reason as Error);

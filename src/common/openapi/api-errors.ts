@@ -2,7 +2,7 @@ import { applyDecorators } from '@nestjs/common';
 import { ApiResponse } from '@nestjs/swagger';
 
 /** The reason phrases the envelope's responses are described with, by status. */
-const STATUS_TEXT: Record<number, string> = {
+export const STATUS_TEXT: Record<number, string> = {
   400: 'Bad Request',
   401: 'Unauthorized',
   403: 'Forbidden',
@@ -28,10 +28,9 @@ export function errorEnvelopeSchema(status: number, codes: readonly string[]) {
 }
 
 /**
- * Documents an operation's refusals in the error envelope, one response per status with the
- * `error` codes it may carry: `@ApiErrors({ 400: ['required_first_name', 'invalid_email'], 404: ['not_found'] })`.
- * Every operation of the v1 API may also answer 401 `unauthorized` and 429 `too_many_requests`
- * (added here unless `authenticated: false`).
+ * Documents an operation's refusals, one response per status with its `error` codes:
+ * `@ApiErrors({ 400: ['invalid_email'], 404: ['not_found'] })`. 429 `too_many_requests` and (unless
+ * `authenticated: false`) 401 `unauthorized` are added: every v1 operation may answer them.
  */
 export function ApiErrors(
   codesByStatus: Record<number, readonly string[]>,

@@ -31,10 +31,9 @@ const USER_ID = {
 
 /**
  * The enterprise API's member paths in the OpenAPI document: each `/api/v1/<path>` operation again
- * as `/api/enterprise/v1/users/{userId}/<path>`, with the enterprise's security scheme, the
- * `userId` parameter and its refusals (403 `forbidden`, 404 `not_found`). Written from the v1
- * operations as the router serves them (one rewrite, see enterprise-routing.ts): nothing is
- * described twice by hand, and a v1 operation added later is documented here too.
+ * as `/api/enterprise/v1/users/{userId}/<path>`, with the enterprise's security scheme, `userId`
+ * and its refusals, written from the v1 operations as the router serves them
+ * (enterprise-routing.ts).
  */
 export function addEnterpriseMemberPaths(document: OpenAPIObject, security: string): void {
   for (const [path, item] of Object.entries(document.paths)) {

@@ -1,43 +1,60 @@
 import type { OpenAPIObject } from '@nestjs/swagger';
 
-/*
- * The one place the document is finished: @nestjs/swagger writes OpenAPI 3.0; the service publishes
- * 3.1 (JSON Schema 2020-12), with what every operation may answer added once here rather than on
- * each route.
- */
+/* Where the document is finished: @nestjs/swagger writes OpenAPI 3.0; the service publishes 3.1. */
 
 type Json = Record<string, unknown>;
 
 const isObject = (value: unknown): value is Json =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
+/** Calls `visit` on every object of the tree, its children first. */
+function eachObject(node: unknown, visit: (node: Json) => void): void {
+  if (Array.isArray(node)) {
+    for (const item of node) eachObject(item, visit);
+    return;
+  }
+  if (!isObject(node)) return;
+  for (const value of Object.values(node)) eachObject(value, visit);
+  visit(node);
+}
+
 /**
  * 3.0 → 3.1 in schemas: `nullable: true` becomes a type list with `"null"` (or `anyOf` with
  * `{type: 'null'}` beside a `$ref`), `exclusiveMinimum: true` a number; a `oneOf` stands alone
  * (swagger adds the property's design type beside it).
  */
-export function toJsonSchema2020(node: unknown): void {
-  if (Array.isArray(node)) {
-    for (const item of node) toJsonSchema2020(item);
-    return;
-  }
-  if (!isObject(node)) return;
-  for (const value of Object.values(node)) toJsonSchema2020(value);
-  if ((node.oneOf || node.anyOf) && typeof node.type === 'string' && !node.properties)
-    delete node.type;
-  if (node.nullable === true) {
-    delete node.nullable;
-    if (typeof node.type === 'string') node.type = [node.type, 'null'];
-    else if (Array.isArray(node.type)) node.type = [...(node.type as string[]), 'null'];
-    else if (node.$ref || node.allOf || node.oneOf) {
-      const inner = { ...node };
-      for (const key of Object.keys(node)) if (key !== 'description') delete node[key];
-      node.anyOf = [inner, { type: 'null' }];
-    }
-    const values = node.enum as unknown[] | undefined;
-    if (Array.isArray(values) && !values.includes(null)) node.enum = [...values, null];
-  } else if (node.nullable === false) delete node.nullable;
-}
+export const toJsonSchema2020 = (root: unknown): void =>
+  eachObject(root, (node) => {
+    if ((node.oneOf || node.anyOf) && typeof node.type === 'string' && !node.properties)
+      delete node.type;
+    if (node.nullable === true) {
+      delete node.nullable;
+      if (typeof node.type === 'string') node.type = [node.type, 'null'];
+      else if (Array.isArray(node.type)) node.type = [...(node.type as string[]), 'null'];
+      else if (node.$ref || node.allOf || node.oneOf) {
+        const inner = { ...node };
+        for (const key of Object.keys(node)) if (key !== 'description') delete node[key];
+        node.anyOf = [inner, { type: 'null' }];
+      }
+      const values = node.enum as unknown[] | undefined;
+      if (Array.isArray(values) && !values.includes(null)) node.enum = [...values, null];
+    } else if (node.nullable === false) delete node.nullable;
+  });
+
+/** A response whose JSON body is a closed object of these properties, all required. */
+const closedResponse = (description: string, properties: Json): Json => ({
+  description,
+  content: {
+    'application/json': {
+      schema: {
+        type: 'object',
+        additionalProperties: false,
+        required: Object.keys(properties),
+        properties,
+      },
+    },
+  },
+});
 
 /** The error envelope's response for one status and its codes. */
 export function envelopeResponse(
@@ -45,40 +62,19 @@ export function envelopeResponse(
   codes: readonly string[],
   description: string,
 ): Json {
-  return {
-    description,
-    content: {
-      'application/json': {
-        schema: {
-          type: 'object',
-          additionalProperties: false,
-          required: ['status_code', 'message', 'error'],
-          properties: {
-            status_code: { type: 'integer', enum: [status] },
-            message: { type: 'string', description: 'What went wrong, for a person.' },
-            error: { type: 'string', enum: [...codes] },
-          },
-        },
-      },
-    },
-  };
+  return closedResponse(description, {
+    status_code: { type: 'integer', enum: [status] },
+    message: { type: 'string', description: 'What went wrong, for a person.' },
+    error: { type: 'string', enum: [...codes] },
+  });
 }
 
 /** An OAuth endpoint's error: `{error, message}` without `status_code` (RFC 6749 §5.2). */
 export function oauthErrorResponse(codes: string[], description: string): Json {
-  return {
-    description,
-    content: {
-      'application/json': {
-        schema: {
-          type: 'object',
-          additionalProperties: false,
-          required: ['error', 'message'],
-          properties: { error: { type: 'string', enum: codes }, message: { type: 'string' } },
-        },
-      },
-    },
-  };
+  return closedResponse(description, {
+    error: { type: 'string', enum: codes },
+    message: { type: 'string' },
+  });
 }
 
 /** The `error` codes a response's envelope lists (none when it is not the envelope). */
@@ -108,19 +104,14 @@ export function addErrorCodes(
 }
 
 /** Every response schema is closed: a field the document does not name is a contract breach. */
-export function closeObjects(node: unknown): void {
-  if (Array.isArray(node)) {
-    for (const item of node) closeObjects(item);
-    return;
-  }
-  if (!isObject(node)) return;
-  for (const value of Object.values(node)) closeObjects(value);
-  if (
-    node.type === 'object' &&
-    isObject(node.properties) &&
-    node.additionalProperties === undefined
-  )
-    node.additionalProperties = false;
-}
+export const closeObjects = (root: unknown): void =>
+  eachObject(root, (node) => {
+    if (
+      node.type === 'object' &&
+      isObject(node.properties) &&
+      node.additionalProperties === undefined
+    )
+      node.additionalProperties = false;
+  });
 
 export type { OpenAPIObject };

@@ -2,20 +2,17 @@ import { getMetadataStorage } from 'class-validator';
 import type { ValidationMetadata } from 'class-validator/types/metadata/ValidationMetadata';
 import { ApiProperty, type ApiPropertyOptions } from '@nestjs/swagger';
 import type { SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
+import { groupBy } from '../collections/group-by';
 import { SUPPORTED_YEARS_RULE } from '../time/calendar-dates';
 
 /** Where `@ApiProperty` keeps a property's options (@nestjs/swagger's DECORATORS.API_MODEL_PROPERTIES). */
 const API_MODEL_PROPERTIES = 'swagger/apiModelProperties';
 
 /*
- * One source for validation and documentation: every class that class-validator validates (request
- * bodies and query DTOs) is described to @nestjs/swagger from its validators, as if each property
- * carried an `@ApiProperty` saying the same. An `@ApiProperty` written on a property (a description,
- * an example) is kept and completes what the validators say; the validators decide the type, the
- * limits and whether the attribute is required.
- *
- * Runtime metadata, not the CLI plugin: ts-jest, `nest build` and the `openapi:write` script then
- * build the very same document.
+ * One source for validation and documentation: every class class-validator validates is described
+ * to @nestjs/swagger from its validators, which decide the type, the limits and whether an
+ * attribute is required; a written `@ApiProperty` completes them. Runtime metadata, not the CLI
+ * plugin: ts-jest, `nest build` and `openapi:write` build the very same document.
  */
 
 /** class-transformer's `@Type()` records (its package exports no path to them but this one). */
@@ -24,7 +21,6 @@ const { defaultMetadataStorage } = require('class-transformer/cjs/storage') as {
   defaultMetadataStorage: typeof import('class-transformer/types/storage').defaultMetadataStorage;
 };
 
-/** A class (a DTO). */
 type Class = abstract new (...args: never[]) => unknown;
 
 type Schema = SchemaObject & { const?: unknown };
@@ -61,45 +57,30 @@ const CUSTOM: Record<string, Schema> = {
   },
 };
 
-/** The JSON Schema keywords one built-in class-validator constraint stands for. */
+/** The JSON Schema keywords of each built-in class-validator constraint, given its first. */
+const BUILT_IN = new Map<string, (first: unknown) => Schema>([
+  ['isString', () => ({ type: 'string' })],
+  ['isInt', () => ({ type: 'integer' })],
+  ['isNumber', () => ({ type: 'number' })],
+  ['isBoolean', () => ({ type: 'boolean' })],
+  ['isArray', () => ({ type: 'array' })],
+  ['isObject', () => ({ type: 'object' })],
+  ['maxLength', (first) => ({ maxLength: first as number })],
+  ['minLength', (first) => ({ minLength: first as number })],
+  ['max', (first) => ({ maximum: first as number })],
+  ['min', (first) => ({ minimum: first as number })],
+  ['isIn', (first) => ({ enum: [...(first as unknown[])] })],
+  ['equals', (first) => ({ enum: [first] })],
+  ['matches', (first) => ({ pattern: (first as RegExp).source })],
+  ['arrayMaxSize', (first) => ({ maxItems: first as number })],
+  ['arrayMinSize', (first) => ({ minItems: first as number })],
+  ['isEmail', () => ({ type: 'string', format: 'email' })],
+]);
+
 function constraintSchema(meta: ValidationMetadata): Schema | undefined {
-  const [first] = (meta.constraints ?? []) as unknown[];
-  switch (meta.name) {
-    case 'isString':
-      return { type: 'string' };
-    case 'isInt':
-      return { type: 'integer' };
-    case 'isNumber':
-      return { type: 'number' };
-    case 'isBoolean':
-      return { type: 'boolean' };
-    case 'isArray':
-      return { type: 'array' };
-    case 'isObject':
-      return { type: 'object' };
-    case 'maxLength':
-      return { maxLength: first as number };
-    case 'minLength':
-      return { minLength: first as number };
-    case 'max':
-      return { maximum: first as number };
-    case 'min':
-      return { minimum: first as number };
-    case 'isIn':
-      return { enum: [...(first as unknown[])] };
-    case 'equals':
-      return { enum: [first] };
-    case 'matches':
-      return { pattern: (first as RegExp).source };
-    case 'arrayMaxSize':
-      return { maxItems: first as number };
-    case 'arrayMinSize':
-      return { minItems: first as number };
-    case 'isEmail':
-      return { type: 'string', format: 'email' };
-    default:
-      return meta.name ? CUSTOM[meta.name] : undefined;
-  }
+  if (!meta.name) return undefined;
+  const built = BUILT_IN.get(meta.name);
+  return built ? built((meta.constraints as unknown[] | undefined)?.[0]) : CUSTOM[meta.name];
 }
 
 function merge(into: Schema, add: Schema): void {
@@ -161,10 +142,7 @@ function describeValidatedClass(target: Class): void {
   if (described.has(target)) return;
   described.add(target);
   const metas = getMetadataStorage().getTargetValidationMetadatas(target, '', true, false);
-  const byProperty = new Map<string, ValidationMetadata[]>();
-  for (const meta of metas)
-    byProperty.set(meta.propertyName, [...(byProperty.get(meta.propertyName) ?? []), meta]);
-  for (const [property, propertyMetas] of byProperty) {
+  for (const [property, propertyMetas] of groupBy(metas, (meta) => meta.propertyName)) {
     const checked = propertySchema(target, property, propertyMetas);
     const { schema } = checked;
     const written = Reflect.getMetadata(
@@ -174,7 +152,7 @@ function describeValidatedClass(target: Class): void {
     ) as Schema | undefined;
     // A written description says the rule in full; the validators' words are for the others.
     const description = written?.description ?? schema.description;
-    // `@Allow()` only: the use case checks it, and the written description says whether it is required.
+    // `@Allow()` only: the use case checks it; the written description says whether it is required.
     const required = propertyMetas.every((meta) => meta.type === 'whitelistValidation')
       ? written !== undefined && (written as { required?: boolean }).required !== false
       : checked.required;

@@ -6,9 +6,8 @@ export const OPERATOR_CHALLENGE = 'Basic realm="operators", charset="UTF-8"';
 const digest = (text: string) => createHash('sha256').update(text, 'utf8').digest();
 
 /**
- * Whether an `Authorization` header carries the operator's Basic credentials. Both sides are
- * hashed first so that the comparison is constant-time whatever the lengths (timingSafeEqual needs
- * equal ones), and user and password are compared together.
+ * Whether an `Authorization` header carries the operator's Basic credentials, compared together and
+ * hashed first, so that the comparison is constant-time whatever the lengths.
  */
 export function isOperator(
   authorization: string | undefined,
@@ -23,10 +22,7 @@ export function isOperator(
 /** A Fastify onRequest hook: 401 with the Basic challenge unless the operator's credentials come. */
 export function operatorAuthHook(operator: { user: string; password: string }) {
   return (request: FastifyRequest, reply: FastifyReply, done: () => void): void => {
-    if (isOperator(request.headers.authorization, operator)) {
-      done();
-      return;
-    }
+    if (isOperator(request.headers.authorization, operator)) return done();
     void reply
       .code(401)
       .header('www-authenticate', OPERATOR_CHALLENGE)

@@ -10,17 +10,12 @@ import { AppConfig } from '../../config/app-config';
 import { QueueName } from '../queues/queue-names';
 import { operatorAuthHook } from './operator-auth';
 
-/** Where the dashboard is served on the worker's port. */
 export const DASHBOARD_PATH = '/queues';
 
 /**
- * The operators' queue dashboard (Bull Board) at /queues on the worker's port, when
- * BULL_BOARD_ENABLED: every queue's jobs by state, their data and errors, and the actions (retry,
- * promote, clean). Actions are safe: every job is idempotent and MySQL holds the truth (a webhook
- * job retried or removed is claimed, or revived by the sweeper, from its row). Every request under
- * the path needs the operator's Basic credentials, checked in an onRequest hook of the dashboard's
- * own Fastify scope (the worker's health and metrics are not behind it). The worker serves it, not
- * the API: operators, not tenants, reach that port.
+ * The operators' queue dashboard (Bull Board) on the worker's port when BULL_BOARD_ENABLED. Its
+ * actions are safe: every job is idempotent and MySQL holds the truth. Every request under the path
+ * needs the operator's Basic credentials, checked in the dashboard's own Fastify scope.
  */
 @Injectable()
 export class QueueDashboard implements OnModuleInit {

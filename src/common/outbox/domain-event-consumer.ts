@@ -2,32 +2,24 @@ import type { RecordedEvent } from './domain-event';
 import { DOMAIN_EVENT_TYPES, type DomainEventType } from './domain-event-types';
 
 /**
- * A worker-side reader of domain events (webhook fan-out, notification planning). Delivery is at
- * least once: a consumer must be idempotent, keyed by `event.outboxId` (e.g. as the jobId of what
- * it enqueues). A consumer that throws makes the event's job fail, and Bull tries the event again
- * for all its consumers.
+ * A worker-side reader of domain events. Delivery is at least once: a consumer must be idempotent,
+ * keyed by `event.outboxId`. One that throws fails the event's job, tried again for all consumers.
  */
 export interface DomainEventConsumer<T extends DomainEventType = DomainEventType> {
   handle(event: RecordedEvent<T>): Promise<void>;
 }
 
-/**
- * Which consumers each event type reaches: every type, each with one consumer at least, each able
- * to read that type's payload.
- */
+/** The consumers of every event type, each able to read that type's payload. */
 export type DomainEventConsumers = Readonly<{
   [T in DomainEventType]: readonly DomainEventConsumer<T>[];
 }>;
 
-/**
- * The Nest token of the worker's DomainEventConsumers, which DomainEventsProcessor reads. The
- * worker module provides it (src/app/domain-event-consumers.ts); tests may override it.
- */
+/** The Nest token of the worker's DomainEventConsumers (src/app/domain-event-consumers.ts). */
 export const DOMAIN_EVENT_CONSUMERS = Symbol('DOMAIN_EVENT_CONSUMERS');
 
 /**
  * The consumers of each type, or an error naming the types without any: the worker must not start
- * and take events it would mark processed without anyone having read them.
+ * and mark events processed that nobody read.
  */
 export function consumersByType(
   consumers: DomainEventConsumers,

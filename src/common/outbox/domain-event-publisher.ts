@@ -2,33 +2,23 @@ import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
 import type { Logger } from 'pino';
 import { ROOT_LOGGER } from '../logging/logging.module';
 import { OutboxDispatcher } from './outbox-dispatcher';
-import type { DispatchedJob, PendingEvents } from './outbox.repository';
+import { type DispatchedJob, OutboxRepository, type PendingEvents } from './outbox.repository';
 import type { OutboxRecord } from './outbox-record.entity';
 
 /** How long enqueued rows wait to be marked dispatched together, and how many at most. */
 const MARK_INTERVAL_MS = 250;
 const MARK_BATCH = 500;
-/** Most rows one addBulk carries. */
 const ENQUEUE_BATCH = 500;
 /**
- * How long committed rows wait for others before they are handed over together (a "linger", as
- * Kafka producers have): one job for the events of several bookings under load (see
- * OutboxDispatcher). Without it, each handover carried a booking or two and the queue work was
- * ~13% of a booking's CPU in the API (bench:booking). Events reach the worker this much later at
- * most.
+ * How long committed rows wait for others (a "linger", as Kafka producers have): one job for the
+ * events of several bookings under load; without it the queue work was ~13% of a booking's CPU.
  */
 export const ENQUEUE_LINGER_MS = 5;
 
 /**
- * After a transaction committed: hands its outbox rows to the queue without making the caller wait.
- * That is the only way events leave the process: the worker's DomainEventsProcessor hands each to
- * the consumers of its type. If the handover fails (Redis down, process killed), the worker's relay
- * enqueues the rows a few seconds later: nothing is lost, nothing is sent twice.
- *
- * Enqueued rows are marked dispatched in batches (one UPDATE per MARK_INTERVAL_MS, not one per
- * booking): a row whose mark is lost with the process is enqueued again by the relay, and Bull
- * ignores it when the relay hands over the same rows (same jobId, jobs kept a day); otherwise its
- * event is handled twice, which its consumers allow (at least once).
+ * After a commit: hands the outbox rows to the queue without making the caller wait (if that
+ * fails, the relay does it seconds later), and marks them dispatched in batches: a row whose mark
+ * is lost is enqueued again by the relay, as the same job (ignored) or handled twice (allowed).
  */
 @Injectable()
 export class DomainEventPublisher implements OnApplicationShutdown {
@@ -42,6 +32,7 @@ export class DomainEventPublisher implements OnApplicationShutdown {
 
   constructor(
     private readonly dispatcher: OutboxDispatcher,
+    private readonly rows: OutboxRepository,
     @Inject(ROOT_LOGGER) private readonly logger: Logger,
   ) {}
 
@@ -69,10 +60,7 @@ export class DomainEventPublisher implements OnApplicationShutdown {
     });
   }
 
-  /**
-   * Enqueues what is waiting, one addBulk at a time: rows committed within ENQUEUE_LINGER_MS, or
-   * while one is in flight, go together (one Redis transaction for many bookings under load).
-   */
+  /** Enqueues what is waiting, one addBulk at a time: rows committed meanwhile go together. */
   private async drain(): Promise<void> {
     while (this.toEnqueue.length > 0) {
       const batch = this.toEnqueue.splice(0, ENQUEUE_BATCH);
@@ -117,7 +105,7 @@ export class DomainEventPublisher implements OnApplicationShutdown {
     this.marksWaiting = 0;
     if (jobs.length === 0) return this.marking;
     this.marking = this.marking
-      .then(() => this.dispatcher.markDispatched(jobs))
+      .then(() => this.rows.markDispatched(jobs))
       .catch((err: unknown) =>
         this.logger.warn({ err, count }, 'outbox rows left for the relay to mark'),
       );

@@ -1,12 +1,10 @@
 import type { DomainEventPayloads, DomainEventType } from './domain-event-types';
 
 /**
- * Something that happened in the domain and must reach the outside (webhooks, notifications). It is
- * recorded in the `outbox` table inside the transaction that made it happen, then delivered through
- * Bull at least once to the worker's consumers of its type (see DomainEventsProcessor).
+ * Something that happened and must reach the outside: recorded in the `outbox` table in the
+ * transaction that made it happen, then delivered at least once to the worker's consumers.
  */
 export abstract class DomainEvent<T extends DomainEventType = DomainEventType> {
-  /** What happened: the outbox row's `type`, by which the worker picks the event's consumers. */
   abstract readonly type: T;
 
   constructor(
@@ -15,10 +13,7 @@ export abstract class DomainEvent<T extends DomainEventType = DomainEventType> {
   ) {}
 }
 
-/**
- * A domain event of type `T` as it travels through the queue: its outbox row id is its identity.
- * `RecordedEvent` without `T` is any of them, its payload typed by its `type`.
- */
+/** A domain event as it travels through the queue (its outbox row id is its identity). */
 export type RecordedEvent<T extends DomainEventType = DomainEventType> = {
   [K in T]: {
     outboxId: string;
@@ -29,11 +24,7 @@ export type RecordedEvent<T extends DomainEventType = DomainEventType> = {
   };
 }[T];
 
-/**
- * A job of the domain-events queue: the events of the outbox rows handed over together (one or more
- * transactions'). One job for many events: a Bull job costs about as much as the events it carries
- * cost to handle (see OutboxDispatcher).
- */
+/** A job of the domain-events queue: the events of the outbox rows handed over together. */
 export interface DomainEventBatch {
   events: RecordedEvent[];
 }

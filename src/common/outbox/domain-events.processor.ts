@@ -20,19 +20,11 @@ import { OutboxRepository } from './outbox.repository';
 export const DOMAIN_EVENT_CONCURRENCY = 64;
 
 /**
- * Worker: hands each domain event from the queue to the consumers of its type, together, then
- * records in its outbox row that it was processed. Which consumers a type has is the map the
- * worker module gives (DOMAIN_EVENT_CONSUMERS, from src/app/domain-event-consumers.ts); a type
- * without one stops the worker's start. Until an event is marked, the relay considers it in
- * flight, and hands it to the queue again when that lasts (OUTBOX_REDELIVER_AFTER_MS): its job was
- * lost with Redis, or failed for good. Consumers are idempotent, so a second run does no harm.
- *
- * A job carries a batch of events (see OutboxDispatcher); they are handled side by side, and the
- * job completes once every one is processed and marked. When one fails, the job fails and Bull
- * tries it again later: the events already processed (marked) are left out of the next attempt.
- *
- * The marks of events finishing together are written by one UPDATE (see Batcher); an event counts
- * as done only once its mark is committed, so a completed job always has its rows marked.
+ * Worker: hands each domain event to the consumers of its type (DOMAIN_EVENT_CONSUMERS), then marks
+ * its outbox row processed; until then the relay may hand it to the queue again (consumers are
+ * idempotent). A job's events are handled side by side; when one fails the job fails, and its next
+ * attempt leaves out the events already marked. Marks finishing together are one UPDATE (Batcher);
+ * an event is done only once its mark is committed, so a completed job has all its rows marked.
  */
 @Processor(QueueName.DomainEvents)
 export class DomainEventsProcessor {
@@ -59,11 +51,9 @@ export class DomainEventsProcessor {
   }
 
   /**
-   * DOMAIN_EVENT_CONCURRENCY jobs at once, each of up to EVENTS_PER_JOB events. An event mostly
-   * waits: on its consumers' batched statements and on its mark, a few fsyncs of MySQL. By
-   * Little's law a process handles events in flight / event time events a second (two per
-   * booking: `scheduled` and `changed`), and the more events wait together, the larger (and
-   * cheaper per event) the consumers' batches.
+   * DOMAIN_EVENT_CONCURRENCY jobs at once: an event mostly waits (on batched statements, on MySQL's
+   * fsyncs), so by Little's law throughput is events in flight / event time, and the more events
+   * wait together, the larger and cheaper the consumers' batches.
    */
   @Process({ name: EVENTS_JOB, concurrency: DOMAIN_EVENT_CONCURRENCY })
   async handle(job: Job<DomainEventBatch>): Promise<void> {
@@ -73,10 +63,9 @@ export class DomainEventsProcessor {
   }
 
   /**
-   * The consumers of the event's type side by side (webhooks do not wait for notifications'
-   * planning). All of them run to the end; if any failed, the event is tried again with its job,
-   * for all (each is idempotent). A type this worker does not know (recorded by another version of
-   * the service) reaches no consumer: the event is marked processed, as one no consumer wanted.
+   * The consumers of the event's type side by side, all to the end; if any failed, the event is
+   * tried again with its job, for all. A type this worker does not know (from another version)
+   * reaches no consumer: the event is marked processed.
    */
   private async handleEvent(event: RecordedEvent): Promise<void> {
     const consumers = this.consumers.get(event.type);

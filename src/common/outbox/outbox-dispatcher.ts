@@ -13,20 +13,14 @@ import { withTimeout } from '../time/with-timeout';
 
 const ENQUEUE_TIMEOUT_MS = 3000;
 const DAY_SECONDS = 24 * 60 * 60;
-/**
- * Most events one job carries. A job's events are handled side by side and retried together, so a
- * batch stays small enough that many jobs share the worker's concurrency and a failing event
- * drags few others into its retries.
- */
+/** Most events one job carries: small, so that a failing event drags few others into retries. */
 export const EVENTS_PER_JOB = 32;
-/** The name of the domain-events queue's jobs. */
 export const EVENTS_JOB = 'events';
 
 /**
- * The job id of a set of rows: the first row id and a digest of all of them. The same rows handed
- * over again (by the API after commit and by the relay, or by a relay retrying after Redis failed
- * mid-way) make the same id, which Bull ignores as a duplicate (completed jobs are kept a day for
- * that reason); other rows never share it.
+ * The job id of a set of rows: the first row id and a digest of all. The same rows handed over
+ * again (by the API and the relay) make the same id, which Bull ignores as a duplicate (completed
+ * jobs are kept a day for that reason); other rows never share it.
  */
 export function batchJobId(outboxIds: string[]): string {
   const digest = createHash('sha256').update(outboxIds.join(',')).digest('base64url');
@@ -35,10 +29,7 @@ export function batchJobId(outboxIds: string[]): string {
 
 /**
  * Moves outbox rows to the domain-events queue, EVENTS_PER_JOB events to a job: a Bull job costs
- * its producer and its worker about the same however many events it carries (measured here: an
- * addBulk costs ~150 µs of CPU per job in batches of 2, 34 µs in batches of 40, and each job
- * taken, run and finished by the worker costs a few Redis round trips), and a booking makes two
- * events. Each row records its job (`job_id`) when it is marked dispatched.
+ * about the same however many events it carries. Each row records its job (`job_id`).
  */
 @Injectable()
 export class OutboxDispatcher {
@@ -48,7 +39,7 @@ export class OutboxDispatcher {
     @Inject(ROOT_LOGGER) private readonly logger: Logger,
   ) {}
 
-  /** Whether Redis is connected now (when it is not, adding would only wait). */
+  /** Whether Redis is connected (when not, adding would only wait). */
   get queueReady(): boolean {
     return this.queue.client.status === 'ready';
   }
@@ -57,13 +48,8 @@ export class OutboxDispatcher {
   async dispatch(rows: OutboxRecord[], tx?: EntityManager): Promise<DispatchedJob[]> {
     if (rows.length === 0) return [];
     const jobs = await this.enqueue(rows);
-    await this.markDispatched(jobs, tx);
+    await this.rows.markDispatched(jobs, tx);
     return jobs;
-  }
-
-  /** Records that the rows reached the queue, and in which job (see OutboxRepository). */
-  markDispatched(jobs: DispatchedJob[], tx?: EntityManager): Promise<void> {
-    return this.rows.markDispatched(jobs, tx);
   }
 
   /** Adds the rows' jobs to the queue (a job already there is left as it is). */

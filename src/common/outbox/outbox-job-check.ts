@@ -19,19 +19,12 @@ export type JobVerdict =
 const LIVE_STATES = new Set(['waiting', 'active', 'delayed', 'paused']);
 
 /**
- * Looks at the job of some outbox rows in Redis and says what the relay should do with it (the
- * rules are in docs/operations.md, "Events are never lost"). Redis may have lost any of its keys
- * on its own (an eviction, a clean-up, a failover that kept part of the data):
- *
- * - no hash, or a hash that does not carry these rows (Bull's stalled check writes a hash of its
- *   counter alone when a job's list entry outlived its hash): `lost`;
- * - the hash in none of the queue's lists or sets (`stuck` for Bull, or a state this version of
- *   Bull does not name): `stuck`;
- *
- * both unless a worker holds the job's lock (it is running it: nothing is lost yet). What is left
- * of a job to re-queue is removed first: Bull ignores an add whose id exists, and its removal
- * script refuses a job a worker locked meanwhile (this throws, and the rows wait for the next
- * look), so a job running in a live worker is never run a second time alongside.
+ * What the relay should do with the job of some outbox rows (docs/operations.md, "Events are never
+ * lost"); Redis may have lost any of its keys. No hash, or one that does not carry these rows
+ * (Bull's stalled check writes a hash of its counter alone): `lost`; the hash in none of the
+ * queue's lists: `stuck`; both unless a worker holds the job's lock. What is left of a job to
+ * re-queue is removed first: Bull ignores an add whose id exists, and its removal script refuses
+ * a job a worker locked meanwhile (this throws; the rows wait), so a running job never runs twice.
  */
 export async function checkJob(
   queue: Queue<DomainEventBatch>,
@@ -49,17 +42,13 @@ export async function checkJob(
   if (state === 'failed') return { kind: 'failed', job };
   if (LIVE_STATES.has(state)) return { kind: 'queued' };
   if (await isLocked(queue, jobId)) return { kind: 'running' };
-  // getState reads the lists one after another: a job moving from `wait` to `active` meanwhile
-  // reads as stuck. Removing it then is safe (the worker that popped it finds no data and takes
-  // the next job) and it is added again at once: at worst one more run, never none.
+  // getState reads the lists one after another: a job moving to `active` meanwhile reads as stuck.
+  // Removing it is safe (its worker finds no data) and it is added again: one more run, never none.
   await job.remove();
   return { kind: 'requeue', reason: 'stuck' };
 }
 
-/**
- * Whether the job's data names every one of these rows. Compared as text: an entity's bigint id
- * may come from the driver as a number, while a job's data carries it as a string.
- */
+/** Whether the job's data names every row, as text (a bigint id may come as a number). */
 function carries(job: Job<DomainEventBatch>, outboxIds: string[]): boolean {
   const events: unknown = (job.data as Partial<DomainEventBatch> | undefined)?.events;
   if (!Array.isArray(events)) return false;

@@ -2,7 +2,6 @@ import { Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
 import type { RecordedEvent } from './domain-event';
 import type { DomainEventType } from './domain-event-types';
 
-/** A row of the transactional outbox. */
 @Entity('outbox')
 @Index('idx_outbox_pending', ['dispatchedAt', 'id'])
 @Index('idx_outbox_unprocessed', ['processedAt', 'id'])
@@ -31,10 +30,7 @@ export class OutboxRecord {
   @Column({ name: 'job_id', type: 'varchar', length: 64, nullable: true })
   jobId!: string | null;
 
-  /**
-   * When the worker's consumers of its type had handled the event; null until then. The relay
-   * hands rows dispatched long ago but still unprocessed to the queue again (their job was lost).
-   */
+  /** When the consumers had handled the event; the relay hands rows long unprocessed over again. */
   @Column({ name: 'processed_at', type: 'datetime', precision: 3, nullable: true })
   processedAt!: Date | null;
 }

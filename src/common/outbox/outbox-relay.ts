@@ -11,6 +11,7 @@ import type { Logger } from 'pino';
 import type { EntityManager } from 'typeorm';
 import { UnitOfWork } from '../database/unit-of-work';
 import { AppConfig } from '../../config/app-config';
+import { groupBy } from '../collections/group-by';
 import { ROOT_LOGGER } from '../logging/logging.module';
 import { OutboxMetrics, type OutboxRequeueReason } from '../metrics/outbox-metrics';
 import { QueueName } from '../queues/queue-names';
@@ -38,28 +39,13 @@ const HANDED_OVER: Record<OutboxRequeueReason, string> = {
 };
 
 /**
- * Worker-side safety net of the outbox; the outbox is the truth, even when Redis loses everything.
- * Each pass takes the unprocessed rows (few: the events in flight, read by `idx_outbox_unprocessed`)
- * that need a hand:
- *
- * - still undispatched some seconds after they were written (their writer crashed, or Redis was
- *   down): enqueued and marked dispatched;
- * - dispatched long ago (OUTBOX_REDELIVER_AFTER_MS) yet unprocessed: their job (`job_id`, recorded
- *   with the dispatch) is looked up (checkJob), whatever part of Redis was lost. Waiting, active,
- *   delayed or paused → left to the queue (a dead worker's active job returns to `wait` by Bull's
- *   stalled-job check, or fails, and is retried here); held by a worker's lock → left to it;
- *   completed → the rows are marked processed (the mark was lost; a job completes only once all
- *   its events are processed); failed for good → retried; gone, or left without its data (`lost`),
- *   or in none of the queue's lists (`stuck`) → what is left of it removed and its events enqueued
- *   again. Each hand-over is logged (warning, with the job and the rows) and counted
- *   (`outbox_jobs_requeued_total{reason}`). Their `dispatched_at` is moved to now, so they are
- *   looked at again only after another such delay: a row leaves this loop only processed, so no
- *   committed event is lost (consumers are idempotent: a second run adds nothing). The rules, with
- *   the webhook sweeper's, are in docs/operations.md ("Events are never lost").
- *
- * Rows are claimed with `FOR UPDATE SKIP LOCKED`, so several workers share the work without waiting
- * on each other, and a job's id is made from its rows' ids (batchJobId), so rows handed over twice
- * alike are queued once.
+ * Worker-side safety net of the outbox, the truth even when Redis loses everything
+ * (docs/operations.md, "Events are never lost"). Each pass takes, `FOR UPDATE SKIP LOCKED`, rows
+ * - undispatched some seconds after they were written (writer crashed, Redis down): enqueued;
+ * - dispatched long ago (OUTBOX_REDELIVER_AFTER_MS) yet unprocessed: their job is looked up
+ *   (checkJob). Queued or locked by a worker → left to it; completed → the rows marked processed
+ *   (the mark was lost); failed for good → retried; `lost` or `stuck` → its events enqueued again
+ *   (logged, counted). `dispatched_at` moves to now: a row leaves this loop only processed.
  */
 @Injectable()
 export class OutboxRelay implements OnApplicationBootstrap, OnModuleDestroy {
@@ -85,7 +71,7 @@ export class OutboxRelay implements OnApplicationBootstrap, OnModuleDestroy {
   }
 
   onApplicationBootstrap(): void {
-    // The domain-events queue, registered by OutboxModule (the dispatcher's and the processor's).
+    // The domain-events queue, registered by OutboxModule.
     const token = getQueueToken(QueueName.DomainEvents);
     this.queue = this.moduleRef.get<Queue<DomainEventBatch>>(token, { strict: false });
     this.passes.start(0);
@@ -107,14 +93,10 @@ export class OutboxRelay implements OnApplicationBootstrap, OnModuleDestroy {
         redeliverCutoff: new Date(now - redeliverAfterMs),
       };
       const rows = await this.rows.due(tx, cutoffs, BATCH_SIZE);
-      await this.dispatcher.dispatch(
-        rows.filter((r) => r.dispatchedAt === null),
-        tx,
-      );
-      await this.redeliver(
-        rows.filter((r) => r.dispatchedAt !== null),
-        tx,
-      );
+      const undispatched = rows.filter((r) => r.dispatchedAt === null);
+      const dispatched = rows.filter((r) => r.dispatchedAt !== null);
+      await this.dispatcher.dispatch(undispatched, tx);
+      await this.redeliver(dispatched, tx);
       return rows.length;
     });
   }
@@ -122,17 +104,11 @@ export class OutboxRelay implements OnApplicationBootstrap, OnModuleDestroy {
   /** Rows dispatched long ago and still unprocessed (see the class comment). */
   private async redeliver(rows: OutboxRecord[], tx: EntityManager): Promise<void> {
     if (rows.length === 0 || !this.queue) return;
-    const byJob = new Map<string | null, OutboxRecord[]>();
-    for (const row of rows) {
-      const group = byJob.get(row.jobId);
-      if (group) group.push(row);
-      else byJob.set(row.jobId, [row]);
-    }
+    const byJob = groupBy(rows, (row) => row.jobId);
     const processed: string[] = [];
     const handedOver: HandedOver[] = [];
     for (const [jobId, jobRows] of byJob) {
-      // No job recorded (a dispatch records it; a row written by hand may lack it): nothing to
-      // look for, so it is handed over again, as one whose job is gone.
+      // No job recorded (a row written by hand): handed over again, as one whose job is gone.
       if (jobId === null) {
         handedOver.push({ reason: 'lost', jobId, rows: jobRows });
         continue;
@@ -143,8 +119,7 @@ export class OutboxRelay implements OnApplicationBootstrap, OnModuleDestroy {
         verdict = await checkJob(this.queue, jobId, outboxIds);
         if (verdict.kind === 'failed') await verdict.job.retry();
       } catch (err) {
-        // A job that changed while it was looked at (or Redis failing) holds up no other: its
-        // rows are looked at again after another OUTBOX_REDELIVER_AFTER_MS.
+        // A job that changed while looked at (or Redis failing) holds up no other: looked at later.
         this.logger.warn(
           { err, jobId, outboxIds },
           'outbox job not checked; looked at again later',
@@ -158,15 +133,11 @@ export class OutboxRelay implements OnApplicationBootstrap, OnModuleDestroy {
         handedOver.push({ reason: verdict.reason, jobId, rows: jobRows });
     }
     const now = new Date();
-    await this.rows.set(
-      tx,
-      rows.map((r) => r.id),
-      { dispatchedAt: now },
-    );
+    const ids = rows.map((r) => r.id);
+    await this.rows.set(tx, ids, { dispatchedAt: now });
     await this.rows.set(tx, processed, { processedAt: now });
     for (const { reason, jobId, rows: jobRows } of handedOver) {
-      // A failed job was retried in place, and its rows keep it. The others are added again under
-      // the id their rows make: the job's own when none of its rows was processed meanwhile.
+      // A failed job was retried in place; the others are added again under the id their rows make.
       const jobs = reason === 'failed' ? [] : await this.dispatcher.enqueue(jobRows);
       for (const job of jobs) await this.rows.set(tx, job.outboxIds, { jobId: job.jobId });
       this.outboxMetrics.countRequeued(reason, reason === 'failed' ? 1 : jobs.length);

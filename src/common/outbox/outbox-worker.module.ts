@@ -19,10 +19,7 @@ export interface DomainEventConsumersFactory {
   useFactory: (...consumers: never[]) => DomainEventConsumers;
 }
 
-/**
- * Worker side of the outbox: the relay, and the domain-events processor with the consumers of each
- * event type (DOMAIN_EVENT_CONSUMERS) that the worker module gives.
- */
+/** Worker side of the outbox: the relay, and the processor with the worker's consumers. */
 @Module({})
 export class OutboxWorkerModule {
   static forConsumers({ imports, inject, useFactory }: DomainEventConsumersFactory): DynamicModule {

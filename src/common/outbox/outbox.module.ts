@@ -7,8 +7,8 @@ import { OutboxDispatcher } from './outbox-dispatcher';
 import { OutboxRecord } from './outbox-record.entity';
 
 /**
- * Handing committed domain events to the queue, for the processes that have one (API, worker): global,
- * so that UnitOfWork (CoreModule) publishes through it; the CLI, without a queue, leaves it to the relay.
+ * Handing committed domain events to the queue (API, worker): global, so that UnitOfWork publishes
+ * through it; the CLI, without a queue, leaves it to the relay.
  */
 @Global()
 @Module({

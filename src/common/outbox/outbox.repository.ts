@@ -16,10 +16,7 @@ export interface DispatchedJob {
   outboxIds: string[];
 }
 
-/**
- * Writes domain events to the outbox with the caller's transaction, so that they exist if and only
- * if the change that caused them was committed (UnitOfWork calls it before its commit).
- */
+/** Writes domain events in the caller's transaction: they exist iff their change was committed. */
 export const Outbox = { record };
 
 async function record(tx: EntityManager, events: readonly DomainEvent[]): Promise<PendingEvents> {
@@ -27,7 +24,6 @@ async function record(tx: EntityManager, events: readonly DomainEvent[]): Promis
     throw new Error('Outbox.record must run inside a transaction');
   }
   const now = new Date();
-  // Plain assignment of every column: TypeORM's create() walked the entity's metadata for it.
   const records = events.map((e) =>
     Object.assign(new OutboxRecord(), {
       accountId: e.accountId,
@@ -66,10 +62,7 @@ export class OutboxRepository {
     );
   }
 
-  /**
-   * Records that the rows reached the queue, and in which job: the relay leaves them alone from
-   * then on, unless they stay unprocessed for long. One UPDATE for all the jobs.
-   */
+  /** Records that the rows reached the queue, and in which job, in one UPDATE for all the jobs. */
   async markDispatched(jobs: DispatchedJob[], tx?: EntityManager): Promise<void> {
     const ids = jobs.flatMap((j) => j.outboxIds);
     if (ids.length === 0) return;

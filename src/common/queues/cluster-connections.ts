@@ -3,9 +3,8 @@ import type { AppConfig } from '../../config/app-config';
 import { createRedisConnection, type RedisConnection } from './redis-connections';
 
 /**
- * Bull's connections to a Redis Cluster. Bull disconnects only the connections it made itself, not
- * those of a `createClient`: these are disconnected here, at the end of the shutdown (the queues
- * were closed before, by their processors' beforeApplicationShutdown or by @nestjs/bull).
+ * Bull's connections to a Redis Cluster, disconnected here at the end of the shutdown: Bull
+ * disconnects only those it made itself, not a `createClient`'s.
  */
 @Injectable()
 export class ClusterConnections implements OnApplicationShutdown {

@@ -12,11 +12,9 @@ export function isCluster(redis: RedisConfig): boolean {
 }
 
 /**
- * One connection to the deployment's Redis: the single node (REDIS_HOST) by default, or an ioredis
- * Cluster on REDIS_CLUSTER_NODES, which finds the other nodes itself and follows the slots as they
- * move. A cluster has only database 0 (REDIS_DB is ignored there). Every key a command or a script
- * touches must be in one slot on a cluster: the callers hash-tag their keys (see queuePrefix and
- * the limiter's keys).
+ * One connection to the deployment's Redis: the single node (REDIS_HOST), or a Cluster on
+ * REDIS_CLUSTER_NODES (database 0 only). On a cluster every key a command or a script touches must
+ * be in one slot: the callers hash-tag their keys (see queuePrefix and the limiter's keys).
  */
 export function createRedisConnection(
   redis: RedisConfig,
@@ -40,13 +38,29 @@ export function createRedisConnection(
     enableReadyCheck: nodeOptions.enableReadyCheck ?? true,
     redisOptions: { password: redis.password, ...nodeOptions },
   };
-  return new Cluster(redis.clusterNodes, clusterOptions);
+  return new EndingCluster(redis.clusterNodes, clusterOptions);
 }
 
 /**
- * A connection for commands that must not hold a request: under the queue prefix, no offline queue,
- * no retry, 200 ms per command, reconnecting in the background; its errors are left to the calls
- * that fail (read-your-writes marks, accounts' write epochs).
+ * A Cluster that ends when disconnected while it waits to reconnect. ioredis's own ends when its
+ * last node connection has ended; between two attempts (a slot refresh timed out on a loaded
+ * machine, a node went away) it holds none, so `disconnect` leaves it "disconnecting" for ever and
+ * Bull's `close`, which waits for "end", never returns: the process cannot stop.
+ */
+export class EndingCluster extends Cluster {
+  override disconnect(reconnect = false): void {
+    const nothingToEnd = this.nodes('all').length === 0 && !['wait', 'end'].includes(this.status);
+    super.disconnect(reconnect);
+    if (nothingToEnd && !reconnect) {
+      this.status = 'end';
+      this.emit('end');
+    }
+  }
+}
+
+/**
+ * A connection for commands that must not hold a request: no offline queue, no retry, 200 ms per
+ * command, reconnecting in the background; its errors are left to the calls that fail.
  */
 export function createFailFastConnection(
   config: AppConfig,
@@ -66,10 +80,8 @@ export function createFailFastConnection(
 }
 
 /**
- * Bull's key prefix. On a cluster it is a hash tag (`{scheduling}`): every key of a queue — its
- * lists, sets, job hashes, and those its Lua scripts touch together — is then in one slot, which
- * Redis Cluster requires of a script's keys. The single node keeps the plain prefix (the keys of
- * a running deployment do not move).
+ * Bull's key prefix; on a cluster a hash tag (`{scheduling}`), so that every key of a queue, which
+ * its scripts touch together, is in one slot. The single node keeps the plain prefix (keys stay).
  */
 export function queuePrefix({ redis, queue }: AppConfig): string {
   return isCluster(redis) ? `{${queue.prefix}}` : queue.prefix;

@@ -1,6 +1,5 @@
 import type { Logger } from 'pino';
 
-/** How a RepeatingPass runs and what it logs. */
 export interface RepeatingPassOptions {
   /** Rows a pass takes at most: a pass that took this many goes again at once. */
   batchSize: number;
@@ -14,9 +13,8 @@ export interface RepeatingPassOptions {
 }
 
 /**
- * A worker's safety net run again and again (the outbox relay, the webhook sweeper): one pass at a
- * time, the next `intervalMs` after one ends, or at once after a full batch (more may be waiting);
- * a failed pass is logged and tried again after `intervalMs`. stop() waits for a pass in flight.
+ * A worker's safety net run again and again: one pass at a time, the next `intervalMs` after one
+ * ends (or a failed one), at once after a full batch. stop() waits for a pass in flight.
  */
 export class RepeatingPass {
   private timer: NodeJS.Timeout | undefined;
@@ -29,7 +27,6 @@ export class RepeatingPass {
     private readonly options: RepeatingPassOptions,
   ) {}
 
-  /** The first pass `delayMs` from now. */
   start(delayMs: number): void {
     this.schedule(delayMs);
   }

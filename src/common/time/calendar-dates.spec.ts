@@ -90,6 +90,12 @@ describe('isAnyYearDate: a date the service works out itself', () => {
     ['0999-12-31', false],
     ['0000-01-01', false],
     ['2026-02-30', false],
+    ['2026-02-29', false],
+    ['2028-02-29', true],
+    ['2026-06-31', false],
+    ['2026-06-00', false],
+    ['2026-00-10', false],
+    ['2026-13-01', false],
   ])('%s → %p', (date, real) => {
     expect(isAnyYearDate(date)).toBe(real);
   });

@@ -1,15 +1,9 @@
-/*
- * Calendar dates (`YYYY-MM-DD`) and months (`YYYY-MM`) by plain UTC arithmetic: cheap enough for
- * the slot engine, which asks for every date of a month on each request.
- */
+/* Calendar dates and months by plain UTC arithmetic: the slot engine asks for a month's dates. */
 
 /**
- * The years a date, datetime or month sent to the service may name, the API's and the pages'
- * alike (the parsers here and parseDatetime apply it; every caller reads through them). Wide enough
- * for any booking, list filter or expiry a business means, and narrow enough that nothing computed
- * from such a value leaves what a MySQL DATETIME stores (1000–9999): the widest offset moves an
- * instant 18 hours, and the windows read around a date or month (busy time, booking limits, a
- * week) reach days, not centuries, past it. A year outside is refused as an impossible date is.
+ * The years a date, datetime or month sent to the service may name: wide enough for anything a
+ * business means, narrow enough that nothing computed from one (an 18-hour offset, windows of
+ * days) leaves what a MySQL DATETIME stores (1000–9999). Another is refused as an impossible date.
  */
 export const FIRST_YEAR = 1900;
 export const LAST_YEAR = 2999;
@@ -17,7 +11,6 @@ export const LAST_YEAR = 2999;
 /** The rule in the words of the API's documentation. */
 export const SUPPORTED_YEARS_RULE = `Years ${FIRST_YEAR}–${LAST_YEAR}; another is refused as an impossible date is.`;
 
-/** Whether `year` lies in FIRST_YEAR–LAST_YEAR. */
 export function isSupportedYear(year: number): boolean {
   return year >= FIRST_YEAR && year <= LAST_YEAR;
 }
@@ -36,12 +29,20 @@ export function utcMidnightOf(date: string): number {
   );
 }
 
-const namesDay = (value: string) => new Date(utcMidnightOf(value)).toISOString().startsWith(value);
-
 /**
- * `YYYY-MM-DD` naming a day of the calendar (`2026-02-30` is not one) of a supported year: a date
- * as the service takes it from outside.
+ * Whether a `YYYY-MM-DD` of a year from 1000 to 9999 names its own day (`2026-02-30` names March
+ * 2nd): read back from the Date, no ISO text written (the slot engine asks for every day).
  */
+function namesDay(value: string): boolean {
+  const day = new Date(utcMidnightOf(value));
+  return (
+    day.getUTCDate() === Number(value.slice(8, 10)) &&
+    day.getUTCMonth() + 1 === Number(value.slice(5, 7)) &&
+    day.getUTCFullYear() === Number(value.slice(0, 4))
+  );
+}
+
+/** `YYYY-MM-DD` naming a day of the calendar (`2026-02-30` is not one) of a supported year. */
 export function isCalendarDate(value: unknown): value is string {
   return (
     typeof value === 'string' &&
@@ -52,9 +53,8 @@ export function isCalendarDate(value: unknown): value is string {
 }
 
 /**
- * `YYYY-MM-DD` naming a day of the calendar of any year from 1000: for the dates the service works
- * out itself, such as the local days around a supported date that a window in another zone covers
- * (1899-12-31 for 1900-01-01 read at +14:00). Never the check of a date sent to it.
+ * `YYYY-MM-DD` of any year from 1000: for the dates the service works out itself (1899-12-31 for
+ * 1900-01-01 read at +14:00), never the check of a date sent to it.
  */
 export function isAnyYearDate(value: unknown): value is string {
   return typeof value === 'string' && ANY_YEAR_DATE_TEXT.test(value) && namesDay(value);

@@ -5,11 +5,9 @@ import { offsetOf } from './zones';
 const QUARTER_HOUR = 15 * 60_000;
 
 /**
- * `utc` as a DateTime in `zone`, with the zone's offset at that moment fixed. A luxon DateTime in an
- * IANA zone asks `Intl` for its offset (costly, and once per formatting); here the offset comes
- * from a cache of quarter-hour instants: when the zone has the same offset at both ends of the
- * quarter hour, no change of offset lies inside it (none is that short) and the moment has it too;
- * otherwise the zone is asked for the moment itself. Formats the same (the offset is what is shown).
+ * `utc` as a DateTime in `zone`, its offset fixed (luxon asks `Intl`, costly, on every formatting).
+ * The offset comes from a cache of quarter-hour instants: when both ends of the quarter hour have
+ * the same offset, no change lies inside it (none is that short); otherwise the zone is asked.
  */
 export function momentInZone(utc: Date | number, zone: string): DateTime {
   const instant = typeof utc === 'number' ? utc : utc.getTime();
@@ -39,9 +37,8 @@ const MONTHS = [
 const pad2 = (n: number) => (n < 10 ? `0${n}` : String(n));
 
 /**
- * The moment's wall clock as the UTC fields of a Date (its instant moved by its offset). The
- * formats below are written by arithmetic from it: luxon's toFormat parses its format string and
- * builds a formatter on every call, which the answer of every booking paid several times.
+ * The moment's wall clock as the UTC fields of a Date. The formats below are written from it:
+ * luxon's toFormat builds a formatter on every call, which every booking paid several times.
  */
 function wallClock(moment: DateTime): Date {
   return new Date(moment.toMillis() + moment.offset * 60_000);
@@ -83,13 +80,10 @@ export const LENIENT_DATETIME_RULE =
   `whatever the offset) outside ${FIRST_YEAR}–${LAST_YEAR}.`;
 
 /**
- * Reads a datetime as clients send it: `2026-03-03T14:30:00-0500`, `…-05:00`, `…Z`, with a space for
- * the `T`, with or without seconds; without an offset the local time is read in `zone` (the
- * calendar's, else the account's). Anything else is invalid, a year outside the supported ones
- * (isSupportedYear) too; a local time inside a DST gap is nonexistent (luxon would silently move it
- * an hour). The year is the one written, the wall clock's: `2999-12-31T23:30-1200` is taken (its
- * instant, in 3000 UTC, is still far inside what is stored), `3000-01-01T00:00+1400` is not, so
- * that a client reads the rule off the value it sends, whatever the zone.
+ * Reads a datetime as clients send it (LENIENT_DATETIME_RULE); without an offset in `zone`.
+ * Anything else is invalid, an unsupported year too; a local time in a DST gap is nonexistent
+ * (luxon would move it an hour). The year checked is the one written, whatever the zone
+ * (`2999-12-31T23:30-1200` is taken), so that a client reads the rule off the value it sends.
  */
 export function parseDatetime(value: string, zone: string): ParsedDatetime {
   const m = LENIENT.exec(value.trim());

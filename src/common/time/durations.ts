@@ -1,4 +1,4 @@
-/** Lengths of real time in milliseconds, as Date arithmetic and timers count them (a day here is 24 hours, not a calendar date). */
+/** Lengths of real time in milliseconds (a day here is 24 hours, not a calendar date). */
 export const SECOND = 1000;
 export const MINUTE = 60 * SECOND;
 export const HOUR = 60 * MINUTE;

@@ -2,9 +2,8 @@ import { IANAZone } from 'luxon';
 import { BoundedMap } from '../cache/bounded-map';
 
 /**
- * Zone names found valid. luxon asks `Intl` afresh each time (it builds a formatter: ~50 µs, most
- * of a page's time list); a runtime's zones are a few hundred names (their spellings too, as
- * clients write them). Names found invalid are asked again: they are errors, and any string.
+ * Zone names found valid (luxon builds an `Intl` formatter each time: ~50 µs); a few hundred at
+ * most. Names found invalid are asked again: they could be any string.
  */
 const validZones = new BoundedMap<string, true>(2048);
 
@@ -17,11 +16,7 @@ export function isValidTimezone(zone: unknown): boolean {
   return true;
 }
 
-/**
- * Offsets already read, by zone and instant. A zone answers through an `Intl` formatting (costly),
- * and the same instants come back request after request (a month's day boundaries, the quarter
- * hours of momentInZone). Bounded: cleared when full.
- */
+/** Offsets read (an `Intl` formatting each) by zone and instant, which recur; cleared when full. */
 const offsetCache = new Map<string, number>();
 const OFFSET_CACHE_SIZE = 100_000;
 

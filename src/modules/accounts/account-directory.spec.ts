@@ -1,7 +1,7 @@
 import pino from 'pino';
 import { Secrets } from '../../common/crypto/secrets';
 import type { AppConfig } from '../../config/app-config';
-import { AccountDirectory } from './account-directory';
+import { AccountDirectory } from './keyed-directory';
 import type { Account } from './account.entity';
 import type { AccountRepository } from './account.repository';
 import { AuthRevocations } from './auth-revocations';

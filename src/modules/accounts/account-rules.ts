@@ -14,16 +14,13 @@ const MAX_PASSWORD_LENGTH = 1024;
 
 export function assertEmail(email: string): string {
   const trimmed = email.trim();
-  if (!isEmail(trimmed) || trimmed.length > 254) {
-    throw new InvalidEmailError();
-  }
+  if (!isEmail(trimmed) || trimmed.length > 254) throw new InvalidEmailError();
   return trimmed.toLowerCase();
 }
 
 /**
- * A site that may frame the client pages, as CSP `frame-ancestors` names it: an https origin (http
- * only for localhost, to try an embed on a developer's machine), no path, query or wildcard.
- * Returned as the URL parser serialises it (lower case, default port dropped).
+ * A site that may frame the client pages (CSP `frame-ancestors`): an https origin (http for
+ * localhost only), no path, query or wildcard; returned as the URL parser serialises it.
  */
 export function assertEmbedOrigin(origin: string): string {
   let url: URL;
@@ -44,9 +41,7 @@ export function assertEmbedOrigin(origin: string): string {
 
 export function assertName(name: string): string {
   const trimmed = name.trim();
-  if (trimmed.length === 0 || trimmed.length > 255) {
-    throw new InvalidNameError();
-  }
+  if (trimmed.length === 0 || trimmed.length > 255) throw new InvalidNameError();
   return trimmed;
 }
 
@@ -55,20 +50,14 @@ const ZONE_NAMES = new Map(
   [...Intl.supportedValuesOf('timeZone'), 'UTC'].map((zone) => [zone.toLowerCase(), zone]),
 );
 
-/**
- * The zone as IANA spells it (`america/new_york` → `America/New_York`; a link such as `US/Eastern`
- * stays as given), or 400 `invalid_timezone`.
- */
+/** The zone as IANA spells it (`america/new_york` → `America/New_York`; a link stays as given). */
 export function assertTimezone(timezone: string): string {
-  if (!isValidTimezone(timezone)) {
-    throw new InvalidTimezoneError(timezone);
-  }
+  if (!isValidTimezone(timezone)) throw new InvalidTimezoneError(timezone);
   return ZONE_NAMES.get(timezone.toLowerCase()) ?? timezone;
 }
 
 export function assertPassword(password: string): string {
-  if (password.length < MIN_PASSWORD_LENGTH || password.length > MAX_PASSWORD_LENGTH) {
+  if (password.length < MIN_PASSWORD_LENGTH || password.length > MAX_PASSWORD_LENGTH)
     throw new InvalidPasswordError(MIN_PASSWORD_LENGTH, MAX_PASSWORD_LENGTH);
-  }
   return password;
 }

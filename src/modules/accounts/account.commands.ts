@@ -1,4 +1,5 @@
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import { AccountCommand } from '../../common/cqrs/account-messages';
 import { Secrets } from '../../common/crypto/secrets';
 import { UnitOfWork } from '../../common/database/unit-of-work';
 import { Account } from './account.entity';
@@ -13,7 +14,7 @@ import {
 } from './account-rules';
 import { AuthRevocations } from './auth-revocations';
 import type { UpdateSettingsRequest } from './settings.requests';
-import { type SettingsView, toSettingsView } from './settings.view';
+import { PLAIN_SETTINGS, type SettingsView, toSettingsView } from './settings.view';
 
 /** What an operator receives once, when an account (or an enterprise) is created or its key rotated. */
 export interface AccountCredentials {
@@ -21,12 +22,17 @@ export interface AccountCredentials {
   apiKey: string;
 }
 
+/** A new API key, and what is stored of it: its keyed hash and its sealed copy. */
+export function newApiKey(secrets: Secrets) {
+  const apiKey = Secrets.generate();
+  return { apiKey, apiKeyHash: secrets.hash(apiKey), apiKeyEncrypted: secrets.encrypt(apiKey) };
+}
+
 export interface NewAccount {
   email: string;
   name: string;
   timezone?: string;
   password?: string;
-  /** The enterprise the account is a member of from the start. */
   enterpriseId?: number;
 }
 
@@ -50,7 +56,7 @@ export class CreateAccountHandler implements ICommandHandler<CreateAccountComman
     const timezone = assertTimezone(input.timezone ?? DEFAULT_ACCOUNT_TIMEZONE);
     const password = input.password === undefined ? undefined : assertPassword(input.password);
 
-    const apiKey = Secrets.generate();
+    const { apiKey, ...key } = newApiKey(this.secrets);
     const now = new Date();
     const account = Object.assign(new Account(), {
       email,
@@ -61,8 +67,7 @@ export class CreateAccountHandler implements ICommandHandler<CreateAccountComman
       timeFormat: 'ampm',
       plan: 'standard',
       passwordHash: password === undefined ? null : await this.secrets.hashPassword(password),
-      apiKeyHash: this.secrets.hash(apiKey),
-      apiKeyEncrypted: this.secrets.encrypt(apiKey),
+      ...key,
       enterpriseId: input.enterpriseId ?? null,
       createdAt: now,
       updatedAt: now,
@@ -89,27 +94,15 @@ export class RotateApiKeyHandler implements ICommandHandler<RotateApiKeyCommand>
   ) {}
 
   async execute({ accountId }: RotateApiKeyCommand): Promise<AccountCredentials> {
-    const apiKey = Secrets.generate();
-    const changes = {
-      apiKeyHash: this.secrets.hash(apiKey),
-      apiKeyEncrypted: this.secrets.encrypt(apiKey),
-    };
+    const { apiKey, ...changes } = newApiKey(this.secrets);
     await this.work.run(accountId, (tx) => this.accounts.update(tx, accountId, changes));
-    // Committed: the old key stops working on every API process.
     await this.revocations.announce({ kind: 'account', id: accountId });
     return { id: accountId, apiKey };
   }
 }
 
 /** Sets the password an account's owner signs in with (the OAuth consent screen). */
-export class SetPasswordCommand extends Command<{ id: number }> {
-  constructor(
-    readonly accountId: number,
-    readonly password: string,
-  ) {
-    super();
-  }
-}
+export class SetPasswordCommand extends AccountCommand<string, { id: number }> {}
 
 @CommandHandler(SetPasswordCommand)
 export class SetPasswordHandler implements ICommandHandler<SetPasswordCommand> {
@@ -119,38 +112,14 @@ export class SetPasswordHandler implements ICommandHandler<SetPasswordCommand> {
     private readonly secrets: Secrets,
   ) {}
 
-  async execute({ accountId, password }: SetPasswordCommand): Promise<{ id: number }> {
+  async execute({ accountId, request: password }: SetPasswordCommand): Promise<{ id: number }> {
     const passwordHash = await this.secrets.hashPassword(assertPassword(password));
     await this.work.run(accountId, (tx) => this.accounts.update(tx, accountId, { passwordHash }));
     return { id: accountId };
   }
 }
 
-/** `PUT /settings`: the attributes given change, the others stay. */
-export class UpdateSettingsCommand extends Command<SettingsView> {
-  constructor(
-    readonly accountId: number,
-    readonly request: UpdateSettingsRequest,
-  ) {
-    super();
-  }
-}
-
-/** The settings stored as they are sent (the zone and the origins are checked and normalised). */
-const PLAIN_SETTINGS = [
-  'minHoursInAdvance',
-  'maxDaysInAdvance',
-  'requirePhone',
-  'sendConfirmationEmail',
-  'sendSms',
-  'reminderHours',
-  'calendarSyncMinutes',
-  'holdMaxMinutes',
-  'maxLiveHolds',
-  'pageHoldsPerAddress',
-  'pageHoldDayShare',
-  'clientChangeMinHours',
-] as const satisfies readonly (keyof UpdateSettingsRequest & keyof Account)[];
+export class UpdateSettingsCommand extends AccountCommand<UpdateSettingsRequest, SettingsView> {}
 
 @CommandHandler(UpdateSettingsCommand)
 export class UpdateSettingsHandler implements ICommandHandler<UpdateSettingsCommand> {
@@ -163,20 +132,17 @@ export class UpdateSettingsHandler implements ICommandHandler<UpdateSettingsComm
   async execute({ accountId, request }: UpdateSettingsCommand): Promise<SettingsView> {
     const changes: Partial<Account> = {};
     if (request.timezone !== undefined) changes.timezone = assertTimezone(request.timezone);
-    for (const key of PLAIN_SETTINGS) {
+    for (const key of PLAIN_SETTINGS)
       if (request[key] !== undefined) Object.assign(changes, { [key]: request[key] });
-    }
     if (request.embedOrigins !== undefined)
       changes.embedOrigins = [...new Set(request.embedOrigins.map(assertEmbedOrigin))];
-    if (Object.keys(changes).length === 0) {
+    if (Object.keys(changes).length === 0)
       return toSettingsView(await this.accounts.get(accountId));
-    }
     const settings = await this.work.run(accountId, async (tx) => {
       await this.accounts.update(tx, accountId, changes);
       return toSettingsView(await this.accounts.get(accountId, tx));
     });
-    // The cached account (GET /me, the principal booking reads) must not keep the old zone or
-    // rules, on any API process.
+    // No API process may keep the old zone or rules in its cached account (GET /me, booking).
     await this.revocations.announce({ kind: 'account', id: accountId });
     return settings;
   }

@@ -77,23 +77,19 @@ export class Account {
   pageHoldDayShare!: number;
 
   /**
-   * Written (incremented) first by every slot hold's transaction: the row all of an account's holds
-   * write, so that they are checked against its caps one after the other (docs/api.md, Slot
-   * holds). Never read.
+   * Incremented first by every slot hold's transaction, so that an account's holds are checked
+   * against its caps one after the other (docs/api.md, Slot holds). Never read.
    */
   @Column({ name: 'hold_claims', type: 'bigint', unsigned: true, default: 0, select: false })
   holdClaims!: string;
   /**
-   * A client may cancel or reschedule an appointment until this many hours before its start (the
-   * confirmation page, and the API without `admin=true`); 0: until it starts.
+   * Clients (the confirmation page, the API without `admin=true`) may cancel or reschedule until
+   * this many hours before the start; 0: until it starts.
    */
   @Column({ name: 'client_change_min_hours', type: 'int', unsigned: true, default: 0 })
   clientChangeMinHours!: number;
 
-  /**
-   * The sites (origins, `https://shop.example`) whose pages may frame the client pages (CSP
-   * `frame-ancestors`); none by default.
-   */
+  /** The origins (`https://shop.example`) that may frame the client pages (`frame-ancestors`). */
   @Column({ name: 'embed_origins', type: 'json', nullable: true })
   embedOrigins!: string[] | null;
 

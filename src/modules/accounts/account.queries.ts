@@ -1,15 +1,12 @@
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
+import { AccountQuery } from '../../common/cqrs/account-messages';
 import { AppConfig } from '../../config/app-config';
 import type { Account } from './account.entity';
 import { AccountRepository } from './account.repository';
 import { type AccountView, toAccountView } from './account.view';
 import { type SettingsView, toSettingsView } from './settings.view';
 
-export class GetSettingsQuery extends Query<SettingsView> {
-  constructor(readonly accountId: number) {
-    super();
-  }
-}
+export class GetSettingsQuery extends AccountQuery<SettingsView> {}
 
 @QueryHandler(GetSettingsQuery)
 export class GetSettingsHandler implements IQueryHandler<GetSettingsQuery> {
@@ -50,5 +47,25 @@ export class GetMeHandler implements IQueryHandler<GetMeQuery> {
 
   execute({ account }: GetMeQuery): Promise<AccountView> {
     return Promise.resolve(toAccountView(account, this.config));
+  }
+}
+
+/** The enterprise's members, in the `/me` shape, by id. */
+export class ListEnterpriseMembersQuery extends Query<AccountView[]> {
+  constructor(readonly enterpriseId: number) {
+    super();
+  }
+}
+
+@QueryHandler(ListEnterpriseMembersQuery)
+export class ListEnterpriseMembersHandler implements IQueryHandler<ListEnterpriseMembersQuery> {
+  constructor(
+    private readonly accounts: AccountRepository,
+    private readonly config: AppConfig,
+  ) {}
+
+  async execute({ enterpriseId }: ListEnterpriseMembersQuery): Promise<AccountView[]> {
+    const members = await this.accounts.membersOf(enterpriseId);
+    return members.map((account) => toAccountView(account, this.config));
   }
 }

@@ -29,7 +29,6 @@ export class AccountRepository {
     return this.accounts.findOneBy({ email });
   }
 
-  /** The account, or 404. */
   async get(id: number, tx?: EntityManager): Promise<Account> {
     const account = await (tx?.getRepository(Account) ?? this.accounts).findOneBy({ id });
     if (!account) throw new AccountNotFoundError(id);
@@ -48,9 +47,8 @@ export class AccountRepository {
     } catch (e) {
       if (isDuplicateEntry(e)) throw new EmailTakenError(account.email);
       // The enterprise's foreign key: no such enterprise.
-      if (isMissingParentRow(e) && account.enterpriseId !== null) {
+      if (isMissingParentRow(e) && account.enterpriseId !== null)
         throw new EnterpriseNotFoundError(account.enterpriseId);
-      }
       throw e;
     }
   }
@@ -68,9 +66,8 @@ export class AccountRepository {
   }
 
   /**
-   * Makes the account a member, unless it is another enterprise's: the update only takes an account
-   * of no enterprise (or of this one: adding again changes nothing), so that two concurrent adds to
-   * two enterprises cannot both win. Whether it took the account.
+   * Makes the account a member unless it is another enterprise's (adding again changes nothing):
+   * one conditional update, so that two concurrent adds to two enterprises cannot both win.
    */
   async join(tx: EntityManager, accountId: number, enterpriseId: number): Promise<boolean> {
     const result = await tx

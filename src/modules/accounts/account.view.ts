@@ -1,20 +1,10 @@
 import type { AppConfig } from '../../config/app-config';
 import type { Account } from './account.entity';
 import type { SchemaObject } from '@nestjs/swagger';
-import { id, int, oneOf, text, viewSchema } from '../../common/openapi/view-schema';
+import { id, int, oneOf, text, viewSchema, type ViewType } from '../../common/openapi/view-schema';
 
 /** `GET /me`, as clients of the reference service know it. */
-export interface AccountView {
-  id: number;
-  email: string;
-  name: string;
-  timezone: string;
-  currency: string;
-  firstDayOfWeek: number;
-  timeFormat: string;
-  schedulingPage: string;
-  plan: string;
-}
+export type AccountView = ViewType<typeof ACCOUNT_VIEW>;
 
 export function toAccountView(account: Account, config: AppConfig): AccountView {
   return {
@@ -30,7 +20,7 @@ export function toAccountView(account: Account, config: AppConfig): AccountView 
   };
 }
 
-export const ACCOUNT_VIEW = viewSchema<AccountView>('AccountView', {
+export const ACCOUNT_VIEW = viewSchema('AccountView', {
   id: id(42, 'The user ID.'),
   email: text('downtown@example.com'),
   name: text('Downtown Clinic'),

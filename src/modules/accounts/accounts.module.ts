@@ -1,26 +1,14 @@
 import { Module } from '@nestjs/common';
+import { handlersOf } from '../../common/cqrs/handlers-of';
 import { PassportModule } from '@nestjs/passport';
-import { AccountDirectory } from './account-directory';
-import {
-  CreateAccountHandler,
-  RotateApiKeyHandler,
-  SetPasswordHandler,
-  UpdateSettingsHandler,
-} from './account.commands';
-import { FindAccountByEmailHandler, GetMeHandler, GetSettingsHandler } from './account.queries';
+import * as accountCommands from './account.commands';
+import * as accountQueries from './account.queries';
 import { AccountRepository, accountTables } from './account.repository';
 import { AuthRevocations } from './auth-revocations';
 import { BasicStrategy } from './basic.strategy';
-import {
-  AddEnterpriseMemberHandler,
-  CreateEnterpriseHandler,
-  CreateEnterpriseMemberHandler,
-  RotateEnterpriseKeyHandler,
-  SetEnterpriseLimitHandler,
-} from './enterprise.commands';
-import { EnterpriseDirectory } from './enterprise-directory';
+import * as enterpriseCommands from './enterprise.commands';
+import { AccountDirectory, EnterpriseDirectory } from './keyed-directory';
 import { EnterpriseGate } from './enterprise-gate';
-import { ListEnterpriseMembersHandler } from './enterprise.queries';
 import { EnterpriseRepository } from './enterprise.repository';
 import { EnterprisesController } from './enterprises.controller';
 import { MeController } from './me.controller';
@@ -33,25 +21,13 @@ import { SettingsController } from './settings.controller';
   providers: [
     AccountDirectory,
     AccountRepository,
-    AddEnterpriseMemberHandler,
     AuthRevocations,
     BasicStrategy,
-    CreateAccountHandler,
-    CreateEnterpriseHandler,
-    CreateEnterpriseMemberHandler,
     EnterpriseDirectory,
     EnterpriseGate,
     EnterpriseRepository,
-    FindAccountByEmailHandler,
-    GetMeHandler,
-    GetSettingsHandler,
-    ListEnterpriseMembersHandler,
     ProvenCredentials,
-    RotateApiKeyHandler,
-    RotateEnterpriseKeyHandler,
-    SetEnterpriseLimitHandler,
-    SetPasswordHandler,
-    UpdateSettingsHandler,
+    ...handlersOf(accountCommands, accountQueries, enterpriseCommands),
   ],
   exports: [AccountDirectory, AuthRevocations, EnterpriseGate, ProvenCredentials],
 })

@@ -15,25 +15,19 @@ import { ProvenCredentials } from './proven-credentials';
 
 type GuardedRequest = EnterpriseRequest & { user?: Principal };
 
-/** What a route's metadata asks of the guard: read once per route, not per request. */
 interface RouteAccess {
   isPublic: boolean;
   isEnterpriseApi: boolean;
 }
 
 /**
- * The one authentication guard of the API, global: every route needs credentials unless marked
- * @Public(). Passport tries each scheme in turn: Basic (user ID and API key), then Bearer (an OAuth
- * access token; its strategy is the oauth module's). Either way the request acts on one account.
- * A credential its scheme proved moments ago is recognised from that scheme's cache without
- * passport's machinery (ProvenCredentials).
+ * The API's one global guard: every route but a @Public() one needs Basic (user ID and API key) or
+ * Bearer (an OAuth token; the oauth module's strategy) credentials, and acts on one account. A
+ * credential proved moments ago is recognised from its scheme's cache (ProvenCredentials).
  *
- * The enterprise API passes here too, and only with an enterprise's credentials
- * (EnterpriseGate), counted against the enterprise's limit (EnterpriseLimiter):
- * - a request routed from `/api/enterprise/v1/users/{userId}/…` (see enterprise-routing.ts) acts
- *   on that member with the member's principal, @Public() routes included: the same route then
- *   runs as for the member's own key;
- * - the enterprise's own endpoints (@EnterpriseApi()) get the enterprise (@CurrentEnterprise()).
+ * The enterprise API takes only an enterprise's credentials (EnterpriseGate), counted against its
+ * limit (EnterpriseLimiter): a request routed from `/api/enterprise/v1/users/{userId}/…` acts as
+ * that member, @Public() routes included; @EnterpriseApi() endpoints get the enterprise.
  */
 @Injectable()
 export class ApiAuthGuard extends AuthGuard(['basic', 'bearer']) {
@@ -47,10 +41,8 @@ export class ApiAuthGuard extends AuthGuard(['basic', 'bearer']) {
   }
 
   /**
-   * Route metadata is fixed once the app is built: reading it through the Reflector on every
-   * request (two `getAllAndOverride`, four reflect-metadata lookups) was ~2% of an authenticated
-   * GET in bench:http. Keyed by class, then handler: a handler inherited by two controllers may
-   * carry either's class-level metadata.
+   * Read once per route (the Reflector on every request was ~2% of an authenticated GET in
+   * bench:http); by class, then handler: an inherited handler may carry either class's metadata.
    */
   private readonly access = new WeakMap<object, WeakMap<object, RouteAccess>>();
 
@@ -72,8 +64,7 @@ export class ApiAuthGuard extends AuthGuard(['basic', 'bearer']) {
   }
 
   override canActivate(context: ExecutionContext) {
-    // The request itself (argument 0 of an HTTP context): switchToHttp() would assign three new
-    // closures onto the context on every call.
+    // Argument 0: switchToHttp() would assign three new closures onto the context on every call.
     const request = context.getArgByIndex<GuardedRequest>(0);
     const member = enterpriseMemberOf(request.raw);
     if (member !== undefined) return this.asMember(request, member);
@@ -117,10 +108,7 @@ export class ApiAuthGuard extends AuthGuard(['basic', 'bearer']) {
     });
   }
 
-  /**
-   * A failure is the same 401 `unauthorized` body for either scheme; the challenge is Bearer's
-   * `invalid_token` when a Bearer token was presented (RFC 6750 §3.1), Basic otherwise.
-   */
+  /** One 401 `unauthorized` for both schemes; Bearer's challenge for a Bearer token (RFC 6750). */
   override handleRequest<TUser = Principal>(
     err: unknown,
     user: TUser | false,

@@ -5,11 +5,7 @@ import { createRedisConnection, type RedisConnection } from '../../common/queues
 import { withTimeout } from '../../common/time/with-timeout';
 import { AppConfig } from '../../config/app-config';
 
-/**
- * What the processes must forget of the credentials they proved: a change committed to what a
- * credential proves (a key, a token's state, the account it acts on, an enterprise's membership or
- * limit). An API process keeps these per process (KeyedDirectory, AccessTokens).
- */
+/** A committed change to what a credential proves: what the per-process caches must forget. */
 export type Revocation =
   /** The account's key, settings or enterprise changed. */
   | { kind: 'account'; id: number }
@@ -55,22 +51,16 @@ export function revocationOf(message: string): Revocation | undefined {
 }
 
 /**
- * Revocations reach every API process at once: a process that commits a change announces it on a
- * Redis pub/sub channel (after the commit, so that a process that forgets and reads again reads the
- * change), and every API process hears it (RevocationFeed) and forgets. The CLI announces too: it
- * writes the same rows, in a process of its own.
+ * Revocations reach every API process at once: whoever commits a change (the CLI too) announces it
+ * on a Redis pub/sub channel after the commit, so that a process that forgets and reads again reads
+ * the change; every API process hears it (RevocationFeed) and forgets.
  *
- * Why pub/sub, and not a per-holder epoch checked in Redis on each request (as AccountEpochs does
- * for kept answers): a revocation is rare, a request is not. GET /me costs ~170 µs of CPU in all
- * (bench:http): the 5% it may grow is ~8 µs, too little for a Redis command's client cost, let
- * alone every request waiting on Redis; a message costs the processes nothing until it comes.
- * Pub/sub is fire-and-forget, so what it cannot promise is covered:
- * - while a process's subscription is down (and until it is subscribed at start), its caches answer
- *   nothing: every credential is checked against the database (suspend);
- * - when it is subscribed again, they forget everything (messages may have been missed meanwhile);
- * - an announcement that cannot be sent (Redis unreachable for the announcer only) is logged, and
- *   the change reaches the other processes within AUTH_CACHE_TTL_MS, the last resort, as does a
- *   change no code path announces (a hand-run SQL statement).
+ * Pub/sub, not a per-holder epoch checked in Redis on each request (as AccountEpochs does): a
+ * revocation is rare, a request is not, and GET /me's ~170 µs of CPU has no room for a Redis call.
+ * What fire-and-forget cannot promise is covered: while a process's subscription is down (or not
+ * up yet) its caches are suspended and the database decides; subscribed again, they forget all
+ * (messages may have been missed); an announcement that fails is logged, and the change, as one no
+ * code announces (hand-run SQL), reaches the other processes within AUTH_CACHE_TTL_MS.
  */
 @Injectable()
 export class AuthRevocations implements OnApplicationShutdown {
@@ -142,8 +132,7 @@ export class AuthRevocations implements OnApplicationShutdown {
 
   private connection(): RedisConnection {
     if (this.publisher === undefined) {
-      // An offline queue: the CLI announces right after its start, maybe before the connection is
-      // made; the announcement's own time-out bounds the wait.
+      // Offline queue: the CLI may announce before it is connected; the time-out bounds the wait.
       this.publisher = createRedisConnection(this.config.redis, {
         maxRetriesPerRequest: 1,
         connectTimeout: ANNOUNCE_TIMEOUT_MS,

@@ -1,4 +1,4 @@
-import type { AccountDirectory } from './account-directory';
+import type { AccountDirectory } from './keyed-directory';
 import type { Account } from './account.entity';
 import { BasicStrategy } from './basic.strategy';
 import { ProvenCredentials } from './proven-credentials';

@@ -12,10 +12,7 @@ export const ENTERPRISE_SECURITY = 'enterprise';
 
 export type EnterpriseRequest = FastifyRequest & { enterprise?: Enterprise };
 
-/**
- * An endpoint of the enterprise API: the auth guard takes the enterprise's credentials (never an
- * account's) and puts the enterprise where @CurrentEnterprise() reads it.
- */
+/** An enterprise API endpoint: the guard takes an enterprise's credentials, never an account's. */
 export const EnterpriseApi = (): ClassDecorator =>
   applyDecorators(SetMetadata(IS_ENTERPRISE_API, true), ApiSecurity(ENTERPRISE_SECURITY));
 

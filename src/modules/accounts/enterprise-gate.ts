@@ -1,18 +1,15 @@
 import { Injectable } from '@nestjs/common';
 import { ForbiddenError, UnauthorizedError } from '../../common/errors/domain-error';
-import { AccountDirectory } from './account-directory';
 import type { Account } from './account.entity';
 import { AccountNotFoundError } from './accounts.errors';
 import { basicCredentialsOf } from './basic.strategy';
-import { EnterpriseDirectory } from './enterprise-directory';
+import { AccountDirectory, EnterpriseDirectory } from './keyed-directory';
 import type { Enterprise } from './enterprise.entity';
 
 /**
- * Who may pass the enterprise API: the enterprise whose id and key the Basic credentials are
- * (never an account's: the ids are looked up among enterprises only), and the member it names.
- * Each step answers synchronously from the caches when it can (a proven key, a cached account),
- * as the account's own Basic credentials do (ProvenCredentials), so that a request through the
- * enterprise costs about what the member's own does.
+ * Who may pass the enterprise API: the enterprise of the Basic credentials (ids are looked up among
+ * enterprises only) and the member it names. Each step answers from the caches when it can, so that
+ * a request through the enterprise costs about what the member's own does.
  */
 @Injectable()
 export class EnterpriseGate {
@@ -33,10 +30,7 @@ export class EnterpriseGate {
     });
   }
 
-  /**
-   * The account `userId` when it is the enterprise's member: 404 when no such account exists, 403
-   * `forbidden` when it is not the enterprise's (another enterprise's, or none's).
-   */
+  /** The account `userId` if it is the enterprise's member; 404 if none, else 403 `forbidden`. */
   member(enterprise: Enterprise, userId: number): Account | Promise<Account> {
     const cached = this.accounts.cachedAccount(userId);
     if (cached) return memberOf(enterprise, userId, cached);

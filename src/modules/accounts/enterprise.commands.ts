@@ -2,7 +2,7 @@ import { Command, CommandBus, CommandHandler, type ICommandHandler } from '@nest
 import { Secrets } from '../../common/crypto/secrets';
 import { UnitOfWork } from '../../common/database/unit-of-work';
 import { AppConfig } from '../../config/app-config';
-import { type AccountCredentials, CreateAccountCommand } from './account.commands';
+import { type AccountCredentials, CreateAccountCommand, newApiKey } from './account.commands';
 import { AccountRepository } from './account.repository';
 import { type AccountView, toAccountView } from './account.view';
 import { assertName } from './account-rules';
@@ -13,9 +13,8 @@ import type { CreateMemberRequest } from './enterprise-member.requests';
 import { EnterpriseRepository } from './enterprise.repository';
 
 /*
- * Enterprises: created, keyed and limited by the operator (CLI), and their members (CLI and
- * `/api/enterprise/v1/users`). An account joins at most one enterprise and does not leave it
- * through the API.
+ * Enterprises: created, keyed and limited by the operator (CLI); members added by the CLI and
+ * `/api/enterprise/v1/users`. An account joins at most one enterprise and cannot leave by the API.
  */
 
 /** The highest per-enterprise limit an operator may set (INT UNSIGNED holds more; no need). */
@@ -36,12 +35,11 @@ export class CreateEnterpriseHandler implements ICommandHandler<CreateEnterprise
   ) {}
 
   async execute({ name }: CreateEnterpriseCommand): Promise<AccountCredentials> {
-    const apiKey = Secrets.generate();
+    const { apiKey, ...key } = newApiKey(this.secrets);
     const now = new Date();
     const enterprise = Object.assign(new Enterprise(), {
       name: assertName(name),
-      apiKeyHash: this.secrets.hash(apiKey),
-      apiKeyEncrypted: this.secrets.encrypt(apiKey),
+      ...key,
       requestsPerMinute: DEFAULT_ENTERPRISE_REQUESTS_PER_MINUTE,
       createdAt: now,
       updatedAt: now,
@@ -68,11 +66,7 @@ export class RotateEnterpriseKeyHandler implements ICommandHandler<RotateEnterpr
   ) {}
 
   async execute({ enterpriseId }: RotateEnterpriseKeyCommand): Promise<AccountCredentials> {
-    const apiKey = Secrets.generate();
-    const changes = {
-      apiKeyHash: this.secrets.hash(apiKey),
-      apiKeyEncrypted: this.secrets.encrypt(apiKey),
-    };
+    const { apiKey, ...changes } = newApiKey(this.secrets);
     await this.work.run(null, (tx) => this.enterprises.update(tx, enterpriseId, changes));
     await this.revocations.announce({ kind: 'enterprise', id: enterpriseId });
     return { id: enterpriseId, apiKey };
@@ -97,17 +91,13 @@ export class SetEnterpriseLimitHandler implements ICommandHandler<SetEnterpriseL
     private readonly revocations: AuthRevocations,
   ) {}
 
-  async execute({
-    enterpriseId,
-    requestsPerMinute,
-  }: SetEnterpriseLimitCommand): Promise<{ id: number; requestsPerMinute: number }> {
+  async execute({ enterpriseId, requestsPerMinute }: SetEnterpriseLimitCommand) {
     if (
       !Number.isInteger(requestsPerMinute) ||
       requestsPerMinute < 1 ||
       requestsPerMinute > MAX_REQUESTS_PER_MINUTE
-    ) {
+    )
       throw new InvalidRequestsPerMinuteError(MAX_REQUESTS_PER_MINUTE);
-    }
     await this.work.run(null, (tx) =>
       this.enterprises.update(tx, enterpriseId, { requestsPerMinute }),
     );
@@ -138,10 +128,7 @@ export class AddEnterpriseMemberHandler implements ICommandHandler<AddEnterprise
     private readonly revocations: AuthRevocations,
   ) {}
 
-  async execute({
-    enterpriseId,
-    accountId,
-  }: AddEnterpriseMemberCommand): Promise<{ enterpriseId: number; accountId: number }> {
+  async execute({ enterpriseId, accountId }: AddEnterpriseMemberCommand) {
     await this.work.run(accountId, async (tx) => {
       await this.enterprises.assertExists(tx, enterpriseId);
       if (await this.accounts.join(tx, accountId, enterpriseId)) return;
@@ -157,7 +144,6 @@ export class AddEnterpriseMemberHandler implements ICommandHandler<AddEnterprise
 /** A member as `POST /users` answers it: the `/me` shape, and its own API key, shown once. */
 export type NewMemberView = AccountView & { apiKey: string };
 
-/** A new account, member of the enterprise from the start. */
 export class CreateEnterpriseMemberCommand extends Command<NewMemberView> {
   constructor(
     readonly enterpriseId: number,

@@ -19,14 +19,11 @@ export class EnterpriseRepository {
     return this.enterprises.findOneBy({ id });
   }
 
-  /** 404 unless the enterprise exists. */
   async assertExists(tx: EntityManager, id: number): Promise<void> {
-    if (!(await tx.getRepository(Enterprise).existsBy({ id }))) {
+    if (!(await tx.getRepository(Enterprise).existsBy({ id })))
       throw new EnterpriseNotFoundError(id);
-    }
   }
 
-  /** Inserts the enterprise (its id set on it). */
   async insert(tx: EntityManager, enterprise: Enterprise): Promise<void> {
     await tx.getRepository(Enterprise).insert(enterprise);
   }

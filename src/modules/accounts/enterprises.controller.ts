@@ -1,5 +1,4 @@
 import { Body, Controller, Get, HttpCode, Post } from '@nestjs/common';
-import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiErrors } from '../../common/openapi/api-errors';
 import { ACCOUNT_VIEW_SCHEMA, type AccountView } from './account.view';
@@ -7,7 +6,8 @@ import { CurrentEnterprise, EnterpriseApi } from './enterprise-auth.decorators';
 import type { Enterprise } from './enterprise.entity';
 import { CreateEnterpriseMemberCommand, type NewMemberView } from './enterprise.commands';
 import { CreateMemberRequest } from './enterprise-member.requests';
-import { ListEnterpriseMembersQuery } from './enterprise.queries';
+import { ListEnterpriseMembersQuery } from './account.queries';
+import { BusController } from '../../common/cqrs/bus-controller';
 
 /**
  * The enterprise API's own endpoints for its members (docs/enterprise.md). Everything else a member
@@ -16,12 +16,7 @@ import { ListEnterpriseMembersQuery } from './enterprise.queries';
 @ApiTags('enterprise')
 @EnterpriseApi()
 @Controller('api/enterprise/v1/users')
-export class EnterprisesController {
-  constructor(
-    private readonly commands: CommandBus,
-    private readonly queries: QueryBus,
-  ) {}
-
+export class EnterprisesController extends BusController {
   @Get()
   @ApiOperation({
     summary: "List the enterprise's member accounts",

@@ -1,7 +1,5 @@
-/*
- * What other modules use of accounts; they import it from here, not from the module's files.
- */
-export { AccountDirectory } from './account-directory';
+/* What other modules use of accounts; they import it from here, not from the module's files. */
+export { AccountDirectory } from './keyed-directory';
 export { type AccountCredentials, CreateAccountCommand } from './account.commands';
 export { Account } from './account.entity';
 export { FindAccountByEmailQuery } from './account.queries';

@@ -13,7 +13,6 @@ import type { Principal } from './principal';
 export class MeController {
   constructor(private readonly queries: QueryBus) {}
 
-  /** The authenticated account, from the principal the guard already loaded (no further query). */
   @Get()
   @ApiOperation({ summary: 'The authenticated account' })
   @ApiView(ACCOUNT_VIEW, { description: 'The authenticated account.' })

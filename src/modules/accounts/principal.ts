@@ -9,7 +9,6 @@ export interface Principal {
   enterpriseId?: number;
 }
 
-/** The principal of an account authenticated by `scheme`. */
 export function principalOf(account: Account, scheme: Principal['scheme']): Principal {
   return { accountId: account.id, account, scheme };
 }

@@ -20,19 +20,14 @@ const ANSWER_TIMEOUT_MS = 2000;
 const FIRST_SUBSCRIPTION_WAIT_MS = 2000;
 
 /**
- * An API process's ear on the revocations (AuthRevocations): one subscriber connection, its own
- * rather than ioredis's, so that the process knows when it holds. Until it is subscribed, and
- * whenever its connection is lost, the caches are suspended (every credential is checked against
- * the database); subscribed again, they forget everything and keep afresh. A connection that
- * stops answering (a half-open TCP connection delivers nothing and reports nothing) is found by a
- * PING every HEARTBEAT_MS, allowed on a subscribed connection, and dropped.
+ * An API process's ear on the revocations: a subscriber connection of its own (not ioredis's), so
+ * that the process knows when it holds. Until subscribed, and whenever the connection is lost, the
+ * caches are suspended; subscribed again, they forget all. A half-open connection (it reports
+ * nothing) is found by a PING every HEARTBEAT_MS and dropped.
  *
- * On a Redis Cluster a PUBLISH reaches the subscribers of every node, so one connection to any node
- * hears all: each new connection goes to the next of REDIS_CLUSTER_NODES, so that one node down
- * does not keep the process deaf. (ioredis's Cluster subscribes likewise, but moves its subscriber
- * without telling: the process could not know what it missed.)
- *
- * Provided by the API process only: the CLI and the worker keep no credentials worth announcing to.
+ * On a Redis Cluster a PUBLISH reaches every node's subscribers: each new connection goes to the
+ * next of REDIS_CLUSTER_NODES, so that one node down does not keep the process deaf (ioredis's
+ * Cluster moves its subscriber without telling what it missed). The API process's only.
  */
 @Injectable()
 export class RevocationFeed implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -133,12 +128,11 @@ export class RevocationFeed implements OnApplicationBootstrap, OnApplicationShut
     if (!this.up) return;
     this.up = false;
     this.revocations.feedDown();
-    if (!this.stopped) {
+    if (!this.stopped)
       this.logger.warn(
         { channel: this.channel },
         'auth revocation feed lost: credentials are checked against the database until it is back',
       );
-    }
   }
 
   private heard(message: string): void {

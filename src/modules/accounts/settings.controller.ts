@@ -1,5 +1,4 @@
 import { Body, Controller, Get, Put } from '@nestjs/common';
-import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { ApiBasicAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentAccountId } from './auth.decorators';
 import { UpdateSettingsRequest } from './settings.requests';
@@ -7,16 +6,12 @@ import { UpdateSettingsCommand } from './account.commands';
 import { GetSettingsQuery } from './account.queries';
 import { SETTINGS_VIEW, type SettingsView } from './settings.view';
 import { ApiView } from '../../common/openapi/view-schema';
+import { BusController } from '../../common/cqrs/bus-controller';
 
 @ApiTags('account')
 @ApiBasicAuth()
 @Controller('settings')
-export class SettingsController {
-  constructor(
-    private readonly commands: CommandBus,
-    private readonly queries: QueryBus,
-  ) {}
-
+export class SettingsController extends BusController {
   @ApiOperation({ summary: "The account's settings" })
   @ApiView(SETTINGS_VIEW)
   @Get()

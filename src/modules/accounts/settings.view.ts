@@ -1,45 +1,38 @@
 import type { Account } from './account.entity';
-import { flag, int, list, text, viewSchema } from '../../common/openapi/view-schema';
+import type { UpdateSettingsRequest } from './settings.requests';
+import { flag, int, list, text, viewSchema, type ViewType } from '../../common/openapi/view-schema';
 
-/** The account-wide booking rules (`GET/PUT /settings`). */
-export interface SettingsView {
-  timezone: string;
-  minHoursInAdvance: number;
-  maxDaysInAdvance: number;
-  requirePhone: boolean;
-  sendConfirmationEmail: boolean;
-  sendSms: boolean;
-  reminderHours: number;
-  /** How often, in minutes, the worker reads the calendars' busy sources (calendar sync). */
-  calendarSyncMinutes: number;
-  holdMaxMinutes: number;
-  maxLiveHolds: number;
-  pageHoldsPerAddress: number;
-  pageHoldDayShare: number;
-  clientChangeMinHours: number;
-  embedOrigins: string[];
-}
+/** The settings shown and stored as they are sent (the zone and the origins are normalised). */
+export const PLAIN_SETTINGS = [
+  'minHoursInAdvance',
+  'maxDaysInAdvance',
+  'requirePhone',
+  'sendConfirmationEmail',
+  'sendSms',
+  'reminderHours',
+  'calendarSyncMinutes',
+  'holdMaxMinutes',
+  'maxLiveHolds',
+  'pageHoldsPerAddress',
+  'pageHoldDayShare',
+  'clientChangeMinHours',
+] as const satisfies readonly (keyof UpdateSettingsRequest & keyof Account)[];
+
+type PlainSettings = Pick<Account, (typeof PLAIN_SETTINGS)[number]>;
+
+/** The account-wide booking rules (`GET/PUT /settings`), in this order. */
+export type SettingsView = ViewType<typeof SETTINGS_VIEW>;
 
 export function toSettingsView(account: Account): SettingsView {
+  const plain = Object.fromEntries(PLAIN_SETTINGS.map((key) => [key, account[key]]));
   return {
     timezone: account.timezone,
-    minHoursInAdvance: account.minHoursInAdvance,
-    maxDaysInAdvance: account.maxDaysInAdvance,
-    requirePhone: account.requirePhone,
-    sendConfirmationEmail: account.sendConfirmationEmail,
-    sendSms: account.sendSms,
-    reminderHours: account.reminderHours,
-    calendarSyncMinutes: account.calendarSyncMinutes,
-    holdMaxMinutes: account.holdMaxMinutes,
-    maxLiveHolds: account.maxLiveHolds,
-    pageHoldsPerAddress: account.pageHoldsPerAddress,
-    pageHoldDayShare: account.pageHoldDayShare,
-    clientChangeMinHours: account.clientChangeMinHours,
+    ...(plain as PlainSettings),
     embedOrigins: account.embedOrigins ?? [],
   };
 }
 
-export const SETTINGS_VIEW = viewSchema<SettingsView>('SettingsView', {
+export const SETTINGS_VIEW = viewSchema('SettingsView', {
   timezone: text('America/New_York'),
   minHoursInAdvance: int(2),
   maxDaysInAdvance: int(60),

@@ -1,7 +1,9 @@
 import { Injectable } from '@nestjs/common';
+import { Command } from '@nestjs/cqrs';
 import type { EntityManager } from 'typeorm';
 import { UnitOfWork } from '../../common/database/unit-of-work';
 import type { DomainEvent } from '../../common/outbox/domain-event';
+import type { Account } from '../accounts';
 import { type Appointment, CalendarLocks } from '../availability';
 import { AppointmentRepository } from './appointment.repository';
 import type { AppointmentView } from './appointment.view';
@@ -13,10 +15,24 @@ export interface ChangeMode {
   noEmail: boolean;
 }
 
+/** A change of a booked appointment, asked by `account` (the principal's, as authenticated). */
+export abstract class AppointmentChangeCommand<
+  Request,
+  Mode = ChangeMode,
+> extends Command<AppointmentView> {
+  constructor(
+    readonly account: Account,
+    readonly appointmentId: number,
+    readonly request: Request,
+    readonly mode: Mode,
+  ) {
+    super();
+  }
+}
+
 /**
- * How booking and the changes of a booked appointment (update, cancel, reschedule, a payment) write:
- * one UnitOfWork, its events recorded in the outbox inside it; a change locks the calendars it
- * touches, then the appointment's row.
+ * How booking and the changes of an appointment write: one UnitOfWork, its events recorded in the
+ * outbox inside it; a change locks the calendars it touches, then the appointment's row.
  */
 @Injectable()
 export class AppointmentChanges {
@@ -27,11 +43,7 @@ export class AppointmentChanges {
     private readonly views: AppointmentRenderer,
   ) {}
 
-  /**
-   * Runs `work` in one transaction, whole again when InnoDB gave up on a lock; the events it names
-   * are recorded with what it wrote. Transactions run at READ COMMITTED (every connection's level,
-   * see useReadCommitted).
-   */
+  /** `work` in one transaction (READ COMMITTED), run again on a lock conflict, with its events. */
   transact<T>(
     accountId: number,
     work: (tx: EntityManager) => Promise<{ result: T; events: DomainEvent[] }>,
@@ -44,10 +56,9 @@ export class AppointmentChanges {
   }
 
   /**
-   * Changes a booked appointment in one transaction: the calendars it takes time from or gives time
-   * to are locked (ascending id), then its row is read again FOR UPDATE (two changes of one
-   * appointment run one after the other); `change` checks its rules on the row as locked, writes it
-   * and names its events. Answers the appointment as it now is.
+   * Changes an appointment in one transaction: the calendars it takes time from or gives to locked
+   * (ascending id), then its row read again FOR UPDATE (two changes of it run one after the other);
+   * `change` checks its rules on the row as locked, writes it and names its events.
    */
   async change(
     accountId: number,
@@ -59,14 +70,10 @@ export class AppointmentChanges {
       result: locked,
       events: await change(tx, locked),
     }));
-    const [view] = await this.views.render([appointment]);
-    return view;
+    return this.views.renderOne(appointment);
   }
 
-  /**
-   * The transaction of `change` (calendars, then the appointment's row, locked) for a change that
-   * answers something else than the appointment: `work` returns it with the events it names.
-   */
+  /** The transaction of `change`, for a change that answers something else (`work`'s result). */
   onLocked<T>(
     accountId: number,
     id: number,

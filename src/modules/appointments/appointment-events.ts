@@ -5,10 +5,7 @@ import {
 } from '../../common/outbox/domain-event-types';
 import type { Appointment } from '../availability';
 
-/*
- * One event per change of an appointment. Webhooks deliver `changed` beside the first three
- * (deliveredAs, where the webhooks' deliveries are planned): the outbox holds what happened once.
- */
+/* One event per change (webhooks deliver `changed` beside the first three: deliveredAs). */
 
 export class AppointmentScheduledEvent extends DomainEvent<'appointment.scheduled'> {
   readonly type = DomainEventType.AppointmentScheduled;

@@ -10,11 +10,6 @@ import { InvalidValueError, TooManyLabelsError } from './appointment.errors';
 import { AppointmentRepository } from './appointment.repository';
 import { blank, fieldInputs } from './booking-checks';
 
-/*
- * What an appointment carries besides the client's details and its time (answers to the type's
- * forms, a label, a certificate), checked alike by booking and by update.
- */
-
 /** The answers an update gives: the fields it names, and among them the answers to store. */
 export interface ChangedAnswers {
   fieldIds: number[];
@@ -37,6 +32,7 @@ export interface SaleRequest {
   email: string | null;
 }
 
+/** Answers to forms, a label, a certificate: checked alike by booking and by update. */
 @Injectable()
 export class AppointmentExtras {
   constructor(
@@ -58,9 +54,8 @@ export class AppointmentExtras {
   }
 
   /**
-   * An update's answers, checked by the forms validator against the fields they name: a value must
-   * suit its field, and a required field (of a visible form, unless admin) cannot be emptied; the
-   * fields left out keep their answers.
+   * An update's answers, checked against the fields they name (a required field of a visible form
+   * cannot be emptied, unless by an admin); the fields left out keep their answers.
    */
   async changedAnswers(
     accountId: number,
@@ -88,9 +83,8 @@ export class AppointmentExtras {
   }
 
   /**
-   * The price of an appointment sold with the certificate `code` (none when blank): the certificate
-   * is validated for the type (its row locked) and one of its uses taken; a package makes it free,
-   * a coupon takes its discount off.
+   * The price sold at with the certificate `code` (none when blank): validated for the type (its
+   * row locked), one of its uses taken; a package makes it free, a coupon takes its discount off.
    */
   async sale(
     tx: EntityManager,
@@ -118,13 +112,9 @@ export class AppointmentExtras {
     };
   }
 
-  /** Gives back the package use the appointment took, if it took one. */
   async giveBackUse(tx: EntityManager, appointment: Appointment): Promise<void> {
-    if (appointment.certificateId !== null)
-      await this.certificates.releaseUse(
-        tx,
-        appointment.certificateId,
-        appointment.appointmentTypeId,
-      );
+    const { certificateId, appointmentTypeId } = appointment;
+    if (certificateId !== null)
+      await this.certificates.releaseUse(tx, certificateId, appointmentTypeId);
   }
 }

@@ -1,6 +1,5 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 
-/** An answer an appointment gave to a form field. */
 @Entity('appointment_field_values')
 export class AppointmentFieldValue {
   @PrimaryColumn({ name: 'appointment_id', type: 'int', unsigned: true })

@@ -1,5 +1,5 @@
 import { Body, Controller, Get, HttpCode, Post } from '@nestjs/common';
-import { CommandBus, QueryBus } from '@nestjs/cqrs';
+import { BusController } from '../../common/cqrs/bus-controller';
 import { ApiBasicAuth, ApiTags } from '@nestjs/swagger';
 import { IdParam } from '../../common/http/id-param';
 import { NUMERIC } from '../../common/http/route-catalog';
@@ -18,12 +18,7 @@ import { RecordPaymentCommand } from './record-payment.command';
 @ApiTags('appointments')
 @ApiBasicAuth()
 @Controller('appointments')
-export class AppointmentPaymentsController {
-  constructor(
-    private readonly commands: CommandBus,
-    private readonly queries: QueryBus,
-  ) {}
-
+export class AppointmentPaymentsController extends BusController {
   @Get(`:id${NUMERIC}/payments`)
   @ApiListPayments('appointment')
   list(@CurrentAccountId() accountId: number, @IdParam() id: number): Promise<PaymentView[]> {

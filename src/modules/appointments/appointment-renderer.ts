@@ -4,15 +4,12 @@ import { AccountDirectory } from '../accounts';
 import type { Appointment } from '../availability';
 import type { FormField } from '../forms';
 import type { AppointmentFieldValue } from './appointment-field-value.entity';
-import {
-  AppointmentViewRepository,
-  type CalendarParts,
-  type LabelParts,
-  type TypeParts,
-} from './appointment-view.repository';
+import { AppointmentViewRepository } from './appointment-view.repository';
 import {
   type AppointmentFormView,
   type AppointmentView,
+  type ViewParts,
+  type ViewSettings,
   toAppointmentView,
 } from './appointment.view';
 
@@ -52,56 +49,38 @@ export class AppointmentRenderer {
     const typeById = new Map(types.map((t) => [t.id, t]));
     const calendarById = new Map(calendars.map((c) => [c.id, c]));
     const labelById = new Map(labels.map((l) => [l.id, l]));
-    const now = Date.now();
-    return appointments.map((appointment) =>
-      this.compose(appointment, now, hours, {
-        type: typeById.get(appointment.appointmentTypeId),
-        calendar: calendarById.get(appointment.calendarId),
-        label: appointment.labelId === null ? undefined : labelById.get(appointment.labelId),
-        forms: forms?.get(appointment.id) ?? [],
-      }),
-    );
+    const settings = this.settings(hours);
+    return appointments.map((a) => {
+      const parts = {
+        type: typeById.get(a.appointmentTypeId),
+        calendar: calendarById.get(a.calendarId),
+        label: a.labelId === null ? undefined : labelById.get(a.labelId),
+        forms: forms?.get(a.id) ?? [],
+      };
+      return toAppointmentView(a, parts, settings);
+    });
   }
 
-  /**
-   * The view of an appointment just written by a caller that holds its type, calendar and label
-   * (booking): nothing is read again but the answers to its forms, and those only when it has some.
-   */
+  /** The view of an appointment just booked: only its answers (if any) are read again. */
   async renderWritten(appointment: Appointment, parts: KnownParts): Promise<AppointmentView> {
     const [forms, hours] = await Promise.all([
       parts.hasAnswers ? this.formsOf([appointment]).then((f) => f.get(appointment.id)) : undefined,
       this.changeHours(appointment.accountId),
     ]);
-    return this.compose(appointment, Date.now(), hours, { ...parts, forms: forms ?? [] });
+    return toAppointmentView(appointment, { ...parts, forms: forms ?? [] }, this.settings(hours));
   }
 
-  private compose(
+  async renderOne(
     appointment: Appointment,
-    now: number,
-    clientChangeMinHours: number,
-    parts: {
-      type: Pick<TypeParts, 'name' | 'category'> | undefined;
-      calendar: Pick<CalendarParts, 'name' | 'timezone' | 'location'> | undefined;
-      label: LabelParts | null | undefined;
-      forms: AppointmentFormView[];
-    },
-  ): AppointmentView {
-    return toAppointmentView(appointment, {
-      typeName: parts.type?.name ?? '',
-      category: parts.type?.category ?? '',
-      calendarName: parts.calendar?.name ?? '',
-      calendarTimezone: parts.calendar?.timezone ?? appointment.timezone,
-      location: parts.calendar?.location ?? '',
-      // Only what the Appointment object shows of the label.
-      label: parts.label
-        ? { id: parts.label.id, name: parts.label.name, color: parts.label.color }
-        : null,
-      forms: parts.forms,
-      publicUrl: this.config.http.publicUrl,
-      secret: this.config.secret,
-      now,
-      clientChangeMinHours,
-    });
+    options?: { moreAnswers?: AppointmentFieldValue[] },
+  ): Promise<AppointmentView> {
+    const [view] = await this.render([appointment], options);
+    return view;
+  }
+
+  private settings(clientChangeMinHours: number): ViewSettings {
+    const { publicUrl } = this.config.http;
+    return { publicUrl, secret: this.config.secret, now: Date.now(), clientChangeMinHours };
   }
 
   /** The answers of each appointment, grouped by form, by appointment id. */
@@ -119,27 +98,19 @@ export class AppointmentRenderer {
       rows.map((r) => [r.formId, { name: r.formName ?? '' }]),
     );
     // Past answers (PastFormAnswers) may name questions and forms the appointments' own do not.
-    const missingFields = distinct(moreAnswers.map((v) => v.fieldId)).filter(
-      (id) => !fieldById.has(id),
-    );
-    const missingForms = distinct(moreAnswers.map((v) => v.formId)).filter(
-      (id) => !formById.has(id),
-    );
+    const missing = (key: 'fieldId' | 'formId', known: Map<number, unknown>) =>
+      distinct(moreAnswers.map((v) => v[key])).filter((id) => !known.has(id));
+    const missingFields = missing('fieldId', fieldById);
+    const missingForms = missing('formId', formById);
     const [fields, forms] = await Promise.all([
       missingFields.length ? this.rows.fields(missingFields) : [],
       missingForms.length ? this.rows.forms(missingForms) : [],
     ]);
     for (const f of fields) fieldById.set(f.id, f);
     for (const f of forms) formById.set(f.id, f);
+    const answersOf = (a: Appointment) => answers.filter((v) => v.appointmentId === a.id);
     return new Map(
-      appointments.map((a) => [
-        a.id,
-        groupAnswers(
-          answers.filter((v) => v.appointmentId === a.id),
-          fieldById,
-          formById,
-        ),
-      ]),
+      appointments.map((a) => [a.id, groupAnswers(answersOf(a), fieldById, formById)]),
     );
   }
 }
@@ -147,10 +118,7 @@ export class AppointmentRenderer {
 type FieldParts = Pick<FormField, 'name' | 'position'>;
 
 /** What the writer of an appointment already holds (see AppointmentRenderer.renderWritten). */
-export interface KnownParts {
-  type: Pick<TypeParts, 'name' | 'category'>;
-  calendar: Pick<CalendarParts, 'name' | 'timezone' | 'location'>;
-  label: LabelParts | null;
+export interface KnownParts extends Omit<ViewParts, 'forms'> {
   /** Whether answers to forms were stored with it (they are read back, ordered, to show them). */
   hasAnswers: boolean;
 }

@@ -20,11 +20,7 @@ export interface AnswerRow {
   formName: string | null;
 }
 
-/**
- * What an appointment's view shows of the rows it refers to (AppointmentRenderer), each read for
- * many appointments at once. Prepared statements of the few columns shown: TypeORM's find cost more
- * CPU than the read.
- */
+/** What views show of the rows appointments refer to, many at once (prepared: find costs more). */
 @Injectable()
 export class AppointmentViewRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
@@ -49,7 +45,6 @@ export class AppointmentViewRepository {
     return this.dataSource.manager.findBy(Label, { id: In(ids) });
   }
 
-  /** The appointments' answers with their questions' and forms' names, in one read. */
   answers(appointmentIds: number[]): Promise<AnswerRow[]> {
     return queryPrepared<AnswerRow[]>(
       this.dataSource.manager,

@@ -1,11 +1,7 @@
-import { InvalidAttributeError } from '../../common/errors/domain-error';
+import { AttributeError, InvalidAttributeError } from '../../common/errors/domain-error';
 import { MAX_APPOINTMENT_MINUTES } from '../availability';
 
-/*
- * The errors of booking and of the changes of a booked appointment, with the contract's codes.
- * Those that availability gives too (a parameter left out, a time that cannot be booked) are
- * availability's.
- */
+/* The errors of booking and of changes, with the contract's codes (see also availability's). */
 
 /** The codes of an attribute's errors: left out (the client's details only), or a wrong value. */
 const ATTRIBUTE_CODES = {
@@ -18,7 +14,6 @@ const ATTRIBUTE_CODES = {
   labels: { invalid: 'invalid_labels' },
 } as const;
 
-/** A client detail left out, or blank. */
 export class RequiredAttributeError extends InvalidAttributeError {
   constructor(attribute: 'firstName' | 'lastName' | 'email' | 'phone') {
     super(ATTRIBUTE_CODES[attribute].required, `Attribute "${attribute}" is required.`);
@@ -32,45 +27,29 @@ export class InvalidValueError extends InvalidAttributeError {
   }
 }
 
-/**
- * An admin's booking longer than busy time is read for (clients are told `not_available`): see
- * MAX_BUSY_SPAN_MINUTES.
- */
-export class AppointmentTooLongError extends InvalidAttributeError {
-  constructor() {
-    super(
-      'invalid_addon_ids',
-      `An appointment lasts at most ${MAX_APPOINTMENT_MINUTES} minutes, addons included.`,
-    );
-  }
-}
+/** An admin's booking longer than busy time is read for (MAX_BUSY_SPAN_MINUTES). */
+export class AppointmentTooLongError extends AttributeError(
+  'invalid_addon_ids',
+  () => `An appointment lasts at most ${MAX_APPOINTMENT_MINUTES} minutes, addons included.`,
+) {}
 
-/** An appointment carries one label at most. */
-export class TooManyLabelsError extends InvalidAttributeError {
-  constructor() {
-    super('invalid_labels', 'Only one label can be applied to an appointment.');
-  }
-}
+export class TooManyLabelsError extends AttributeError(
+  'invalid_labels',
+  () => 'Only one label can be applied to an appointment.',
+) {}
 
-/** A label that is not a live label of the account. */
-export class UnknownLabelError extends InvalidAttributeError {
-  constructor(id: number) {
-    super('invalid_labels', `The label "${id}" does not exist.`);
-  }
-}
+export class UnknownLabelError extends AttributeError(
+  'invalid_labels',
+  (id: number) => `The label "${id}" does not exist.`,
+) {}
 
 /** A canceled appointment can be neither canceled again nor moved. */
-export class AlreadyCanceledError extends InvalidAttributeError {
-  constructor(id: number) {
-    super('already_canceled', `The appointment "${id}" is already canceled.`);
-  }
-}
+export class AlreadyCanceledError extends AttributeError(
+  'already_canceled',
+  (id: number) => `The appointment "${id}" is already canceled.`,
+) {}
 
-/**
- * A client may cancel or move only an appointment that has not started, and not within the
- * account's `clientChangeMinHours` of its start (the Appointment object's
- * `canClientCancel`/`canClientReschedule`); an admin may do both at any time.
- */
+/** A client's change within `clientChangeMinHours` of the start (an admin's is always allowed). */
 export class ClientChangeClosedError extends InvalidAttributeError {
   constructor(action: 'cancel' | 'reschedule', id: number, started: boolean, minHours: number) {
     super(
@@ -95,35 +74,24 @@ export function assertClientMayChange(
     throw new ClientChangeClosedError(action, appointment.id, false, minHours);
 }
 
-export class InvalidIdempotencyKeyError extends InvalidAttributeError {
-  constructor() {
-    super(
-      'invalid_idempotency_key',
-      'The "Idempotency-Key" header must be 1 to 255 visible ASCII characters.',
-    );
-  }
-}
+export class InvalidIdempotencyKeyError extends AttributeError(
+  'invalid_idempotency_key',
+  () => 'The "Idempotency-Key" header must be 1 to 255 visible ASCII characters.',
+) {}
 
-/** The key of a booking, sent again with another request. */
-export class IdempotencyKeyReusedError extends InvalidAttributeError {
-  constructor() {
-    super('idempotency_key_reused', 'This Idempotency-Key was used for a different request.');
-  }
-}
+export class IdempotencyKeyReusedError extends AttributeError(
+  'idempotency_key_reused',
+  () => 'This Idempotency-Key was used for a different request.',
+) {}
 
 /** A `field:ID=value` filter of GET /appointments that is not one. */
-export class InvalidFieldFilterError extends InvalidAttributeError {
-  constructor(parameter: string) {
-    super('invalid_field', `Invalid "${parameter}" parameter value.`);
-  }
-}
+export class InvalidFieldFilterError extends AttributeError(
+  'invalid_field',
+  (parameter: string) => `Invalid "${parameter}" parameter value.`,
+) {}
 
-/** A canceled appointment takes refunds, not payments. */
-export class PaymentOnCanceledError extends InvalidAttributeError {
-  constructor(id: number) {
-    super(
-      'appointment_canceled',
-      `The appointment "${id}" is canceled: only a refund (a negative amount) can be recorded.`,
-    );
-  }
-}
+export class PaymentOnCanceledError extends AttributeError(
+  'appointment_canceled',
+  (id: number) =>
+    `The appointment "${id}" is canceled: only a refund (a negative amount) can be recorded.`,
+) {}

@@ -1,4 +1,5 @@
 import { type IQueryHandler, Query, QueryHandler } from '@nestjs/cqrs';
+import { AccountItemQuery } from '../../common/cqrs/account-messages';
 import { ForbiddenError } from '../../common/errors/domain-error';
 import type { Account } from '../accounts';
 import { type Appointment, localDateBounds } from '../availability';
@@ -15,13 +16,13 @@ import type {
 import { PastFormAnswers } from './past-form-answers';
 
 /** `GET /appointments/{id}`; with `pastFormAnswers`, its client's earlier answers fill the open questions. */
-export class GetAppointmentQuery extends Query<AppointmentView> {
+export class GetAppointmentQuery extends AccountItemQuery<AppointmentView> {
   constructor(
-    readonly accountId: number,
-    readonly id: number,
+    accountId: number,
+    id: number,
     readonly request: GetAppointmentRequest = {},
   ) {
-    super();
+    super(accountId, id);
   }
 }
 
@@ -36,15 +37,11 @@ export class GetAppointmentHandler implements IQueryHandler<GetAppointmentQuery>
   async execute({ accountId, id, request }: GetAppointmentQuery): Promise<AppointmentView> {
     const appointment = await this.appointments.find(accountId, id);
     const moreAnswers = request.pastFormAnswers ? await this.pastAnswers.of(appointment) : [];
-    const [view] = await this.renderer.render([appointment], { moreAnswers });
-    return view;
+    return this.renderer.renderOne(appointment, { moreAnswers });
   }
 }
 
-/**
- * The appointment `id` whatever its account, or null: for the confirmation page, which checks the
- * link's token against the row before it shows anything.
- */
+/** The appointment `id` whatever its account, or null: the confirmation page checks its token. */
 export class FindAppointmentQuery extends Query<Appointment | null> {
   constructor(readonly id: number) {
     super();
@@ -71,21 +68,13 @@ export class RenderAppointmentQuery extends Query<AppointmentView> {
 export class RenderAppointmentHandler implements IQueryHandler<RenderAppointmentQuery> {
   constructor(private readonly renderer: AppointmentRenderer) {}
 
-  async execute({ appointment }: RenderAppointmentQuery): Promise<AppointmentView> {
-    const [view] = await this.renderer.render([appointment]);
-    return view;
+  execute({ appointment }: RenderAppointmentQuery): Promise<AppointmentView> {
+    return this.renderer.renderOne(appointment);
   }
 }
 
 /** The appointment's payments and refunds, oldest first, at times in the appointment's zone. */
-export class ListAppointmentPaymentsQuery extends Query<PaymentView[]> {
-  constructor(
-    readonly accountId: number,
-    readonly id: number,
-  ) {
-    super();
-  }
-}
+export class ListAppointmentPaymentsQuery extends AccountItemQuery<PaymentView[]> {}
 
 @QueryHandler(ListAppointmentPaymentsQuery)
 export class ListAppointmentPaymentsHandler implements IQueryHandler<ListAppointmentPaymentsQuery> {
@@ -101,11 +90,7 @@ export class ListAppointmentPaymentsHandler implements IQueryHandler<ListAppoint
   }
 }
 
-/**
- * `GET /appointments`: the account's appointments starting in `[minDate 00:00, maxDate + 1 00:00)`
- * (the dates read in the zone of the calendar asked for, else the account's), by start time. A
- * calendar or type that was deleted can still be asked for: its appointments stay.
- */
+/** `GET /appointments`: by start, in the dates' range; a deleted calendar or type may be named. */
 export class ListAppointmentsQuery extends Query<AppointmentView[]> {
   constructor(
     readonly account: Account,

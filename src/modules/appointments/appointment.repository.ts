@@ -1,8 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, type EntityManager, In, LessThan, Not } from 'typeorm';
+import { type EntityManager, In, LessThan, Not } from 'typeorm';
 import { insertRows } from '../../common/database/insert-rows';
-import { TenantRepository } from '../../common/database/tenant-repository';
+import { RepositoryOf } from '../../common/database/tenant-repository';
 import { findReferenced } from '../../common/database/tenant-rows';
 import { Appointment } from '../availability';
 import { AppointmentType, Calendar, Label } from '../catalog';
@@ -17,16 +16,7 @@ import {
 
 /** The appointments' rows and their answers to forms. */
 @Injectable()
-export class AppointmentRepository extends TenantRepository<Appointment> {
-  constructor(@InjectDataSource() dataSource: DataSource) {
-    super(dataSource, Appointment);
-  }
-
-  /** Reads outside any transaction, for availability's readers that take a manager. */
-  get reader(): EntityManager {
-    return this.dataSource.manager;
-  }
-
+export class AppointmentRepository extends RepositoryOf(Appointment) {
   /** The row `id`, whatever its account (null: none). */
   byId(id: number): Promise<Appointment | null> {
     return this.dataSource.manager.findOneBy(Appointment, { id });
@@ -37,23 +27,19 @@ export class AppointmentRepository extends TenantRepository<Appointment> {
     return Number(await insertRows(tx, Appointment, [appointment]));
   }
 
-  async addPayment(
-    tx: EntityManager,
-    appointment: Appointment,
-    amountCents: number,
-  ): Promise<void> {
+  async addPayment(tx: EntityManager, appointment: Appointment, cents: number): Promise<void> {
+    const amountPaidCents = appointment.amountPaidCents + cents;
     await tx.update(
       Appointment,
       { id: appointment.id },
-      { amountPaidCents: appointment.amountPaidCents + amountCents, updatedAt: new Date() },
+      { amountPaidCents, updatedAt: new Date() },
     );
   }
 
   /** The account's live label `id` (400 `unknown_label` when it is none, 403 another's). */
   async label(accountId: number, id: number): Promise<Label> {
     const missing = (unknown: number) => new UnknownLabelError(unknown);
-    const [label] = await findReferenced(this.dataSource.manager, Label, accountId, [id], missing);
-    return label;
+    return (await findReferenced(this.dataSource.manager, Label, accountId, [id], missing))[0];
   }
 
   /** The calendar or type a list filters by, deleted or not (null: none). */
@@ -65,11 +51,7 @@ export class AppointmentRepository extends TenantRepository<Appointment> {
     return this.dataSource.manager.findOneBy(AppointmentType, { id });
   }
 
-  /**
-   * The account's appointments starting in `[from, until)`, by start time, through
-   * `idx_appointments_account_start`: the dates bound the index range and the order is the index's,
-   * so a page costs what it shows (plus the rows the other filters skip).
-   */
+  /** Those starting in `[from, until)` (idx_appointments_account_start: a page costs its rows). */
   search(
     accountId: number,
     { from, until }: { from?: Date; until?: Date },
@@ -122,16 +104,10 @@ export class AppointmentRepository extends TenantRepository<Appointment> {
     if (values.length > 0)
       await tx.insert(
         AppointmentFieldValue,
-        values.map((v) => ({
-          appointmentId,
-          fieldId: v.fieldId,
-          formId: v.formId,
-          value: v.value,
-        })),
+        values.map(({ fieldId, formId, value }) => ({ appointmentId, fieldId, formId, value })),
       );
   }
 
-  /** The fields the appointment has answers to. */
   async answeredFieldIds(appointmentId: number): Promise<number[]> {
     const rows = await this.dataSource.manager.find(AppointmentFieldValue, {
       select: { fieldId: true },
@@ -140,10 +116,7 @@ export class AppointmentRepository extends TenantRepository<Appointment> {
     return rows.map((row) => row.fieldId);
   }
 
-  /**
-   * The ids of the client's appointments before `appointment` (same account and e-mail), latest
-   * first, at most `max` (idx_appointments_account_email).
-   */
+  /** The client's `max` latest appointments before this one (idx_appointments_account_email). */
   async earlierOfClient(appointment: Appointment, max: number): Promise<number[]> {
     const rows = await this.dataSource.manager.find(Appointment, {
       select: { id: true },

@@ -1,5 +1,5 @@
 import { Body, Controller, Get, Headers, HttpCode, Post, Put, Query } from '@nestjs/common';
-import { CommandBus, QueryBus } from '@nestjs/cqrs';
+import { BusController } from '../../common/cqrs/bus-controller';
 import { ApiBasicAuth, ApiTags } from '@nestjs/swagger';
 import { IdParam } from '../../common/http/id-param';
 import { NUMERIC } from '../../common/http/route-catalog';
@@ -32,16 +32,7 @@ const flag = (value: unknown) => value === 'true' || value === '1';
 @ApiTags('appointments')
 @ApiBasicAuth()
 @Controller('appointments')
-export class AppointmentsController {
-  constructor(
-    private readonly commands: CommandBus,
-    private readonly queries: QueryBus,
-  ) {}
-
-  /**
-   * Books an appointment; `?admin=true` books as the owner, `?noEmail=true` sends no confirmation.
-   * With an `Idempotency-Key` header, the same request again answers the appointment it booked.
-   */
+export class AppointmentsController extends BusController {
   @Post()
   @HttpCode(200)
   @ApiBookAppointment()
@@ -68,7 +59,6 @@ export class AppointmentsController {
     return this.queries.execute(new GetAppointmentQuery(principal.account.id, id, query));
   }
 
-  /** The account's appointments, latest first; `field:ID=value` filters by a form answer. */
   @Get()
   @ApiListAppointments()
   list(
@@ -81,7 +71,6 @@ export class AppointmentsController {
     );
   }
 
-  /** Edits the client's side; `?admin=true` may also set `notes` and `certificate`. */
   @Put(`:id${NUMERIC}`)
   @ApiUpdateAppointment()
   update(
@@ -104,11 +93,9 @@ export class AppointmentsController {
     @Query('admin') admin: unknown,
     @Query('noEmail') noEmail: unknown,
   ): Promise<AppointmentView> {
+    const mode = { admin: flag(admin), noEmail: flag(noEmail) };
     return this.commands.execute(
-      new CancelAppointmentCommand(principal.account, id, request, {
-        admin: flag(admin),
-        noEmail: flag(noEmail),
-      }),
+      new CancelAppointmentCommand(principal.account, id, request, mode),
     );
   }
 
@@ -121,11 +108,9 @@ export class AppointmentsController {
     @Query('admin') admin: unknown,
     @Query('noEmail') noEmail: unknown,
   ): Promise<AppointmentView> {
+    const mode = { admin: flag(admin), noEmail: flag(noEmail) };
     return this.commands.execute(
-      new RescheduleAppointmentCommand(principal.account, id, request, {
-        admin: flag(admin),
-        noEmail: flag(noEmail),
-      }),
+      new RescheduleAppointmentCommand(principal.account, id, request, mode),
     );
   }
 }

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { handlersOf } from '../../common/cqrs/handlers-of';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { OutboxModule } from '../../common/outbox/outbox.module';
 import { AccountsModule } from '../accounts';
@@ -11,24 +12,18 @@ import { AppointmentRenderer } from './appointment-renderer';
 import { AppointmentPaymentsController } from './appointment-payments.controller';
 import { AppointmentChanges } from './appointment-changes';
 import { AppointmentsController } from './appointments.controller';
-import {
-  FindAppointmentHandler,
-  GetAppointmentHandler,
-  ListAppointmentPaymentsHandler,
-  ListAppointmentsHandler,
-  RenderAppointmentHandler,
-} from './appointment.queries';
+import * as appointmentQueries from './appointment.queries';
 import { AppointmentRepository } from './appointment.repository';
 import { AppointmentViewRepository } from './appointment-view.repository';
 import { IdempotencyKeyRepository } from './idempotency-key.repository';
-import { BookAppointmentHandler } from './book-appointment.handler';
-import { CancelAppointmentHandler } from './cancel-appointment.handler';
+import * as bookAppointmentHandler from './book-appointment.handler';
+import * as cancelAppointmentHandler from './cancel-appointment.handler';
 import { IdempotencyKey } from './idempotency-key.entity';
 import { IdempotencyKeys } from './idempotency-keys';
 import { PastFormAnswers } from './past-form-answers';
-import { RecordPaymentHandler } from './record-payment.handler';
-import { RescheduleAppointmentHandler } from './reschedule-appointment.handler';
-import { UpdateAppointmentHandler } from './update-appointment.handler';
+import * as recordPaymentHandler from './record-payment.handler';
+import * as rescheduleAppointmentHandler from './reschedule-appointment.handler';
+import * as updateAppointmentHandler from './update-appointment.handler';
 
 /** Booking and the appointment's lifecycle. */
 @Module({
@@ -48,18 +43,16 @@ import { UpdateAppointmentHandler } from './update-appointment.handler';
     AppointmentRepository,
     AppointmentViewRepository,
     IdempotencyKeyRepository,
-    FindAppointmentHandler,
-    GetAppointmentHandler,
-    ListAppointmentPaymentsHandler,
-    ListAppointmentsHandler,
-    RenderAppointmentHandler,
     PastFormAnswers,
-    BookAppointmentHandler,
     IdempotencyKeys,
-    UpdateAppointmentHandler,
-    CancelAppointmentHandler,
-    RescheduleAppointmentHandler,
-    RecordPaymentHandler,
+    ...handlersOf(
+      appointmentQueries,
+      bookAppointmentHandler,
+      cancelAppointmentHandler,
+      recordPaymentHandler,
+      rescheduleAppointmentHandler,
+      updateAppointmentHandler,
+    ),
   ],
 })
 export class AppointmentsModule {}

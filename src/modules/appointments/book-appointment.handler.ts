@@ -2,7 +2,7 @@ import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import type { EntityManager } from 'typeorm';
 import { Metrics } from '../../common/metrics/metrics';
 import type { DomainEvent } from '../../common/outbox/domain-event';
-import { Appointment, SlotPlacement, consumeHold, resolveSlotContext } from '../availability';
+import { Appointment, SlotContexts, SlotPlacement, consumeHold } from '../availability';
 import { upsertBookingClient } from '../clients';
 import { AppointmentScheduledEvent, eventPayload } from './appointment-events';
 import { AppointmentExtras } from './appointment-extras';
@@ -14,21 +14,19 @@ import { BookAppointmentCommand } from './book-appointment.command';
 import { type Booking, bookingInput } from './book-appointment.requests';
 import { type BookingChecked, bookedAppointment } from './booked-appointment';
 import { checkBookingRequest, checkBookingTime, startOf } from './booking-checks';
-import { bookingHold } from './booking-hold';
 import { type IdempotencyClaim, IdempotencyKeys } from './idempotency-keys';
 
 /**
- * Books an appointment as the contract says: the attributes, type, calendar, zone and datetime,
- * forms and label are checked first (in the contract's order); then one transaction locks the
- * candidate calendars, checks availability on what is committed, takes a certificate's use,
- * inserts the appointment, its `scheduled` and `changed` events and the client's record. Two
- * bookings of one calendar are served one after the other: no double booking. With an
- * `Idempotency-Key`, a request sent again answers the appointment it booked. With a `holdToken`, the
- * client's own hold is not busy for them, and becomes the appointment (deleted in the transaction).
+ * Books an appointment: the checks in the contract's order, then one transaction that locks the
+ * candidate calendars, checks the time on what is committed (two bookings of one calendar run one
+ * after the other: no double booking), takes a certificate's use, inserts the appointment, its
+ * `scheduled` event and the client's record. Sent again with its `Idempotency-Key`, a request
+ * answers what it booked; a `holdToken`'s hold is not busy for its client and becomes the booking.
  */
 @CommandHandler(BookAppointmentCommand)
 export class BookAppointmentHandler implements ICommandHandler<BookAppointmentCommand> {
   constructor(
+    private readonly contexts: SlotContexts,
     private readonly placement: SlotPlacement,
     private readonly extras: AppointmentExtras,
     private readonly changes: AppointmentChanges,
@@ -38,30 +36,21 @@ export class BookAppointmentHandler implements ICommandHandler<BookAppointmentCo
     private readonly metrics: Metrics,
   ) {}
 
-  async execute({
-    account,
-    request,
-    mode,
-    idempotencyKey,
-  }: BookAppointmentCommand): Promise<AppointmentView> {
+  async execute(command: BookAppointmentCommand): Promise<AppointmentView> {
+    const { account, request, mode, idempotencyKey } = command;
     const claim = this.idempotencyKeys.claim(idempotencyKey, request, mode);
     const booking = { account, input: bookingInput(request), mode };
     return this.idempotencyKeys.once(
       account.id,
       claim,
       () => this.book(booking, claim),
-      async (bookedId) => {
-        const [view] = await this.views.render([
-          await this.appointments.find(account.id, bookedId),
-        ]);
-        return view;
-      },
+      async (bookedId) => this.views.renderOne(await this.appointments.find(account.id, bookedId)),
     );
   }
 
   private async book(booking: Booking, claim?: IdempotencyClaim): Promise<AppointmentView> {
-    // The account's settings are the principal's, read at authentication: a change is announced
-    // to every pod at once (AuthRevocations); one missed is at most AUTH_CACHE_TTL_MS old.
+    // The account's settings are the principal's, read at authentication: a change reaches every
+    // pod at once (AuthRevocations); one missed is at most AUTH_CACHE_TTL_MS old.
     const checked = await this.check(booking);
     const appointment = await this.changes.transact(booking.account.id, (tx) =>
       this.write(tx, booking, checked, claim),
@@ -80,16 +69,20 @@ export class BookAppointmentHandler implements ICommandHandler<BookAppointmentCo
     const { account, input, mode } = booking;
     const admin = mode.admin;
     const slot = checkBookingRequest(input, { admin, requirePhone: account.requirePhone });
-    const manager = this.appointments.reader;
-    const ctx = await resolveSlotContext(manager, account, slot);
+    const ctx = await this.contexts.resolve(account, slot);
     const calendarNamed = slot.calendarID !== undefined;
     const zone = calendarNamed ? ctx.calendars[0].timezone : account.timezone;
     const time = checkBookingTime(input, { admin, duration: ctx.rules.duration, zone });
     const fieldValues = await this.extras.answers(account.id, ctx.type, input.fields ?? [], admin);
     const label = await this.extras.label(account.id, input.labels ?? []);
     const start = startOf(time);
-    const held = { ctx, calendarNamed };
-    const hold = await bookingHold(manager, account.id, input, held, time, start);
+    // The hold last: the booking's own faults come first.
+    const hold = await this.contexts.hold(account.id, input.holdToken, {
+      typeId: ctx.type.id,
+      start,
+      calendarId: calendarNamed ? ctx.calendars[0].id : undefined,
+      datetimeText: time.datetimeText,
+    });
     return { ...time, start, ctx, calendarNamed, fieldValues, label, hold };
   }
 
@@ -112,7 +105,7 @@ export class BookAppointmentHandler implements ICommandHandler<BookAppointmentCo
       code: input.certificate,
       email: input.email ?? null,
     });
-    // Every column given (bookedAppointment): assigned as is, TypeORM's create() walked its metadata.
+    // Every column given (bookedAppointment): assigned, not create() (which walks TypeORM metadata).
     const booked = bookedAppointment(booking, { ...checked, ...placement, sale });
     const appointment = Object.assign(new Appointment(), booked);
     appointment.id = await this.appointments.insert(tx, appointment);
@@ -120,9 +113,7 @@ export class BookAppointmentHandler implements ICommandHandler<BookAppointmentCo
     await this.appointments.writeAnswers(tx, appointment.id, checked.fieldValues);
     // After the other writes: the client's row (locked by its unique key) is held only to the commit.
     await upsertBookingClient(tx, account.id, appointment, appointment.createdAt);
-    const events = [
-      new AppointmentScheduledEvent(appointment.accountId, eventPayload(appointment, mode.noEmail)),
-    ];
-    return { result: appointment, events };
+    const payload = eventPayload(appointment, mode.noEmail);
+    return { result: appointment, events: [new AppointmentScheduledEvent(account.id, payload)] };
   }
 }

@@ -1,24 +1,18 @@
 import { applyDecorators } from '@nestjs/common';
 import { DateTime } from 'luxon';
-import {
-  ApiBearerAuth,
-  ApiBody,
-  ApiHeader,
-  ApiOkResponse,
-  ApiOperation,
-  ApiQuery,
-} from '@nestjs/swagger';
+import { ApiBearerAuth, ApiBody, ApiHeader, ApiOperation } from '@nestjs/swagger';
 import { ApiErrors } from '../../common/openapi/api-errors';
 import { LENIENT_DATETIME_RULE } from '../../common/time/datetimes';
-import { AppointmentObject } from './appointment.openapi';
+import { flag } from './appointment.openapi';
+import { ApiView } from '../../common/openapi/view-schema';
+import { APPOINTMENT_VIEW } from './appointment.view';
 
 const id = { type: 'integer', minimum: 1 } as const;
 
 /**
  * A time the demo account (`npm run cli -- demo:seed`) offers: its Haircut (type 1 on a fresh
- * database) on the New York calendar (1), the next Tuesday at least two days away, 10:00 there,
- * with the answers its intake form requires.
- * Computed when the document is built, so that Swagger UI's "Try it out" books as it is.
+ * database) on its New York calendar (1), the next Tuesday at least two days away, 10:00, with the
+ * answers its intake form requires. Computed as the document is built, so that "Try it out" books.
  */
 function demoBooking() {
   let day = DateTime.now().setZone('America/New_York').plus({ days: 2 }).startOf('day');
@@ -38,6 +32,18 @@ function demoBooking() {
     ],
   };
 }
+/** What answers, a label and a certificate are refused for, by booking and by edits alike. */
+export const EXTRAS_ERRORS = [
+  'invalid_fields',
+  'required_field',
+  'invalid_field',
+  'invalid_labels',
+  'invalid_certificate',
+  'expired_certificate',
+  'invalid_certificate_type',
+  'certificate_uses',
+];
+
 const ids = { oneOf: [id, { type: 'array', items: id }, { type: 'string' }] };
 
 /** `POST /appointments`: the contract's booking, with this service's `holdToken`. */
@@ -53,18 +59,8 @@ export const ApiBookAppointment = () =>
         'the time they hold, which no one else could take meanwhile: the hold becomes the ' +
         'appointment. `appointment.scheduled` is sent for the booking, never for a hold.',
     }),
-    ApiQuery({
-      name: 'admin',
-      required: false,
-      description: 'Book as the owner.',
-      schema: { type: 'boolean', default: false },
-    }),
-    ApiQuery({
-      name: 'noEmail',
-      required: false,
-      description: 'Send the client no confirmation.',
-      schema: { type: 'boolean', default: false },
-    }),
+    flag('admin', 'Book as the owner.'),
+    flag('noEmail', 'Send the client no confirmation.'),
     ApiHeader({
       name: 'Idempotency-Key',
       required: false,
@@ -119,7 +115,7 @@ export const ApiBookAppointment = () =>
         },
       },
     }),
-    ApiOkResponse({ type: AppointmentObject, description: 'The appointment booked.' }),
+    ApiView(APPOINTMENT_VIEW, { description: 'The appointment booked.' }),
     ApiErrors({
       400: [
         'required_first_name',
@@ -140,14 +136,7 @@ export const ApiBookAppointment = () =>
         'invalid_addon',
         'invalid_timezone',
         'invalid_datetime',
-        'invalid_fields',
-        'required_field',
-        'invalid_field',
-        'invalid_labels',
-        'invalid_certificate',
-        'expired_certificate',
-        'invalid_certificate_type',
-        'certificate_uses',
+        ...EXTRAS_ERRORS,
         'invalid_idempotency_key',
         'idempotency_key_reused',
         'invalid_hold_token',

@@ -1,12 +1,8 @@
 import { Allow, IsArray, IsBoolean } from 'class-validator';
-import { Optional } from '../../common/http/attributes';
+import { IfGiven } from '../../common/http/attributes';
 import type { Account } from '../accounts';
 
-/**
- * `POST /appointments`. Only the JSON types of lists and flags are checked here (text attributes are
- * read by `bookingInput`, so that `null` or a number get the contract's codes, in its order); which attribute is missing or wrong,
- * and in what order, is the handler's (the contract fixes the precedence of its errors).
- */
+/** `POST /appointments`: lists' and flags' JSON types; the handler checks the rest, in order. */
 export class BookAppointmentRequest {
   @Allow()
   firstName?: unknown;
@@ -37,8 +33,7 @@ export class BookAppointmentRequest {
   certificate?: unknown;
 
   /** `[{id, value}]`. */
-  @Optional()
-  @IsArray()
+  @IfGiven(IsArray())
   fields?: unknown[];
 
   /** Admins only; ignored for client bookings. */
@@ -50,12 +45,10 @@ export class BookAppointmentRequest {
   addonIDs?: unknown;
 
   /** `[{id}]`, at most one. */
-  @Optional()
-  @IsArray()
+  @IfGiven(IsArray())
   labels?: unknown[];
 
-  @Optional()
-  @IsBoolean()
+  @IfGiven(IsBoolean())
   smsOptIn?: boolean;
 
   /** The token of the client's own slot hold (`POST /slot-holds`): the held time is theirs. */
@@ -94,7 +87,6 @@ export interface Booking {
 /** `null` is not given; another JSON value is read as its text (and refused by the checks). */
 function text(value: unknown): string | undefined {
   if (value === undefined || value === null) return undefined;
-  // JSON.stringify gives a text for every JSON value a body can hold.
   return typeof value === 'string' ? value : JSON.stringify(value);
 }
 

@@ -6,10 +6,7 @@ import type { Sale } from './appointment-extras';
 import type { Booking } from './book-appointment.requests';
 import type { BookingTime } from './booking-checks';
 
-/**
- * When an appointment of these rules starting at `start` is, and the time it keeps its calendar
- * busy: its type's padding on both sides.
- */
+/** When an appointment of these rules starting at `start` is, and its busy span (with padding). */
 export function appointmentTimes(
   start: number,
   rules: SlotRules,

@@ -25,18 +25,15 @@ import {
 import type { BookingInput } from './book-appointment.requests';
 
 /*
- * The checks of a booking that need no database, in the contract's order of errors. The booking
- * runs them around those that do:
- *   checkBookingRequest → the type, calendar and addons resolved → checkBookingTime → the forms'
- *   answers → the label → startOf.
- * Update and reschedule check what they are given with the same pieces.
+ * The checks of a booking that need no database, in the contract's order of errors, around those
+ * that do: checkBookingRequest → the slot context → checkBookingTime → the forms' answers → the
+ * label → startOf. Update and reschedule check what they are given with the same pieces.
  */
 
 /**
- * The client's details, then the ids of what is booked (their shape: not yet whether they exist).
- * Whoever books, the details are what their columns hold and what a message may quote: one line
- * each, the e-mail one address (an admin may leave it out), the phone a phone number; an admin's
- * notes keep their line breaks only (see text-rules.ts).
+ * The client's details, then the shape of the ids booked. Whoever books, the details are what their
+ * columns hold and a message may quote: one line each, the e-mail one address (an admin may leave
+ * it out), the phone a phone number; an admin's notes keep their line breaks only (text-rules.ts).
  */
 export function checkBookingRequest(
   r: BookingInput,
@@ -66,9 +63,8 @@ export interface BookingTime {
 }
 
 /**
- * Once the type, calendar and addons are resolved: an admin's booking no longer than busy time is
- * read for, then the client's zone and the datetime, read in `zone` (the calendar's when one was
- * named, else the account's).
+ * Once the slot context is resolved: an admin's booking no longer than busy time is read for, then
+ * the client's zone and the datetime, read in `zone` (the calendar's if named, else the account's).
  */
 export function checkBookingTime(
   r: BookingInput,
@@ -96,7 +92,7 @@ export function readBookingTime(
   return { timezone: clientZone, datetimeText, start };
 }
 
-/** The start of a time that happens: a local time a DST change skips never does, no calendar can take it. */
+/** The start of a time that happens (no calendar can take a local time a DST change skips). */
 export function startOf(time: BookingTime): number {
   if (time.start === null) throw new NotAvailableError('not_available', time.datetimeText);
   return time.start;
@@ -115,9 +111,8 @@ export function requireText(
 }
 
 /**
- * The client's e-mail: one address, trimmed as stored (`invalid_email` for anything else: a list,
- * a group, a display name, a line break). A client must give one; an admin may leave it out
- * (absent, empty or blank: stored "").
+ * The client's e-mail: one address, trimmed as stored (not a list, a group, a display name, a line
+ * break). A client must give one; an admin may leave it out (stored "").
  */
 export function checkEmail(email: string | undefined, admin: boolean): void {
   if (admin && blank(email)) return;

@@ -7,11 +7,7 @@ import { AppointmentChanges } from './appointment-changes';
 import { AppointmentRepository } from './appointment.repository';
 import { CancelAppointmentCommand } from './cancel-appointment.command';
 
-/**
- * Cancels an appointment in one transaction, its row locked (two cancels of one appointment: one
- * wins, the other is `already_canceled`): the row is marked (which frees its time and seat for
- * availability), a package's use is given back, `canceled` and `changed` are recorded.
- */
+/** Cancels in one transaction, the row locked (of two cancels, one is `already_canceled`). */
 @CommandHandler(CancelAppointmentCommand)
 export class CancelAppointmentHandler implements ICommandHandler<CancelAppointmentCommand> {
   constructor(
@@ -20,12 +16,8 @@ export class CancelAppointmentHandler implements ICommandHandler<CancelAppointme
     private readonly appointments: AppointmentRepository,
   ) {}
 
-  execute({
-    account,
-    appointmentId,
-    request,
-    mode,
-  }: CancelAppointmentCommand): Promise<AppointmentView> {
+  execute(command: CancelAppointmentCommand): Promise<AppointmentView> {
+    const { account, appointmentId, request, mode } = command;
     // No calendar is locked: canceling gives time back, it takes none.
     return this.changes.change(account.id, appointmentId, [], async (tx, appointment) => {
       if (appointment.canceled) throw new AlreadyCanceledError(appointment.id);
@@ -40,12 +32,8 @@ export class CancelAppointmentHandler implements ICommandHandler<CancelAppointme
       appointment.updatedAt = now;
       await this.appointments.save(appointment, tx);
       await this.extras.giveBackUse(tx, appointment);
-      return [
-        new AppointmentCanceledEvent(
-          appointment.accountId,
-          eventPayload(appointment, mode.noEmail),
-        ),
-      ];
+      const payload = eventPayload(appointment, mode.noEmail);
+      return [new AppointmentCanceledEvent(appointment.accountId, payload)];
     });
   }
 }

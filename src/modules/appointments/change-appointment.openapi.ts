@@ -1,18 +1,10 @@
 import { applyDecorators } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiParam, ApiQuery } from '@nestjs/swagger';
+import { ApiOperation } from '@nestjs/swagger';
 import { ApiErrors } from '../../common/openapi/api-errors';
-import { AppointmentObject } from './appointment.openapi';
-
-/* The OpenAPI description of the changes to an appointment: edit, cancel, reschedule. */
-
-const ID = ApiParam({
-  name: 'id',
-  description: "The appointment's id.",
-  schema: { type: 'integer', minimum: 1, example: 54321 },
-});
-
-const flag = (name: string, description: string) =>
-  ApiQuery({ name, required: false, description, schema: { type: 'boolean', default: false } });
+import { ACCESS_ERRORS, ID, flag } from './appointment.openapi';
+import { EXTRAS_ERRORS } from './book-appointment.openapi';
+import { ApiView } from '../../common/openapi/view-schema';
+import { APPOINTMENT_VIEW } from './appointment.view';
 
 const ADMIN = flag('admin', 'Act as the owner: no time rule applies.');
 const NO_EMAIL = flag('noEmail', 'Send the client no notice.');
@@ -30,7 +22,6 @@ const TIME_ERRORS = [
   'no_available_calendar',
 ];
 
-/** `PUT /appointments/{id}`. */
 export const ApiUpdateAppointment = () =>
   applyDecorators(
     ApiOperation({
@@ -40,27 +31,13 @@ export const ApiUpdateAppointment = () =>
     }),
     ID,
     ADMIN,
-    ApiOkResponse({ type: AppointmentObject, description: 'The appointment as it now is.' }),
+    ApiView(APPOINTMENT_VIEW, { description: 'The appointment as it now is.' }),
     ApiErrors({
-      400: [
-        'required_first_name',
-        'required_last_name',
-        'required_email',
-        'invalid_fields',
-        'required_field',
-        'invalid_field',
-        'invalid_labels',
-        'invalid_certificate',
-        'expired_certificate',
-        'invalid_certificate_type',
-        'certificate_uses',
-      ],
-      403: ['forbidden'],
-      404: ['not_found'],
+      400: ['required_first_name', 'required_last_name', 'required_email', ...EXTRAS_ERRORS],
+      ...ACCESS_ERRORS,
     }),
   );
 
-/** `PUT /appointments/{id}/cancel`. */
 export const ApiCancelAppointment = () =>
   applyDecorators(
     ApiOperation({
@@ -72,15 +49,10 @@ export const ApiCancelAppointment = () =>
     ID,
     ADMIN,
     NO_EMAIL,
-    ApiOkResponse({ type: AppointmentObject, description: 'The canceled appointment.' }),
-    ApiErrors({
-      400: ['already_canceled', 'cancel_not_allowed'],
-      403: ['forbidden'],
-      404: ['not_found'],
-    }),
+    ApiView(APPOINTMENT_VIEW, { description: 'The canceled appointment.' }),
+    ApiErrors({ 400: ['already_canceled', 'cancel_not_allowed'], ...ACCESS_ERRORS }),
   );
 
-/** `PUT /appointments/{id}/reschedule`. */
 export const ApiRescheduleAppointment = () =>
   applyDecorators(
     ApiOperation({
@@ -92,10 +64,9 @@ export const ApiRescheduleAppointment = () =>
     ID,
     ADMIN,
     NO_EMAIL,
-    ApiOkResponse({ type: AppointmentObject, description: 'The appointment at its new time.' }),
+    ApiView(APPOINTMENT_VIEW, { description: 'The appointment at its new time.' }),
     ApiErrors({
       400: [...TIME_ERRORS, 'already_canceled', 'reschedule_not_allowed'],
-      403: ['forbidden'],
-      404: ['not_found'],
+      ...ACCESS_ERRORS,
     }),
   );

@@ -18,7 +18,6 @@ export class IdempotencyKeyRepository {
     await this.dataSource.getRepository(IdempotencyKey).delete({ accountId, key, createdAt });
   }
 
-  /** Inside the booking's transaction: the key now names this appointment (ER_DUP_ENTRY if taken). */
   async insert(tx: EntityManager, row: IdempotencyKey): Promise<void> {
     await tx.insert(IdempotencyKey, row);
   }

@@ -16,11 +16,10 @@ export interface IdempotencyClaim {
 const KEY = /^[\x21-\x7e]{1,255}$/;
 
 /**
- * `Idempotency-Key` on POST /appointments: a client that retries (a timeout, a lost answer) with the
- * same key and body gets the appointment the first request booked, not a second one. The key is
- * written in the booking's own transaction under a unique key, so two requests racing with one key
- * book once: the second's insert waits for the first and fails, and it answers the first's booking.
- * Only bookings are remembered; a refused request can be retried with its key.
+ * `Idempotency-Key` on POST /appointments: a retry with the same key and body gets the appointment
+ * the first request booked. The key is written in the booking's transaction under a unique key, so
+ * two requests racing with one key book once: the second's insert waits for the first and fails,
+ * and it answers the first's booking. Only bookings are remembered: a refused request may retry.
  */
 @Injectable()
 export class IdempotencyKeys {
@@ -36,10 +35,7 @@ export class IdempotencyKeys {
     return { key: header, requestHash };
   }
 
-  /**
-   * The appointment this key booked within the last 24 hours, or null; 400 when the key was used for
-   * another request.
-   */
+  /** The appointment this key booked within the window, or null; 400 if another request's. */
   private async bookedBy(accountId: number, claim: IdempotencyClaim): Promise<number | null> {
     const row = await this.keys.find(accountId, claim.key);
     if (!row) return null;
@@ -80,15 +76,8 @@ export class IdempotencyKeys {
     accountId: number,
     claim: IdempotencyClaim,
     appointmentId: number,
-  ): Promise<void> {
-    const { key, requestHash } = claim;
-    await this.keys.insert(tx, {
-      accountId,
-      key,
-      requestHash,
-      appointmentId,
-      createdAt: new Date(),
-    });
+  ) {
+    await this.keys.insert(tx, { accountId, ...claim, appointmentId, createdAt: new Date() });
   }
 }
 

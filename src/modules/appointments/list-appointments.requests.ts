@@ -1,23 +1,31 @@
+import { applyDecorators } from '@nestjs/common';
 import { Transform } from 'class-transformer';
 import { IsBoolean, IsIn, IsInt, IsString, Max, Min } from 'class-validator';
-import { IsCalendarDate, Optional } from '../../common/http/attributes';
 import { IsId, MAX_ID } from '../../common/http/id-attribute';
 import { InvalidFieldFilterError } from './appointment.errors';
+import { IfGiven, IsCalendarDate } from '../../common/http/attributes';
 
 export const DEFAULT_APPOINTMENT_LIST_MAX = 100;
 /** Each appointment listed costs its rendering (forms included): a page is bounded. */
 export const MAX_APPOINTMENT_LIST_MAX = 1000;
 
 /**
- * A query parameter as clients send it: an empty one (`minDate=`, as the reference's own URL
- * template writes them) is one not given; `convert` reads the rest, leaving what it cannot read for
- * the validators to refuse.
+ * An optional query parameter as clients send it: an empty one (`minDate=`, as the reference's own
+ * URL template writes them) is one not given; `convert` reads the rest, and what it cannot read the
+ * `validators` refuse (in the order they would be stacked).
  */
-const QueryParam = (convert: (value: unknown) => unknown = (value) => value) =>
-  Transform(({ value }: { value: unknown }) => (value === '' ? undefined : convert(value)));
+const QueryParam = (convert: (value: unknown) => unknown, ...validators: PropertyDecorator[]) =>
+  applyDecorators(
+    IfGiven(...validators),
+    Transform(({ value }: { value: unknown }) => (value === '' ? undefined : convert(value))),
+  );
+
+const asIs = (value: unknown) => value;
 
 const wholeNumber = (value: unknown) =>
   typeof value === 'string' && /^\d{1,10}$/.test(value) ? Number(value) : value;
+
+const upperCase = (value: unknown) => (typeof value === 'string' ? value.toUpperCase() : value);
 
 const boolean = (value: unknown) =>
   value === 'true' || value === '1' ? true : value === 'false' || value === '0' ? false : value;
@@ -28,90 +36,55 @@ const boolean = (value: unknown) =>
  * filters are read apart, see fieldFilters). A bad value is 400 `invalid_<param>`.
  */
 export class ListAppointmentsRequest {
-  /** At most this many (default 100). */
-  @QueryParam(wholeNumber)
-  @Optional()
-  @Max(MAX_APPOINTMENT_LIST_MAX)
-  @Min(1)
-  @IsInt()
+  @QueryParam(wholeNumber, Max(MAX_APPOINTMENT_LIST_MAX), Min(1), IsInt())
   max?: number;
 
   /** First day listed (inclusive), in the zone of the calendar asked for, else the account's. */
-  @QueryParam()
-  @Optional()
-  @IsCalendarDate()
-  @IsString()
+  @QueryParam(asIs, IsCalendarDate(), IsString())
   minDate?: string;
 
-  /** Last day listed (inclusive). */
-  @QueryParam()
-  @Optional()
-  @IsCalendarDate()
-  @IsString()
+  @QueryParam(asIs, IsCalendarDate(), IsString())
   maxDate?: string;
 
-  @QueryParam(wholeNumber)
-  @Optional()
-  @IsId()
+  @QueryParam(wholeNumber, IsId())
   calendarID?: number;
 
-  @QueryParam(wholeNumber)
-  @Optional()
-  @IsId()
+  @QueryParam(wholeNumber, IsId())
   appointmentTypeID?: number;
 
   /** false (default): the live ones only; true: the canceled ones only. */
-  @QueryParam(boolean)
-  @Optional()
-  @IsBoolean()
+  @QueryParam(boolean, IsBoolean())
   canceled?: boolean;
 
   /** Live and canceled together (`canceled` is then not read). */
-  @QueryParam(boolean)
-  @Optional()
-  @IsBoolean()
+  @QueryParam(boolean, IsBoolean())
   showall?: boolean;
 
-  @QueryParam()
-  @Optional()
-  @IsString()
+  @QueryParam(asIs, IsString())
   firstName?: string;
 
-  @QueryParam()
-  @Optional()
-  @IsString()
+  @QueryParam(asIs, IsString())
   lastName?: string;
 
-  @QueryParam()
-  @Optional()
-  @IsString()
+  @QueryParam(asIs, IsString())
   email?: string;
 
-  @QueryParam()
-  @Optional()
-  @IsString()
+  @QueryParam(asIs, IsString())
   phone?: string;
 
   /** `forms: []` and `formsText: ""`: the answers are not read. */
-  @QueryParam(boolean)
-  @Optional()
-  @IsBoolean()
+  @QueryParam(boolean, IsBoolean())
   excludeForms?: boolean;
 
   /** By start time: DESC (default, the latest first) or ASC. */
-  @QueryParam((value) => (typeof value === 'string' ? value.toUpperCase() : value))
-  @Optional()
-  @IsIn(['ASC', 'DESC'])
-  @IsString()
+  @QueryParam(upperCase, IsIn(['ASC', 'DESC']), IsString())
   direction?: 'ASC' | 'DESC';
 }
 
 /** `GET /appointments/{id}?pastFormAnswers=true`. A bad value is 400 `invalid_past_form_answers`. */
 export class GetAppointmentRequest {
   /** Its client's earlier answers fill the questions of its forms it left open (PastFormAnswers). */
-  @QueryParam(boolean)
-  @Optional()
-  @IsBoolean()
+  @QueryParam(boolean, IsBoolean())
   pastFormAnswers?: boolean;
 }
 

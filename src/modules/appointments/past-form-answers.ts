@@ -8,12 +8,9 @@ import { AppointmentRepository } from './appointment.repository';
 export const MAX_EARLIER_APPOINTMENTS = 1000;
 
 /**
- * `GET /appointments/{id}?pastFormAnswers=true`, the reference's "previous answers given to the
- * intake forms of that appointment": for each question of its forms (the live fields of its type's
- * live forms) that the appointment has no answer to, the answer its client gave last before it:
- * on the latest earlier appointment (by start, canceled ones included) of the same account and the
- * same e-mail that answered it, among its client's latest MAX_EARLIER_APPOINTMENTS. A question
- * answered once (a date of birth, an allergy) then shows on every later appointment of that client.
+ * `GET /appointments/{id}?pastFormAnswers=true` (the reference's "previous answers given to the
+ * intake forms"): for each question of its type's live forms it has no answer to, the answer of its
+ * client's (e-mail's) latest earlier appointment (by start, canceled ones too) that answered it.
  */
 @Injectable()
 export class PastFormAnswers {

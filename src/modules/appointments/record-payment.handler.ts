@@ -13,10 +13,8 @@ import { AppointmentRepository } from './appointment.repository';
 import { RecordPaymentCommand } from './record-payment.command';
 
 /**
- * Records a payment or a refund of an appointment in one transaction, its row locked (payments sent
- * at once are counted one after the other): the ledger takes it, the appointment's `amountPaid`
- * (and so `paid`) follows, and `changed` is recorded. A transaction id sent again answers the
- * payment it recorded and changes nothing. A canceled appointment takes refunds only.
+ * Records a payment or a refund, the appointment's row locked (payments at once count one after the
+ * other); `amountPaid` follows. A transaction id sent again answers its payment, changing nothing.
  */
 @CommandHandler(RecordPaymentCommand)
 export class RecordPaymentHandler implements ICommandHandler<RecordPaymentCommand> {
@@ -26,11 +24,11 @@ export class RecordPaymentHandler implements ICommandHandler<RecordPaymentComman
     private readonly ledger: PaymentLedger,
   ) {}
 
-  async execute({ accountId, appointmentId, payment }: RecordPaymentCommand): Promise<PaymentView> {
-    const subject = { kind: 'appointment', id: appointmentId } as const;
+  async execute({ accountId, id, request: payment }: RecordPaymentCommand): Promise<PaymentView> {
+    const subject = { kind: 'appointment', id } as const;
     const { recorded, zone } = await retryTransactionIdRace(() =>
       // No calendar is locked: a payment takes no time.
-      this.changes.onLocked(accountId, appointmentId, [], async (tx, appointment) => {
+      this.changes.onLocked(accountId, id, [], async (tx, appointment) => {
         const answer = (recorded: Payment) => ({ recorded, zone: appointment.timezone });
         const previous = await this.ledger.recorded(tx, accountId, subject, payment);
         if (previous) return { result: answer(previous), events: [] };

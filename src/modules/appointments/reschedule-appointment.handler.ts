@@ -7,19 +7,14 @@ import {
   type Appointment,
   NotAvailableError,
   type SlotContext,
+  SlotContexts,
   adminPlacement,
   assertInAdvanceWindow,
   busyWindow,
   calendarIdOf,
-  checkSession,
-  checkStart,
+  freeCalendar,
   readBusyTime,
-  readSeatsTaken,
   requireDatetime,
-  resolveSlotContext,
-  scheduleOf,
-  sessionAt,
-  withinLimits,
 } from '../availability';
 import { AppointmentRescheduledEvent, eventPayload } from './appointment-events';
 import { AlreadyCanceledError, assertClientMayChange } from './appointment.errors';
@@ -38,25 +33,20 @@ interface Checked extends BookingTime {
 }
 
 /**
- * Moves an appointment as booking places one: the datetime, calendar and zone are checked with
- * booking's codes; then one READ COMMITTED transaction locks the old and the new calendar (ascending
- * id) and the row, checks the new time with the slot engine on what is committed, ignoring the
- * appointment itself (unless admin), moves it (same length, addons included; busy span with the
- * type's padding) and records `rescheduled` and `changed`.
+ * Moves an appointment as booking places one: checked with booking's codes, then one transaction
+ * locks the old and the new calendar and the row and checks the new time on what is committed (the
+ * appointment itself left out, unless admin); same length, busy span with the type's padding.
  */
 @CommandHandler(RescheduleAppointmentCommand)
 export class RescheduleAppointmentHandler implements ICommandHandler<RescheduleAppointmentCommand> {
   constructor(
     private readonly changes: AppointmentChanges,
     private readonly appointments: AppointmentRepository,
+    private readonly contexts: SlotContexts,
   ) {}
 
-  async execute({
-    account,
-    appointmentId,
-    request,
-    mode,
-  }: RescheduleAppointmentCommand): Promise<AppointmentView> {
+  async execute(command: RescheduleAppointmentCommand): Promise<AppointmentView> {
+    const { account, appointmentId, request, mode } = command;
     // The account's settings are the principal's, as for booking (see BookAppointmentHandler).
     const current = await this.appointments.find(account.id, appointmentId);
     if (current.canceled) throw new AlreadyCanceledError(current.id);
@@ -75,7 +65,7 @@ export class RescheduleAppointmentHandler implements ICommandHandler<RescheduleA
     admin: boolean,
   ): Promise<Checked> {
     requireDatetime(r.datetime);
-    const ctx = await resolveSlotContext(this.appointments.reader, account, {
+    const ctx = await this.contexts.resolve(account, {
       appointmentTypeID: current.appointmentTypeId,
       calendarID: calendarIdOf(r.calendarID) ?? current.calendarId,
     });
@@ -110,18 +100,11 @@ export class RescheduleAppointmentHandler implements ICommandHandler<RescheduleA
     appointment.sequence += 1;
     appointment.updatedAt = new Date(now);
     await this.appointments.save(appointment, tx);
-    return [
-      new AppointmentRescheduledEvent(
-        appointment.accountId,
-        eventPayload(appointment, mode.noEmail),
-      ),
-    ];
+    const payload = eventPayload(appointment, mode.noEmail);
+    return [new AppointmentRescheduledEvent(appointment.accountId, payload)];
   }
 
-  /**
-   * A client moves an appointment that has not started to a time it could book, the appointment
-   * itself left out of the busy time and the seats taken. The class session it moves to, if any.
-   */
+  /** A client's move to a time they could book (the appointment left out); its session, if any. */
   private async checkClientMove(
     tx: EntityManager,
     appointment: Appointment,
@@ -131,36 +114,18 @@ export class RescheduleAppointmentHandler implements ICommandHandler<RescheduleA
   ): Promise<number | null> {
     const { ctx, start, datetimeText } = checked;
     const { rules, type } = ctx;
-    const calendar = ctx.calendars[0];
     assertClientMayChange('reschedule', appointment, clientChangeMinHours, now);
+    // The advance window's codes first: freeCalendar, at the same `now`, then refuses only the time.
     assertInAdvanceWindow(rules, start, datetimeText, now);
     if (!type.active) throw new NotAvailableError('not_available', datetimeText);
-    if (type.kind === 'class') {
-      const session = await sessionAt(tx, type.id, calendar.id, start);
-      const taken = session
-        ? ((await readSeatsTaken(tx, [session.id], [appointment.id])).get(session.id) ?? 0)
-        : 0;
-      const seats = type.classSize ?? 0;
-      if (!session || checkSession({ start, seats, taken }, rules, now) !== null)
-        throw new NotAvailableError('not_available', datetimeText);
-      await this.assertWithinLimits(tx, appointment, checked);
-      return session.id;
-    }
-    const busy = await readBusyTime(tx, [calendar.id], busyWindow(rules, start), [appointment.id]);
-    const reason = checkStart(scheduleOf(calendar, busy), rules, start, now);
-    if (reason !== null) throw new NotAvailableError(reason, datetimeText);
-    await this.assertWithinLimits(tx, appointment, checked);
-    return null;
-  }
-
-  /** The booking limits of the day and week it moves to, the appointment itself not counted. */
-  private async assertWithinLimits(
-    tx: EntityManager,
-    appointment: Appointment,
-    { ctx, start, datetimeText }: Checked,
-  ): Promise<void> {
-    const ignore = { appointmentId: appointment.id };
-    if (!(await withinLimits(tx, ctx, ctx.calendars[0], start, ignore)))
-      throw new NotAvailableError('not_available', datetimeText);
+    const ignore = [appointment.id];
+    const window = busyWindow(rules, start);
+    const busy =
+      type.kind === 'class'
+        ? undefined
+        : await readBusyTime(tx, [ctx.calendars[0].id], window, ignore);
+    const placed = await freeCalendar(tx, ctx, start, busy, { appointmentId: appointment.id }, now);
+    if (!placed) throw new NotAvailableError('not_available', datetimeText);
+    return placed.classId;
   }
 }

@@ -1,12 +1,9 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { LENIENT_DATETIME_RULE } from '../../common/time/datetimes';
 import { Allow, IsString } from 'class-validator';
-import { Optional } from '../../common/http/attributes';
+import { IfGiven } from '../../common/http/attributes';
 
-/**
- * `PUT /appointments/{id}/reschedule`. As for booking, which attribute is missing or wrong (and in
- * what order) is the handler's.
- */
+/** `PUT /appointments/{id}/reschedule`: as for booking, the handler checks, in order. */
 export class RescheduleAppointmentRequest {
   /** Read as booking reads it: without an offset, in the (new) calendar's zone. */
   @ApiProperty({
@@ -26,7 +23,6 @@ export class RescheduleAppointmentRequest {
   calendarID?: unknown;
 
   /** The client's zone from now on (what times are shown in). */
-  @Optional()
-  @IsString()
+  @IfGiven(IsString())
   timezone?: string;
 }

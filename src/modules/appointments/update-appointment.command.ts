@@ -1,15 +1,7 @@
-import { Command } from '@nestjs/cqrs';
-import type { Account } from '../accounts';
-import type { AppointmentView } from './appointment.view';
+import { AppointmentChangeCommand } from './appointment-changes';
 import type { UpdateAppointmentRequest } from './update-appointment.requests';
 
-export class UpdateAppointmentCommand extends Command<AppointmentView> {
-  constructor(
-    readonly account: Account,
-    readonly appointmentId: number,
-    readonly request: UpdateAppointmentRequest,
-    readonly mode: { admin: boolean },
-  ) {
-    super();
-  }
-}
+export class UpdateAppointmentCommand extends AppointmentChangeCommand<
+  UpdateAppointmentRequest,
+  { admin: boolean }
+> {}

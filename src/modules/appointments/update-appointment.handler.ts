@@ -26,11 +26,7 @@ interface Changes {
   certificate?: string;
 }
 
-/**
- * Edits the client's side of an appointment: what is given is checked as booking checks it, then one
- * transaction (the row locked) writes it, replaces the answers given, applies an admin's
- * certificate (the old package use given back, the new one taken) and records `changed`.
- */
+/** Edits the client's side, checked as booking checks it, in one transaction (the row locked). */
 @CommandHandler(UpdateAppointmentCommand)
 export class UpdateAppointmentHandler implements ICommandHandler<UpdateAppointmentCommand> {
   constructor(
@@ -39,12 +35,8 @@ export class UpdateAppointmentHandler implements ICommandHandler<UpdateAppointme
     private readonly appointments: AppointmentRepository,
   ) {}
 
-  async execute({
-    account,
-    appointmentId,
-    request,
-    mode,
-  }: UpdateAppointmentCommand): Promise<AppointmentView> {
+  async execute(command: UpdateAppointmentCommand): Promise<AppointmentView> {
+    const { account, appointmentId, request, mode } = command;
     // The account's settings are the principal's, as for booking (see BookAppointmentHandler).
     const current = await this.appointments.find(account.id, appointmentId);
     const changes = await this.check(account, current, request, mode.admin);
@@ -101,10 +93,7 @@ export class UpdateAppointmentHandler implements ICommandHandler<UpdateAppointme
     return [new AppointmentChangedEvent(account.id, eventPayload(appointment, false))];
   }
 
-  /**
-   * Swaps the appointment's certificate as booking would have applied it: the old one's package use
-   * is given back, the new one is validated (row locked) and its use taken, the price sold follows.
-   */
+  /** Swaps the certificate as booking applies one (the old one's package use given back). */
   private async applyCertificate(
     tx: EntityManager,
     account: Account,

@@ -1,50 +1,39 @@
 import { IsArray, IsBoolean, IsString } from 'class-validator';
-import { IsMultiLine, Optional } from '../../common/http/attributes';
+import { IfGiven, IsMultiLine } from '../../common/http/attributes';
 
 /**
- * `PUT /appointments/{id}`: only what is given changes; attributes not listed here are dropped by
- * the validation pipe (the contract: "other attributes are ignored"). Only the JSON types are
- * checked here; the rules are booking's, applied by the handler.
+ * `PUT /appointments/{id}`: only what is given changes, other attributes are dropped (the contract:
+ * "other attributes are ignored"). JSON types only: the rules are booking's, in the handler.
  */
 export class UpdateAppointmentRequest {
-  @Optional()
-  @IsString()
+  @IfGiven(IsString())
   firstName?: string;
 
-  @Optional()
-  @IsString()
+  @IfGiven(IsString())
   lastName?: string;
 
-  @Optional()
-  @IsString()
+  @IfGiven(IsString())
   email?: string;
 
-  @Optional()
-  @IsString()
+  @IfGiven(IsString())
   phone?: string;
 
   /** `[{id, value}]`: the answers given replace those stored; a blank value removes one. */
-  @Optional()
-  @IsArray()
+  @IfGiven(IsArray())
   fields?: unknown[];
 
   /** `[{id}]` (at most one), or `[]` to remove the label. */
-  @Optional()
-  @IsArray()
+  @IfGiven(IsArray())
   labels?: unknown[];
 
-  @Optional()
-  @IsBoolean()
+  @IfGiven(IsBoolean())
   smsOptIn?: boolean;
 
   /** Admins only; ignored otherwise (checked anyway, as its type is). */
-  @Optional()
-  @IsMultiLine()
-  @IsString()
+  @IfGiven(IsMultiLine(), IsString())
   notes?: string;
 
   /** Admins only; ignored otherwise. `""` removes the certificate (and gives a package's use back). */
-  @Optional()
-  @IsString()
+  @IfGiven(IsString())
   certificate?: string;
 }

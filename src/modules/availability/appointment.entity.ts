@@ -1,14 +1,11 @@
-import { Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
+import { Column, Entity, Index } from 'typeorm';
+import { BusyRow } from './busy-row.entity';
 
 /**
- * A booked appointment. This is the part the slot engine reads (where and when it keeps a calendar
- * busy); booking adds the client's side. In availability, not in appointments, because availability
- * reads it (busy time, seats taken) and sits below appointments, which books, changes and lists it.
- *
- * `busyFrom`/`busyUntil` are the time the appointment takes from its calendar: start minus the type's
- * padding before, end plus its padding after, as they were when it was booked. Availability reads a
- * calendar's appointments through `idx_appointments_calendar_busy`, bounded on both sides (see
- * MAX_BUSY_SPAN_MINUTES), so a day costs the same whatever the calendar's history.
+ * A booked appointment; in availability, which reads it (busy time, seats) below appointments.
+ * `busyFrom`/`busyUntil`: its time with the type's paddings when booked, read through
+ * `idx_appointments_calendar_busy` bounded on both sides (MAX_BUSY_SPAN_MINUTES): a day costs the
+ * same whatever the calendar's history.
  */
 @Entity('appointments')
 @Index('idx_appointments_calendar_busy', ['calendarId', 'busyFrom', 'busyUntil', 'canceled'])
@@ -16,36 +13,10 @@ import { Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
 @Index('idx_appointments_account_start', ['accountId', 'startsAt'])
 @Index('idx_appointments_account_email', ['accountId', 'email', 'startsAt'])
 @Index('idx_appointments_type_start', ['appointmentTypeId', 'startsAt'])
-export class Appointment {
-  @PrimaryGeneratedColumn({ type: 'int', unsigned: true })
-  id!: number;
-
-  @Column({ name: 'account_id', type: 'int', unsigned: true })
-  accountId!: number;
-
-  @Column({ name: 'appointment_type_id', type: 'int', unsigned: true })
-  appointmentTypeId!: number;
-
-  @Column({ name: 'calendar_id', type: 'int', unsigned: true })
-  calendarId!: number;
-
-  /** The class session it takes a seat of; null for a service. */
-  @Column({ name: 'class_id', type: 'int', unsigned: true, nullable: true })
-  classId!: number | null;
-
-  /** UTC. */
-  @Column({ name: 'starts_at', type: 'datetime', precision: 3 })
-  startsAt!: Date;
-
+export class Appointment extends BusyRow {
   /** UTC: start plus the duration and the addons' durations. */
   @Column({ name: 'ends_at', type: 'datetime', precision: 3 })
   endsAt!: Date;
-
-  @Column({ name: 'busy_from', type: 'datetime', precision: 3 })
-  busyFrom!: Date;
-
-  @Column({ name: 'busy_until', type: 'datetime', precision: 3 })
-  busyUntil!: Date;
 
   /** A canceled appointment frees its time and its seat. */
   @Column({ type: 'boolean', default: false })
@@ -111,10 +82,7 @@ export class Appointment {
   @Column({ name: 'scheduled_by', type: 'varchar', length: 254, nullable: true })
   scheduledBy!: string | null;
 
-  /**
-   * The iCalendar SEQUENCE of its event (the e-mail's .ics, the calendar feed): raised by every
-   * reschedule and cancel, so that a client's calendar replaces the copy it holds (RFC 5546).
-   */
+  /** The iCalendar SEQUENCE (RFC 5546): raised by a move or cancel, so calendars replace theirs. */
   @Column({ type: 'int', unsigned: true, default: 0 })
   sequence!: number;
 

@@ -13,10 +13,9 @@ export type AnsweringAccount = Pick<
 >;
 
 /**
- * Every part of a `/times` question that its answer depends on, with the account and the settings
- * of it the answer reads: a pod whose principal still has the settings as they were (a change it
- * has not heard of yet, or missed: within AUTH_CACHE_TTL_MS) keeps its answers apart from those of
- * the settings as they are (JSON: no two questions share a key, whatever their strings hold).
+ * Every part of a `/times` question its answer depends on, with the account's settings it reads: a
+ * pod whose principal still has old settings (a change not heard of yet, within AUTH_CACHE_TTL_MS)
+ * keeps its answers apart (JSON: no two questions share a key, whatever their strings hold).
  */
 export function timesKey(account: AnsweringAccount, query: AvailableTimesRequest): string {
   return JSON.stringify([
@@ -34,17 +33,14 @@ export function timesKey(account: AnsweringAccount, query: AvailableTimesRequest
 }
 
 /**
- * The last instant (epoch ms) at which `/times` gives the same `starts` (ascending) for `day` while
- * the data it read stays as it was; `now` when the clock alone may change them sooner than anyone
- * can tell:
+ * The last instant at which `/times` gives the same `starts` (ascending) for `day` while its data
+ * stays as it was; `now` when the clock alone may change them sooner than anyone can tell:
  * - a class's seats count live holds, which expire: not kept;
- * - a service whose calendars ever had a slot hold (BusyKind.holds; the client pages hold each
- *   time chosen), or that booking limits apply to (they count live holds too): not kept, a hold
- *   expiring frees its time;
+ * - a service whose calendars ever had a hold (BusyKind.holds; the pages hold each time chosen), or
+ *   with booking limits (they count live holds): not kept, an expiring hold frees its time;
  * - a day not wholly within the maximum advance gains times as the clock moves: not kept;
- * - otherwise the clock only takes times away, at the minimum notice: the answer is the same until
- *   its first time is less than the notice away. No time (or no calendar offering the type): the
- *   same until the data changes.
+ * - otherwise the clock only takes times away, at the minimum notice: the same until the first time
+ *   is less than the notice away; with no time (or calendar), the same until the data changes.
  */
 export function timesValidUntil(
   ctx: SlotContext,

@@ -34,7 +34,6 @@ import { ApiErrors } from '../../common/openapi/api-errors';
 export class AvailabilityController {
   constructor(private readonly queries: QueryBus) {}
 
-  /** The dates of a month with at least one bookable time. */
   @Get('dates')
   @ApiOperation({ summary: 'The dates of a month with at least one bookable time' })
   @ApiView(AVAILABLE_DATE, { list: true })
@@ -46,7 +45,6 @@ export class AvailabilityController {
     return this.queries.execute(new AvailableDatesQuery(principal.account, request));
   }
 
-  /** The bookable times of a date. */
   @Get('times')
   @ApiOperation({ summary: 'The bookable times of a date' })
   @ApiView(AVAILABLE_TIME, { list: true })
@@ -58,7 +56,6 @@ export class AvailabilityController {
     return this.queries.execute(new AvailableTimesQuery(principal.account, request));
   }
 
-  /** The sessions of class types, with their free seats. */
   @Get('classes')
   @ApiAvailableClasses()
   classes(
@@ -68,7 +65,6 @@ export class AvailabilityController {
     return this.queries.execute(new AvailableClassesQuery(principal.account, request));
   }
 
-  /** One time (an object) or several (an array), each answered with `valid` and a `reason`. */
   @Post('check-times')
   @HttpCode(200)
   @ApiOperation({
@@ -78,9 +74,7 @@ export class AvailabilityController {
       'the `reason` POST /appointments would give.',
   })
   @ApiBody({
-    schema: {
-      oneOf: [TIME_TO_CHECK, { type: 'array', minItems: 1, items: TIME_TO_CHECK }],
-    },
+    schema: { oneOf: [TIME_TO_CHECK, { type: 'array', minItems: 1, items: TIME_TO_CHECK }] },
   })
   @ApiView(CHECKED_TIME, { list: true })
   checkTimes(

@@ -1,11 +1,7 @@
-import { InvalidAttributeError } from '../../common/errors/domain-error';
+import { AttributeError, InvalidAttributeError } from '../../common/errors/domain-error';
 import type { Unavailable } from './slot-engine';
 
-/*
- * The errors of availability's questions and of blocks, with the contract's codes. Booking gives the
- * same ones for the same faults (a time it cannot take), from here; a parameter either lacks is
- * common/http's RequiredParameterError.
- */
+/* The errors of availability and blocks, with the contract's codes (booking's too, for a time). */
 
 /** A datetime that cannot be read (for an admin, also a local time that a DST change skips). */
 export { InvalidDatetimeError } from '../../common/time/time.errors';
@@ -25,43 +21,35 @@ export class NotAvailableError extends InvalidAttributeError {
 }
 
 /** No calendar of the type can take the time (asked without a calendar). */
-export class NoAvailableCalendarError extends InvalidAttributeError {
-  constructor() {
-    super('no_available_calendar', 'We could not find an available calendar.');
-  }
-}
+export class NoAvailableCalendarError extends AttributeError(
+  'no_available_calendar',
+  () => 'We could not find an available calendar.',
+) {}
 
 /** An addon of the account that the type is not offered with. */
-export class AddonNotOfferedError extends InvalidAttributeError {
-  constructor(addonId: number, typeId: number) {
-    super(
-      'invalid_addon',
-      `The addon "${addonId}" is not offered with appointment type "${typeId}".`,
-    );
-  }
-}
+export class AddonNotOfferedError extends AttributeError(
+  'invalid_addon',
+  (addonId: number, typeId: number) =>
+    `The addon "${addonId}" is not offered with appointment type "${typeId}".`,
+) {}
 
 /** `/availability/classes` asked about a type that is a service. */
-export class NotAClassError extends InvalidAttributeError {
-  constructor(typeId: number) {
-    super('invalid_appointment_type', `The appointment type "${typeId}" is not a class.`);
-  }
-}
+export class NotAClassError extends AttributeError(
+  'invalid_appointment_type',
+  (typeId: number) => `The appointment type "${typeId}" is not a class.`,
+) {}
 
 /** More items in one `POST /availability/check-times` than it checks. */
-export class TooManyTimesError extends InvalidAttributeError {
-  constructor(max: number) {
-    super('bad_request', `At most ${max} times can be checked at once.`);
-  }
-}
+export class TooManyTimesError extends AttributeError(
+  'bad_request',
+  (max: number) => `At most ${max} times can be checked at once.`,
+) {}
 
-export class InvalidMonthError extends InvalidAttributeError {
-  constructor(month: string) {
-    super('invalid_month', `The month "${month}" is invalid.`);
-  }
-}
+export class InvalidMonthError extends AttributeError(
+  'invalid_month',
+  (month: string) => `The month "${month}" is invalid.`,
+) {}
 
-/** The code of an invalid date names its parameter. */
 export type InvalidDateCode = 'invalid_date' | 'invalid_min_date' | 'invalid_max_date';
 
 /** A date (`YYYY-MM-DD`) that is no day of the calendar. */
@@ -72,11 +60,11 @@ export class InvalidDateError extends InvalidAttributeError {
 }
 
 /** A list's dates the wrong way round (blocks, appointments). */
-export class MaxDateBeforeMinDateError extends InvalidAttributeError {
-  constructor(minDate: string, maxDate: string) {
-    super('invalid_max_date', `The maxDate "${maxDate}" is before the minDate "${minDate}".`);
-  }
-}
+export class MaxDateBeforeMinDateError extends AttributeError(
+  'invalid_max_date',
+  (minDate: string, maxDate: string) =>
+    `The maxDate "${maxDate}" is before the minDate "${minDate}".`,
+) {}
 
 /** A block's `start` or `end` that is no moment a DATETIME column holds. */
 export class InvalidBlockDatetimeError extends InvalidAttributeError {

@@ -1,17 +1,14 @@
 import { Module } from '@nestjs/common';
+import { handlersOf } from '../../common/cqrs/handlers-of';
 import { AvailabilityController } from './availability.controller';
-import {
-  AvailableClassesHandler,
-  AvailableDatesHandler,
-  AvailableTimesHandler,
-  CheckTimesHandler,
-} from './availability.queries';
-import { CreateBlockHandler, DeleteBlockHandler } from './block.commands';
-import { GetBlockHandler, ListBlocksHandler } from './block.queries';
+import * as availabilityQueries from './availability.queries';
+import * as blockCommands from './block.commands';
+import * as blockQueries from './block.queries';
 import { BlockRepository } from './block.repository';
 import { BlocksController } from './blocks.controller';
 import { busyTimeTables } from './busy-time.repository';
 import { CalendarLocks } from './calendar-locks.repository';
+import { SlotContexts } from './slot-context.repository';
 import { SlotPlacement } from './slot-placement';
 
 /** Which times can be booked: the slot engine's data, `/availability/*` and blocks. */
@@ -19,18 +16,12 @@ import { SlotPlacement } from './slot-placement';
   imports: [busyTimeTables],
   controllers: [AvailabilityController, BlocksController],
   providers: [
-    AvailableDatesHandler,
-    AvailableTimesHandler,
-    AvailableClassesHandler,
-    CheckTimesHandler,
     BlockRepository,
-    CreateBlockHandler,
-    DeleteBlockHandler,
-    ListBlocksHandler,
-    GetBlockHandler,
     CalendarLocks,
     SlotPlacement,
+    SlotContexts,
+    ...handlersOf(availabilityQueries, blockCommands, blockQueries),
   ],
-  exports: [CalendarLocks, SlotPlacement],
+  exports: [CalendarLocks, SlotPlacement, SlotContexts],
 })
 export class AvailabilityModule {}

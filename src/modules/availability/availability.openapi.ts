@@ -1,13 +1,16 @@
 import { applyDecorators } from '@nestjs/common';
-import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiQuery } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiOperation, ApiQuery } from '@nestjs/swagger';
 import { ApiErrors } from '../../common/openapi/api-errors';
 import { SUPPORTED_YEARS_RULE } from '../../common/time/calendar-dates';
-import { AvailableClass } from './availability.views';
+import { AVAILABLE_CLASS } from './availability.views';
+import { ApiView } from '../../common/openapi/view-schema';
 
 const query = (name: string, description: string, schema: Record<string, unknown>) =>
   ApiQuery({ name, required: false, description, schema });
 
 const DATE = { type: 'string', format: 'date', example: '2030-06-03' };
+const ID = { type: 'integer', minimum: 1 };
+const FLAG = { type: 'boolean', default: false };
 
 /** `GET /availability/classes`: every parameter the reference documents, with its semantics. */
 export const ApiAvailableClasses = () =>
@@ -23,20 +26,10 @@ export const ApiAvailableClasses = () =>
     query(
       'month',
       `The sessions of this month (\`YYYY-MM\`); it wins over \`minDate\` and \`maxDate\`. ${SUPPORTED_YEARS_RULE}`,
-      {
-        type: 'string',
-        pattern: '^\\d{4}-\\d{2}$',
-        example: '2030-06',
-      },
+      { type: 'string', pattern: '^\\d{4}-\\d{2}$', example: '2030-06' },
     ),
-    query('appointmentTypeID', "This class type's sessions (default: every class type's).", {
-      type: 'integer',
-      minimum: 1,
-    }),
-    query('calendarID', "This calendar's sessions (default: every calendar's).", {
-      type: 'integer',
-      minimum: 1,
-    }),
+    query('appointmentTypeID', "This class type's sessions (default: every class type's).", ID),
+    query('calendarID', "This calendar's sessions (default: every calendar's).", ID),
     query(
       'minDate',
       `The first day (inclusive), unless \`month\` is given. ${SUPPORTED_YEARS_RULE}`,
@@ -51,16 +44,13 @@ export const ApiAvailableClasses = () =>
       type: 'string',
       example: 'America/New_York',
     }),
-    query('includeUnavailable', 'Also the full sessions and those no longer bookable.', {
-      type: 'boolean',
-      default: false,
-    }),
+    query('includeUnavailable', 'Also the full sessions and those no longer bookable.', FLAG),
     query(
       'includePrivate',
       'Also the sessions of private class types (left out otherwise, even when the type is named).',
-      { type: 'boolean', default: false },
+      FLAG,
     ),
-    ApiOkResponse({ type: AvailableClass, isArray: true }),
+    ApiView(AVAILABLE_CLASS, { list: true, description: 'OK' }),
     ApiErrors({
       400: [
         'invalid_month',

@@ -16,12 +16,11 @@ import type {
   AvailableTime,
   CheckedTime,
 } from './availability.views';
-import { AvailableSlots } from './available-slots';
+import { AvailableSlots, type DatesWithTimes } from './available-slots';
 
 /*
- * `/availability/*` (AvailableSlots), read where ReadReplicas sends an informative read: on a
- * serving replica unless the account wrote within the read-your-writes window. What they answer
- * only informs: a booking checks again, under its calendar locks, on the primary (SlotPlacement).
+ * `/availability/*` (AvailableSlots), read where ReadReplicas sends an informative read (a replica,
+ * unless the account wrote lately): a booking checks again under its locks, on the primary.
  */
 
 /** A question of the account's (the principal's, as authenticated), answered as of `now`. */
@@ -46,6 +45,26 @@ export class AvailableDatesHandler implements IQueryHandler<AvailableDatesQuery>
 
   execute({ account, request, now }: AvailableDatesQuery): Promise<AvailableDate[]> {
     return this.reads.read(account.id, (m) => new AvailableSlots(m).dates(account, request, now));
+  }
+}
+
+/**
+ * The scheduling page's date step: the month's dates and one day's times, from one read of the
+ * data (what `AvailableDatesQuery` and `AvailableTimesQuery` answer, without a second read).
+ */
+export class AvailableDatesWithTimesQuery extends AvailabilityQuery<
+  AvailableDatesRequest & { date: string },
+  DatesWithTimes
+> {}
+
+@QueryHandler(AvailableDatesWithTimesQuery)
+export class AvailableDatesWithTimesHandler implements IQueryHandler<AvailableDatesWithTimesQuery> {
+  constructor(private readonly reads: ReadReplicas) {}
+
+  execute({ account, request, now }: AvailableDatesWithTimesQuery): Promise<DatesWithTimes> {
+    return this.reads.read(account.id, (m) =>
+      new AvailableSlots(m).datesWithTimes(account, request, now),
+    );
   }
 }
 

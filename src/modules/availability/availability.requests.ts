@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsArray, IsBoolean, IsDefined, IsInt, IsString, Min } from 'class-validator';
-import { BooleanQuery, Optional } from '../../common/http/attributes';
+import { BooleanQuery, IfGiven } from '../../common/http/attributes';
 import { SUPPORTED_YEARS_RULE } from '../../common/time/calendar-dates';
 import { IsId } from '../../common/http/id-attribute';
 import { IdList, IdQuery } from '../../common/http/id-list';
@@ -15,8 +15,7 @@ class SlotQuery {
   appointmentTypeID!: number;
 
   @IdQuery()
-  @Optional()
-  @IsId()
+  @IfGiven(IsId())
   calendarID?: number;
 
   /** The zone to show times and read dates in (checked by the service, to name the value). */
@@ -24,8 +23,7 @@ class SlotQuery {
     description: "An IANA zone to show times and read dates in; default: the calendar's.",
     example: 'America/New_York',
   })
-  @Optional()
-  @IsString()
+  @IfGiven(IsString())
   timezone?: string;
 
   @ApiPropertyOptional({
@@ -33,10 +31,7 @@ class SlotQuery {
       'Addons the booking would have (their minutes lengthen it): `addonIDs[]=3&addonIDs[]=4`, `addonIDs=3,4`.',
   })
   @IdList()
-  @Optional()
-  @Min(1, { each: true })
-  @IsInt({ each: true })
-  @IsArray()
+  @IfGiven(Min(1, { each: true }), IsInt({ each: true }), IsArray())
   addonIDs?: number[];
 }
 
@@ -65,48 +60,37 @@ export class AvailableTimesRequest extends SlotQuery {
 
   /** Appointments to leave out (a reschedule sees its own slot as free). */
   @IdList()
-  @Optional()
-  @Min(1, { each: true })
-  @IsInt({ each: true })
-  @IsArray()
+  @IfGiven(Min(1, { each: true }), IsInt({ each: true }), IsArray())
   ignoreAppointmentIDs?: number[];
 }
 
 export class AvailableClassesRequest {
   @IdQuery()
-  @Optional()
-  @IsId()
+  @IfGiven(IsId())
   appointmentTypeID?: number;
 
   @IdQuery()
-  @Optional()
-  @IsId()
+  @IfGiven(IsId())
   calendarID?: number;
 
-  @Optional()
-  @IsString()
+  @IfGiven(IsString())
   timezone?: string;
 
-  @Optional()
-  @IsString()
+  @IfGiven(IsString())
   month?: string;
 
-  @Optional()
-  @IsString()
+  @IfGiven(IsString())
   minDate?: string;
 
-  @Optional()
-  @IsString()
+  @IfGiven(IsString())
   maxDate?: string;
 
   @BooleanQuery()
-  @Optional()
-  @IsBoolean()
+  @IfGiven(IsBoolean())
   includeUnavailable?: boolean;
 
   /** Sessions of private class types too (left out otherwise, even when the type is named). */
   @BooleanQuery()
-  @Optional()
-  @IsBoolean()
+  @IfGiven(IsBoolean())
   includePrivate?: boolean;
 }

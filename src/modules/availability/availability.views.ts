@@ -1,88 +1,61 @@
-import { ApiProperty } from '@nestjs/swagger';
 import {
+  bool,
+  classViewSchema,
   date,
+  field,
   datetime,
   flag,
   int,
   namedSchema,
+  num,
+  str,
   text,
   viewSchema,
+  type ViewType,
 } from '../../common/openapi/view-schema';
 import { SUPPORTED_YEARS_RULE } from '../../common/time/calendar-dates';
 
 /** `GET /availability/dates`. */
-export interface AvailableDate {
-  date: string;
-}
+export type AvailableDate = ViewType<typeof AVAILABLE_DATE>;
 
 /** `GET /availability/times`: a start, and how many calendars (or class seats) can take it. */
-export interface AvailableTime {
-  time: string;
-  slotsAvailable: number;
-}
+export type AvailableTime = ViewType<typeof AVAILABLE_TIME>;
 
 /** `GET /availability/classes`, as clients of the reference service know it. */
-export class AvailableClass {
-  @ApiProperty({ description: "The session's id.", example: 31 })
-  id!: number;
+export const AVAILABLE_CLASS = classViewSchema('AvailableClass', {
+  id: num(31, "The session's id."),
+  appointmentTypeID: num(12),
+  calendarID: num(7),
+  name: str('Yoga', "The session's name (its type's, unless named)."),
+  time: str(
+    '2030-06-03T07:00:00-0400',
+    "`YYYY-MM-DDThh:mm:ss+hhmm`, in `timezone` when asked, else the calendar's zone.",
+  ),
+  calendar: str('Studio', "The calendar's name."),
+  duration: num(60, 'Minutes.'),
+  isSeries: bool(false, 'Sessions here are single dates, never part of a recurring series.'),
+  slots: num(8, "Seats: the type's classSize."),
+  slotsAvailable: num(3, 'Seats left.'),
+});
 
-  @ApiProperty({ example: 12 })
-  appointmentTypeID!: number;
-
-  @ApiProperty({ example: 7 })
-  calendarID!: number;
-
-  @ApiProperty({ description: "The session's name (its type's, unless named).", example: 'Yoga' })
-  name!: string;
-
-  @ApiProperty({
-    description: "`YYYY-MM-DDThh:mm:ss+hhmm`, in `timezone` when asked, else the calendar's zone.",
-    example: '2030-06-03T07:00:00-0400',
-  })
-  time!: string;
-
-  @ApiProperty({ description: "The calendar's name.", example: 'Studio' })
-  calendar!: string;
-
-  @ApiProperty({ description: 'Minutes.', example: 60 })
-  duration!: number;
-
-  @ApiProperty({
-    description: 'Sessions here are single dates, never part of a recurring series.',
-    example: false,
-  })
-  isSeries!: boolean;
-
-  @ApiProperty({ description: "Seats: the type's classSize.", example: 8 })
-  slots!: number;
-
-  @ApiProperty({ description: 'Seats left.', example: 3 })
-  slotsAvailable!: number;
-}
+export type AvailableClass = ViewType<typeof AVAILABLE_CLASS>;
 
 /** `POST /availability/check-times`: the item as asked, and whether booking it would succeed. */
-export interface CheckedTime {
-  datetime?: unknown;
-  appointmentTypeID?: unknown;
-  calendarID?: unknown;
-  addonIDs?: unknown;
-  valid: boolean;
-  /** The `error` code POST /appointments would give. */
-  reason?: string;
-}
+export type CheckedTime = ViewType<typeof CHECKED_TIME>;
 
-export const AVAILABLE_DATE = viewSchema<AvailableDate>('AvailableDate', {
+export const AVAILABLE_DATE = viewSchema('AvailableDate', {
   date: date('2030-06-03', 'A date with at least one bookable time.'),
 });
 
-export const AVAILABLE_TIME = viewSchema<AvailableTime>('AvailableTime', {
+export const AVAILABLE_TIME = viewSchema('AvailableTime', {
   time: datetime('2030-06-03T10:15:00-0400', "In `timezone` when asked, else the calendar's zone."),
   slotsAvailable: int(1, 'Calendars (or class seats) that can take it.'),
 });
 
-const echoed = (description: string) => ({ description: `${description}, as asked.` });
+const echoed = (description: string) =>
+  field<unknown>({ description: `${description}, as asked.` });
 
-export const CHECKED_TIME = viewSchema<CheckedTime>(
+export const CHECKED_TIME = viewSchema(
   'CheckedTime',
   {
     datetime: echoed('The time'),

@@ -2,7 +2,6 @@ import type { EntityManager } from 'typeorm';
 import { DomainError, shown } from '../../common/errors/domain-error';
 import { toIdList } from '../../common/http/id-list';
 import { formatInZone, parseDatetime } from '../../common/time/datetimes';
-import { MINUTE } from '../../common/time/durations';
 import { type Account, assertTimezone } from '../accounts';
 import type { AppointmentType, Calendar, ClassSession } from '../catalog';
 import type {
@@ -24,6 +23,7 @@ import type {
   CheckedTime,
 } from './availability.views';
 import { limitFilter } from './booking-limits';
+import { busyAround } from './busy-time';
 import { readBusyTime, readSeatsTaken } from './busy-time.repository';
 import {
   liveCalendars,
@@ -49,6 +49,16 @@ import { slotRequestOf } from './slot-request';
 import { type Unavailable, checkSession, freeStarts } from './slot-engine';
 import { type Span, zoneClock } from './working-time';
 
+/** The scheduling page's date step: a month's dates and one day's times, and what they are of. */
+export interface DatesWithTimes {
+  dates: AvailableDate[];
+  times: AvailableTime[];
+  /** The type as the context read it, its calendars (ascending id) and its live addons. */
+  type: SlotType;
+  calendarIds: number[];
+  addonIds: number[];
+}
+
 /** At most this many times in one `POST /availability/check-times`. */
 export const MAX_CHECKED_TIMES = 100;
 
@@ -63,9 +73,9 @@ interface OpenSession {
 }
 
 /**
- * `/availability/*`: the slot engine fed with a type's calendars and their busy time. Dates and
- * times are read and shown in the `timezone` asked for, else the calendar's (when one is asked for,
- * or the type has one), else the account's.
+ * `/availability/*`: the slot engine fed with a type's calendars and busy time. Dates and times are
+ * in the `timezone` asked for, else the calendar's (one asked for, or the type's one), else the
+ * account's.
  */
 export class AvailableSlots {
   /** On the primary, or on a replica (see availability.queries.ts). */
@@ -76,25 +86,67 @@ export class AvailableSlots {
     query: AvailableDatesRequest,
     now = Date.now(),
   ): Promise<AvailableDate[]> {
+    const { zone, month, counts } = await this.monthStarts(account, query, now);
+    return datesOf(zone, month, counts);
+  }
+
+  /**
+   * `dates` of the month and `times` of `date` (the scheduling page's date step) from one read of
+   * the context and busy time: a day of the month has the month's starts that fall on it. A date
+   * outside the month has its times read as `times` reads them.
+   */
+  async datesWithTimes(
+    account: Account,
+    query: AvailableDatesRequest & { date: string },
+    now = Date.now(),
+  ): Promise<DatesWithTimes> {
+    const { date, ...monthQuery } = query;
+    const { ctx, zone, month, counts } = await this.monthStarts(account, monthQuery, now, true);
+    const read = {
+      dates: datesOf(zone, month, counts),
+      type: ctx.type,
+      calendarIds: ctx.calendars.map((c) => c.id),
+      addonIds: ctx.addonIds ?? [],
+    };
+    const day = parseDay(date, zone);
+    if (day.from < month.from || day.until > month.until)
+      return { ...read, times: (await this.timedTimes(account, query, now)).answer };
+    const clock = zoneClock(zone, day.from, day.until);
+    const starts = [...counts.keys()]
+      .filter((start) => start >= day.from && start < day.until)
+      .sort((a, b) => a - b);
+    const times = starts.map((start) => ({
+      time: clock.format(start),
+      slotsAvailable: counts.get(start)!,
+    }));
+    return { ...read, times };
+  }
+
+  /**
+   * The month's free starts in the zone its dates are read in, each with how many calendars (or
+   * class seats) can take it: what `dates` and `datesWithTimes` answer from.
+   */
+  private async monthStarts(
+    account: Account,
+    query: AvailableDatesRequest,
+    now: number,
+    withAddonIds = false,
+  ): Promise<{ ctx: SlotContext; zone: string; month: Span; counts: Map<number, number> }> {
     const plan = planBusyRead(
       query,
       (zone) => parseMonth(query.month, zone),
       () => busySpanAround(anyZoneSpan(monthInUtc(query.month))),
     );
-    const ctx = await resolveSlotContext(this.manager, account, query, {
-      ...plan.read,
-      ignoreAppointmentIds: [],
-    });
+    const busy = { ...plan.read, ignoreAppointmentIds: [] };
+    const ctx = await resolveSlotContext(this.manager, account, query, busy, withAddonIds);
     const zone = displayZone(account, ctx, query.timezone);
     const month = plan.zone === zone ? plan.window! : parseMonth(query.month, zone);
     settleBusyRead(plan, ctx, zone, month, query.timezone !== undefined);
-    const starts =
+    const counts =
       ctx.type.kind === 'class'
-        ? (await this.sessions(ctx, month, now)).filter((s) => !s.unavailable).map(startOf)
-        : [...(await this.serviceStarts(ctx, month, now)).keys()];
-    const clock = zoneClock(zone, month.from, month.until);
-    const dates = new Set(starts.map((start) => clock.localDate(start)));
-    return [...dates].sort().map((date) => ({ date }));
+        ? seatCounts(await this.sessions(ctx, month, now))
+        : await this.serviceStarts(ctx, month, now);
+    return { ctx, zone, month, counts };
   }
 
   /** `times`, with until when the same data gives the same answer (see timesValidUntil). */
@@ -109,22 +161,15 @@ export class AvailableSlots {
       (zone) => parseDay(query.date, zone),
       () => busySpanAround(anyZoneSpan(dayInUtc(query.date))),
     );
-    const ctx = await resolveSlotContext(this.manager, account, query, {
-      ...plan.read,
-      ignoreAppointmentIds: ignore,
-    });
+    const busy = { ...plan.read, ignoreAppointmentIds: ignore };
+    const ctx = await resolveSlotContext(this.manager, account, query, busy);
     const zone = displayZone(account, ctx, query.timezone);
     const day = plan.zone === zone ? plan.window! : parseDay(query.date, zone);
     settleBusyRead(plan, ctx, zone, day, query.timezone !== undefined);
-    const counts = new Map<number, number>();
-    if (ctx.type.kind === 'class') {
-      for (const open of await this.sessions(ctx, day, now, ignore))
-        if (!open.unavailable)
-          counts.set(startOf(open), (counts.get(startOf(open)) ?? 0) + open.seats - open.taken);
-    } else {
-      for (const [start, calendars] of await this.serviceStarts(ctx, day, now, ignore))
-        counts.set(start, calendars);
-    }
+    const counts =
+      ctx.type.kind === 'class'
+        ? seatCounts(await this.sessions(ctx, day, now, ignore))
+        : await this.serviceStarts(ctx, day, now, ignore);
     const clock = zoneClock(zone, day.from, day.until);
     const starts = [...counts.keys()].sort((a, b) => a - b);
     return {
@@ -147,10 +192,9 @@ export class AvailableSlots {
     const types = (await this.classTypes(account, query.appointmentTypeID)).filter(
       (type) => query.includePrivate || !type.private,
     );
+    const named = query.calendarID === undefined ? undefined : [query.calendarID];
     const calendarIds =
-      query.calendarID === undefined
-        ? undefined
-        : (await namedCalendars(this.manager, account.id, [query.calendarID])).map((c) => c.id);
+      named && (await namedCalendars(this.manager, account.id, named)).map((c) => c.id);
     const open = await this.openSessions(account, types, calendarIds, range, now, []);
     return open
       .filter((s) => query.includeUnavailable || !s.unavailable)
@@ -200,11 +244,8 @@ export class AvailableSlots {
     const { appointmentTypeID, calendarID } = slotRequestOf(item);
     const addonIDs = toIdList(item.addonIDs);
     const addonIds = Array.isArray(addonIDs) ? addonIDs.filter((a) => typeof a === 'number') : [];
-    const ctx = await resolveSlotContext(this.manager, account, {
-      appointmentTypeID,
-      calendarID,
-      addonIDs: addonIds,
-    });
+    const request = { appointmentTypeID, calendarID, addonIDs: addonIds };
+    const ctx = await resolveSlotContext(this.manager, account, request);
     const zone = calendarID === undefined ? account.timezone : ctx.calendars[0].timezone;
     const text = shown(item.datetime);
     const parsed = parseDatetime(text, zone);
@@ -233,17 +274,9 @@ export class AvailableSlots {
     const counts = new Map<number, number>();
     if (!isOffered(ctx) || ctx.calendars.length === 0) return counts;
     const { rules } = ctx;
+    const ids = ctx.calendars.map((c) => c.id);
     const busy =
-      ctx.busy ??
-      (await readBusyTime(
-        this.manager,
-        ctx.calendars.map((c) => c.id),
-        {
-          from: window.from - rules.paddingBefore * MINUTE,
-          until: window.until + (rules.duration + rules.paddingAfter) * MINUTE,
-        },
-        ignore,
-      ));
+      ctx.busy ?? (await readBusyTime(this.manager, ids, busyAround(rules, window), ignore));
     const withinLimits = await limitFilter(this.manager, ctx, window);
     for (const calendar of ctx.calendars) {
       const schedule = scheduleOf(calendar, busy);
@@ -262,15 +295,8 @@ export class AvailableSlots {
     ignore: number[] = [],
   ): Promise<OpenSession[]> {
     if (!ctx.type.active || ctx.calendars.length === 0) return Promise.resolve([]);
-    return this.openSessions(
-      undefined,
-      [ctx.type],
-      ctx.calendars.map((c) => c.id),
-      window,
-      now,
-      ignore,
-      ctx,
-    );
+    const ids = ctx.calendars.map((c) => c.id);
+    return this.openSessions(undefined, [ctx.type], ids, window, now, ignore, ctx);
   }
 
   private async openSessions(
@@ -284,20 +310,13 @@ export class AvailableSlots {
   ): Promise<OpenSession[]> {
     if (types.length === 0 || calendarIds?.length === 0) return [];
     const manager = this.manager;
-    const sessions = await sessionsIn(
-      manager,
-      types.map((t) => t.id),
-      calendarIds,
-      window,
-    );
+    const typeIds = types.map((t) => t.id);
+    const sessions = await sessionsIn(manager, typeIds, calendarIds, window);
     if (sessions.length === 0) return [];
     const calendarsOf = [...new Set(sessions.map((s) => s.calendarId))];
     const calendars = new Map((await liveCalendars(manager, calendarsOf)).map((c) => [c.id, c]));
-    const taken = await readSeatsTaken(
-      manager,
-      sessions.map((s) => s.id),
-      ignore,
-    );
+    const sessionIds = sessions.map((s) => s.id);
+    const taken = await readSeatsTaken(manager, sessionIds, ignore);
     const typeById = new Map(types.map((t) => [t.id, t]));
     const open: OpenSession[] = [];
     for (const session of sessions) {
@@ -352,6 +371,22 @@ export class AvailableSlots {
 
 function startOf(open: OpenSession): number {
   return open.session.startsAt.getTime();
+}
+
+/** The local dates (in `zone`) of a month's starts, in order. */
+function datesOf(zone: string, month: Span, starts: Map<number, number>): AvailableDate[] {
+  const clock = zoneClock(zone, month.from, month.until);
+  const days = new Set<number>();
+  for (const start of starts.keys()) days.add(clock.dayOf(start));
+  return [...days].sort((a, b) => a - b).map((day) => ({ date: clock.dateOfDay(day) }));
+}
+
+/** The open sessions' starts, each with the seats left at it (summed over its calendars). */
+function seatCounts(open: OpenSession[]): Map<number, number> {
+  const counts = new Map<number, number>();
+  for (const s of open)
+    if (!s.unavailable) counts.set(startOf(s), (counts.get(startOf(s)) ?? 0) + s.seats - s.taken);
+  return counts;
 }
 
 function displayZone(account: Account, ctx: SlotContext, timezone: string | undefined): string {

@@ -1,5 +1,6 @@
-import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { UnitOfWork } from '../../common/database/unit-of-work';
+import { CommandHandler } from '@nestjs/cqrs';
+import { WriteHandler } from '../../common/cqrs/write-handler';
+import { AccountCommand, AccountItemAction } from '../../common/cqrs/account-messages';
 import { parseDatetime } from '../../common/time/datetimes';
 import { InvalidBlockDatetimeError, InvalidBlockTimeError } from './availability.errors';
 import { Block } from './block.entity';
@@ -7,24 +8,12 @@ import { BlockRepository } from './block.repository';
 import type { CreateBlockRequest } from './block.requests';
 import { type BlockView, toBlockView } from './block.view';
 
-export class CreateBlockCommand extends Command<BlockView> {
-  constructor(
-    readonly accountId: number,
-    readonly request: CreateBlockRequest,
-  ) {
-    super();
-  }
-}
+export class CreateBlockCommand extends AccountCommand<CreateBlockRequest, BlockView> {}
 
 @CommandHandler(CreateBlockCommand)
-export class CreateBlockHandler implements ICommandHandler<CreateBlockCommand> {
-  constructor(
-    private readonly unitOfWork: UnitOfWork,
-    private readonly blocks: BlockRepository,
-  ) {}
-
+export class CreateBlockHandler extends WriteHandler(BlockRepository) {
   async execute({ accountId, request }: CreateBlockCommand): Promise<BlockView> {
-    const [calendar] = await this.blocks.namedCalendars(accountId, [request.calendarID]);
+    const [calendar] = await this.rows.namedCalendars(accountId, [request.calendarID]);
     const startsAt = readDatetime('start', request.start, calendar.timezone);
     const endsAt = readDatetime('end', request.end, calendar.timezone);
     if (endsAt < startsAt) throw new InvalidBlockTimeError(request.start, request.end, 'before');
@@ -39,39 +28,25 @@ export class CreateBlockHandler implements ICommandHandler<CreateBlockCommand> {
       createdAt: new Date(),
     });
     return this.unitOfWork.run(accountId, async (tx) =>
-      toBlockView(await this.blocks.insert(tx, block), calendar),
+      toBlockView(await this.rows.insert(tx, block), calendar),
     );
   }
 }
 
-export class DeleteBlockCommand extends Command<void> {
-  constructor(
-    readonly accountId: number,
-    readonly id: number,
-  ) {
-    super();
-  }
-}
+/** A hard delete: nothing refers to a block. */
+export class DeleteBlockCommand extends AccountItemAction {}
 
 @CommandHandler(DeleteBlockCommand)
-export class DeleteBlockHandler implements ICommandHandler<DeleteBlockCommand> {
-  constructor(
-    private readonly unitOfWork: UnitOfWork,
-    private readonly blocks: BlockRepository,
-  ) {}
-
+export class DeleteBlockHandler extends WriteHandler(BlockRepository) {
   execute({ accountId, id }: DeleteBlockCommand): Promise<void> {
     return this.unitOfWork.run(accountId, async (tx) => {
-      const block = await this.blocks.find(accountId, id, { tx });
-      await this.blocks.delete(tx, block.id);
+      const block = await this.rows.find(accountId, id, { tx });
+      await this.rows.delete(tx, block.id);
     });
   }
 }
 
-/**
- * `value` as a moment, read in `zone` unless it carries an offset; of the years parseDatetime takes
- * (1900–2999), so that a far-off typo is refused rather than stored.
- */
+/** `value` in `zone` unless it has an offset; in 1900–2999, so a far-off typo is refused. */
 function readDatetime(attribute: 'start' | 'end', value: string, zone: string): Date {
   const parsed = parseDatetime(value, zone);
   if (parsed.kind !== 'moment') throw new InvalidBlockDatetimeError(attribute, value);

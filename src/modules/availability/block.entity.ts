@@ -1,16 +1,11 @@
-import { Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
+import { Column, Entity, Index } from 'typeorm';
+import { TenantEntity } from '../../common/database/tenant-entity';
 
 /** Time taken off a calendar (a holiday, a meeting): nothing can be booked over it. */
 @Entity('blocks')
 @Index('idx_blocks_calendar_end', ['calendarId', 'endsAt'])
 @Index('idx_blocks_account_start', ['accountId', 'startsAt'])
-export class Block {
-  @PrimaryGeneratedColumn({ type: 'int', unsigned: true })
-  id!: number;
-
-  @Column({ name: 'account_id', type: 'int', unsigned: true })
-  accountId!: number;
-
+export class Block extends TenantEntity {
   @Column({ name: 'calendar_id', type: 'int', unsigned: true })
   calendarId!: number;
 

@@ -1,4 +1,5 @@
 import { type IQueryHandler, Query, QueryHandler } from '@nestjs/cqrs';
+import { AccountItemQuery } from '../../common/cqrs/account-messages';
 import type { Account } from '../accounts';
 import { BlockRepository } from './block.repository';
 import { DEFAULT_BLOCK_LIST_MAX, type ListBlocksRequest } from './block.requests';
@@ -6,9 +7,8 @@ import { type BlockView, toBlockView } from './block.view';
 import { localDateBounds } from './query-spans';
 
 /**
- * The blocks that overlap `[minDate 00:00, maxDate + 1 00:00)`, earliest first. The dates are read
- * in the zone of the one calendar asked for, else in the account's. Blocks of deleted calendars
- * are left out (as the calendar is left out of every list).
+ * The blocks that overlap `[minDate 00:00, maxDate + 1 00:00)` (in the zone of the one calendar
+ * asked for, else the account's), earliest first; none of a deleted calendar.
  */
 export class ListBlocksQuery extends Query<BlockView[]> {
   constructor(
@@ -40,14 +40,7 @@ export class ListBlocksHandler implements IQueryHandler<ListBlocksQuery> {
   }
 }
 
-export class GetBlockQuery extends Query<BlockView> {
-  constructor(
-    readonly accountId: number,
-    readonly id: number,
-  ) {
-    super();
-  }
-}
+export class GetBlockQuery extends AccountItemQuery<BlockView> {}
 
 @QueryHandler(GetBlockQuery)
 export class GetBlockHandler implements IQueryHandler<GetBlockQuery> {

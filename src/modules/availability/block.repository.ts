@@ -1,18 +1,12 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, type EntityManager, In } from 'typeorm';
-import { TenantRepository } from '../../common/database/tenant-repository';
+import { type EntityManager, In } from 'typeorm';
+import { RepositoryOf } from '../../common/database/tenant-repository';
 import { BusyKind, Calendar, markBusyKind } from '../catalog';
 import { Block } from './block.entity';
 import { namedCalendars } from './slot-context.repository';
 
 @Injectable()
-export class BlockRepository extends TenantRepository<Block> {
-  constructor(@InjectDataSource() dataSource: DataSource) {
-    super(dataSource, Block);
-  }
-
-  /** The calendars a request names: live calendars of the account (`invalid_calendar`). */
+export class BlockRepository extends RepositoryOf(Block) {
   namedCalendars(accountId: number, ids: readonly number[]): Promise<Calendar[]> {
     return namedCalendars(this.dataSource.manager, accountId, ids);
   }
@@ -24,8 +18,8 @@ export class BlockRepository extends TenantRepository<Block> {
 
   /**
    * The account's blocks that overlap `[from, until)` (either open), earliest first, at most `max`:
-   * on the calendars given, else on any live calendar. The bounds use the indexes:
-   * (calendar_id, ends_at) when calendars are named, else (account_id, starts_at).
+   * on the calendars given, else on any live calendar. The bounds use the indexes: (calendar_id,
+   * ends_at) when calendars are named, else (account_id, starts_at).
    */
   overlapping(
     accountId: number,
@@ -54,7 +48,6 @@ export class BlockRepository extends TenantRepository<Block> {
     return this.save(block, tx);
   }
 
-  /** A hard delete: nothing refers to a block. */
   async delete(tx: EntityManager, id: number): Promise<void> {
     await this.rows(tx).delete({ id });
   }

@@ -6,19 +6,10 @@ import {
 } from '../../common/time/datetimes';
 import type { Calendar } from '../catalog';
 import type { Block } from './block.entity';
-import { datetime, id, text, viewSchema } from '../../common/openapi/view-schema';
+import { datetime, id, text, viewSchema, type ViewType } from '../../common/openapi/view-schema';
 
 /** A block as `GET /blocks` shows it, in its calendar's zone. */
-export interface BlockView {
-  id: number;
-  calendarID: number;
-  /** `2026-03-03T09:00:00-0500`. */
-  start: string;
-  end: string;
-  notes: string;
-  /** `March 3, 2026 9:00am - 10:30am`, or with both dates when it spans several days. */
-  description: string;
-}
+export type BlockView = ViewType<typeof BLOCK_VIEW>;
 
 export function toBlockView(block: Block, calendar: Calendar): BlockView {
   return {
@@ -32,8 +23,8 @@ export function toBlockView(block: Block, calendar: Calendar): BlockView {
 }
 
 /**
- * `March 3, 2026 9:00am - 10:30am` when both ends fall on one local date of `zone`, else
- * `March 3, 2026 9:00am - March 5, 2026 6:00pm` (the appointments' date and time formats).
+ * `March 3, 2026 9:00am - 10:30am` when both ends fall on one local date of `zone`, else `March 3,
+ * 2026 9:00am - March 5, 2026 6:00pm` (the appointments' date and time formats).
  */
 export function describeSpan(start: Date, end: Date, zone: string): string {
   const from = momentInZone(start, zone);
@@ -43,11 +34,12 @@ export function describeSpan(start: Date, end: Date, zone: string): string {
   return `${fromDate} ${formatClockTime(from)} - ${fromDate === untilDate ? '' : `${untilDate} `}${formatClockTime(until)}`;
 }
 
-export const BLOCK_VIEW = viewSchema<BlockView>('BlockView', {
+export const BLOCK_VIEW = viewSchema('BlockView', {
   id: id(8),
   calendarID: id(7),
   start: datetime('2030-06-03T09:00:00-0400'),
   end: datetime('2030-06-03T10:30:00-0400'),
   notes: text('Lunch'),
+  /** With both dates when it spans several days (describeSpan). */
   description: text('June 3, 2030 9:00am - 10:30am'),
 });

@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Post, Query } from '@nestjs/common';
-import { CommandBus, QueryBus } from '@nestjs/cqrs';
+import { BusController } from '../../common/cqrs/bus-controller';
 import { ApiBasicAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { IdParam } from '../../common/http/id-param';
 import { NUMERIC } from '../../common/http/route-catalog';
@@ -15,12 +15,7 @@ import { ApiErrors } from '../../common/openapi/api-errors';
 @ApiTags('availability')
 @ApiBasicAuth()
 @Controller('blocks')
-export class BlocksController {
-  constructor(
-    private readonly commands: CommandBus,
-    private readonly queries: QueryBus,
-  ) {}
-
+export class BlocksController extends BusController {
   @ApiOperation({ summary: 'List the blocks' })
   @ApiView(BLOCK_VIEW, { list: true })
   @Get()

@@ -50,10 +50,7 @@ export async function lockType(tx: EntityManager, typeId: number): Promise<void>
   await queryPrepared(tx, 'SELECT id FROM appointment_types WHERE id = ? FOR UPDATE', [typeId]);
 }
 
-/**
- * The starts of live appointments and holds of a type or a calendar in `span`; without the
- * scheduling page's holds when `pageHolds` is false (what a day offers without them).
- */
+/** The starts of live appointments and holds of a type or calendar in `span` (`pageHolds`: too). */
 export async function startsIn(
   manager: EntityManager,
   column: 'appointment_type_id' | 'calendar_id',

@@ -3,23 +3,18 @@ import type { EntityManager } from 'typeorm';
 import { DAY } from '../../common/time/durations';
 import { countIn, lockType, startsIn } from './booking-limits.repository';
 import type { SlotCalendar, SlotContext } from './slot-context';
-import type { Span } from './working-time';
+import { type Span, kept } from './working-time';
 
 /*
- * Booking limits: at most `maxPerDay` live appointments a local day, and `maxPerWeek` an ISO week
- * (Monday 00:00 to the next Monday, the same everywhere, whatever the account's locale), of an
- * appointment type and of a calendar. Days and weeks are those of the booked calendar's zone: a type
- * booked on calendars of two zones counts each booking in its own calendar's day. Live slot holds
- * count as the appointments they hold for, so that a held time cannot take a day past its limit
- * when it is booked. Admin bookings are exempt (they are never checked) but count.
- *
- * Enforced twice, like the rest of availability: `/availability/*` leaves out the times of a full
- * day or week (limitFilter), and a client's booking or hold checks under its locks (withinLimits):
- * the calendar's row lock serializes the calendar's limit, the type's row (locked FOR UPDATE, only
- * when the type has a limit) serializes bookings of the type on different calendars.
+ * Booking limits: at most `maxPerDay` live appointments a local day and `maxPerWeek` an ISO week
+ * (from Monday 00:00, whatever the locale) of a type and of a calendar, each booking counted in its
+ * calendar's zone. Live holds count as their appointments (a held time booked cannot pass a limit);
+ * admin bookings are never checked, but count. Enforced twice: `/availability/*` leaves out a full
+ * day's or week's times (limitFilter); a client's booking or hold checks under its locks
+ * (withinLimits): the calendar's row lock serializes its limit, the type's row (locked FOR UPDATE
+ * when it has a limit) serializes its bookings on different calendars.
  */
 
-/** A type's or a calendar's limits. */
 export interface Limits {
   maxPerDay: number | null;
   maxPerWeek: number | null;
@@ -45,10 +40,7 @@ function fits(max: number | null, taken: number): boolean {
   return max === null || taken < max;
 }
 
-/**
- * What a limit's count leaves out: the booking client's own hold (it becomes the appointment), a
- * moved appointment itself (it leaves its old day).
- */
+/** What a count leaves out: the booking client's own hold, a moved appointment itself. */
 export interface LimitIgnores {
   holdId?: number;
   appointmentId?: number;
@@ -62,22 +54,13 @@ async function limitAllows(
   periods: { day: Span; week: Span },
   ignore: LimitIgnores,
 ): Promise<boolean> {
-  if (limits.maxPerDay !== null) {
-    const taken = await countIn(tx, of, id, periods.day, ignore);
-    if (!fits(limits.maxPerDay, taken)) return false;
-  }
-  if (limits.maxPerWeek !== null) {
-    const taken = await countIn(tx, of, id, periods.week, ignore);
-    if (!fits(limits.maxPerWeek, taken)) return false;
-  }
-  return true;
+  const full = async (max: number | null, period: Span) =>
+    max !== null && !fits(max, await countIn(tx, of, id, period, ignore));
+  if (await full(limits.maxPerDay, periods.day)) return false;
+  return !(await full(limits.maxPerWeek, periods.week));
 }
 
-/**
- * Under the calendars' locks: whether one more appointment of the context's type at `start` on
- * `calendar` stays within the type's and the calendar's limits (`ignore`: what the count leaves
- * out). Locks the type's row when it has a limit.
- */
+/** Under the locks: whether one more at `start` fits the limits (the type's row locked if any). */
 export async function withinLimits(
   tx: EntityManager,
   ctx: SlotContext,
@@ -94,11 +77,7 @@ export async function withinLimits(
   return limitAllows(tx, 'calendar', calendar.id, calendar, periods, ignore);
 }
 
-/**
- * For `/availability/*` over starts in `window`: a test of whether a start of `type` on one of
- * `calendars` is within the type's and the calendar's limits, or null when none has any (nothing
- * is read then).
- */
+/** For `/availability/*` over `window`: whether a start fits the limits; null if there are none. */
 export async function limitFilter(
   manager: EntityManager,
   { type, calendars }: { type: Limits & { id: number }; calendars: SlotCalendar[] },
@@ -109,15 +88,12 @@ export async function limitFilter(
   if (!hasLimits(type) && limited.length === 0) return null;
   // A week around each end of the window covers the weeks its starts fall in, in any zone.
   const span = { from: window.from - 8 * DAY, until: window.until + 8 * DAY };
-  const typeStarts = hasLimits(type)
-    ? await startsIn(manager, 'appointment_type_id', type.id, span, pageHolds)
-    : [];
+  const starts = (of: 'appointment_type_id' | 'calendar_id', id: number) =>
+    startsIn(manager, of, id, span, pageHolds);
+  const typeStarts = hasLimits(type) ? await starts('appointment_type_id', type.id) : [];
   const calendarStarts = new Map<number, number[]>();
   for (const calendar of limited)
-    calendarStarts.set(
-      calendar.id,
-      await startsIn(manager, 'calendar_id', calendar.id, span, pageHolds),
-    );
+    calendarStarts.set(calendar.id, await starts('calendar_id', calendar.id));
   const within = (limits: Limits, starts: number[], periods: { day: Span; week: Span }) =>
     fits(limits.maxPerDay, countStarts(starts, periods.day)) &&
     fits(limits.maxPerWeek, countStarts(starts, periods.week));
@@ -125,13 +101,8 @@ export async function limitFilter(
   return (calendar, start) => {
     const periods = limitPeriods(start, calendar.timezone);
     const key = `${calendar.id}:${periods.day.from}`;
-    const known = memo.get(key);
-    if (known !== undefined) return known;
-    const ok =
-      within(type, typeStarts, periods) &&
-      within(calendar, calendarStarts.get(calendar.id) ?? [], periods);
-    memo.set(key, ok);
-    return ok;
+    const calendarLimits = () => within(calendar, calendarStarts.get(calendar.id) ?? [], periods);
+    return kept(memo, key, () => within(type, typeStarts, periods) && calendarLimits());
   };
 }
 

@@ -1,9 +1,10 @@
-import type { DataSource } from 'typeorm';
+import type { DataSource, EntityManager } from 'typeorm';
 import { DAY, MINUTE } from '../../common/time/durations';
 import { bookingInFlight, insertCalendar, readAfterCommit } from '../../../test/support/busy-rows';
 import { openTestDataSource } from '../../../test/support/test-data-source';
 import { MAX_BUSY_SPAN_MINUTES } from './busy-time';
 import { readBusyTime } from './busy-time.repository';
+import { BusyKind, markBusyKind } from '../catalog';
 import { lockCalendarReadingBusy } from './calendar-locks.repository';
 
 /**
@@ -91,7 +92,21 @@ describe('lockCalendarReadingBusy (MySQL)', () => {
     calendarId = await insertCalendar(dataSource.manager, 'Contended');
   });
 
-  afterEach(() => dataSource.query('DELETE FROM appointments WHERE calendar_id = ?', [calendarId]));
+  afterEach(async () => {
+    await dataSource.query('DELETE FROM appointments WHERE calendar_id = ?', [calendarId]);
+    await dataSource.query('DELETE FROM blocks WHERE calendar_id = ?', [calendarId]);
+    await dataSource.query('UPDATE calendars SET busy_kinds = 0 WHERE id = ?', [calendarId]);
+  });
+
+  /** A block over the window, written as availability's block writer does: the bit, then the row. */
+  const writeBlock = async (db: EntityManager, marked = true) => {
+    if (marked) await markBusyKind(db, BusyKind.blocks, calendarId, 1);
+    await db.query(
+      `INSERT INTO blocks (account_id, calendar_id, starts_at, ends_at, notes, created_at)
+       VALUES (1, ?, ?, ?, '', NOW(3))`,
+      [calendarId, new Date(window.from), new Date(window.until)],
+    );
+  };
 
   afterAll(async () => {
     await dataSource.query('DELETE FROM calendars WHERE id = ?', [calendarId]);
@@ -130,5 +145,35 @@ describe('lockCalendarReadingBusy (MySQL)', () => {
       await runner.rollbackTransaction();
       await runner.release();
     }
+  });
+
+  it('reads a kind of busy time the context did not know of, when the locked row has its bit', async () => {
+    await writeBlock(dataSource.manager);
+    const read = await dataSource.transaction((db) =>
+      lockCalendarReadingBusy(db, calendarId, window, [], undefined, 0),
+    );
+    expect(read).toEqual([window]);
+  });
+
+  it('reads a block committed with its bit while it waited for the lock, told of no kind', async () => {
+    const holder = dataSource.createQueryRunner();
+    await holder.startTransaction();
+    await writeBlock(holder.manager);
+    const read = await readAfterCommit(dataSource, holder, (db) =>
+      lockCalendarReadingBusy(db, calendarId, window, [], undefined, 0),
+    );
+    expect(read).toEqual([window]);
+  });
+
+  it('leaves out the kinds neither it nor the row has a bit of', async () => {
+    await writeBlock(dataSource.manager, false);
+    const read = await dataSource.transaction((db) =>
+      lockCalendarReadingBusy(db, calendarId, window, [], undefined, 0),
+    );
+    expect(read).toEqual([]);
+    const all = await dataSource.transaction((db) =>
+      lockCalendarReadingBusy(db, calendarId, window),
+    );
+    expect(all).toEqual([window]);
   });
 });

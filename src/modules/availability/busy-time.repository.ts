@@ -2,6 +2,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import type { EntityManager } from 'typeorm';
 import { queryPrepared } from '../../common/database/prepared';
 import { MINUTE } from '../../common/time/durations';
+import { ALL_BUSY_KINDS, BusyKind } from '../catalog';
 import { Appointment } from './appointment.entity';
 import { Block } from './block.entity';
 import {
@@ -23,54 +24,78 @@ const APPOINTMENTS_SUBQUERY = `(SELECT JSON_ARRAYAGG(JSON_ARRAY(a.busy_from, a.b
     WHERE a.calendar_id = c.id AND a.busy_from >= ? AND a.busy_from < ? AND a.busy_until > ?
       AND a.canceled = 0 AND a.id NOT IN (?))`;
 
-/** The other kinds' subqueries of BUSY_COLUMNS, each with its column. */
-const KIND_COLUMNS: { name: string; subquery: string }[] = [
+/** How many of busyParameters' values the appointments' subquery takes (the first ones). */
+const APPOINTMENT_PARAMETERS = 4;
+
+/** The other kinds' subqueries of BUSY_COLUMNS, each with its column, its bit and its values. */
+const KIND_COLUMNS: { kind: BusyKind; name: string; parameters: number; subquery: string }[] = [
   {
+    kind: BusyKind.blocks,
     name: 'blocks',
+    parameters: 2,
     subquery: `(SELECT JSON_ARRAYAGG(JSON_ARRAY(b.starts_at, b.ends_at)) FROM blocks b
     WHERE b.calendar_id = c.id AND b.ends_at > ? AND b.starts_at < ?)`,
   },
   {
+    kind: BusyKind.sessions,
     name: 'sessions',
+    parameters: 2,
     subquery: `(SELECT JSON_ARRAYAGG(JSON_ARRAY(s.starts_at, s.starts_at + INTERVAL st.duration MINUTE))
      FROM classes s JOIN appointment_types st ON st.id = s.appointment_type_id AND st.deleted_at IS NULL
     WHERE s.calendar_id = c.id AND s.starts_at >= ? AND s.starts_at < ?)`,
   },
   {
+    kind: BusyKind.holds,
     name: 'holds',
+    parameters: 5,
     subquery: `(SELECT JSON_ARRAYAGG(JSON_ARRAY(h.busy_from, h.busy_until)) FROM slot_holds h
     WHERE h.calendar_id = c.id AND h.busy_from >= ? AND h.busy_from < ? AND h.busy_until > ?
       AND h.expires_at > ? AND h.class_id IS NULL AND h.id <> ?)`,
   },
   {
+    kind: BusyKind.external,
     name: 'external',
+    parameters: 3,
     subquery: `(SELECT JSON_ARRAYAGG(JSON_ARRAY(x.starts_at, x.ends_at)) FROM external_busy_spans x
     WHERE x.calendar_id = c.id AND x.starts_at >= ? AND x.starts_at < ? AND x.ends_at > ?)`,
   },
 ];
 
 /**
- * The busy time of calendar `c`, as columns of any query over `calendars c`: JSON arrays of
- * `[from, until]`, each correlated on its own index. Non-canceled appointments (with their padding)
- * by (calendar_id, busy_from), bounded below by the longest busy span; blocks (which may be long: a
- * holiday) by (calendar_id, ends_at); sessions of live class types by (calendar_id, starts_at), a
- * class lasting at most a day and occupying its calendar for the type's duration. The parameters
- * are `busyParameters`'.
- *
- * Live slot holds of services (expiring after the `now` passed: the code's clock, as everywhere
- * stored times are compared) are busy as appointments are, on their own index; a class hold takes a
- * seat instead (readSeatsTaken). An expired hold is busy for nobody, swept or not.
+ * The busy time of calendar `c`, as columns of any query over `calendars c` (parameters:
+ * `busyParameters`'): JSON arrays of `[from, until]`, each on its own index. Non-canceled
+ * appointments (with padding) by (calendar_id, busy_from), bounded below by the longest busy span;
+ * blocks (a holiday may be long) by (calendar_id, ends_at); sessions of live class types by
+ * (calendar_id, starts_at), a class lasting at most a day and taking its type's duration. Live slot
+ * holds of services (expiring after the `now` passed: the code's clock, as everywhere) are busy as
+ * appointments are; a class hold takes a seat instead (readSeatsTaken). An expired hold is busy for
+ * nobody, swept or not.
  */
-export const BUSY_COLUMNS = `,
-  ${APPOINTMENTS_SUBQUERY} AS appointments${KIND_COLUMNS.map(
-    (k) => `,\n  ${k.subquery} AS ${k.name}`,
-  ).join('')}`;
+export const BUSY_COLUMNS = busyColumnsOf(ALL_BUSY_KINDS);
+
+/** BUSY_COLUMNS with the appointments and only the kinds of `kinds` (BusyKind bits). */
+export function busyColumnsOf(kinds: number): string {
+  return `,
+  ${APPOINTMENTS_SUBQUERY} AS appointments${KIND_COLUMNS.filter((k) => kinds & k.kind)
+    .map((k) => `,\n  ${k.subquery} AS ${k.name}`)
+    .join('')}`;
+}
+
+/** busyParameters' values for `busyColumnsOf(kinds)`. */
+export function busyKindParameters(kinds: number, parameters: unknown[]): unknown[] {
+  const taken = parameters.slice(0, APPOINTMENT_PARAMETERS);
+  let at = APPOINTMENT_PARAMETERS;
+  for (const k of KIND_COLUMNS) {
+    if (kinds & k.kind) taken.push(...parameters.slice(at, at + k.parameters));
+    at += k.parameters;
+  }
+  return taken;
+}
 
 /**
  * BUSY_COLUMNS' subqueries (same parameters, same order) as one column, `busy`: a JSON array of
- * their non-empty arrays. One column rather than five: each column of a result costs the client
- * its definition and its decoding on every run, empty or not (~45 µs of the five on an
- * /availability/times request).
+ * their non-empty arrays. Each column of a result costs the client its definition and decoding on
+ * every run, empty or not (~45 µs of five on an /availability/times request).
  */
 export const BUSY_LIST_COLUMN = `,
   CONCAT('[', CONCAT_WS(',', ${[APPOINTMENTS_SUBQUERY, ...KIND_COLUMNS.map((k) => k.subquery)].join(',\n    ')}), ']') AS busy`;
@@ -122,10 +147,7 @@ export async function readBusyTime(
   return busy;
 }
 
-/**
- * Seats taken in each session by non-canceled appointments (minus `ignoreAppointmentIds`) and by live
- * holds (minus `ignoreHoldId`, the booking client's own).
- */
+/** Seats taken in each session by non-canceled appointments and live holds (but those ignored). */
 export async function readSeatsTaken(
   manager: EntityManager,
   sessionIds: number[],

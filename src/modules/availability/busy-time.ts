@@ -6,16 +6,13 @@ import type { Span } from './working-time';
 export const MAX_APPOINTMENT_MINUTES = 1440;
 
 /**
- * The longest time an appointment keeps its calendar busy: its length and both paddings (each at
- * most a day). It bounds the lower side of the appointments read for a range, so that the read uses
+ * The longest an appointment keeps its calendar busy: its length and both paddings (each at most a
+ * day). It bounds below the appointments read for a range, so the read uses
  * `idx_appointments_calendar_busy` on both sides and costs what the range holds, not the history.
  */
 export const MAX_BUSY_SPAN_MINUTES = 3 * 1440;
 
-/**
- * The longest span of external busy time stored (calendar-sync cuts longer events into days), so
- * that its read is bounded on both sides of `idx_external_busy_calendar`, as appointments' is.
- */
+/** The longest external busy span stored (calendar-sync cuts longer events): reads are bounded. */
 export const MAX_EXTERNAL_SPAN_MINUTES = 1440;
 
 /** Busy time to read over `[from, until)`, leaving out some appointments (a reschedule's own). */
@@ -61,12 +58,17 @@ export function busyListSpansOf(row: Partial<BusyListColumn>): Span[] {
   return out;
 }
 
+/** The busy time that decides the starts in `window` of an appointment of these rules. */
+export function busyAround(rules: SlotRules, window: Span): Span {
+  return {
+    from: window.from - rules.paddingBefore * MINUTE,
+    until: window.until + (rules.duration + rules.paddingAfter) * MINUTE,
+  };
+}
+
 /** The busy time that decides whether an appointment of these rules can start at `start`. */
 export function busyWindow(rules: SlotRules, start: number): Span {
-  return {
-    from: start - rules.paddingBefore * MINUTE,
-    until: start + (rules.duration + rules.paddingAfter) * MINUTE,
-  };
+  return busyAround(rules, { from: start, until: start });
 }
 
 /** `[[from, until], …]` of UTC datetimes (`2031-01-01 09:00:00.000`) as spans. */
@@ -80,9 +82,8 @@ function spans(value: SpanList | undefined): Span[] {
 }
 
 /**
- * MySQL writes microseconds in JSON, MariaDB milliseconds: read to the millisecond. By the digits'
- * fixed places rather than Date.parse of a rebuilt string: two per busy span read, it was the
- * largest of /availability's own costs (a tenth of the profile at 10,000 appointments).
+ * MySQL writes microseconds in JSON, MariaDB milliseconds: read to the millisecond by the digits'
+ * places (Date.parse, twice per span, was /availability's largest cost).
  */
 export function utcMillis(datetime: string): number {
   if (datetime.length < 19 || datetime.charCodeAt(10) !== 32) return parsedMillis(datetime);

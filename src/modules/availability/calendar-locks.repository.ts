@@ -2,23 +2,28 @@ import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { queryPrepared } from '../../common/database/prepared';
 import { type BusyColumns, busySpansOf } from './busy-time';
-import { BUSY_COLUMNS, busyParameters, readBusyTime } from './busy-time.repository';
+import {
+  busyColumnsOf,
+  busyKindParameters,
+  busyParameters,
+  readBusyTime,
+} from './busy-time.repository';
+import { ALL_BUSY_KINDS } from '../catalog';
 import type { Span } from './working-time';
 
 /**
  * The one way a booking or a move locks calendars: whoever holds a calendar's lock is the only one
- * checking and writing its time. Calendar rows are locked in ascending id order, so that two
- * transactions never wait on each other in a cycle.
- *
- * Transactions run at READ COMMITTED (every connection's level, see useReadCommitted): busy time
- * read under the locks sees every booking committed before the locks were granted.
+ * checking and writing its time. Rows are locked in ascending id order, so that two transactions
+ * never wait on each other in a cycle. At READ COMMITTED (every connection's level, see
+ * useReadCommitted), busy time read under the locks sees every booking committed before they were
+ * granted.
  */
 @Injectable()
 export class CalendarLocks {
   /**
-   * Locks the calendars; with `busyDuring`, also reads their busy time then, under the locks. One
-   * calendar is locked and read in one statement (every client booking that names its calendar, or
-   * whose type has one); several are locked, then read.
+   * Locks the calendars; with `busyDuring`, also reads their busy time under the locks: one
+   * calendar in one statement, reading the kinds `busyKinds` says it may have
+   * (lockCalendarReadingBusy); several are locked, then read.
    */
   async lock(
     tx: EntityManager,
@@ -26,10 +31,12 @@ export class CalendarLocks {
     busyDuring?: Span,
     /** The hold of the client who books with its token: not busy for them. */
     ignoreHoldId?: number,
+    /** The calendars' BusyKind bits as read before the lock (the slot context's); all if absent. */
+    busyKinds?: number,
   ): Promise<Map<number, Span[]> | undefined> {
     if (busyDuring && calendarIds.length === 1) {
       const [id] = calendarIds;
-      const busy = await lockCalendarReadingBusy(tx, id, busyDuring, [], ignoreHoldId);
+      const busy = await lockCalendarReadingBusy(tx, id, busyDuring, [], ignoreHoldId, busyKinds);
       return new Map([[id, busy ?? []]]);
     }
     const ids = [...new Set(calendarIds)].sort((a, b) => a - b);
@@ -43,8 +50,8 @@ export class CalendarLocks {
 }
 
 /**
- * Locks one calendar's row FOR UPDATE and reads its busy time during `window` in the same statement:
- * one round trip where locking then `readBusyTime` take two. Undefined when there is no such row.
+ * Locks one calendar's row FOR UPDATE and reads its busy time during `window` in one statement (one
+ * round trip where locking then `readBusyTime` take two). Undefined when there is no such row.
  *
  * It sees every booking committed before the lock was granted, as a statement after the lock would:
  * the busy subqueries are correlated with the locked row, so they run once InnoDB has granted its
@@ -52,6 +59,16 @@ export class CalendarLocks {
  * of those subqueries. One calendar only: with several, the view opened for the first calendar
  * would serve the next ones, whose locks may be granted later. `busy-time.int-spec.ts` commits a
  * booking while this statement waits for its lock, and checks that the booking is read.
+ *
+ * The kinds of busy time read are `assumedKinds` (BusyKind bits; appointments always): each
+ * subquery in the text costs the database ~40 µs, over an empty table or not, and most calendars
+ * never have a block, a class, a hold or a synced calendar. Exact, with no retry: the statement
+ * also reads the row's `busy_kinds` under its lock. A writer of a kind sets its bit in its own
+ * transaction holding this row's lock (catalog's markBusyKind, always written), so every row of a
+ * kind committed before our lock was granted has its bit in what the locking read returns, and no
+ * writer of a kind can commit while we hold the lock. When that value has a bit `assumedKinds`
+ * lacked (a kind appeared since the context was read), the busy time is read again, whole, by a
+ * second statement under the lock already held; otherwise no kind left out can have a row.
  */
 export async function lockCalendarReadingBusy(
   tx: EntityManager,
@@ -59,12 +76,28 @@ export async function lockCalendarReadingBusy(
   window: Span,
   ignoreAppointmentIds: number[] = [],
   ignoreHoldId?: number,
+  assumedKinds = ALL_BUSY_KINDS,
 ): Promise<Span[] | undefined> {
-  const [row] = await queryPrepared<BusyColumns[]>(tx, LOCK_STATEMENT, [
-    ...busyParameters({ ...window, ignoreAppointmentIds, ignoreHoldId }),
-    calendarId,
-  ]);
-  return row && busySpansOf(row);
+  const request = { ...window, ignoreAppointmentIds, ignoreHoldId };
+  const [row] = await queryPrepared<(BusyColumns & { busyKinds: number })[]>(
+    tx,
+    lockStatement(assumedKinds),
+    [...busyKindParameters(assumedKinds, busyParameters(request)), calendarId],
+  );
+  if (!row) return undefined;
+  if ((Number(row.busyKinds) & ~assumedKinds) === 0) return busySpansOf(row);
+  const busy = await readBusyTime(tx, [calendarId], window, ignoreAppointmentIds, ignoreHoldId);
+  return busy.get(calendarId) ?? [];
 }
 
-const LOCK_STATEMENT = `SELECT c.id ${BUSY_COLUMNS} FROM calendars c WHERE c.id = ? FOR UPDATE`;
+/** The lock statement of each combination of BusyKind bits (at most 16), built once. */
+const lockStatements = new Map<number, string>();
+
+function lockStatement(kinds: number): string {
+  let text = lockStatements.get(kinds);
+  if (text === undefined) {
+    text = `SELECT c.id, c.busy_kinds AS busyKinds ${busyColumnsOf(kinds)} FROM calendars c WHERE c.id = ? FOR UPDATE`;
+    lockStatements.set(kinds, text);
+  }
+  return text;
+}

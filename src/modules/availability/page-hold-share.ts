@@ -1,6 +1,6 @@
 import type { EntityManager } from 'typeorm';
-import { MINUTE } from '../../common/time/durations';
 import { limitFilter } from './booking-limits';
+import { busyAround } from './busy-time';
 import { readBusyTime } from './busy-time.repository';
 import { classDayShare, pageHoldSpans } from './slot-hold.repository';
 import { type SlotContext, isOffered, scheduleOf } from './slot-context';
@@ -14,17 +14,14 @@ export interface DayShare {
 }
 
 /**
- * The share of a local day (of `start`, in `zone`: the one the client is shown) that the scheduling
- * page's live holds take from the context's type, measured as `/availability/times` measures the day:
- *
- * - a service: `offered` is how many distinct start times the day would offer with no page hold (their
- *   busy time and their count towards the booking limits left out), `taken` how many of those it does
- *   not offer now. A long type on a short grid loses several starts to one hold: counting starts, not
- *   holds or minutes, is what keeps the day bookable.
- * - a class: `offered` is the seats of the day's sessions, `taken` the seats page holds take.
- *
- * Read in the hold's transaction, after the hold is written and under the account's hold row (every
- * hold writes it first: see CreateSlotHoldHandler), so the new hold counts and no other is written meanwhile.
+ * The share of a local day (of `start`, in the client's `zone`) that the scheduling page's live
+ * holds take from the context's type, as `/availability/times` measures the day:
+ * - a service: `offered`, the distinct starts the day offers with no page hold (their busy time and
+ *   counts left out); `taken`, how many of those it does not offer now (a long type on a short grid
+ *   loses several starts to one hold: counting starts keeps the day bookable).
+ * - a class: `offered`, the seats of the day's sessions; `taken`, the seats page holds take.
+ * Read in the hold's transaction, after the hold is written, under the account's hold row (every
+ * hold writes it first: CreateSlotHoldHandler): the new hold counts, no other is written meanwhile.
  */
 export async function pageHoldDayShare(
   tx: EntityManager,
@@ -39,10 +36,7 @@ export async function pageHoldDayShare(
   if (ctx.type.kind === 'class') return classDayShare(tx, ctx.type, calendarIds, day, now);
   if (!isOffered(ctx) || calendarIds.length === 0) return { offered: 0, taken: 0 };
   const { rules } = ctx;
-  const read = {
-    from: day.from - rules.paddingBefore * MINUTE,
-    until: day.until + (rules.duration + rules.paddingAfter) * MINUTE,
-  };
+  const read = busyAround(rules, day);
   const busy = await readBusyTime(tx, calendarIds, read);
   const pageHolds = await pageHoldSpans(tx, ctx.type.accountId, calendarIds, read, now);
   const withoutPageHolds = withoutSpans(busy, pageHolds);
@@ -66,11 +60,7 @@ export function withinDayShare(share: DayShare, percent: number): boolean {
   return share.taken * 100 <= share.offered * percent;
 }
 
-/**
- * `busy` without one span equal to each of `removed` (per calendar): the busy read holds every live
- * hold's span once, so taking one equal span per page hold leaves the rest (an appointment of the same
- * span, say) in place.
- */
+/** `busy` without one span equal to each of `removed` (an appointment of the same span stays). */
 function withoutSpans(
   busy: Map<number, Span[]>,
   removed: Map<number, Span[]>,

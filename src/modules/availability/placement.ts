@@ -1,5 +1,5 @@
 import type { EntityManager } from 'typeorm';
-import { withinLimits } from './booking-limits';
+import { type LimitIgnores, withinLimits } from './booking-limits';
 import { readSeatsTaken } from './busy-time.repository';
 import { sessionAt } from './slot-context.repository';
 import { type SlotCalendar, type SlotContext, scheduleOf } from './slot-context';
@@ -7,10 +7,7 @@ import { NotAvailableError } from './availability.errors';
 import { type SlotRules, advanceWindow, checkSession, checkStart } from './slot-engine';
 import type { Span } from './working-time';
 
-/*
- * Where a booking or a move goes, asked under the calendars' locks so that the answer holds until
- * the commit.
- */
+/* Where a booking or a move goes, asked under the calendars' locks (it holds to the commit). */
 
 /** Refuses a start outside the type's advance window (`datetime` as the client sent it). */
 export function assertInAdvanceWindow(
@@ -30,10 +27,7 @@ export interface Placement {
   classId: number | null;
 }
 
-/**
- * Where an admin books or moves an appointment: on the calendar named (the context's one), in the
- * class session it has then, if any (an admin may book outside the sessions).
- */
+/** An admin's booking or move: on the calendar named, in its class session then if any. */
 export async function adminPlacement(
   tx: EntityManager,
   ctx: SlotContext,
@@ -48,26 +42,28 @@ export async function adminPlacement(
 /**
  * The first calendar (ascending id) that can take `start`, read under the calendars' locks: for a
  * service, by the slot engine on `busy` (read with the locks); for a class, a session with a free
- * seat (live holds take seats); either within the booking limits. `ignoreHoldId`: the booking
- * client's own hold, which neither takes a seat nor counts toward a limit for them.
+ * seat (live holds take seats); either within the booking limits. `ignore`: the booking client's
+ * own hold, or a moved appointment itself, which neither takes a seat nor counts toward a limit.
  */
 export async function freeCalendar(
   tx: EntityManager,
   ctx: SlotContext,
   start: number,
   busy: Map<number, Span[]> | undefined,
-  ignoreHoldId?: number,
+  ignore: LimitIgnores = {},
+  now = Date.now(),
 ): Promise<Placement | null> {
-  const now = Date.now();
   if (ctx.type.kind === 'class') {
+    const ignoreAppointments = ignore.appointmentId === undefined ? [] : [ignore.appointmentId];
     for (const calendar of ctx.calendars) {
       const session = await sessionAt(tx, ctx.type.id, calendar.id, start);
       if (!session) continue;
-      const taken = (await readSeatsTaken(tx, [session.id], [], ignoreHoldId)).get(session.id) ?? 0;
+      const seatsTaken = await readSeatsTaken(tx, [session.id], ignoreAppointments, ignore.holdId);
+      const taken = seatsTaken.get(session.id) ?? 0;
       const seats = ctx.type.classSize ?? 0;
       if (
         checkSession({ start, seats, taken }, ctx.rules, now) === null &&
-        (await withinLimits(tx, ctx, calendar, start, { holdId: ignoreHoldId }))
+        (await withinLimits(tx, ctx, calendar, start, ignore))
       )
         return { calendar, classId: session.id };
     }
@@ -78,7 +74,7 @@ export async function freeCalendar(
     const schedule = scheduleOf(calendar, busy);
     if (
       checkStart(schedule, ctx.rules, start, now) === null &&
-      (await withinLimits(tx, ctx, calendar, start, { holdId: ignoreHoldId }))
+      (await withinLimits(tx, ctx, calendar, start, ignore))
     )
       return { calendar, classId: null };
   }

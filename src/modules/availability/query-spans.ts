@@ -1,6 +1,7 @@
 import { DateTime } from 'luxon';
-import { isCalendarDate, isCalendarMonth } from '../../common/time/calendar-dates';
-import { HOUR } from '../../common/time/durations';
+import { isCalendarDate, isCalendarMonth, utcMidnightOf } from '../../common/time/calendar-dates';
+import { DAY, HOUR, MINUTE } from '../../common/time/durations';
+import { isValidTimezone } from '../../common/time/zones';
 import type { Account } from '../accounts';
 import type { AvailableClassesRequest } from './availability.requests';
 import {
@@ -10,19 +11,11 @@ import {
   MaxDateBeforeMinDateError,
 } from './availability.errors';
 import { advanceWindow } from './slot-engine';
-import { type Span, nextDate, startOfLocalDate } from './working-time';
+import { type Span, nextDate, startOfLocalDate, zoneClock } from './working-time';
 
-/*
- * The spans of real time that queries ask about (a month, a day, the sessions listed, a list's
- * dates), read in the zone they are asked in.
- */
+/* The spans of real time queries ask about (a month, a day, a list's dates), in a zone. */
 
-/**
- * The real time that a list's `minDate` to `maxDate` (inclusive, local dates in `zone`) covers, for
- * the lists of blocks and of appointments; 400 when they are the wrong way round. The dates are
- * calendar dates of the supported years (their validators: isCalendarDate), so the bounds are
- * instants a DATETIME compares with.
- */
+/** The real time a list's `minDate` to `maxDate` (inclusive, in `zone`) covers; 400 if reversed. */
 export function localDateBounds(
   zone: string,
   { minDate, maxDate }: { minDate?: string; maxDate?: string },
@@ -50,19 +43,38 @@ export function anyZoneSpan(utc: Span): Span {
   return { from: utc.from - 14 * HOUR, until: utc.until + 14 * HOUR };
 }
 
-/** `YYYY-MM` → the month's span in `zone`. */
 export function parseMonth(value: string, zone: string): Span {
   if (!isCalendarMonth(value)) throw new InvalidMonthError(value);
+  // An unknown zone is the caller's to refuse (assertTimezone): this reads only known ones.
+  if (!isValidTimezone(zone)) throw new InvalidMonthError(value);
+  const index = Number(value.slice(0, 4)) * 12 + Number(value.slice(5, 7));
+  const next = `${Math.floor(index / 12)}-${String((index % 12) + 1).padStart(2, '0')}-01`;
+  const from = steadyMidnight(zone, `${value}-01`);
+  const until = steadyMidnight(zone, next);
+  if (from !== undefined && until !== undefined) return { from, until };
   const start = DateTime.fromObject(
     { year: Number(value.slice(0, 4)), month: Number(value.slice(5, 7)), day: 1 },
     { zone },
   );
-  // An unknown zone is the caller's to refuse (assertTimezone): this reads only known ones.
   if (!start.isValid) throw new InvalidMonthError(value);
   return { from: start.toMillis(), until: start.plus({ months: 1 }).toMillis() };
 }
 
-/** `YYYY-MM-DD` → the day's span in `zone`. */
+/**
+ * The date's midnight in `zone` by arithmetic (the zone's kept clock, no `Intl` formatting: the
+ * month's dates read two on every request) when the offset holds a day either side of it; then it
+ * is the one luxon gives. Undefined near an offset change, left to luxon (its rule for a midnight
+ * that a change skips or repeats).
+ */
+function steadyMidnight(zone: string, date: string): number | undefined {
+  const midnight = utcMidnightOf(date);
+  const around = zoneClock(zone, midnight - DAY, midnight + DAY).segmentsWithin(
+    midnight - DAY,
+    midnight + DAY,
+  );
+  return around.length === 1 ? midnight - around[0].offset * MINUTE : undefined;
+}
+
 export function parseDay(
   value: string,
   zone: string,
@@ -73,10 +85,9 @@ export function parseDay(
 }
 
 /**
- * The sessions `/availability/classes` lists: the month asked for (it wins over `minDate` and
- * `maxDate`, as the reference documents them: "over-ridden by month"; they are still checked), else
- * `minDate` to `maxDate` (inclusive); without any of them, from now to the account's booking
- * horizon, and from `minDate` to the horizon seen from it.
+ * The sessions `/availability/classes` lists: the month asked for (the reference: `minDate` and
+ * `maxDate` are "over-ridden by month", still checked), else `minDate` to `maxDate` (inclusive),
+ * from now by default, to the booking horizon seen from `minDate` (or now) by default.
  */
 export function classRange(
   query: AvailableClassesRequest,

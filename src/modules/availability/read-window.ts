@@ -5,14 +5,11 @@ import type { Span } from './working-time';
 import { BoundedMap } from '../../common/cache/bounded-map';
 
 /*
- * How much busy time /availability/times and /dates read. The busy read goes in the context query
- * (one round trip), before the type's paddings and the zone the date is read in are known; read for
- * any of them, a day costs four days of appointments, a month its neighbours' week: on a full
- * calendar, rows that grow with its history. So the read is planned from what the last question
- * about the same type and calendar found (its zone and how far its busy time reaches around a
- * start), and checked once the context is known: when the plan did not cover what the answer
- * needs (the type or calendar changed since, or nothing was known yet), the busy time is read
- * again for exactly that (readBusyTime), so a stale hint costs a round trip, never a wrong answer.
+ * How much busy time /availability/times and /dates read with the context (one round trip), before
+ * the type's paddings and zone are known (for any of them, a day costs four days of appointments):
+ * planned from what the last question about the type and calendar found (zone, reach around a
+ * start) and checked once the context is known; a plan short of what the answer needs is read again
+ * for exactly that (readBusyTime): a stale hint costs a round trip, never a wrong answer.
  */
 
 interface Hint {
@@ -23,9 +20,9 @@ interface Hint {
   after: number;
 }
 
+/** Bounded: cleared when full (a hint only saves a round trip). */
 const MAX_HINTS = 10_000;
 const hints = new BoundedMap<string, Hint>(MAX_HINTS);
-/** Bounded: cleared when full (a hint only saves a round trip). */
 
 export interface BusyReadPlan {
   key: string;
@@ -37,9 +34,8 @@ export interface BusyReadPlan {
 }
 
 /**
- * The busy time to read for a question about `typeId` (and `calendarId`) over the local date or
- * month `parse` reads in a zone (undefined when the value is not one: it is refused later);
- * `wide` gives what to read when nothing is known (any zone, any type).
+ * The busy time to read for a question about a type (and calendar) over the date or month `parse`
+ * reads in a zone (undefined for an invalid one, refused later); `wide`: when nothing is known.
  */
 export function planBusyRead(
   request: { appointmentTypeID: number; calendarID?: number; timezone?: string },
@@ -65,10 +61,7 @@ export function planBusyRead(
   return { key, read: around(window, hint.before, hint.after), zone, window };
 }
 
-/**
- * Once the context is known: keeps the busy time read with it only if it covers what starts in
- * `window` need (else serviceStarts reads it), and remembers the zone and reach for next time.
- */
+/** Keeps the busy time read only if it covers `window`'s starts; remembers zone and reach. */
 export function settleBusyRead(
   plan: BusyReadPlan,
   ctx: SlotContext,

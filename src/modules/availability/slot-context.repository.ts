@@ -1,4 +1,6 @@
-import { type EntityManager, In, IsNull } from 'typeorm';
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, type EntityManager, In, IsNull } from 'typeorm';
 import { BoundedMap } from '../../common/cache/bounded-map';
 import { queryPrepared } from '../../common/database/prepared';
 import { findReferenced } from '../../common/database/tenant-rows';
@@ -20,15 +22,13 @@ import { AddonNotOfferedError } from './availability.errors';
 import { type BusyListColumn, type BusyRequest, busyListSpansOf } from './busy-time';
 import { BUSY_LIST_COLUMN, busyParameters } from './busy-time.repository';
 import type { SlotCalendar, SlotContext, SlotRequest, SlotType } from './slot-context';
-import type { Span } from './working-time';
+import { type BookedSlot, heldSlot } from './slot-holds';
+import { type Span, kept } from './working-time';
 
-/*
- * What availability reads of the catalog: a request's type with its calendars and addons (the slot
- * context), class sessions, the calendars they are on, class types, calendars a request names.
- */
+/* What availability reads of the catalog: the slot context, sessions, calendars, class types. */
 
 /** A row of the context query: the type, and one calendar (or none) with whether it offers it. */
-export interface ContextRow extends Partial<BusyListColumn> {
+interface ContextRow extends Partial<BusyListColumn> {
   id: number;
   accountId: number;
   name: string;
@@ -60,6 +60,8 @@ export interface ContextRow extends Partial<BusyListColumn> {
   /** The calendar's BusyKind bits (catalog's calendar-busy-kinds.ts). */
   calendarBusyKinds: number | null;
   offered: number | null;
+  /** With `withAddonIds`: the type's live addons (ADDON_IDS_COLUMN). */
+  addonIds?: string | Buffer | null;
 }
 
 const TYPE_COLUMNS = `t.id, t.account_id AS accountId, t.name, t.category, t.active, t.kind, t.duration,
@@ -68,34 +70,14 @@ const TYPE_COLUMNS = `t.id, t.account_id AS accountId, t.name, t.category, t.act
   t.max_days_in_advance AS maxDaysInAdvance, t.price_cents AS priceCents, t.deleted_at AS deletedAt,
   t.max_per_day AS maxPerDay, t.max_per_week AS maxPerWeek,
   EXISTS (SELECT 1 FROM appointment_type_forms f WHERE f.appointment_type_id = t.id) AS hasForms`;
-export const CALENDAR_COLUMNS = `c.id AS calendarId, c.account_id AS calendarAccountId,
+const CALENDAR_COLUMNS = `c.id AS calendarId, c.account_id AS calendarAccountId,
   c.name AS calendarName, c.timezone AS calendarTimezone, c.location AS calendarLocation,
   c.hours AS calendarHours,
   c.overrides AS calendarOverrides, c.deleted_at AS calendarDeletedAt,
   c.max_per_day AS calendarMaxPerDay, c.max_per_week AS calendarMaxPerWeek,
   c.busy_kinds AS calendarBusyKinds`;
 
-/**
- * Resolves a request's type, calendar and addons: 400 with the contract's codes for what does not
- * exist (or was deleted), 403 for another account's, 400 for a calendar or addon the type is not
- * offered with. The type's rules win over the account's. The type and its calendars come in one
- * query (this runs on every availability request and every booking).
- */
-export async function resolveSlotContext(
-  manager: EntityManager,
-  account: Account,
-  request: SlotRequest,
-  /** Busy time to read in the same query: one round trip instead of two on the hot path. */
-  busy?: BusyRequest,
-): Promise<SlotContext> {
-  const rows = await readContextRows(manager, request, busy);
-  return slotContextOf(manager, account, request, rows, busy !== undefined);
-}
-
-/**
- * The context query's texts, built once: a text built per request is a new ~2 KB string that mysql2
- * hashes again to find its prepared statement.
- */
+/** The context query's texts, built once: mysql2 would hash a new ~2 KB text per request. */
 const contextSql = (busyColumns: string) => ({
   all: `SELECT ${TYPE_COLUMNS}, ${CALENDAR_COLUMNS}, 1 AS offered ${busyColumns}
            FROM appointment_types t
@@ -112,35 +94,41 @@ const contextSql = (busyColumns: string) => ({
              ON l.appointment_type_id = t.id AND l.calendar_id = c.id
           WHERE t.id = ?`,
 });
+/** The type's live addons, as `1,2,3` by id (null: none): what the scheduling page offers. */
+const ADDON_IDS_COLUMN = `,
+  (SELECT GROUP_CONCAT(a.addon_id ORDER BY a.addon_id) FROM appointment_type_addons a
+    JOIN addons x ON x.id = a.addon_id AND x.deleted_at IS NULL
+    WHERE a.appointment_type_id = t.id) AS addonIds`;
 const CONTEXT_SQL = contextSql('');
 const CONTEXT_WITH_BUSY_SQL = contextSql(BUSY_LIST_COLUMN);
+const CONTEXT_WITH_BUSY_AND_ADDONS_SQL = contextSql(BUSY_LIST_COLUMN + ADDON_IDS_COLUMN);
 
-/** The rows resolveSlotContext reads: the type, with each of its calendars (or the one named). */
-export function readContextRows(
-  manager: EntityManager,
-  request: SlotRequest,
-  busy?: BusyRequest,
-): Promise<ContextRow[]> {
-  const typeId = request.appointmentTypeID;
-  const calendarId = request.calendarID;
-  // The busy columns come before the WHERE clause: their parameters come first.
-  const sql = busy ? CONTEXT_WITH_BUSY_SQL : CONTEXT_SQL;
-  const busyParams = busy ? busyParameters(busy) : [];
-  return calendarId === undefined
-    ? queryPrepared<ContextRow[]>(manager, sql.all, [...busyParams, typeId])
-    : queryPrepared<ContextRow[]>(manager, sql.named, [...busyParams, calendarId, typeId]);
-}
-
-/** The context of `rows` (readContextRows'), checked against the account and the request. */
-export async function slotContextOf(
+/**
+ * Resolves a request's type, calendar and addons: 400 with the contract's codes for what does not
+ * exist (or was deleted) or is not offered with the type, 403 for another account's. The type's
+ * rules win over the account's. The type and its calendars come in one query (the hot path).
+ */
+export async function resolveSlotContext(
   manager: EntityManager,
   account: Account,
   request: SlotRequest,
-  rows: ContextRow[],
-  withBusy = false,
+  /** Busy time to read in the same query: one round trip instead of two on the hot path. */
+  busy?: BusyRequest,
+  /** With busy time: the type's live addons too (SlotContext.addonIds), for the scheduling page. */
+  withAddonIds = false,
 ): Promise<SlotContext> {
   const typeId = request.appointmentTypeID;
   const calendarId = request.calendarID;
+  // The busy columns come before the WHERE clause: their parameters come first.
+  const sql = busy
+    ? withAddonIds
+      ? CONTEXT_WITH_BUSY_AND_ADDONS_SQL
+      : CONTEXT_WITH_BUSY_SQL
+    : CONTEXT_SQL;
+  const busyParams = busy ? busyParameters(busy) : [];
+  const rows = await (calendarId === undefined
+    ? queryPrepared<ContextRow[]>(manager, sql.all, [...busyParams, typeId])
+    : queryPrepared<ContextRow[]>(manager, sql.named, [...busyParams, calendarId, typeId]));
   const first = rows[0];
   if (!first) throw new InvalidAppointmentTypeError(typeId);
   if (Number(first.accountId) !== account.id) throw new ForbiddenError();
@@ -152,11 +140,10 @@ export async function slotContextOf(
     if (first.calendarId === null) throw new InvalidCalendarError(calendarId);
     if (Number(first.calendarAccountId) !== account.id) throw new ForbiddenError();
     if (first.calendarDeletedAt) throw new InvalidCalendarError(calendarId);
-    // The contract has one message for a calendar the type cannot be booked on: it does not exist
-    // for that type.
+    // A calendar the type cannot be booked on does not exist for it (the contract's one message).
     if (!Number(first.offered)) throw new InvalidCalendarError(calendarId);
   }
-  const busyTime = withBusy ? new Map<number, Span[]>() : undefined;
+  const busyTime = busy ? new Map<number, Span[]>() : undefined;
   let calendarsBusyKinds = 0;
   for (const row of rows) {
     if (row.calendarId === null) continue;
@@ -173,6 +160,7 @@ export async function slotContextOf(
     addons,
     busy: busyTime,
     calendarsBusyKinds,
+    ...(busy && withAddonIds ? { addonIds: idList(first.addonIds ?? null) } : {}),
     rules: {
       duration,
       paddingBefore: type.paddingBefore,
@@ -184,7 +172,25 @@ export async function slotContextOf(
   };
 }
 
-export function toSlotType(row: ContextRow): SlotType {
+/** A booking's or a move's reads before its transaction (slot context, hold), on the primary. */
+@Injectable()
+export class SlotContexts {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  resolve(account: Account, request: SlotRequest): Promise<SlotContext> {
+    return resolveSlotContext(this.dataSource.manager, account, request);
+  }
+
+  /** The live hold booked with `token` (see heldSlot). */
+  hold(accountId: number, token: string | undefined, booked: BookedSlot) {
+    return heldSlot(this.dataSource.manager, accountId, token, booked);
+  }
+}
+
+const idList = (list: string | Buffer | null): number[] =>
+  list === null ? [] : String(list).split(',').map(Number);
+
+function toSlotType(row: ContextRow): SlotType {
   return {
     id: Number(row.id),
     accountId: Number(row.accountId),
@@ -193,12 +199,12 @@ export function toSlotType(row: ContextRow): SlotType {
     active: Boolean(Number(row.active)),
     kind: row.kind,
     duration: Number(row.duration),
-    classSize: row.classSize === null ? null : Number(row.classSize),
+    classSize: nullableNumber(row.classSize),
     paddingBefore: Number(row.paddingBefore),
     paddingAfter: Number(row.paddingAfter),
-    slotInterval: row.slotInterval === null ? null : Number(row.slotInterval),
-    minHoursInAdvance: row.minHoursInAdvance === null ? null : Number(row.minHoursInAdvance),
-    maxDaysInAdvance: row.maxDaysInAdvance === null ? null : Number(row.maxDaysInAdvance),
+    slotInterval: nullableNumber(row.slotInterval),
+    minHoursInAdvance: nullableNumber(row.minHoursInAdvance),
+    maxDaysInAdvance: nullableNumber(row.maxDaysInAdvance),
     priceCents: Number(row.priceCents),
     maxPerDay: nullableNumber(row.maxPerDay),
     maxPerWeek: nullableNumber(row.maxPerWeek),
@@ -206,7 +212,7 @@ export function toSlotType(row: ContextRow): SlotType {
   };
 }
 
-export function toSlotCalendar(row: ContextRow): SlotCalendar {
+function toSlotCalendar(row: ContextRow): SlotCalendar {
   return {
     id: Number(row.calendarId),
     name: row.calendarName!,
@@ -219,23 +225,13 @@ export function toSlotCalendar(row: ContextRow): SlotCalendar {
   };
 }
 
-/**
- * A calendar's hours and overrides come as JSON text (MariaDB) on every availability request and
- * booking; the same few texts each time. Each distinct text is parsed once and its value shared:
- * nothing mutates a calendar's hours or overrides (the engine only reads them).
- * Bounded (a miss only costs a parse).
- */
+/** Hours and overrides come as the same few JSON texts: each parsed once and shared (read only). */
 const MAX_PARSED_TEXTS = 2_000;
 const parsedTexts = new BoundedMap<string, unknown>(MAX_PARSED_TEXTS);
 
 function parsedOnce<T>(value: string | T | null): T {
   if (typeof value !== 'string') return value as T;
-  let parsed = parsedTexts.get(value);
-  if (parsed === undefined) {
-    parsed = JSON.parse(value) as unknown;
-    parsedTexts.set(value, parsed);
-  }
-  return parsed as T;
+  return kept(parsedTexts, value, () => JSON.parse(value) as unknown) as T;
 }
 
 function nullableNumber(value: number | string | null): number | null {
@@ -248,13 +244,8 @@ async function offeredAddons(
   type: SlotType,
   addonIds: number[],
 ): Promise<Addon[]> {
-  const addons = await findReferenced(
-    manager,
-    Addon,
-    account.id,
-    addonIds,
-    (id: number | string) => new InvalidAddonError(id),
-  );
+  const missing = (id: number | string) => new InvalidAddonError(id);
+  const addons = await findReferenced(manager, Addon, account.id, addonIds, missing);
   if (addons.length === 0) return [];
   const linked: { addonId: number }[] = await manager.query(
     'SELECT addon_id AS addonId FROM appointment_type_addons WHERE appointment_type_id = ? AND addon_id IN (?)',
@@ -280,7 +271,7 @@ export function sessionAt(
   });
 }
 
-/** The sessions of these types (on these calendars, or any) starting in `window`, earliest first. */
+/** The sessions of these types (on these calendars, or any) starting in `window`, by start. */
 export function sessionsIn(
   manager: EntityManager,
   typeIds: number[],
@@ -300,12 +291,10 @@ export function sessionsIn(
     .getMany();
 }
 
-/** The live calendars of these ids. */
 export function liveCalendars(manager: EntityManager, ids: number[]): Promise<Calendar[]> {
   return manager.find(Calendar, { where: { id: In(ids), deletedAt: IsNull() } });
 }
 
-/** The account's live class types. */
 export function liveClassTypes(
   manager: EntityManager,
   accountId: number,
@@ -321,14 +310,8 @@ export async function namedType(
   accountId: number,
   id: number,
 ): Promise<AppointmentType> {
-  const [type] = await findReferenced(
-    manager,
-    AppointmentType,
-    accountId,
-    [id],
-    (id: number | string) => new InvalidAppointmentTypeError(id),
-  );
-  return type;
+  const missing = (id: number | string) => new InvalidAppointmentTypeError(id);
+  return (await findReferenced(manager, AppointmentType, accountId, [id], missing))[0];
 }
 
 /** The calendars a request names: live calendars of the account (`invalid_calendar`). */
@@ -337,11 +320,5 @@ export function namedCalendars(
   accountId: number,
   ids: readonly number[],
 ): Promise<Calendar[]> {
-  return findReferenced(
-    manager,
-    Calendar,
-    accountId,
-    ids,
-    (id: number | string) => new InvalidCalendarError(id),
-  );
+  return findReferenced(manager, Calendar, accountId, ids, (id) => new InvalidCalendarError(id));
 }

@@ -58,11 +58,10 @@ export interface SlotContext {
   rules: SlotRules;
   /** The calendars' busy time over the span asked for with the context, by calendar id. */
   busy?: Map<number, Span[]>;
-  /**
-   * The BusyKind bits of any of `calendars` (what kinds of busy time they ever had), when read with
-   * them; unknown if absent.
-   */
+  /** The BusyKind bits of any of `calendars` (the kinds of busy time they ever had), if read. */
   calendarsBusyKinds?: number;
+  /** The type's live addons by id, if read (the scheduling page's date step). */
+  addonIds?: number[];
 }
 
 /** Whether the type is offered at all: not when inactive, or longer than a day with its addons. */
@@ -70,10 +69,7 @@ export function isOffered({ type, rules }: SlotContext): boolean {
   return type.active && rules.duration <= MAX_APPOINTMENT_MINUTES;
 }
 
-/**
- * What busy time to read for starts in `[from, until)` whatever the type: a day of padding before,
- * and after, the longest appointment and a day of padding.
- */
+/** The busy time to read for starts in `window` whatever the type (a day's padding each side). */
 export function busySpanAround(window: Span): Span {
   return {
     from: window.from - 1440 * MINUTE,

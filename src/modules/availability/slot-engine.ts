@@ -1,23 +1,18 @@
 import { DAY, HOUR, MINUTE } from '../../common/time/durations';
-import type { DateOverrides, WeeklyHours } from '../catalog';
-import { type Span, mergeSpans, nextDate, workingSpans, zoneClock } from './working-time';
+import { type DateOverrides, type WeeklyHours, intervalsOfDay } from '../catalog';
+import { type Span, mergeSpans, spansOfDay, zoneClock } from './working-time';
 
 /*
- * The slot engine: which start times a calendar can take, from its hours, overrides and busy time and
- * the appointment type's rules. Pure (no I/O, `now` given): `/availability/*` and booking both ask it,
- * so they cannot disagree.
+ * The slot engine: which starts a calendar can take, from its hours, overrides and busy time and
+ * the type's rules. Pure (`now` given): `/availability/*` and booking both ask it, so they agree.
  */
 
-/** A calendar as the engine sees it. */
 export interface CalendarSchedule {
   /** IANA zone of the hours and overrides. */
   zone: string;
   hours: WeeklyHours;
   overrides: DateOverrides;
-  /**
-   * Time already taken: non-canceled appointments (with their own padding), blocks, class sessions.
-   * Any order, may overlap.
-   */
+  /** Time taken (appointments with their padding, blocks, sessions, …), in any order. */
   busy: Span[];
 }
 
@@ -49,9 +44,9 @@ export function advanceWindow(
 }
 
 /**
- * The starts (epoch ms, ascending, distinct) the calendar can take inside `window`: on the grid of each
- * working span, the whole padded span `[start - paddingBefore, start + duration + paddingAfter)` inside
- * that working span and clear of busy time, within the advance window.
+ * The starts (ascending, distinct) the calendar can take in `window`, within the advance window: on
+ * each working span's grid, the padded span `[start - paddingBefore, start + duration +
+ * paddingAfter)` inside that working span and clear of busy time.
  */
 export function freeStarts(
   calendar: CalendarSchedule,
@@ -68,12 +63,13 @@ export function freeStarts(
   const before = rules.paddingBefore * MINUTE;
   const after = (rules.duration + rules.paddingAfter) * MINUTE;
   const starts: number[] = [];
-  // A start lies in a working span of its own local date: the dates from `from`'s to `until`'s.
+  // A start lies in a working span of its own local date: the days from `from`'s to `until`'s.
   const clock = zoneClock(calendar.zone, from, until);
-  const lastDate = clock.localDate(until - 1);
-  for (let date = clock.localDate(from); date <= lastDate; date = nextDate(date)) {
-    const { zone, hours, overrides } = calendar;
-    for (const span of workingSpans(zone, hours, overrides, date, clock)) {
+  const { hours, overrides } = calendar;
+  const lastDay = clock.dayOf(until - 1);
+  for (let day = clock.dayOf(from); day <= lastDay; day++) {
+    const intervals = intervalsOfDay(hours, overrides, clock.dateOfDay(day), day);
+    for (const span of spansOfDay(clock, intervals, day)) {
       for (let start = span.from; start + after <= span.until; start += step) {
         if (start < from || start >= until || start - before < span.from) continue;
         if (!overlapsAny(busy, start - before, start + after)) starts.push(start);
@@ -97,7 +93,6 @@ export function checkStart(
   return free.length === 1 ? null : 'not_available';
 }
 
-/** A class session as the engine sees it. */
 export interface SessionSeats {
   start: number;
   seats: number;
@@ -117,7 +112,7 @@ export function checkSession(
   return session.seats > session.taken ? null : 'not_available';
 }
 
-/** Merged busy spans are disjoint and sorted, so only the last one starting before `until` can overlap. */
+/** Merged spans are sorted and disjoint: only the last one starting before `until` may overlap. */
 function overlapsAny(busy: Span[], from: number, until: number): boolean {
   let low = 0;
   let high = busy.length;

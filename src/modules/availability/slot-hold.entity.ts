@@ -1,11 +1,11 @@
-import { Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
+import { Column, Entity, Index } from 'typeorm';
+import { BusyRow } from './busy-row.entity';
 
 /**
- * A time held for a client while they pay or fill in a form (`/slot-holds`). In availability, not in
- * the holds module, because a live hold is busy time: the busy check reads it as it reads
- * appointments (by calendar and `busyFrom`), and a class hold takes a seat as an appointment does.
- * It is live while `expiresAt` is after now; an expired row is busy for nobody (no job is needed for
- * a hold to end), and the worker's sweeper only deletes it.
+ * A time held for a client while they pay or fill in a form (`/slot-holds`). In availability, not
+ * in holds, because a live hold is busy time (read as appointments are) or takes a class seat. Live
+ * while `expiresAt` is after now: an expired row is busy for nobody, the worker's sweeper only
+ * deletes it.
  */
 @Entity('slot_holds')
 @Index('idx_slot_holds_token', ['tokenHash'], { unique: true })
@@ -14,34 +14,7 @@ import { Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
 @Index('idx_slot_holds_type_start', ['appointmentTypeId', 'startsAt'])
 @Index('idx_slot_holds_expiry', ['expiresAt'])
 @Index('idx_slot_holds_account_origin', ['accountId', 'origin', 'expiresAt'])
-export class SlotHold {
-  @PrimaryGeneratedColumn({ type: 'int', unsigned: true })
-  id!: number;
-
-  @Column({ name: 'account_id', type: 'int', unsigned: true })
-  accountId!: number;
-
-  @Column({ name: 'appointment_type_id', type: 'int', unsigned: true })
-  appointmentTypeId!: number;
-
-  @Column({ name: 'calendar_id', type: 'int', unsigned: true })
-  calendarId!: number;
-
-  /** The class session it takes a seat of; null for a service. */
-  @Column({ name: 'class_id', type: 'int', unsigned: true, nullable: true })
-  classId!: number | null;
-
-  /** UTC. */
-  @Column({ name: 'starts_at', type: 'datetime', precision: 3 })
-  startsAt!: Date;
-
-  /** The time it keeps its calendar busy: as the appointment it holds for would, padding included. */
-  @Column({ name: 'busy_from', type: 'datetime', precision: 3 })
-  busyFrom!: Date;
-
-  @Column({ name: 'busy_until', type: 'datetime', precision: 3 })
-  busyUntil!: Date;
-
+export class SlotHold extends BusyRow {
   @Column({ name: 'addon_ids', type: 'json' })
   addonIds!: number[];
 

@@ -4,7 +4,7 @@ import { MINUTE } from '../../common/time/durations';
 import { MAX_BUSY_SPAN_MINUTES } from './busy-time';
 import type { DayShare } from './page-hold-share';
 import type { SlotContext } from './slot-context';
-import type { Span } from './working-time';
+import { type Span, kept } from './working-time';
 
 /** What a booking reads of the hold it books. */
 interface HeldRow {
@@ -64,11 +64,9 @@ export async function pageHoldSpans(
     ],
   );
   const spans = new Map<number, Span[]>();
-  for (const row of rows) {
-    const id = Number(row.calendarId);
-    const list = spans.get(id) ?? [];
-    list.push({ from: new Date(row.busyFrom).getTime(), until: new Date(row.busyUntil).getTime() });
-    spans.set(id, list);
+  for (const { calendarId, busyFrom, busyUntil } of rows) {
+    const span = { from: new Date(busyFrom).getTime(), until: new Date(busyUntil).getTime() };
+    kept(spans, Number(calendarId), (): Span[] => []).push(span);
   }
   return spans;
 }
@@ -82,6 +80,7 @@ export async function classDayShare(
   now: number,
 ): Promise<DayShare> {
   if (calendarIds.length === 0) return { offered: 0, taken: 0 };
+  const sessions = [type.accountId, type.id, calendarIds, new Date(day.from), new Date(day.until)];
   const [row] = await queryPrepared<{ sessions: number | string; held: number | string }[]>(
     tx,
     `SELECT COUNT(*) AS sessions,
@@ -92,19 +91,7 @@ export async function classDayShare(
        FROM classes s
       WHERE s.account_id = ? AND s.appointment_type_id = ? AND s.calendar_id IN (?)
         AND s.starts_at >= ? AND s.starts_at < ?`,
-    [
-      type.accountId,
-      type.id,
-      calendarIds,
-      new Date(day.from),
-      new Date(day.until),
-      new Date(now),
-      type.accountId,
-      type.id,
-      calendarIds,
-      new Date(day.from),
-      new Date(day.until),
-    ],
+    [...sessions, new Date(now), ...sessions],
   );
   return { offered: Number(row.sessions) * (type.classSize ?? 0), taken: Number(row.held) };
 }

@@ -1,12 +1,11 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { EntityManager } from 'typeorm';
-import { InvalidAttributeError } from '../../common/errors/domain-error';
+import { AttributeError } from '../../common/errors/domain-error';
 import { deleteLiveHold, liveHold } from './slot-hold.repository';
 
 /*
- * A hold's token and what booking does with it: the client who holds a time books it with
- * `holdToken`; their booking finds the live hold, ignores it in its own busy check, and deletes it
- * in its transaction (the hold becomes the appointment).
+ * A hold's token and what booking does with it: the booking with `holdToken` finds the live hold,
+ * ignores it in its busy check, and deletes it in its transaction (it becomes the appointment).
  */
 
 /** 32 random bytes, base64url (43 characters): given once, when the hold is made. */
@@ -21,33 +20,38 @@ export function hashHoldToken(token: string): Buffer {
 }
 
 /** A `holdToken` that is no live hold of the account: unknown, released, booked or expired. */
-export class InvalidHoldTokenError extends InvalidAttributeError {
-  constructor() {
-    super('invalid_hold_token', 'The hold token is unknown, or its hold has ended.');
-  }
-}
+export class InvalidHoldTokenError extends AttributeError(
+  'invalid_hold_token',
+  () => 'The hold token is unknown, or its hold has ended.',
+) {}
 
 /** A live hold booked for another type, calendar or time than it holds. */
-export class HoldMismatchError extends InvalidAttributeError {
-  constructor(datetime: string) {
-    super(
-      'invalid_hold_token',
-      `The hold is not for the appointment type, calendar and time "${datetime}" booked.`,
-    );
-  }
+export class HoldMismatchError extends AttributeError(
+  'invalid_hold_token',
+  (datetime: string) =>
+    `The hold is not for the appointment type, calendar and time "${datetime}" booked.`,
+) {}
+
+/** What a booking with a hold token books (`calendarId`: the one it names, if any). */
+export interface BookedSlot {
+  typeId: number;
+  start: number;
+  calendarId?: number;
+  datetimeText: string;
 }
 
 /**
- * The hold a client's booking takes, checked before the booking's transaction: 400
- * `invalid_hold_token` for a token that is no live hold of the account, or whose hold is for
- * another type, time or (when the booking names one) calendar.
+ * The hold a client's booking takes (none without a token), checked before the booking's
+ * transaction: 400 `invalid_hold_token` for a token that is no live hold of the account, or whose
+ * hold is for another type, time or (when the booking names one) calendar.
  */
 export async function heldSlot(
   manager: EntityManager,
   accountId: number,
-  token: string,
-  booked: { typeId: number; start: number; calendarId?: number; datetimeText: string },
-): Promise<{ id: number; calendarId: number }> {
+  token: string | undefined,
+  booked: BookedSlot,
+): Promise<{ id: number; calendarId: number } | undefined> {
+  if (token === undefined) return undefined;
   const hold = await liveHold(manager, accountId, hashHoldToken(token));
   if (!hold) throw new InvalidHoldTokenError();
   const calendarId = Number(hold.calendarId);
@@ -61,9 +65,8 @@ export async function heldSlot(
 }
 
 /**
- * In the booking's transaction, under its calendar's lock: deletes the hold it books. Refused
- * (`invalid_hold_token`, the transaction rolled back) when the hold ended meanwhile: released,
- * booked by a request sent twice, or expired.
+ * In the booking's transaction, under its calendar's lock: deletes the hold it books; refused (and
+ * rolled back) when the hold ended meanwhile: released, booked by a request sent twice, expired.
  */
 export async function consumeHold(tx: EntityManager, holdId: number): Promise<void> {
   if (!(await deleteLiveHold(tx, holdId))) throw new InvalidHoldTokenError();

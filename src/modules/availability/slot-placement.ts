@@ -29,8 +29,8 @@ export class SlotPlacement {
   constructor(private readonly locks: CalendarLocks) {}
 
   /**
-   * A client's booking or hold: `not_available` (a named calendar) or `no_available_calendar`
-   * when no calendar can take it, after `onConflict` was called; the advance window's codes first.
+   * A client's booking or hold: the advance window's codes, then `not_available` (a named calendar)
+   * or `no_available_calendar` when no calendar can take it (after `onConflict`).
    */
   async client(
     tx: EntityManager,
@@ -47,10 +47,11 @@ export class SlotPlacement {
       calendars.map((c) => c.id),
       readsBusy ? busyWindow(ctx.rules, slot.start) : undefined,
       hold?.id,
+      ctx.calendarsBusyKinds,
     );
     assertInAdvanceWindow(ctx.rules, slot.start, slot.datetimeText, Date.now());
     const free = offered
-      ? await freeCalendar(tx, { ...ctx, calendars }, slot.start, busy, hold?.id)
+      ? await freeCalendar(tx, { ...ctx, calendars }, slot.start, busy, { holdId: hold?.id })
       : null;
     if (free) return free;
     onConflict();

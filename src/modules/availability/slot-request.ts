@@ -4,11 +4,7 @@ import { RequiredParameterError } from '../../common/http/required-parameter';
 import { InvalidAppointmentTypeError, InvalidCalendarError } from '../catalog';
 import type { SlotRequest } from './slot-context';
 
-/*
- * The parameters of a slot request as clients send them (`POST /availability/check-times`, a
- * booking, a move), checked in the contract's order before anything is read: whether what they
- * name exists is resolveSlotContext's.
- */
+/* A slot request's parameters as sent, checked in the contract's order before anything is read. */
 
 /** Left out: clients send `undefined`, `null` and `""` alike. */
 function absent(value: unknown): boolean {

@@ -2,7 +2,12 @@ import { IANAZone } from 'luxon';
 import { utcMidnightOf } from '../../common/time/calendar-dates';
 import { DAY, HOUR, MINUTE } from '../../common/time/durations';
 import { offsetOf } from '../../common/time/zones';
-import { type DateOverrides, type WeeklyHours, workingIntervalsOn } from '../catalog';
+import {
+  type DateOverrides,
+  type Interval,
+  type WeeklyHours,
+  workingIntervalsOn,
+} from '../catalog';
 import { BoundedMap } from '../../common/cache/bounded-map';
 
 /** A half-open span of real time, in epoch milliseconds: `[from, until)`. */
@@ -17,10 +22,9 @@ interface OffsetSegment extends Span {
 }
 
 /**
- * A zone's offsets over a stretch of time, read once: local dates and the first instant of a date
- * then come by arithmetic. (Asking the zone costs an `Intl` formatting each time: done per start, it
- * was most of what `/availability/dates` spent.) Offsets are read at every day boundary and a change
- * is found by bisection to the millisecond, so any number of changes at least a day apart is seen.
+ * A zone's offsets over a stretch of time, read once (asking the zone costs an `Intl` formatting):
+ * local dates and a date's first instant then come by arithmetic. Offsets are read at every day
+ * boundary and a change is bisected to the millisecond: any changes a day apart or more are seen.
  */
 export class ZoneClock {
   private readonly segments: OffsetSegment[];
@@ -38,7 +42,6 @@ export class ZoneClock {
     this.segments = offsetSegments(IANAZone.create(zone), from - 2 * DAY, until + 2 * DAY);
   }
 
-  /** Minutes east of UTC at `instant`. */
   offsetAt(instant: number): number {
     const segments = this.segments;
     if (instant < segments[0].from || instant >= segments[segments.length - 1].until)
@@ -53,15 +56,18 @@ export class ZoneClock {
     return segments[low].offset;
   }
 
-  /** The local date (`YYYY-MM-DD`) of an instant. */
   localDate(instant: number): string {
-    return this.dateOfDay(Math.floor((instant + this.offsetAt(instant) * MINUTE) / DAY));
+    return this.dateOfDay(this.dayOf(instant));
+  }
+
+  /** The local day number (days since 1970-01-01) of an instant. */
+  dayOf(instant: number): number {
+    return Math.floor((instant + this.offsetAt(instant) * MINUTE) / DAY);
   }
 
   /**
-   * The instant as the API writes it in this zone: `2026-03-03T14:30:00-0500`. By arithmetic on
-   * the local time (the date kept per day, the offset's text per offset) rather than a Date's
-   * toISOString cut up per time: every time /availability/times lists is written so.
+   * The instant as the API writes it in this zone, `2026-03-03T14:30:00-0500`: by arithmetic on the
+   * local time (the date kept per day, the offset's text per offset), as every time listed is.
    */
   format(instant: number): string {
     const offset = this.offsetAt(instant);
@@ -72,21 +78,18 @@ export class ZoneClock {
   }
 
   /** `YYYY-MM-DD` of a local day number (days since 1970-01-01), kept. */
-  private dateOfDay(day: number): string {
-    let date = this.dates.get(day);
-    if (date === undefined) {
-      date = isoDate(new Date(day * DAY));
-      this.dates.set(day, date);
-    }
-    return date;
+  dateOfDay(day: number): string {
+    return kept(this.dates, day, () => isoDate(new Date(day * DAY)));
   }
 
-  /**
-   * The first instant of a local date: its midnight (the first one when a fall-back repeats it), or
-   * the end of the DST gap that swallows it.
-   */
+  /** A local date's first instant: its (first) midnight, or the end of a DST gap swallowing it. */
   startOfDate(date: string): number {
-    const utcMidnight = utcMidnightOf(date);
+    return this.startOfDay(utcMidnightOf(date) / DAY);
+  }
+
+  /** startOfDate of a local day number (days since 1970-01-01). */
+  startOfDay(day: number): number {
+    const utcMidnight = day * DAY;
     let first = Number.POSITIVE_INFINITY;
     for (const segment of this.segments) {
       const midnight = utcMidnight - segment.offset * MINUTE;
@@ -94,9 +97,9 @@ export class ZoneClock {
         first = midnight;
     }
     if (first !== Number.POSITIVE_INFINITY) return first;
-    const afterGap = this.segments.find((s) => this.localDate(s.from) === date);
+    const afterGap = this.segments.find((s) => this.dayOf(s.from) === day);
     if (afterGap) return afterGap.from;
-    throw new Error(`${date} is outside this clock of ${this.zone}`);
+    throw new Error(`${this.dateOfDay(day)} is outside this clock of ${this.zone}`);
   }
 
   /** The segments of constant offset inside `[from, until)`, clipped to it. */
@@ -119,27 +122,24 @@ const MAX_CLOCKS = 1_000;
 const clocks = new BoundedMap<string, Map<number, ZoneClock>>(MAX_CLOCKS);
 
 /**
- * A clock of `zone` covering `[from, until)`: one kept per zone and stretch of 64 days (covering
- * two stretches), so that the zone is read once per stretch rather than by every request (an
- * `Intl` formatting per day probed, five or more clocks a request). Its answers are those of a
- * clock made for `[from, until)`: the offsets are the zone's, found the same way, only over more
- * time. A span longer than it covers gets a clock of its own.
+ * A clock of `zone` covering `[from, until)`: one kept per zone and 64-day stretch (covering two),
+ * so the zone is read once per stretch, not by every request. It answers as a clock made for
+ * `[from, until)` would (the same offsets, over more time); a longer span gets its own clock.
  */
 export function zoneClock(zone: string, from: number, until: number): ZoneClock {
   const stretch = Math.floor(from / CLOCK_STRETCH);
   if (!Number.isFinite(stretch) || !(until <= (stretch + 2) * CLOCK_STRETCH))
     return new ZoneClock(zone, from, until);
-  let ofZone = clocks.get(zone);
-  if (ofZone === undefined) {
-    ofZone = new BoundedMap(MAX_CLOCKS);
-    clocks.set(zone, ofZone);
-  }
-  let clock = ofZone.get(stretch);
-  if (clock === undefined) {
-    clock = new ZoneClock(zone, stretch * CLOCK_STRETCH, (stretch + 2) * CLOCK_STRETCH);
-    ofZone.set(stretch, clock);
-  }
-  return clock;
+  const ofZone = kept(clocks, zone, () => new BoundedMap<number, ZoneClock>(MAX_CLOCKS));
+  const made = () => new ZoneClock(zone, stretch * CLOCK_STRETCH, (stretch + 2) * CLOCK_STRETCH);
+  return kept(ofZone, stretch, made);
+}
+
+/** `map`'s value of `key`, made (and kept) on first use. */
+export function kept<K, V>(map: Map<K, V>, key: K, make: () => V): V {
+  let value = map.get(key);
+  if (value === undefined) map.set(key, (value = make()));
+  return value;
 }
 
 /** The first instant of a local date in `zone` (see ZoneClock.startOfDate). */
@@ -148,23 +148,19 @@ export function startOfLocalDate(zone: string, date: string): number {
   return zoneClock(zone, midnight - DAY, midnight + DAY).startOfDate(date);
 }
 
-/** `YYYY-MM-DD` of the day after `date`. */
+/** The date after a `YYYY-MM-DD`. */
 export function nextDate(date: string): string {
   return isoDate(new Date(utcMidnightOf(date) + DAY));
 }
 
-/** The local date (`YYYY-MM-DD`) of an instant in `zone`. */
 export function localDateOf(zone: string, instant: number): string {
   return zoneClock(zone, instant, instant + 1).localDate(instant);
 }
 
 /**
- * The real time a calendar works on a local date: every instant whose wall-clock time in `zone` falls
- * inside one of that date's intervals (weekly hours, or the date's override). Computed on the zone's
- * offsets, not on wall-clock arithmetic, so a DST change inside working hours is exact: a spring-forward
- * gap is skipped (03:00 follows 01:59), a fall-back hour is worked once per occurrence it falls in.
- * Spans are sorted, disjoint, and merged where they touch. `clock` (of `zone`, covering the date)
- * saves reading the zone again when many dates are asked.
+ * The real time a calendar works on a local date (its weekly hours or override), on the zone's
+ * offsets, not wall-clock arithmetic: a spring-forward gap is skipped, a fall-back hour worked once
+ * per occurrence. Sorted, disjoint, merged where they touch. `clock` (of `zone`) saves a zone read.
  */
 export function workingSpans(
   zone: string,
@@ -177,10 +173,17 @@ export function workingSpans(
   if (intervals.length === 0) return [];
   const utcMidnight = utcMidnightOf(date);
   const zoneClk = clock ?? zoneClock(zone, utcMidnight - DAY, utcMidnight + 2 * DAY);
-  const dayStart = zoneClk.startOfDate(date);
-  const dayEnd = zoneClk.startOfDate(nextDate(date));
+  return spansOfDay(zoneClk, intervals, utcMidnight / DAY);
+}
+
+/** Working `intervals` of a local day number (days since 1970-01-01) as real time on `clock`. */
+export function spansOfDay(clock: ZoneClock, intervals: readonly Interval[], day: number): Span[] {
+  if (intervals.length === 0) return [];
+  const utcMidnight = day * DAY;
+  const dayStart = clock.startOfDay(day);
+  const dayEnd = clock.startOfDay(day + 1);
   const spans: Span[] = [];
-  for (const segment of zoneClk.segmentsWithin(dayStart, dayEnd)) {
+  for (const segment of clock.segmentsWithin(dayStart, dayEnd)) {
     // Within a segment the offset is constant, so wall-clock minutes are a straight line of time.
     const localMidnight = utcMidnight - segment.offset * MINUTE;
     for (const { start, end } of intervals) {
@@ -189,7 +192,7 @@ export function workingSpans(
       if (from < until) spans.push({ from, until });
     }
   }
-  return mergeSpans(spans);
+  return spans.length > 1 ? mergeSpans(spans) : spans;
 }
 
 /** Sorts spans and merges those that overlap or touch. */

@@ -10,9 +10,8 @@ export interface ExpandedBusy {
 }
 
 /**
- * How much one source may ask of the expansion (CALENDAR_SYNC_MAX_EVENTS and _MAX_OCCURRENCES):
- * events (VEVENTs, whatever their dates: a feed holds its whole history) and busy occurrences in
- * the window. More is a calendar no person keeps: refused rather than stored.
+ * What one source may ask of the expansion (CALENDAR_SYNC_MAX_EVENTS, _MAX_OCCURRENCES): VEVENTs of
+ * any date and busy occurrences in the window. More is a calendar no person keeps: refused.
  */
 export interface ExpansionLimits {
   maxEvents: number;
@@ -22,40 +21,31 @@ export interface ExpansionLimits {
 }
 
 /**
- * Series are walked from their start, one occurrence a step (tens of microseconds each, on the
- * worker's only thread): a source's series together may take this many steps, wherever they fall
- * (50 daily series begun ten years ago take 183,000).
+ * Steps (one occurrence each, tens of µs on the worker's only thread, from the series' start) all
+ * of a source's series may take: 50 daily series begun ten years ago take 183,000.
  */
 export const MAX_STEPS = 200_000;
 
-/**
- * An occurrence moved by a RECURRENCE-ID override may come from outside the window: the walk goes
- * on this long past it, so that an occurrence moved in from the next week is still found.
- */
+/** How long the walk goes on past the window, to find occurrences an override moved into it. */
 const MOVED_IN_SLACK_MS = 31 * 24 * 3600 * 1000;
 
-/** Data that is not iCalendar. */
 export class CalendarDataError extends Error {}
 
 /** Data past the limits of ExpansionLimits or MAX_STEPS. */
 export class TooManyEventsError extends Error {}
 
 /**
- * The busy time of iCalendar objects (a feed's one VCALENDAR, a CalDAV collection's many, each added
- * as it is read) during `window`, as RFC 5545 has it, with ical.js doing the parsing and the
- * recurrence:
+ * The busy time during `window` of iCalendar texts (a feed's one, a CalDAV collection's many, each
+ * added as it is read), as RFC 5545 has it, ical.js parsing and recurring:
  *
- * - a series (RRULE, RDATE) less its EXDATEs, each RECURRENCE-ID override replacing the occurrence
- *   it names (moved, lengthened, made free or cancelled);
- * - TRANSP:TRANSPARENT (free) and STATUS:CANCELLED events and occurrences are not busy;
- * - times with a TZID are read in the object's VTIMEZONE when it has one, else as an IANA zone
- *   (Google and Fastmail name IANA zones), UTC times as UTC, floating times and all-day dates in
- *   the calendar's zone (`zone`): an all-day event keeps the staff member's whole local day.
+ * - a series (RRULE, RDATE) less its EXDATEs, each RECURRENCE-ID override replacing its occurrence;
+ * - free (TRANSP:TRANSPARENT) and STATUS:CANCELLED events and occurrences are not busy;
+ * - a TZID is read in the object's VTIMEZONE, else as an IANA zone (Google, Fastmail); UTC as UTC;
+ *   floating times and all-day dates in the calendar's `zone` (the staff member's local day).
  *
- * A text is expanded alone, so a text read is garbage once added (a CalDAV object resource holds
- * its series and their overrides together: RFC 4791 §4.1). A text that does not parse throws
- * CalendarDataError, one past the limits TooManyEventsError (the source keeps its last good spans
- * either way: nothing is stored before the whole source is read).
+ * A text is expanded alone (a CalDAV object holds a series with its overrides: RFC 4791 §4.1), so
+ * it is garbage once added. CalendarDataError for a text that does not parse, TooManyEventsError
+ * past the limits; nothing is stored before the whole source is read.
  */
 export class BusyExpansion {
   private readonly walk: Walk;
@@ -94,7 +84,6 @@ export class BusyExpansion {
   }
 }
 
-/** The busy time of `texts` at once (see BusyExpansion). */
 export function expandBusy(
   texts: string[],
   window: Span,
@@ -106,7 +95,6 @@ export function expandBusy(
   return expansion.result();
 }
 
-/** One expansion's window, limits, and what it found and spent so far. */
 interface Walk {
   window: Span;
   limits: ExpansionLimits;
@@ -116,9 +104,8 @@ interface Walk {
 }
 
 /**
- * ical.js compares EXDATEs and RECURRENCE-IDs with occurrences through its registry of zones,
- * which is global: the object's VTIMEZONEs are registered for the walk and removed after it. The
- * walk is synchronous, so no other walk sees them.
+ * ical.js matches EXDATEs and RECURRENCE-IDs through its global registry of zones: the object's
+ * VTIMEZONEs are registered for the walk, which is synchronous (no other sees them), and removed.
  */
 function expandCalendar(calendar: ICAL.Component, zone: string, walk: Walk): void {
   const zones = new Map<string, ICAL.Timezone>();
@@ -150,14 +137,14 @@ function expandEvents(calendar: ICAL.Component, reader: InstantReader, walk: Wal
       continue;
     }
     const event = new ICAL.Event(master, { exceptions: overrides, strictExceptions: true });
-    if (isFree(master) || isCancelled(master)) continue;
+    if (notBusy(master)) continue;
     if (event.isRecurring()) series(event, reader, walk);
     else single(event, reader, walk);
   }
 }
 
 function single(event: ICAL.Event, reader: InstantReader, walk: Walk): void {
-  if (isFree(event.component) || isCancelled(event.component)) return;
+  if (notBusy(event.component)) return;
   if (!event.startDate) return;
   push(walk, reader.span(event.component, event.startDate, event.endDate));
 }
@@ -175,14 +162,14 @@ function series(event: ICAL.Event, reader: InstantReader, walk: Walk): void {
     if (reader.instant(event.component, 'dtstart', next) > window.until + MOVED_IN_SLACK_MS) return;
     const details = event.getOccurrenceDetails(next);
     const item = details.item.component;
-    if (isFree(item) || isCancelled(item)) continue;
+    if (notBusy(item)) continue;
     push(walk, reader.span(item, details.startDate, details.endDate));
   }
 }
 
 /**
- * A busy span, kept when it meets the window, and only what of it lies in the window: the spans are
- * stored a day a row, and an event from year 1000 to 3000 is a few bytes of a feed.
+ * What of a busy span lies in the window: spans are stored a day a row, and an event from year
+ * 1000 to 3000 is a few bytes of a feed.
  */
 function push(walk: Walk, span: Span): void {
   const { window } = walk;
@@ -197,12 +184,10 @@ function push(walk: Walk, span: Span): void {
   });
 }
 
-function isFree(vevent: ICAL.Component): boolean {
-  return String(vevent.getFirstPropertyValue('transp') ?? '').toUpperCase() === 'TRANSPARENT';
-}
-
-function isCancelled(vevent: ICAL.Component): boolean {
-  return String(vevent.getFirstPropertyValue('status') ?? '').toUpperCase() === 'CANCELLED';
+/** Free (TRANSP:TRANSPARENT) or STATUS:CANCELLED. */
+function notBusy(vevent: ICAL.Component): boolean {
+  const value = (name: string) => String(vevent.getFirstPropertyValue(name) ?? '').toUpperCase();
+  return value('transp') === 'TRANSPARENT' || value('status') === 'CANCELLED';
 }
 
 /** Reads an event's local times as instants, by the rules of expandBusy. */
@@ -256,10 +241,7 @@ class InstantReader {
     return this.inZone(local, this.calendarZone);
   }
 
-  /**
-   * A local time in an IANA zone. A time the zone skips (the spring gap) is read as the same
-   * length of time after the gap's start, as RFC 5545 §3.3.5 asks; luxon does exactly that.
-   */
+  /** A local time in an IANA zone; luxon reads a skipped time as RFC 5545 §3.3.5 asks. */
   private inZone(local: Record<string, number>, zone: string): number {
     return DateTime.fromObject(local, { zone }).toMillis();
   }

@@ -8,9 +8,15 @@ import { Metrics } from '../../common/metrics/metrics';
 import { ByteBudget } from '../../common/net/bounded-body';
 import { DAY, MINUTE } from '../../common/time/durations';
 import { AppConfig } from '../../config/app-config';
-import { BusyKind, MAX_EXTERNAL_SPAN_MINUTES, type Span, markBusyKind } from '../availability';
+import {
+  BusyKind,
+  MAX_EXTERNAL_SPAN_MINUTES,
+  type Span,
+  markBusyKind,
+  mergeSpans,
+} from '../availability';
 import { type BusySource, passwordContext } from './busy-source.entity';
-import { BusySourceRepository, type SourceFacts } from './busy-source.repository';
+import { type BusyRead, BusySourceRepository, type SourceFacts } from './busy-source.repository';
 import { BusyExpansion } from './busy-expansion';
 import { LARGE_READ_BYTES, LargeReads } from './large-reads';
 import { sourceFailure } from './source-errors';
@@ -23,26 +29,19 @@ export type SyncOutcome =
   | { kind: 'failed'; error: string }
   | { kind: 'gone' };
 
-/**
- * A source unchanged by its ETag or ctag is still read whole this often: the window moves on with
- * the days, and what lay beyond it at the last read must come in.
- */
+/** A source unchanged by its ETag or ctag is still read whole this often: the window moves on. */
 export const FULL_READ_EVERY_MS = 12 * 3600 * 1000;
 
 /** Sources synced at once by one worker (each mostly waits on its server). */
 const CONCURRENCY = 4;
-/** Sources one pass claims at most. */
 export const SYNC_BATCH = 50;
 
 /**
- * Reads busy sources and stores their busy time (the worker's side of calendar sync).
- *
- * The window is from a day ago (an event in progress still blocks) to the furthest any of the
- * account's types may be booked (the account's maxDaysInAdvance, or a type's larger one) and two
- * days more (a date read in any zone). A good read replaces the source's spans whole, in one
- * transaction; a failed one leaves them and records why (`state: error`, `lastError` in the owner's
- * words, the detail in the log). What a source sends is bounded: its bytes (CALENDAR_SYNC_MAX_BYTES,
- * all its answers together, streamed), its events and busy occurrences (ExpansionLimits).
+ * Reads busy sources and stores their busy time, over a window from a day ago (an event in progress
+ * still blocks) to the furthest a type may be booked and two days more (a date read in any zone).
+ * A good read replaces the source's spans whole, in one transaction; a failed one leaves them and
+ * records why (`lastError` for the owner, the detail in the log). What a source sends is bounded:
+ * its bytes (CALENDAR_SYNC_MAX_BYTES, all answers), its events and occurrences (ExpansionLimits).
  */
 @Injectable()
 export class BusySourceSync {
@@ -59,10 +58,7 @@ export class BusySourceSync {
     @Optional() @Inject(ROOT_LOGGER) private readonly logger?: Logger,
   ) {}
 
-  /**
-   * One pass: claims the sources due (moving their next sync on by their account's interval, so
-   * that another worker's pass skips them) and syncs them; returns how many it claimed.
-   */
+  /** Claims the sources due (moving their next sync on) and syncs them; returns how many. */
   async syncDue(now = Date.now()): Promise<number> {
     if (this.stopping.signal.aborted) return 0;
     const due = await this.sources.due(now, SYNC_BATCH);
@@ -104,7 +100,7 @@ export class BusySourceSync {
       if (read.kind === 'unchanged') {
         outcome = { kind: 'unchanged' };
         await this.unitOfWork.run(source.accountId, (tx) =>
-          this.sources.recordUnchanged(tx, source.id, now),
+          this.sources.recordAttempt(tx, source.id, null, now),
         );
       } else {
         const replaced = await this.replaceSpans(source, read, now);
@@ -118,7 +114,7 @@ export class BusySourceSync {
       );
       outcome = { kind: 'failed', error: message };
       await this.unitOfWork.run(source.accountId, (tx) =>
-        this.sources.recordFailure(tx, source.id, message, now),
+        this.sources.recordAttempt(tx, source.id, message, now),
       );
     }
     this.metrics?.calendarSyncDuration.observe({ type }, (performance.now() - started) / 1000);
@@ -128,18 +124,14 @@ export class BusySourceSync {
   }
 
   /**
-   * The source read and its busy time expanded, each text as it arrives; past its first megabyte,
-   * one sync of the process at a time (LargeReads), its turn given up once its texts are expanded,
-   * before the spans are written.
+   * The source read and each text expanded as it arrives; past a megabyte, one such sync of the
+   * process at a time (LargeReads), the turn given up before the spans are written.
    */
   private async readBusy(
     source: BusySource,
     facts: SourceFacts,
     { window, signal, fresh }: { window: Span; signal: AbortSignal; fresh: boolean },
-  ): Promise<
-    | { kind: 'unchanged' }
-    | { kind: 'read'; spans: Span[]; events: number; versionTag: string | null }
-  > {
+  ): Promise<{ kind: 'unchanged' } | ({ kind: 'read' } & BusyRead)> {
     const expansion = new BusyExpansion(window, facts.timezone, this.config.calendarSync);
     let leave: (() => void) | undefined;
     const gate = {
@@ -172,24 +164,16 @@ export class BusySourceSync {
     }
   }
 
-  /** Ends the syncs in flight, and starts no more. */
   stop(): void {
     this.stopping.abort();
   }
 
-  /**
-   * The source's spans replaced whole, and its status, in one unit of work (see
-   * BusySourceRepository.replaceSpans); false when the source was deleted meanwhile.
-   */
-  private async replaceSpans(
-    source: BusySource,
-    read: { spans: Span[]; events: number; versionTag: string | null },
-    now: number,
-  ): Promise<boolean> {
+  /** The source's spans and status replaced in one unit of work; false if it was deleted since. */
+  private async replaceSpans(source: BusySource, read: BusyRead, now: number): Promise<boolean> {
     const spans = storedSpans(read.spans);
-    // The calendar's bit (see markBusyKind), committed on its own before the spans are written: as
-    // exact as in their transaction (committed before any span can be, and never cleared), without
-    // holding the calendar's lock, which bookings wait for, while a sync rewrites thousands of rows.
+    // The calendar's bit (markBusyKind) committed first, on its own: as exact as in the spans'
+    // transaction (before any span, never cleared), without holding the calendar's lock, which
+    // bookings wait for, while thousands of rows are written.
     if (spans.length > 0)
       await this.unitOfWork.run(source.accountId, (tx) =>
         markBusyKind(tx, BusyKind.external, source.calendarId, source.accountId),
@@ -200,20 +184,10 @@ export class BusySourceSync {
   }
 }
 
-/**
- * Spans as stored: merged where they overlap (fewer rows), then cut into pieces of at most a day,
- * which availability's read needs (see MAX_EXTERNAL_SPAN_MINUTES).
- */
+/** Spans merged where they overlap, then cut into pieces of a day at most (availability's read). */
 export function storedSpans(spans: Span[]): Span[] {
-  const sorted = [...spans].sort((a, b) => a.from - b.from);
-  const merged: Span[] = [];
-  for (const span of sorted) {
-    const last = merged[merged.length - 1];
-    if (last && span.from <= last.until) last.until = Math.max(last.until, span.until);
-    else merged.push({ ...span });
-  }
   const piece = MAX_EXTERNAL_SPAN_MINUTES * MINUTE;
-  return merged.flatMap(({ from, until }) => {
+  return mergeSpans(spans).flatMap(({ from, until }) => {
     const pieces: Span[] = [];
     for (let start = from; start < until; start += piece)
       pieces.push({ from: start, until: Math.min(until, start + piece) });

@@ -1,5 +1,8 @@
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import { WriteHandler } from '../../common/cqrs/write-handler';
+import { AccountItemCommand } from '../../common/cqrs/account-messages';
 import { Secrets } from '../../common/crypto/secrets';
+import { InvalidAttributeError } from '../../common/errors/domain-error';
 import { UnitOfWork } from '../../common/database/unit-of-work';
 import { checkOutboundTarget } from '../../common/net/outbound-target';
 import { checkTargetAddresses } from '../../common/net/target-resolution';
@@ -8,25 +11,13 @@ import { BusySource, passwordContext } from './busy-source.entity';
 import { BusySourceRepository } from './busy-source.repository';
 import type { CreateBusySourceRequest } from './busy-source.requests';
 import { type BusySourceView, toBusySourceView } from './busy-source.view';
-import {
-  InvalidSourceUrlError,
-  MAX_SOURCES_PER_CALENDAR,
-  TooManySourcesError,
-} from './calendar-sync.errors';
+import { InvalidSourceUrlError, MAX_SOURCES_PER_CALENDAR } from './calendar-sync.errors';
 
-/**
- * Adds a staff calendar whose busy time blocks the calendar. A new source is due at once: the
- * worker reads it within a scan.
- */
-export class CreateBusySourceCommand extends Command<BusySourceView> {
-  constructor(
-    readonly accountId: number,
-    readonly calendarId: number,
-    readonly request: CreateBusySourceRequest,
-  ) {
-    super();
-  }
-}
+/** Adds to calendar `id` a source whose busy time blocks it, due at once (read within a scan). */
+export class CreateBusySourceCommand extends AccountItemCommand<
+  CreateBusySourceRequest,
+  BusySourceView
+> {}
 
 @CommandHandler(CreateBusySourceCommand)
 export class CreateBusySourceHandler implements ICommandHandler<CreateBusySourceCommand> {
@@ -37,22 +28,22 @@ export class CreateBusySourceHandler implements ICommandHandler<CreateBusySource
     private readonly config: AppConfig,
   ) {}
 
-  async execute({
-    accountId,
-    calendarId,
-    request,
-  }: CreateBusySourceCommand): Promise<BusySourceView> {
+  async execute({ accountId, id: calendarId, request }: CreateBusySourceCommand) {
     const check = checkOutboundTarget(request.url, this.config.calendarSync);
     if (!check.ok) throw new InvalidSourceUrlError(check.reason);
-    // A name is resolved too, before the transaction: one that points inside is refused now, not
-    // found out by every sync (which checks again: names change).
+    // The name resolved too, before the transaction: one pointing inside is refused now, not by
+    // every sync (which checks again: names change).
     const resolved = await checkTargetAddresses(check.url, this.config.calendarSync);
     if (!resolved.ok) throw new InvalidSourceUrlError(resolved.reason);
     return this.unitOfWork.run(accountId, async (tx) => {
       // The calendar's row locked: two creations at once count each other.
       await this.sources.calendar(accountId, calendarId, tx);
       const count = await this.sources.countOfCalendar(tx, calendarId);
-      if (count >= MAX_SOURCES_PER_CALENDAR) throw new TooManySourcesError();
+      if (count >= MAX_SOURCES_PER_CALENDAR)
+        throw new InvalidAttributeError(
+          'too_many_sources',
+          `A calendar can have at most ${MAX_SOURCES_PER_CALENDAR} busy sources; delete one to add another.`,
+        );
       const now = new Date();
       const source: BusySource = Object.assign(new BusySource(), {
         accountId,
@@ -93,14 +84,9 @@ export class DeleteBusySourceCommand extends Command<void> {
 }
 
 @CommandHandler(DeleteBusySourceCommand)
-export class DeleteBusySourceHandler implements ICommandHandler<DeleteBusySourceCommand> {
-  constructor(
-    private readonly unitOfWork: UnitOfWork,
-    private readonly sources: BusySourceRepository,
-  ) {}
-
+export class DeleteBusySourceHandler extends WriteHandler(BusySourceRepository) {
   async execute({ accountId, calendarId, id }: DeleteBusySourceCommand): Promise<void> {
-    const source = await this.sources.inCalendar(accountId, calendarId, id);
-    await this.unitOfWork.run(accountId, (tx) => this.sources.remove(tx, source.id));
+    const source = await this.rows.inCalendar(accountId, calendarId, id);
+    await this.unitOfWork.run(accountId, (tx) => this.rows.remove(tx, source.id));
   }
 }

@@ -1,4 +1,5 @@
-import { Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
+import { Column, Entity, Index } from 'typeorm';
+import { TenantEntity } from '../../common/database/tenant-entity';
 
 export const BUSY_SOURCE_TYPES = ['ics', 'caldav'] as const;
 export type BusySourceType = (typeof BUSY_SOURCE_TYPES)[number];
@@ -18,13 +19,7 @@ export function passwordContext(sourceId: number): string {
 @Entity('busy_sources')
 @Index('idx_busy_sources_calendar', ['calendarId', 'id'])
 @Index('idx_busy_sources_due', ['nextSyncAt'])
-export class BusySource {
-  @PrimaryGeneratedColumn({ type: 'int', unsigned: true })
-  id!: number;
-
-  @Column({ name: 'account_id', type: 'int', unsigned: true })
-  accountId!: number;
-
+export class BusySource extends TenantEntity {
   @Column({ name: 'calendar_id', type: 'int', unsigned: true })
   calendarId!: number;
 

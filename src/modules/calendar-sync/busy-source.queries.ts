@@ -1,29 +1,21 @@
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
+import { AccountItemQuery } from '../../common/cqrs/account-messages';
 import { BusySourceRepository } from './busy-source.repository';
 import { type BusySourceView, toBusySourceView } from './busy-source.view';
 
-/**
- * `/calendars/{id}/busy-sources`: another account's calendar is 403, as everywhere (the contract's
- * access rule); a source is found under its own calendar only.
- */
-export class ListBusySourcesQuery extends Query<BusySourceView[]> {
-  constructor(
-    readonly accountId: number,
-    readonly calendarId: number,
-  ) {
-    super();
-  }
-}
+/** The sources of calendar `id`: another account's calendar is 403, as everywhere. */
+export class ListBusySourcesQuery extends AccountItemQuery<BusySourceView[]> {}
 
 @QueryHandler(ListBusySourcesQuery)
 export class ListBusySourcesHandler implements IQueryHandler<ListBusySourcesQuery> {
   constructor(private readonly sources: BusySourceRepository) {}
 
-  async execute({ accountId, calendarId }: ListBusySourcesQuery): Promise<BusySourceView[]> {
-    return (await this.sources.ofCalendar(accountId, calendarId)).map(toBusySourceView);
+  async execute({ accountId, id }: ListBusySourcesQuery): Promise<BusySourceView[]> {
+    return (await this.sources.ofCalendar(accountId, id)).map(toBusySourceView);
   }
 }
 
+/** A source, found under its own calendar only. */
 export class GetBusySourceQuery extends Query<BusySourceView> {
   constructor(
     readonly accountId: number,

@@ -1,11 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource, TypeOrmModule } from '@nestjs/typeorm';
-import { DataSource, type EntityManager } from 'typeorm';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { type EntityManager } from 'typeorm';
 import { findOwned } from '../../common/database/tenant-rows';
-import { TenantRepository } from '../../common/database/tenant-repository';
+import { RepositoryOf } from '../../common/database/tenant-repository';
 import { ForbiddenError, NotFoundError } from '../../common/errors/domain-error';
-import type { Span } from '../availability';
 import { Calendar } from '../catalog';
+import type { ExpandedBusy } from './busy-expansion';
 import { BusySource } from './busy-source.entity';
 import { CalendarFeed } from './calendar-feed.entity';
 import { ExternalBusySpan } from './external-busy-span.entity';
@@ -19,6 +19,9 @@ export const calendarSyncTables = TypeOrmModule.forFeature([
 
 const INSERT_BATCH = 1000;
 
+/** A source's busy time read whole, and the tag of the version read. */
+export type BusyRead = ExpandedBusy & { versionTag: string | null };
+
 /** What a sync reads of a source's calendar: its zone and the days ahead to read. */
 export interface SourceFacts {
   timezone: string;
@@ -27,11 +30,7 @@ export interface SourceFacts {
 
 /** Busy sources and the busy time they brought (`external_busy_spans`). */
 @Injectable()
-export class BusySourceRepository extends TenantRepository<BusySource> {
-  constructor(@InjectDataSource() dataSource: DataSource) {
-    super(dataSource, BusySource);
-  }
-
+export class BusySourceRepository extends RepositoryOf(BusySource) {
   /** The account's calendar: 404, or 403 for another account's (findOwned); locked when in `tx`. */
   calendar(accountId: number, calendarId: number, tx?: EntityManager): Promise<Calendar> {
     const calendars = (tx ?? this.dataSource.manager).getRepository(Calendar);
@@ -107,17 +106,11 @@ export class BusySourceRepository extends TenantRepository<BusySource> {
     return row ? { timezone: row.timezone, days: Number(row.days) } : null;
   }
 
-  async recordFailure(tx: EntityManager, id: number, message: string, now: number): Promise<void> {
+  /** A sync that failed with `error`, or (null) found the source unchanged. */
+  async recordAttempt(tx: EntityManager, id: number, error: string | null, now: number) {
     await tx.query(
-      `UPDATE busy_sources SET state = 'error', last_error = ?, last_sync_at = ? WHERE id = ?`,
-      [message, new Date(now), id],
-    );
-  }
-
-  async recordUnchanged(tx: EntityManager, id: number, now: number): Promise<void> {
-    await tx.query(
-      `UPDATE busy_sources SET state = 'ok', last_error = NULL, last_sync_at = ? WHERE id = ?`,
-      [new Date(now), id],
+      'UPDATE busy_sources SET state = ?, last_error = ?, last_sync_at = ? WHERE id = ?',
+      [error === null ? 'ok' : 'error', error, new Date(now), id],
     );
   }
 
@@ -128,7 +121,7 @@ export class BusySourceRepository extends TenantRepository<BusySource> {
   async replaceSpans(
     tx: EntityManager,
     source: BusySource,
-    read: { spans: Span[]; events: number; versionTag: string | null },
+    read: BusyRead,
     now: number,
   ): Promise<boolean> {
     const locked: { id: number }[] = await tx.query(

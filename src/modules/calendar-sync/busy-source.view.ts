@@ -1,79 +1,59 @@
-import { ApiProperty } from '@nestjs/swagger';
 import {
   BUSY_SOURCE_TYPES,
   type BusySource,
   type BusySourceState,
   type BusySourceType,
 } from './busy-source.entity';
+import { LAST_ERRORS } from './calendar-sync.errors';
+import { classViewSchema, field, num, str, type ViewType } from '../../common/openapi/view-schema';
+
+/** The `lastError`s a source may show, quoted, a status as `<status>`. */
+const LAST_ERROR_LIST = Object.values(LAST_ERRORS)
+  .map((message) => `"${typeof message === 'string' ? message : message('<status>')}"`)
+  .join(', ');
 
 /** What the worker last made of a source (see docs/calendar-sync.md). */
-export class BusySourceStatus {
-  @ApiProperty({
+const BUSY_SOURCE_STATUS = classViewSchema('BusySourceStatus', {
+  state: field<BusySourceState>({
+    type: 'string',
     enum: ['pending', 'ok', 'error'],
     description:
       '`pending`: not read yet; `ok`: the last sync read it (its busy time counts); `error`: the last ' +
       'sync failed (`lastError` says why) and the busy time of its last good read still counts.',
-  })
-  state!: BusySourceState;
-
-  @ApiProperty({
-    type: String,
-    nullable: true,
+  }),
+  lastSyncAt: field<string | null>({
+    type: ['string', 'null'],
     format: 'date-time',
     description: 'The last sync attempt (UTC), null before the first.',
-  })
-  lastSyncAt!: string | null;
-
-  @ApiProperty({
-    type: String,
-    nullable: true,
+  }),
+  lastSuccessAt: field<string | null>({
+    type: ['string', 'null'],
     format: 'date-time',
     description: 'When its busy time was last read whole (UTC).',
-  })
-  lastSuccessAt!: string | null;
-
-  @ApiProperty({ description: 'Busy events the last full read found in the window.', example: 12 })
-  eventsRead!: number;
-
-  @ApiProperty({
-    type: String,
-    nullable: true,
-    description:
-      'Why the last attempt failed, null when it did not: one of "The calendar server could not be ' +
-      'reached.", "The calendar server took too long to answer.", "The calendar server refused the ' +
-      'request (HTTP <status>).", "The calendar server answered with an error (HTTP <status>).", ' +
-      '"The calendar is too large.", "The calendar has too many events.", "The address is not a ' +
-      'calendar.", "The calendar address redirects too many times.", "The calendar address is not ' +
-      'allowed.", "The sync was interrupted; it will be tried again.", "The calendar could not be ' +
-      'read; it will be tried again." (docs/calendar-sync.md says what to do about each).',
+  }),
+  eventsRead: num(12, 'Busy events the last full read found in the window.'),
+  lastError: field<string | null>({
+    type: ['string', 'null'],
+    description: `Why the last attempt failed, null when it did not: one of ${LAST_ERROR_LIST} (docs/calendar-sync.md says what to do about each).`,
     example: null,
-  })
-  lastError!: string | null;
-}
+  }),
+});
 
 /** A busy source as its owner sees it: never its password, only whether it has one. */
-export class BusySourceView {
-  @ApiProperty({ example: 1 })
-  id!: number;
+export const BUSY_SOURCE_VIEW = classViewSchema('BusySourceView', {
+  id: num(1),
+  calendarID: num(7),
+  type: field<BusySourceType>({ type: 'string', enum: [...BUSY_SOURCE_TYPES] }),
+  url: str('https://caldav.example.com/dav/calendars/jane/work/'),
+  username: str('jane', '"" when none.'),
+  hasPassword: field<boolean>({
+    type: 'boolean',
+    description: 'Whether a password is stored (it is never shown).',
+  }),
+  status: BUSY_SOURCE_STATUS.ref,
+});
 
-  @ApiProperty({ example: 7 })
-  calendarID!: number;
-
-  @ApiProperty({ enum: BUSY_SOURCE_TYPES })
-  type!: BusySourceType;
-
-  @ApiProperty({ example: 'https://caldav.example.com/dav/calendars/jane/work/' })
-  url!: string;
-
-  @ApiProperty({ description: '"" when none.', example: 'jane' })
-  username!: string;
-
-  @ApiProperty({ description: 'Whether a password is stored (it is never shown).' })
-  hasPassword!: boolean;
-
-  @ApiProperty({ type: BusySourceStatus })
-  status!: BusySourceStatus;
-}
+export type BusySourceView = ViewType<typeof BUSY_SOURCE_VIEW>;
 
 export function toBusySourceView(source: BusySource): BusySourceView {
   return {
@@ -94,11 +74,11 @@ export function toBusySourceView(source: BusySource): BusySourceView {
 }
 
 /** `GET /calendars/{id}/feed`: where the calendar's feed is. */
-export class CalendarFeedView {
-  @ApiProperty({
-    description:
-      'The secret address of the calendar’s iCalendar feed: anyone with it reads the schedule.',
-    example: 'https://booking.example.com/api/v1/calendar-feeds/3f…9a.ics',
-  })
-  url!: string;
-}
+export const CALENDAR_FEED_VIEW = classViewSchema('CalendarFeedView', {
+  url: str(
+    'https://booking.example.com/api/v1/calendar-feeds/3f…9a.ics',
+    'The secret address of the calendar’s iCalendar feed: anyone with it reads the schedule.',
+  ),
+});
+
+export type CalendarFeedView = ViewType<typeof CALENDAR_FEED_VIEW>;

@@ -30,16 +30,13 @@ const NAMESPACES = `xmlns:d="${DAV}" xmlns:c="${CALDAV}" xmlns:cs="${CALENDARSER
 const OBJECT_PROP = '<d:prop><d:getetag/><c:calendar-data/></d:prop>';
 
 /**
- * A CalDAV calendar collection (RFC 4791), read with two requests on the collection's origin, each
- * answer streamed through the parser within the sync's byte budget (never read whole):
+ * A CalDAV calendar collection (RFC 4791), each answer streamed through the parser within the
+ * sync's byte budget:
  *
- * 1. PROPFIND (Depth 0): the collection must be a calendar; its `getctag` (or its `sync-token`, the
- *    standard's own) is its version: the one last read means unchanged.
- * 2. REPORT calendar-query with a time-range filter on the window, asking for `calendar-data`: the
- *    objects come whole (a series with its overrides) and are expanded here, not by the server
- *    (servers' `expand` differ in how they treat overrides and zones), each handed to `onText` as
- *    it closes. Objects a server lists without their data are asked for again by a
- *    calendar-multiget, as clients do.
+ * 1. PROPFIND (Depth 0): a calendar, whose `getctag` (or `sync-token`) is its version.
+ * 2. REPORT calendar-query over the window for whole objects, expanded here, not by the server
+ *    (servers' `expand` differ on overrides and zones); objects listed without their data are
+ *    asked for again by a calendar-multiget, as clients do.
  *
  * Redirects are not followed: a CalDAV client is given its collection's own address.
  */
@@ -129,10 +126,7 @@ async function davRequest(
   await parseMultistatus(boundedText(response, options.budget), wanted, each);
 }
 
-/**
- * A REPORT's responses as objects: each href with its data, or null when the server left it out;
- * the collection itself, and hrefs whose own status is not a success, are no objects.
- */
+/** A REPORT's objects (not the collection, not a failed href): each href with its data or null. */
 function objects(
   url: string,
   found: (object: { href: string; data: string | null }) => unknown,

@@ -8,16 +8,9 @@ import type { CalendarFeedView } from './busy-source.view';
 import { CalendarFeed, feedTokenContext } from './calendar-feed.entity';
 import { CalendarFeedRepository } from './calendar-feed.repository';
 
-/*
- * A calendar's schedule published as iCalendar, for its staff member to subscribe to from their own
- * calendar app: a secret URL (a random 256-bit token in the path, as Google's "secret address"),
- * shown again to the owner (the token is kept sealed) and found by its keyed hash (see
- * RenderCalendarFeedQuery). Rotating it ends the old URL at once.
- */
-
 /**
- * The address of the calendar's feed: the one issued, made on first use; with `rotate`, a new one
- * whatever (the old URL answers 404 from now on).
+ * The secret address of the calendar's iCalendar feed (a random 256-bit token, kept sealed to show
+ * again and found by its keyed hash), made on first use; `rotate` makes a new one (the old: 404).
  */
 export class IssueCalendarFeedCommand extends Command<CalendarFeedView> {
   constructor(
@@ -38,11 +31,7 @@ export class IssueCalendarFeedHandler implements ICommandHandler<IssueCalendarFe
     private readonly config: AppConfig,
   ) {}
 
-  async execute({
-    accountId,
-    calendarId,
-    rotate,
-  }: IssueCalendarFeedCommand): Promise<CalendarFeedView> {
+  async execute({ accountId, calendarId, rotate }: IssueCalendarFeedCommand) {
     const calendar = await this.feeds.calendar(accountId, calendarId);
     const existing = rotate ? null : await this.feeds.ofCalendar(calendar.id);
     if (existing) return this.view(this.opened(existing));

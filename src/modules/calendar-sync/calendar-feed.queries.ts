@@ -14,11 +14,7 @@ const FEED_MAX_EVENTS = 5000;
 
 const TOKEN_FILE = /^([0-9a-f]{64})\.ics$/;
 
-/**
- * The feed of `file` (`<token>.ics`) as iCalendar text; 404 for anything else. It holds the
- * calendar's live appointments and its blocks, from FEED_PAST_DAYS ago onwards, with the
- * appointments' own UIDs and SEQUENCEs.
- */
+/** The feed of `file` (`<token>.ics`) as iCalendar text, or 404: live appointments and blocks. */
 export class RenderCalendarFeedQuery extends Query<string> {
   constructor(
     readonly file: string,

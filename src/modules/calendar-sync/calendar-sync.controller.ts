@@ -1,9 +1,8 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, ParseIntPipe, Post } from '@nestjs/common';
-import { CommandBus, QueryBus } from '@nestjs/cqrs';
+import { BusController } from '../../common/cqrs/bus-controller';
 import {
   ApiBasicAuth,
   ApiNoContentResponse,
-  ApiOkResponse,
   ApiOperation,
   ApiParam,
   ApiTags,
@@ -15,8 +14,14 @@ import { CurrentAccountId } from '../accounts';
 import { CreateBusySourceRequest } from './busy-source.requests';
 import { CreateBusySourceCommand, DeleteBusySourceCommand } from './busy-source.commands';
 import { GetBusySourceQuery, ListBusySourcesQuery } from './busy-source.queries';
-import { BusySourceView, CalendarFeedView } from './busy-source.view';
+import {
+  BUSY_SOURCE_VIEW,
+  type BusySourceView,
+  CALENDAR_FEED_VIEW,
+  type CalendarFeedView,
+} from './busy-source.view';
 import { IssueCalendarFeedCommand } from './calendar-feed.commands';
+import { ApiView } from '../../common/openapi/view-schema';
 
 const SOURCE = `:id${NUMERIC}/busy-sources/:sourceId${NUMERIC}`;
 const CALENDAR_ERRORS = { 403: ['forbidden'], 404: ['not_found'] };
@@ -30,19 +35,10 @@ const SourceIdParam = () => Param('sourceId', ParseIntPipe);
 @ApiBasicAuth()
 @ApiParam({ name: 'id', description: 'The calendar.', type: Number })
 @Controller('calendars')
-export class CalendarSyncController {
-  constructor(
-    private readonly commands: CommandBus,
-    private readonly queries: QueryBus,
-  ) {}
-
+export class CalendarSyncController extends BusController {
   @Get(`:id${NUMERIC}/busy-sources`)
   @ApiOperation({ summary: "List the calendar's busy sources, with their status" })
-  @ApiOkResponse({
-    type: BusySourceView,
-    isArray: true,
-    description: 'In the order they were added.',
-  })
+  @ApiView(BUSY_SOURCE_VIEW, { list: true, description: 'In the order they were added.' })
   @ApiErrors(CALENDAR_ERRORS)
   list(@CurrentAccountId() accountId: number, @IdParam() id: number): Promise<BusySourceView[]> {
     return this.queries.execute(new ListBusySourcesQuery(accountId, id));
@@ -59,7 +55,7 @@ export class CalendarSyncController {
       'that resolves to a loopback, private or reserved address is refused as such an address is ' +
       '(unless the operator allows private sources).',
   })
-  @ApiOkResponse({ type: BusySourceView, description: 'The source added (`state: pending`).' })
+  @ApiView(BUSY_SOURCE_VIEW, { description: 'The source added (`state: pending`).' })
   @ApiErrors({
     400: [
       'required_type',
@@ -85,7 +81,7 @@ export class CalendarSyncController {
   @Get(SOURCE)
   @ApiOperation({ summary: 'Get a busy source and its status' })
   @ApiParam({ name: 'sourceId', type: Number })
-  @ApiOkResponse({ type: BusySourceView })
+  @ApiView(BUSY_SOURCE_VIEW)
   @ApiErrors(CALENDAR_ERRORS)
   get(
     @CurrentAccountId() accountId: number,
@@ -119,7 +115,7 @@ export class CalendarSyncController {
       "The calendar's appointments and blocks as iCalendar, for its staff member to subscribe to " +
       'from their calendar app. The address is made on first use and stays until rotated.',
   })
-  @ApiOkResponse({ type: CalendarFeedView })
+  @ApiView(CALENDAR_FEED_VIEW)
   @ApiErrors(CALENDAR_ERRORS)
   feed(@CurrentAccountId() accountId: number, @IdParam() id: number): Promise<CalendarFeedView> {
     return this.commands.execute(new IssueCalendarFeedCommand(accountId, id));
@@ -131,7 +127,7 @@ export class CalendarSyncController {
     summary: "Give the calendar's feed a new secret address",
     description: 'The old address answers 404 from now on.',
   })
-  @ApiOkResponse({ type: CalendarFeedView, description: 'The new address.' })
+  @ApiView(CALENDAR_FEED_VIEW, { description: 'The new address.' })
   @ApiErrors(CALENDAR_ERRORS)
   rotate(@CurrentAccountId() accountId: number, @IdParam() id: number): Promise<CalendarFeedView> {
     return this.commands.execute(new IssueCalendarFeedCommand(accountId, id, true));

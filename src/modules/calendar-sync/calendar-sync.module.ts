@@ -1,10 +1,11 @@
 import { Module } from '@nestjs/common';
-import { CreateBusySourceHandler, DeleteBusySourceHandler } from './busy-source.commands';
-import { GetBusySourceHandler, ListBusySourcesHandler } from './busy-source.queries';
+import { handlersOf } from '../../common/cqrs/handlers-of';
+import * as busySourceCommands from './busy-source.commands';
+import * as busySourceQueries from './busy-source.queries';
 import { BusySourceRepository, calendarSyncTables } from './busy-source.repository';
-import { IssueCalendarFeedHandler } from './calendar-feed.commands';
+import * as calendarFeedCommands from './calendar-feed.commands';
 import { CalendarFeedController } from './calendar-feed.controller';
-import { RenderCalendarFeedHandler } from './calendar-feed.queries';
+import * as calendarFeedQueries from './calendar-feed.queries';
 import { CalendarFeedRepository } from './calendar-feed.repository';
 import { CalendarSyncController } from './calendar-sync.controller';
 
@@ -15,12 +16,7 @@ import { CalendarSyncController } from './calendar-sync.controller';
   providers: [
     BusySourceRepository,
     CalendarFeedRepository,
-    CreateBusySourceHandler,
-    DeleteBusySourceHandler,
-    GetBusySourceHandler,
-    IssueCalendarFeedHandler,
-    ListBusySourcesHandler,
-    RenderCalendarFeedHandler,
+    ...handlersOf(busySourceCommands, busySourceQueries, calendarFeedCommands, calendarFeedQueries),
   ],
 })
 export class CalendarSyncModule {}

@@ -14,7 +14,6 @@ export interface DavProperty {
   children: string[];
 }
 
-/** One `<response>` of a multistatus. */
 export interface DavResponse {
   /** Its first href, as written (usually a path). */
   href: string;
@@ -47,11 +46,9 @@ interface Frame {
 type Sink = 'href' | 'status' | 'propstat-status' | 'property';
 
 /**
- * A WebDAV multistatus (RFC 4918 §13) read as it streams in, with sax, each `<response>` handed to
- * `each` as soon as it closes: only its hrefs, statuses and the properties named in `wanted` (text
- * and child names) are kept, never the document, and nothing once handed over. An error `each`
- * throws ends the parse. Namespaces are resolved here (sax's namespace mode checks each attribute
- * against all those before it, quadratic in a tag's attributes).
+ * A WebDAV multistatus (RFC 4918 §13) read as it streams in (sax), each `<response>` handed to
+ * `each` as it closes, keeping only its hrefs, statuses and the `wanted` properties; what `each`
+ * throws ends the parse. Namespaces are resolved here: sax's own are quadratic in attributes.
  */
 export async function parseMultistatus(
   text: AsyncIterable<string> | Iterable<string>,
@@ -112,8 +109,10 @@ export async function parseMultistatus(
       sink = undefined;
       if (kind === 'href' && response) response.href = text.trim();
       else if (kind === 'status' && response) response.status = statusCode(text);
-      else if (kind === 'propstat-status' && propstat) propstat.ok = isSuccess(statusCode(text));
-      else if (kind === 'property' && property && propstat) {
+      else if (kind === 'propstat-status' && propstat) {
+        const status = statusCode(text);
+        propstat.ok = status !== null && status >= 200 && status < 300;
+      } else if (kind === 'property' && property && propstat) {
         propstat.props.set(property.name, { ...property.value, text });
         property = undefined;
       }
@@ -156,8 +155,4 @@ function frameOf(tag: Tag, inherited: Record<string, string>): Frame {
 function statusCode(line: string): number | null {
   const match = /^\s*HTTP\/\d(?:\.\d)?\s+(\d{3})\b/i.exec(line);
   return match ? Number(match[1]) : null;
-}
-
-function isSuccess(status: number | null): boolean {
-  return status !== null && status >= 200 && status < 300;
 }

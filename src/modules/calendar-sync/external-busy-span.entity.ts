@@ -1,10 +1,6 @@
 import { Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
 
-/**
- * Busy time a source read, at most a day long (see MAX_STORED_SPAN_MS). Availability reads these
- * rows with raw SQL (busy-time.repository.ts in availability); the entity describes the table
- * for the schema.
- */
+/** Busy time a source read, at most a day a row (read by availability's busy-time.repository). */
 @Entity('external_busy_spans')
 @Index('idx_external_busy_calendar', ['calendarId', 'startsAt', 'endsAt'])
 @Index('idx_external_busy_source', ['sourceId'])

@@ -1,11 +1,8 @@
 /**
- * One sync at a time of a worker process past its first megabyte (LARGE_READ_BYTES). A source of
- * CALENDAR_SYNC_MAX_BYTES costs far more than its bytes while it is parsed and expanded (a 10 MB
- * feed of 19,000 events took a compiled worker from 182 to 360 MB resident), and the worker
- * syncs four sources at once: four such feeds at once ran it out of a 128 MB heap, the size Node.js
- * gives a process in a 512Mi container. Small sources, nearly all of them, never wait; a large one
- * waits, holding at most a megabyte, its sender held by TCP's flow control, and the wait counts
- * toward its CALENDAR_SYNC_TIMEOUT_MS.
+ * One sync at a time of a worker process past its first megabyte: a large source costs far more
+ * than its bytes while it is expanded (a 10 MB feed took a worker from 182 to 360 MB resident), and
+ * four at once ran a 512Mi container's 128 MB heap out. Small sources never wait; a large one waits
+ * holding a megabyte (TCP holds its sender), within its CALENDAR_SYNC_TIMEOUT_MS.
  */
 export const LARGE_READ_BYTES = 1024 * 1024;
 
@@ -13,7 +10,7 @@ export class LargeReads {
   private busy = false;
   private readonly waiting: (() => void)[] = [];
 
-  /** Waits for the turn (or the signal), and answers how to give it up (once; later calls do nothing). */
+  /** Waits for the turn (or the signal); answers how to give it up (later calls do nothing). */
   enter(signal: AbortSignal): Promise<() => void> {
     if (signal.aborted) return Promise.reject(signal.reason as Error);
     if (!this.busy) {

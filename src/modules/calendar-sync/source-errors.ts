@@ -4,7 +4,10 @@ import {
   TargetUnresolvedError,
 } from '../../common/net/outbound-errors';
 import { CalendarDataError, TooManyEventsError } from './busy-expansion';
+import { LAST_ERRORS } from './calendar-sync.errors';
 import { MultistatusError } from './dav-multistatus';
+
+export { LAST_ERRORS };
 
 /** A source's server answered with a status other than success (the feed's, CalDAV's). */
 export class SourceHttpError extends Error {
@@ -20,33 +23,10 @@ export class NotCalendarError extends Error {}
 export class TooManyRedirectsError extends Error {}
 
 /**
- * Every `lastError` a source can show its owner: what went wrong in words a business can act on
- * (check the address, the password, wait for its calendar provider), never an address, a host
- * name, a resolver's or a library's text: those go to the worker's log with the source's id (see
- * sourceFailure). docs/calendar-sync.md lists them with what to do about each.
+ * The one place an error of a sync becomes the owner's `lastError`: why it failed, `message` for
+ * the source's owner, `detail` for the operator's log only.
  */
-export const LAST_ERRORS = {
-  unreachable: 'The calendar server could not be reached.',
-  timedOut: 'The calendar server took too long to answer.',
-  refused: (status: number) => `The calendar server refused the request (HTTP ${status}).`,
-  failing: (status: number) => `The calendar server answered with an error (HTTP ${status}).`,
-  tooLarge: 'The calendar is too large.',
-  tooManyEvents: 'The calendar has too many events.',
-  notCalendar: 'The address is not a calendar.',
-  tooManyRedirects: 'The calendar address redirects too many times.',
-  notAllowed: 'The calendar address is not allowed.',
-  interrupted: 'The sync was interrupted; it will be tried again.',
-  unexpected: 'The calendar could not be read; it will be tried again.',
-} as const;
-
-/** Why a sync failed: `message` for the source's owner, `detail` for the operator's log only. */
-export interface SourceFailure {
-  message: string;
-  detail: string;
-}
-
-/** The one place an error of a sync becomes the owner's `lastError`. */
-export function sourceFailure(e: unknown, signal: AbortSignal): SourceFailure {
+export function sourceFailure(e: unknown, signal: AbortSignal) {
   return { message: messageOf(e, signal), detail: detailOf(e, signal) };
 }
 
@@ -77,11 +57,7 @@ function isTimeout(signal: AbortSignal): boolean {
   return signal.reason instanceof DOMException && signal.reason.name === 'TimeoutError';
 }
 
-/**
- * undici's fetch fails with a TypeError whose cause says what the network did (`ECONNREFUSED`,
- * `UND_ERR_SOCKET`, a TLS certificate's code), when connecting (`fetch failed`) or in the middle of
- * a body (`terminated`).
- */
+/** undici's fetch fails with a TypeError (`fetch failed`, `terminated`), its cause a code. */
 function isNetworkError(e: unknown): boolean {
   if (!(e instanceof TypeError)) return false;
   const cause = (e as { cause?: { code?: unknown } }).cause;

@@ -23,10 +23,7 @@ export interface ReadOptions {
   knownTag: string | null;
   /** The span whose events a CalDAV time-range REPORT asks for. */
   window: Span;
-  /**
-   * Each iCalendar text as soon as it is read (a feed's whole, a CalDAV object's), so that none
-   * is kept longer than it takes to expand it; what it throws ends the read.
-   */
+  /** Each iCalendar text as it is read, so that none is kept longer; a throw ends the read. */
   onText: (text: string) => void;
 }
 

@@ -18,9 +18,8 @@ export function readSource(source: SourceToRead, options: ReadOptions): Promise<
 }
 
 /**
- * An iCalendar feed over HTTP(S): a conditional GET (If-None-Match with the ETag of the last read;
- * 304 is "unchanged"), redirects followed (each target checked again; credentials only sent to the
- * first origin), the body read within the sync's budget.
+ * An iCalendar feed: a conditional GET (If-None-Match; 304 is unchanged), redirects followed (each
+ * target checked again; credentials sent to the first origin only), read within the budget.
  */
 async function readFeed(source: SourceToRead, options: ReadOptions): Promise<SourceRead> {
   let url = source.url;
@@ -36,18 +35,14 @@ async function readFeed(source: SourceToRead, options: ReadOptions): Promise<Sou
           ...(options.knownTag ? { 'if-none-match': options.knownTag } : {}),
         },
       });
-      if (response.status === 304) {
-        await response.body?.cancel();
-        return { kind: 'unchanged' };
-      }
       const location = response.headers.get('location');
-      if (response.status >= 300 && response.status < 400 && location) {
-        await response.body?.cancel();
-        url = new URL(location, url).href;
-        continue;
-      }
       if (response.status < 200 || response.status >= 300) {
         await response.body?.cancel();
+        if (response.status === 304) return { kind: 'unchanged' };
+        if (response.status >= 300 && response.status < 400 && location) {
+          url = new URL(location, url).href;
+          continue;
+        }
         throw new SourceHttpError(response.status);
       }
       options.onText(await readText(response, options.budget));

@@ -1,15 +1,10 @@
-import { Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
+import { Column, Entity, Index } from 'typeorm';
+import { CatalogRow } from './catalog-row.entity';
 
 /** An extra a client adds to an appointment: more time, more price. */
 @Entity('addons')
 @Index('idx_addons_account', ['accountId', 'id'])
-export class Addon {
-  @PrimaryGeneratedColumn({ type: 'int', unsigned: true })
-  id!: number;
-
-  @Column({ name: 'account_id', type: 'int', unsigned: true })
-  accountId!: number;
-
+export class Addon extends CatalogRow {
   @Column({ type: 'varchar', length: 255 })
   name!: string;
 
@@ -22,13 +17,4 @@ export class Addon {
 
   @Column({ type: 'boolean', default: false })
   private!: boolean;
-
-  @Column({ name: 'deleted_at', type: 'datetime', precision: 3, nullable: true })
-  deletedAt!: Date | null;
-
-  @Column({ name: 'created_at', type: 'datetime', precision: 3 })
-  createdAt!: Date;
-
-  @Column({ name: 'updated_at', type: 'datetime', precision: 3 })
-  updatedAt!: Date;
 }

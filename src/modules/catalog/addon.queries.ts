@@ -1,36 +1,20 @@
-import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
+import { QueryHandler } from '@nestjs/cqrs';
+import {
+  AccountItemQuery,
+  AccountQuery,
+  each,
+  GetHandler,
+  ListHandler,
+} from '../../common/cqrs/account-messages';
 import { AddonRepository } from './addon.repository';
 import { type AddonView, toAddonView } from './addon.view';
 
-export class ListAddonsQuery extends Query<AddonView[]> {
-  constructor(readonly accountId: number) {
-    super();
-  }
-}
+export class ListAddonsQuery extends AccountQuery<AddonView[]> {}
 
 @QueryHandler(ListAddonsQuery)
-export class ListAddonsHandler implements IQueryHandler<ListAddonsQuery> {
-  constructor(private readonly addons: AddonRepository) {}
+export class ListAddonsHandler extends ListHandler(AddonRepository, each(toAddonView)) {}
 
-  async execute({ accountId }: ListAddonsQuery): Promise<AddonView[]> {
-    return (await this.addons.list(accountId)).map(toAddonView);
-  }
-}
-
-export class GetAddonQuery extends Query<AddonView> {
-  constructor(
-    readonly accountId: number,
-    readonly id: number,
-  ) {
-    super();
-  }
-}
+export class GetAddonQuery extends AccountItemQuery<AddonView> {}
 
 @QueryHandler(GetAddonQuery)
-export class GetAddonHandler implements IQueryHandler<GetAddonQuery> {
-  constructor(private readonly addons: AddonRepository) {}
-
-  async execute({ accountId, id }: GetAddonQuery): Promise<AddonView> {
-    return toAddonView(await this.addons.find(accountId, id));
-  }
-}
+export class GetAddonHandler extends GetHandler(AddonRepository, each(toAddonView)) {}

@@ -1,18 +1,14 @@
-import { IsBoolean, IsInt, Max, Min } from 'class-validator';
+import { IsBoolean } from 'class-validator';
 import { IsMoney, IsName, IsNameUpdate, Optional } from '../../common/http/attributes';
+import { IsIntBetween } from './catalog-attributes';
 
 /** Longest an addon may lengthen an appointment: a day. */
-export const MAX_ADDON_MINUTES = 1440;
+const MAX_ADDON_MINUTES = 1440;
 
-export class CreateAddonRequest {
-  @IsName()
-  name!: string;
-
+/** The attributes create and update share (validated after `name`, which each declares). */
+class AddonAttributes {
   /** Minutes the addon adds to the appointment. */
-  @Optional()
-  @Max(MAX_ADDON_MINUTES)
-  @Min(0)
-  @IsInt()
+  @IsIntBetween(0, MAX_ADDON_MINUTES)
   duration?: number;
 
   @Optional()
@@ -24,21 +20,12 @@ export class CreateAddonRequest {
   private?: boolean;
 }
 
-export class UpdateAddonRequest {
+export class CreateAddonRequest extends AddonAttributes {
+  @IsName()
+  name!: string;
+}
+
+export class UpdateAddonRequest extends AddonAttributes {
   @IsNameUpdate()
   name?: string;
-
-  @Optional()
-  @Max(MAX_ADDON_MINUTES)
-  @Min(0)
-  @IsInt()
-  duration?: number;
-
-  @Optional()
-  @IsMoney()
-  price?: number | string;
-
-  @Optional()
-  @IsBoolean()
-  private?: boolean;
 }

@@ -1,16 +1,17 @@
 import { formatCents } from '../../common/money/money';
 import type { Addon } from './addon.entity';
-import { flag, id, int, money, text, viewSchema } from '../../common/openapi/view-schema';
+import {
+  flag,
+  id,
+  int,
+  money,
+  text,
+  viewSchema,
+  type ViewType,
+} from '../../common/openapi/view-schema';
 
 /** `GET /appointment-addons`, as clients of the reference service know it. */
-export interface AddonView {
-  id: number;
-  name: string;
-  /** Minutes. */
-  duration: number;
-  price: string;
-  private: boolean;
-}
+export type AddonView = ViewType<typeof ADDON_VIEW>;
 
 export function toAddonView(addon: Addon): AddonView {
   return {
@@ -22,7 +23,7 @@ export function toAddonView(addon: Addon): AddonView {
   };
 }
 
-export const ADDON_VIEW = viewSchema<AddonView>('AddonView', {
+export const ADDON_VIEW = viewSchema('AddonView', {
   id: id(3),
   name: text('Deep conditioning'),
   duration: int(15, 'Minutes.'),

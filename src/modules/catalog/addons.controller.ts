@@ -1,42 +1,26 @@
-import { Body, Controller, Delete, Get, HttpCode, Post, Put } from '@nestjs/common';
-import { CommandBus, QueryBus } from '@nestjs/cqrs';
-import { ApiBasicAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Body } from '@nestjs/common';
+import { BusController } from '../../common/cqrs/bus-controller';
 import { IdParam } from '../../common/http/id-param';
-import { NUMERIC } from '../../common/http/route-catalog';
 import { CurrentAccountId } from '../accounts';
 import { CreateAddonRequest, UpdateAddonRequest } from './addon.requests';
 import { ADDON_VIEW, type AddonView } from './addon.view';
 import { CreateAddonCommand, DeleteAddonCommand, UpdateAddonCommand } from './addon.commands';
 import { GetAddonQuery, ListAddonsQuery } from './addon.queries';
-import { ApiView } from '../../common/openapi/view-schema';
+import { CatalogController, Route } from './catalog-routes';
 
-@ApiTags('catalog')
-@ApiBasicAuth()
-@Controller('appointment-addons')
-export class AddonsController {
-  constructor(
-    private readonly commands: CommandBus,
-    private readonly queries: QueryBus,
-  ) {}
-
-  @ApiOperation({ summary: 'List the addons' })
-  @ApiView(ADDON_VIEW, { list: true })
-  @Get()
+@CatalogController('appointment-addons')
+export class AddonsController extends BusController {
+  @Route.list('List the addons', ADDON_VIEW)
   list(@CurrentAccountId() accountId: number): Promise<AddonView[]> {
     return this.queries.execute(new ListAddonsQuery(accountId));
   }
 
-  @ApiOperation({ summary: 'Read a addon' })
-  @ApiView(ADDON_VIEW)
-  @Get(`:id${NUMERIC}`)
+  @Route.get('Read a addon', ADDON_VIEW)
   get(@CurrentAccountId() accountId: number, @IdParam() id: number): Promise<AddonView> {
     return this.queries.execute(new GetAddonQuery(accountId, id));
   }
 
-  @ApiOperation({ summary: 'Create a addon' })
-  @ApiView(ADDON_VIEW)
-  @Post()
-  @HttpCode(200)
+  @Route.create('Create a addon', ADDON_VIEW)
   create(
     @CurrentAccountId() accountId: number,
     @Body() request: CreateAddonRequest,
@@ -44,9 +28,7 @@ export class AddonsController {
     return this.commands.execute(new CreateAddonCommand(accountId, request));
   }
 
-  @ApiOperation({ summary: 'Change a addon' })
-  @ApiView(ADDON_VIEW)
-  @Put(`:id${NUMERIC}`)
+  @Route.update('Change a addon', ADDON_VIEW)
   update(
     @CurrentAccountId() accountId: number,
     @IdParam() id: number,
@@ -55,9 +37,7 @@ export class AddonsController {
     return this.commands.execute(new UpdateAddonCommand(accountId, id, request));
   }
 
-  @ApiOperation({ summary: 'Delete a addon' })
-  @Delete(`:id${NUMERIC}`)
-  @HttpCode(204)
+  @Route.delete('Delete a addon')
   delete(@CurrentAccountId() accountId: number, @IdParam() id: number): Promise<void> {
     return this.commands.execute(new DeleteAddonCommand(accountId, id));
   }

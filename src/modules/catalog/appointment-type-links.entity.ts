@@ -1,9 +1,9 @@
 import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
 
 /*
- * What an appointment type is linked to. Plain rows without foreign keys (as every catalog table):
- * catalog rows are soft-deleted, never removed while referenced, and InnoDB's foreign-key checks would
- * take shared locks on the calendar rows that booking locks FOR UPDATE.
+ * What an appointment type is linked to, without foreign keys (as every catalog table): catalog
+ * rows are never removed while referenced, and InnoDB's checks would share-lock the calendar rows
+ * that booking locks FOR UPDATE.
  */
 
 @Entity('appointment_type_calendars')

@@ -1,4 +1,10 @@
-import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import {
+  AccountCommand,
+  AccountItemAction,
+  AccountItemCommand,
+  SoftDeleteHandler,
+} from '../../common/cqrs/account-messages';
 import { UnitOfWork } from '../../common/database/unit-of-work';
 import { RequiredAttributeError } from '../../common/http/http.errors';
 import { toCents } from '../../common/money/money';
@@ -13,16 +19,13 @@ import {
   ClassSizeRequiredError,
   TypeHasClassSessionsError,
 } from './catalog.errors';
+import { copyGiven, newCatalogRow } from './catalog-row.entity';
 import { ClassSessionRepository } from './class-session.repository';
 
-export class CreateAppointmentTypeCommand extends Command<AppointmentTypeDetails> {
-  constructor(
-    readonly accountId: number,
-    readonly request: AppointmentTypeAttributes,
-  ) {
-    super();
-  }
-}
+export class CreateAppointmentTypeCommand extends AccountCommand<
+  AppointmentTypeAttributes,
+  AppointmentTypeDetails
+> {}
 
 @CommandHandler(CreateAppointmentTypeCommand)
 export class CreateAppointmentTypeHandler implements ICommandHandler<CreateAppointmentTypeCommand> {
@@ -38,9 +41,7 @@ export class CreateAppointmentTypeHandler implements ICommandHandler<CreateAppoi
     if (request.duration === undefined) throw new RequiredAttributeError('duration');
     const { name, duration } = request;
     return this.unitOfWork.run(accountId, async (tx) => {
-      const now = new Date();
-      const type: AppointmentType = Object.assign(new AppointmentType(), {
-        accountId,
+      const type = newCatalogRow(AppointmentType, accountId, {
         name,
         active: true,
         description: '',
@@ -60,9 +61,6 @@ export class CreateAppointmentTypeHandler implements ICommandHandler<CreateAppoi
         requireSmsOptIn: false,
         maxPerDay: null,
         maxPerWeek: null,
-        deletedAt: null,
-        createdAt: now,
-        updatedAt: now,
       });
       applyAttributes(type, request);
       const saved = await this.types.save(type, tx);
@@ -72,15 +70,10 @@ export class CreateAppointmentTypeHandler implements ICommandHandler<CreateAppoi
   }
 }
 
-export class UpdateAppointmentTypeCommand extends Command<AppointmentTypeDetails> {
-  constructor(
-    readonly accountId: number,
-    readonly id: number,
-    readonly request: AppointmentTypeAttributes,
-  ) {
-    super();
-  }
-}
+export class UpdateAppointmentTypeCommand extends AccountItemCommand<
+  AppointmentTypeAttributes,
+  AppointmentTypeDetails
+> {}
 
 @CommandHandler(UpdateAppointmentTypeCommand)
 export class UpdateAppointmentTypeHandler implements ICommandHandler<UpdateAppointmentTypeCommand> {
@@ -112,48 +105,20 @@ export class UpdateAppointmentTypeHandler implements ICommandHandler<UpdateAppoi
   }
 }
 
-/** Soft delete: clients can no longer book it; its appointments keep it; `includeDeleted` lists it. */
-export class DeleteAppointmentTypeCommand extends Command<void> {
-  constructor(
-    readonly accountId: number,
-    readonly id: number,
-  ) {
-    super();
-  }
-}
+/** Soft delete: no longer bookable; its appointments keep it; `includeDeleted` lists it. */
+export class DeleteAppointmentTypeCommand extends AccountItemAction {}
 
 @CommandHandler(DeleteAppointmentTypeCommand)
-export class DeleteAppointmentTypeHandler implements ICommandHandler<DeleteAppointmentTypeCommand> {
-  constructor(
-    private readonly unitOfWork: UnitOfWork,
-    private readonly types: AppointmentTypeRepository,
-  ) {}
-
-  execute({ accountId, id }: DeleteAppointmentTypeCommand): Promise<void> {
-    return this.unitOfWork.run(accountId, (tx) => this.types.softDelete(accountId, id, tx));
-  }
-}
+export class DeleteAppointmentTypeHandler extends SoftDeleteHandler(AppointmentTypeRepository) {}
 
 /** Copies the given attributes onto the type and checks the rules that span several of them. */
 function applyAttributes(type: AppointmentType, request: AppointmentTypeAttributes): void {
-  if (request.name !== undefined) type.name = request.name;
-  if (request.active !== undefined) type.active = request.active;
-  if (request.description !== undefined) type.description = request.description;
-  if (request.duration !== undefined) type.duration = request.duration;
+  copyGiven(type, request, ['name', 'active', 'description', 'duration', 'category', 'color']);
+  copyGiven(type, request, ['private', 'paddingBefore', 'paddingAfter', 'image', 'slotInterval']);
+  copyGiven(type, request, ['minHoursInAdvance', 'maxDaysInAdvance', 'requireSmsOptIn']);
+  copyGiven(type, request, ['maxPerDay', 'maxPerWeek']);
   if (request.price !== undefined) type.priceCents = toCents(request.price);
-  if (request.category !== undefined) type.category = request.category;
-  if (request.color !== undefined) type.color = request.color;
-  if (request.private !== undefined) type.private = request.private;
   if (request.type !== undefined) type.kind = request.type;
-  if (request.paddingBefore !== undefined) type.paddingBefore = request.paddingBefore;
-  if (request.paddingAfter !== undefined) type.paddingAfter = request.paddingAfter;
-  if (request.image !== undefined) type.image = request.image;
-  if (request.slotInterval !== undefined) type.slotInterval = request.slotInterval;
-  if (request.minHoursInAdvance !== undefined) type.minHoursInAdvance = request.minHoursInAdvance;
-  if (request.maxDaysInAdvance !== undefined) type.maxDaysInAdvance = request.maxDaysInAdvance;
-  if (request.requireSmsOptIn !== undefined) type.requireSmsOptIn = request.requireSmsOptIn;
-  if (request.maxPerDay !== undefined) type.maxPerDay = request.maxPerDay;
-  if (request.maxPerWeek !== undefined) type.maxPerWeek = request.maxPerWeek;
 
   if (type.kind === 'class') {
     if (request.classSize !== undefined) type.classSize = request.classSize;

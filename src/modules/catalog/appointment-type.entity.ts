@@ -1,4 +1,5 @@
-import { Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
+import { Column, Entity, Index } from 'typeorm';
+import { CatalogRow } from './catalog-row.entity';
 
 export const APPOINTMENT_KINDS = ['service', 'class'] as const;
 export type AppointmentKind = (typeof APPOINTMENT_KINDS)[number];
@@ -6,13 +7,7 @@ export type AppointmentKind = (typeof APPOINTMENT_KINDS)[number];
 /** What clients book: a service (one client at a time) or a class (sessions with seats). */
 @Entity('appointment_types')
 @Index('idx_appointment_types_account', ['accountId', 'id'])
-export class AppointmentType {
-  @PrimaryGeneratedColumn({ type: 'int', unsigned: true })
-  id!: number;
-
-  @Column({ name: 'account_id', type: 'int', unsigned: true })
-  accountId!: number;
-
+export class AppointmentType extends CatalogRow {
   @Column({ type: 'varchar', length: 255 })
   name!: string;
 
@@ -78,14 +73,4 @@ export class AppointmentType {
   /** At most this many a week (ISO: Monday to Sunday) of the calendar's zone; null: no limit. */
   @Column({ name: 'max_per_week', type: 'smallint', unsigned: true, nullable: true })
   maxPerWeek!: number | null;
-
-  /** Soft delete: appointments keep their type; `?includeDeleted=true` lists it. */
-  @Column({ name: 'deleted_at', type: 'datetime', precision: 3, nullable: true })
-  deletedAt!: Date | null;
-
-  @Column({ name: 'created_at', type: 'datetime', precision: 3 })
-  createdAt!: Date;
-
-  @Column({ name: 'updated_at', type: 'datetime', precision: 3 })
-  updatedAt!: Date;
 }

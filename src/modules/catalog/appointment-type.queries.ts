@@ -1,5 +1,6 @@
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import type { EntityManager } from 'typeorm';
+import { AccountItemQuery } from '../../common/cqrs/account-messages';
 import { AppConfig } from '../../config/app-config';
 import type { AppointmentType } from './appointment-type.entity';
 import { AppointmentTypeRepository } from './appointment-type.repository';
@@ -31,23 +32,15 @@ export class ListAppointmentTypesHandler implements IQueryHandler<ListAppointmen
     accountId,
     includeDeleted,
   }: ListAppointmentTypesQuery): Promise<AppointmentTypeView[]> {
-    const rows = await this.types.listAll(accountId, includeDeleted);
-    const links = await this.types.links(rows);
-    return rows.map((row) =>
-      toAppointmentTypeView(row, links.get(row.id)!, this.config.http.publicUrl),
+    const types = await this.types.listWithLinks(accountId, includeDeleted);
+    return types.map(({ row, links }) =>
+      toAppointmentTypeView(row, links, this.config.http.publicUrl),
     );
   }
 }
 
 /** A deleted type is still readable by id: its appointments refer to it. */
-export class GetAppointmentTypeQuery extends Query<AppointmentTypeDetails> {
-  constructor(
-    readonly accountId: number,
-    readonly id: number,
-  ) {
-    super();
-  }
-}
+export class GetAppointmentTypeQuery extends AccountItemQuery<AppointmentTypeDetails> {}
 
 @QueryHandler(GetAppointmentTypeQuery)
 export class GetAppointmentTypeHandler implements IQueryHandler<GetAppointmentTypeQuery> {

@@ -1,19 +1,18 @@
-import { IsBoolean, IsIn, IsInt, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
+import { IsBoolean, IsIn, IsString, Matches, MaxLength } from 'class-validator';
 import {
   BooleanQuery,
   COLOR_PATTERN,
   IsMoney,
-  IsMultiLine,
   IsNameUpdate,
   IsSingleLine,
   IsUrlOrEmpty,
   Optional,
-  OptionalNullable,
   Trim,
 } from '../../common/http/attributes';
 import { IsIdList } from '../../common/http/id-list';
 import { BookingLimit } from './booking-limit';
 import { APPOINTMENT_KINDS, type AppointmentKind } from './appointment-type.entity';
+import { IsDescription, IsIntBetween, IsIntBetweenOrNull } from './catalog-attributes';
 
 const MINUTES_IN_A_DAY = 1440;
 const MAX_LINKS = 100;
@@ -32,17 +31,10 @@ export class AppointmentTypeAttributes {
   @IsBoolean()
   active?: boolean;
 
-  @Optional()
-  @IsMultiLine()
-  @MaxLength(4000)
-  @IsString()
+  @IsDescription()
   description?: string;
 
-  /** Minutes. */
-  @Optional()
-  @Max(MINUTES_IN_A_DAY)
-  @Min(1)
-  @IsInt()
+  @IsIntBetween(1, MINUTES_IN_A_DAY)
   duration?: number;
 
   @Optional()
@@ -69,22 +61,13 @@ export class AppointmentTypeAttributes {
   @IsIn(APPOINTMENT_KINDS)
   type?: AppointmentKind;
 
-  @OptionalNullable()
-  @Max(10_000)
-  @Min(1)
-  @IsInt()
+  @IsIntBetweenOrNull(1, 10_000)
   classSize?: number | null;
 
-  @Optional()
-  @Max(MINUTES_IN_A_DAY)
-  @Min(0)
-  @IsInt()
+  @IsIntBetween(0, MINUTES_IN_A_DAY)
   paddingBefore?: number;
 
-  @Optional()
-  @Max(MINUTES_IN_A_DAY)
-  @Min(0)
-  @IsInt()
+  @IsIntBetween(0, MINUTES_IN_A_DAY)
   paddingAfter?: number;
 
   @Optional()
@@ -104,24 +87,15 @@ export class AppointmentTypeAttributes {
   image?: string;
 
   /** Minutes between offered start times; null = the duration. */
-  @OptionalNullable()
-  @Max(MINUTES_IN_A_DAY)
-  @Min(1)
-  @IsInt()
+  @IsIntBetweenOrNull(1, MINUTES_IN_A_DAY)
   slotInterval?: number | null;
 
   /** null = the account's setting. */
-  @OptionalNullable()
-  @Max(8760)
-  @Min(0)
-  @IsInt()
+  @IsIntBetweenOrNull(0, 8760)
   minHoursInAdvance?: number | null;
 
   /** null = the account's setting. */
-  @OptionalNullable()
-  @Max(3650)
-  @Min(1)
-  @IsInt()
+  @IsIntBetweenOrNull(1, 3650)
   maxDaysInAdvance?: number | null;
 
   @Optional()

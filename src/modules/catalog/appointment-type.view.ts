@@ -1,6 +1,16 @@
-import { ApiProperty } from '@nestjs/swagger';
 import { formatCents } from '../../common/money/money';
 import type { AppointmentType } from './appointment-type.entity';
+import {
+  bool,
+  classViewSchema,
+  field,
+  listOf,
+  nullableInt,
+  num,
+  str,
+  strEnum,
+  type ViewType,
+} from '../../common/openapi/view-schema';
 
 /** The ids a type is linked to (live rows only), in the order the owner sees them. */
 export interface AppointmentTypeLinks {
@@ -9,130 +19,81 @@ export interface AppointmentTypeLinks {
   formIDs: number[];
 }
 
+/** What a type's list view reads of its row (toAppointmentTypeView). */
+export type ListedTypeRow = Pick<
+  AppointmentType,
+  | 'id'
+  | 'accountId'
+  | 'name'
+  | 'active'
+  | 'deletedAt'
+  | 'description'
+  | 'duration'
+  | 'priceCents'
+  | 'category'
+  | 'color'
+  | 'private'
+  | 'kind'
+  | 'classSize'
+  | 'paddingBefore'
+  | 'paddingAfter'
+  | 'image'
+>;
+
+const ids = (example: number[]) => listOf(field<number>({ type: 'number' }), example);
+
 /** `GET /appointment-types`, exactly as clients of the reference service know it. */
-export class AppointmentTypeView implements AppointmentTypeLinks {
-  @ApiProperty({ example: 12 })
-  id!: number;
-
-  @ApiProperty({ example: 'Haircut' })
-  name!: string;
-
-  @ApiProperty({
-    description:
-      'Offered to clients: false when the owner turned it off, or when it was deleted (as the ' +
+export const APPOINTMENT_TYPE_VIEW = classViewSchema('AppointmentTypeView', {
+  id: num(12),
+  name: str('Haircut'),
+  active: bool(
+    true,
+    'Offered to clients: false when the owner turned it off, or when it was deleted (as the ' +
       'reference shows deleted types).',
-    example: true,
-  })
-  active!: boolean;
+  ),
+  description: str('Wash, cut and style'),
+  duration: num(45, "Minutes, a number (on appointments it is a string: the reference's quirk)."),
+  price: str('40.00', 'Money with two decimals.'),
+  category: str('Hair'),
+  color: str('#E0A030'),
+  private: bool(
+    false,
+    'Hidden from the public scheduling page; bookable by link and through the API.',
+  ),
+  type: strEnum(['service', 'class'], 'service'),
+  classSize: nullableInt(null, 'Seats of each session of a class; null for a service.'),
+  paddingBefore: num(5, 'Minutes.'),
+  paddingAfter: num(10, 'Minutes.'),
+  calendarIDs: ids([7, 9]),
+  addonIDs: ids([3]),
+  formIDs: ids([4]),
+  image: str('https://img.example/haircut.png'),
+  schedulingUrl: str('https://scheduling.example/schedule/1?appointmentType=12'),
+});
 
-  @ApiProperty({ example: 'Wash, cut and style' })
-  description!: string;
-
-  @ApiProperty({
-    description: "Minutes, a number (on appointments it is a string: the reference's quirk).",
-    example: 45,
-  })
-  duration!: number;
-
-  @ApiProperty({ description: 'Money with two decimals.', example: '40.00' })
-  price!: string;
-
-  @ApiProperty({ example: 'Hair' })
-  category!: string;
-
-  @ApiProperty({ example: '#E0A030' })
-  color!: string;
-
-  @ApiProperty({
-    description: 'Hidden from the public scheduling page; bookable by link and through the API.',
-    example: false,
-  })
-  private!: boolean;
-
-  @ApiProperty({ enum: ['service', 'class'], example: 'service' })
-  type!: 'service' | 'class';
-
-  @ApiProperty({
-    type: 'integer',
-    nullable: true,
-    description: 'Seats of each session of a class; null for a service.',
-    example: null,
-  })
-  classSize!: number | null;
-
-  @ApiProperty({ description: 'Minutes.', example: 5 })
-  paddingBefore!: number;
-
-  @ApiProperty({ description: 'Minutes.', example: 10 })
-  paddingAfter!: number;
-
-  @ApiProperty({ type: [Number], example: [7, 9] })
-  calendarIDs!: number[];
-
-  @ApiProperty({ type: [Number], example: [3] })
-  addonIDs!: number[];
-
-  @ApiProperty({ type: [Number], example: [4] })
-  formIDs!: number[];
-
-  @ApiProperty({ example: 'https://img.example/haircut.png' })
-  image!: string;
-
-  @ApiProperty({ example: 'https://scheduling.example/schedule/1?appointmentType=12' })
-  schedulingUrl!: string;
-}
-
-/** The management view (`GET /appointment-types/{id}`, POST, PUT): the read fields and the rules. */
-export class AppointmentTypeDetails extends AppointmentTypeView {
-  @ApiProperty({
-    type: 'integer',
-    nullable: true,
-    description: 'Minutes between offered start times; null: the duration.',
-    example: 15,
-  })
-  slotInterval!: number | null;
-
-  @ApiProperty({
-    type: 'integer',
-    nullable: true,
-    description: "null: the account's setting.",
-    example: null,
-  })
-  minHoursInAdvance!: number | null;
-
-  @ApiProperty({
-    type: 'integer',
-    nullable: true,
-    description: "null: the account's setting.",
-    example: null,
-  })
-  maxDaysInAdvance!: number | null;
-
-  @ApiProperty({ example: false })
-  requireSmsOptIn!: boolean;
-
-  @ApiProperty({
-    type: 'integer',
-    nullable: true,
-    description:
-      "At most this many live appointments and holds of the type a local day of the booked calendar's " +
+/** The management view (`GET /appointment-types/{id}`, POST, PUT): the read fields, the rules. */
+export const APPOINTMENT_TYPE_DETAILS = classViewSchema('AppointmentTypeDetails', {
+  ...APPOINTMENT_TYPE_VIEW.properties,
+  slotInterval: nullableInt(15, 'Minutes between offered start times; null: the duration.'),
+  minHoursInAdvance: nullableInt(null, "null: the account's setting."),
+  maxDaysInAdvance: nullableInt(null, "null: the account's setting."),
+  requireSmsOptIn: bool(false),
+  maxPerDay: nullableInt(
+    8,
+    "At most this many live appointments and holds of the type a local day of the booked calendar's " +
       'zone; admins are exempt. null: no limit.',
-    example: 8,
-  })
-  maxPerDay!: number | null;
+  ),
+  maxPerWeek: nullableInt(
+    null,
+    'At most this many a week (ISO: Monday to Sunday), as `maxPerDay`. null: no limit.',
+  ),
+});
 
-  @ApiProperty({
-    type: 'integer',
-    nullable: true,
-    description:
-      'At most this many a week (ISO: Monday to Sunday), as `maxPerDay`. null: no limit.',
-    example: null,
-  })
-  maxPerWeek!: number | null;
-}
+export type AppointmentTypeView = ViewType<typeof APPOINTMENT_TYPE_VIEW>;
+export type AppointmentTypeDetails = ViewType<typeof APPOINTMENT_TYPE_DETAILS>;
 
 export function toAppointmentTypeView(
-  type: AppointmentType,
+  type: ListedTypeRow,
   links: AppointmentTypeLinks,
   publicUrl: string,
 ): AppointmentTypeView {

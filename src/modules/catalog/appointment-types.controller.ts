@@ -1,14 +1,6 @@
-import { Body, Controller, Delete, Get, HttpCode, Post, Put, Query } from '@nestjs/common';
-import { CommandBus, QueryBus } from '@nestjs/cqrs';
-import {
-  ApiBasicAuth,
-  ApiBearerAuth,
-  ApiOkResponse,
-  ApiOperation,
-  ApiParam,
-  ApiQuery,
-  ApiTags,
-} from '@nestjs/swagger';
+import { Body, Delete, Get, HttpCode, Post, Put, Query } from '@nestjs/common';
+import { BusController } from '../../common/cqrs/bus-controller';
+import { ApiBearerAuth, ApiOperation, ApiParam, ApiQuery } from '@nestjs/swagger';
 import { ApiErrors } from '../../common/openapi/api-errors';
 import { IdParam } from '../../common/http/id-param';
 import { NUMERIC } from '../../common/http/route-catalog';
@@ -23,7 +15,14 @@ import {
   AppointmentTypeAttributes,
   ListAppointmentTypesRequest,
 } from './appointment-type.requests';
-import { AppointmentTypeDetails, AppointmentTypeView } from './appointment-type.view';
+import {
+  APPOINTMENT_TYPE_DETAILS,
+  type AppointmentTypeDetails,
+  APPOINTMENT_TYPE_VIEW,
+  type AppointmentTypeView,
+} from './appointment-type.view';
+import { CatalogController } from './catalog-routes';
+import { ApiView } from '../../common/openapi/view-schema';
 
 /** What creating or changing a type may be refused for, beyond its attributes' own codes. */
 const TYPE_ERRORS = [
@@ -35,15 +34,8 @@ const TYPE_ERRORS = [
   'required_name',
 ];
 
-@ApiTags('catalog')
-@ApiBasicAuth()
-@Controller('appointment-types')
-export class AppointmentTypesController {
-  constructor(
-    private readonly commands: CommandBus,
-    private readonly queries: QueryBus,
-  ) {}
-
+@CatalogController('appointment-types')
+export class AppointmentTypesController extends BusController {
   /** The reference shape; `?includeDeleted=true` adds the soft-deleted types. */
   @Get()
   @ApiBearerAuth()
@@ -59,7 +51,7 @@ export class AppointmentTypesController {
     description: 'Also the deleted types.',
     schema: { type: 'boolean', default: false },
   })
-  @ApiOkResponse({ type: AppointmentTypeView, isArray: true })
+  @ApiView(APPOINTMENT_TYPE_VIEW, { list: true, description: 'OK' })
   @ApiErrors({ 400: ['invalid_include_deleted'] })
   list(
     @CurrentAccountId() accountId: number,
@@ -86,7 +78,7 @@ export class AppointmentTypesController {
     description: "The type's id.",
     schema: { type: 'integer', minimum: 1, example: 12 },
   })
-  @ApiOkResponse({ type: AppointmentTypeDetails })
+  @ApiView(APPOINTMENT_TYPE_DETAILS)
   @ApiErrors({ 403: ['forbidden'], 404: ['not_found'] })
   get(
     @CurrentAccountId() accountId: number,
@@ -98,7 +90,7 @@ export class AppointmentTypesController {
   @Post()
   @HttpCode(200)
   @ApiOperation({ summary: 'Create an appointment type' })
-  @ApiOkResponse({ type: AppointmentTypeDetails })
+  @ApiView(APPOINTMENT_TYPE_DETAILS)
   @ApiErrors({ 400: TYPE_ERRORS })
   create(
     @CurrentAccountId() accountId: number,
@@ -109,7 +101,7 @@ export class AppointmentTypesController {
 
   @Put(`:id${NUMERIC}`)
   @ApiOperation({ summary: 'Change an appointment type' })
-  @ApiOkResponse({ type: AppointmentTypeDetails })
+  @ApiView(APPOINTMENT_TYPE_DETAILS)
   @ApiErrors({ 400: TYPE_ERRORS })
   update(
     @CurrentAccountId() accountId: number,

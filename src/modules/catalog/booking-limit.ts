@@ -4,7 +4,7 @@ import { IsInt, Max, Min } from 'class-validator';
 import { OptionalNullable } from '../../common/http/attributes';
 
 /** The highest booking limit a type or calendar takes (its column is a SMALLINT). */
-export const MAX_BOOKING_LIMIT = 10_000;
+const MAX_BOOKING_LIMIT = 10_000;
 
 const DESCRIPTIONS = {
   day:
@@ -13,10 +13,7 @@ const DESCRIPTIONS = {
   week: 'As `maxPerDay`, a week (ISO: Monday 00:00 to Monday). null: no limit.',
 };
 
-/**
- * A booking limit attribute (`maxPerDay`, `maxPerWeek`) of an appointment type or a calendar:
- * 1 to MAX_BOOKING_LIMIT, or null for no limit; the same checks and description on both.
- */
+/** `maxPerDay` or `maxPerWeek` of a type or calendar: 1 to MAX_BOOKING_LIMIT, or null for none. */
 export function BookingLimit(per: 'day' | 'week'): PropertyDecorator {
   return applyDecorators(
     ApiPropertyOptional({

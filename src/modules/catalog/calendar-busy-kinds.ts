@@ -1,9 +1,8 @@
 /**
  * The kinds of busy time a calendar may have besides appointments, one bit each in
- * `calendars.busy_kinds`: set (never cleared) in the transaction that writes a row of the kind for
- * the calendar (markBusyKind). A client booking's lock statement leaves out the subqueries of the
- * kinds its calendar never had (availability's lockCalendarReadingBusy): each costs the database
- * ~40 µs per booking even over an empty table.
+ * `calendars.busy_kinds`, set (never cleared) by markBusyKind in the transaction that writes a row
+ * of the kind. A booking's lock statement leaves out the subqueries of the kinds its calendar never
+ * had (lockCalendarReadingBusy): each costs the database ~40 µs per booking even over no rows.
  */
 export const BusyKind = { blocks: 1, sessions: 2, holds: 4, external: 8 } as const;
 export type BusyKind = (typeof BusyKind)[keyof typeof BusyKind];

@@ -1,11 +1,18 @@
-import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { UnitOfWork } from '../../common/database/unit-of-work';
+import { Command, CommandHandler } from '@nestjs/cqrs';
+import {
+  AccountItemAction,
+  AccountItemCommand,
+  SoftDeleteHandler,
+} from '../../common/cqrs/account-messages';
 import { InvalidTimezoneError, assertTimezone } from '../accounts';
 import { Calendar } from './calendar.entity';
 import { CalendarRepository } from './calendar.repository';
 import type { CreateCalendarRequest, UpdateCalendarRequest } from './calendar.requests';
 import { type CalendarDetailsView, toCalendarDetailsView } from './calendar.view';
+import { WriteHandler } from '../../common/cqrs/write-handler';
+import { copyGiven, newCatalogRow } from './catalog-row.entity';
 import {
+  DAY_NAMES,
   type DateOverrides,
   type WeeklyHours,
   parseDateOverrides,
@@ -13,17 +20,12 @@ import {
 } from './working-hours';
 
 /**
- * The hours of a calendar created without any: a plain office week (Monday to Friday, 09:00 to
- * 17:00), so that a new calendar can be booked at once instead of silently offering no time at all;
- * the owner narrows or widens it later.
+ * The hours of a calendar created without any: Monday to Friday, 09:00 to 17:00, so that a new
+ * calendar can be booked at once instead of silently offering no time at all.
  */
-const DEFAULT_WEEKLY_HOURS: Readonly<WeeklyHours> = Object.freeze({
-  monday: [{ start: '09:00', end: '17:00' }],
-  tuesday: [{ start: '09:00', end: '17:00' }],
-  wednesday: [{ start: '09:00', end: '17:00' }],
-  thursday: [{ start: '09:00', end: '17:00' }],
-  friday: [{ start: '09:00', end: '17:00' }],
-});
+const DEFAULT_WEEKLY_HOURS: Readonly<WeeklyHours> = Object.freeze(
+  Object.fromEntries(DAY_NAMES.slice(0, 5).map((day) => [day, [{ start: '09:00', end: '17:00' }]])),
+);
 
 /** `accountTimezone` is the zone of a calendar created without one. */
 export class CreateCalendarCommand extends Command<CalendarDetailsView> {
@@ -37,12 +39,7 @@ export class CreateCalendarCommand extends Command<CalendarDetailsView> {
 }
 
 @CommandHandler(CreateCalendarCommand)
-export class CreateCalendarHandler implements ICommandHandler<CreateCalendarCommand> {
-  constructor(
-    private readonly unitOfWork: UnitOfWork,
-    private readonly calendars: CalendarRepository,
-  ) {}
-
+export class CreateCalendarHandler extends WriteHandler(CalendarRepository) {
   execute({
     accountId,
     accountTimezone,
@@ -50,9 +47,7 @@ export class CreateCalendarHandler implements ICommandHandler<CreateCalendarComm
   }: CreateCalendarCommand): Promise<CalendarDetailsView> {
     const rules = checkRules(request);
     return this.unitOfWork.run(accountId, async (tx) => {
-      const now = new Date();
-      const calendar = Object.assign(new Calendar(), {
-        accountId,
+      const calendar = newCatalogRow(Calendar, accountId, {
         name: request.name,
         email: request.email ?? '',
         replyTo: request.replyTo ?? '',
@@ -65,76 +60,38 @@ export class CreateCalendarHandler implements ICommandHandler<CreateCalendarComm
         overrides: rules.overrides ?? {},
         maxPerDay: request.maxPerDay ?? null,
         maxPerWeek: request.maxPerWeek ?? null,
-        deletedAt: null,
-        createdAt: now,
-        updatedAt: now,
       });
-      return toCalendarDetailsView(await this.calendars.save(calendar, tx));
+      return toCalendarDetailsView(await this.rows.save(calendar, tx));
     });
   }
 }
 
-export class UpdateCalendarCommand extends Command<CalendarDetailsView> {
-  constructor(
-    readonly accountId: number,
-    readonly id: number,
-    readonly request: UpdateCalendarRequest,
-  ) {
-    super();
-  }
-}
+export class UpdateCalendarCommand extends AccountItemCommand<
+  UpdateCalendarRequest,
+  CalendarDetailsView
+> {}
 
 @CommandHandler(UpdateCalendarCommand)
-export class UpdateCalendarHandler implements ICommandHandler<UpdateCalendarCommand> {
-  constructor(
-    private readonly unitOfWork: UnitOfWork,
-    private readonly calendars: CalendarRepository,
-  ) {}
-
+export class UpdateCalendarHandler extends WriteHandler(CalendarRepository) {
   execute({ accountId, id, request }: UpdateCalendarCommand): Promise<CalendarDetailsView> {
     // Every 400 of the body before the lookup, as the validation pipe's come before it.
     const rules = checkRules(request);
     return this.unitOfWork.run(accountId, async (tx) => {
-      const calendar = await this.calendars.find(accountId, id, { tx });
-      if (request.name !== undefined) calendar.name = request.name;
-      if (request.email !== undefined) calendar.email = request.email;
-      if (request.replyTo !== undefined) calendar.replyTo = request.replyTo;
-      if (request.description !== undefined) calendar.description = request.description;
-      if (request.location !== undefined) calendar.location = request.location;
-      if (request.image !== undefined) calendar.image = request.image;
-      if (request.thumbnail !== undefined) calendar.thumbnail = request.thumbnail;
-      if (rules.timezone !== undefined) calendar.timezone = rules.timezone;
-      if (rules.hours !== undefined) calendar.hours = rules.hours;
-      if (rules.overrides !== undefined) calendar.overrides = rules.overrides;
-      if (request.maxPerDay !== undefined) calendar.maxPerDay = request.maxPerDay;
-      if (request.maxPerWeek !== undefined) calendar.maxPerWeek = request.maxPerWeek;
+      const calendar = await this.rows.find(accountId, id, { tx });
+      copyGiven(calendar, request, ['name', 'email', 'replyTo', 'description', 'location']);
+      copyGiven(calendar, request, ['image', 'thumbnail', 'maxPerDay', 'maxPerWeek']);
+      copyGiven(calendar, rules, ['timezone', 'hours', 'overrides']);
       calendar.updatedAt = new Date();
-      return toCalendarDetailsView(await this.calendars.save(calendar, tx));
+      return toCalendarDetailsView(await this.rows.save(calendar, tx));
     });
   }
 }
 
 /** Soft delete: appointments booked on the calendar keep it; nothing new can be booked on it. */
-export class DeleteCalendarCommand extends Command<void> {
-  constructor(
-    readonly accountId: number,
-    readonly id: number,
-  ) {
-    super();
-  }
-}
+export class DeleteCalendarCommand extends AccountItemAction {}
 
 @CommandHandler(DeleteCalendarCommand)
-export class DeleteCalendarHandler implements ICommandHandler<DeleteCalendarCommand> {
-  constructor(
-    private readonly unitOfWork: UnitOfWork,
-    private readonly calendars: CalendarRepository,
-  ) {}
-
-  execute({ accountId, id }: DeleteCalendarCommand): Promise<void> {
-    return this.unitOfWork.run(accountId, (tx) => this.calendars.softDelete(accountId, id, tx));
-  }
-}
+export class DeleteCalendarHandler extends SoftDeleteHandler(CalendarRepository) {}
 
 /** The checked parts of a request that a constraint cannot report (see CalendarAttributes). */
 interface CheckedRules {

@@ -1,16 +1,11 @@
-import { Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
+import { Column, Entity, Index } from 'typeorm';
 import type { DateOverrides, WeeklyHours } from './working-hours';
+import { CatalogRow } from './catalog-row.entity';
 
 /** A calendar (a staff member, a room): where appointments are booked, in its own zone. */
 @Entity('calendars')
 @Index('idx_calendars_account', ['accountId', 'id'])
-export class Calendar {
-  @PrimaryGeneratedColumn({ type: 'int', unsigned: true })
-  id!: number;
-
-  @Column({ name: 'account_id', type: 'int', unsigned: true })
-  accountId!: number;
-
+export class Calendar extends CatalogRow {
   @Column({ type: 'varchar', length: 255 })
   name!: string;
 
@@ -66,14 +61,5 @@ export class Calendar {
     insert: false,
     update: false,
   })
-  busyKinds!: number;
-
-  @Column({ name: 'deleted_at', type: 'datetime', precision: 3, nullable: true })
-  deletedAt!: Date | null;
-
-  @Column({ name: 'created_at', type: 'datetime', precision: 3 })
-  createdAt!: Date;
-
-  @Column({ name: 'updated_at', type: 'datetime', precision: 3 })
-  updatedAt!: Date;
+  busyKinds?: number;
 }

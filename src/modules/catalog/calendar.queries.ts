@@ -1,4 +1,11 @@
-import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
+import { QueryHandler } from '@nestjs/cqrs';
+import {
+  AccountItemQuery,
+  AccountQuery,
+  each,
+  GetHandler,
+  ListHandler,
+} from '../../common/cqrs/account-messages';
 import { CalendarRepository } from './calendar.repository';
 import {
   type CalendarDetailsView,
@@ -7,35 +14,15 @@ import {
   toCalendarView,
 } from './calendar.view';
 
-export class ListCalendarsQuery extends Query<CalendarView[]> {
-  constructor(readonly accountId: number) {
-    super();
-  }
-}
+export class ListCalendarsQuery extends AccountQuery<CalendarView[]> {}
 
 @QueryHandler(ListCalendarsQuery)
-export class ListCalendarsHandler implements IQueryHandler<ListCalendarsQuery> {
-  constructor(private readonly calendars: CalendarRepository) {}
+export class ListCalendarsHandler extends ListHandler(CalendarRepository, each(toCalendarView)) {}
 
-  async execute({ accountId }: ListCalendarsQuery): Promise<CalendarView[]> {
-    return (await this.calendars.list(accountId)).map(toCalendarView);
-  }
-}
-
-export class GetCalendarQuery extends Query<CalendarDetailsView> {
-  constructor(
-    readonly accountId: number,
-    readonly id: number,
-  ) {
-    super();
-  }
-}
+export class GetCalendarQuery extends AccountItemQuery<CalendarDetailsView> {}
 
 @QueryHandler(GetCalendarQuery)
-export class GetCalendarHandler implements IQueryHandler<GetCalendarQuery> {
-  constructor(private readonly calendars: CalendarRepository) {}
-
-  async execute({ accountId, id }: GetCalendarQuery): Promise<CalendarDetailsView> {
-    return toCalendarDetailsView(await this.calendars.find(accountId, id));
-  }
-}
+export class GetCalendarHandler extends GetHandler(
+  CalendarRepository,
+  each(toCalendarDetailsView),
+) {}

@@ -1,23 +1,12 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import type { EntityManager } from 'typeorm';
-import { DataSource, In } from 'typeorm';
 import { queryPrepared } from '../../common/database/prepared';
-import { TenantRepository } from '../../common/database/tenant-repository';
 import type { BusyKind } from './calendar-busy-kinds';
 import { Calendar } from './calendar.entity';
+import { RepositoryOf } from '../../common/database/tenant-repository';
 
 @Injectable()
-export class CalendarRepository extends TenantRepository<Calendar> {
-  constructor(@InjectDataSource() dataSource: DataSource) {
-    super(dataSource, Calendar);
-  }
-
-  /** The calendars of the ids given, deleted ones too (what refers to them still shows them). */
-  byIds(ids: readonly number[], tx?: EntityManager): Promise<Calendar[]> {
-    return this.rows(tx).findBy({ id: In([...new Set(ids)]) });
-  }
-}
+export class CalendarRepository extends RepositoryOf(Calendar) {}
 
 /**
  * Records that the calendar has busy time of `kind`, in the writer's transaction, before the row

@@ -1,7 +1,7 @@
+import { applyDecorators } from '@nestjs/common';
 import { Allow, IsString, MaxLength, ValidateIf } from 'class-validator';
 import {
   IsEmailAddress,
-  IsMultiLine,
   IsName,
   IsNameUpdate,
   IsSingleLine,
@@ -10,10 +10,20 @@ import {
   Trim,
 } from '../../common/http/attributes';
 import { BookingLimit } from './booking-limit';
+import { IsDescription } from './catalog-attributes';
 
-/** Absent or "" (no address) is not validated; anything else must be one e-mail address. */
-const OptionalOrEmpty = () =>
-  ValidateIf((_: object, value: unknown) => value !== undefined && value !== '');
+/** One e-mail address, trimmed; absent or "" (no address) is not validated. */
+const IsEmailOrEmpty = () =>
+  applyDecorators(
+    IsString(),
+    IsEmailAddress(),
+    MaxLength(254),
+    ValidateIf((_: object, value: unknown) => value !== undefined && value !== ''),
+    Trim(),
+  );
+
+/** An absolute http(s) URL or "", trimmed. */
+const IsImageUrl = () => applyDecorators(IsString(), IsUrlOrEmpty(), Optional(), Trim());
 
 /*
  * The attributes create and update share. `timezone`, `hours` and `overrides` are only let through
@@ -21,25 +31,14 @@ const OptionalOrEmpty = () =>
  * (`Invalid timezone "Mars/Olympus".`), which a constraint's fixed message cannot.
  */
 class CalendarAttributes {
-  @Trim()
-  @OptionalOrEmpty()
-  @MaxLength(254)
-  @IsEmailAddress()
-  @IsString()
+  @IsEmailOrEmpty()
   email?: string;
 
-  @Trim()
-  @OptionalOrEmpty()
-  @MaxLength(254)
-  @IsEmailAddress()
-  @IsString()
+  @IsEmailOrEmpty()
   replyTo?: string;
 
   @Trim()
-  @Optional()
-  @IsMultiLine()
-  @MaxLength(4000)
-  @IsString()
+  @IsDescription()
   description?: string;
 
   @Trim()
@@ -49,16 +48,10 @@ class CalendarAttributes {
   @IsString()
   location?: string;
 
-  @Trim()
-  @Optional()
-  @IsUrlOrEmpty()
-  @IsString()
+  @IsImageUrl()
   image?: string;
 
-  @Trim()
-  @Optional()
-  @IsUrlOrEmpty()
-  @IsString()
+  @IsImageUrl()
   thumbnail?: string;
 
   @Allow()

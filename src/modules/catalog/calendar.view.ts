@@ -1,37 +1,23 @@
 import type { Calendar } from './calendar.entity';
-import type { DateOverrides, WeeklyHours } from './working-hours';
+import { DAY_NAMES, type DateOverrides, type WeeklyHours } from './working-hours';
 import {
+  field,
   id,
   list,
   int,
   orNull,
   text,
   viewSchema,
+  type ViewType,
   type JsonSchema,
 } from '../../common/openapi/view-schema';
 import { SUPPORTED_YEARS_RULE } from '../../common/time/calendar-dates';
 
 /** `GET /calendars`, as clients of the reference service know it. */
-export interface CalendarView {
-  id: number;
-  name: string;
-  email: string;
-  replyTo: string;
-  description: string;
-  location: string;
-  timezone: string;
-  image: string;
-  thumbnail: string;
-}
+export type CalendarView = ViewType<typeof CALENDAR_VIEW>;
 
-/** `GET /calendars/{id}` and the answers of POST/PUT: the reference shape plus what the owner sets. */
-export interface CalendarDetailsView extends CalendarView {
-  hours: WeeklyHours;
-  overrides: DateOverrides;
-  /** Booking limits (docs/api.md, Booking limits); null: none. */
-  maxPerDay: number | null;
-  maxPerWeek: number | null;
-}
+/** `GET /calendars/{id}` and POST/PUT's answers: the reference shape plus what the owner sets. */
+export type CalendarDetailsView = ViewType<typeof CALENDAR_DETAILS_VIEW>;
 
 export function toCalendarView(calendar: Calendar): CalendarView {
   return {
@@ -70,7 +56,7 @@ const intervals: JsonSchema = list(
   'Working periods, `[start, end)`.',
 );
 
-export const CALENDAR_VIEW = viewSchema<CalendarView>('CalendarView', {
+export const CALENDAR_VIEW = viewSchema('CalendarView', {
   id: id(7),
   name: text('Alex'),
   email: text('alex@example.com'),
@@ -82,27 +68,23 @@ export const CALENDAR_VIEW = viewSchema<CalendarView>('CalendarView', {
   thumbnail: text(''),
 });
 
-export const CALENDAR_DETAILS_VIEW = viewSchema<CalendarDetailsView>('CalendarDetailsView', {
+export const CALENDAR_DETAILS_VIEW = viewSchema('CalendarDetailsView', {
   ...CALENDAR_VIEW.properties,
-  hours: {
+  hours: field<WeeklyHours>({
     type: 'object',
     description: 'Weekly hours by day name; a day left out is closed.',
     additionalProperties: false,
-    properties: Object.fromEntries(
-      ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'].map((d) => [
-        d,
-        intervals,
-      ]),
-    ),
+    properties: Object.fromEntries(DAY_NAMES.map((day) => [day, intervals])),
     example: { monday: [{ start: '09:00', end: '17:00' }] },
-  },
-  overrides: {
+  }),
+  overrides: field<DateOverrides>({
     type: 'object',
     description: `\`YYYY-MM-DD\` → that day's periods instead of the weekly ones; \`[]\` closes it. ${SUPPORTED_YEARS_RULE}`,
     propertyNames: { format: 'date' },
     additionalProperties: intervals,
     example: { '2030-12-25': [] },
-  },
+  }),
+  /** Booking limits (docs/api.md, Booking limits). */
   maxPerDay: orNull(int(8, 'Booking limit; null: none.')),
   maxPerWeek: orNull(int(30, 'Booking limit; null: none.')),
 });

@@ -1,8 +1,6 @@
-import { Body, Controller, Delete, Get, HttpCode, Post, Put } from '@nestjs/common';
-import { CommandBus, QueryBus } from '@nestjs/cqrs';
-import { ApiBasicAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Body } from '@nestjs/common';
+import { BusController } from '../../common/cqrs/bus-controller';
 import { IdParam } from '../../common/http/id-param';
-import { NUMERIC } from '../../common/http/route-catalog';
 import { CurrentAccountId, CurrentPrincipal, type Principal } from '../accounts';
 import { CreateCalendarRequest, UpdateCalendarRequest } from './calendar.requests';
 import {
@@ -17,35 +15,21 @@ import {
   UpdateCalendarCommand,
 } from './calendar.commands';
 import { GetCalendarQuery, ListCalendarsQuery } from './calendar.queries';
-import { ApiView } from '../../common/openapi/view-schema';
+import { CatalogController, Route } from './catalog-routes';
 
-@ApiTags('catalog')
-@ApiBasicAuth()
-@Controller('calendars')
-export class CalendarsController {
-  constructor(
-    private readonly commands: CommandBus,
-    private readonly queries: QueryBus,
-  ) {}
-
-  @ApiOperation({ summary: 'List the calendars' })
-  @ApiView(CALENDAR_VIEW, { list: true })
-  @Get()
+@CatalogController('calendars')
+export class CalendarsController extends BusController {
+  @Route.list('List the calendars', CALENDAR_VIEW)
   list(@CurrentAccountId() accountId: number): Promise<CalendarView[]> {
     return this.queries.execute(new ListCalendarsQuery(accountId));
   }
 
-  @ApiOperation({ summary: 'Read a calendar' })
-  @ApiView(CALENDAR_DETAILS_VIEW)
-  @Get(`:id${NUMERIC}`)
+  @Route.get('Read a calendar', CALENDAR_DETAILS_VIEW)
   get(@CurrentAccountId() accountId: number, @IdParam() id: number): Promise<CalendarDetailsView> {
     return this.queries.execute(new GetCalendarQuery(accountId, id));
   }
 
-  @ApiOperation({ summary: 'Create a calendar' })
-  @ApiView(CALENDAR_DETAILS_VIEW)
-  @Post()
-  @HttpCode(200)
+  @Route.create('Create a calendar', CALENDAR_DETAILS_VIEW)
   create(
     @CurrentPrincipal() principal: Principal,
     @Body() request: CreateCalendarRequest,
@@ -55,9 +39,7 @@ export class CalendarsController {
     );
   }
 
-  @ApiOperation({ summary: 'Change a calendar' })
-  @ApiView(CALENDAR_DETAILS_VIEW)
-  @Put(`:id${NUMERIC}`)
+  @Route.update('Change a calendar', CALENDAR_DETAILS_VIEW)
   update(
     @CurrentAccountId() accountId: number,
     @IdParam() id: number,
@@ -66,9 +48,7 @@ export class CalendarsController {
     return this.commands.execute(new UpdateCalendarCommand(accountId, id, request));
   }
 
-  @ApiOperation({ summary: 'Delete a calendar' })
-  @Delete(`:id${NUMERIC}`)
-  @HttpCode(204)
+  @Route.delete('Delete a calendar')
   delete(@CurrentAccountId() accountId: number, @IdParam() id: number): Promise<void> {
     return this.commands.execute(new DeleteCalendarCommand(accountId, id));
   }

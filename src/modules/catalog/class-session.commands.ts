@@ -1,4 +1,5 @@
-import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import { AccountCommand, AccountItemAction } from '../../common/cqrs/account-messages';
 import { UnitOfWork } from '../../common/database/unit-of-work';
 import { parseDatetime } from '../../common/time/datetimes';
 import { InvalidDatetimeError } from '../../common/time/time.errors';
@@ -11,19 +12,16 @@ import {
   InvalidCalendarError,
   NotAClassError,
 } from './catalog.errors';
+import { WriteHandler } from '../../common/cqrs/write-handler';
 import { ClassSession } from './class-session.entity';
 import { ClassSessionRepository } from './class-session.repository';
 import type { CreateClassSessionRequest } from './class-session.requests';
 import { type ClassSessionView, toClassSessionView } from './class-session.view';
 
-export class CreateClassSessionCommand extends Command<ClassSessionView> {
-  constructor(
-    readonly accountId: number,
-    readonly request: CreateClassSessionRequest,
-  ) {
-    super();
-  }
-}
+export class CreateClassSessionCommand extends AccountCommand<
+  CreateClassSessionRequest,
+  ClassSessionView
+> {}
 
 @CommandHandler(CreateClassSessionCommand)
 export class CreateClassSessionHandler implements ICommandHandler<CreateClassSessionCommand> {
@@ -69,23 +67,11 @@ export class CreateClassSessionHandler implements ICommandHandler<CreateClassSes
 }
 
 /** Removes the session. (Sessions with bookings are the appointments module's to protect.) */
-export class DeleteClassSessionCommand extends Command<void> {
-  constructor(
-    readonly accountId: number,
-    readonly id: number,
-  ) {
-    super();
-  }
-}
+export class DeleteClassSessionCommand extends AccountItemAction {}
 
 @CommandHandler(DeleteClassSessionCommand)
-export class DeleteClassSessionHandler implements ICommandHandler<DeleteClassSessionCommand> {
-  constructor(
-    private readonly unitOfWork: UnitOfWork,
-    private readonly sessions: ClassSessionRepository,
-  ) {}
-
+export class DeleteClassSessionHandler extends WriteHandler(ClassSessionRepository) {
   execute({ accountId, id }: DeleteClassSessionCommand): Promise<void> {
-    return this.unitOfWork.run(accountId, (tx) => this.sessions.remove(accountId, id, tx));
+    return this.unitOfWork.run(accountId, (tx) => this.rows.remove(accountId, id, tx));
   }
 }

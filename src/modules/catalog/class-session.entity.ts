@@ -1,17 +1,12 @@
-import { Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
+import { Column, Entity, Index } from 'typeorm';
+import { TenantEntity } from '../../common/database/tenant-entity';
 
 /** One session of a class-type offering, on a calendar; its seats are the type's `classSize`. */
 @Entity('classes')
 @Index('idx_classes_account_start', ['accountId', 'startsAt'])
 @Index('idx_classes_calendar_start', ['calendarId', 'startsAt'])
 @Index('idx_classes_type_start', ['appointmentTypeId', 'startsAt'])
-export class ClassSession {
-  @PrimaryGeneratedColumn({ type: 'int', unsigned: true })
-  id!: number;
-
-  @Column({ name: 'account_id', type: 'int', unsigned: true })
-  accountId!: number;
-
+export class ClassSession extends TenantEntity {
   @Column({ name: 'appointment_type_id', type: 'int', unsigned: true })
   appointmentTypeId!: number;
 

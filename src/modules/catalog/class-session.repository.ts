@@ -1,18 +1,16 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import type { EntityManager } from 'typeorm';
-import { DataSource, In } from 'typeorm';
-import { TenantRepository } from '../../common/database/tenant-repository';
+import { In } from 'typeorm';
+import { AppointmentType } from './appointment-type.entity';
 import { BusyKind } from './calendar-busy-kinds';
+import { Calendar } from './calendar.entity';
 import { markBusyKind } from './calendar.repository';
+import { RepositoryOf } from '../../common/database/tenant-repository';
 import { ClassSession } from './class-session.entity';
+import { type ClassSessionView, toClassSessionView } from './class-session.view';
 
 @Injectable()
-export class ClassSessionRepository extends TenantRepository<ClassSession> {
-  constructor(@InjectDataSource() dataSource: DataSource) {
-    super(dataSource, ClassSession);
-  }
-
+export class ClassSessionRepository extends RepositoryOf(ClassSession) {
   /** The account's sessions by start, of the types and calendars given (all when not given). */
   listOf(
     accountId: number,
@@ -26,6 +24,25 @@ export class ClassSessionRepository extends TenantRepository<ClassSession> {
       },
       order: { startsAt: 'ASC', id: 'ASC' },
     });
+  }
+
+  /**
+   * The sessions' views: each shows its type's duration and seats, its calendar's name and zone
+   * (deleted ones too: the session still refers to them).
+   */
+  async views(sessions: readonly ClassSession[]): Promise<ClassSessionView[]> {
+    if (sessions.length === 0) return [];
+    const typeIds = In([...new Set(sessions.map((s) => s.appointmentTypeId))]);
+    const calendarIds = In([...new Set(sessions.map((s) => s.calendarId))]);
+    const [types, calendars] = await Promise.all([
+      this.dataSource.manager.findBy(AppointmentType, { id: typeIds }),
+      this.dataSource.manager.findBy(Calendar, { id: calendarIds }),
+    ]);
+    const typeById = new Map(types.map((t) => [t.id, t]));
+    const calendarById = new Map(calendars.map((c) => [c.id, c]));
+    return sessions.map((s) =>
+      toClassSessionView(s, typeById.get(s.appointmentTypeId)!, calendarById.get(s.calendarId)!),
+    );
   }
 
   exists(

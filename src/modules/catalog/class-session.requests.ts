@@ -6,7 +6,7 @@ import { IsIdList } from '../../common/http/id-list';
 import { requiredParameter } from '../../common/http/required-parameter';
 import { LENIENT_DATETIME_RULE } from '../../common/time/datetimes';
 
-/* The required ids and datetime give the messages POST /appointments gives for the same attributes. */
+/* The required ids and datetime give the messages POST /appointments gives for the same ones. */
 export class CreateClassSessionRequest {
   @IsId()
   @IsDefined(requiredParameter('appointmentTypeID'))

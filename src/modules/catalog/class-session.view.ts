@@ -2,26 +2,17 @@ import { formatInZone } from '../../common/time/datetimes';
 import type { AppointmentType } from './appointment-type.entity';
 import type { Calendar } from './calendar.entity';
 import type { ClassSession } from './class-session.entity';
-import { datetime, id, int, text, viewSchema } from '../../common/openapi/view-schema';
+import {
+  datetime,
+  id,
+  int,
+  text,
+  viewSchema,
+  type ViewType,
+} from '../../common/openapi/view-schema';
 
-/**
- * A session as its owner manages it. `/availability/classes` shows the same session to clients with
- * its free seats (`slotsAvailable`), which depend on bookings.
- */
-export interface ClassSessionView {
-  id: number;
-  appointmentTypeID: number;
-  calendarID: number;
-  name: string;
-  /** Start, in the calendar's zone: `2026-03-03T18:00:00-0500`. */
-  time: string;
-  /** The calendar's name. */
-  calendar: string;
-  /** Minutes (the type's duration). */
-  duration: number;
-  /** Seats (the type's class size). */
-  slots: number;
-}
+/** A session as its owner manages it (`/availability/classes` shows clients its free seats). */
+export type ClassSessionView = ViewType<typeof CLASS_SESSION_VIEW>;
 
 export function toClassSessionView(
   session: ClassSession,
@@ -40,7 +31,7 @@ export function toClassSessionView(
   };
 }
 
-export const CLASS_SESSION_VIEW = viewSchema<ClassSessionView>('ClassSessionView', {
+export const CLASS_SESSION_VIEW = viewSchema('ClassSessionView', {
   id: id(31),
   appointmentTypeID: id(12),
   calendarID: id(7),

@@ -1,19 +1,13 @@
-import { Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
+import { Column, Entity, Index } from 'typeorm';
+import { CatalogRow } from './catalog-row.entity';
 
 /**
- * An intake form: questions asked when booking the appointment types it is linked to. In the catalog,
- * not in forms, because appointment types check and list the forms they link to and the catalog sits
- * below forms; the form's fields, the /forms routes and the rules of answers are the forms module's.
+ * An intake form, asked when booking the types it is linked to. In the catalog, below forms, as
+ * types check and list their forms; its fields, /forms and the rules of answers are in forms.
  */
 @Entity('forms')
 @Index('idx_forms_account', ['accountId', 'id'])
-export class Form {
-  @PrimaryGeneratedColumn({ type: 'int', unsigned: true })
-  id!: number;
-
-  @Column({ name: 'account_id', type: 'int', unsigned: true })
-  accountId!: number;
-
+export class Form extends CatalogRow {
   @Column({ type: 'varchar', length: 255 })
   name!: string;
 
@@ -23,13 +17,4 @@ export class Form {
   /** Shown to admins only: clients neither see nor answer its fields. */
   @Column({ type: 'boolean', default: false })
   hidden!: boolean;
-
-  @Column({ name: 'deleted_at', type: 'datetime', precision: 3, nullable: true })
-  deletedAt!: Date | null;
-
-  @Column({ name: 'created_at', type: 'datetime', precision: 3 })
-  createdAt!: Date;
-
-  @Column({ name: 'updated_at', type: 'datetime', precision: 3 })
-  updatedAt!: Date;
 }

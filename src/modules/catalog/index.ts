@@ -1,6 +1,4 @@
-/*
- * What other modules use of the catalog; they import it from here, not from the module's files.
- */
+/* What other modules use of the catalog; they import it from here, not from the module's files. */
 export { CreateAddonCommand } from './addon.commands';
 export { Addon } from './addon.entity';
 export { ListAddonsQuery } from './addon.queries';
@@ -17,6 +15,8 @@ export { Calendar } from './calendar.entity';
 export { ListCalendarsQuery } from './calendar.queries';
 export { markBusyKind } from './calendar.repository';
 export type { CalendarView } from './calendar.view';
+export { IsDescription, IsIntBetweenOrNull } from './catalog-attributes';
+export { CatalogRow, copyGiven, newCatalogRow } from './catalog-row.entity';
 export {
   InvalidAddonError,
   InvalidAppointmentTypeError,
@@ -24,6 +24,7 @@ export {
   InvalidProductError,
 } from './catalog.errors';
 export { CatalogModule } from './catalog.module';
+export { CatalogController, Route } from './catalog-routes';
 export { CreateClassSessionCommand } from './class-session.commands';
 export { ClassSession } from './class-session.entity';
 export { Form } from './form.entity';
@@ -31,4 +32,10 @@ export { CreateLabelCommand } from './label.commands';
 export { Label } from './label.entity';
 export { CreateProductCommand } from './product.commands';
 export { Product, ProductAppointmentType } from './product.entity';
-export { type DateOverrides, type WeeklyHours, workingIntervalsOn } from './working-hours';
+export {
+  type DateOverrides,
+  type Interval,
+  type WeeklyHours,
+  intervalsOfDay,
+  workingIntervalsOn,
+} from './working-hours';

@@ -1,36 +1,20 @@
-import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
+import { QueryHandler } from '@nestjs/cqrs';
+import {
+  AccountItemQuery,
+  AccountQuery,
+  each,
+  GetHandler,
+  ListHandler,
+} from '../../common/cqrs/account-messages';
 import { LabelRepository } from './label.repository';
 import { type LabelView, toLabelView } from './label.view';
 
-export class ListLabelsQuery extends Query<LabelView[]> {
-  constructor(readonly accountId: number) {
-    super();
-  }
-}
+export class ListLabelsQuery extends AccountQuery<LabelView[]> {}
 
 @QueryHandler(ListLabelsQuery)
-export class ListLabelsHandler implements IQueryHandler<ListLabelsQuery> {
-  constructor(private readonly labels: LabelRepository) {}
+export class ListLabelsHandler extends ListHandler(LabelRepository, each(toLabelView)) {}
 
-  async execute({ accountId }: ListLabelsQuery): Promise<LabelView[]> {
-    return (await this.labels.list(accountId)).map(toLabelView);
-  }
-}
-
-export class GetLabelQuery extends Query<LabelView> {
-  constructor(
-    readonly accountId: number,
-    readonly id: number,
-  ) {
-    super();
-  }
-}
+export class GetLabelQuery extends AccountItemQuery<LabelView> {}
 
 @QueryHandler(GetLabelQuery)
-export class GetLabelHandler implements IQueryHandler<GetLabelQuery> {
-  constructor(private readonly labels: LabelRepository) {}
-
-  async execute({ accountId, id }: GetLabelQuery): Promise<LabelView> {
-    return toLabelView(await this.labels.find(accountId, id));
-  }
-}
+export class GetLabelHandler extends GetHandler(LabelRepository, each(toLabelView)) {}

@@ -1,42 +1,26 @@
-import { Body, Controller, Delete, Get, HttpCode, Post, Put } from '@nestjs/common';
-import { CommandBus, QueryBus } from '@nestjs/cqrs';
-import { ApiBasicAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Body } from '@nestjs/common';
+import { BusController } from '../../common/cqrs/bus-controller';
 import { IdParam } from '../../common/http/id-param';
-import { NUMERIC } from '../../common/http/route-catalog';
 import { CurrentAccountId } from '../accounts';
+import { CatalogController, Route } from './catalog-routes';
 import { CreateLabelRequest, UpdateLabelRequest } from './label.requests';
 import { LABEL_VIEW, type LabelView } from './label.view';
 import { CreateLabelCommand, DeleteLabelCommand, UpdateLabelCommand } from './label.commands';
 import { GetLabelQuery, ListLabelsQuery } from './label.queries';
-import { ApiView } from '../../common/openapi/view-schema';
 
-@ApiTags('catalog')
-@ApiBasicAuth()
-@Controller('labels')
-export class LabelsController {
-  constructor(
-    private readonly commands: CommandBus,
-    private readonly queries: QueryBus,
-  ) {}
-
-  @ApiOperation({ summary: 'List the labels' })
-  @ApiView(LABEL_VIEW, { list: true })
-  @Get()
+@CatalogController('labels')
+export class LabelsController extends BusController {
+  @Route.list('List the labels', LABEL_VIEW)
   list(@CurrentAccountId() accountId: number): Promise<LabelView[]> {
     return this.queries.execute(new ListLabelsQuery(accountId));
   }
 
-  @ApiOperation({ summary: 'Read a label' })
-  @ApiView(LABEL_VIEW)
-  @Get(`:id${NUMERIC}`)
+  @Route.get('Read a label', LABEL_VIEW)
   get(@CurrentAccountId() accountId: number, @IdParam() id: number): Promise<LabelView> {
     return this.queries.execute(new GetLabelQuery(accountId, id));
   }
 
-  @ApiOperation({ summary: 'Create a label' })
-  @ApiView(LABEL_VIEW)
-  @Post()
-  @HttpCode(200)
+  @Route.create('Create a label', LABEL_VIEW)
   create(
     @CurrentAccountId() accountId: number,
     @Body() request: CreateLabelRequest,
@@ -44,9 +28,7 @@ export class LabelsController {
     return this.commands.execute(new CreateLabelCommand(accountId, request));
   }
 
-  @ApiOperation({ summary: 'Change a label' })
-  @ApiView(LABEL_VIEW)
-  @Put(`:id${NUMERIC}`)
+  @Route.update('Change a label', LABEL_VIEW)
   update(
     @CurrentAccountId() accountId: number,
     @IdParam() id: number,
@@ -55,9 +37,7 @@ export class LabelsController {
     return this.commands.execute(new UpdateLabelCommand(accountId, id, request));
   }
 
-  @ApiOperation({ summary: 'Delete a label' })
-  @Delete(`:id${NUMERIC}`)
-  @HttpCode(204)
+  @Route.delete('Delete a label')
   delete(@CurrentAccountId() accountId: number, @IdParam() id: number): Promise<void> {
     return this.commands.execute(new DeleteLabelCommand(accountId, id));
   }

@@ -1,21 +1,16 @@
-import { Column, Entity, Index, PrimaryColumn, PrimaryGeneratedColumn } from 'typeorm';
+import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
+import { CatalogRow } from './catalog-row.entity';
 
 export const PRODUCT_KINDS = ['appointments', 'gift', 'subscription'] as const;
 export type ProductKind = (typeof PRODUCT_KINDS)[number];
 
 /**
- * Something a client buys: a package of appointments (counts per type), a gift certificate (worth its
+ * What a client buys: a package of appointments (counts per type), a gift certificate (worth its
  * price) or a subscription (counts per type, renewed by the payment side).
  */
 @Entity('products')
 @Index('idx_products_account', ['accountId', 'id'])
-export class Product {
-  @PrimaryGeneratedColumn({ type: 'int', unsigned: true })
-  id!: number;
-
-  @Column({ name: 'account_id', type: 'int', unsigned: true })
-  accountId!: number;
-
+export class Product extends CatalogRow {
   @Column({ type: 'varchar', length: 255 })
   name!: string;
 
@@ -34,15 +29,6 @@ export class Product {
   /** Days a certificate issued from this product stays valid; null = it never expires. */
   @Column({ name: 'expires_days', type: 'int', unsigned: true, nullable: true })
   expiresDays!: number | null;
-
-  @Column({ name: 'deleted_at', type: 'datetime', precision: 3, nullable: true })
-  deletedAt!: Date | null;
-
-  @Column({ name: 'created_at', type: 'datetime', precision: 3 })
-  createdAt!: Date;
-
-  @Column({ name: 'updated_at', type: 'datetime', precision: 3 })
-  updatedAt!: Date;
 }
 
 /** How many appointments of a type a package (or subscription) product gives. */

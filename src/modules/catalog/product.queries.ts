@@ -1,46 +1,28 @@
-import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
+import { QueryHandler } from '@nestjs/cqrs';
+import {
+  AccountItemQuery,
+  AccountQuery,
+  GetHandler,
+  ListHandler,
+} from '../../common/cqrs/account-messages';
 import { groupBy } from '../../common/collections/group-by';
+import type { Product } from './product.entity';
 import { ProductRepository } from './product.repository';
 import { type ProductView, toProductView } from './product.view';
 
-export class ListProductsQuery extends Query<ProductView[]> {
-  constructor(readonly accountId: number) {
-    super();
-  }
+/** The products with their links to live types, read for all of them at once. */
+async function views(products: Product[], rows: ProductRepository, accountId: number) {
+  const ids = products.map((product) => product.id);
+  const links = groupBy(await rows.typeLinks(accountId, ids), (link) => link.productId);
+  return products.map((product) => toProductView(product, links.get(product.id) ?? []));
 }
+
+export class ListProductsQuery extends AccountQuery<ProductView[]> {}
 
 @QueryHandler(ListProductsQuery)
-export class ListProductsHandler implements IQueryHandler<ListProductsQuery> {
-  constructor(private readonly products: ProductRepository) {}
+export class ListProductsHandler extends ListHandler(ProductRepository, views) {}
 
-  async execute({ accountId }: ListProductsQuery): Promise<ProductView[]> {
-    const products = await this.products.list(accountId);
-    const links = groupBy(
-      await this.products.typeLinks(
-        accountId,
-        products.map((product) => product.id),
-      ),
-      (link) => link.productId,
-    );
-    return products.map((product) => toProductView(product, links.get(product.id) ?? []));
-  }
-}
-
-export class GetProductQuery extends Query<ProductView> {
-  constructor(
-    readonly accountId: number,
-    readonly id: number,
-  ) {
-    super();
-  }
-}
+export class GetProductQuery extends AccountItemQuery<ProductView> {}
 
 @QueryHandler(GetProductQuery)
-export class GetProductHandler implements IQueryHandler<GetProductQuery> {
-  constructor(private readonly products: ProductRepository) {}
-
-  async execute({ accountId, id }: GetProductQuery): Promise<ProductView> {
-    const product = await this.products.find(accountId, id);
-    return toProductView(product, await this.products.typeLinks(accountId, [product.id]));
-  }
-}
+export class GetProductHandler extends GetHandler(ProductRepository, views) {}

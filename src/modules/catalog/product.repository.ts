@@ -1,18 +1,12 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import type { EntityManager } from 'typeorm';
-import { DataSource } from 'typeorm';
-import { TenantRepository } from '../../common/database/tenant-repository';
 import { liveTypeLinks } from './appointment-type.repository';
+import { RepositoryOf } from '../../common/database/tenant-repository';
 import { Product, ProductAppointmentType } from './product.entity';
 import type { TypeCounts } from './product.requests';
 
 @Injectable()
-export class ProductRepository extends TenantRepository<Product> {
-  constructor(@InjectDataSource() dataSource: DataSource) {
-    super(dataSource, Product);
-  }
-
+export class ProductRepository extends RepositoryOf(Product) {
   /** The products' links to live types, by type id ascending (see liveTypeLinks). */
   typeLinks(
     accountId: number,

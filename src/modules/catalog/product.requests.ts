@@ -1,18 +1,12 @@
-import { IsBoolean, IsIn, IsInt, IsString, Max, MaxLength, Min, ValidateBy } from 'class-validator';
+import { IsBoolean, IsIn, ValidateBy } from 'class-validator';
 import type { ErrorContext } from '../../common/http/api-validation.pipe';
-import {
-  IsMoney,
-  IsMultiLine,
-  IsName,
-  IsNameUpdate,
-  Optional,
-  OptionalNullable,
-} from '../../common/http/attributes';
+import { IsMoney, IsName, IsNameUpdate, Optional } from '../../common/http/attributes';
+import { IsDescription, IsIntBetweenOrNull } from './catalog-attributes';
 import { PRODUCT_KINDS, type ProductKind } from './product.entity';
 
 /** Longest a certificate issued from a product may stay valid: ten years. */
-export const MAX_EXPIRES_DAYS = 3650;
-export const MAX_TYPE_COUNT = 1000;
+const MAX_EXPIRES_DAYS = 3650;
+const MAX_TYPE_COUNT = 1000;
 
 /** `{"<appointment type id>": <appointments of that type the product gives>}`. */
 export type TypeCounts = Record<string, number>;
@@ -45,14 +39,30 @@ const IsTypeCounts = () =>
     { context: COUNTS_ERROR },
   );
 
-export class CreateProductRequest {
+/** The attributes create and update share, validated after those each declares. */
+class ProductAttributes {
+  @Optional()
+  @IsBoolean()
+  hidden?: boolean;
+
+  /** Days a certificate issued from the product stays valid; null = it never expires. */
+  @IsIntBetweenOrNull(1, MAX_EXPIRES_DAYS)
+  expires?: number | null;
+
+  /**
+   * Required (non-empty) for packages and subscriptions, refused for gifts (see countsFor); an
+   * update replaces the product's counts whole.
+   */
+  @Optional()
+  @IsTypeCounts()
+  appointmentTypeCounts?: TypeCounts;
+}
+
+export class CreateProductRequest extends ProductAttributes {
   @IsName()
   name!: string;
 
-  @Optional()
-  @IsMultiLine()
-  @MaxLength(4000)
-  @IsString()
+  @IsDescription()
   description?: string;
 
   @IsMoney()
@@ -60,32 +70,13 @@ export class CreateProductRequest {
 
   @IsIn(PRODUCT_KINDS)
   type!: ProductKind;
-
-  @Optional()
-  @IsBoolean()
-  hidden?: boolean;
-
-  /** Days a certificate issued from the product stays valid; null = it never expires. */
-  @OptionalNullable()
-  @Max(MAX_EXPIRES_DAYS)
-  @Min(1)
-  @IsInt()
-  expires?: number | null;
-
-  /** Required (non-empty) for packages and subscriptions, refused for gifts: see ProductsService. */
-  @Optional()
-  @IsTypeCounts()
-  appointmentTypeCounts?: TypeCounts;
 }
 
-export class UpdateProductRequest {
+export class UpdateProductRequest extends ProductAttributes {
   @IsNameUpdate()
   name?: string;
 
-  @Optional()
-  @IsMultiLine()
-  @MaxLength(4000)
-  @IsString()
+  @IsDescription()
   description?: string;
 
   @Optional()
@@ -95,19 +86,4 @@ export class UpdateProductRequest {
   @Optional()
   @IsIn(PRODUCT_KINDS)
   type?: ProductKind;
-
-  @Optional()
-  @IsBoolean()
-  hidden?: boolean;
-
-  @OptionalNullable()
-  @Max(MAX_EXPIRES_DAYS)
-  @Min(1)
-  @IsInt()
-  expires?: number | null;
-
-  /** Replaces the product's counts whole. */
-  @Optional()
-  @IsTypeCounts()
-  appointmentTypeCounts?: TypeCounts;
 }

@@ -1,6 +1,7 @@
 import { formatCents } from '../../common/money/money';
-import type { Product, ProductAppointmentType, ProductKind } from './product.entity';
+import type { Product, ProductAppointmentType } from './product.entity';
 import {
+  field,
   flag,
   id,
   int,
@@ -10,22 +11,12 @@ import {
   orNull,
   text,
   viewSchema,
+  type ViewType,
 } from '../../common/openapi/view-schema';
 import { PRODUCT_KINDS } from './product.entity';
 
 /** `GET /products`, as clients of the reference service know it. */
-export interface ProductView {
-  id: number;
-  name: string;
-  description: string;
-  price: string;
-  type: ProductKind;
-  hidden: boolean;
-  /** Days a certificate issued from the product stays valid; null = it never expires. */
-  expires: number | null;
-  appointmentTypeIDs: number[];
-  appointmentTypeCounts: Record<string, number>;
-}
+export type ProductView = ViewType<typeof PRODUCT_VIEW>;
 
 /** `links`: the product's links to live types, by type id ascending (see liveTypeLinks). */
 export function toProductView(product: Product, links: ProductAppointmentType[]): ProductView {
@@ -44,7 +35,7 @@ export function toProductView(product: Product, links: ProductAppointmentType[])
   };
 }
 
-export const PRODUCT_VIEW = viewSchema<ProductView>('ProductView', {
+export const PRODUCT_VIEW = viewSchema('ProductView', {
   id: id(3),
   name: text('Pack of 5'),
   description: text(''),
@@ -53,10 +44,10 @@ export const PRODUCT_VIEW = viewSchema<ProductView>('ProductView', {
   hidden: flag(false),
   expires: orNull(int(365, 'Days a certificate issued from it stays valid; null: never expires.')),
   appointmentTypeIDs: list(id(12)),
-  appointmentTypeCounts: {
+  appointmentTypeCounts: field<Record<string, number>>({
     type: 'object',
     description: 'Uses per appointment type id (packages).',
     additionalProperties: { type: 'integer', minimum: 1 },
     example: { '12': 5 },
-  },
+  }),
 });

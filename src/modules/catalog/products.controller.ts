@@ -1,9 +1,8 @@
-import { Body, Controller, Delete, Get, HttpCode, Post, Put } from '@nestjs/common';
-import { CommandBus, QueryBus } from '@nestjs/cqrs';
-import { ApiBasicAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Body } from '@nestjs/common';
+import { BusController } from '../../common/cqrs/bus-controller';
 import { IdParam } from '../../common/http/id-param';
-import { NUMERIC } from '../../common/http/route-catalog';
 import { CurrentAccountId } from '../accounts';
+import { CatalogController, Route } from './catalog-routes';
 import { CreateProductRequest, UpdateProductRequest } from './product.requests';
 import { PRODUCT_VIEW, type ProductView } from './product.view';
 import {
@@ -12,40 +11,28 @@ import {
   UpdateProductCommand,
 } from './product.commands';
 import { GetProductQuery, ListProductsQuery } from './product.queries';
-import { ApiView } from '../../common/openapi/view-schema';
 import { ApiErrors } from '../../common/openapi/api-errors';
 
-@ApiTags('catalog')
-@ApiBasicAuth()
-@Controller('products')
-export class ProductsController {
-  constructor(
-    private readonly commands: CommandBus,
-    private readonly queries: QueryBus,
-  ) {}
+/** What creating or changing a product may be refused for, beyond its attributes' own codes. */
+const PRODUCT_ERRORS = {
+  400: ['invalid_appointment_type', 'required_appointment_type_counts'],
+  403: ['forbidden'],
+};
 
-  @ApiOperation({ summary: 'List the products' })
-  @ApiView(PRODUCT_VIEW, { list: true })
-  @Get()
+@CatalogController('products')
+export class ProductsController extends BusController {
+  @Route.list('List the products', PRODUCT_VIEW)
   list(@CurrentAccountId() accountId: number): Promise<ProductView[]> {
     return this.queries.execute(new ListProductsQuery(accountId));
   }
 
-  @ApiOperation({ summary: 'Read a product' })
-  @ApiView(PRODUCT_VIEW)
-  @Get(`:id${NUMERIC}`)
+  @Route.get('Read a product', PRODUCT_VIEW)
   get(@CurrentAccountId() accountId: number, @IdParam() id: number): Promise<ProductView> {
     return this.queries.execute(new GetProductQuery(accountId, id));
   }
 
-  @ApiOperation({ summary: 'Create a product' })
-  @ApiView(PRODUCT_VIEW)
-  @Post()
-  @HttpCode(200)
-  @ApiErrors({
-    400: ['invalid_appointment_type', 'required_appointment_type_counts'],
-    403: ['forbidden'],
-  })
+  @Route.create('Create a product', PRODUCT_VIEW)
+  @ApiErrors(PRODUCT_ERRORS)
   create(
     @CurrentAccountId() accountId: number,
     @Body() request: CreateProductRequest,
@@ -53,13 +40,8 @@ export class ProductsController {
     return this.commands.execute(new CreateProductCommand(accountId, request));
   }
 
-  @ApiOperation({ summary: 'Change a product' })
-  @ApiView(PRODUCT_VIEW)
-  @Put(`:id${NUMERIC}`)
-  @ApiErrors({
-    400: ['invalid_appointment_type', 'required_appointment_type_counts'],
-    403: ['forbidden'],
-  })
+  @Route.update('Change a product', PRODUCT_VIEW)
+  @ApiErrors(PRODUCT_ERRORS)
   update(
     @CurrentAccountId() accountId: number,
     @IdParam() id: number,
@@ -68,9 +50,7 @@ export class ProductsController {
     return this.commands.execute(new UpdateProductCommand(accountId, id, request));
   }
 
-  @ApiOperation({ summary: 'Delete a product' })
-  @Delete(`:id${NUMERIC}`)
-  @HttpCode(204)
+  @Route.delete('Delete a product')
   delete(@CurrentAccountId() accountId: number, @IdParam() id: number): Promise<void> {
     return this.commands.execute(new DeleteProductCommand(accountId, id));
   }

@@ -1,5 +1,6 @@
 import { isAnyYearDate, isCalendarDate, utcMidnightOf } from '../../common/time/calendar-dates';
 import type { InvalidAttributeError } from '../../common/errors/domain-error';
+import { DAY } from '../../common/time/durations';
 import { InvalidHoursError, InvalidOverridesError } from './catalog.errors';
 
 /*
@@ -8,8 +9,7 @@ import { InvalidHoursError, InvalidOverridesError } from './catalog.errors';
  * knows about zones or DST.
  */
 
-export type DayName =
-  'monday' | 'tuesday' | 'wednesday' | 'thursday' | 'friday' | 'saturday' | 'sunday';
+type DayName = 'monday' | 'tuesday' | 'wednesday' | 'thursday' | 'friday' | 'saturday' | 'sunday';
 
 /** `[start, end)` of one working period; `end` may be `24:00` (midnight at the end of the day). */
 export interface Interval {
@@ -34,8 +34,8 @@ export const DAY_NAMES: readonly DayName[] = [
   'sunday',
 ];
 
-export const MAX_INTERVALS_PER_DAY = 12;
-export const MAX_OVERRIDE_DATES = 1000;
+const MAX_INTERVALS_PER_DAY = 12;
+const MAX_OVERRIDE_DATES = 1000;
 
 const TIME = /^([01]\d|2[0-3]):[0-5]\d$/;
 const END_OF_DAY = '24:00';
@@ -69,7 +69,7 @@ export function parseDateOverrides(value: unknown): DateOverrides {
   return overrides;
 }
 
-/** The working intervals of `date` (`YYYY-MM-DD`): its override if any, else its weekday's hours. */
+/** The working intervals of `date` (`YYYY-MM-DD`): its override, else its weekday's hours. */
 export function workingIntervalsOn(
   hours: WeeklyHours,
   overrides: DateOverrides,
@@ -77,14 +77,26 @@ export function workingIntervalsOn(
 ): Interval[] {
   // Any year: the slot engine also asks about the days just outside the supported ones.
   if (!isAnyYearDate(date)) throw new Error(`Not a calendar date: ${JSON.stringify(date)}`);
-  const intervals = Object.hasOwn(overrides, date)
-    ? overrides[date]
-    : hours[DAY_NAMES[(new Date(utcMidnightOf(date)).getUTCDay() + 6) % 7]];
-  return (intervals ?? []).map(({ start, end }) => ({ start, end }));
+  const intervals = intervalsOfDay(hours, overrides, date, utcMidnightOf(date) / DAY);
+  return intervals.map(({ start, end }) => ({ start, end }));
+}
+
+/**
+ * The working intervals of a date known by its text and its day number (days since 1970-01-01,
+ * a Thursday), not copied: the slot engine reads them for every day of a month.
+ */
+export function intervalsOfDay(
+  hours: WeeklyHours,
+  overrides: DateOverrides,
+  date: string,
+  day: number,
+): readonly Interval[] {
+  const weekday = (((day + 3) % 7) + 7) % 7;
+  return (Object.hasOwn(overrides, date) ? overrides[date] : hours[DAY_NAMES[weekday]]) ?? [];
 }
 
 /** Minutes since the start of the day of an `HH:MM` (or `24:00`) time. */
-export function minutesOfDay(time: string): number {
+function minutesOfDay(time: string): number {
   const [hours, minutes] = time.split(':').map(Number);
   return hours * 60 + minutes;
 }

@@ -1,10 +1,10 @@
 import { randomInt } from 'node:crypto';
 
 /** No 0/O, 1/I/L: a code read aloud or copied by hand is read right. */
-export const CODE_ALPHABET = '23456789ABCDEFGHJKMNPQRSTUVWXYZ';
+const CODE_ALPHABET = '23456789ABCDEFGHJKMNPQRSTUVWXYZ';
 
 /** 12 characters of 31: about 59 bits, so codes cannot be guessed by trying. */
-export const GENERATED_CODE_LENGTH = 12;
+const GENERATED_CODE_LENGTH = 12;
 
 /** Codes an owner chooses: letters, digits, `-` and `_`. */
 export const CODE_PATTERN = /^[A-Z0-9_-]{3,40}$/;

@@ -17,20 +17,15 @@ import {
   kindOf,
 } from './certificate.view';
 
-/**
- * What booking runs of certificates inside its own transaction: `validate` (the contract's four
- * checks, in its order, the row locked) then `consumeUse`; `releaseUse` when an appointment that used
- * a package is canceled.
- */
+/** What booking runs in its transaction: validate, then consumeUse; releaseUse on a cancel. */
 @Injectable()
 export class CertificateRedemptions {
   constructor(private readonly certificates: CertificateRepository) {}
 
   /**
-   * The contract's checks, in its order: `invalid_certificate` (no such code, or it belongs to
-   * another e-mail), `expired_certificate`, `invalid_certificate_type`, `certificate_uses`. With
-   * `forUpdate` (inside the caller's transaction) the certificate and its uses are locked until the
-   * caller commits, so that two bookings racing for a package's last use are served one at a time.
+   * The contract's checks, in its order: `invalid_certificate` (no such code, or another e-mail's),
+   * `expired_certificate`, `invalid_certificate_type`, `certificate_uses`. `forUpdate` locks the
+   * certificate and its uses until the caller commits: bookings racing for a last use queue.
    */
   async validate(
     tx: EntityManager | undefined,
@@ -80,7 +75,7 @@ export function expired(resolved: ResolvedCertificate, account: Account): boolea
   return expiration !== null && DateTime.now().setZone(account.timezone).toISODate()! > expiration;
 }
 
-/** Whether it applies to the type (and, for a package, has a use left for it unless `ignoreUses`). */
+/** Whether it applies to the type (and a package has a use left for it, unless `ignoreUses`). */
 export function usableFor(
   resolved: ResolvedCertificate,
   appointmentTypeId: number,
@@ -89,7 +84,7 @@ export function usableFor(
   const kind = kindOf(resolved);
   if (kind === 'gift') return true;
   if (kind === 'coupon') {
-    // Its coupon (of a coupon certificate or code) must still exist.
+    // Its coupon must still exist.
     if (resolved.coupon === null || resolved.coupon.deletedAt !== null) return false;
     const types = appointmentTypeIdsOf(resolved);
     return types.length === 0 || types.includes(appointmentTypeId);

@@ -1,4 +1,5 @@
 import { Command, CommandHandler, type ICommandHandler, QueryBus } from '@nestjs/cqrs';
+import { AccountItemAction, SoftDeleteHandler } from '../../common/cqrs/account-messages';
 import { DateTime } from 'luxon';
 import { UnitOfWork } from '../../common/database/unit-of-work';
 import type { Account } from '../accounts';
@@ -18,9 +19,8 @@ import type { CertificateView } from './certificate.view';
 import { CouponRepository } from './coupon.repository';
 
 /**
- * The certificate a product issues: a package (a product of type `appointments` or `subscription`:
- * its counts per live type) or a gift certificate worth the product's price; it expires `expires`
- * days from today (the account's zone) when the product says.
+ * The certificate a product issues: a gift certificate worth its price, else a package (its counts
+ * per live type); it expires `expires` days from today (the account's zone) when the product says.
  */
 export function productCertificate(
   account: Account,
@@ -105,23 +105,7 @@ export class CreateCertificateHandler implements ICommandHandler<CreateCertifica
 }
 
 /** Soft delete: the code stays taken (appointments that used it still name it). */
-export class DeleteCertificateCommand extends Command<void> {
-  constructor(
-    readonly accountId: number,
-    readonly id: number,
-  ) {
-    super();
-  }
-}
+export class DeleteCertificateCommand extends AccountItemAction {}
 
 @CommandHandler(DeleteCertificateCommand)
-export class DeleteCertificateHandler implements ICommandHandler<DeleteCertificateCommand> {
-  constructor(
-    private readonly unitOfWork: UnitOfWork,
-    private readonly certificates: CertificateRepository,
-  ) {}
-
-  execute({ accountId, id }: DeleteCertificateCommand): Promise<void> {
-    return this.unitOfWork.run(accountId, (tx) => this.certificates.softDelete(accountId, id, tx));
-  }
-}
+export class DeleteCertificateHandler extends SoftDeleteHandler(CertificateRepository) {}

@@ -1,22 +1,14 @@
-import { Column, Entity, Index, PrimaryColumn, PrimaryGeneratedColumn } from 'typeorm';
+import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
+import { TenantEntity } from '../../common/database/tenant-entity';
 
 export const CERTIFICATE_KINDS = ['package', 'coupon', 'gift'] as const;
 export type CertificateKind = (typeof CERTIFICATE_KINDS)[number];
 
-/**
- * A code a client presents when booking: a package (uses left per appointment type), a coupon (a
- * discount, as its coupon defines) or a gift certificate (a value).
- */
+/** A code presented when booking: a package (uses per type), a coupon (a discount) or a gift. */
 @Entity('certificates')
 @Index('uq_certificates_account_code', ['accountId', 'code'], { unique: true })
 @Index('idx_certificates_account', ['accountId', 'id'])
-export class Certificate {
-  @PrimaryGeneratedColumn({ type: 'int', unsigned: true })
-  id!: number;
-
-  @Column({ name: 'account_id', type: 'int', unsigned: true })
-  accountId!: number;
-
+export class Certificate extends TenantEntity {
   /** Upper-cased; unique in the account (deleted certificates keep theirs). */
   @Column({ type: 'varchar', length: 64 })
   code!: string;

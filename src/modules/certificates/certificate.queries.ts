@@ -1,8 +1,10 @@
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
+import { AccountItemQuery, GetHandler } from '../../common/cqrs/account-messages';
+import type { Certificate } from './certificate.entity';
 import type { Account } from '../accounts';
 import { CertificateRedemptions, expired, usableFor } from './certificate-redemptions';
 import { CertificateRepository } from './certificate.repository';
-import type { ListCertificatesRequest } from './certificate.requests';
+import type { CheckCertificateRequest, ListCertificatesRequest } from './certificate.requests';
 import { type CertificateView, toCertificateView } from './certificate.view';
 
 /** With `appointmentTypeID`: what a client could use for it now (not expired, a use left). */
@@ -34,33 +36,20 @@ export class ListCertificatesHandler implements IQueryHandler<ListCertificatesQu
   }
 }
 
-export class GetCertificateQuery extends Query<CertificateView> {
-  constructor(
-    readonly accountId: number,
-    readonly id: number,
-  ) {
-    super();
-  }
-}
+export class GetCertificateQuery extends AccountItemQuery<CertificateView> {}
 
 @QueryHandler(GetCertificateQuery)
-export class GetCertificateHandler implements IQueryHandler<GetCertificateQuery> {
-  constructor(private readonly certificates: CertificateRepository) {}
-
-  async execute({ accountId, id }: GetCertificateQuery): Promise<CertificateView> {
-    const row = await this.certificates.find(accountId, id);
-    const [resolved] = await this.certificates.resolveAll([row]);
-    return toCertificateView(resolved);
-  }
-}
+export class GetCertificateHandler extends GetHandler(
+  CertificateRepository,
+  async (certificates: Certificate[], rows) =>
+    (await rows.resolveAll(certificates)).map(toCertificateView),
+) {}
 
 /** `GET /certificates/check`: the certificate, or the error booking with it would give. */
 export class CheckCertificateQuery extends Query<CertificateView> {
   constructor(
     readonly account: Account,
-    readonly code: string,
-    readonly appointmentTypeId: number,
-    readonly email: string | undefined,
+    readonly request: CheckCertificateRequest,
   ) {
     super();
   }
@@ -70,10 +59,10 @@ export class CheckCertificateQuery extends Query<CertificateView> {
 export class CheckCertificateHandler implements IQueryHandler<CheckCertificateQuery> {
   constructor(private readonly redemptions: CertificateRedemptions) {}
 
-  async execute(query: CheckCertificateQuery): Promise<CertificateView> {
-    const { account, code, appointmentTypeId, email } = query;
+  async execute({ account, request }: CheckCertificateQuery): Promise<CertificateView> {
+    const { certificate, appointmentTypeID, email } = request;
     return toCertificateView(
-      await this.redemptions.validate(undefined, account, code, appointmentTypeId, email),
+      await this.redemptions.validate(undefined, account, certificate, appointmentTypeID, email),
     );
   }
 }

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource, TypeOrmModule } from '@nestjs/typeorm';
-import { DataSource, type EntityManager, In, IsNull } from 'typeorm';
+import { DataSource, type EntityManager, In, IsNull, MoreThan } from 'typeorm';
 import { isDuplicateEntry } from '../../common/database/mysql-errors';
 import { TenantRepository } from '../../common/database/tenant-repository';
 import { findReferenced } from '../../common/database/tenant-rows';
@@ -43,7 +43,7 @@ export class CertificateRepository extends TenantRepository<Certificate> {
     });
   }
 
-  /** The product a certificate or an order is for: 400 unknown or deleted, 403 another account's. */
+  /** The product a certificate or an order is for: 400 unknown or deleted, 403 another's. */
   async product(accountId: number, productId: number, tx?: EntityManager): Promise<Product> {
     const manager = tx ?? this.dataSource.manager;
     const missing = (id: number) => new InvalidProductError(id);
@@ -55,7 +55,6 @@ export class CertificateRepository extends TenantRepository<Certificate> {
     return tx.findOneByOrFail(Product, { id: productId });
   }
 
-  /** The codes each order issued, by order id. */
   async codesOfOrders(orderIds: readonly number[]): Promise<Map<number, string[]>> {
     const codes = new Map<number, string[]>(orderIds.map((id) => [id, []]));
     if (orderIds.length === 0) return codes;
@@ -69,8 +68,8 @@ export class CertificateRepository extends TenantRepository<Certificate> {
   }
 
   /**
-   * A live certificate of the account with this code, else a live coupon whose own code it is. With
-   * `forUpdate`, the certificate and its uses are locked until the caller's transaction ends.
+   * The account's live certificate of this code, else its live coupon of this code. `forUpdate`
+   * locks the certificate and its uses until the caller's transaction ends.
    */
   async resolveCode(
     accountId: number,
@@ -133,16 +132,8 @@ export class CertificateRepository extends TenantRepository<Certificate> {
     certificateId: number,
     appointmentTypeId: number,
   ): Promise<boolean> {
-    const result = await tx
-      .createQueryBuilder()
-      .update(CertificateUses)
-      .set({ remaining: () => 'remaining - 1' })
-      .where('certificate_id = :id AND appointment_type_id = :type AND remaining > 0', {
-        id: certificateId,
-        type: appointmentTypeId,
-      })
-      .execute();
-    return Boolean(result.affected);
+    const left = { certificateId, appointmentTypeId, remaining: MoreThan(0) };
+    return Boolean((await tx.decrement(CertificateUses, left, 'remaining', 1)).affected);
   }
 
   async releaseUse(
@@ -150,21 +141,12 @@ export class CertificateRepository extends TenantRepository<Certificate> {
     certificateId: number,
     appointmentTypeId: number,
   ): Promise<void> {
-    await tx
-      .createQueryBuilder()
-      .update(CertificateUses)
-      .set({ remaining: () => 'remaining + 1' })
-      .where('certificate_id = :id AND appointment_type_id = :type', {
-        id: certificateId,
-        type: appointmentTypeId,
-      })
-      .execute();
+    await tx.increment(CertificateUses, { certificateId, appointmentTypeId }, 'remaining', 1);
   }
 
   /**
-   * Inserts the certificate with its chosen code (400 when another certificate or a coupon has it)
-   * or a generated one (drawn again on the rare collision). A package gets its product's counts per
-   * live type as its uses.
+   * With its chosen code (400 when a certificate or a coupon has it) or a generated one (drawn again
+   * on a collision). A package's uses are its product's counts per live type.
    */
   async issue(
     tx: EntityManager,

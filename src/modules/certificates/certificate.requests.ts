@@ -1,3 +1,4 @@
+import { applyDecorators } from '@nestjs/common';
 import { IsDefined, IsInt, IsString, MaxLength, Min } from 'class-validator';
 import { IsEmailAddress, IsNotBlank, Optional } from '../../common/http/attributes';
 import { IsId } from '../../common/http/id-attribute';
@@ -26,23 +27,17 @@ export class CreateCertificateRequest {
   certificate?: string;
 }
 
+/** An optional id of the query string, a whole number from 1. */
+const IdFilter = () => applyDecorators(IsInt(), Min(1), Optional(), IdQuery());
+
 export class ListCertificatesRequest {
-  @IdQuery()
-  @Optional()
-  @Min(1)
-  @IsInt()
+  @IdFilter()
   productID?: number;
 
-  @IdQuery()
-  @Optional()
-  @Min(1)
-  @IsInt()
+  @IdFilter()
   orderID?: number;
 
-  @IdQuery()
-  @Optional()
-  @Min(1)
-  @IsInt()
+  @IdFilter()
   appointmentTypeID?: number;
 
   @Optional()

@@ -1,6 +1,6 @@
 import { formatCents } from '../../common/money/money';
 import type { Coupon } from './coupon.entity';
-import type { Certificate, CertificateKind } from './certificate.entity';
+import { CERTIFICATE_KINDS, type Certificate, type CertificateKind } from './certificate.entity';
 import {
   date,
   id,
@@ -10,30 +10,11 @@ import {
   orNull,
   text,
   viewSchema,
+  type ViewType,
 } from '../../common/openapi/view-schema';
-import { CERTIFICATE_KINDS } from './certificate.entity';
 
 /** `GET /certificates`, as clients of the reference service know it. */
-export interface CertificateView {
-  /** null for a coupon's own code (typed by clients, not issued to anyone). */
-  id: number | null;
-  certificate: string;
-  productID: number | null;
-  orderID: number | null;
-  couponID: number | null;
-  /** The types it can be used for; empty = every type (gift certificates, coupons for all). */
-  appointmentTypeIDs: number[];
-  name: string;
-  email: string | null;
-  type: CertificateKind;
-  /** Uses left per type (packages); null for the other kinds. */
-  remainingCounts: Record<string, number> | null;
-  /** Value left (gift certificates); null for the other kinds. */
-  remainingValue: string | null;
-  expiration: string | null;
-  discountType: 'percentage' | 'price' | null;
-  discountAmount: string | null;
-}
+export type CertificateView = ViewType<typeof CERTIFICATE_VIEW>;
 
 /** A certificate as validation and the views see it: the row, or a coupon's own code. */
 export interface ResolvedCertificate {
@@ -55,7 +36,7 @@ export function expirationOf(resolved: ResolvedCertificate): string | null {
   return resolved.coupon ? resolved.coupon.expiration : (resolved.certificate?.expiration ?? null);
 }
 
-/** The types it can be used for; empty = every type. */
+/** Empty: every type (gift certificates, coupons for all). */
 export function appointmentTypeIdsOf(resolved: ResolvedCertificate): number[] {
   if (kindOf(resolved) === 'package') return [...resolved.uses.keys()].sort((a, b) => a - b);
   if (kindOf(resolved) === 'coupon') return resolved.couponTypeIds;
@@ -91,7 +72,7 @@ export function toCertificateView(resolved: ResolvedCertificate): CertificateVie
   };
 }
 
-export const CERTIFICATE_VIEW = viewSchema<CertificateView>('CertificateView', {
+export const CERTIFICATE_VIEW = viewSchema('CertificateView', {
   id: orNull(id(9, "null for a coupon's own code.")),
   certificate: text('A1B2C3D4'),
   productID: orNull(id(3)),
@@ -101,7 +82,7 @@ export const CERTIFICATE_VIEW = viewSchema<CertificateView>('CertificateView', {
   name: text('Pack of 5'),
   email: orNull(text('ada@example.com')),
   type: oneOf(CERTIFICATE_KINDS, 'package'),
-  remainingCounts: orNull({
+  remainingCounts: orNull<Record<string, number>>({
     type: 'object',
     description: 'Uses left per type id (packages).',
     additionalProperties: { type: 'integer' },

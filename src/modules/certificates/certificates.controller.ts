@@ -1,9 +1,9 @@
-import { Body, Controller, Delete, Get, HttpCode, Post, Query } from '@nestjs/common';
-import { CommandBus, QueryBus } from '@nestjs/cqrs';
+import { Body, Controller, Get, Query } from '@nestjs/common';
 import { ApiBasicAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { BusController } from '../../common/cqrs/bus-controller';
 import { IdParam } from '../../common/http/id-param';
-import { NUMERIC } from '../../common/http/route-catalog';
 import { CurrentAccountId, CurrentPrincipal, type Principal } from '../accounts';
+import { Route } from '../catalog';
 import {
   ListCertificatesRequest,
   CheckCertificateRequest,
@@ -22,15 +22,8 @@ import { ApiErrors } from '../../common/openapi/api-errors';
 @ApiTags('certificates')
 @ApiBasicAuth()
 @Controller('certificates')
-export class CertificatesController {
-  constructor(
-    private readonly commands: CommandBus,
-    private readonly queries: QueryBus,
-  ) {}
-
-  @ApiOperation({ summary: 'List the certificates' })
-  @ApiView(CERTIFICATE_VIEW, { list: true })
-  @Get()
+export class CertificatesController extends BusController {
+  @Route.list('List the certificates', CERTIFICATE_VIEW)
   list(
     @CurrentPrincipal() principal: Principal,
     @Query() query: ListCertificatesRequest,
@@ -38,7 +31,6 @@ export class CertificatesController {
     return this.queries.execute(new ListCertificatesQuery(principal.account, query));
   }
 
-  /** The certificate if booking with it would be accepted, else the error booking would give. */
   @ApiOperation({ summary: 'Check a certificate code' })
   @ApiView(CERTIFICATE_VIEW)
   @Get('check')
@@ -54,27 +46,15 @@ export class CertificatesController {
     @CurrentPrincipal() principal: Principal,
     @Query() query: CheckCertificateRequest,
   ): Promise<CertificateView> {
-    return this.queries.execute(
-      new CheckCertificateQuery(
-        principal.account,
-        query.certificate,
-        query.appointmentTypeID,
-        query.email,
-      ),
-    );
+    return this.queries.execute(new CheckCertificateQuery(principal.account, query));
   }
 
-  @ApiOperation({ summary: 'Read a certificate' })
-  @ApiView(CERTIFICATE_VIEW)
-  @Get(`:id${NUMERIC}`)
+  @Route.get('Read a certificate', CERTIFICATE_VIEW)
   get(@CurrentAccountId() accountId: number, @IdParam() id: number): Promise<CertificateView> {
     return this.queries.execute(new GetCertificateQuery(accountId, id));
   }
 
-  @ApiOperation({ summary: 'Create a certificate' })
-  @ApiView(CERTIFICATE_VIEW)
-  @Post()
-  @HttpCode(200)
+  @Route.create('Create a certificate', CERTIFICATE_VIEW)
   @ApiErrors({ 400: ['invalid_coupon', 'invalid_product', 'required_product_id'] })
   create(
     @CurrentPrincipal() principal: Principal,
@@ -83,9 +63,7 @@ export class CertificatesController {
     return this.commands.execute(new CreateCertificateCommand(principal.account, request));
   }
 
-  @ApiOperation({ summary: 'Delete a certificate' })
-  @Delete(`:id${NUMERIC}`)
-  @HttpCode(204)
+  @Route.delete('Delete a certificate')
   delete(@CurrentAccountId() accountId: number, @IdParam() id: number): Promise<void> {
     return this.commands.execute(new DeleteCertificateCommand(accountId, id));
   }

@@ -1,4 +1,5 @@
-import { Column, Entity, Index, PrimaryColumn, PrimaryGeneratedColumn } from 'typeorm';
+import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
+import { CatalogRow } from '../catalog';
 
 export const DISCOUNT_TYPES = ['percentage', 'price'] as const;
 export type DiscountType = (typeof DISCOUNT_TYPES)[number];
@@ -7,14 +8,8 @@ export type DiscountType = (typeof DISCOUNT_TYPES)[number];
 @Entity('coupons')
 @Index('idx_coupons_account', ['accountId', 'id'])
 @Index('uq_coupons_account_code', ['accountId', 'code'], { unique: true })
-export class Coupon {
-  @PrimaryGeneratedColumn({ type: 'int', unsigned: true })
-  id!: number;
-
-  @Column({ name: 'account_id', type: 'int', unsigned: true })
-  accountId!: number;
-
-  /** The code clients type, upper-cased; null when the coupon is handed out as issued certificates. */
+export class Coupon extends CatalogRow {
+  /** The code clients type, upper-cased; null: the coupon is handed out as issued certificates. */
   @Column({ type: 'varchar', length: 64, nullable: true })
   code!: string | null;
 
@@ -32,15 +27,6 @@ export class Coupon {
   /* utc: read back as written, whatever the server's zone (a DATE has none). */
   @Column({ type: 'date', nullable: true, utc: true })
   expiration!: string | null;
-
-  @Column({ name: 'deleted_at', type: 'datetime', precision: 3, nullable: true })
-  deletedAt!: Date | null;
-
-  @Column({ name: 'created_at', type: 'datetime', precision: 3 })
-  createdAt!: Date;
-
-  @Column({ name: 'updated_at', type: 'datetime', precision: 3 })
-  updatedAt!: Date;
 }
 
 /** The appointment types a coupon applies to; none = every type. */

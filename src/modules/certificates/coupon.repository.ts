@@ -1,32 +1,26 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource, TypeOrmModule } from '@nestjs/typeorm';
-import { DataSource, type EntityManager, In, IsNull, Not } from 'typeorm';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { type EntityManager, In, IsNull, Not } from 'typeorm';
 import { groupBy } from '../../common/collections/group-by';
-import { TenantRepository } from '../../common/database/tenant-repository';
+import { RepositoryOf } from '../../common/database/tenant-repository';
 import { Coupon, CouponAppointmentType } from './coupon.entity';
 
 export const couponTables = TypeOrmModule.forFeature([Coupon, CouponAppointmentType]);
 
 @Injectable()
-export class CouponRepository extends TenantRepository<Coupon> {
-  constructor(@InjectDataSource() dataSource: DataSource) {
-    super(dataSource, Coupon);
-  }
-
+export class CouponRepository extends RepositoryOf(Coupon) {
   /** Deleted ones too: a certificate keeps showing the terms it was issued with. */
   byIds(ids: readonly number[], tx?: EntityManager): Promise<Coupon[]> {
     return ids.length === 0 ? Promise.resolve([]) : this.rows(tx).findBy({ id: In(ids) });
   }
 
-  /** The account's live coupon whose own code it is. */
   liveByCode(accountId: number, code: string, tx?: EntityManager): Promise<Coupon | null> {
     return this.rows(tx).findOneBy({ accountId, code, deletedAt: IsNull() });
   }
 
   /**
-   * Whether a coupon (deleted ones count: the unique key covers them, and old certificates still
-   * show the code) or an issued certificate has the code: clients type coupon and certificate codes
-   * into the same field, one namespace per account.
+   * Whether a coupon (deleted ones too: the unique key covers them) or a certificate has the code:
+   * clients type both into one field, one namespace per account.
    */
   async codeTaken(
     tx: EntityManager,

@@ -1,3 +1,4 @@
+import { applyDecorators } from '@nestjs/common';
 import { Transform } from 'class-transformer';
 import { IsIn, IsString, Matches } from 'class-validator';
 import {
@@ -9,22 +10,37 @@ import {
   OptionalNullable,
 } from '../../common/http/attributes';
 import { IsIdList } from '../../common/http/id-list';
+import { CODE_PATTERN, normalizeCode } from './certificate-codes';
 import { DISCOUNT_TYPES, type DiscountType } from './coupon.entity';
 
-/** What clients type at checkout: stored upper-cased, so `spring-10` and `SPRING-10` are one code. */
-export const COUPON_CODE = /^[A-Z0-9_-]{3,40}$/;
-
-const CodeCase = () =>
-  Transform(({ value }: { value: unknown }) =>
-    typeof value === 'string' ? value.trim().toUpperCase() : value,
+/** What clients type at checkout, stored normalized: `spring-10` and `SPRING-10` are one code. */
+const IsCode = () =>
+  applyDecorators(
+    IsString(),
+    Matches(CODE_PATTERN),
+    OptionalNullable(),
+    Transform(({ value }: { value: unknown }) =>
+      typeof value === 'string' ? normalizeCode(value) : value,
+    ),
   );
 
-export class CreateCouponRequest {
+/** The last day the coupon can be used; null = it never expires. */
+const IsExpiration = () => applyDecorators(IsString(), IsCalendarDate(), OptionalNullable());
+
+/** The attributes create and update share, validated after those each declares. */
+class CouponAttributes {
+  /** Empty or absent: the coupon applies to every type; an update replaces the list whole. */
+  @Optional()
+  @IsIdList()
+  appointmentTypeIDs?: number[];
+
+  @IsExpiration()
+  expiration?: string | null;
+}
+
+export class CreateCouponRequest extends CouponAttributes {
   /** Absent or null: the coupon is handed out only as issued certificates. */
-  @CodeCase()
-  @OptionalNullable()
-  @Matches(COUPON_CODE)
-  @IsString()
+  @IsCode()
   code?: string | null;
 
   @IsName()
@@ -36,25 +52,11 @@ export class CreateCouponRequest {
   /** Dollars or percent; its range depends on the discount type (see checkDiscount). */
   @IsMoney()
   discountAmount!: number | string;
-
-  /** Empty or absent: the coupon applies to every type. */
-  @Optional()
-  @IsIdList()
-  appointmentTypeIDs?: number[];
-
-  /** The last day the coupon can be used; null = it never expires. */
-  @OptionalNullable()
-  @IsCalendarDate()
-  @IsString()
-  expiration?: string | null;
 }
 
-export class UpdateCouponRequest {
+export class UpdateCouponRequest extends CouponAttributes {
   /** null removes the code. */
-  @CodeCase()
-  @OptionalNullable()
-  @Matches(COUPON_CODE)
-  @IsString()
+  @IsCode()
   code?: string | null;
 
   @IsNameUpdate()
@@ -67,14 +69,4 @@ export class UpdateCouponRequest {
   @Optional()
   @IsMoney()
   discountAmount?: number | string;
-
-  /** Replaces the list whole; `[]` makes the coupon apply to every type. */
-  @Optional()
-  @IsIdList()
-  appointmentTypeIDs?: number[];
-
-  @OptionalNullable()
-  @IsCalendarDate()
-  @IsString()
-  expiration?: string | null;
 }

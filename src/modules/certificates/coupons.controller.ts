@@ -1,43 +1,27 @@
-import { Body, Controller, Delete, Get, HttpCode, Post, Put } from '@nestjs/common';
-import { CommandBus, QueryBus } from '@nestjs/cqrs';
-import { ApiBasicAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Body } from '@nestjs/common';
+import { BusController } from '../../common/cqrs/bus-controller';
 import { IdParam } from '../../common/http/id-param';
-import { NUMERIC } from '../../common/http/route-catalog';
+import { ApiErrors } from '../../common/openapi/api-errors';
 import { CurrentAccountId } from '../accounts';
+import { CatalogController, Route } from '../catalog';
 import { CreateCouponRequest, UpdateCouponRequest } from './coupon.requests';
 import { COUPON_VIEW, type CouponView } from './coupon.view';
 import { CreateCouponCommand, DeleteCouponCommand, UpdateCouponCommand } from './coupon.commands';
 import { GetCouponQuery, ListCouponsQuery } from './coupon.queries';
-import { ApiView } from '../../common/openapi/view-schema';
-import { ApiErrors } from '../../common/openapi/api-errors';
 
-@ApiTags('catalog')
-@ApiBasicAuth()
-@Controller('coupons')
-export class CouponsController {
-  constructor(
-    private readonly commands: CommandBus,
-    private readonly queries: QueryBus,
-  ) {}
-
-  @ApiOperation({ summary: 'List the coupons' })
-  @ApiView(COUPON_VIEW, { list: true })
-  @Get()
+@CatalogController('coupons')
+export class CouponsController extends BusController {
+  @Route.list('List the coupons', COUPON_VIEW)
   list(@CurrentAccountId() accountId: number): Promise<CouponView[]> {
     return this.queries.execute(new ListCouponsQuery(accountId));
   }
 
-  @ApiOperation({ summary: 'Read a coupon' })
-  @ApiView(COUPON_VIEW)
-  @Get(`:id${NUMERIC}`)
+  @Route.get('Read a coupon', COUPON_VIEW)
   get(@CurrentAccountId() accountId: number, @IdParam() id: number): Promise<CouponView> {
     return this.queries.execute(new GetCouponQuery(accountId, id));
   }
 
-  @ApiOperation({ summary: 'Create a coupon' })
-  @ApiView(COUPON_VIEW)
-  @Post()
-  @HttpCode(200)
+  @Route.create('Create a coupon', COUPON_VIEW)
   @ApiErrors({ 400: ['invalid_appointment_type'] })
   create(
     @CurrentAccountId() accountId: number,
@@ -46,9 +30,7 @@ export class CouponsController {
     return this.commands.execute(new CreateCouponCommand(accountId, request));
   }
 
-  @ApiOperation({ summary: 'Change a coupon' })
-  @ApiView(COUPON_VIEW)
-  @Put(`:id${NUMERIC}`)
+  @Route.update('Change a coupon', COUPON_VIEW)
   @ApiErrors({ 400: ['invalid_appointment_type'] })
   update(
     @CurrentAccountId() accountId: number,
@@ -58,9 +40,7 @@ export class CouponsController {
     return this.commands.execute(new UpdateCouponCommand(accountId, id, request));
   }
 
-  @ApiOperation({ summary: 'Delete a coupon' })
-  @Delete(`:id${NUMERIC}`)
-  @HttpCode(204)
+  @Route.delete('Delete a coupon')
   delete(@CurrentAccountId() accountId: number, @IdParam() id: number): Promise<void> {
     return this.commands.execute(new DeleteCouponCommand(accountId, id));
   }

@@ -1,6 +1,4 @@
-/*
- * What other modules use of certificates; they import it from here, not from the module's files.
- */
+/* What other modules use of certificates: they import this index, never its files. */
 export { normalizeCode } from './certificate-codes';
 export { CertificateRedemptions } from './certificate-redemptions';
 export { kindOf } from './certificate.view';

@@ -1,3 +1,4 @@
+import { Injectable } from '@nestjs/common';
 import { Command, CommandHandler, type ICommandHandler, QueryBus } from '@nestjs/cqrs';
 import type { EntityManager } from 'typeorm';
 import { type Emit, UnitOfWork } from '../../common/database/unit-of-work';
@@ -16,13 +17,8 @@ import { PaymentRepository } from './payment.repository';
 import type { NewPayment } from './payment.requests';
 import { type PaymentView, toPaymentView } from './payment.view';
 
-/*
- * Orders of products. This service's own `POST /orders`, `PUT /orders/{id}/complete` and
- * `POST /orders/{id}/payments` stand where a payment integration would report a sale and its
- * payments.
- */
+/* Orders of products: this service's own stand-in for a payment integration reporting sales. */
 
-/** An unpaid order of a product. */
 export class CreateOrderCommand extends Command<OrderView> {
   constructor(
     readonly account: Account,
@@ -65,10 +61,9 @@ export class CreateOrderHandler implements ICommandHandler<CreateOrderCommand> {
 }
 
 /**
- * Marks the order paid, as a payment integration reporting the sale: what its payments do not
- * cover yet is recorded as one payment (`external`), then the order completes (see markPaid).
- * The order row is locked first, so completing it again (even at the same moment) finds it paid and
- * changes nothing: one payment, one certificate, one event.
+ * Marks the order paid: what its payments do not cover is recorded as one `external` payment, then
+ * it completes (markPaid). Its row is locked first, so completing it again (even at once) finds it
+ * paid and changes nothing: one payment, one certificate, one event.
  */
 export class CompleteOrderCommand extends Command<OrderView> {
   constructor(
@@ -79,42 +74,60 @@ export class CompleteOrderCommand extends Command<OrderView> {
   }
 }
 
-@CommandHandler(CompleteOrderCommand)
-export class CompleteOrderHandler implements ICommandHandler<CompleteOrderCommand> {
+/** What paying an order takes: its row, its ledger, and markPaid. */
+@Injectable()
+abstract class OrderPaymentHandler {
   constructor(
-    private readonly unitOfWork: UnitOfWork,
-    private readonly queries: QueryBus,
-    private readonly orders: OrderRepository,
-    private readonly ledger: PaymentLedger,
-    private readonly payments: PaymentRepository,
-    private readonly certificates: CertificateRepository,
+    protected readonly unitOfWork: UnitOfWork,
+    protected readonly queries: QueryBus,
+    protected readonly orders: OrderRepository,
+    protected readonly ledger: PaymentLedger,
+    protected readonly payments: PaymentRepository,
+    protected readonly certificates: CertificateRepository,
   ) {}
 
+  /** Paid; the first time only, the product's certificate is issued and `order.completed` emitted. */
+  protected async markPaid(tx: EntityManager, emit: Emit, account: Account, order: Order) {
+    order.status = 'paid';
+    if (!order.completedAt) {
+      const product = await this.certificates.productAsItIs(tx, order.productId);
+      const certificate = await this.certificates.issue(
+        tx,
+        productCertificate(account, product, { email: order.email, orderId: order.id }),
+      );
+      order.completedAt = new Date();
+      emit(
+        new OrderCompletedEvent(account.id, {
+          orderId: order.id,
+          productId: product.id,
+          certificateIds: [certificate.id],
+        }),
+      );
+    }
+    await this.orders.save(order, tx);
+  }
+}
+
+@CommandHandler(CompleteOrderCommand)
+export class CompleteOrderHandler extends OrderPaymentHandler {
   async execute({ account, id }: CompleteOrderCommand): Promise<OrderView> {
     await this.unitOfWork.run(account.id, async (tx, emit) => {
       const order = await this.orders.find(account.id, id, { forUpdate: true, tx });
       if (order.status !== 'unpaid') return;
       const subject = { kind: 'order', id: order.id } as const;
       const paid = await this.payments.paidOn(tx, account.id, subject);
-      if (paid < order.totalCents)
-        await this.ledger.append(
-          tx,
-          account.id,
-          subject,
-          completion(order.totalCents - paid),
-          paid,
-        );
-      await markPaid(this.orders, this.certificates, tx, emit, account, order);
+      const due = order.totalCents - paid;
+      if (due > 0) await this.ledger.append(tx, account.id, subject, completion(due), paid);
+      await this.markPaid(tx, emit, account, order);
     });
     return this.queries.execute(new GetOrderQuery(account, id));
   }
 }
 
 /**
- * Records a payment or a refund against the order (its row locked; a transaction id sent again
- * answers the payment it recorded). Its status then follows the ledger by the rule appointments'
- * `paid` follows (isPaidInFull): `paid` once its payments cover its total, `unpaid` again when a
- * refund takes them below it. A free order keeps its status; a delivered one too.
+ * A payment or a refund of the order (its row locked). Its status follows the ledger as an
+ * appointment's `paid` does (isPaidInFull): `paid` once covered, `unpaid` again when a refund takes
+ * it below its total. A free or delivered order keeps its status.
  */
 export class RecordOrderPaymentCommand extends Command<PaymentView> {
   constructor(
@@ -127,15 +140,7 @@ export class RecordOrderPaymentCommand extends Command<PaymentView> {
 }
 
 @CommandHandler(RecordOrderPaymentCommand)
-export class RecordOrderPaymentHandler implements ICommandHandler<RecordOrderPaymentCommand> {
-  constructor(
-    private readonly unitOfWork: UnitOfWork,
-    private readonly orders: OrderRepository,
-    private readonly ledger: PaymentLedger,
-    private readonly payments: PaymentRepository,
-    private readonly certificates: CertificateRepository,
-  ) {}
-
+export class RecordOrderPaymentHandler extends OrderPaymentHandler {
   async execute({ account, id, payment: request }: RecordOrderPaymentCommand) {
     const payment = await retryTransactionIdRace(() =>
       this.unitOfWork.run(account.id, async (tx, emit) => {
@@ -147,8 +152,7 @@ export class RecordOrderPaymentHandler implements ICommandHandler<RecordOrderPay
         const payment = await this.ledger.append(tx, account.id, subject, request, paid);
         const covered = isPaidInFull(paid + payment.amountCents, order.totalCents);
         if (order.totalCents > 0 && order.status !== 'delivered') {
-          if (covered && order.status === 'unpaid')
-            await markPaid(this.orders, this.certificates, tx, emit, account, order);
+          if (covered && order.status === 'unpaid') await this.markPaid(tx, emit, account, order);
           if (!covered && order.status === 'paid')
             await this.orders.save(Object.assign(order, { status: 'unpaid' }), tx);
         }
@@ -159,38 +163,6 @@ export class RecordOrderPaymentHandler implements ICommandHandler<RecordOrderPay
   }
 }
 
-/**
- * Paid. The first time, the order completes: its product's certificate is issued for the buyer and
- * `order.completed` recorded. Paid again after a refund, it issues nothing more.
- */
-async function markPaid(
-  orders: OrderRepository,
-  certificates: CertificateRepository,
-  tx: EntityManager,
-  emit: Emit,
-  account: Account,
-  order: Order,
-): Promise<void> {
-  order.status = 'paid';
-  if (!order.completedAt) {
-    const product = await certificates.productAsItIs(tx, order.productId);
-    const certificate = await certificates.issue(
-      tx,
-      productCertificate(account, product, { email: order.email, orderId: order.id }),
-    );
-    order.completedAt = new Date();
-    emit(
-      new OrderCompletedEvent(account.id, {
-        orderId: order.id,
-        productId: product.id,
-        certificateIds: [certificate.id],
-      }),
-    );
-  }
-  await orders.save(order, tx);
-}
-
-/** The payment PUT /orders/{id}/complete records for what is still due. */
 function completion(amountCents: number): NewPayment {
   return {
     amountCents,

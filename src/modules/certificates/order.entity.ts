@@ -1,18 +1,13 @@
-import { Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
+import { Column, Entity, Index } from 'typeorm';
+import { TenantEntity } from '../../common/database/tenant-entity';
 
 export const ORDER_STATUSES = ['unpaid', 'paid', 'delivered'] as const;
-export type OrderStatus = (typeof ORDER_STATUSES)[number];
+type OrderStatus = (typeof ORDER_STATUSES)[number];
 
 /** A purchase of a product; completing it issues the product's certificate. */
 @Entity('orders')
 @Index('idx_orders_account', ['accountId', 'id'])
-export class Order {
-  @PrimaryGeneratedColumn({ type: 'int', unsigned: true })
-  id!: number;
-
-  @Column({ name: 'account_id', type: 'int', unsigned: true })
-  accountId!: number;
-
+export class Order extends TenantEntity {
   @Column({ name: 'product_id', type: 'int', unsigned: true })
   productId!: number;
 

@@ -7,7 +7,7 @@ import { type OrderView, toOrderView } from './order.view';
 import { PaymentRepository } from './payment.repository';
 import { type PaymentView, toPaymentView } from './payment.view';
 
-export const DEFAULT_ORDERS_MAX = 100;
+const DEFAULT_ORDERS_MAX = 100;
 
 /** Newest first. */
 export class ListOrdersQuery extends Query<OrderView[]> {

@@ -1,4 +1,4 @@
-import { Transform } from 'class-transformer';
+import { applyDecorators } from '@nestjs/common';
 import { IsDefined, IsInt, IsString, Max, MaxLength, Min } from 'class-validator';
 import {
   IsEmailAddress,
@@ -10,37 +10,28 @@ import {
   Trim,
 } from '../../common/http/attributes';
 import { IsId } from '../../common/http/id-attribute';
+import { IdQuery } from '../../common/http/id-list';
 import { requiredParameter } from '../../common/http/required-parameter';
+
+/** A name of the buyer: trimmed, one line of at most 255 characters. */
+const IsPersonName = () =>
+  applyDecorators(IsString(), MaxLength(255), IsNotBlank(), IsSingleLine(), Trim());
 
 export class CreateOrderRequest {
   @IsId()
   @IsDefined(requiredParameter('productID'))
   productID!: number;
 
-  @Trim()
-  @IsSingleLine()
-  @IsNotBlank({
-    context: { code: 'required_first_name', message: 'Attribute "firstName" is required.' },
-  })
-  @MaxLength(255)
-  @IsString()
+  @IsPersonName()
   firstName!: string;
 
-  @Trim()
-  @IsSingleLine()
-  @IsNotBlank({
-    context: { code: 'required_last_name', message: 'Attribute "lastName" is required.' },
-  })
-  @MaxLength(255)
-  @IsString()
+  @IsPersonName()
   lastName!: string;
 
   @Trim()
-  @IsEmailAddress({
-    context: { code: 'invalid_email', message: 'Invalid "email" attribute value.' },
-  })
+  @IsEmailAddress()
   @MaxLength(254)
-  @IsNotBlank({ context: { code: 'required_email', message: 'Attribute "email" is required.' } })
+  @IsNotBlank()
   email!: string;
 
   @Trim()
@@ -58,9 +49,7 @@ export class CreateOrderRequest {
 }
 
 export class ListOrdersRequest {
-  @Transform(({ value }: { value: unknown }) =>
-    typeof value === 'string' && /^\d{1,10}$/.test(value) ? Number(value) : value,
-  )
+  @IdQuery()
   @Optional()
   @Max(1000)
   @Min(1)

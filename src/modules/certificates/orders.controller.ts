@@ -1,13 +1,5 @@
 import { Body, Controller, Get, HttpCode, Post, Put, Query } from '@nestjs/common';
-import { CommandBus, QueryBus } from '@nestjs/cqrs';
-import {
-  ApiBasicAuth,
-  ApiBearerAuth,
-  ApiOkResponse,
-  ApiOperation,
-  ApiParam,
-  ApiTags,
-} from '@nestjs/swagger';
+import { ApiBasicAuth, ApiBearerAuth, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { ApiErrors } from '../../common/openapi/api-errors';
 import { IdParam } from '../../common/http/id-param';
 import { NUMERIC } from '../../common/http/route-catalog';
@@ -19,24 +11,20 @@ import {
   RecordOrderPaymentCommand,
 } from './order.commands';
 import { GetOrderQuery, ListOrderPaymentsQuery, ListOrdersQuery } from './order.queries';
-import { OrderView } from './order.view';
+import { ORDER_VIEW, type OrderView } from './order.view';
 import { ApiListPayments, ApiRecordPayment } from './payment.openapi';
 import { RecordPaymentRequest, newPayment } from './payment.requests';
 import type { PaymentView } from './payment.view';
+import { BusController } from '../../common/cqrs/bus-controller';
+import { ApiView } from '../../common/openapi/view-schema';
 
 @ApiTags('orders')
 @ApiBasicAuth()
 @Controller('orders')
-export class OrdersController {
-  constructor(
-    private readonly commands: CommandBus,
-    private readonly queries: QueryBus,
-  ) {}
-
-  /** Newest first; `max` (default 100, at most 1000). */
+export class OrdersController extends BusController {
   @Get()
   @ApiOperation({ summary: 'List the orders' })
-  @ApiOkResponse({ type: OrderView, isArray: true })
+  @ApiView(ORDER_VIEW, { list: true, description: 'OK' })
   list(
     @CurrentPrincipal() principal: Principal,
     @Query() query: ListOrdersRequest,
@@ -46,15 +34,14 @@ export class OrdersController {
 
   @Get(`:id${NUMERIC}`)
   @ApiOperation({ summary: 'Read an order' })
-  @ApiOkResponse({ type: OrderView })
+  @ApiView(ORDER_VIEW)
   get(@CurrentPrincipal() principal: Principal, @IdParam() id: number): Promise<OrderView> {
     return this.queries.execute(new GetOrderQuery(principal.account, id));
   }
 
-  /** An unpaid order of a product. */
   @Post()
   @ApiOperation({ summary: 'Place an order for a product' })
-  @ApiOkResponse({ type: OrderView })
+  @ApiView(ORDER_VIEW)
   @HttpCode(200)
   @ApiErrors({ 400: ['invalid_product'] })
   create(
@@ -64,10 +51,6 @@ export class OrdersController {
     return this.commands.execute(new CreateOrderCommand(principal.account, request));
   }
 
-  /**
-   * Paid: what its payments do not cover is recorded as one `external` payment, the product's
-   * certificate is issued and `order.completed` emitted; again, changes nothing.
-   */
   @Put(`:id${NUMERIC}/complete`)
   @ApiBearerAuth()
   @ApiOperation({
@@ -79,7 +62,7 @@ export class OrdersController {
       'emitted. An order already paid is answered as it is.',
   })
   @ApiParam({ name: 'id', description: "The order's id.", schema: { type: 'integer', minimum: 1 } })
-  @ApiOkResponse({ type: OrderView })
+  @ApiView(ORDER_VIEW)
   @ApiErrors({ 403: ['forbidden'], 404: ['not_found'] })
   complete(@CurrentPrincipal() principal: Principal, @IdParam() id: number): Promise<OrderView> {
     return this.commands.execute(new CompleteOrderCommand(principal.account, id));

@@ -19,18 +19,17 @@ import type { NewPayment } from './payment.requests';
 export const MAX_PAYMENTS = 500;
 
 /**
- * The payments ledger of appointments and orders. Its writes run inside the transaction of the
- * appointment or order they concern, that row locked FOR UPDATE first: payments of one appointment
- * are counted one after the other, and the amount paid its caller keeps is the ledger's sum.
+ * The payments ledger of appointments and orders. It writes in its subject's transaction, that row
+ * locked FOR UPDATE first: one subject's payments are counted one after the other, and the amount
+ * paid the caller keeps is the ledger's sum.
  */
 @Injectable()
 export class PaymentLedger {
   constructor(private readonly payments: PaymentRepository) {}
 
   /**
-   * The payment this request recorded already (its transaction id, same subject, amount and
-   * processor): a retry, answered with it and counting nothing. 409 when the transaction id was used
-   * for another amount, processor, appointment or order; null when it is new.
+   * The payment this request recorded already (same transaction id, subject, amount, processor): a
+   * retry, answered with it. 409 when the id was used otherwise; null when it is new.
    */
   async recorded(
     tx: EntityManager,
@@ -53,10 +52,9 @@ export class PaymentLedger {
   }
 
   /**
-   * Appends a payment or a refund to the subject's ledger, `paidCents` being what it holds now: a
-   * refund says why and takes back no more than was paid, the sum stays within MAX_CENTS. A
-   * transaction id used meanwhile by another request fails the insert (ER_DUP_ENTRY): see
-   * retryTransactionIdRace.
+   * Appends a payment or a refund, `paidCents` being what the ledger holds: a refund says why and
+   * takes back no more than was paid; the sum stays within MAX_CENTS. A transaction id inserted
+   * meanwhile by another request fails the insert: see retryTransactionIdRace.
    */
   async append(
     tx: EntityManager,
@@ -86,9 +84,8 @@ export class PaymentLedger {
 }
 
 /**
- * Runs `attempt` (one whole transaction recording a payment) once more when it lost a race for its
- * transaction id: another request inserted the same id and committed while this one waited. The
- * second run finds that payment and answers it, or refuses the id (see PaymentLedger.recorded).
+ * Runs `attempt` (a whole transaction recording a payment) again when another request committed its
+ * transaction id meanwhile: the second run answers that payment or refuses the id (`recorded`).
  */
 export async function retryTransactionIdRace<T>(attempt: () => Promise<T>): Promise<T> {
   try {

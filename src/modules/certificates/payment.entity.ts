@@ -1,9 +1,7 @@
-import { Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
+import { Column, Entity, Index } from 'typeorm';
+import { TenantEntity } from '../../common/database/tenant-entity';
 
-/**
- * Who moved the money: a business's own ways of taking it, and the online processors the reference
- * service names (for partner apps that mirror their payments here). `external` is anything else.
- */
+/** Who moved the money: the business's own ways, the processors the reference names, `external`. */
 export const PAYMENT_PROCESSORS = [
   'cash',
   'check',
@@ -20,22 +18,15 @@ export const PAYMENT_PROCESSORS = [
 export type PaymentProcessor = (typeof PAYMENT_PROCESSORS)[number];
 
 /**
- * A payment (amount above 0) or a refund (below 0) recorded against an appointment or an order: the
- * ledger their `amountPaid` and `paid` follow. Its transaction id is unique in the account (the
- * idempotency key of recording it); in certificates, the lowest module that reads it (orders are
- * here, appointments above).
+ * A payment (above 0) or a refund (below 0) of an appointment or an order: the ledger their
+ * `amountPaid` and `paid` follow. The transaction id, unique in the account, is its idempotency key.
+ * Here, the lowest module reading it (orders are here, appointments above).
  */
 @Entity('payments')
 @Index('uq_payments_account_transaction', ['accountId', 'transactionId'], { unique: true })
 @Index('idx_payments_appointment', ['appointmentId', 'id'])
 @Index('idx_payments_order', ['orderId', 'id'])
-export class Payment {
-  @PrimaryGeneratedColumn({ type: 'int', unsigned: true })
-  id!: number;
-
-  @Column({ name: 'account_id', type: 'int', unsigned: true })
-  accountId!: number;
-
+export class Payment extends TenantEntity {
   @Column({ name: 'appointment_id', type: 'int', unsigned: true, nullable: true })
   appointmentId!: number | null;
 

@@ -1,14 +1,12 @@
 import { applyDecorators } from '@nestjs/common';
-import { ApiBearerAuth, ApiBody, ApiOkResponse, ApiOperation, ApiParam } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiBody, ApiOperation, ApiParam } from '@nestjs/swagger';
 import { ApiErrors } from '../../common/openapi/api-errors';
 import { MAX_PAYMENTS } from './payment-ledger';
 import { RecordPaymentRequest } from './payment.requests';
-import { PaymentView } from './payment.view';
+import { PAYMENT_VIEW } from './payment.view';
+import { ApiView } from '../../common/openapi/view-schema';
 
-/*
- * The OpenAPI description of the payments of an appointment and of an order: the same ledger, the
- * same request and answer, the refusals of each.
- */
+/* The payments of an appointment and of an order in OpenAPI: one ledger, each its refusals. */
 
 type Subject = 'appointment' | 'order';
 
@@ -33,7 +31,7 @@ export function ApiListPayments(subject: Subject) {
         `${subject} is 403, an id that exists nowhere 404.`,
     }),
     idParam(subject),
-    ApiOkResponse({ type: PaymentView, isArray: true, description: 'Its payments, oldest first.' }),
+    ApiView(PAYMENT_VIEW, { list: true, description: 'Its payments, oldest first.' }),
     ApiErrors(ACCESS_ERRORS),
   );
 }
@@ -52,7 +50,7 @@ export function ApiRecordPayment(subject: Subject, rules: string, codes: readonl
     }),
     idParam(subject),
     ApiBody({ type: RecordPaymentRequest }),
-    ApiOkResponse({ type: PaymentView, description: 'The payment recorded (or recorded before).' }),
+    ApiView(PAYMENT_VIEW, { description: 'The payment recorded (or recorded before).' }),
     ApiErrors({
       400: [
         'bad_request',

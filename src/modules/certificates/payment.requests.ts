@@ -7,8 +7,8 @@ import { MAX_CENTS, formatCents, isSignedMoney, toSignedCents } from '../../comm
 import { PAYMENT_PROCESSORS, type PaymentProcessor } from './payment.entity';
 
 /** A transaction id: what processors write (`ch_3PqL2x`, `pi_…`, a terminal's receipt number). */
-export const TRANSACTION_ID = /^[\x21-\x7e]{1,255}$/;
-export const MAX_REASON_LENGTH = 1000;
+const TRANSACTION_ID = /^[\x21-\x7e]{1,255}$/;
+const MAX_REASON_LENGTH = 1000;
 
 const AMOUNT_RULE =
   `an amount of money other than 0 with at most two decimals, ` +
@@ -21,10 +21,9 @@ function invalid(attribute: string, rule: string) {
 }
 
 /**
- * `POST /appointments/{id}/payments` and `POST /orders/{id}/payments` (this service's own): a payment
- * taken (amount above 0) or a refund given (below 0, with a reason), as the business or its partner
- * app records it. The rules that need the ledger (a refund within what was paid, the transaction id
- * not used elsewhere) are the ledger's.
+ * `POST /{appointments|orders}/{id}/payments`: a payment (amount above 0) or a refund (below 0, with
+ * a reason). The rules that need the ledger (a refund within what was paid, a transaction id not
+ * used elsewhere) are the ledger's.
  */
 export class RecordPaymentRequest {
   @ApiProperty({
@@ -88,7 +87,7 @@ export class RecordPaymentRequest {
   reason?: string;
 }
 
-/** What the ledger records, read from the request. */
+/** What the ledger records of the request. */
 export interface NewPayment {
   amountCents: number;
   processor: PaymentProcessor;

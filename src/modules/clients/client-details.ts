@@ -1,13 +1,11 @@
 import { hash } from 'node:crypto';
 
 /*
- * A client's details as the client list reads them: how long each may be, and which record of the
- * list a person is. What text each accepts is the shared text rules' (common/http/text-rules.ts),
- * which booking (appointments/booking-checks.ts) applies too, so that a booking and
- * `POST /clients` accept the same people.
+ * A client's details: how long each may be, which record a person is. The text each accepts is the
+ * shared text rules' (common/http/text-rules.ts): a booking and `POST /clients` accept the same.
  */
 
-/** The client's details as long as their columns hold (appointments and clients alike). */
+/** As long as their columns hold (appointments and clients alike). */
 export const CLIENT_TEXT_LIMITS = { firstName: 255, lastName: 255, email: 254, phone: 64 } as const;
 
 /** A client's details as stored: trimmed, the e-mail lower-cased, `""` for none. */
@@ -23,19 +21,15 @@ export function nameKey(name: string): string {
   return name.trim().normalize('NFC').toLowerCase();
 }
 
-/**
- * A phone number as records are matched by it: its digits (`+1 (555) 010-0000` is `15550100000`),
- * or, when it has none, its trimmed lower-cased text.
- */
+/** A phone as records are matched by it: its digits, or without any, its trimmed lower-cased text. */
 export function phoneKey(phone: string): string {
   const digits = phone.replace(/\D/g, '');
   return digits !== '' ? digits : phone.trim().toLowerCase();
 }
 
 /**
- * Which record of the account's client list these details are: the name with the e-mail address,
- * or with the phone number when there is no address, or the name alone when there is neither. The
- * unique key `(account_id, identity_key)` holds its SHA-256 (hex), so that the key is short and
+ * Which record of the client list these details are: the name with the e-mail, else with the phone,
+ * else alone. The unique key `(account_id, identity_key)` holds its SHA-256 (hex): a short key, and
  * bookings racing for one new client make one record.
  */
 export function identityKey(details: ClientDetails): string {

@@ -1,22 +1,16 @@
-import { Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
+import { Column, Entity, Index } from 'typeorm';
+import { TenantEntity } from '../../common/database/tenant-entity';
 import { CLIENT_TEXT_LIMITS } from './client-details';
 
 /**
- * A person of the business's client list: created by `POST /clients`, and by every booking (or
- * brought up to date by it: see upsertBookingClient). Not a foreign key of appointments: an
- * appointment keeps the client's details as they were booked.
+ * A person of the client list, added by `POST /clients` or a booking (upsertBookingClient). Not a
+ * foreign key of appointments: an appointment keeps the details as they were booked.
  */
 @Entity('clients')
 @Index('uq_clients_identity', ['accountId', 'identityKey'], { unique: true })
 @Index('idx_clients_account_name', ['accountId', 'lastName', 'firstName'])
-export class Client {
-  @PrimaryGeneratedColumn({ type: 'int', unsigned: true })
-  id!: number;
-
-  @Column({ name: 'account_id', type: 'int', unsigned: true })
-  accountId!: number;
-
-  /** identityKey() of the details below: which person of the account this is. */
+export class Client extends TenantEntity {
+  /** identityKey() of the details below. */
   @Column({ name: 'identity_key', type: 'char', length: 64, collation: 'utf8mb4_bin' })
   identityKey!: string;
 

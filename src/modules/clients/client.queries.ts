@@ -1,9 +1,9 @@
 import { type IQueryHandler, Query, QueryHandler } from '@nestjs/cqrs';
 import { ClientRepository } from './client.repository';
 import { type ListClientsRequest, MAX_CLIENT_LIST } from './client.requests';
-import { type ClientView, toClientView } from './client.view';
+import type { ClientView } from './client.view';
 
-/** `GET /clients`: searched (see ClientRepository.search), by last name then first name. */
+/** `GET /clients`: searched (ClientRepository.search), by last name then first name. */
 export class ListClientsQuery extends Query<ClientView[]> {
   constructor(
     readonly accountId: number,
@@ -17,12 +17,7 @@ export class ListClientsQuery extends Query<ClientView[]> {
 export class ListClientsHandler implements IQueryHandler<ListClientsQuery> {
   constructor(private readonly clients: ClientRepository) {}
 
-  async execute({ accountId, request }: ListClientsQuery): Promise<ClientView[]> {
-    const rows = await this.clients.search(
-      accountId,
-      request.search,
-      request.max ?? MAX_CLIENT_LIST,
-    );
-    return rows.map(toClientView);
+  execute({ accountId, request }: ListClientsQuery): Promise<ClientView[]> {
+    return this.clients.search(accountId, request.search, request.max ?? MAX_CLIENT_LIST);
   }
 }

@@ -13,19 +13,18 @@ const likeText = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}
 /** A search that reads as a phone number: phone characters only, three digits or more. */
 const PHONE_SEARCH = /^(?=(?:\D*\d){3})[\d\s+().-]+$/;
 
-/** The module's table, registered for its module (TypeORM loads the entities modules name). */
+/** TypeORM loads the entities modules name. */
 export const ClientTables = TypeOrmModule.forFeature([Client]);
 
-/** The business's client list. Every statement is scoped by the account. */
+/** Every statement is scoped by the account. */
 @Injectable()
 export class ClientRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
   /**
-   * By last name, then first name. `search` is a case- and accent-insensitive substring of the
-   * first name, last name, full name, e-mail or phone (the columns' unicode_ci collation), and of
-   * the phone's digits when it reads as a phone number. The account's rows are read through the
-   * index on (account_id, last_name, first_name), in order: no sort, at most `max` rows.
+   * `search`: a case- and accent-insensitive (the collation) substring of the first, last or full
+   * name, e-mail or phone, or of the phone's digits when it reads as one. Read in order through the
+   * index (account_id, last_name, first_name): no sort, at most `max` rows.
    */
   search(accountId: number, search: string | undefined, max: number): Promise<ClientView[]> {
     const text = search?.replace(/\s+/g, ' ');
@@ -60,10 +59,7 @@ export class ClientRepository {
     await insertRows(tx, Client, [client as Client]);
   }
 
-  /**
-   * The account's clients of that first and last name, locked. The collation finds them by the
-   * index, ignoring case and accents: the caller applies the exact rule.
-   */
+  /** Locked. The collation finds them by the index, ignoring case and accents: the caller decides. */
   lockNamed(
     tx: EntityManager,
     accountId: number,
@@ -86,12 +82,10 @@ export class ClientRepository {
 }
 
 /**
- * Brings the client list up to date with a booking, inside the booking's transaction, in one
- * statement: the person (identityKey) is added, or their record takes the booking's spelling of the
- * name and its e-mail and phone (a detail the booking leaves empty is kept). The unique key
- * `(account_id, identity_key)` makes bookings racing for one new client write one row: the first
- * inserts it, the others wait for its lock and update it. The notes are the owner's, never touched.
- * `details` as the appointment stores them (trimmed, the e-mail lower-cased).
+ * In the booking's transaction, one statement: the person (identityKey) is added, or their record
+ * takes the booking's name, e-mail and phone (a detail left empty is kept; the notes are the
+ * owner's). The unique key makes bookings racing for one new client write one row: the first
+ * inserts it, the others wait for its lock and update it. `details` as the appointment stores them.
  */
 export async function upsertBookingClient(
   tx: EntityManager,

@@ -18,11 +18,11 @@ import { isEmailAddress } from '../../common/http/text-rules';
 import { CLIENT_TEXT_LIMITS } from './client-details';
 
 /** The owner's notes about a client: text of at most this many characters. */
-export const MAX_CLIENT_NOTES = 4000;
+const MAX_CLIENT_NOTES = 4000;
 /** `GET /clients` lists at most this many (and this many when `max` is not given). */
 export const MAX_CLIENT_LIST = 10_000;
 /** The longest `search` text. */
-export const MAX_CLIENT_SEARCH = 255;
+const MAX_CLIENT_SEARCH = 255;
 
 /** One e-mail address as booking accepts one (the shared text rules), or `""` (none). */
 const IsEmailOrNone = () =>
@@ -46,11 +46,56 @@ const QueryText = () =>
   );
 
 const NAME_RULE = 'Text of at most 255 characters (trimmed), not blank.';
-const EMAIL_RULE =
-  'One e-mail address as booking accepts it (stored lower-cased), at most 254 characters; "" for none.';
-const PHONE_RULE =
-  'A phone number as booking accepts it (digits, spaces and + ( ) - . /, an optional ext/x extension), at most 64 characters; "" for none.';
-const NOTES_RULE = `The owner's notes about the client: text of at most ${MAX_CLIENT_NOTES} characters.`;
+
+/** The details a client may have none of (`""`): what each must be, and how it is checked. */
+const DETAILS = {
+  email: {
+    rule: 'One e-mail address as booking accepts it (stored lower-cased), at most 254 characters; "" for none.',
+    check: IsEmailOrNone,
+    maxLength: CLIENT_TEXT_LIMITS.email,
+    example: 'jane.doe@example.com',
+  },
+  phone: {
+    rule: 'A phone number as booking accepts it (digits, spaces and + ( ) - . /, an optional ext/x extension), at most 64 characters; "" for none.',
+    check: IsPhone,
+    maxLength: CLIENT_TEXT_LIMITS.phone,
+    example: '+1 555 0100',
+  },
+  notes: {
+    rule: `The owner's notes about the client: text of at most ${MAX_CLIENT_NOTES} characters.`,
+    check: IsMultiLine,
+    maxLength: MAX_CLIENT_NOTES,
+    example: undefined,
+  },
+};
+
+/**
+ * A detail of DETAILS, trimmed: `null` is none too, and clears it in an update (as `""`). The checks
+ * run bottom-up as if stacked: the type, the length, the detail's rule.
+ */
+const Detail = (name: keyof typeof DETAILS, update = false) => {
+  const { rule, check, maxLength, example } = DETAILS[name];
+  return applyDecorators(
+    IsString(),
+    MaxLength(maxLength),
+    check(),
+    ...(update ? [Optional(), NullAsEmpty()] : [OptionalNullable()]),
+    Trim(),
+    update
+      ? ApiPropertyOptional({
+          description: `${rule} \`null\` clears ${name === 'notes' ? 'them' : 'it'} too.`,
+          maxLength,
+          nullable: true,
+        })
+      : ApiPropertyOptional({
+          description: `${rule} \`null\` is none too.`,
+          type: String,
+          nullable: true,
+          maxLength,
+          ...(example === undefined ? {} : { example }),
+        }),
+  );
+};
 
 /** `POST /clients`: a person added to the client list by hand. */
 export class CreateClientRequest {
@@ -62,52 +107,17 @@ export class CreateClientRequest {
   @IsName()
   lastName!: string;
 
-  @ApiPropertyOptional({
-    description: `${EMAIL_RULE} \`null\` is none too.`,
-    type: String,
-    nullable: true,
-    maxLength: CLIENT_TEXT_LIMITS.email,
-    example: 'jane.doe@example.com',
-  })
-  @Trim()
-  @OptionalNullable()
-  @IsEmailOrNone()
-  @MaxLength(CLIENT_TEXT_LIMITS.email)
-  @IsString()
+  @Detail('email')
   email?: string | null;
 
-  @ApiPropertyOptional({
-    description: `${PHONE_RULE} \`null\` is none too.`,
-    type: String,
-    nullable: true,
-    maxLength: CLIENT_TEXT_LIMITS.phone,
-    example: '+1 555 0100',
-  })
-  @Trim()
-  @OptionalNullable()
-  @IsPhone()
-  @MaxLength(CLIENT_TEXT_LIMITS.phone)
-  @IsString()
+  @Detail('phone')
   phone?: string | null;
 
-  @ApiPropertyOptional({
-    description: `${NOTES_RULE} \`null\` is none too.`,
-    type: String,
-    nullable: true,
-    maxLength: MAX_CLIENT_NOTES,
-  })
-  @Trim()
-  @OptionalNullable()
-  @IsMultiLine()
-  @MaxLength(MAX_CLIENT_NOTES)
-  @IsString()
+  @Detail('notes')
   notes?: string | null;
 }
 
-/**
- * `PUT /clients`: what is given changes; the names cannot be emptied, `""` or `null` clears the
- * e-mail, phone or notes.
- */
+/** `PUT /clients`: what is given changes; the names cannot be emptied. */
 export class UpdateClientRequest {
   @ApiPropertyOptional({ description: `${NAME_RULE} Cannot be cleared.`, maxLength: 255 })
   @IsNameUpdate()
@@ -117,43 +127,13 @@ export class UpdateClientRequest {
   @IsNameUpdate()
   lastName?: string;
 
-  @ApiPropertyOptional({
-    description: `${EMAIL_RULE} \`null\` clears it too.`,
-    maxLength: CLIENT_TEXT_LIMITS.email,
-    nullable: true,
-  })
-  @Trim()
-  @NullAsEmpty()
-  @Optional()
-  @IsEmailOrNone()
-  @MaxLength(CLIENT_TEXT_LIMITS.email)
-  @IsString()
+  @Detail('email', true)
   email?: string;
 
-  @ApiPropertyOptional({
-    description: `${PHONE_RULE} \`null\` clears it too.`,
-    maxLength: CLIENT_TEXT_LIMITS.phone,
-    nullable: true,
-  })
-  @Trim()
-  @NullAsEmpty()
-  @Optional()
-  @IsPhone()
-  @MaxLength(CLIENT_TEXT_LIMITS.phone)
-  @IsString()
+  @Detail('phone', true)
   phone?: string;
 
-  @ApiPropertyOptional({
-    description: `${NOTES_RULE} \`null\` clears them too.`,
-    maxLength: MAX_CLIENT_NOTES,
-    nullable: true,
-  })
-  @Trim()
-  @NullAsEmpty()
-  @Optional()
-  @IsMultiLine()
-  @MaxLength(MAX_CLIENT_NOTES)
-  @IsString()
+  @Detail('notes', true)
   notes?: string;
 }
 
@@ -189,11 +169,7 @@ export class ListClientsRequest {
   max?: number;
 }
 
-/**
- * A name the query of `PUT` and `DELETE /clients` must give: missing or blank is
- * `required_<name>` "The parameter "firstName" is required.", a repeated one or a longer one than
- * the column `invalid_<name>`. The checks run in the order listed.
- */
+/** A name the query must give (missing or blank: RequiredParameterError); checked in this order. */
 const RequiredName = (parameter: 'firstName' | 'lastName', example: string) =>
   applyDecorators(
     ApiProperty({
@@ -208,11 +184,7 @@ const RequiredName = (parameter: 'firstName' | 'lastName', example: string) =>
     IsNotBlank(requiredParameter(parameter)),
   );
 
-/**
- * The query of `PUT` and `DELETE /clients`, naming one client as the reference does: first and last
- * name (required), and the phone when the name is not enough; `email` is this service's addition,
- * for people of one name who share a phone.
- */
+/** The query of `PUT` and `DELETE /clients`: one client, named as the reference does (or by e-mail). */
 export class ClientMatchRequest {
   @RequiredName('firstName', 'Jane')
   firstName!: string;

@@ -1,23 +1,16 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { classViewSchema, str, type ViewType } from '../../common/openapi/view-schema';
 import type { Client } from './client.entity';
 
 /** A client as `/clients` answers it: exactly the reference's fields. */
-export class ClientView {
-  @ApiProperty({ example: 'Jane' })
-  firstName!: string;
+export const CLIENT_VIEW = classViewSchema('ClientView', {
+  firstName: str('Jane'),
+  lastName: str('Doe'),
+  email: str('jane.doe@example.com', 'Lower-cased; "" when none.'),
+  phone: str('+1 555 0100', 'As given; "" when none.'),
+  notes: str('', 'The owner\'s notes about the client; "" when none.'),
+});
 
-  @ApiProperty({ example: 'Doe' })
-  lastName!: string;
-
-  @ApiProperty({ description: 'Lower-cased; "" when none.', example: 'jane.doe@example.com' })
-  email!: string;
-
-  @ApiProperty({ description: 'As given; "" when none.', example: '+1 555 0100' })
-  phone!: string;
-
-  @ApiProperty({ description: 'The owner\'s notes about the client; "" when none.', example: '' })
-  notes!: string;
-}
+export type ClientView = ViewType<typeof CLIENT_VIEW>;
 
 export function toClientView(client: Pick<Client, keyof ClientView>): ClientView {
   return {

@@ -1,10 +1,8 @@
 import { Body, Controller, Delete, Get, HttpCode, Post, Put, Query } from '@nestjs/common';
-import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import {
   ApiBasicAuth,
   ApiBody,
   ApiNoContentResponse,
-  ApiOkResponse,
   ApiOperation,
   ApiTags,
 } from '@nestjs/swagger';
@@ -18,7 +16,9 @@ import {
   ListClientsRequest,
   UpdateClientRequest,
 } from './client.requests';
-import { ClientView } from './client.view';
+import { CLIENT_VIEW, type ClientView } from './client.view';
+import { BusController } from '../../common/cqrs/bus-controller';
+import { ApiView } from '../../common/openapi/view-schema';
 
 /** What a body that fails its attribute rules may give. */
 const BODY_ERRORS = [
@@ -39,19 +39,11 @@ const MATCH_ERRORS = [
   'ambiguous_client',
 ];
 
-/**
- * The business's client list, as the reference serves it: listed and searched, added to, and
- * changed or removed by name (and phone) rather than by an id.
- */
+/** The client list as the reference serves it: a client is named by name (and phone), not an id. */
 @ApiTags('clients')
 @ApiBasicAuth()
 @Controller('clients')
-export class ClientsController {
-  constructor(
-    private readonly commands: CommandBus,
-    private readonly queries: QueryBus,
-  ) {}
-
+export class ClientsController extends BusController {
   @Get()
   @ApiOperation({
     summary: 'List or search the client list',
@@ -59,7 +51,7 @@ export class ClientsController {
       'The people who booked and those added by hand, by last name then first name. `search` ' +
       'matches first name, last name, full name, e-mail and phone (case-insensitive substring).',
   })
-  @ApiOkResponse({ type: ClientView, isArray: true, description: 'The clients, at most `max`.' })
+  @ApiView(CLIENT_VIEW, { list: true, description: 'The clients, at most `max`.' })
   @ApiErrors({ 400: ['invalid_search', 'invalid_max'] })
   list(
     @CurrentAccountId() accountId: number,
@@ -76,7 +68,7 @@ export class ClientsController {
       'A client is the name with the e-mail (else with the phone, else the name alone): the same ' +
       'person again is `duplicate_client` (change them with `PUT /clients`).',
   })
-  @ApiOkResponse({ type: ClientView, description: 'The client added.' })
+  @ApiView(CLIENT_VIEW, { description: 'The client added.' })
   @ApiErrors({
     400: [
       'required_first_name',
@@ -102,7 +94,7 @@ export class ClientsController {
       'have the name. The body changes what it gives; an empty body changes nothing.',
   })
   @ApiBody({ type: UpdateClientRequest, required: false })
-  @ApiOkResponse({ type: ClientView, description: 'The client as changed.' })
+  @ApiView(CLIENT_VIEW, { description: 'The client as changed.' })
   @ApiErrors({
     400: [...new Set([...MATCH_ERRORS, ...BODY_ERRORS]), 'duplicate_client', 'bad_request'],
     404: ['not_found'],

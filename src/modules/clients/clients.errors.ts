@@ -1,12 +1,13 @@
-import { InvalidAttributeError, NotFoundError } from '../../common/errors/domain-error';
+import {
+  AttributeError,
+  InvalidAttributeError,
+  NotFoundError,
+} from '../../common/errors/domain-error';
 
-/*
- * The errors of the client list. A client is named by the query of `PUT` and `DELETE /clients`
- * (first name, last name, and phone or e-mail), not by an id: none matching is 404, several 400.
- */
+/* A client is named by the query of `PUT` and `DELETE /clients`, not an id: none 404, several 400. */
 
 /** What a query named a client by, for messages: `"Jane Doe" with phone "+1 555 0100"`. */
-export interface ClientNamed {
+interface ClientNamed {
   firstName: string;
   lastName: string;
   phone?: string;
@@ -21,7 +22,6 @@ function described({ firstName, lastName, phone, email }: ClientNamed): string {
   return `"${firstName} ${lastName}"${contact.length > 0 ? ` with ${contact.join(' and ')}` : ''}`;
 }
 
-/** No client of the account matches the query. */
 export class ClientNotFoundError extends NotFoundError {
   constructor(named: ClientNamed) {
     super(`No client ${described(named)} was found.`);
@@ -43,15 +43,9 @@ export class AmbiguousClientError extends InvalidAttributeError {
   }
 }
 
-/**
- * The client list has this person already: the same name with the same e-mail (or, without one,
- * the same phone; without either, the same name alone). `PUT /clients` changes the one there.
- */
-export class DuplicateClientError extends InvalidAttributeError {
-  constructor({ firstName, lastName }: { firstName: string; lastName: string }) {
-    super(
-      'duplicate_client',
-      `The client "${firstName} ${lastName}" already exists; PUT /clients changes it.`,
-    );
-  }
-}
+/** The client list has this person already (identityKey). */
+export class DuplicateClientError extends AttributeError(
+  'duplicate_client',
+  ({ firstName, lastName }: { firstName: string; lastName: string }) =>
+    `The client "${firstName} ${lastName}" already exists; PUT /clients changes it.`,
+) {}

@@ -1,19 +1,14 @@
 import { Module } from '@nestjs/common';
-import { CreateClientHandler, DeleteClientHandler, UpdateClientHandler } from './client.commands';
-import { ListClientsHandler } from './client.queries';
+import { handlersOf } from '../../common/cqrs/handlers-of';
+import * as clientCommands from './client.commands';
+import * as clientQueries from './client.queries';
 import { ClientRepository, ClientTables } from './client.repository';
 import { ClientsController } from './clients.controller';
 
-/** The business's client list (`/clients`); bookings write to it through upsertBookingClient. */
+/** The client list (`/clients`); bookings write to it through upsertBookingClient. */
 @Module({
   imports: [ClientTables],
   controllers: [ClientsController],
-  providers: [
-    ClientRepository,
-    CreateClientHandler,
-    DeleteClientHandler,
-    ListClientsHandler,
-    UpdateClientHandler,
-  ],
+  providers: [ClientRepository, ...handlersOf(clientCommands, clientQueries)],
 })
 export class ClientsModule {}

@@ -1,5 +1,3 @@
-/*
- * What other modules use of clients; they import it from here, not from the module's files.
- */
+/* What other modules use of clients: they import this index, never its files. */
 export { upsertBookingClient } from './client.repository';
 export { ClientsModule } from './clients.module';

@@ -45,14 +45,14 @@ const NOT_TEXT = 'it must be a string';
 const NOT_ONE_LINE = 'it must be one line of text without control characters';
 const NOT_CLEAN_TEXT = 'it must be text without control characters';
 
-/** The answers that may span lines (a postal address is written on lines); the others are one line. */
+/** The answers that may span lines (a postal address is written on lines); others are one line. */
 const MULTI_LINE_TYPES: ReadonlySet<FieldType> = new Set<FieldType>(['textarea', 'address']);
 
 /**
  * Checks the values a booking gives for `fields` (all the fields its appointment type asks, in form
- * then field order) and returns the answers to store, trimmed, in that order. Unknown or repeated ids
- * are refused before anything else; then each field in order: its value is checked (admins too), and
- * a required field of a visible form must be answered unless booking as admin.
+ * then field order) and returns the answers to store, trimmed, in that order. Unknown or repeated
+ * ids are refused before anything else; then each field in order: its value is checked (admins
+ * too), and a required field of a visible form must be answered unless booking as admin.
  */
 export function validateFieldValues(
   fields: FieldDefinition[],
@@ -83,15 +83,11 @@ export function validateFieldValues(
 
 /** `12` or `"12"`; anything else names no field. */
 function positiveInteger(id: unknown): number | undefined {
-  if (typeof id === 'number') return Number.isSafeInteger(id) && id > 0 ? id : undefined;
-  if (typeof id === 'string' && /^[1-9]\d{0,15}$/.test(id)) {
-    const n = Number(id);
-    return Number.isSafeInteger(n) ? n : undefined;
-  }
-  return undefined;
+  const n = typeof id === 'string' && /^[1-9]\d{0,15}$/.test(id) ? Number(id) : id;
+  return typeof n === 'number' && Number.isSafeInteger(n) && n > 0 ? n : undefined;
 }
 
-/** The value to store for `raw`, or undefined when the field is not answered (absent, null, blank). */
+/** What to store for `raw`, or undefined when the field is not answered (absent, null, blank). */
 function answerOf(field: FieldDefinition, raw: unknown): string | undefined {
   if (raw === undefined || raw === null) return undefined;
   const invalid = (reason: string) => new InvalidFieldValueError(field.id, reason);

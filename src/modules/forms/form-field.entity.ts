@@ -13,8 +13,8 @@ export const FIELD_TYPES = [
 export type FieldType = (typeof FIELD_TYPES)[number];
 
 /**
- * A question of a form (the form itself is the catalog's Form). Its id is what clients send values for, so it stays the same across updates
- * of the form; a field removed from the form is soft-deleted so stored answers keep their question.
+ * A question of a form (the catalog's Form). Clients send values for its id, which an update of the
+ * form keeps; a field removed from the form is soft-deleted so stored answers keep their question.
  */
 @Entity('form_fields')
 @Index('idx_form_fields_form', ['formId', 'position'])

@@ -1,6 +1,12 @@
-import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { UnitOfWork } from '../../common/database/unit-of-work';
-import { Form } from '../catalog';
+import { CommandHandler } from '@nestjs/cqrs';
+import { WriteHandler } from '../../common/cqrs/write-handler';
+import {
+  AccountCommand,
+  AccountItemAction,
+  AccountItemCommand,
+  SoftDeleteHandler,
+} from '../../common/cqrs/account-messages';
+import { Form, copyGiven, newCatalogRow } from '../catalog';
 import { RepeatedFieldError } from './field-value.errors';
 import { CHECKBOXLIST_SEPARATOR } from './field-values';
 import { type FieldType, FormField } from './form-field.entity';
@@ -21,13 +27,13 @@ const OPTION_TYPES: readonly FieldType[] = ['dropdown', 'checkboxlist'];
 
 type FieldSettings = Pick<FormField, 'name' | 'type' | 'required' | 'options' | 'lines'>;
 
-/** Entry `index` of a request's `fields` as stored: `options` and `lines` only where its type uses them. */
+/** Entry `index` of `fields` as stored: `options` and `lines` only where its type uses them. */
 function fieldSettings(entry: FormFieldRequest, index: number): FieldSettings {
   const at = `fields.${index}`;
   const takesOptions = OPTION_TYPES.includes(entry.type);
   if (takesOptions && !entry.options) throw new FieldOptionsRequiredError(at, entry.type);
   if (!takesOptions && entry.options != null) throw new FieldOptionsNotAllowedError(at);
-  // A checkboxlist answer joins the chosen options with ", ": an option containing it would be ambiguous.
+  // A checkboxlist answer joins the chosen options with ", ": an option holding it is ambiguous.
   const joined =
     entry.type === 'checkboxlist' && entry.options?.find((o) => o.includes(CHECKBOXLIST_SEPARATOR));
   if (joined) throw new OptionWithSeparatorError(at, joined);
@@ -68,104 +74,56 @@ function fieldRows(
   });
 }
 
-export class CreateFormCommand extends Command<FormView> {
-  constructor(
-    readonly accountId: number,
-    readonly request: CreateFormRequest,
-  ) {
-    super();
-  }
-}
+export class CreateFormCommand extends AccountCommand<CreateFormRequest, FormView> {}
 
 @CommandHandler(CreateFormCommand)
-export class CreateFormHandler implements ICommandHandler<CreateFormCommand> {
-  constructor(
-    private readonly unitOfWork: UnitOfWork,
-    private readonly forms: FormRepository,
-  ) {}
-
+export class CreateFormHandler extends WriteHandler(FormRepository) {
   execute({ accountId, request }: CreateFormCommand): Promise<FormView> {
     return this.unitOfWork.run(accountId, async (tx) => {
-      const now = new Date();
-      const form = await this.forms.save(
-        Object.assign(new Form(), {
-          accountId,
+      const form = await this.rows.save(
+        newCatalogRow(Form, accountId, {
           name: request.name,
           description: request.description ?? '',
           hidden: request.hidden ?? false,
-          deletedAt: null,
-          createdAt: now,
-          updatedAt: now,
         }),
         tx,
       );
       // A refused list (say, an `id`: no field of a new form has one) rolls the form back.
-      await this.forms.saveFields(fieldRows(request.fields ?? [], [], form.id), tx);
-      const [view] = await this.forms.views(accountId, [form], tx);
+      await this.rows.saveFields(fieldRows(request.fields ?? [], [], form.id), tx);
+      const [view] = await this.rows.views(accountId, [form], tx);
       return view;
     });
   }
 }
 
-export class UpdateFormCommand extends Command<FormView> {
-  constructor(
-    readonly accountId: number,
-    readonly id: number,
-    readonly request: UpdateFormRequest,
-  ) {
-    super();
-  }
-}
+export class UpdateFormCommand extends AccountItemCommand<UpdateFormRequest, FormView> {}
 
 @CommandHandler(UpdateFormCommand)
-export class UpdateFormHandler implements ICommandHandler<UpdateFormCommand> {
-  constructor(
-    private readonly unitOfWork: UnitOfWork,
-    private readonly forms: FormRepository,
-  ) {}
-
+export class UpdateFormHandler extends WriteHandler(FormRepository) {
   execute({ accountId, id, request }: UpdateFormCommand): Promise<FormView> {
     return this.unitOfWork.run(accountId, async (tx) => {
-      const form = await this.forms.find(accountId, id, { forUpdate: true, tx });
+      const form = await this.rows.find(accountId, id, { forUpdate: true, tx });
       if (request.fields !== undefined) {
-        const live = await this.forms.liveFields([form.id], tx);
+        const live = await this.rows.liveFields([form.id], tx);
         const rows = fieldRows(request.fields, live, form.id);
         const kept = new Set(rows.map((row) => row.id));
-        await this.forms.deleteFields(
+        await this.rows.deleteFields(
           live.filter((field) => !kept.has(field.id)).map((field) => field.id),
           tx,
         );
-        await this.forms.saveFields(rows, tx);
+        await this.rows.saveFields(rows, tx);
       }
-      if (request.name !== undefined) form.name = request.name;
-      if (request.description !== undefined) form.description = request.description;
-      if (request.hidden !== undefined) form.hidden = request.hidden;
+      copyGiven(form, request, ['name', 'description', 'hidden']);
       form.updatedAt = new Date();
-      await this.forms.save(form, tx);
-      const [view] = await this.forms.views(accountId, [form], tx);
+      await this.rows.save(form, tx);
+      const [view] = await this.rows.views(accountId, [form], tx);
       return view;
     });
   }
 }
 
 /** Soft delete: answers stored with appointments keep their form and questions. */
-export class DeleteFormCommand extends Command<void> {
-  constructor(
-    readonly accountId: number,
-    readonly id: number,
-  ) {
-    super();
-  }
-}
+export class DeleteFormCommand extends AccountItemAction {}
 
 @CommandHandler(DeleteFormCommand)
-export class DeleteFormHandler implements ICommandHandler<DeleteFormCommand> {
-  constructor(
-    private readonly unitOfWork: UnitOfWork,
-    private readonly forms: FormRepository,
-  ) {}
-
-  execute({ accountId, id }: DeleteFormCommand): Promise<void> {
-    return this.unitOfWork.run(accountId, (tx) => this.forms.softDelete(accountId, id, tx));
-  }
-}
+export class DeleteFormHandler extends SoftDeleteHandler(FormRepository) {}

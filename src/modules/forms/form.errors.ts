@@ -1,18 +1,14 @@
-import { InvalidAttributeError } from '../../common/errors/domain-error';
+import { AttributeError, InvalidAttributeError } from '../../common/errors/domain-error';
 import { CHECKBOXLIST_SEPARATOR } from './field-values';
 
 /** A `fields` entry of a form update names an id that is not a live field of that form. */
-export class FieldNotOnFormError extends InvalidAttributeError {
-  constructor(id: number) {
-    super('invalid_fields', `The field "${id}" does not exist on this form.`);
-  }
-}
+export class FieldNotOnFormError extends AttributeError(
+  'invalid_fields',
+  (id: number) => `The field "${id}" does not exist on this form.`,
+) {}
 
-/**
- * A field definition whose attributes do not fit its type (`options` on a textbox, …). `at` is the
- * entry's path in the request (`fields.2`).
- */
-export class InvalidFieldDefinitionError extends InvalidAttributeError {
+/** A field whose attributes do not fit its type (`options` on a textbox); `at` is `fields.2`. */
+class InvalidFieldDefinitionError extends InvalidAttributeError {
   constructor(message: string) {
     super('invalid_fields', message);
   }

@@ -1,37 +1,23 @@
-import { type IQueryHandler, Query, QueryHandler } from '@nestjs/cqrs';
+import { QueryHandler } from '@nestjs/cqrs';
+import {
+  AccountItemQuery,
+  AccountQuery,
+  GetHandler,
+  ListHandler,
+} from '../../common/cqrs/account-messages';
+import type { Form } from '../catalog';
 import { FormRepository } from './form.repository';
 import type { FormView } from './form.view';
 
-export class ListFormsQuery extends Query<FormView[]> {
-  constructor(readonly accountId: number) {
-    super();
-  }
-}
+const views = (forms: Form[], rows: FormRepository, accountId: number) =>
+  rows.views(accountId, forms);
+
+export class ListFormsQuery extends AccountQuery<FormView[]> {}
 
 @QueryHandler(ListFormsQuery)
-export class ListFormsHandler implements IQueryHandler<ListFormsQuery> {
-  constructor(private readonly forms: FormRepository) {}
+export class ListFormsHandler extends ListHandler(FormRepository, views) {}
 
-  async execute({ accountId }: ListFormsQuery): Promise<FormView[]> {
-    return this.forms.views(accountId, await this.forms.list(accountId));
-  }
-}
-
-export class GetFormQuery extends Query<FormView> {
-  constructor(
-    readonly accountId: number,
-    readonly id: number,
-  ) {
-    super();
-  }
-}
+export class GetFormQuery extends AccountItemQuery<FormView> {}
 
 @QueryHandler(GetFormQuery)
-export class GetFormHandler implements IQueryHandler<GetFormQuery> {
-  constructor(private readonly forms: FormRepository) {}
-
-  async execute({ accountId, id }: GetFormQuery): Promise<FormView> {
-    const [view] = await this.forms.views(accountId, [await this.forms.find(accountId, id)]);
-    return view;
-  }
-}
+export class GetFormHandler extends GetHandler(FormRepository, views) {}

@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource, TypeOrmModule } from '@nestjs/typeorm';
-import { DataSource, type EntityManager, In, IsNull } from 'typeorm';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { type EntityManager, In, IsNull } from 'typeorm';
 import { groupBy } from '../../common/collections/group-by';
-import { TenantRepository } from '../../common/database/tenant-repository';
+import { RepositoryOf } from '../../common/database/tenant-repository';
 import { AppointmentType, AppointmentTypeForm, Form, liveTypeLinks } from '../catalog';
 import type { FieldDefinition } from './field-values';
 import { FormField } from './form-field.entity';
@@ -18,11 +18,7 @@ export const FormTables = TypeOrmModule.forFeature([
 
 /** Forms (the catalog's `Form`) and their fields. */
 @Injectable()
-export class FormRepository extends TenantRepository<Form> {
-  constructor(@InjectDataSource() dataSource: DataSource) {
-    super(dataSource, Form);
-  }
-
+export class FormRepository extends RepositoryOf(Form) {
   /** The forms as `/forms` shows them: with their live fields and the live types that ask them. */
   async views(accountId: number, forms: readonly Form[], tx?: EntityManager): Promise<FormView[]> {
     const manager = tx ?? this.dataSource.manager;

@@ -1,3 +1,4 @@
+import { applyDecorators } from '@nestjs/common';
 import { Transform, Type } from 'class-transformer';
 import {
   ArrayMaxSize,
@@ -8,14 +9,13 @@ import {
   IsIn,
   IsInt,
   IsString,
-  Max,
   MaxLength,
   Min,
   MinLength,
   ValidateNested,
 } from 'class-validator';
+import { IsDescription, IsIntBetweenOrNull } from '../catalog';
 import {
-  IsMultiLine,
   IsName,
   IsNameUpdate,
   IsSingleLine,
@@ -25,9 +25,9 @@ import {
 } from '../../common/http/attributes';
 import { FIELD_TYPES, type FieldType } from './form-field.entity';
 
-export const MAX_FIELDS = 100;
-export const MAX_OPTIONS = 100;
-export const MAX_LINES = 20;
+const MAX_FIELDS = 100;
+const MAX_OPTIONS = 100;
+const MAX_LINES = 20;
 
 const TOO_MANY_FIELDS = {
   context: { code: 'invalid_fields', message: `A form has at most ${MAX_FIELDS} fields.` },
@@ -42,9 +42,8 @@ const TrimEach = () =>
   );
 
 /**
- * One question of a form. Every entry is the whole field: `id` (a live field of the form) keeps that
- * field and its id, no `id` adds one. Which types take `options` and `lines` is checked by
- * `fieldSettings` (form-fields.ts), where the message can name the field.
+ * One question of a form, whole: `id` (a live field of the form) keeps that field, none adds one.
+ * Which types take `options` and `lines` is checked by `fieldSettings`, which names the field.
  */
 export class FormFieldRequest {
   @OptionalNullable()
@@ -62,7 +61,7 @@ export class FormFieldRequest {
   @IsBoolean()
   required?: boolean;
 
-  /** The choices of a dropdown or checkboxlist; `null` is what other types show, so it is accepted. */
+  /** The choices of a dropdown or checkboxlist; `null`, what other types show, is accepted. */
   @TrimEach()
   @OptionalNullable()
   @ArrayUnique()
@@ -75,57 +74,41 @@ export class FormFieldRequest {
   @IsArray()
   options?: string[] | null;
 
-  /** Rows of a textarea. */
-  @OptionalNullable()
-  @Max(MAX_LINES)
-  @Min(1)
-  @IsInt()
+  @IsIntBetweenOrNull(1, MAX_LINES)
   lines?: number | null;
 }
 
-export class CreateFormRequest {
-  @IsName()
-  name!: string;
+/** A form's whole list of fields, each checked as a FormFieldRequest. */
+const IsFieldList = () =>
+  applyDecorators(
+    IsArray(),
+    ArrayMaxSize(MAX_FIELDS, TOO_MANY_FIELDS),
+    Type(() => FormFieldRequest),
+    ValidateNested({ each: true }),
+    Optional(),
+  );
 
+/** The attributes create and update share (validated after `name`, which each declares). */
+class FormAttributes {
   @Trim()
-  @Optional()
-  @IsMultiLine()
-  @MaxLength(4000)
-  @IsString()
+  @IsDescription()
   description?: string;
 
   @Optional()
   @IsBoolean()
   hidden?: boolean;
 
-  @Optional()
-  @ValidateNested({ each: true })
-  @Type(() => FormFieldRequest)
-  @ArrayMaxSize(MAX_FIELDS, TOO_MANY_FIELDS)
-  @IsArray()
+  @IsFieldList()
   fields?: FormFieldRequest[];
 }
 
+export class CreateFormRequest extends FormAttributes {
+  @IsName()
+  name!: string;
+}
+
 /** Attributes left out are kept; `fields`, when given, is the form's whole new list. */
-export class UpdateFormRequest {
+export class UpdateFormRequest extends FormAttributes {
   @IsNameUpdate()
   name?: string;
-
-  @Trim()
-  @Optional()
-  @IsMultiLine()
-  @MaxLength(4000)
-  @IsString()
-  description?: string;
-
-  @Optional()
-  @IsBoolean()
-  hidden?: boolean;
-
-  @Optional()
-  @ValidateNested({ each: true })
-  @Type(() => FormFieldRequest)
-  @ArrayMaxSize(MAX_FIELDS, TOO_MANY_FIELDS)
-  @IsArray()
-  fields?: FormFieldRequest[];
 }

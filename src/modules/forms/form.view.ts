@@ -1,5 +1,5 @@
 import type { Form } from '../catalog';
-import type { FieldType, FormField } from './form-field.entity';
+import { FIELD_TYPES, type FormField } from './form-field.entity';
 import {
   flag,
   id,
@@ -9,27 +9,11 @@ import {
   orNull,
   text,
   viewSchema,
+  type ViewType,
 } from '../../common/openapi/view-schema';
-import { FIELD_TYPES } from './form-field.entity';
 
 /** `GET /forms`, as clients of the reference service know it. */
-export interface FormView {
-  id: number;
-  name: string;
-  description: string;
-  hidden: boolean;
-  appointmentTypeIDs: number[];
-  fields: FormFieldView[];
-}
-
-export interface FormFieldView {
-  id: number;
-  name: string;
-  type: FieldType;
-  options: string[] | null;
-  required: boolean;
-  lines: number | null;
-}
+export type FormView = ViewType<typeof FORM_VIEW>;
 
 /** `fields`: the live fields in position order; `appointmentTypeIDs`: live types, ascending. */
 export function toFormView(
@@ -54,16 +38,18 @@ export function toFormView(
   };
 }
 
-export const FORM_FIELD_VIEW = viewSchema<FormFieldView>('FormFieldView', {
+const FORM_FIELD_VIEW = viewSchema('FormFieldView', {
   id: id(21),
   name: text('Is this your first visit?'),
   type: oneOf(FIELD_TYPES),
-  options: orNull(list({ type: 'string' }, 'The choices of a dropdown or checkboxes field.')),
+  options: orNull(
+    list<string>({ type: 'string' }, 'The choices of a dropdown or checkboxes field.'),
+  ),
   required: flag(true),
   lines: orNull(int(3, 'Rows of a textarea.')),
 });
 
-export const FORM_VIEW = viewSchema<FormView>('FormView', {
+export const FORM_VIEW = viewSchema('FormView', {
   id: id(3),
   name: text('Intake'),
   description: text(''),

@@ -1,43 +1,27 @@
-import { Body, Controller, Delete, Get, HttpCode, Post, Put } from '@nestjs/common';
-import { CommandBus, QueryBus } from '@nestjs/cqrs';
-import { ApiBasicAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Body } from '@nestjs/common';
 import { IdParam } from '../../common/http/id-param';
-import { NUMERIC } from '../../common/http/route-catalog';
 import { CurrentAccountId } from '../accounts';
+import { CatalogController, Route } from '../catalog';
 import { CreateFormRequest, UpdateFormRequest } from './form.requests';
 import { FORM_VIEW, type FormView } from './form.view';
 import { CreateFormCommand, DeleteFormCommand, UpdateFormCommand } from './form.commands';
 import { GetFormQuery, ListFormsQuery } from './form.queries';
-import { ApiView } from '../../common/openapi/view-schema';
 import { ApiErrors } from '../../common/openapi/api-errors';
+import { BusController } from '../../common/cqrs/bus-controller';
 
-@ApiTags('catalog')
-@ApiBasicAuth()
-@Controller('forms')
-export class FormsController {
-  constructor(
-    private readonly commands: CommandBus,
-    private readonly queries: QueryBus,
-  ) {}
-
-  @ApiOperation({ summary: 'List the forms' })
-  @ApiView(FORM_VIEW, { list: true })
-  @Get()
+@CatalogController('forms')
+export class FormsController extends BusController {
+  @Route.list('List the forms', FORM_VIEW)
   list(@CurrentAccountId() accountId: number): Promise<FormView[]> {
     return this.queries.execute(new ListFormsQuery(accountId));
   }
 
-  @ApiOperation({ summary: 'Read a form' })
-  @ApiView(FORM_VIEW)
-  @Get(`:id${NUMERIC}`)
+  @Route.get('Read a form', FORM_VIEW)
   get(@CurrentAccountId() accountId: number, @IdParam() id: number): Promise<FormView> {
     return this.queries.execute(new GetFormQuery(accountId, id));
   }
 
-  @ApiOperation({ summary: 'Create a form' })
-  @ApiView(FORM_VIEW)
-  @Post()
-  @HttpCode(200)
+  @Route.create('Create a form', FORM_VIEW)
   @ApiErrors({ 400: ['required_fields'] })
   create(
     @CurrentAccountId() accountId: number,
@@ -46,9 +30,7 @@ export class FormsController {
     return this.commands.execute(new CreateFormCommand(accountId, request));
   }
 
-  @ApiOperation({ summary: 'Change a form' })
-  @ApiView(FORM_VIEW)
-  @Put(`:id${NUMERIC}`)
+  @Route.update('Change a form', FORM_VIEW)
   update(
     @CurrentAccountId() accountId: number,
     @IdParam() id: number,
@@ -57,9 +39,7 @@ export class FormsController {
     return this.commands.execute(new UpdateFormCommand(accountId, id, request));
   }
 
-  @ApiOperation({ summary: 'Delete a form' })
-  @Delete(`:id${NUMERIC}`)
-  @HttpCode(204)
+  @Route.delete('Delete a form')
   delete(@CurrentAccountId() accountId: number, @IdParam() id: number): Promise<void> {
     return this.commands.execute(new DeleteFormCommand(accountId, id));
   }

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
-import { CreateFormHandler, DeleteFormHandler, UpdateFormHandler } from './form.commands';
-import { GetFormHandler, ListFormsHandler } from './form.queries';
+import { handlersOf } from '../../common/cqrs/handlers-of';
+import * as formCommands from './form.commands';
+import * as formQueries from './form.queries';
 import { FormRepository, FormTables } from './form.repository';
 import { FormsController } from './forms.controller';
 
@@ -8,14 +9,7 @@ import { FormsController } from './forms.controller';
 @Module({
   imports: [FormTables],
   controllers: [FormsController],
-  providers: [
-    CreateFormHandler,
-    DeleteFormHandler,
-    FormRepository,
-    GetFormHandler,
-    ListFormsHandler,
-    UpdateFormHandler,
-  ],
+  providers: [FormRepository, ...handlersOf(formCommands, formQueries)],
   exports: [FormRepository],
 })
 export class FormsModule {}

@@ -1,6 +1,4 @@
-/*
- * What other modules use of forms; they import it from here, not from the module's files.
- */
+/* What other modules use of forms; they import it from here, not from the module's files. */
 export { type FieldValue, type FieldValueInput, validateFieldValues } from './field-values';
 export { CreateFormCommand } from './form.commands';
 export { FormField } from './form-field.entity';

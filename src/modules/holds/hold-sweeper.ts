@@ -15,9 +15,8 @@ const BATCH_SIZE = 1000;
 const INTERVAL_MS = MINUTE;
 
 /**
- * Deletes expired slot holds, a batch at a time. Tidiness only: an expired hold is busy for nobody
- * whether or not it was swept (the busy check compares `expires_at` with now), so a stopped sweeper
- * costs a few rows, never a slot. Several workers may sweep at once: each DELETE takes what it finds.
+ * Deletes expired slot holds in batches. Tidiness only: the busy check compares `expires_at` with
+ * now, so a stopped sweeper costs rows, never a slot. Each of several workers' DELETEs takes its own.
  */
 @Injectable()
 export class HoldSweeper implements OnApplicationBootstrap, OnModuleDestroy {
@@ -45,7 +44,7 @@ export class HoldSweeper implements OnApplicationBootstrap, OnModuleDestroy {
     await this.passes.stop();
   }
 
-  /** One pass: deletes up to a batch of expired holds; returns how many. */
+  /** Deletes up to a batch of expired holds; how many. */
   sweepOnce(now = new Date()): Promise<number> {
     // A sweep over every account's rows, none of which any answer reads: no account to mark.
     return this.unitOfWork.run(null, (tx) => this.holds.deleteExpired(tx, now, BATCH_SIZE));

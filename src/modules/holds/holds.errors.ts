@@ -1,33 +1,30 @@
-import { InvalidAttributeError, TooManyRequestsError } from '../../common/errors/domain-error';
+import {
+  AttributeError,
+  InvalidAttributeError,
+  TooManyRequestsError,
+} from '../../common/errors/domain-error';
 
 /** `minutes` that is no whole number from 1 to the account's longest hold. */
-export class InvalidHoldMinutesError extends InvalidAttributeError {
-  constructor(max: number) {
-    super('invalid_minutes', `The minutes must be a whole number from 1 to ${max}.`);
-  }
-}
+export class InvalidHoldMinutesError extends AttributeError(
+  'invalid_minutes',
+  (max: number) => `The minutes must be a whole number from 1 to ${max}.`,
+) {}
 
 /** An extension past the longest a hold lasts, counted from when it was made. */
-export class HoldTooLongError extends InvalidAttributeError {
-  constructor(max: number) {
-    super('invalid_minutes', `A hold lasts at most ${max} minutes from when it was made.`);
-  }
-}
+export class HoldTooLongError extends AttributeError(
+  'invalid_minutes',
+  (max: number) => `A hold lasts at most ${max} minutes from when it was made.`,
+) {}
 
-/** `addonIDs` that are not ids. */
-export class InvalidHoldAddonIdsError extends InvalidAttributeError {
-  constructor() {
-    super('invalid_addon_ids', 'Invalid "addonIDs" attribute value.');
-  }
-}
+export class InvalidHoldAddonIdsError extends AttributeError(
+  'invalid_addon_ids',
+  () => 'Invalid "addonIDs" attribute value.',
+) {}
 
 /** Every page-hold limit and the API's cap answer this code (429: a hold ends, then one fits). */
-export const TOO_MANY_HOLDS = 'too_many_holds';
+const TOO_MANY_HOLDS = 'too_many_holds';
 
-/**
- * The account's API holds at once (`maxLiveHolds`) are all live: try again when the first of them
- * ends (`Retry-After`).
- */
+/** The account's `maxLiveHolds` API holds are live: retry when the first ends (`Retry-After`). */
 export class TooManyHoldsError extends TooManyRequestsError {
   constructor(max: number, retryAfterSeconds: number) {
     super(

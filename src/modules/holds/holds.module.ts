@@ -1,11 +1,8 @@
 import { Module } from '@nestjs/common';
+import { handlersOf } from '../../common/cqrs/handlers-of';
 import { AvailabilityModule } from '../availability';
-import {
-  CreateSlotHoldHandler,
-  ExtendSlotHoldHandler,
-  ReleaseSlotHoldHandler,
-} from './slot-hold.commands';
-import { GetSlotHoldHandler } from './slot-hold.queries';
+import * as slotHoldCommands from './slot-hold.commands';
+import * as slotHoldQueries from './slot-hold.queries';
 import { SlotHoldRepository } from './slot-hold.repository';
 import { SlotHoldsController } from './slot-holds.controller';
 
@@ -13,12 +10,6 @@ import { SlotHoldsController } from './slot-holds.controller';
 @Module({
   imports: [AvailabilityModule],
   controllers: [SlotHoldsController],
-  providers: [
-    CreateSlotHoldHandler,
-    ExtendSlotHoldHandler,
-    GetSlotHoldHandler,
-    ReleaseSlotHoldHandler,
-    SlotHoldRepository,
-  ],
+  providers: [SlotHoldRepository, ...handlersOf(slotHoldCommands, slotHoldQueries)],
 })
 export class HoldsModule {}

@@ -1,4 +1,6 @@
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import { WriteHandler } from '../../common/cqrs/write-handler';
+import { AccountItemAction } from '../../common/cqrs/account-messages';
 import type { EntityManager } from 'typeorm';
 import { Secrets } from '../../common/crypto/secrets';
 import { UnitOfWork } from '../../common/database/unit-of-work';
@@ -52,15 +54,12 @@ interface PageHold {
 }
 
 /**
- * Holds a time: a time held for a client while they pay or fill in a form, then booked with its
- * token (POST /appointments `holdToken`). Checked in booking's order and codes (the client's details
- * aside), exactly as a client's booking is, by the same SlotPlacement under the same calendar locks,
- * so that two holds, or a hold and a booking, never take one slot; it is busy time (a seat, for a
- * class) until it expires, is released or is booked. No event is recorded: webhooks and
- * notifications hear of the appointment only. With a `visitor`, a hold of the scheduling page,
- * rationed as docs/pages.md says: it replaces the visitor's previous hold, and is refused (429
- * `too_many_holds`) past the network's holds at once or the day's share; without, an API hold,
- * refused past the account's `maxLiveHolds`.
+ * Holds a time (busy, or a class seat) until booked with its token (POST /appointments `holdToken`),
+ * expired or released. Checked as a client's booking is (its order and codes) by the same
+ * SlotPlacement under the same calendar locks: two holds, or a hold and a booking, never take one
+ * slot. No event: webhooks and notifications hear of the appointment only. A page `visitor`'s hold
+ * replaces their previous one and is refused (429) past the network's holds or the day's share
+ * (docs/pages.md); an API hold, past the account's `maxLiveHolds`.
  */
 export class CreateSlotHoldCommand extends Command<CreatedSlotHoldView> {
   constructor(
@@ -81,20 +80,14 @@ export class CreateSlotHoldHandler implements ICommandHandler<CreateSlotHoldComm
     private readonly secrets: Secrets,
   ) {}
 
-  async execute({
-    account,
-    request,
-    visitor,
-  }: CreateSlotHoldCommand): Promise<CreatedSlotHoldView> {
+  async execute({ account, request, visitor }: CreateSlotHoldCommand) {
     const slot = slotRequestOf(request);
     const addonIDs = addonIdsOf(request.addonIDs);
     const ctx = await this.holds.slotContext(account, { ...slot, addonIDs });
     const calendarNamed = slot.calendarID !== undefined;
     const zone = calendarNamed ? ctx.calendars[0].timezone : account.timezone;
     const clientZone =
-      request.timezone === undefined || request.timezone === null
-        ? undefined
-        : assertTimezone(shown(request.timezone));
+      request.timezone == null ? undefined : assertTimezone(shown(request.timezone));
     const datetimeText = shown(request.datetime);
     const parsed = parseDatetime(datetimeText, zone);
     if (parsed.kind === 'invalid') throw new InvalidDatetimeError(datetimeText);
@@ -127,8 +120,7 @@ export class CreateSlotHoldHandler implements ICommandHandler<CreateSlotHoldComm
         expiresAt: new Date(now + minutes * MINUTE),
         createdAt: new Date(now),
         origin: page ? 'page' : 'api',
-        visitorHash: page?.visitorHash ?? null,
-        addressHash: page?.addressHash ?? null,
+        ...(page ?? { visitorHash: null, addressHash: null }),
       });
       // Under the calendar's lock already (placement): the bit costs no wait. A class hold takes
       // a seat, not busy time: no bit.
@@ -154,10 +146,7 @@ export class CreateSlotHoldHandler implements ICommandHandler<CreateSlotHoldComm
     };
   }
 
-  /**
-   * A page hold's own caps, under the account's hold row: the visitor's previous hold ends (a new
-   * one replaces it), then the network's live holds must leave room for one more.
-   */
+  /** Under the account's hold row: the visitor's previous hold ends, then the network's cap. */
   private async admitPageHold(
     tx: EntityManager,
     account: Account,
@@ -173,7 +162,7 @@ export class CreateSlotHoldHandler implements ICommandHandler<CreateSlotHoldComm
       throw new NetworkHoldLimitError(max);
   }
 
-  /** An API hold fits under the account's `maxLiveHolds`, under the account's hold row. */
+  /** Under the account's hold row: the account's `maxLiveHolds`. */
   private async admitApiHold(tx: EntityManager, account: Account, now: number): Promise<void> {
     const live = await this.holds.liveHolds(tx, account.id, 'api', now);
     if (live.count < account.maxLiveHolds) return;
@@ -184,8 +173,7 @@ export class CreateSlotHoldHandler implements ICommandHandler<CreateSlotHoldComm
 
 /**
  * The hold ends `minutes` from now, at most the account's longest hold after it was made. Under its
- * calendar's lock: a booking that found it expired has either committed (the hold is gone for good:
- * 404) or will see it extended.
+ * calendar's lock: a booking that found it expired has committed (then 404) or will see it extended.
  */
 export class ExtendSlotHoldCommand extends Command<SlotHoldView> {
   constructor(
@@ -206,8 +194,7 @@ export class ExtendSlotHoldHandler implements ICommandHandler<ExtendSlotHoldComm
   ) {}
 
   async execute({ account, id, request }: ExtendSlotHoldCommand): Promise<SlotHoldView> {
-    if (request.minutes === undefined || request.minutes === null)
-      throw new RequiredParameterError('minutes');
+    if (request.minutes == null) throw new RequiredParameterError('minutes');
     const max = account.holdMaxMinutes;
     const minutes = minutesOf(request, max);
     const found = await this.holds.live(account.id, id);
@@ -224,25 +211,13 @@ export class ExtendSlotHoldHandler implements ICommandHandler<ExtendSlotHoldComm
 }
 
 /** Releases the time at once: it is offered again. 404 for a hold that has already ended. */
-export class ReleaseSlotHoldCommand extends Command<void> {
-  constructor(
-    readonly accountId: number,
-    readonly id: number,
-  ) {
-    super();
-  }
-}
+export class ReleaseSlotHoldCommand extends AccountItemAction {}
 
 @CommandHandler(ReleaseSlotHoldCommand)
-export class ReleaseSlotHoldHandler implements ICommandHandler<ReleaseSlotHoldCommand> {
-  constructor(
-    private readonly unitOfWork: UnitOfWork,
-    private readonly holds: SlotHoldRepository,
-  ) {}
-
+export class ReleaseSlotHoldHandler extends WriteHandler(SlotHoldRepository) {
   async execute({ accountId, id }: ReleaseSlotHoldCommand): Promise<void> {
     const released = await this.unitOfWork.run(accountId, (tx) =>
-      this.holds.release(tx, accountId, id, new Date()),
+      this.rows.release(tx, accountId, id, new Date()),
     );
     if (!released) throw new NotFoundError();
   }
@@ -257,8 +232,7 @@ function minutesOf({ minutes }: { minutes?: unknown }, max: number): number {
 
 /** `addonIDs` in any of the shapes lists are sent in, as booking reads them. */
 function addonIdsOf(value: unknown): number[] {
-  const list = toIdList(value);
-  const ids = list === undefined || list === null ? [] : list;
+  const ids = toIdList(value) ?? [];
   if (!Array.isArray(ids) || !ids.every((id) => toId(id) !== undefined))
     throw new InvalidHoldAddonIdsError();
   return ids as number[];

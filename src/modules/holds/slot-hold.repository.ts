@@ -14,10 +14,9 @@ import {
 } from '../availability';
 
 /**
- * The slot holds' statements (the table is availability's: a live hold is busy time), and those the
- * caps on live holds read (docs/api.md, Slot holds; docs/pages.md, Holds from the pages). Each cap
- * is checked in the hold's transaction after claimAccountHolds, so two holds of one account are
- * counted one after the other and a cap is never passed by a race.
+ * The slot holds' statements (the table is availability's: a live hold is busy time). Each cap on
+ * live holds is checked in the hold's transaction after claimAccountHolds: two holds of one account
+ * are counted one after the other, and no race passes a cap.
  */
 @Injectable()
 export class SlotHoldRepository {
@@ -28,10 +27,7 @@ export class SlotHoldRepository {
     return resolveSlotContext(this.dataSource.manager, account, request);
   }
 
-  /**
-   * The account's live hold `id`: 404 for one that has ended (expired, released or booked) and for
-   * another account's, which this account cannot tell from one that never existed.
-   */
+  /** The account's live hold `id`: 404 once ended, and for another account's (as if none). */
   async live(
     accountId: number,
     id: number,
@@ -46,7 +42,6 @@ export class SlotHoldRepository {
     return hold;
   }
 
-  /** Writes the hold, answering its id. */
   async insert(tx: EntityManager, hold: SlotHold): Promise<number> {
     return Number(await insertRows(tx, SlotHold, [hold]));
   }
@@ -71,10 +66,9 @@ export class SlotHoldRepository {
   }
 
   /**
-   * Writes the account's row (its `hold_claims` counter) first thing in a hold's transaction: every
-   * hold of the account writes it, so they queue on it (on a multi-primary cluster, they conflict
-   * and one is retried), and what each then counts includes every hold committed before it. Taken
-   * before any calendar's lock; nothing takes them the other way round.
+   * Writes the account's `hold_claims` first in a hold's transaction: the account's holds queue on
+   * it (conflict and retry, on a multi-primary cluster), so each counts every hold committed before
+   * it. Taken before any calendar's lock; nothing takes them the other way round.
    */
   async claimAccountHolds(tx: EntityManager, accountId: number): Promise<void> {
     await queryPrepared(tx, 'UPDATE accounts SET hold_claims = hold_claims + 1 WHERE id = ?', [

@@ -2,11 +2,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Allow } from 'class-validator';
 import { SUPPORTED_YEARS_RULE } from '../../common/time/calendar-dates';
 
-/*
- * Like POST /appointments, the attributes are only let through here: the service checks them in
- * booking's order with booking's codes (`required_appointment_type_id`, `invalid_calendar`, …),
- * which a constraint's fixed message cannot give.
- */
+/* Only let through: the command checks them in booking's order and codes (no constraint can). */
 
 /** `POST /slot-holds`. */
 export class CreateSlotHoldRequest {

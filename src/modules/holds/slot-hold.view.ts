@@ -1,41 +1,34 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { classViewSchema, num, str, type ViewType } from '../../common/openapi/view-schema';
 import { formatInZone } from '../../common/time/datetimes';
 import type { SlotHold } from '../availability';
 
 /** A slot hold as `GET /slot-holds/{id}` shows it. */
-export class SlotHoldView {
-  @ApiProperty({ example: 41 })
-  id!: number;
-
-  @ApiProperty({ example: 12 })
-  appointmentTypeID!: number;
-
-  @ApiProperty({ description: 'The calendar the time is held on.', example: 7 })
-  calendarID!: number;
-
-  @ApiProperty({
-    description: "The start held, in the client's zone when given, else the calendar's.",
-    example: '2030-06-03T09:00:00-0400',
-  })
-  datetime!: string;
-
-  @ApiProperty({
-    description: 'When the hold ends by itself unless booked, extended or released.',
-    example: '2030-06-03T08:05:00-0400',
-  })
-  expiresAt!: string;
-}
+export const SLOT_HOLD_VIEW = classViewSchema('SlotHoldView', {
+  id: num(41),
+  appointmentTypeID: num(12),
+  calendarID: num(7, 'The calendar the time is held on.'),
+  datetime: str(
+    '2030-06-03T09:00:00-0400',
+    "The start held, in the client's zone when given, else the calendar's.",
+  ),
+  expiresAt: str(
+    '2030-06-03T08:05:00-0400',
+    'When the hold ends by itself unless booked, extended or released.',
+  ),
+});
 
 /** The answer of `POST /slot-holds`: the view and the token, given this once. */
-export class CreatedSlotHoldView extends SlotHoldView {
-  @ApiProperty({
-    description:
-      'Books the held time: `holdToken` of POST /appointments. Shown only here; only its hash ' +
+export const CREATED_SLOT_HOLD_VIEW = classViewSchema('CreatedSlotHoldView', {
+  ...SLOT_HOLD_VIEW.properties,
+  token: str(
+    'm3Lw0dV5y9bJ7hQ2xT1kP8sR4nC6aE0fG5iU3oZ7wYq',
+    'Books the held time: `holdToken` of POST /appointments. Shown only here; only its hash ' +
       'is stored.',
-    example: 'm3Lw0dV5y9bJ7hQ2xT1kP8sR4nC6aE0fG5iU3oZ7wYq',
-  })
-  token!: string;
-}
+  ),
+});
+
+export type SlotHoldView = ViewType<typeof SLOT_HOLD_VIEW>;
+export type CreatedSlotHoldView = ViewType<typeof CREATED_SLOT_HOLD_VIEW>;
 
 export function toSlotHoldView(hold: SlotHold): SlotHoldView {
   return {

@@ -1,10 +1,8 @@
 import { Body, Controller, Delete, Get, HttpCode, Post, Put } from '@nestjs/common';
-import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import {
   ApiBasicAuth,
   ApiBearerAuth,
   ApiNoContentResponse,
-  ApiOkResponse,
   ApiOperation,
   ApiParam,
   ApiTags,
@@ -20,7 +18,14 @@ import {
   ReleaseSlotHoldCommand,
 } from './slot-hold.commands';
 import { GetSlotHoldQuery } from './slot-hold.queries';
-import { CreatedSlotHoldView, SlotHoldView } from './slot-hold.view';
+import {
+  CREATED_SLOT_HOLD_VIEW,
+  type CreatedSlotHoldView,
+  SLOT_HOLD_VIEW,
+  type SlotHoldView,
+} from './slot-hold.view';
+import { BusController } from '../../common/cqrs/bus-controller';
+import { ApiView } from '../../common/openapi/view-schema';
 
 const HOLD_ID = ApiParam({
   name: 'id',
@@ -51,12 +56,7 @@ const CREATE_ERRORS = [
 @ApiBasicAuth()
 @ApiBearerAuth()
 @Controller('slot-holds')
-export class SlotHoldsController {
-  constructor(
-    private readonly commands: CommandBus,
-    private readonly queries: QueryBus,
-  ) {}
-
+export class SlotHoldsController extends BusController {
   @Post()
   @HttpCode(200)
   @ApiOperation({
@@ -69,10 +69,7 @@ export class SlotHoldsController {
       'webhooks. At most `maxLiveHolds` (settings) API holds of the account are live at once: ' +
       'one more is 429 `too_many_holds`, with `Retry-After` the seconds until the first of them ends.',
   })
-  @ApiOkResponse({
-    type: CreatedSlotHoldView,
-    description: 'The hold, with its token (only here).',
-  })
+  @ApiView(CREATED_SLOT_HOLD_VIEW, { description: 'The hold, with its token (only here).' })
   @ApiErrors({ 400: CREATE_ERRORS, 403: ['forbidden'], 429: ['too_many_holds'] })
   create(
     @CurrentPrincipal() principal: Principal,
@@ -84,7 +81,7 @@ export class SlotHoldsController {
   @Get(`:id${NUMERIC}`)
   @ApiOperation({ summary: 'A live hold', description: 'An ended hold is 404.' })
   @HOLD_ID
-  @ApiOkResponse({ type: SlotHoldView })
+  @ApiView(SLOT_HOLD_VIEW)
   @ApiErrors({ 404: ['not_found'] })
   get(@CurrentAccountId() accountId: number, @IdParam() id: number): Promise<SlotHoldView> {
     return this.queries.execute(new GetSlotHoldQuery(accountId, id));
@@ -97,7 +94,7 @@ export class SlotHoldsController {
       "It now ends `minutes` from now, at most the account's `holdMaxMinutes` after it was made.",
   })
   @HOLD_ID
-  @ApiOkResponse({ type: SlotHoldView })
+  @ApiView(SLOT_HOLD_VIEW)
   @ApiErrors({ 400: ['bad_request', 'required_minutes', 'invalid_minutes'], 404: ['not_found'] })
   extend(
     @CurrentPrincipal() principal: Principal,

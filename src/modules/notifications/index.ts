@@ -1,7 +1,4 @@
-/*
- * What other modules use of notifications (the app's API and worker modules, the worker's map of
- * domain-event consumers); they import it from here, not from the module's files.
- */
+/* What other modules use of notifications (the app modules, the worker's map of consumers). */
 export { NotificationPlanner } from './notification-planner';
 export { NotificationsWorkerModule } from './notifications-worker.module';
 export { NotificationsModule } from './notifications.module';

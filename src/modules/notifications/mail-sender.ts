@@ -4,9 +4,8 @@ import { isEmailAddress, toSingleLine } from '../../common/http/text-rules';
 import type { MailConfig } from '../../config/app-config';
 import { AppConfig } from '../../config/app-config';
 import type { EmailContent } from './notification-content';
-import type { SendOutcome } from './send-outcome';
+import { type SendOutcome, sendErrorOf } from './send-outcome';
 
-/** One client e-mail. */
 export interface MailMessage extends EmailContent {
   /** One address: anything else is refused (see MailSender.send). */
   to: string;
@@ -15,9 +14,8 @@ export interface MailMessage extends EmailContent {
   /** One address, or "" for none (anything else is left out). */
   replyTo: string;
   /**
-   * The appointment's event (an iTIP message, see appointmentInvite), sent as nodemailer's
-   * `icalEvent`: a text/calendar part with its METHOD, which mail clients offer to add or update,
-   * and the same as an `invite.ics` attachment.
+   * The appointment's iTIP event (appointmentInvite) as nodemailer's `icalEvent`: a text/calendar
+   * part with its METHOD, which mail clients offer to add or update, and an `invite.ics`.
    */
   calendarEvent?: { method: 'REQUEST' | 'CANCEL'; content: string };
 }
@@ -51,30 +49,19 @@ export function transportOptions(mail: MailConfig) {
  * a refused, closed or timed-out connection, a TLS or authentication hiccup are `retry`.
  */
 export function classifyMailError(err: unknown): SendOutcome {
-  const e = (err ?? {}) as {
-    message?: unknown;
-    code?: unknown;
-    responseCode?: unknown;
-    permanent?: unknown;
-  };
-  const message = typeof e.message === 'string' ? e.message : String(err);
-  const code = typeof e.code === 'string' ? e.code : undefined;
-  const error = [code, message].filter(Boolean).join(': ');
-  if (e.permanent === true) return { kind: 'failed', error };
-  if (typeof e.responseCode !== 'number' && code !== undefined && PERMANENT_CODES.has(code))
+  const { code, responseCode, permanent } = (err ?? {}) as Record<string, unknown>;
+  const error = sendErrorOf(err);
+  if (permanent === true) return { kind: 'failed', error };
+  if (typeof responseCode !== 'number' && typeof code === 'string' && PERMANENT_CODES.has(code))
     return { kind: 'failed', error };
   return { kind: 'retry', error };
 }
 
 /**
- * Sends client e-mail through the configured SMTP server (nodemailer, pooled connections). Never
- * throws: every problem is an outcome.
- *
- * A message goes to exactly one recipient, given to nodemailer as an address object and as the
- * envelope's only RCPT TO, so that nothing in it is parsed as an address list: a string `to` of
- * `a@x,b@y` or `g: a@x, b@y;` would be mailed to every address in it. A recipient that is not one
- * address (a row stored before addresses were checked) is refused, `failed`, without
- * a word to the server.
+ * Sends client e-mail through the SMTP server (nodemailer, pooled). Never throws: every problem is
+ * an outcome. A message has one recipient, given as an address object and as the envelope's only
+ * RCPT TO, so that nothing is parsed as an address list (a `to` of `a@x,b@y` would reach both); a
+ * recipient that is not one address (an old row) is `failed` without a word to the server.
  */
 @Injectable()
 export class MailSender implements OnApplicationShutdown {

@@ -81,26 +81,17 @@ function linkText(kind: NotificationKind): string {
 }
 
 /**
- * The values users wrote, each on one line without control or bidi characters: the API refuses
- * them now, but rows stored before may hold them, and a line break in a name must not
- * become a line of the message ("Please pay at …") nor of a header (nodemailer encodes the rest).
+ * The values users wrote on one line, without control or bidi characters (old rows may hold them):
+ * a line break in a name must not become a line of the message ("Please pay at …") nor a header.
  */
 function cleaned(facts: MessageFacts): MessageFacts {
-  return {
-    ...facts,
-    firstName: toSingleLine(facts.firstName),
-    typeName: toSingleLine(facts.typeName),
-    calendarName: toSingleLine(facts.calendarName),
-    location: toSingleLine(facts.location),
-    accountName: toSingleLine(facts.accountName),
-  };
+  const lines = ['firstName', 'typeName', 'calendarName', 'location', 'accountName'] as const;
+  return { ...facts, ...Object.fromEntries(lines.map((key) => [key, toSingleLine(facts[key])])) };
 }
 
 /**
- * The client's e-mail: the subject, and the same content as text and HTML: what, when (in the
- * appointment's zone, named), with whom, where, and the appointment's page (to cancel or
- * reschedule). Every value that comes from users is on one line (see `cleaned`) and escaped in
- * the HTML.
+ * The client's e-mail, as text and HTML: what, when (in the appointment's zone, named), with whom,
+ * where, and the appointment's page. Users' values are `cleaned`, and escaped in the HTML.
  */
 export function renderEmail(written: MessageFacts): EmailContent {
   const facts = cleaned(written);

@@ -21,9 +21,6 @@ import {
   reminderKey,
 } from './notification-rules';
 
-/** Most events one planning batch takes. */
-const PLAN_BATCH = 200;
-
 /** An appointment event to plan messages for. */
 interface PlanItem {
   outboxId: string;
@@ -42,38 +39,28 @@ interface Planned {
 }
 
 /**
- * Worker: turns appointment events into client messages. A consumer of the appointment events (see
+ * Worker: turns appointment events into client messages (a consumer, see
  * src/app/domain-event-consumers.ts).
  *
- * - `scheduled`, `rescheduled`, `canceled`: one row per channel with a recipient (e-mail, SMS),
- *   `pending` with a job to send it, or `skipped` with the reason (`noEmail` on the request, a
- *   setting, no SMS opt-in). `changed` alone sends nothing.
- * - Every appointment event (`changed` included, which follows each change) then brings the
- *   appointment's reminder in line with the appointment as it is now: the pending reminder of
- *   another start time (moved) or of a canceled appointment is deleted and its delayed job removed;
- *   the reminder of the current start is planned (rows and a job delayed until `reminderHours`
- *   before the start) unless that time has passed. `noEmail` concerns the request's own message,
- *   not the appointment's reminder.
+ * - `scheduled`, `rescheduled`, `canceled`: a row per channel with a recipient, `pending` with a
+ *   job to send it or `skipped` with the reason; `changed` alone sends nothing.
+ * - Every event then brings the appointment's reminder in line with the appointment as it is now:
+ *   a pending reminder of another start, or of a canceled appointment, is deleted with its job; the
+ *   current start's is planned (a job delayed until `reminderHours` before it) unless that time has
+ *   passed. `noEmail` concerns the request's own message, not the reminder.
  *
- * Idempotent, as a consumer must be: rows are unique per (event, channel) and per (appointment,
- * start, channel), jobs per row; running it again adds nothing and queues again only what is still
- * pending (whose job Redis may have lost). Reading the appointment rather than trusting the event
- * makes events handled out of order converge on the last state; and each job decides again when
- * it runs, so a reminder left behind can never send anything wrong.
+ * Idempotent: rows are unique per (event, channel) and (appointment, start, channel), jobs per row;
+ * running again queues only what is still pending (Redis may have lost its job). Reading the
+ * appointment, not the event, makes events handled out of order converge on the last state.
  *
- * Events handled together are planned together (see Batcher), in one transaction of a few
- * statements whatever their number: a booking's `scheduled` and `changed` cost one plan, not two
- * transactions each. When a batch fails, its events are planned one by one, so that an event
- * that fails alone fails only its own job.
+ * Events handled together are planned in one transaction of a few statements (Batcher); a batch
+ * that fails is planned again one event at a time, so that an event that fails fails only its job.
  */
 @Injectable()
 export class NotificationPlanner implements DomainEventConsumer<AppointmentEventType> {
   private readonly batches = new Batcher<PlanItem, void>(
     retryAlone((items) => this.plan(items)),
-    {
-      maxBatch: PLAN_BATCH,
-      maxInFlight: 2,
-    },
+    { maxBatch: 200, maxInFlight: 2 },
   );
 
   constructor(
@@ -95,11 +82,9 @@ export class NotificationPlanner implements DomainEventConsumer<AppointmentEvent
   }
 
   /**
-   * In one transaction under the appointments' row locks (see lockAppointments): read them as they
-   * are now; write the events' messages and the reminders of their current starts; read back what
-   * is pending; delete the pending reminders of any other start (or all, once canceled). Then,
-   * after the commit, the queue: the events' pending messages and the current reminders added
-   * (Bull ignores those it has), stale jobs removed (hygiene: a stale job finds its row gone).
+   * Under the appointments' row locks (lockAppointments), one transaction writes the events'
+   * messages and current reminders, reads back what is pending and deletes stale reminders. After
+   * the commit, jobs are added (Bull ignores those it has) and stale ones removed (hygiene).
    */
   private async plan(items: PlanItem[]): Promise<void> {
     const now = Date.now();
@@ -171,11 +156,7 @@ function eventMessages(
   }));
 }
 
-/**
- * The reminder of the appointment's current start on each channel that would send now (the job
- * decides again when the time comes); none when it is canceled, reminders are off, or the time
- * has passed.
- */
+/** The current start's reminder on each channel that would send now (the job decides again). */
 function reminders(appointment: AppointmentFacts, now: number): NewNotification[] {
   const dueAt = reminderDueAt(appointment, appointment.reminderHours, now);
   if (dueAt === null) return [];

@@ -5,7 +5,6 @@ import { withTimeout } from '../../common/time/with-timeout';
 import { QueueName } from '../../common/queues/queue-names';
 import { AppConfig } from '../../config/app-config';
 
-/** The name of every job of the notifications queue. */
 export const SEND_JOB = 'send';
 
 /** A job names its message; everything else is read when it runs. */
@@ -17,23 +16,15 @@ export interface SendJobData {
 const KEEP_COMPLETED = { count: 1000 };
 const KEEP_FAILED = { age: 7 * 24 * 60 * 60, count: 10_000 };
 
-/** Longest an add waits for Redis. */
-const ADD_TIMEOUT_MS = 3000;
-const REDIS_TIMEOUT = 'Timed out waiting for Redis';
+/** A Redis call, given up after 3 s. */
+const inTime = <T>(call: Promise<T>) => withTimeout(call, 3000, 'Timed out waiting for Redis');
 
-/**
- * Bull tries a job a little more often than a message has attempts: a try that ends before sending
- * (MySQL unreachable, the message busy with a dead worker's lease) spends a try, not an attempt.
- */
+/** Tries past a message's attempts: a try that ends before sending spends no attempt. */
 const SPARE_TRIES = 2;
 
 export const notificationsQueueModule = BullModule.registerQueue({ name: QueueName.Notifications });
 
-/**
- * Adds and removes the jobs of messages. A message's job id is `n:<notificationId>`, so adding it
- * again (an event handed over twice, reminders planned again on the next change) queues it once;
- * a reminder's job is delayed until the reminder's time.
- */
+/** The jobs of messages: a job id per message (`n:<id>`), so that adding it again queues it once. */
 @Injectable()
 export class NotificationQueue {
   constructor(
@@ -49,7 +40,7 @@ export class NotificationQueue {
   async add(messages: { id: string; dueAt?: Date }[], now = Date.now()): Promise<void> {
     if (messages.length === 0) return;
     const { retryAttempts, retryDelayMs } = this.config.notifications;
-    await withTimeout(
+    await inTime(
       this.queue.addBulk(
         messages.map(({ id, dueAt }) => ({
           name: SEND_JOB,
@@ -66,22 +57,13 @@ export class NotificationQueue {
           },
         })),
       ),
-      ADD_TIMEOUT_MS,
-      REDIS_TIMEOUT,
     );
   }
 
-  /**
-   * Removes the jobs of messages that lost their purpose (a moved or canceled appointment's
-   * reminder). Best effort: a job running now cannot be removed, and finds its row gone.
-   */
+  /** Removes stale reminders' jobs; best effort: a job running now finds its row gone. */
   async remove(ids: string[]): Promise<void> {
     for (const id of ids) {
-      const job = await withTimeout(
-        this.queue.getJob(NotificationQueue.jobId(id)),
-        ADD_TIMEOUT_MS,
-        REDIS_TIMEOUT,
-      );
+      const job = await inTime(this.queue.getJob(NotificationQueue.jobId(id)));
       if (!job) continue;
       try {
         await job.remove();

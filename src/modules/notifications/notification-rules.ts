@@ -49,50 +49,36 @@ export const SKIP = {
 } as const;
 
 /**
- * The channels a message about an appointment goes on: e-mail when there is an address, SMS when
- * there is a phone number (a channel without a recipient is left out: nothing to record). Each is
- * sent unless the request said `noEmail` (both channels, this message only), the account switched
- * the channel off, or, for SMS, the type requires opt-in and the client did not give it; and never
- * to a recipient that is not one address or one phone number (a row stored before they were
- * checked: a list of addresses, a header after a line break).
+ * The channels with a recipient (e-mail, SMS) a message about an appointment goes on. Each sends
+ * unless the request said `noEmail` (both channels, this message only), the account switched it
+ * off, or SMS needs an opt-in not given; never to a recipient that is not one address or number
+ * (an old row: a list of addresses, a header after a line break).
  */
 export function decideChannels(
   audience: Audience,
   settings: Pick<NotificationSettings, 'sendConfirmationEmail' | 'sendSms'>,
   options: { noEmail: boolean },
 ): ChannelDecision[] {
-  const decisions: ChannelDecision[] = [];
   const email = audience.email.trim();
-  if (email !== '') {
-    decisions.push(
-      decided('email', email, options.noEmail ? SKIP.noEmail : undefined, () => {
-        if (!settings.sendConfirmationEmail) return SKIP.emailOff;
-        if (!isEmailAddress(email)) return SKIP.notOneEmailAddress;
-        return undefined;
-      }),
-    );
-  }
   const phone = audience.phone.trim();
-  if (phone !== '') {
-    decisions.push(
-      decided('sms', phone, options.noEmail ? SKIP.noEmail : undefined, () => {
-        if (!settings.sendSms) return SKIP.smsOff;
-        if (audience.requireSmsOptIn && !audience.smsOptIn) return SKIP.noOptIn;
-        if (!isPhoneNumber(phone)) return SKIP.notAPhoneNumber;
-        return undefined;
-      }),
-    );
-  }
-  return decisions;
+  return [
+    decided('email', email, [
+      [options.noEmail, SKIP.noEmail],
+      [!settings.sendConfirmationEmail, SKIP.emailOff],
+      [!isEmailAddress(email), SKIP.notOneEmailAddress],
+    ]),
+    decided('sms', phone, [
+      [options.noEmail, SKIP.noEmail],
+      [!settings.sendSms, SKIP.smsOff],
+      [audience.requireSmsOptIn && !audience.smsOptIn, SKIP.noOptIn],
+      [!isPhoneNumber(phone), SKIP.notAPhoneNumber],
+    ]),
+  ].filter((decision) => decision.recipient !== '');
 }
 
-function decided(
-  channel: Channel,
-  recipient: string,
-  first: string | undefined,
-  then: () => string | undefined,
-): ChannelDecision {
-  const reason = first ?? then();
+/** The channel's decision: the reason of the first skip that applies, else send. */
+function decided(channel: Channel, recipient: string, skips: [boolean, string][]): ChannelDecision {
+  const reason = skips.find(([applies]) => applies)?.[1];
   return reason === undefined
     ? { channel, recipient, send: true }
     : { channel, recipient, send: false, reason };
@@ -101,9 +87,8 @@ function decided(
 const HOUR = 60 * 60 * 1000;
 
 /**
- * When the reminder of an appointment goes: `reminderHours` before its start; none for a canceled
- * appointment, with reminders off, or when that time has passed already (a booking made less than
- * `reminderHours` ahead gets its confirmation and no reminder).
+ * When the appointment's reminder goes: `reminderHours` before its start; none when it is canceled,
+ * reminders are off, or that time has passed (a late booking gets its confirmation only).
  */
 export function reminderDueAt(
   appointment: { canceled: boolean; startsAt: Date },
@@ -128,17 +113,9 @@ export type SendTimeDecision =
 
 /**
  * What a job does with its message, decided again when it runs (the appointment, its type and the
- * settings may have changed since the message was planned):
- *
- * - `drop`: a reminder whose appointment was canceled or moved away from the start it was about.
- *   It is deleted, not recorded: it was a plan, never a message (the move planned its own).
- * - `skip`: not sent, recorded with the reason (a setting switched off, the opt-in withdrawn, no
- *   recipient any more, a confirmation of an appointment canceled since, a reminder due after the
- *   start).
- * - `send`: to the appointment's current address or number.
- *
- * So a reminder job that outlived its purpose (kept by Redis after a move) can never send anything
- * wrong.
+ * settings may have changed): `drop` a reminder of a canceled appointment or of another start (a
+ * plan, never a message: deleted, not recorded); `skip` with the reason; or `send` to the current
+ * address or number. So a reminder job that outlived its purpose can never send anything wrong.
  */
 export function decideAtSendTime(
   message: { kind: NotificationKind; channel: Channel; reminderFor: Date | null },

@@ -1,24 +1,19 @@
-import { Column, Entity, ForeignKey, Index, PrimaryGeneratedColumn } from 'typeorm';
+import { Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
+import { CascadeTo } from '../../common/database/cascade-to';
 import { Appointment } from '../availability';
 
-export const CHANNELS = ['email', 'sms'] as const;
-export type Channel = (typeof CHANNELS)[number];
+export type Channel = 'email' | 'sms';
 
 /** What a message is about: the three domain events a client hears of, and the reminder. */
-export const NOTIFICATION_KINDS = ['confirmation', 'rescheduled', 'canceled', 'reminder'] as const;
-export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
+export type NotificationKind = 'confirmation' | 'rescheduled' | 'canceled' | 'reminder';
 
 /**
- * `pending` until it is sent (attempts may have failed and more remain), then `sent`, `failed`
- * (refused for good, or every attempt failed) or `skipped` (decided not to send; `error` says why:
- * `noEmail`, a setting, no SMS opt-in, the appointment canceled or started meanwhile).
+ * `pending` while attempts remain, then `sent`, `failed` (refused for good, or every attempt
+ * failed) or `skipped` (decided not to send; `error` says why).
  */
 export type NotificationStatus = 'pending' | 'sent' | 'failed' | 'skipped';
 
-/**
- * One message to a client, or the decision not to send it: what an admin reads to know what a
- * client was told (`GET /appointments/{id}/notifications`). Written by the worker only.
- */
+/** One message to a client, or the decision not to send it. Written by the worker only. */
 @Entity('notifications')
 @Index('uq_notifications_dedupe', ['dedupeKey'], { unique: true })
 @Index('idx_notifications_appointment', ['appointmentId', 'kind', 'status'])
@@ -31,11 +26,7 @@ export class Notification {
   @Column({ name: 'account_id', type: 'int', unsigned: true })
   accountId!: number;
 
-  @ForeignKey(() => Appointment, {
-    name: 'fk_notifications_appointment',
-    onDelete: 'CASCADE',
-    onUpdate: 'RESTRICT',
-  })
+  @CascadeTo(() => Appointment, 'fk_notifications_appointment')
   @Column({ name: 'appointment_id', type: 'int', unsigned: true })
   appointmentId!: number;
 

@@ -1,21 +1,15 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource, TypeOrmModule } from '@nestjs/typeorm';
-import { DataSource, type EntityManager } from 'typeorm';
-import { LeasedRows, NOT_LEASED_AT } from '../../common/database/leased-rows';
+import { DataSource } from 'typeorm';
+import { type Db, LeasedRows, NOT_LEASED_AT } from '../../common/database/leased-rows';
 import { findOwned } from '../../common/database/tenant-rows';
 import { Appointment } from '../availability';
-import {
-  type Channel,
-  Notification,
-  type NotificationKind,
-  type NotificationStatus,
-} from './notification.entity';
+import { Notification, type NotificationStatus } from './notification.entity';
 import { type SendTimeFacts, clip } from './notification-rules';
 
 /**
- * How long a claim owns a message: longer than one send can take (nodemailer's connection, greeting
- * and socket timeouts, the SMS request's 10 s) and its recording. A worker that dies mid-send leaves
- * the message to the job's next try after this.
+ * How long a claim owns a message: longer than a send (the SMTP and SMS timeouts) and its record; a
+ * worker that dies mid-send leaves the message to the job's next try after this.
  */
 export const LEASE_MS = 2 * 60_000;
 
@@ -37,19 +31,14 @@ export interface AppointmentFacts extends SendTimeFacts {
   accountName: string;
 }
 
-/** A message claimed for one attempt. */
-export interface ClaimedNotification {
-  id: string;
+/** A message claimed for one attempt (its `attempts` made before this one). */
+export type ClaimedNotification = Pick<
+  Notification,
+  'id' | 'accountId' | 'appointmentId' | 'channel' | 'kind' | 'reminderFor' | 'attempts'
+> & {
   /** The claim's token: the lease's end, exactly as written. */
   lease: Date;
-  accountId: number;
-  appointmentId: number;
-  channel: Channel;
-  kind: NotificationKind;
-  reminderFor: Date | null;
-  /** Attempts made before this one. */
-  attempts: number;
-}
+};
 
 export type Claim =
   | { kind: 'claimed'; notification: ClaimedNotification }
@@ -58,86 +47,46 @@ export type Claim =
   /** Sent, failed, skipped or deleted: nothing to do. */
   | { kind: 'done' };
 
-interface FactsRow {
-  id: number;
-  account_id: number;
-  first_name: string;
-  email: string;
-  phone: string;
-  sms_opt_in: number | boolean;
-  canceled: number | boolean;
-  starts_at: Date;
-  ends_at: Date;
-  sequence: number;
-  updated_at: Date;
-  timezone: string;
-  type_name: string;
-  require_sms_opt_in: number | boolean;
-  calendar_name: string;
-  location: string;
-  calendar_email: string;
-  reply_to: string;
-  account_name: string;
-  account_email: string;
-  send_confirmation_email: number | boolean;
-  send_sms: number | boolean;
-  reminder_hours: number;
-}
-
 /** A message to write: an event's on one channel, or the reminder of one start on one channel. */
-export interface NewNotification {
-  accountId: number;
-  appointmentId: number;
-  outboxId: string | null;
-  reminderFor: Date | null;
-  dedupeKey: string;
-  channel: Channel;
-  kind: NotificationKind;
-  recipient: string;
-  status: 'pending' | 'skipped';
-  /** Why it is skipped. */
-  error: string | null;
-  dueAt: Date;
-}
+export type NewNotification = Pick<
+  Notification,
+  | 'accountId'
+  | 'appointmentId'
+  | 'outboxId'
+  | 'reminderFor'
+  | 'dedupeKey'
+  | 'channel'
+  | 'kind'
+  | 'recipient'
+  | 'error'
+  | 'dueAt'
+> & { status: 'pending' | 'skipped' };
 
 /** A message not sent yet. */
-export interface PendingNotification {
-  id: string;
-  appointmentId: number;
-  outboxId: string | null;
-  kind: NotificationKind;
-  reminderFor: Date | null;
-  dueAt: Date;
-}
+export type PendingNotification = Pick<
+  Notification,
+  'id' | 'appointmentId' | 'outboxId' | 'kind' | 'reminderFor' | 'dueAt'
+>;
 
-function factsOfRow(row: FactsRow): AppointmentFacts {
+/** The facts as read: MySQL's booleans are 0 or 1; replies go to the first address given. */
+type FactsRow = Omit<AppointmentFacts, 'replyTo'> & {
+  replyTo: string;
+  calendarEmail: string;
+  accountEmail: string;
+};
+
+function factsOfRow({ calendarEmail, accountEmail, ...row }: FactsRow): AppointmentFacts {
   return {
-    id: row.id,
-    accountId: row.account_id,
-    firstName: row.first_name,
-    email: row.email,
-    phone: row.phone,
-    smsOptIn: Boolean(row.sms_opt_in),
-    requireSmsOptIn: Boolean(row.require_sms_opt_in),
+    ...row,
+    smsOptIn: Boolean(row.smsOptIn),
+    requireSmsOptIn: Boolean(row.requireSmsOptIn),
     canceled: Boolean(row.canceled),
-    startsAt: row.starts_at,
-    endsAt: row.ends_at,
     sequence: Number(row.sequence),
-    updatedAt: row.updated_at,
-    timezone: row.timezone,
-    typeName: row.type_name,
-    calendarName: row.calendar_name,
-    location: row.location,
-    replyTo: row.reply_to || row.calendar_email || row.account_email,
-    accountName: row.account_name,
-    sendConfirmationEmail: Boolean(row.send_confirmation_email),
-    sendSms: Boolean(row.send_sms),
-    reminderHours: row.reminder_hours,
+    replyTo: row.replyTo || calendarEmail || accountEmail,
+    sendConfirmationEmail: Boolean(row.sendConfirmationEmail),
+    sendSms: Boolean(row.sendSms),
   };
 }
-
-/** Where a statement runs: on the pool, or inside a transaction. */
-type Db = Pick<EntityManager, 'query'>;
 
 /** The tables the module reads and writes, registered with the data source (autoLoadEntities). */
 export const notificationTables = TypeOrmModule.forFeature([Appointment, Notification]);
@@ -159,10 +108,7 @@ export class NotificationRepository {
 
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
-  /**
-   * The messages of an appointment of the account, oldest first. Another account's appointment is
-   * 403, an unknown one 404.
-   */
+  /** The messages of the account's appointment, oldest first; 403 for another's, 404 for none. */
   async ofAppointment(accountId: number, appointmentId: number): Promise<Notification[]> {
     const appointment = await findOwned(
       this.dataSource.getRepository(Appointment),
@@ -177,12 +123,8 @@ export class NotificationRepository {
   }
 
   /** The appointment of the account with its type, calendar and the account's settings; null if none. */
-  async facts(
-    accountId: number,
-    appointmentId: number,
-    db: Db = this.dataSource.manager,
-  ): Promise<AppointmentFacts | null> {
-    const facts = (await this.factsOf([appointmentId], db)).get(appointmentId);
+  async facts(accountId: number, appointmentId: number): Promise<AppointmentFacts | null> {
+    const facts = (await this.factsOf([appointmentId])).get(appointmentId);
     return facts?.accountId === accountId ? facts : null;
   }
 
@@ -192,12 +134,14 @@ export class NotificationRepository {
     db: Db = this.dataSource.manager,
   ): Promise<Map<number, AppointmentFacts>> {
     const rows: FactsRow[] = await db.query(
-      `SELECT a.id, a.account_id, a.first_name, a.email, a.phone, a.sms_opt_in, a.canceled,
-              a.starts_at, a.ends_at, a.sequence, a.updated_at, a.timezone,
-              t.name AS type_name, t.require_sms_opt_in,
-              c.name AS calendar_name, c.location, c.email AS calendar_email, c.reply_to,
-              acc.name AS account_name, acc.email AS account_email,
-              acc.send_confirmation_email, acc.send_sms, acc.reminder_hours
+      `SELECT a.id, a.account_id AS accountId, a.first_name AS firstName, a.email, a.phone,
+              a.sms_opt_in AS smsOptIn, a.canceled, a.starts_at AS startsAt, a.ends_at AS endsAt,
+              a.sequence, a.updated_at AS updatedAt, a.timezone,
+              t.name AS typeName, t.require_sms_opt_in AS requireSmsOptIn,
+              c.name AS calendarName, c.location, c.email AS calendarEmail, c.reply_to AS replyTo,
+              acc.name AS accountName, acc.email AS accountEmail,
+              acc.send_confirmation_email AS sendConfirmationEmail, acc.send_sms AS sendSms,
+              acc.reminder_hours AS reminderHours
          FROM appointments a
          JOIN appointment_types t ON t.id = a.appointment_type_id
          JOIN calendars c ON c.id = a.calendar_id
@@ -209,11 +153,9 @@ export class NotificationRepository {
   }
 
   /**
-   * Locks the appointments' rows for the rest of the transaction, in ascending id order (as every
-   * planner locks them, so two never wait on each other in a cycle): the planners of events of one
-   * appointment handled at once then plan its reminder one after the other, the second reading
-   * what the first wrote, so neither undoes the other's reminder. Only these rows: a booking or a
-   * change locks calendars first and its one appointment last, so no cycle forms with them either.
+   * Locks the appointments' rows in ascending id order (as every planner does: no cycle), so that
+   * two planners of one appointment plan its reminder one after the other, neither undoing the
+   * other's. No cycle with bookings either: they lock calendars first, their one appointment last.
    */
   async lockAppointments(tx: Db, appointmentIds: number[]): Promise<void> {
     await tx.query('SELECT id FROM appointments WHERE id IN (?) ORDER BY id FOR UPDATE', [
@@ -221,12 +163,8 @@ export class NotificationRepository {
     ]);
   }
 
-  /**
-   * Writes messages, event messages and reminders alike, with one INSERT. The unique key
-   * (`event:<outboxId>:<channel>`, `reminder:<appointment>:<start>:<channel>`) makes a second
-   * write of one message write nothing.
-   */
-  async insertMessages(messages: NewNotification[], db: Db, now = new Date()): Promise<void> {
+  /** Writes messages with one INSERT; the unique `dedupe_key` makes a second write do nothing. */
+  async insertMessages(messages: NewNotification[], db: Db, now: Date): Promise<void> {
     if (messages.length === 0) return;
     await db.query(
       `INSERT IGNORE INTO notifications
@@ -253,37 +191,25 @@ export class NotificationRepository {
 
   /** The pending messages of the appointments (read by `idx_notifications_appointment`). */
   async pendingOf(appointmentIds: number[], db: Db): Promise<PendingNotification[]> {
-    const rows: {
+    const rows: (PendingNotification & {
       id: number | string;
-      appointment_id: number;
-      outbox_id: number | string | null;
-      kind: NotificationKind;
-      reminder_for: Date | null;
-      due_at: Date;
-    }[] = await db.query(
-      `SELECT id, appointment_id, outbox_id, kind, reminder_for, due_at FROM notifications
-        WHERE appointment_id IN (?) AND status = 'pending' ORDER BY id`,
+      outboxId: number | string | null;
+    })[] = await db.query(
+      `SELECT id, appointment_id AS appointmentId, outbox_id AS outboxId, kind,
+                reminder_for AS reminderFor, due_at AS dueAt
+           FROM notifications
+          WHERE appointment_id IN (?) AND status = 'pending' ORDER BY id`,
       [appointmentIds],
     );
     return rows.map((row) => ({
+      ...row,
       id: String(row.id),
-      appointmentId: row.appointment_id,
-      outboxId: row.outbox_id === null ? null : String(row.outbox_id),
-      kind: row.kind,
-      reminderFor: row.reminder_for,
-      dueAt: row.due_at,
+      outboxId: row.outboxId === null ? null : String(row.outboxId),
     }));
   }
 
-  /**
-   * Deletes reminders that lost their purpose (the appointment moved or was canceled). One whose
-   * attempt is in flight is left to its job, which finds the appointment changed and drops it.
-   */
-  async deleteReminders(
-    ids: string[],
-    db: Db = this.dataSource.manager,
-    now = new Date(),
-  ): Promise<void> {
+  /** Deletes stale reminders; one whose attempt is in flight is left to its job, which drops it. */
+  async deleteReminders(ids: string[], db: Db, now: Date): Promise<void> {
     if (ids.length === 0) return;
     await db.query(
       `DELETE FROM notifications
@@ -293,42 +219,34 @@ export class NotificationRepository {
   }
 
   /**
-   * Claims a message for one attempt: it must be pending and not leased by an attempt in flight.
-   * One UPDATE decides, so two runs of a job (Bull re-running a stalled one while the first still
-   * sends) never send at once.
+   * Claims a pending message for one attempt unless one is in flight: one UPDATE decides, so that
+   * two runs of a job (Bull re-running a stalled one while the first sends) never send at once.
    */
   async claim(id: string, now = new Date()): Promise<Claim> {
     const lease = await this.leases.claimOne(this.dataSource, id, now);
-    const rows: {
-      account_id: number;
-      appointment_id: number;
-      channel: Channel;
-      kind: NotificationKind;
+    const [row]: (Omit<ClaimedNotification, 'id' | 'lease'> & {
       status: NotificationStatus;
-      reminder_for: Date | null;
-      attempts: number;
-      leased_until: Date | null;
-    }[] = await this.dataSource.query(
-      `SELECT account_id, appointment_id, channel, kind, status, reminder_for, attempts, leased_until
+      leasedUntil: Date | null;
+    })[] = await this.dataSource.query(
+      `SELECT account_id AS accountId, appointment_id AS appointmentId, channel, kind, status,
+              reminder_for AS reminderFor, attempts, leased_until AS leasedUntil
          FROM notifications WHERE id = ?`,
       [id],
     );
-    const row = rows[0];
     if (!row || row.status !== 'pending') return { kind: 'done' };
-    if (lease === null || row.leased_until?.getTime() !== lease.getTime()) return { kind: 'busy' };
-    return {
-      kind: 'claimed',
-      notification: {
-        id,
-        lease,
-        accountId: row.account_id,
-        appointmentId: row.appointment_id,
-        channel: row.channel,
-        kind: row.kind,
-        reminderFor: row.reminder_for,
-        attempts: row.attempts,
-      },
+    if (lease === null || row.leasedUntil?.getTime() !== lease.getTime()) return { kind: 'busy' };
+    const { accountId, appointmentId, channel, kind, reminderFor, attempts } = row;
+    const notification = {
+      id,
+      lease,
+      accountId,
+      appointmentId,
+      channel,
+      kind,
+      reminderFor,
+      attempts,
     };
+    return { kind: 'claimed', notification };
   }
 
   /** Gives a claim back without an attempt (the job failed before sending). */

@@ -1,49 +1,45 @@
 import type { Notification } from './notification.entity';
-import { id, int, orNull, text, viewSchema } from '../../common/openapi/view-schema';
+import {
+  field,
+  id,
+  int,
+  orNull,
+  text,
+  viewSchema,
+  type ViewType,
+} from '../../common/openapi/view-schema';
 
 /** One message to the client (or the decision not to send it), as an admin reads it. */
-export interface NotificationView {
-  /** A number like every id of the API (a BIGINT that will not pass 2^53). */
-  id: number;
-  appointmentID: number;
-  channel: string;
-  kind: string;
-  status: string;
-  /** The e-mail address or phone number it went (or was to go) to. */
-  recipient: string;
-  attempts: number;
-  /** Why the last attempt failed, or why it was skipped; null otherwise. */
-  error: string | null;
-  /** When it is or was due: at once for a confirmation or notice, a reminder's time for a reminder. */
-  dueAt: string;
-  /** When it was sent; null unless `sent`. */
-  sentAt: string | null;
-  createdAt: string;
-  /** The last change: the last attempt, or the decision to skip. */
-  updatedAt: string;
-}
+export type NotificationView = ViewType<typeof NOTIFICATION_VIEW>;
 
 /** Times are ISO 8601 UTC with milliseconds, as the webhook delivery log writes them. */
 export function toNotificationView(row: Notification): NotificationView {
   return {
+    /** A number like every id of the API (a BIGINT that will not pass 2^53). */
     id: Number(row.id),
     appointmentID: row.appointmentId,
     channel: row.channel,
     kind: row.kind,
     status: row.status,
+    /** The e-mail address or phone number it went (or was to go) to. */
     recipient: row.recipient,
     attempts: row.attempts,
+    /** Why the last attempt failed, or why it was skipped; null otherwise. */
     error: row.error,
+    /** When it is or was due: at once for a confirmation or notice, a reminder's time for a reminder. */
     dueAt: row.dueAt.toISOString(),
+    /** When it was sent; null unless `sent`. */
     sentAt: row.sentAt ? row.sentAt.toISOString() : null,
     createdAt: row.createdAt.toISOString(),
+    /** The last change: the last attempt, or the decision to skip. */
     updatedAt: row.updatedAt.toISOString(),
   };
 }
 
-const instant = (example: string) => ({ type: 'string', format: 'date-time', example });
+const instant = (example: string) =>
+  field<string>({ type: 'string', format: 'date-time', example });
 
-export const NOTIFICATION_VIEW = viewSchema<NotificationView>('NotificationView', {
+export const NOTIFICATION_VIEW = viewSchema('NotificationView', {
   id: id(77),
   appointmentID: id(54321),
   channel: text('email'),

@@ -6,11 +6,7 @@ import { NotificationRepository, notificationTables } from './notification.repos
 import { NotificationsProcessor } from './notifications.processor';
 import { smsSenderProvider } from './sms-sender';
 
-/**
- * Worker side of notifications: the planner (a domain-event consumer, exported for the worker's map
- * of consumers), the notifications queue and its processor, and the channels (SMTP, the SMS
- * provider). Only the worker imports it.
- */
+/** Worker side of notifications: the planner (a domain-event consumer), the queue, the senders. */
 @Module({
   imports: [notificationTables, notificationsQueueModule],
   providers: [

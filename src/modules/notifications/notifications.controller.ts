@@ -15,7 +15,6 @@ import { ApiView } from '../../common/openapi/view-schema';
 export class NotificationsController {
   constructor(private readonly queries: QueryBus) {}
 
-  /** Confirmations, notices and reminders, e-mail and SMS: sent, pending, failed or skipped. */
   @ApiOperation({
     summary: "An appointment's client messages (e-mail, SMS): sent, pending, failed or skipped",
   })

@@ -1,12 +1,13 @@
 import { Module } from '@nestjs/common';
+import { handlersOf } from '../../common/cqrs/handlers-of';
 import { NotificationsController } from './notifications.controller';
-import { ListAppointmentNotificationsHandler } from './notification.queries';
+import * as notificationQueries from './notification.queries';
 import { NotificationRepository, notificationTables } from './notification.repository';
 
 /** API side of notifications: reading what was sent (the worker sends). */
 @Module({
   imports: [notificationTables],
   controllers: [NotificationsController],
-  providers: [ListAppointmentNotificationsHandler, NotificationRepository],
+  providers: [NotificationRepository, ...handlersOf(notificationQueries)],
 })
 export class NotificationsModule {}

@@ -27,18 +27,11 @@ export const SEND_CONCURRENCY = 20;
 export type SendJobResult = 'sent' | 'skipped' | 'dropped' | 'done';
 
 /**
- * Worker: one attempt per run of a job. The job claims its message (one at a time), reads the
- * appointment as it is now and decides again (see decideAtSendTime): a reminder of a canceled or
- * moved appointment is dropped, a message no longer wanted is skipped. Otherwise it renders the
- * message, sends it on its channel and records the outcome:
- *
- * - sent: the job completes;
- * - retry (server unreachable, 4xx SMTP, HTTP 5xx…): the attempt is recorded and the job throws, so
- *   Bull runs it again after an exponential wait; the last attempt records the message `failed`;
- * - failed (a permanent refusal): recorded `failed`, the job discarded and failed.
- *
- * Nothing here touches the booking: the appointment was committed before any of it, and a message
- * that cannot be sent only leaves its row `failed` for the admin to see.
+ * Worker: one attempt per run of a job. The job claims its message, reads the appointment as it is
+ * now and decides again (decideAtSendTime); else it sends the message and records the outcome:
+ * sent; retry (recorded, the job throws so that Bull runs it again after an exponential wait; the
+ * last attempt records `failed`); failed (a permanent refusal: recorded, the job discarded).
+ * Nothing here touches the booking: a message that cannot be sent only leaves its row `failed`.
  */
 @Processor(QueueName.Notifications)
 export class NotificationsProcessor implements BeforeApplicationShutdown {
@@ -117,15 +110,8 @@ export class NotificationsProcessor implements BeforeApplicationShutdown {
     recipient: string,
   ): Promise<SendOutcome> {
     const message: MessageFacts = {
+      ...facts,
       kind: n.kind,
-      firstName: facts.firstName,
-      typeName: facts.typeName,
-      calendarName: facts.calendarName,
-      location: facts.location,
-      startsAt: facts.startsAt,
-      endsAt: facts.endsAt,
-      timezone: facts.timezone,
-      accountName: facts.accountName,
       confirmationPage: confirmationPage(
         this.config.http.publicUrl,
         this.config.secret,
@@ -151,9 +137,8 @@ export class NotificationsProcessor implements BeforeApplicationShutdown {
   }
 
   /**
-   * The .ics of a confirmation or a reschedule (the appointment as it is now: its UID and its
-   * SEQUENCE, raised by each move, so the client's calendar updates the one event it holds); none
-   * for reminders and cancellations (the latter's would be METHOD:CANCEL: not asked for, left out).
+   * The .ics of a confirmation or a reschedule, with the appointment's UID and SEQUENCE (raised by
+   * each move) so that the client's calendar updates its one event; none for the other kinds.
    */
   private calendarEvent(
     n: ClaimedNotification,
@@ -165,15 +150,11 @@ export class NotificationsProcessor implements BeforeApplicationShutdown {
     if (facts.canceled) return undefined;
     const content = appointmentInvite(
       {
-        id: facts.id,
-        startsAt: facts.startsAt,
-        endsAt: facts.endsAt,
-        sequence: facts.sequence,
+        ...facts,
         canceled: false,
         summary: toSingleLine(`${facts.typeName} (${facts.accountName})`),
         description: `See, cancel or reschedule it: ${page}`,
         location: toSingleLine(facts.location),
-        updatedAt: facts.updatedAt,
       },
       this.config.http.publicUrl,
       {

@@ -5,3 +5,10 @@
  */
 export type SendOutcome =
   { kind: 'sent'; providerMessageId: string | null } | { kind: 'retry' | 'failed'; error: string };
+
+/** `<code>: <message>` of what a send threw, for the message's `error`. */
+export function sendErrorOf(err: unknown): string {
+  const { code, message } = (err ?? {}) as { code?: unknown; message?: unknown };
+  const text = typeof message === 'string' ? message : String(err);
+  return [typeof code === 'string' ? code : undefined, text].filter(Boolean).join(': ');
+}

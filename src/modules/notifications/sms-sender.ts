@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import { Agent, request } from 'undici';
 import { ROOT_LOGGER } from '../../common/logging/logging.module';
 import { AppConfig, type SmsConfig } from '../../config/app-config';
-import type { SendOutcome } from './send-outcome';
+import { type SendOutcome, sendErrorOf } from './send-outcome';
 
 /** The SMS provider adapter: one short text to one phone number. Never throws. */
 export abstract class SmsSender {
@@ -28,9 +28,8 @@ const MAX_RESPONSE_BYTES = 16_384;
 
 /**
  * A Twilio-style REST API: `POST {apiUrl}/Accounts/{sid}/Messages.json`, form-encoded `To`, `From`,
- * `Body`, Basic auth `sid:token` (undici). A 2xx is sent (the answer's `sid` is the message id);
- * a 5xx, a 429 or a network error is retried; any other answer is failed (the request is wrong:
- * a bad number, bad credentials).
+ * `Body`, Basic auth `sid:token`. 2xx is sent (its `sid` the message id); a 5xx, a 429 or a network
+ * error is retried; any other answer is failed (a bad number, bad credentials).
  */
 export class HttpSmsSender extends SmsSender implements OnApplicationShutdown {
   private readonly agent = new Agent({
@@ -62,14 +61,14 @@ export class HttpSmsSender extends SmsSender implements OnApplicationShutdown {
       });
       const text = await readSome(response.body);
       const status = response.statusCode;
-      if (status >= 200 && status < 300) return { kind: 'sent', providerMessageId: sidOf(text) };
-      const error = `HTTP ${status}${describeError(text)}`;
+      if (status >= 200 && status < 300)
+        return { kind: 'sent', providerMessageId: fieldOf(text, 'sid') ?? null };
+      // A Twilio-style error body (`{code, message}`) says why.
+      const message = fieldOf(text, 'message');
+      const error = `HTTP ${status}${message ? `: ${message}` : ''}`;
       return { kind: status >= 500 || status === 429 ? 'retry' : 'failed', error };
     } catch (err) {
-      const e = err as { code?: unknown; message?: unknown };
-      const code = typeof e.code === 'string' ? e.code : undefined;
-      const message = typeof e.message === 'string' ? e.message : String(err);
-      return { kind: 'retry', error: [code, message].filter(Boolean).join(': ') };
+      return { kind: 'retry', error: sendErrorOf(err) };
     }
   }
 
@@ -89,29 +88,16 @@ async function readSome(body: AsyncIterable<Buffer | string>): Promise<string> {
   return Buffer.concat(chunks).toString('utf8').slice(0, MAX_RESPONSE_BYTES);
 }
 
-function parsed(text: string): Record<string, unknown> | undefined {
+/** A string field of a JSON answer, if the answer is JSON and has it. */
+function fieldOf(text: string, field: 'sid' | 'message'): string | undefined {
   try {
-    const value: unknown = JSON.parse(text);
-    return typeof value === 'object' && value !== null
-      ? (value as Record<string, unknown>)
-      : undefined;
+    const value = (JSON.parse(text) as Record<string, unknown> | null)?.[field];
+    return typeof value === 'string' ? value : undefined;
   } catch {
     return undefined;
   }
 }
 
-function sidOf(text: string): string | null {
-  const sid = parsed(text)?.sid;
-  return typeof sid === 'string' ? sid : null;
-}
-
-/** `: <message>` from a Twilio-style error body (`{code, message}`), when there is one. */
-function describeError(text: string): string {
-  const message = parsed(text)?.message;
-  return typeof message === 'string' && message !== '' ? `: ${message}` : '';
-}
-
-/** The configured driver. */
 export const smsSenderProvider: FactoryProvider<SmsSender> = {
   provide: SmsSender,
   inject: [AppConfig, ROOT_LOGGER],

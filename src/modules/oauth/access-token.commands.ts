@@ -8,11 +8,7 @@ import { OAuthClientRepository } from './oauth-client.repository';
 import { OAuthTokenRepository } from './oauth-token.repository';
 import { InvalidGrantError } from './oauth.errors';
 
-/**
- * `POST /oauth2/disconnect` once its shape is checked: the client, then its token, disabled. An
- * unknown or already disabled token changes nothing (as RFC 7009 answers: the app's aim is met);
- * another client's token is refused.
- */
+/** Disables the client's token: unknown or disabled is a no-op (RFC 7009), another's refused. */
 export class DisconnectAccessTokenCommand extends Command<void> {
   constructor(
     readonly authorization: string | undefined,

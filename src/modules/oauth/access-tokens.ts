@@ -14,14 +14,12 @@ interface Entry {
 }
 
 /**
- * Access tokens as Bearer requests present them, recognised by their keyed hash (issued with a
- * code's exchange, disabled by the disconnect endpoint or by a reuse of their code).
+ * Access tokens as Bearer requests present them, recognised by their keyed hash.
  *
  * A verified token is cached per process for AUTH_CACHE_TTL_MS, like AccountDirectory, so that a
- * Bearer request costs no query. A token disabled (by any process) stops working at once on every
+ * Bearer request costs no query. A token disabled by any process stops working at once on every
  * API process: the disabling is announced after it commits (AuthRevocations), each process drops
- * the entry, and a read in flight meanwhile is not cached. Unknown tokens are not cached (they
- * would crowd out real ones).
+ * the entry, and a read in flight meanwhile is not cached.
  */
 @Injectable()
 export class AccessTokens implements RevocableCache {
@@ -44,10 +42,7 @@ export class AccessTokens implements RevocableCache {
     return entry && !entry.revoked ? entry.accountId : null;
   }
 
-  /**
-   * Synchronously, without a query: the account of a token whose fresh cache entry says it is
-   * enabled; undefined otherwise (authenticate() decides).
-   */
+  /** Without a query: the account of a token cached fresh and enabled; else undefined. */
   provenAccountId(token: string): number | undefined {
     if (!TOKEN.test(token)) return undefined;
     const entry = this.entries.get(this.secrets.hash(token));
@@ -56,10 +51,8 @@ export class AccessTokens implements RevocableCache {
 
   forget(revocation: Revocation): void {
     if (revocation.kind === 'token') this.entries.delete(revocation.id);
-    else if (revocation.kind === 'code') {
-      const codeId = revocation.id;
-      this.entries.deleteWhere((_, entry) => entry?.codeId === codeId);
-    }
+    else if (revocation.kind === 'code')
+      this.entries.deleteWhere((_, entry) => entry?.codeId === revocation.id);
   }
 
   suspend(): void {

@@ -7,9 +7,9 @@ const MAX_EMAIL = 254;
 const MAX_PASSWORD = 1024;
 
 /**
- * The owner's sign-in on the authorization page: the account's e-mail and the password the
- * operator set (`account:set-password`, scrypt). An unknown e-mail or an account without password
- * costs the same scrypt as a wrong password, so the time does not tell which e-mails exist.
+ * The owner's sign-in on the authorization page: e-mail and the password the operator set
+ * (`account:set-password`, scrypt). An unknown e-mail or an account without password costs the same
+ * scrypt as a wrong password, so the time does not tell which e-mails exist.
  */
 @Injectable()
 export class AccountPasswords {
@@ -29,11 +29,6 @@ export class AccountPasswords {
     const stored = account?.passwordHash ?? (await this.decoyHash());
     const matches = await this.secrets.verifyPassword(password.slice(0, MAX_PASSWORD), stored);
     return account?.passwordHash && matches ? account : null;
-  }
-
-  /** The account, as stored now (the consent page must not trust a cached password stamp). */
-  find(id: number): Promise<Account | null> {
-    return this.accounts.byId(id);
   }
 
   private decoyHash(): Promise<string> {

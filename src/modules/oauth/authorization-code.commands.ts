@@ -13,13 +13,13 @@ import {
   API_SCOPE,
   InvalidGrantError,
   InvalidRequestError,
-  InvalidScopeError,
+  OAuthEndpointError,
 } from './oauth.errors';
 import { CODE_VERIFIER, provesChallenge } from './pkce';
 
 /** RFC 6749 §4.1.2 recommends at most 10 minutes. */
 const CODE_TTL_MS = 10 * MINUTE;
-/** Codes expired this long ago are deleted (a few at each new one): their reuse is moot by then. */
+/** Codes expired this long ago are deleted, a few at each new one (their reuse is moot by then). */
 const PURGE_AFTER_MS = DAY;
 const PURGE_BATCH = 100;
 const CODE = /^[0-9a-f]{64}$/;
@@ -63,14 +63,13 @@ export class IssueAuthorizationCodeHandler implements ICommandHandler<IssueAutho
 }
 
 /**
- * `POST /oauth2/token` once its shape and grant type are checked: the client, then the code's
- * parameters, then the code, exchanged for an access token or refused with invalid_grant saying why.
+ * `POST /oauth2/token` once its shape and grant type are checked: the client, the code's
+ * parameters, then the code, exchanged for an access token or refused with invalid_grant.
  *
- * The exchange consumes the code with one conditional UPDATE (`consumed_at IS NULL`): of two
- * requests racing with one code, exactly one sees it consumed by its own statement. The token is
- * inserted in the same transaction, so a second use that finds the code consumed (its UPDATE waits
- * for the first transaction's row lock) also finds the token, and revokes it (RFC 6749 §4.1.2: a
- * code used twice may have been stolen; every token issued from it is revoked).
+ * One conditional UPDATE (`consumed_at IS NULL`) consumes the code: of two requests racing with it,
+ * exactly one consumes it. The token is inserted in the same transaction, so a second use (whose
+ * UPDATE waits for the first's row lock) finds the token too, and revokes it (RFC 6749 §4.1.2: a
+ * code used twice may have been stolen).
  */
 export class ExchangeAuthorizationCodeCommand extends Command<string> {
   constructor(
@@ -103,7 +102,8 @@ export class ExchangeAuthorizationCodeHandler implements ICommandHandler<Exchang
       );
     // RFC 6749 defines no scope here; one that is sent must be the scope the code grants.
     const scope = param(form, 'scope');
-    if (scope !== undefined && scope !== API_SCOPE) throw new InvalidScopeError();
+    if (scope !== undefined && scope !== API_SCOPE)
+      throw new OAuthEndpointError(400, 'invalid_scope', `The scope must be "${API_SCOPE}".`);
 
     const row = CODE.test(code) ? await this.codes.find(this.secrets.hash(code)) : null;
     if (!row) throw new InvalidGrantError('The authorization code is invalid.');

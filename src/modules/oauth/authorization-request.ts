@@ -29,13 +29,11 @@ export function queryOf(url: string): string {
 }
 
 /**
- * Reads and checks `GET /oauth2/authorize`'s parameters (the login and consent forms post to the
- * same query, and are checked again). The query is read as sent (URLSearchParams, not the API's
- * array-aware parser): a repeated parameter is an error (RFC 6749 §3.1), not a list.
- *
- * Until the client and its redirect URI are verified, errors are an error page (sending the user
- * to an unverified URI would make us an open redirector); after that, they go back to the app as
- * `error`, `error_description` and `state`.
+ * Reads and checks `GET /oauth2/authorize`'s parameters (and those of the forms posted to the same
+ * query). Read with URLSearchParams, not the API's array-aware parser: a repeated parameter is an
+ * error (RFC 6749 §3.1), not a list. Until the client and its redirect URI are verified, errors are
+ * an error page (redirecting to an unverified URI would make us an open redirector); after that,
+ * they go back to the app as `error`, `error_description` and `state`.
  */
 @Injectable()
 export class AuthorizationRequests {
@@ -73,13 +71,8 @@ export class AuthorizationRequests {
     const fail = (code: string, message: string): never => {
       throw new AuthorizationRedirectError(code, message, redirectUri, state);
     };
-    for (const name of [
-      'state',
-      'response_type',
-      'scope',
-      'code_challenge',
-      'code_challenge_method',
-    ])
+    const once = ['state', 'response_type', 'scope', 'code_challenge', 'code_challenge_method'];
+    for (const name of once)
       if (repeated(name)) fail('invalid_request', `The parameter "${name}" is repeated.`);
 
     const responseType = params.get('response_type');
@@ -102,8 +95,7 @@ export class AuthorizationRequests {
           'The parameter "code_challenge" is required with "code_challenge_method".',
         );
     } else {
-      // "plain" (the default when no method is sent) would let anyone who sees the
-      // authorization request redeem the code: only S256 is accepted.
+      // Only S256: "plain" (the default) lets whoever sees the request redeem the code.
       if (method !== 'S256') fail('invalid_request', 'The code_challenge_method must be "S256".');
       if (!S256_CHALLENGE.test(challenge))
         fail('invalid_request', 'The code_challenge must be 43 base64url characters (S256).');

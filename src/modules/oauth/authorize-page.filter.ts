@@ -2,15 +2,13 @@ import { type ArgumentsHost, Catch, type ExceptionFilter, Inject } from '@nestjs
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import { DomainError } from '../../common/errors/domain-error';
+import { logFailure } from '../../common/errors/api-exception.filter';
 import { ROOT_LOGGER } from '../../common/logging/logging.module';
 import { redirectTo } from './authorization-request';
 import { errorPage, sendPage, sendRedirect } from './oauth-pages';
 import { AuthorizationPageError, AuthorizationRedirectError } from './oauth.errors';
 
-/**
- * Errors of the authorization pages: back to the app when its redirect URI is verified (`error`,
- * `error_description`, `state`), else an error page. Never the API's JSON: a person reads these.
- */
+/** The authorization pages' errors: back to a verified redirect URI, else an HTML error page. */
 @Catch()
 export class AuthorizePageFilter implements ExceptionFilter {
   constructor(@Inject(ROOT_LOGGER) private readonly logger: Logger) {}
@@ -32,10 +30,7 @@ export class AuthorizePageFilter implements ExceptionFilter {
       return sendPage(reply, exception.status, errorPage(exception.title, exception.message));
     if (exception instanceof DomainError && exception.status < 500)
       return sendPage(reply, exception.status, errorPage('Request refused', exception.message));
-    this.logger.error(
-      { err: exception, reqId: request.id, method: request.method, url: request.url },
-      'request failed',
-    );
+    logFailure(this.logger, exception, request);
     sendPage(
       reply,
       500,

@@ -2,6 +2,7 @@ import { Controller, Get, Post, Req, Res, UseFilters } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { ApiExcludeEndpoint, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { InvalidAttributeError } from '../../common/errors/domain-error';
 import { Public } from '../../common/http/public.decorator';
 import type { Account } from '../accounts';
 import { AccountPasswords } from './account-passwords';
@@ -14,10 +15,10 @@ import {
 } from './authorization-request';
 import { AuthorizePageFilter } from './authorize-page.filter';
 import { LoginThrottle } from './login-throttle';
-import { FormNotUrlEncodedError } from './oauth.errors';
 import { ApiAuthorize } from './oauth.openapi';
 import { consentPage, loginPage, sendPage, sendRedirect } from './oauth-pages';
 import { originOf } from './redirect-uri';
+import { SignInAccountRepository } from './sign-in-account.repository';
 import { type SignInSession, SignInSessions } from './sign-in-session';
 
 const INCORRECT = 'The e-mail address or password is incorrect.';
@@ -25,15 +26,18 @@ const FORM_EXPIRED = 'This form has expired. Please try again.';
 
 /** The form of a page's POST; anything else is refused with an error page. */
 function formOf(request: FastifyRequest): URLSearchParams {
-  if (!(request.body instanceof URLSearchParams)) throw new FormNotUrlEncodedError();
+  if (!(request.body instanceof URLSearchParams))
+    throw new InvalidAttributeError(
+      'invalid_request',
+      'The form must be sent as application/x-www-form-urlencoded.',
+    );
   return request.body;
 }
 
 /**
- * The user's side of OAuth 2.0 (RFC 6749 §4.1.1–4.1.2): `GET /oauth2/authorize` shows the login
- * page, or the consent page once signed in; the forms post back with the same query, which is
- * checked again each time (nothing of the request is kept on the server). Server-rendered HTML,
- * no script, every form CSRF-protected (see SignInSessions).
+ * The user's side of OAuth 2.0 (RFC 6749 §4.1.1–4.1.2): the login page, or the consent page once
+ * signed in. The forms post back to the same query, checked again each time (the server keeps
+ * nothing of the request). Server-rendered HTML, no script, every form CSRF-protected.
  */
 @ApiTags('oauth')
 @Public()
@@ -44,6 +48,7 @@ export class AuthorizeController {
     private readonly requests: AuthorizationRequests,
     private readonly sessions: SignInSessions,
     private readonly passwords: AccountPasswords,
+    private readonly accounts: SignInAccountRepository,
     private readonly throttle: LoginThrottle,
     private readonly commands: CommandBus,
   ) {}
@@ -63,9 +68,7 @@ export class AuthorizeController {
   @Post('login')
   @ApiExcludeEndpoint()
   async signIn(@Req() req: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
-    const request = await this.requests.parse(queryOf(req.url));
-    const form = formOf(req);
-    const session = this.sessions.read(req.headers.cookie);
+    const { request, form, session } = await this.posted(req);
     const email = form.get('email') ?? '';
     if (!session || !this.sessions.csrfMatches(session, form.get('csrf'))) {
       const fresh = this.sessions.anonymous();
@@ -92,9 +95,7 @@ export class AuthorizeController {
   @Post('authorize')
   @ApiExcludeEndpoint()
   async decide(@Req() req: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
-    const request = await this.requests.parse(queryOf(req.url));
-    const form = formOf(req);
-    const session = this.sessions.read(req.headers.cookie);
+    const { request, form, session } = await this.posted(req);
     const account = await this.signedInAccount(session);
     if (!session || !account) {
       const fresh = this.sessions.anonymous();
@@ -105,40 +106,24 @@ export class AuthorizeController {
     }
     if (!this.sessions.csrfMatches(session, form.get('csrf')))
       return this.consent(reply, 403, request, session, account, FORM_EXPIRED);
-    const decision = form.getAll('decision');
-    const redirectOrigin = [originOf(request.redirectUri)];
-    if (decision.length === 1 && decision[0] === 'allow') {
-      const code = await this.commands.execute(
-        new IssueAuthorizationCodeCommand(request, account.id),
-      );
-      return sendRedirect(
-        reply,
-        'POST',
-        redirectTo(request.redirectUri, { code, state: request.state }),
-        { formTargets: redirectOrigin },
-      );
-    }
-    if (decision.length === 1 && decision[0] === 'deny')
-      return sendRedirect(
-        reply,
-        'POST',
-        redirectTo(request.redirectUri, {
-          error: 'access_denied',
-          error_description: 'The user denied access.',
-          state: request.state,
-        }),
-        { formTargets: redirectOrigin },
-      );
-    this.consent(reply, 400, request, session, account, 'Choose Allow or Deny.');
+    const decisions = form.getAll('decision');
+    const decision = decisions.length === 1 ? decisions[0] : undefined;
+    if (decision !== 'allow' && decision !== 'deny')
+      return this.consent(reply, 400, request, session, account, 'Choose Allow or Deny.');
+    const issue = new IssueAuthorizationCodeCommand(request, account.id);
+    const answer =
+      decision === 'allow'
+        ? { code: await this.commands.execute(issue) }
+        : { error: 'access_denied', error_description: 'The user denied access.' };
+    const location = redirectTo(request.redirectUri, { ...answer, state: request.state });
+    sendRedirect(reply, 'POST', location, { formTargets: [originOf(request.redirectUri)] });
   }
 
   /** "Not you?": ends the sign-in and shows the login page again. */
   @Post('logout')
   @ApiExcludeEndpoint()
   async signOut(@Req() req: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
-    const request = await this.requests.parse(queryOf(req.url));
-    const form = formOf(req);
-    const session = this.sessions.read(req.headers.cookie);
+    const { request, form, session } = await this.posted(req);
     if (!this.sessions.csrfMatches(session, form.get('csrf'))) {
       const account = await this.signedInAccount(session);
       if (session && account)
@@ -149,10 +134,16 @@ export class AuthorizeController {
     });
   }
 
-  /** The session's account, when it is signed in with the account's current password. */
+  /** A page's POST: the authorization request (checked again), the form and the session. */
+  private async posted(req: FastifyRequest) {
+    const request = await this.requests.parse(queryOf(req.url));
+    return { request, form: formOf(req), session: this.sessions.read(req.headers.cookie) };
+  }
+
+  /** The session's account, when signed in with its current password (MySQL, never a cache). */
   private async signedInAccount(session: SignInSession | null): Promise<Account | null> {
     if (session?.accountId == null) return null;
-    const account = await this.passwords.find(session.accountId);
+    const account = await this.accounts.byId(session.accountId);
     return account && this.sessions.isCurrentFor(session, account) ? account : null;
   }
 

@@ -11,10 +11,7 @@ import {
 } from '../accounts';
 import { AccessTokens } from './access-tokens';
 
-/**
- * What passport-http-bearer reads as the token of a header (AccessTokens checks the token's own
- * shape: lower-case hex).
- */
+/** The token of a header as passport-http-bearer reads it (AccessTokens checks its shape). */
 const CANONICAL_BEARER = /^bearer ([0-9a-f]{64})$/i;
 
 /** `Authorization: Bearer <access token>` (RFC 6750): the token's account, as OAuth granted it. */
@@ -32,11 +29,7 @@ export class BearerStrategy
     proven.register(this);
   }
 
-  /**
-   * The header only. passport-http-bearer also reads `access_token` from the query and the body;
-   * a query string is written to the request log (and to proxies' logs), and the API's bodies
-   * are its own JSON, where `access_token` means nothing.
-   */
+  /** The header only: a query's `access_token` would be logged, and a body's means nothing here. */
   override authenticate(request: { headers: IncomingHttpHeaders }, options?: object): void {
     const headerOnly = { headers: { authorization: request.headers.authorization } };
     super.authenticate(
@@ -49,8 +42,7 @@ export class BearerStrategy
     const accountId = await this.tokens.authenticate(token);
     if (accountId === null) return false;
     const account = await this.accounts.find(accountId);
-    if (!account) return false;
-    return principalOf(account, 'bearer');
+    return account ? principalOf(account, 'bearer') : false;
   }
 
   /** See ProvenCredentials: the token and its account are fresh in their caches. */

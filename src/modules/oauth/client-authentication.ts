@@ -6,13 +6,12 @@ import {
   InvalidRequestError,
   MalformedBasicCredentialsError,
   MissingParameterError,
-  RepeatedParameterError,
 } from './oauth.errors';
 
 /** The single value of a form parameter; a repeated one is invalid_request (RFC 6749 §3.2). */
 export function param(form: URLSearchParams, name: string): string | undefined {
   const values = form.getAll(name);
-  if (values.length > 1) throw new RepeatedParameterError(name);
+  if (values.length > 1) throw new InvalidRequestError(`The parameter "${name}" is repeated.`);
   return values[0] === '' ? undefined : values[0];
 }
 
@@ -44,10 +43,9 @@ function basicCredentials(header: string): { id: string; secret: string } {
 }
 
 /**
- * The client of a token or disconnect request: HTTP Basic (client_secret_basic) or `client_id` and
- * `client_secret` in the body (client_secret_post), never both (RFC 6749 §2.3.1). Missing
- * parameters are invalid_request (the contract); credentials that do not match are invalid_client,
- * in a time that does not tell which client ids exist.
+ * The client of a token or disconnect request: HTTP Basic or `client_id` and `client_secret` in the
+ * body, never both (RFC 6749 §2.3.1). Missing parameters are invalid_request (the contract); wrong
+ * credentials are invalid_client, in a time that does not tell which client ids exist.
  */
 export async function authenticateClient(
   clients: OAuthClientRepository,

@@ -1,7 +1,4 @@
-/*
- * What other modules use of OAuth (the app's API and CLI modules, the CLI's commands); they import
- * it from here, not from the module's files.
- */
+/* What the app's API and CLI modules use of OAuth; they import it from here, not its files. */
 export { OAuthClientsModule } from './oauth-clients.module';
 export { oauthCommands } from './oauth.cli';
 export { OAuthModule } from './oauth.module';

@@ -18,20 +18,13 @@ export const LOGIN_LIMITS = {
 export type ThrottleVerdict = { allowed: true } | { allowed: false; retryAfterSeconds: number };
 
 /**
- * Throttles sign-in on the authorization page with @nestjs/throttler's storage contract, kept in
- * Redis (@nest-lab/throttler-storage-redis: one atomic script per count), so that the limits hold
- * across API pods. Every attempt counts, before the password is checked (counting only failures
- * would need a check and a count that are not atomic, and would tell an attacker which guess was
- * right by letting it through): the 6th attempt for one e-mail within 15 minutes, or the 21st from
- * one IP, is refused for 15 minutes. A successful sign-in ends the need for more attempts, so in
- * practice the limits are on failures.
- *
- * The e-mail is counted by its keyed hash (Redis holds no addresses). The IP is the client's address
- * as Fastify gives it (`TRUST_PROXY` names the proxies whose `X-Forwarded-For` is believed).
- *
- * The Redis connection is the limits' own (LimitsModule; keys under the deployment's prefix), which
- * fails a command at once while Redis is away rather than hold the sign-in: the attempt then fails
- * (500); it is not let through unchecked.
+ * Throttles sign-in on the authorization page, counted in Redis (one atomic script per count) so
+ * that the limits hold across API pods. Every attempt counts, before the password is checked:
+ * counting only failures would need a check and a count that are not atomic, and would tell an
+ * attacker which guess was right. A success ends the attempts: in practice, failures are limited.
+ * E-mails are counted by keyed hash (Redis holds no addresses), IPs as Fastify gives them
+ * (TRUST_PROXY). The limits' own Redis connection fails at once while Redis is away: the sign-in
+ * then fails (500), never passes unchecked.
  */
 @Injectable()
 export class LoginThrottle {

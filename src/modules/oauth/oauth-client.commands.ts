@@ -1,9 +1,9 @@
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { Secrets } from '../../common/crypto/secrets';
+import { InvalidAttributeError } from '../../common/errors/domain-error';
 import { UnitOfWork } from '../../common/database/unit-of-work';
 import { assertName } from '../accounts';
 import { OAuthClientRepository } from './oauth-client.repository';
-import { RedirectUriCountError } from './oauth.errors';
 import { assertRedirectUri } from './redirect-uri';
 
 /** At most this many redirect URIs per client (the consent page's CSP lists their origins). */
@@ -36,7 +36,10 @@ export class CreateOAuthClientHandler implements ICommandHandler<CreateOAuthClie
   async execute({ name, redirectUris }: CreateOAuthClientCommand): Promise<OAuthClientCredentials> {
     const uris = [...new Set(redirectUris.map(assertRedirectUri))];
     if (uris.length === 0 || uris.length > MAX_REDIRECT_URIS)
-      throw new RedirectUriCountError(MAX_REDIRECT_URIS);
+      throw new InvalidAttributeError(
+        'invalid_redirect_uri',
+        `A client has 1 to ${MAX_REDIRECT_URIS} redirect URIs.`,
+      );
     const clientId = Secrets.generate(16);
     const clientSecret = Secrets.generate(32);
     const client = {

@@ -5,7 +5,6 @@ import { OAuthClient } from './oauth-client.entity';
 
 const CLIENT_ID = /^[0-9a-f]{1,64}$/;
 
-/** The table of registered apps, for the modules that read or write it. */
 export const OAuthClientTables = TypeOrmModule.forFeature([OAuthClient]);
 
 /** Registered partner apps, read from MySQL (a few reads per connection of an account: no cache). */

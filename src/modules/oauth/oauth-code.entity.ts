@@ -1,11 +1,9 @@
-import { Column, Entity, ForeignKey, Index, PrimaryGeneratedColumn } from 'typeorm';
+import { Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
 import { Account } from '../accounts';
+import { CascadeTo } from '../../common/database/cascade-to';
 import { OAuthClient } from './oauth-client.entity';
 
-/**
- * An authorization code, issued when an account's owner allows an app: single use, short-lived,
- * bound to the client, the redirect URI and (PKCE) the code challenge of the authorization request.
- */
+/** An authorization code: single use, short-lived, bound to client, redirect URI and challenge. */
 @Entity('oauth_codes')
 @Index('uq_oauth_codes_hash', ['codeHash'], { unique: true })
 @Index('idx_oauth_codes_expires', ['expiresAt'])
@@ -18,19 +16,11 @@ export class OAuthCode {
   @Column({ name: 'code_hash', type: 'char', length: 64 })
   codeHash!: string;
 
-  @ForeignKey(() => OAuthClient, {
-    name: 'fk_oauth_codes_client',
-    onDelete: 'CASCADE',
-    onUpdate: 'RESTRICT',
-  })
+  @CascadeTo(() => OAuthClient, 'fk_oauth_codes_client')
   @Column({ name: 'client_id', type: 'int', unsigned: true })
   clientId!: number;
 
-  @ForeignKey(() => Account, {
-    name: 'fk_oauth_codes_account',
-    onDelete: 'CASCADE',
-    onUpdate: 'RESTRICT',
-  })
+  @CascadeTo(() => Account, 'fk_oauth_codes_account')
   @Column({ name: 'account_id', type: 'int', unsigned: true })
   accountId!: number;
 

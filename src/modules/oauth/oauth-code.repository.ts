@@ -3,10 +3,6 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager } from 'typeorm';
 import { OAuthCode } from './oauth-code.entity';
 
-interface ResultHeader {
-  affectedRows: number;
-}
-
 /** Authorization codes, by the keyed hash of the code (the code itself is never stored). */
 @Injectable()
 export class OAuthCodeRepository {
@@ -30,12 +26,11 @@ export class OAuthCodeRepository {
   }
 
   /**
-   * Marks the code consumed if it is neither consumed nor expired at `now`: true for the one
-   * request of those racing with the code that did (the others wait for its row lock, then see it
-   * consumed).
+   * Marks the code consumed unless consumed or expired: true for exactly one of the requests racing
+   * with it (the others wait for its row lock, then see it consumed).
    */
   async consume(tx: EntityManager, id: string, now: Date): Promise<boolean> {
-    const consumed: ResultHeader = await tx.query(
+    const consumed: { affectedRows: number } = await tx.query(
       'UPDATE oauth_codes SET consumed_at = ? WHERE id = ? AND consumed_at IS NULL AND expires_at > ?',
       [now, id, now],
     );

@@ -1,13 +1,20 @@
 import { type ArgumentsHost, Catch, type ExceptionFilter, Inject } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
+import { logFailure } from '../../common/errors/api-exception.filter';
 import { ROOT_LOGGER } from '../../common/logging/logging.module';
 import { CLIENT_CHALLENGE, OAuthEndpointError } from './oauth.errors';
 
-/**
- * Errors of the token and disconnect endpoints, as the contract has them: `{error, message}`
- * without `status_code`, never cached. Anything unexpected is a bare `server_error` (logged).
- */
+/** An answer of the token and disconnect endpoints, never cached (RFC 6749 §5.1). */
+export function sendJson(reply: FastifyReply, status: number, body: object): void {
+  void reply
+    .code(status)
+    .headers({ 'cache-control': 'no-store', pragma: 'no-cache' })
+    .type('application/json; charset=utf-8')
+    .send(body);
+}
+
+/** The token endpoints' errors as the contract has them; the unexpected, a logged server_error. */
 @Catch()
 export class OAuthEndpointFilter implements ExceptionFilter {
   constructor(@Inject(ROOT_LOGGER) private readonly logger: Logger) {}
@@ -21,18 +28,9 @@ export class OAuthEndpointFilter implements ExceptionFilter {
     if (exception instanceof OAuthEndpointError) {
       status = exception.status;
       body = { error: exception.code, message: exception.message };
-    } else {
-      this.logger.error(
-        { err: exception, reqId: request.id, method: request.method, url: request.url },
-        'request failed',
-      );
-    }
+    } else logFailure(this.logger, exception, request);
     if (reply.sent) return;
     if (status === 401) void reply.header('www-authenticate', CLIENT_CHALLENGE);
-    void reply
-      .code(status)
-      .headers({ 'cache-control': 'no-store', pragma: 'no-cache' })
-      .type('application/json; charset=utf-8')
-      .send(body);
+    sendJson(reply, status, body);
   }
 }

@@ -3,10 +3,7 @@ import type { FastifyReply } from 'fastify';
 import { escapeHtml } from '../../common/html/escape-html';
 import { API_SCOPE } from './oauth.errors';
 
-/**
- * The pages' only style, inline: no external asset, and the CSP allows exactly this text (its
- * hash), so an injected style or script would not run even if escaping ever failed.
- */
+/** The only style: the CSP allows its hash alone, so if escaping failed, nothing injected runs. */
 const STYLE = `
 *{box-sizing:border-box}
 body{margin:0;font:16px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:#1b1f24;background:#f3f4f6}
@@ -27,11 +24,7 @@ code{word-break:break-all}
 
 const STYLE_HASH = `'sha256-${createHash('sha256').update(STYLE, 'utf8').digest('base64')}'`;
 
-/**
- * `form-action` also applies to the redirects that follow a form's submission (Chromium enforces
- * it): the consent form's answer is a 303 to the app's redirect URI, so that origin is allowed
- * there; the other pages post only to this service.
- */
+/** `formTargets`: where a form's answer redirects (Chromium applies `form-action` to it too). */
 export function contentSecurityPolicy(formTargets: string[]): string {
   const formAction = ["'self'", ...formTargets].join(' ');
   return [
@@ -81,16 +74,14 @@ function errorNotice(message: string | undefined): string {
     : `<p class="error" role="alert" id="form-error">${escapeHtml(message)}</p>\n`;
 }
 
-export interface LoginPage {
+export function loginPage(page: {
   appName: string;
   /** The authorization request's query: the form posts back to it. */
   query: string;
   csrf: string;
   email?: string;
   error?: string;
-}
-
-export function loginPage(page: LoginPage): string {
+}): string {
   const app = escapeHtml(page.appName);
   const described =
     page.error === undefined ? '' : ' aria-describedby="form-error" aria-invalid="true"';
@@ -109,7 +100,7 @@ ${errorNotice(page.error)}<form method="post" action="/oauth2/login?${escapeHtml
   );
 }
 
-export interface ConsentPage {
+export function consentPage(page: {
   appName: string;
   accountName: string;
   accountEmail: string;
@@ -118,9 +109,7 @@ export interface ConsentPage {
   query: string;
   csrf: string;
   error?: string;
-}
-
-export function consentPage(page: ConsentPage): string {
+}): string {
   const app = escapeHtml(page.appName);
   const query = escapeHtml(page.query);
   const csrf = escapeHtml(page.csrf);

@@ -1,13 +1,10 @@
 import { Column, Entity, ForeignKey, Index, PrimaryGeneratedColumn } from 'typeorm';
 import { Account } from '../accounts';
+import { CascadeTo } from '../../common/database/cascade-to';
 import { OAuthClient } from './oauth-client.entity';
 import { OAuthCode } from './oauth-code.entity';
 
-/**
- * An access token: `Authorization: Bearer <token>` acts on its account until disconnected. The
- * contract shows no expiry or refresh, so a token lives until `POST /oauth2/disconnect` (or a reuse
- * of its code) revokes it.
- */
+/** An access token; the contract has no expiry: it works until disconnected or its code reused. */
 @Entity('oauth_tokens')
 @Index('uq_oauth_tokens_hash', ['tokenHash'], { unique: true })
 @Index('idx_oauth_tokens_code', ['codeId'])
@@ -20,19 +17,11 @@ export class OAuthToken {
   @Column({ name: 'token_hash', type: 'char', length: 64 })
   tokenHash!: string;
 
-  @ForeignKey(() => OAuthClient, {
-    name: 'fk_oauth_tokens_client',
-    onDelete: 'CASCADE',
-    onUpdate: 'RESTRICT',
-  })
+  @CascadeTo(() => OAuthClient, 'fk_oauth_tokens_client')
   @Column({ name: 'client_id', type: 'int', unsigned: true })
   clientId!: number;
 
-  @ForeignKey(() => Account, {
-    name: 'fk_oauth_tokens_account',
-    onDelete: 'CASCADE',
-    onUpdate: 'RESTRICT',
-  })
+  @CascadeTo(() => Account, 'fk_oauth_tokens_account')
   @Column({ name: 'account_id', type: 'int', unsigned: true })
   accountId!: number;
 

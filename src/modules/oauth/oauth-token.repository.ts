@@ -4,11 +4,7 @@ import { DataSource, type EntityManager } from 'typeorm';
 import { OAuthCode } from './oauth-code.entity';
 import { OAuthToken } from './oauth-token.entity';
 
-interface ResultHeader {
-  affectedRows: number;
-}
-
-/** The tables of what OAuth grants (codes, then tokens), for its module. */
+/** The tables of what OAuth grants: codes, then tokens. */
 export const OAuthGrantTables = TypeOrmModule.forFeature([OAuthCode, OAuthToken]);
 
 /** Access tokens, by the keyed hash of the token (the token itself is never stored). */
@@ -43,7 +39,7 @@ export class OAuthTokenRepository {
 
   /** Disables every token issued from the code; answers how many were enabled. */
   async revokeIssuedFrom(tx: EntityManager, codeId: string): Promise<number> {
-    const result: ResultHeader = await tx.query(
+    const result: { affectedRows: number } = await tx.query(
       'UPDATE oauth_tokens SET revoked_at = ? WHERE code_id = ? AND revoked_at IS NULL',
       [new Date(), codeId],
     );

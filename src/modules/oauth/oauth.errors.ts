@@ -1,12 +1,9 @@
-import { DomainError, InvalidAttributeError } from '../../common/errors/domain-error';
+import { DomainError } from '../../common/errors/domain-error';
 
 /** The challenge of a failed client authentication at the token and disconnect endpoints. */
 export const CLIENT_CHALLENGE = 'Basic realm="oauth2", charset="UTF-8"';
 
-/**
- * An error of the token or disconnect endpoint (RFC 6749 §5.2), answered as the contract's
- * `{error, message}` without `status_code`: 400, or 401 for a failed client authentication.
- */
+/** An error of the token or disconnect endpoint (RFC 6749 §5.2): 400, or 401 for the client. */
 export class OAuthEndpointError extends DomainError {}
 
 /** A parameter is missing, repeated, invalid, or the request is malformed. */
@@ -16,23 +13,13 @@ export class InvalidRequestError extends OAuthEndpointError {
   }
 }
 
-export class RepeatedParameterError extends InvalidRequestError {
-  constructor(name: string) {
-    super(`The parameter "${name}" is repeated.`);
-  }
-}
-
 export class MissingParameterError extends InvalidRequestError {
   constructor(name: string) {
     super(`The parameter "${name}" is required.`);
   }
 }
 
-/**
- * Client authentication failed: unknown client, wrong secret, or a malformed Authorization header.
- * Always 401 with the Basic challenge (HTTP requires a challenge with 401; it also names the scheme
- * the endpoint accepts).
- */
+/** Client authentication failed: 401, with the Basic challenge HTTP requires with a 401. */
 export class InvalidClientError extends OAuthEndpointError {
   constructor(message = 'Client authentication failed.') {
     super(401, 'invalid_client', message);
@@ -52,29 +39,10 @@ export class InvalidGrantError extends OAuthEndpointError {
   }
 }
 
-export class UnsupportedGrantTypeError extends OAuthEndpointError {
-  constructor(grantType: string) {
-    super(
-      400,
-      'unsupported_grant_type',
-      `The grant type "${grantType}" is not supported: use "authorization_code".`,
-    );
-  }
-}
-
-export class InvalidScopeError extends OAuthEndpointError {
-  constructor() {
-    super(400, 'invalid_scope', `The scope must be "${API_SCOPE}".`);
-  }
-}
-
 /** The one scope of the contract: the whole v1 API of the account. */
 export const API_SCOPE = 'api-v1';
 
-/**
- * The authorization endpoint cannot trust where to send the user (no or unknown client, a redirect
- * URI not registered for it): it shows an error page and never redirects (RFC 6749 §4.1.2.1).
- */
+/** Where to send the user is not trusted: an error page, never a redirect (RFC 6749 §4.1.2.1). */
 export class AuthorizationPageError extends DomainError {
   constructor(
     readonly title: string,
@@ -107,27 +75,5 @@ export class AuthorizationRedirectError extends DomainError {
     readonly state: string | undefined,
   ) {
     super(302, code, message);
-  }
-}
-
-/** A login or consent form that is not sent form-encoded: an error page. */
-export class FormNotUrlEncodedError extends InvalidAttributeError {
-  constructor() {
-    super('invalid_request', 'The form must be sent as application/x-www-form-urlencoded.');
-  }
-}
-
-/* Registering a client (the operator CLI). */
-
-/** `why` completes the sentence: `must be an absolute URL`. */
-export class InvalidRedirectUriError extends InvalidAttributeError {
-  constructor(uri: string, why: string) {
-    super('invalid_redirect_uri', `The redirect URI "${uri}" ${why}.`);
-  }
-}
-
-export class RedirectUriCountError extends InvalidAttributeError {
-  constructor(max: number) {
-    super('invalid_redirect_uri', `A client has 1 to ${max} redirect URIs.`);
   }
 }

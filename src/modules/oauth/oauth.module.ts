@@ -1,14 +1,12 @@
 import { Module } from '@nestjs/common';
+import { handlersOf } from '../../common/cqrs/handlers-of';
 import { PassportModule } from '@nestjs/passport';
 import { LimitsModule } from '../../common/limits/limits.module';
 import { AccountsModule } from '../accounts';
-import { DisconnectAccessTokenHandler } from './access-token.commands';
+import * as accessTokenCommands from './access-token.commands';
 import { AccessTokens } from './access-tokens';
 import { AccountPasswords } from './account-passwords';
-import {
-  ExchangeAuthorizationCodeHandler,
-  IssueAuthorizationCodeHandler,
-} from './authorization-code.commands';
+import * as authorizationCodeCommands from './authorization-code.commands';
 import { AuthorizationRequests } from './authorization-request';
 import { AuthorizeController } from './authorize.controller';
 import { BearerStrategy } from './bearer.strategy';
@@ -20,11 +18,7 @@ import { SignInAccountRepository } from './sign-in-account.repository';
 import { SignInSessions } from './sign-in-session';
 import { TokenController } from './token.controller';
 
-/**
- * OAuth 2.0 for partner apps (authorization code flow), at the host root beside /api/v1:
- * `/oauth2/authorize` (login and consent pages), `/oauth2/token`, `/oauth2/disconnect`, and the
- * Bearer strategy that the API's auth guard tries after Basic.
- */
+/** OAuth 2.0 for partner apps: `/oauth2/*`, and the Bearer strategy the guard tries after Basic. */
 @Module({
   imports: [OAuthGrantTables, PassportModule, AccountsModule, OAuthClientsModule, LimitsModule],
   controllers: [AuthorizeController, TokenController],
@@ -33,14 +27,12 @@ import { TokenController } from './token.controller';
     AccountPasswords,
     AuthorizationRequests,
     BearerStrategy,
-    DisconnectAccessTokenHandler,
-    ExchangeAuthorizationCodeHandler,
-    IssueAuthorizationCodeHandler,
     LoginThrottle,
     OAuthCodeRepository,
     OAuthTokenRepository,
     SignInAccountRepository,
     SignInSessions,
+    ...handlersOf(accessTokenCommands, authorizationCodeCommands),
   ],
 })
 export class OAuthModule {}

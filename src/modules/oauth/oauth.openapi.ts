@@ -9,131 +9,113 @@ import {
 } from '@nestjs/swagger';
 import { API_SCOPE } from './oauth.errors';
 
-/*
- * The OAuth 2.0 endpoints as a partner app uses them. Their errors are `{error, message}`
- * (RFC 6749 §5.2, without `status_code`): oauth-endpoint.filter.ts.
- */
+/* The OAuth 2.0 endpoints. Errors are `{error, message}` (RFC 6749 §5.2): OAuthEndpointFilter. */
+
+const json = (schema: SchemaObject) => ({ 'application/json': { schema } });
 
 const oauthError = (codes: string[], description: string) => ({
   description,
-  content: {
-    'application/json': {
-      schema: {
-        type: 'object',
-        additionalProperties: false,
-        required: ['error', 'message'],
-        properties: {
-          error: { type: 'string', enum: codes },
-          message: { type: 'string' },
-        },
-      },
+  content: json({
+    type: 'object',
+    additionalProperties: false,
+    required: ['error', 'message'],
+    properties: {
+      error: { type: 'string', enum: codes },
+      message: { type: 'string' },
     },
-  },
+  }),
 });
-
-const form = (properties: Record<string, SchemaObject>, required: string[]) =>
-  ApiBody({
-    required: true,
-    schema: { type: 'object', required, properties },
-  });
 
 const CLIENT_AUTH =
   'The app authenticates with HTTP Basic (client id and secret) or with `client_id` and ' +
   '`client_secret` in the form (one way only).';
 
-/** `POST /oauth2/token`. */
-export const ApiToken = () =>
+/** An endpoint the app calls with its credentials: a form in, JSON out, OAuth's errors. */
+const clientEndpoint = (spec: {
+  summary: string;
+  description: string;
+  form: Record<string, SchemaObject>;
+  required: string[];
+  ok: { description: string; schema: SchemaObject };
+  refused: { codes: string[]; description: string };
+}) =>
   applyDecorators(
     ApiOperation({
-      summary: 'Exchange an authorization code for an access token',
-      description: `RFC 6749 §4.1.3, with PKCE (RFC 7636) when the authorization asked for it. ${CLIENT_AUTH}`,
+      summary: spec.summary,
+      description: `${spec.description} ${CLIENT_AUTH}`,
       security: [{ oauthClient: [] }, {}],
     }),
     ApiConsumes('application/x-www-form-urlencoded'),
-    form(
-      {
-        grant_type: { type: 'string', enum: ['authorization_code'] },
-        code: { type: 'string', description: 'The code the redirect brought.' },
-        redirect_uri: { type: 'string', format: 'uri', description: 'As in the authorization.' },
-        code_verifier: {
-          type: 'string',
-          pattern: '^[A-Za-z0-9._~-]{43,128}$',
-          description: 'PKCE: required when the authorization sent a `code_challenge`.',
-        },
-        scope: { type: 'string', enum: [API_SCOPE] },
-        client_id: { type: 'string' },
-        client_secret: { type: 'string' },
-      },
-      ['grant_type', 'code', 'redirect_uri'],
-    ),
-    ApiResponse({
-      status: 200,
-      description: 'The access token; send it as `Authorization: Bearer <token>`.',
-      content: {
-        'application/json': {
-          schema: {
-            type: 'object',
-            additionalProperties: false,
-            required: ['access_token', 'token_type'],
-            properties: {
-              access_token: { type: 'string', example: 'f1c8…' },
-              token_type: { type: 'string', enum: ['Bearer'] },
-            },
-          },
+    ApiBody({
+      required: true,
+      schema: {
+        type: 'object',
+        required: spec.required,
+        properties: {
+          ...spec.form,
+          client_id: { type: 'string' },
+          client_secret: { type: 'string' },
         },
       },
     }),
-    ApiResponse({
-      status: 400,
-      ...oauthError(
-        ['invalid_request', 'invalid_grant', 'unsupported_grant_type', 'invalid_scope'],
-        'A malformed request, or a code that is invalid, expired, used or not this client’s.',
-      ),
-    }),
+    ApiResponse({ status: 200, description: spec.ok.description, content: json(spec.ok.schema) }),
+    ApiResponse({ status: 400, ...oauthError(spec.refused.codes, spec.refused.description) }),
     ApiResponse({
       status: 401,
       ...oauthError(['invalid_client'], 'Client authentication failed.'),
     }),
   );
 
-/** `POST /oauth2/disconnect`. */
-export const ApiDisconnect = () =>
-  applyDecorators(
-    ApiOperation({
-      summary: 'Disable an access token of this app',
-      description: `The account is disconnected from the app. ${CLIENT_AUTH}`,
-      security: [{ oauthClient: [] }, {}],
-    }),
-    ApiConsumes('application/x-www-form-urlencoded'),
-    form(
-      {
-        access_token: { type: 'string' },
-        client_id: { type: 'string' },
-        client_secret: { type: 'string' },
+export const ApiToken = () =>
+  clientEndpoint({
+    summary: 'Exchange an authorization code for an access token',
+    description: 'RFC 6749 §4.1.3, with PKCE (RFC 7636) when the authorization asked for it.',
+    form: {
+      grant_type: { type: 'string', enum: ['authorization_code'] },
+      code: { type: 'string', description: 'The code the redirect brought.' },
+      redirect_uri: { type: 'string', format: 'uri', description: 'As in the authorization.' },
+      code_verifier: {
+        type: 'string',
+        pattern: '^[A-Za-z0-9._~-]{43,128}$',
+        description: 'PKCE: required when the authorization sent a `code_challenge`.',
       },
-      ['access_token'],
-    ),
-    ApiResponse({
-      status: 200,
-      description: 'Done (also for a token already disabled).',
-      content: {
-        'application/json': {
-          schema: { type: 'object', additionalProperties: false, properties: {} },
+      scope: { type: 'string', enum: [API_SCOPE] },
+    },
+    required: ['grant_type', 'code', 'redirect_uri'],
+    ok: {
+      description: 'The access token; send it as `Authorization: Bearer <token>`.',
+      schema: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['access_token', 'token_type'],
+        properties: {
+          access_token: { type: 'string', example: 'f1c8…' },
+          token_type: { type: 'string', enum: ['Bearer'] },
         },
       },
-    }),
-    ApiResponse({
-      status: 400,
-      ...oauthError(
-        ['invalid_request', 'invalid_grant'],
-        'A malformed request, or a token not this app’s.',
-      ),
-    }),
-    ApiResponse({
-      status: 401,
-      ...oauthError(['invalid_client'], 'Client authentication failed.'),
-    }),
-  );
+    },
+    refused: {
+      codes: ['invalid_request', 'invalid_grant', 'unsupported_grant_type', 'invalid_scope'],
+      description:
+        'A malformed request, or a code that is invalid, expired, used or not this client’s.',
+    },
+  });
+
+export const ApiDisconnect = () =>
+  clientEndpoint({
+    summary: 'Disable an access token of this app',
+    description: 'The account is disconnected from the app.',
+    form: { access_token: { type: 'string' } },
+    required: ['access_token'],
+    ok: {
+      description: 'Done (also for a token already disabled).',
+      schema: { type: 'object', additionalProperties: false, properties: {} },
+    },
+    refused: {
+      codes: ['invalid_request', 'invalid_grant'],
+      description: 'A malformed request, or a token not this app’s.',
+    },
+  });
 
 const query = (
   name: string,
@@ -163,10 +145,7 @@ export const ApiAuthorize = () =>
     query(
       'code_challenge',
       'PKCE (RFC 7636): BASE64URL(SHA256(code_verifier)).',
-      {
-        type: 'string',
-        pattern: '^[A-Za-z0-9_-]{43}$',
-      },
+      { type: 'string', pattern: '^[A-Za-z0-9_-]{43}$' },
       false,
     ),
     query('code_challenge_method', 'PKCE: `S256`.', { type: 'string', enum: ['S256'] }, false),

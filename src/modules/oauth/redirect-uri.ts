@@ -1,17 +1,17 @@
-import { InvalidRedirectUriError } from './oauth.errors';
+import { InvalidAttributeError } from '../../common/errors/domain-error';
 
 const MAX_LENGTH = 2048;
 const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
 
+/** `why` completes the sentence: `must be an absolute URL`. */
 function refuse(uri: string, why: string): never {
-  throw new InvalidRedirectUriError(uri, why);
+  throw new InvalidAttributeError('invalid_redirect_uri', `The redirect URI "${uri}" ${why}.`);
 }
 
 /**
- * A redirect URI an operator registers: an absolute http(s) URL (WHATWG) without fragment, user
- * name or password, spaces or control characters, at most 2048 characters. It is stored exactly
- * as given and the authorization and token requests must send exactly the same string (RFC 6749
- * §3.1.2, OAuth 2.0 Security BCP §4.1: no prefix or pattern matching).
+ * A redirect URI an operator registers: an absolute http(s) URL without fragment, credentials,
+ * spaces or control characters, at most 2048 characters. Stored as given: requests must send the
+ * same string (RFC 6749 §3.1.2, Security BCP §4.1: no prefix or pattern matching).
  */
 export function assertRedirectUri(uri: string): string {
   if (uri.length === 0 || uri.length > MAX_LENGTH)

@@ -14,13 +14,13 @@ export const SESSION_TTL_MS = HOUR;
 const SEALED_FOR = 'oauth-session';
 
 /**
- * The browser's session on the authorization pages, entirely in one cookie, sealed (AES-256-GCM
- * under APP_SECRET: the browser can neither read nor forge it), HttpOnly, SameSite=Lax, Path=/oauth2,
+ * The browser's session on the authorization pages, all in one cookie sealed with AES-256-GCM under
+ * APP_SECRET (the browser can neither read nor forge it), HttpOnly, SameSite=Lax, Path=/oauth2,
  * Secure when PUBLIC_URL is https. No server-side state: any API pod reads it.
  *
- * Every session, signed in or not, carries the CSRF token of its forms (a synchronizer token: a
- * form's hidden `csrf` must equal the sealed one). A session exists before sign-in too, so that the
- * login form is protected (login CSRF); signing in issues a new session and token (no fixation).
+ * Every session carries its forms' CSRF token (a form's hidden `csrf` must equal the sealed one),
+ * even before sign-in, so that the login form is protected too; signing in issues a new session
+ * and token (no fixation).
  */
 export interface SignInSession {
   csrf: string;
@@ -80,11 +80,13 @@ export class SignInSessions {
 
   /** The Set-Cookie value that stores the session. */
   cookie(session: SignInSession): string {
-    return serialize(
-      SESSION_COOKIE,
-      this.secrets.encrypt(JSON.stringify(session), SEALED_FOR),
-      this.attributes(Math.ceil((session.expiresAt - Date.now()) / 1000)),
-    );
+    return serialize(SESSION_COOKIE, this.secrets.encrypt(JSON.stringify(session), SEALED_FOR), {
+      path: SESSION_PATH,
+      httpOnly: true,
+      sameSite: 'lax',
+      secure: this.secure,
+      maxAge: Math.ceil((session.expiresAt - Date.now()) / 1000),
+    });
   }
 
   private create(accountId: number | null, stamp: string | null): SignInSession {
@@ -93,15 +95,5 @@ export class SignInSessions {
 
   private stampOf(account: Account): string {
     return this.secrets.hash(account.passwordHash ?? '').slice(0, 32);
-  }
-
-  private attributes(maxAge: number) {
-    return {
-      path: SESSION_PATH,
-      httpOnly: true,
-      sameSite: 'lax' as const,
-      secure: this.secure,
-      maxAge,
-    };
   }
 }

@@ -6,23 +6,15 @@ import { Public } from '../../common/http/public.decorator';
 import { DisconnectAccessTokenCommand } from './access-token.commands';
 import { ExchangeAuthorizationCodeCommand } from './authorization-code.commands';
 import { param, requiredParam } from './client-authentication';
-import { OAuthEndpointFilter } from './oauth-endpoint.filter';
+import { OAuthEndpointFilter, sendJson } from './oauth-endpoint.filter';
 import { ApiDisconnect, ApiToken } from './oauth.openapi';
-import { InvalidRequestError, UnsupportedGrantTypeError } from './oauth.errors';
+import { InvalidRequestError, OAuthEndpointError } from './oauth.errors';
 
 /** The form of the request, or invalid_request (RFC 6749 §3.2: form-encoded, POST). */
 function formOf(request: FastifyRequest): URLSearchParams {
   if (!(request.body instanceof URLSearchParams))
     throw new InvalidRequestError('The request body must be application/x-www-form-urlencoded.');
   return request.body;
-}
-
-function sendJson(reply: FastifyReply, body: object): void {
-  void reply
-    .code(200)
-    .headers({ 'cache-control': 'no-store', pragma: 'no-cache' })
-    .type('application/json; charset=utf-8')
-    .send(body);
 }
 
 /** `POST /oauth2/token` and `POST /oauth2/disconnect`: the app's side of OAuth 2.0. */
@@ -33,10 +25,7 @@ function sendJson(reply: FastifyReply, body: object): void {
 export class TokenController {
   constructor(private readonly commands: CommandBus) {}
 
-  /**
-   * Exchanges an authorization code for an access token (RFC 6749 §4.1.3). The checks run in the
-   * order a client can fix them: the request's shape, the grant type, the client, the code.
-   */
+  /** RFC 6749 §4.1.3. Checked in the order a client can fix: shape, grant type, client, code. */
   @Post('token')
   @HttpCode(200)
   @ApiToken()
@@ -45,11 +34,16 @@ export class TokenController {
     for (const name of ['grant_type', 'code', 'redirect_uri', 'code_verifier', 'scope'])
       param(form, name); // refuses a repeated parameter before anything else
     const grantType = requiredParam(form, 'grant_type');
-    if (grantType !== 'authorization_code') throw new UnsupportedGrantTypeError(grantType);
+    if (grantType !== 'authorization_code')
+      throw new OAuthEndpointError(
+        400,
+        'unsupported_grant_type',
+        `The grant type "${grantType}" is not supported: use "authorization_code".`,
+      );
     const accessToken = await this.commands.execute(
       new ExchangeAuthorizationCodeCommand(request.headers.authorization, form),
     );
-    sendJson(reply, { access_token: accessToken, token_type: 'Bearer' });
+    sendJson(reply, 200, { access_token: accessToken, token_type: 'Bearer' });
   }
 
   /** Disables an access token of this client (the contract's disconnect; RFC 7009 in spirit). */
@@ -62,6 +56,6 @@ export class TokenController {
     await this.commands.execute(
       new DisconnectAccessTokenCommand(request.headers.authorization, form),
     );
-    sendJson(reply, {});
+    sendJson(reply, 200, {});
   }
 }

@@ -1,6 +1,7 @@
 import type { AppointmentView } from '../appointments';
-import { Carry, Layout, Notice } from './layout';
-import { clockOf, dayOf, momentIn, monthOf, priceOf, shiftMonth } from './formats';
+import { dateFieldset, escaped, timeFieldset, timesSection } from './choice-lists';
+import { Layout, Notice, carried, errorNotice, pageHtml } from './layout';
+import { momentIn, monthOf, priceOf, shiftMonth } from './formats';
 import type { PageError } from './page-errors';
 
 export interface ConfirmationPageProps {
@@ -31,7 +32,6 @@ export function ConfirmationPage(props: ConfirmationPageProps) {
   const paid = priceOf(view.priceSold, props.currency);
   return (
     <Layout title={title}>
-      <h1>{title}</h1>
       {props.done && <Notice kind="info">{DONE[props.done]}</Notice>}
       {formError && <Notice kind="error">{formError.message}</Notice>}
       <dl class="facts">
@@ -134,79 +134,33 @@ export interface ReschedulePageProps {
   errors: PageError[];
 }
 
-/** A new time for the appointment, from the same availability (its own slot counted free). */
-export function ReschedulePage(props: ReschedulePageProps) {
-  const title = `Reschedule your ${props.view.type}`;
+/** A new time for the appointment as HTML, from the same availability (its own slot counted free). */
+export function reschedulePage(props: ReschedulePageProps): string {
+  const { path, zone, month, dates } = props;
   const error = props.errors[0];
+  const times = props.times ?? [];
   const monthLink = (by: number) =>
-    `${props.path}/reschedule?${new URLSearchParams({ month: shiftMonth(props.month, by), timezone: props.zone }).toString()}`;
-  return (
-    <Layout title={title}>
-      <h1>{title}</h1>
-      <p>
-        Now: {momentIn(props.view.datetime, props.zone)}. <a href={props.path}>Keep this time</a>
-      </p>
-      {error && <Notice kind="error">{error.message}</Notice>}
-      <form method="get" action={`${props.path}/reschedule`} id="date-form">
-        <input type="hidden" name="month" value={props.month} />
-        <input type="hidden" name="timezone" value={props.zone} />
-        <fieldset>
-          <legend>Choose a new date in {monthOf(props.month)}</legend>
-          <p class="months">
-            <a href={monthLink(-1)}>Previous month</a> <a href={monthLink(1)}>Next month</a>
-          </p>
-          {props.dates.length === 0 && <p>No dates are available in {monthOf(props.month)}.</p>}
-          <div class="dates">
-            {props.dates.map((date) => (
-              <div class="choice">
-                <input
-                  type="radio"
-                  id={`date-${date}`}
-                  name="date"
-                  value={date}
-                  checked={date === props.date}
-                />
-                <label for={`date-${date}`}>{dayOf(date)}</label>
-              </div>
-            ))}
-          </div>
-        </fieldset>
-        <button type="submit">Show available times</button>
-      </form>
-      {props.date && (
-        <section id="times" aria-live="polite" aria-labelledby="times-heading">
-          <h2 id="times-heading">
-            Available times on {dayOf(props.date)} ({props.zone})
-          </h2>
-          {(props.times ?? []).length === 0 ? (
-            <p>No times are available on this date.</p>
-          ) : (
-            <form method="post" action={`${props.path}/reschedule`}>
-              <input type="hidden" name="csrf" value={props.csrf} />
-              <Carry pairs={[['timezone', props.zone]]} />
-              <fieldset>
-                <legend>Choose a new time</legend>
-                <div class="times">
-                  {(props.times ?? []).map((time, i) => (
-                    <div class="choice">
-                      <input
-                        type="radio"
-                        id={`time-${i}`}
-                        name="datetime"
-                        value={time}
-                        required
-                        checked={i === 0}
-                      />
-                      <label for={`time-${i}`}>{clockOf(time)}</label>
-                    </div>
-                  ))}
-                </div>
-              </fieldset>
-              <button type="submit">Move my appointment</button>
-            </form>
-          )}
-        </section>
-      )}
-    </Layout>
-  );
+    `${path}/reschedule?${new URLSearchParams({ month: shiftMonth(month, by), timezone: zone }).toString()}`;
+  let html = `<p>Now: ${escaped(momentIn(props.view.datetime, zone))}. <a href="${escaped(path)}">Keep this time</a></p>`;
+  if (error) html += errorNotice(error.message);
+  html += `<form method="get" action="${escaped(path)}/reschedule" id="date-form">`;
+  html += carried([
+    ['month', month],
+    ['timezone', zone],
+  ]);
+  const none = dates.length === 0 ? `<p>No dates are available in ${monthOf(month)}.</p>` : '';
+  html += `${dateFieldset('Choose a new date in', month, monthLink, dates, props.date, none)}</form>`;
+  if (props.date) {
+    let body = '<p>No times are available on this date.</p>';
+    if (times.length > 0) {
+      body = `<form method="post" action="${escaped(path)}/reschedule">`;
+      body += carried([
+        ['csrf', props.csrf],
+        ['timezone', zone],
+      ]);
+      body += `${timeFieldset('Choose a new time', times)}<button type="submit">Move my appointment</button></form>`;
+    }
+    html += timesSection(props.date, zone, body);
+  }
+  return pageHtml(`Reschedule your ${props.view.type}`, html);
 }

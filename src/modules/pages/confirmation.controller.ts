@@ -28,7 +28,7 @@ import {
   googleCalendarLink,
   outlookCalendarLink,
 } from './calendar-file';
-import { ConfirmationPage, ReschedulePage } from './confirmation-page';
+import { ConfirmationPage, reschedulePage } from './confirmation-page';
 import { KeptConfirmations } from './kept-confirmations';
 import { html } from './layout';
 import { type PageError, isShownOnPage, pageErrorOf } from './page-errors';
@@ -38,7 +38,7 @@ import { PagesFilter } from './pages.filter';
 
 const BAD_LINK =
   'This link is not valid. Please use the link in your confirmation e-mail or text message.';
-const DONE = new Set(['booked', 'rescheduled', 'canceled']);
+const DONE = new Set<unknown>(['booked', 'rescheduled', 'canceled']);
 
 /** An appointment's page, opened by its token: the row, its account and its view. */
 interface Opened {
@@ -87,14 +87,7 @@ export class ConfirmationController {
   async show(@Req() req: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
     const opened = await this.open(req);
     const done = (req.query as Record<string, unknown>).done;
-    this.page(
-      req,
-      reply,
-      opened,
-      200,
-      [],
-      typeof done === 'string' && DONE.has(done) ? done : undefined,
-    );
+    this.page(req, reply, opened, 200, [], DONE.has(done) ? (done as string) : undefined);
   }
 
   @Post(':token/cancel')
@@ -126,8 +119,7 @@ export class ConfirmationController {
     const opened = await this.open(req);
     if (!opened.view.canClientReschedule)
       return sendRedirect(reply, opened.path, this.frame(opened));
-    const query = req.query as Record<string, unknown>;
-    await this.reschedulePage(req, reply, opened, query, 200, []);
+    await this.reschedulePage(req, reply, opened, req.query as Record<string, unknown>, 200, []);
   }
 
   @Post(':token/reschedule')
@@ -318,7 +310,7 @@ export class ConfirmationController {
       errors = [...errors, { place: 'form', message: e.message }];
     }
     const { nonce, cookie } = this.csrf.nonceOf(req);
-    const page = ReschedulePage({
+    const page = reschedulePage({
       view: v,
       path: opened.path,
       csrf: this.csrf.token(nonce, scopeOf(opened)),
@@ -329,7 +321,7 @@ export class ConfirmationController {
       times,
       errors,
     });
-    sendPage(reply, status, html(page), { cookie, ...this.frame(opened) });
+    sendPage(reply, status, page, { cookie, ...this.frame(opened) });
   }
 }
 

@@ -1,5 +1,7 @@
 import { DateTime } from 'luxon';
-import { clockOf, dayOf, momentIn } from './formats';
+import { Fragment, h } from 'preact';
+import { render } from 'preact-render-to-string';
+import { clockOf, dayOf, momentIn, monthOf, shiftMonth, zoneOptions } from './formats';
 
 describe('clockOf: a listed time’s wall clock, as luxon writes it', () => {
   it.each(['-0400', '+0000', '+0530', '-1000'])(
@@ -69,4 +71,32 @@ describe('momentIn: an instant in a zone, as luxon writes it', () => {
       'Monday, January 7, 2030 at 12:00pm (EST)',
     );
   });
+});
+
+describe('monthOf and shiftMonth: a month as luxon writes it and counts from it', () => {
+  it('matches luxon’s “LLLL yyyy” and its month before and after, for every month of 1900–2999', () => {
+    for (let index = 1900 * 12; index < 3000 * 12; index++) {
+      const month = `${Math.floor(index / 12)}-${String((index % 12) + 1).padStart(2, '0')}`;
+      const first = DateTime.fromISO(`${month}-01`, { zone: 'UTC' });
+      expect([month, monthOf(month), shiftMonth(month, -1), shiftMonth(month, 1)]).toEqual([
+        month,
+        first.toFormat('LLLL yyyy'),
+        first.minus({ months: 1 }).toFormat('yyyy-MM'),
+        first.plus({ months: 1 }).toFormat('yyyy-MM'),
+      ]);
+    }
+  });
+});
+
+describe('zoneOptions: the zone picker’s options as preact writes them', () => {
+  const zones = ['UTC', ...Intl.supportedValuesOf('timeZone')];
+
+  it.each(['UTC', 'America/New_York', 'Pacific/Wallis', 'US/Eastern', 'Not<a "zone" & more'])(
+    'selects %s (first, when the list does not have it under that name)',
+    (zone) => {
+      const listed = zones.includes(zone) ? zones : [zone, ...zones];
+      const options = listed.map((z) => h('option', { selected: z === zone }, z));
+      expect(zoneOptions(zone)).toBe(render(h(Fragment, null, options)));
+    },
+  );
 });

@@ -1,5 +1,6 @@
 import type { ComponentChildren } from 'preact';
 import { render } from 'preact-render-to-string';
+import { escaped } from './choice-lists';
 
 /** Where the pages' one stylesheet and one script are served (same origin: CSP `'self'`). */
 export const ASSETS = '/pages';
@@ -16,7 +17,10 @@ export function Layout(props: { title: string; children: ComponentChildren }) {
         <script src={`${ASSETS}/pages.js`} defer />
       </head>
       <body>
-        <main id="main">{props.children}</main>
+        <main id="main">
+          <h1>{props.title}</h1>
+          {props.children}
+        </main>
       </body>
     </html>
   );
@@ -26,6 +30,31 @@ export function Layout(props: { title: string; children: ComponentChildren }) {
 export function html(page: preact.VNode): string {
   return `<!doctype html>\n${render(page)}`;
 }
+
+/** The layout as preact writes it, cut where the title (twice) and the body go: written once. */
+const SHELL = html(<Layout title="{title}">{'{body}'}</Layout>).split(/\{title\}|\{body\}/);
+
+/** A page of a body already written as HTML: what `html(<Layout>)` writes around it. */
+export function pageHtml(title: string, body: string): string {
+  const t = escaped(title);
+  return SHELL[0] + t + SHELL[1] + t + SHELL[2] + body + SHELL[3];
+}
+
+/** Hidden inputs as HTML: what `<Carry>` writes. */
+export function carried(pairs: [string, string][]): string {
+  let html = '';
+  for (const [name, value] of pairs)
+    html += `<input type="hidden" name="${escaped(name)}" value="${escaped(value)}"/>`;
+  return html;
+}
+
+/** An error notice of a text as HTML: what `<Notice kind="error">` writes. */
+export const errorNotice = (text: string) =>
+  `<p class="notice error" role="alert">${escaped(text)}</p>`;
+
+/** A page of an error notice alone, as HTML. */
+export const messagePage = (title: string, message: string) =>
+  pageHtml(title, errorNotice(message));
 
 /** Hidden inputs that carry the earlier steps' choices. */
 export function Carry(props: { pairs: [string, string][] }) {
@@ -52,19 +81,5 @@ export function Notice(props: {
     >
       {props.children}
     </p>
-  );
-}
-
-export function MessagePage(props: { title: string; message: string; link?: [string, string] }) {
-  return (
-    <Layout title={props.title}>
-      <h1>{props.title}</h1>
-      <Notice kind="error">{props.message}</Notice>
-      {props.link && (
-        <p>
-          <a href={props.link[0]}>{props.link[1]}</a>
-        </p>
-      )}
-    </Layout>
   );
 }

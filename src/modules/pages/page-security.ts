@@ -15,36 +15,35 @@ import { BoundedMap } from '../../common/cache/bounded-map';
 const CSRF_COOKIE = 'pages_csrf';
 const NONCE = /^[A-Za-z0-9_-]{22}$/;
 
-/**
- * The policy of every client page: its own stylesheet and script only (no inline code, no third
- * party: `default-src 'none'`), forms posted only here, framed only by the sites the account lists
- * (`frame-ancestors`, none by default), never indexed, never cached, never sent on as a referrer
- * (the confirmation page's URL is its key).
- */
-export function pageHeaders(frameAncestors: readonly string[] = []): Record<string, string> {
-  const ancestors = frameAncestors.length > 0 ? frameAncestors.join(' ') : "'none'";
-  return {
-    'content-security-policy': [
-      "default-src 'none'",
-      "script-src 'self'",
-      "style-src 'self'",
-      "img-src 'self'",
-      "connect-src 'self'",
-      "form-action 'self'",
-      "base-uri 'none'",
-      `frame-ancestors ${ancestors}`,
-    ].join('; '),
-    'x-robots-tag': 'noindex, nofollow',
-    'referrer-policy': 'no-referrer',
-    'cache-control': 'no-store',
-    'x-content-type-options': 'nosniff',
-  };
-}
+const policy = (frameAncestors: string) =>
+  [
+    "default-src 'none'",
+    "script-src 'self'",
+    "style-src 'self'",
+    "img-src 'self'",
+    "connect-src 'self'",
+    "form-action 'self'",
+    "base-uri 'none'",
+    `frame-ancestors ${frameAncestors}`,
+  ].join('; ');
 
+/**
+ * The headers of every client page, written once: its own stylesheet and script only (no inline
+ * code, no third party), forms posted only here, framed by no site, never indexed, never cached,
+ * never sent on as a referrer (the confirmation page's URL is its key).
+ */
+const PAGE_HEADERS: Readonly<Record<string, string>> = {
+  'content-security-policy': policy("'none'"),
+  'x-robots-tag': 'noindex, nofollow',
+  'referrer-policy': 'no-referrer',
+  'cache-control': 'no-store',
+  'x-content-type-options': 'nosniff',
+};
+
+/** How a page is sent: the sites the account lets frame it, the CSRF cookie to set. */
 export interface PageOptions {
   frameAncestors?: readonly string[];
   cookie?: string;
-  headers?: Record<string, string>;
 }
 
 /** A page: its HTML with the pages' headers (framing as the account allows it). */
@@ -64,11 +63,14 @@ export function sendRedirect(reply: FastifyReply, location: string, options: Pag
   void reply.code(303).header('location', location).send();
 }
 
-function applyHeaders(reply: FastifyReply, options: PageOptions): void {
-  void reply.headers({ ...pageHeaders(options.frameAncestors), ...options.headers });
-  // The API's `X-Frame-Options: DENY` would forbid what frame-ancestors allows.
-  if (options.frameAncestors?.length) reply.removeHeader('x-frame-options');
-  if (options.cookie) void reply.header('set-cookie', options.cookie);
+function applyHeaders(reply: FastifyReply, { frameAncestors = [], cookie }: PageOptions): void {
+  void reply.headers(PAGE_HEADERS);
+  if (frameAncestors.length > 0) {
+    void reply.header('content-security-policy', policy(frameAncestors.join(' ')));
+    // The API's `X-Frame-Options: DENY` would forbid what frame-ancestors allows.
+    reply.removeHeader('x-frame-options');
+  }
+  if (cookie) void reply.header('set-cookie', cookie);
 }
 
 /**

@@ -2,8 +2,9 @@ import { type ArgumentsHost, Catch, type ExceptionFilter, Inject } from '@nestjs
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import { DomainError } from '../../common/errors/domain-error';
+import { logFailure } from '../../common/errors/api-exception.filter';
 import { ROOT_LOGGER } from '../../common/logging/logging.module';
-import { MessagePage, html } from './layout';
+import { messagePage } from './layout';
 import { sendPage } from './page-security';
 
 /** Errors of the client pages: a page a person can read, never the API's JSON nor a stack. */
@@ -18,25 +19,10 @@ export class PagesFilter implements ExceptionFilter {
     if (reply.sent) return;
     if (exception instanceof DomainError && exception.status < 500) {
       const title = exception.status === 404 ? 'Page not found' : 'Request refused';
-      return sendPage(
-        reply,
-        exception.status,
-        html(MessagePage({ title, message: exception.message })),
-      );
+      return sendPage(reply, exception.status, messagePage(title, exception.message));
     }
-    this.logger.error(
-      { err: exception, reqId: request.id, method: request.method, url: request.url },
-      'request failed',
-    );
-    sendPage(
-      reply,
-      500,
-      html(
-        MessagePage({
-          title: 'Something went wrong',
-          message: 'The service could not complete your request. Please try again in a moment.',
-        }),
-      ),
-    );
+    logFailure(this.logger, exception, request);
+    const sorry = 'The service could not complete your request. Please try again in a moment.';
+    sendPage(reply, 500, messagePage('Something went wrong', sorry));
   }
 }

@@ -8,15 +8,20 @@ export interface Params {
   names(): string[];
 }
 
-const texts = (value: unknown): string[] =>
-  (Array.isArray(value) ? value : [value]).filter((v): v is string => typeof v === 'string');
+const isText = (value: unknown): value is string => typeof value === 'string';
+const texts = (value: unknown): string[] => (Array.isArray(value) ? value : [value]).filter(isText);
 
 /** The query as qs parsed it: `a=1&a=2` and `a[]=1&a[]=2` both give a list. */
 export function queryParams(query: unknown): Params {
   const q = (typeof query === 'object' && query !== null ? query : {}) as Record<string, unknown>;
   const all = (name: string) => [...texts(q[name]), ...texts(q[`${name}[]`])];
+  const first = (value: unknown) => (Array.isArray(value) ? value.find(isText) : value);
   return {
-    get: (name) => all(name)[0],
+    // Most names are absent, and a name is given once: no list made.
+    get: (name) => {
+      const value = first(q[name]);
+      return isText(value) ? value : all(name)[0];
+    },
     getAll: all,
     names: () => Object.keys(q),
   };

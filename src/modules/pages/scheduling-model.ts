@@ -2,8 +2,14 @@ import { Injectable } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { DateTime } from 'luxon';
 import { DomainError, NotFoundError } from '../../common/errors/domain-error';
+import { formatCents } from '../../common/money/money';
 import { type Account, AccountDirectory } from '../accounts';
-import { AvailableDatesQuery, AvailableTimesQuery } from '../availability';
+import {
+  AvailableDatesQuery,
+  AvailableDatesWithTimesQuery,
+  AvailableTimesQuery,
+  type DatesWithTimes,
+} from '../availability';
 import {
   type AddonView,
   type AppointmentTypeView,
@@ -14,14 +20,22 @@ import {
   ListCalendarsQuery,
 } from '../catalog';
 import { type FormView, ListFormsQuery } from '../forms';
+import { isShownOnPage } from './page-errors';
 import type { Choices } from './scheduling-choices';
+
+/** What the page reads of the chosen type. */
+export type ChosenType = Pick<
+  AppointmentTypeView,
+  'id' | 'name' | 'duration' | 'price' | 'calendarIDs' | 'addonIDs' | 'formIDs'
+>;
 
 /** Everything the scheduling page shows at the step the choices have reached. */
 export interface SchedulingModel {
   account: Account;
   /** The types to choose from (none once one is chosen). */
   types: AppointmentTypeView[];
-  type?: AppointmentTypeView;
+  type?: ChosenType;
+  /** The type's calendars, read when the client may choose one or the zone is theirs. */
   calendars: CalendarView[];
   addons: AddonView[];
   /** The zone dates and times are shown in. */
@@ -38,6 +52,18 @@ export interface SchedulingModel {
   /** What availability refused (a date out of range, …), shown by the date list. */
   problem?: string;
 }
+
+const modelOf = (account: Account, zone: string, month: string): SchedulingModel => ({
+  account,
+  types: [],
+  calendars: [],
+  addons: [],
+  zone,
+  month,
+  dates: [],
+  forms: [],
+  asksSmsOptIn: false,
+});
 
 /** The scheduling page's data: the same services and queries the API's routes use. */
 @Injectable()
@@ -59,46 +85,32 @@ export class SchedulingModels {
     options: { timesOnly?: boolean; now?: number } = {},
   ): Promise<SchedulingModel> {
     const now = options.now ?? Date.now();
-    const [allTypes, allCalendars] = await Promise.all([
-      this.queries.execute(new ListAppointmentTypesQuery(account.id)),
-      this.queries.execute(new ListCalendarsQuery(account.id)),
-    ]);
+    const step = options.timesOnly ? undefined : await this.dateStep(account, choices, now);
+    if (step) return step;
+    const allTypes = await this.queries.execute(new ListAppointmentTypesQuery(account.id));
     const live = allTypes.filter((t) => t.active && t.calendarIDs.length > 0);
     // Private types only through a link that names them.
     const named = live.filter((t) => choices.typeIds.includes(t.id));
-    const offered = choices.typeIds.length > 0 ? named : live.filter((t) => !t.private);
     const type = choices.typeIds.length === 1 ? named[0] : undefined;
-    const base: SchedulingModel = {
-      account,
-      types: type ? [] : offered,
-      type,
-      calendars: [],
-      addons: [],
-      zone: choices.timezone ?? account.timezone,
-      month: choices.month ?? '',
-      dates: [],
-      forms: [],
-      asksSmsOptIn: false,
-    };
-    if (!type) return base;
-    const calendars = allCalendars.filter((c) => type.calendarIDs.includes(c.id));
-    const calendar = calendars.find((c) => c.id === choices.calendarId);
-    const zone = choices.timezone ?? calendar?.timezone ?? calendars[0]?.timezone ?? base.zone;
-    const month =
+    const model = modelOf(account, choices.timezone ?? account.timezone, choices.month ?? '');
+    if (!type) {
+      model.types = choices.typeIds.length > 0 ? named : live.filter((t) => !t.private);
+      return model;
+    }
+    model.type = type;
+    await this.readLinks(model, choices);
+    const calendarID = type.calendarIDs.find((id) => id === choices.calendarId);
+    const calendar = model.calendars.find((c) => c.id === calendarID) ?? model.calendars[0];
+    model.zone = choices.timezone ?? calendar?.timezone ?? model.zone;
+    model.month =
       choices.month ??
-      (choices.date ?? DateTime.fromMillis(now, { zone }).toISODate()!).slice(0, 7);
-    const addons = type.addonIDs.length
-      ? (await this.queries.execute(new ListAddonsQuery(account.id))).filter(
-          (a) => type.addonIDs.includes(a.id) && !a.private,
-        )
-      : [];
+      (choices.date ?? DateTime.fromMillis(now, { zone: model.zone }).toISODate()!).slice(0, 7);
     const query = {
       appointmentTypeID: type.id,
-      calendarID: calendar?.id,
-      timezone: zone,
-      addonIDs: choices.addonIds.filter((id) => addons.some((a) => a.id === id)),
+      calendarID,
+      timezone: model.zone,
+      addonIDs: choices.addonIds.filter((id) => model.addons.some((a) => a.id === id)),
     };
-    const model: SchedulingModel = { ...base, calendars, addons, zone, month };
     try {
       if (choices.datetime) {
         const [forms, details] = await Promise.all([
@@ -109,11 +121,19 @@ export class SchedulingModels {
         model.asksSmsOptIn = details.requireSmsOptIn;
         return model;
       }
+      const month = { ...query, month: model.month };
+      if (choices.date && !options.timesOnly) {
+        // The month's dates and the chosen day's times from one read of the data.
+        const { dates, times } = await this.queries.execute(
+          new AvailableDatesWithTimesQuery(account, { ...month, date: choices.date }, now),
+        );
+        model.dates = dates.map((d) => d.date);
+        model.times = times.map((t) => t.time);
+        return model;
+      }
       const [dates, times] = await Promise.all([
         // The script asks for the time list alone: it has the dates already.
-        options.timesOnly
-          ? []
-          : this.queries.execute(new AvailableDatesQuery(account, { ...query, month }, now)),
+        options.timesOnly ? [] : this.queries.execute(new AvailableDatesQuery(account, month, now)),
         choices.date
           ? this.queries.execute(
               new AvailableTimesQuery(account, { ...query, date: choices.date }, now),
@@ -123,10 +143,72 @@ export class SchedulingModels {
       model.dates = dates.map((d) => d.date);
       model.times = times?.map((t) => t.time);
     } catch (e) {
-      if (!(e instanceof DomainError) || e.status >= 500) throw e;
+      if (!isShownOnPage(e)) throw e;
       model.problem = e.message;
     }
     return model;
+  }
+
+  /**
+   * The date step of a type named alone, with a date, in a zone the client chose (the page the
+   * script loads, and its link): the type, its calendars and addons come with the month's dates
+   * and the day's times in one read (AvailableDatesWithTimesQuery), where `build` reads the
+   * account's types first. Undefined for another step, a type the page does not offer as it is
+   * named (deleted, inactive, without a calendar, another account's), or what availability refuses:
+   * `build` then reads the step as it always does, and says what the page says of it.
+   */
+  private async dateStep(
+    account: Account,
+    choices: Choices,
+    now: number,
+  ): Promise<SchedulingModel | undefined> {
+    const { typeIds, timezone, date } = choices;
+    if (typeIds.length !== 1 || !timezone || !date || choices.datetime) return undefined;
+    // A calendar or addons chosen are checked against the type's first (see build).
+    if (choices.calendarId !== undefined || choices.addonIds.length > 0) return undefined;
+    const month = choices.month ?? date.slice(0, 7);
+    const request = { appointmentTypeID: typeIds[0], timezone, addonIDs: [], month, date };
+    let read: DatesWithTimes;
+    try {
+      read = await this.queries.execute(new AvailableDatesWithTimesQuery(account, request, now));
+    } catch (e) {
+      // What availability refuses (an unknown type, a date it does not take): `build` says it.
+      if (e instanceof DomainError) return undefined;
+      throw e;
+    }
+    if (!read.type.active || read.calendarIds.length === 0) return undefined;
+    const model = modelOf(account, timezone, month);
+    model.type = {
+      id: read.type.id,
+      name: read.type.name,
+      duration: read.type.duration,
+      price: formatCents(read.type.priceCents),
+      calendarIDs: read.calendarIds,
+      addonIDs: read.addonIds,
+      // Read with the details step's forms (build).
+      formIDs: [],
+    };
+    await this.readLinks(model, choices);
+    model.dates = read.dates.map((d) => d.date);
+    model.times = read.times.map((t) => t.time);
+    return model;
+  }
+
+  /**
+   * The chosen type's calendars and addons the page shows. Its calendars' names are shown only when
+   * there are several; their zones serve only when the client has chosen none. Otherwise they are
+   * not read: most pages are neither.
+   */
+  private async readLinks(model: SchedulingModel, choices: Choices): Promise<void> {
+    const type = model.type!;
+    if (type.calendarIDs.length > 1 || !choices.timezone)
+      model.calendars = (
+        await this.queries.execute(new ListCalendarsQuery(model.account.id))
+      ).filter((c) => type.calendarIDs.includes(c.id));
+    if (type.addonIDs.length)
+      model.addons = (await this.queries.execute(new ListAddonsQuery(model.account.id))).filter(
+        (a) => type.addonIDs.includes(a.id) && !a.private,
+      );
   }
 
   /**
@@ -134,33 +216,22 @@ export class SchedulingModels {
    * `GET /availability/times` and nothing else read. Without a zone, the whole model's.
    */
   async timeList(account: Account, choices: Choices): Promise<SchedulingModel> {
-    const [typeId] = choices.typeIds;
-    if (!choices.timezone || !choices.date)
-      return this.build(account, choices, { timesOnly: true });
-    const model: SchedulingModel = {
-      account,
-      types: [],
-      calendars: [],
-      addons: [],
-      zone: choices.timezone,
-      month: choices.date.slice(0, 7),
-      dates: [],
-      forms: [],
-      asksSmsOptIn: false,
+    const { timezone, date } = choices;
+    if (!timezone || !date) return this.build(account, choices, { timesOnly: true });
+    const model = modelOf(account, timezone, date.slice(0, 7));
+    const request = {
+      appointmentTypeID: choices.typeIds[0],
+      calendarID: choices.calendarId,
+      timezone,
+      addonIDs: choices.addonIds,
+      date,
     };
     try {
-      const times = await this.queries.execute(
-        new AvailableTimesQuery(account, {
-          appointmentTypeID: typeId,
-          calendarID: choices.calendarId,
-          timezone: choices.timezone,
-          addonIDs: choices.addonIds,
-          date: choices.date,
-        }),
+      model.times = (await this.queries.execute(new AvailableTimesQuery(account, request))).map(
+        (t) => t.time,
       );
-      model.times = times.map((t) => t.time);
     } catch (e) {
-      if (!(e instanceof DomainError) || e.status >= 500) throw e;
+      if (!isShownOnPage(e)) throw e;
       model.times = [];
       model.problem = e.message;
     }

@@ -9,7 +9,6 @@ import { AppConfig } from '../../config/app-config';
 import type { Account } from '../accounts';
 import { BookAppointmentCommand, BookAppointmentRequest, confirmationToken } from '../appointments';
 import { CreateSlotHoldCommand } from '../holds';
-import { html } from './layout';
 import { PagesFilter } from './pages.filter';
 import { type PageError, isShownOnPage, pageErrorOf } from './page-errors';
 import { FORM_EXPIRED, formOf, pathId } from './page-requests';
@@ -23,8 +22,7 @@ import {
   readChoices,
 } from './scheduling-choices';
 import { SchedulingModels } from './scheduling-model';
-import { SchedulingPage, TimeList } from './scheduling-page';
-import { render } from 'preact-render-to-string';
+import { schedulingPage, timeList } from './scheduling-page';
 
 const NO_PAGE = 'This scheduling page does not exist.';
 
@@ -59,8 +57,8 @@ export class SchedulingController {
       const model = await this.models.timeList(account, choices);
       const { nonce, cookie } = this.csrf.nonceOf(req);
       const csrf = this.csrf.token(nonce, scopeOf(account));
-      const fragment = render(TimeList({ model, choices, csrf, errors: [] }));
-      return sendPage(reply, 200, fragment, { cookie, frameAncestors: account.embedOrigins ?? [] });
+      const fragment = timeList({ model, choices, csrf, errors: [] });
+      return sendPage(reply, 200, fragment, { cookie, ...frameOf(account) });
     }
     await this.page(req, reply, account, choices, 200, []);
   }
@@ -86,7 +84,7 @@ export class SchedulingController {
       sendRedirect(
         reply,
         `/schedule/${account.id}${queryOf(choicePairs({ ...choices, hold }, { date: true, datetime: true }))}`,
-        { frameAncestors: account.embedOrigins ?? [] },
+        frameOf(account),
       );
     // An account whose page holds nothing: the details step at once, the time not held.
     if (account.pageHoldsPerAddress === 0 || account.pageHoldDayShare === 0) return details();
@@ -135,9 +133,7 @@ export class SchedulingController {
         }),
       );
       const token = confirmationToken(this.secret, account.id, view.id);
-      return sendRedirect(reply, `/confirmation/${token}?done=booked`, {
-        frameAncestors: account.embedOrigins ?? [],
-      });
+      return sendRedirect(reply, `/confirmation/${token}?done=booked`, frameOf(account));
     } catch (e) {
       if (!isShownOnPage(e)) throw e;
       const error = pageErrorOf(e);
@@ -162,14 +158,15 @@ export class SchedulingController {
     const model = await this.models.build(account, choices);
     const { nonce, cookie } = this.csrf.nonceOf(req);
     const csrf = this.csrf.token(nonce, scopeOf(account));
-    sendPage(reply, status, html(SchedulingPage({ model, choices, csrf, errors })), {
-      cookie,
-      frameAncestors: account.embedOrigins ?? [],
-    });
+    const page = schedulingPage({ model, choices, csrf, errors });
+    sendPage(reply, status, page, { cookie, ...frameOf(account) });
   }
 }
 
 const scopeOf = (account: Account) => `schedule:${account.id}`;
+
+/** Who may frame the account's pages (its embed origins). */
+const frameOf = (account: Account) => ({ frameAncestors: account.embedOrigins ?? [] });
 
 /** The details form as the booking command's request (what `POST /appointments` takes). */
 function bookingOf(choices: Choices, form: URLSearchParams): BookAppointmentRequest {

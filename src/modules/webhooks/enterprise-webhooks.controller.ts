@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Post } from '@nestjs/common';
-import { CommandBus, QueryBus } from '@nestjs/cqrs';
+import { BusController } from '../../common/cqrs/bus-controller';
 import { ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { IdParam } from '../../common/http/id-param';
 import { NUMERIC } from '../../common/http/route-catalog';
@@ -26,20 +26,11 @@ const SUBSCRIPTION_SCHEMA = {
   },
 };
 
-/**
- * An enterprise's webhook subscriptions: one receives the events of all its members, each
- * delivery's body naming the member (`userId`) and signed with the enterprise's key. The members'
- * own subscriptions (`/users/{userId}/webhooks`) are unchanged.
- */
+/** An enterprise's subscriptions: each hears all its members' events (`userId` names the one). */
 @ApiTags('enterprise')
 @EnterpriseApi()
 @Controller('api/enterprise/v1/webhooks')
-export class EnterpriseWebhooksController {
-  constructor(
-    private readonly commands: CommandBus,
-    private readonly queries: QueryBus,
-  ) {}
-
+export class EnterpriseWebhooksController extends BusController {
   @Get()
   @ApiOperation({ summary: "List the enterprise's webhook subscriptions" })
   @ApiOkResponse({

@@ -1,7 +1,4 @@
-/*
- * What other modules use of webhooks (the app's API and worker modules, the worker's map of
- * domain-event consumers); they import it from here, not from the module's files.
- */
+/* What the app's modules use of webhooks; they import it from here, not from its files. */
 export { WebhookFanOut } from './webhook-fan-out';
 export { WebhooksWorkerModule } from './webhooks-worker.module';
 export { WebhooksModule } from './webhooks.module';

@@ -1,11 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { WEBHOOK_EVENTS, type WebhookEvent } from './webhook-subscription.entity';
 
-/**
- * `GET /meta`, in the reference's shape: `hooks` are the addresses webhooks come from, as CIDRs
- * (what the reference lists there, for receivers' firewalls). `events` is this service's addition:
- * the events a dynamic subscription may name.
- */
+/** `GET /meta`, in the reference's shape (`hooks`), plus this service's `events`. */
 export class MetaView {
   @ApiProperty({
     description:

@@ -1,5 +1,5 @@
 import { Body, Controller, Get, Put } from '@nestjs/common';
-import { CommandBus, QueryBus } from '@nestjs/cqrs';
+import { BusController } from '../../common/cqrs/bus-controller';
 import { ApiBasicAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentAccountId } from '../accounts';
 import { UpdateStaticWebhooksRequest } from './static-webhooks.requests';
@@ -13,12 +13,7 @@ import { ApiErrors } from '../../common/openapi/api-errors';
 @ApiTags('webhooks')
 @ApiBasicAuth()
 @Controller('integrations/webhooks')
-export class StaticWebhooksController {
-  constructor(
-    private readonly commands: CommandBus,
-    private readonly queries: QueryBus,
-  ) {}
-
+export class StaticWebhooksController extends BusController {
   @ApiOperation({ summary: 'The static webhooks, one per action' })
   @ApiView(STATIC_WEBHOOKS_VIEW)
   @Get()

@@ -1,3 +1,4 @@
+import { applyDecorators } from '@nestjs/common';
 import { Type } from 'class-transformer';
 import { Equals, IsObject, IsString, ValidateNested } from 'class-validator';
 import { Optional, OptionalNullable, Trim } from '../../common/http/attributes';
@@ -12,8 +13,8 @@ export interface StaticWebhookChange {
   status?: 'active';
 }
 
-/** The change of one key, its errors naming the attribute in full (`scheduled.target`). */
-function changeOf(key: StaticWebhookKey) {
+/** An optional change of one key, its errors naming the attribute in full (`scheduled.target`). */
+function ChangeOf(key: StaticWebhookKey): PropertyDecorator {
   class Change implements StaticWebhookChange {
     @Trim()
     @OptionalNullable()
@@ -24,46 +25,31 @@ function changeOf(key: StaticWebhookKey) {
     @Equals('active', invalidStatus(`${key}.status`))
     status?: 'active';
   }
-  return Change;
+  // As if stacked `@Optional() @ValidateNested() @Type(…) @IsObject()`: those run from the bottom.
+  return applyDecorators(
+    IsObject(),
+    Type(() => Change),
+    ValidateNested(),
+    Optional(),
+  );
 }
-
-const ScheduledChange = changeOf('scheduled');
-const RescheduledChange = changeOf('rescheduled');
-const CanceledChange = changeOf('canceled');
-const ChangedChange = changeOf('changed');
-const OrderCompletedChange = changeOf('orderCompleted');
 
 /** `PUT /integrations/webhooks`: the keys given change, the others stay. */
 export class UpdateStaticWebhooksRequest implements Partial<
   Record<StaticWebhookKey, StaticWebhookChange>
 > {
-  @Optional()
-  @ValidateNested()
-  @Type(() => ScheduledChange)
-  @IsObject()
+  @ChangeOf('scheduled')
   scheduled?: StaticWebhookChange;
 
-  @Optional()
-  @ValidateNested()
-  @Type(() => RescheduledChange)
-  @IsObject()
+  @ChangeOf('rescheduled')
   rescheduled?: StaticWebhookChange;
 
-  @Optional()
-  @ValidateNested()
-  @Type(() => CanceledChange)
-  @IsObject()
+  @ChangeOf('canceled')
   canceled?: StaticWebhookChange;
 
-  @Optional()
-  @ValidateNested()
-  @Type(() => ChangedChange)
-  @IsObject()
+  @ChangeOf('changed')
   changed?: StaticWebhookChange;
 
-  @Optional()
-  @ValidateNested()
-  @Type(() => OrderCompletedChange)
-  @IsObject()
+  @ChangeOf('orderCompleted')
   orderCompleted?: StaticWebhookChange;
 }

@@ -5,13 +5,10 @@ import {
   type WebhookSubscription,
   actionOfStaticKey,
 } from './webhook-subscription.entity';
-import { oneOf, orNull, text, viewSchema } from '../../common/openapi/view-schema';
+import { oneOf, orNull, text, viewSchema, type ViewType } from '../../common/openapi/view-schema';
 
 /** The static webhook of one action; an unset one has no target and is `active`. */
-export interface StaticWebhookView {
-  target: string | null;
-  status: WebhookStatus;
-}
+export type StaticWebhookView = ViewType<typeof STATIC_WEBHOOK_VIEW>;
 
 /** `GET /integrations/webhooks`: every key, set or not. */
 export type StaticWebhooksView = Record<StaticWebhookKey, StaticWebhookView>;
@@ -28,15 +25,15 @@ export function toStaticWebhooksView(rows: readonly WebhookSubscription[]): Stat
   return Object.fromEntries(entries) as StaticWebhooksView;
 }
 
-export const STATIC_WEBHOOK_VIEW = viewSchema<StaticWebhookView>('StaticWebhookView', {
+export const STATIC_WEBHOOK_VIEW = viewSchema('StaticWebhookView', {
   target: orNull(text('https://example.com/hooks', 'null: not set.')),
-  status: oneOf(['active', 'disabled']),
+  status: oneOf<WebhookStatus>(['active', 'disabled']),
 });
 
-export const STATIC_WEBHOOKS_VIEW = viewSchema<StaticWebhooksView>(
+export const STATIC_WEBHOOKS_VIEW = viewSchema(
   'StaticWebhooksView',
   Object.fromEntries(STATIC_WEBHOOK_KEYS.map((key) => [key, STATIC_WEBHOOK_VIEW.ref])) as Record<
     StaticWebhookKey,
-    { $ref: string }
+    typeof STATIC_WEBHOOK_VIEW.ref
   >,
 );

@@ -21,29 +21,21 @@ export type Recorded =
   | { kind: 'recorded'; decision: AttemptDecision }
   /** The subscription (and with it the message) was deleted meanwhile: nothing to record. */
   | { kind: 'gone' }
-  /** Another job took the message over after this one's lease ran out: the attempt is logged only. */
+  /** Another job took the message after this one's lease ran out: the attempt is logged only. */
   | { kind: 'lease-lost'; decision: AttemptDecision };
 
-/** Most messages one claim, or one recording of deliveries, takes together. */
-const CLAIM_BATCH = 100;
-const RECORD_BATCH = 200;
-
-/**
- * A delivery job's two writes: claiming its message for an attempt, and recording the attempt.
- * Both run for every delivery, so that those made together are batched (see Batcher): under load,
- * a few statements for many jobs.
- */
+/** A delivery job's two writes, claim and record: those made together are batched (see Batcher). */
 @Injectable()
 export class WebhookAttempts {
   private readonly claims = new Batcher<string, ClaimedMessage | null>(
     (ids) => this.claimBatch(ids),
-    { maxBatch: CLAIM_BATCH, maxInFlight: 3 },
+    { maxBatch: 100, maxInFlight: 3 },
   );
 
   /** Delivered attempts that change nothing but their message and log: recorded in batches. */
   private readonly recordings = new Batcher<LoggedAttempt, Recorded>(
     (items) => this.recordDelivered(items),
-    { maxBatch: RECORD_BATCH, maxInFlight: 3 },
+    { maxBatch: 200, maxInFlight: 3 },
   );
 
   constructor(
@@ -55,13 +47,10 @@ export class WebhookAttempts {
   ) {}
 
   /**
-   * Claims the message for one attempt: it must be pending, due, and not leased by a job whose
-   * attempt is in flight. Of two jobs of one message (a duplicate, a job revived by the sweeper
-   * while the first was only late) at most one sends; the other gets null and completes without
-   * sending. Null too when the message is done or gone.
-   *
-   * A claim alone is one UPDATE, whose affected rows decide, and one SELECT; claims made together
-   * are locked, claimed and read in one transaction.
+   * Claims the message for one attempt if pending, due and not leased. Of two jobs of a message (a
+   * duplicate, a job revived while the first was only late) at most one sends; the other gets null,
+   * as for a message done or gone. A claim alone is one UPDATE, whose affected rows decide, and one
+   * SELECT; claims made together are locked, claimed and read in one transaction.
    */
   claim(messageId: string): Promise<ClaimedMessage | null> {
     return this.claims.add(messageId);
@@ -74,7 +63,7 @@ export class WebhookAttempts {
       unique.length === 1
         ? await this.messages.claimOne(unique[0], now)
         : await this.work.run(null, (tx) => this.messages.claimSome(tx, unique, now));
-    // A duplicate id in one batch (two jobs of one message): the first job has it, the other not.
+    // A duplicate id in one batch (two jobs of one message): the first job has it.
     return ids.map((id) => {
       const message = claimed.get(id);
       claimed.delete(id);
@@ -83,9 +72,9 @@ export class WebhookAttempts {
   }
 
   /**
-   * Records an attempt in one transaction: its line in the delivery log, the message's new state
-   * and the subscription's failure streak (see decideAttempt). A failure that counts locks the
-   * subscription's row first, so that parallel failures start one streak and disable it once.
+   * Records an attempt in one transaction: its log line, the message's state and the subscription's
+   * failure streak. A failure that counts locks the subscription's row first, so that parallel
+   * failures start one streak and disable it once.
    */
   async record(message: ClaimedMessage, attempt: Attempt): Promise<Recorded> {
     if (attempt.sent.kind === 'delivered') {
@@ -116,11 +105,10 @@ export class WebhookAttempts {
   }
 
   /**
-   * Records delivered attempts that change nothing else (the usual case) together: their lines in
-   * the delivery log with one INSERT and their messages with one UPDATE, in one transaction. The
-   * messages still leased by their attempt are locked first; one whose lease ran out, taken by
-   * another job since, is `lease-lost` as in recordOne. When the batch fails (a subscription
-   * deleted meanwhile, a deadlock), each is recorded on its own.
+   * Records delivered attempts that change nothing else (the usual case) together: one INSERT of
+   * log lines and one UPDATE of messages, in one transaction, after locking the messages (one whose
+   * lease ran out is `lease-lost`). When the batch fails (a subscription deleted meanwhile, a
+   * deadlock), each is recorded on its own.
    */
   private async recordDelivered(items: LoggedAttempt[]): Promise<Recorded[]> {
     try {

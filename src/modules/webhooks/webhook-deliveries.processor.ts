@@ -12,25 +12,18 @@ import {
   RetryLaterError,
   WebhookDeliveryQueue,
 } from './webhook-delivery-queue';
-import { type DeferReason, type InFlight, WebhookFairness, targetOrigin } from './webhook-fairness';
+import type { WebhookDeferralReason } from '../../common/metrics/metrics';
+import { type InFlight, WebhookFairness, targetOrigin } from './webhook-fairness';
 import { type Attempt, type Recorded, WebhookAttempts } from './webhook-attempts';
 import { type ClaimedMessage, WebhookMessageRepository } from './webhook-message.repository';
 import { signatureHeaders, webhookBody } from './webhook-payload';
 import { WebhookSender, type SendOutcome } from './webhook-sender';
 import { WebhookSigningKeys } from './webhook-signing-keys';
 
-/**
- * Deliveries in flight per worker process. An attempt mostly waits on the receiver (up to 10 s), so
- * many run at once: at a few ms per attempt to a local receiver this allows well over a thousand
- * deliveries a second. One receiver or account takes at most a share of them (see WebhookFairness:
- * 50 each, 2 for a receiver that times out), so that slow receivers do not hold up the others.
- */
+/** Deliveries in flight per worker: attempts mostly wait on receivers (shares: WebhookFairness). */
 export const DELIVERY_CONCURRENCY = 100;
 
-/**
- * Bull's Job#moveToDelayed (lib/job.js, left out of its typings): active to delayed, only when
- * the job's lock is this queue instance's (Bull's own retry path uses it).
- */
+/** Bull's Job#moveToDelayed (lib/job.js, untyped): moves a job only while this worker locks it. */
 type MovableJob = Job<DeliveryJobData> & { moveToDelayed(timestamp: number): Promise<void> };
 
 /** What a job that ends normally did, kept as the job's return value. */
@@ -38,26 +31,18 @@ export type DeliveryJobResult =
   'delivered' | 'not-claimed' | 'skipped' | 'deferred' | 'gone' | 'lease-lost';
 
 /**
- * Worker: one attempt per run of a job. The job claims its message (see WebhookAttempts.claim: a
- * duplicate job finds it claimed or not due and ends as `not-claimed` without sending), signs and
- * sends it, records the attempt and its consequences in one transaction, then tells Bull:
+ * Worker: one attempt per run of a job. The job claims its message (a duplicate ends as
+ * `not-claimed`), signs and sends it, records the attempt in one transaction, then: delivered, it
+ * completes; retrying, it throws a RetryLaterError whose delay the `webhook` backoff hands to Bull;
+ * failed or stopped, it is discarded and throws, so Bull shows why and never runs it again.
  *
- * - delivered: the job completes;
- * - retrying (HTTP 500, network error): the job throws a RetryLaterError carrying the ladder's next
- *   delay, which the queue's `webhook` backoff strategy hands to Bull (the job goes to `delayed`);
- * - failed (not retried) or stopped (ladder exhausted, subscription disabled): the job is discarded
- *   and throws, so Bull shows it failed, with the reason, and never runs it again. A failed job is
- *   what it says: the notification did not reach its receiver.
+ * A delivery with no place under its limits (WebhookFairness) is put off: its claim given back, its
+ * attempts unchanged (the ladder counts real attempts), a delayed job of a new id queued; this job
+ * ends as `deferred`, freeing its slot.
  *
- * Before sending, the delivery must find a place under the limits of deliveries in flight to its
- * receiver and of its account (see WebhookFairness). When it does not, it is put off: the claim is
- * given back with the message's attempts unchanged (its retry ladder counts real attempts only),
- * a job of a new id is queued, delayed, to try again, and this job ends as `deferred`, freeing its
- * slot for other receivers' deliveries.
- *
- * An unexpected error (MySQL unreachable…) gives the claim back and throws: Bull tries the job again
- * after a short wait without the message's ladder moving. When the recording fails after the send,
- * the next try sends again: delivery is at least once, and receivers drop repeats by `webhook-id`.
+ * An unexpected error (MySQL unreachable…) gives the claim back and throws: Bull tries again
+ * shortly, the ladder unmoved. A recording that fails after the send means a second send: delivery
+ * is at least once, and receivers drop repeats by `webhook-id`.
  */
 @Processor(QueueName.WebhookDeliveries)
 export class WebhookDeliveriesProcessor implements BeforeApplicationShutdown {
@@ -75,15 +60,13 @@ export class WebhookDeliveriesProcessor implements BeforeApplicationShutdown {
 
   /**
    * A graceful stop lets the attempts in flight finish and be recorded: the queue stops taking jobs
-   * and waits for its active ones here, before the shutdown hooks close the sender's connections
-   * and the MySQL pool (Nest would otherwise close the sender first: this module is nearer the root
-   * than the queue's). Closing again later, from the queue's own hook, changes nothing.
+   * and waits for its active ones here, before the shutdown hooks close the sender and the MySQL
+   * pool (Nest would close the sender first: this module is nearer the root than the queue's).
    *
-   * Bull fetches a worker's next job in the same step that completes its last one, so a job that
-   * completed just as the stop began may have brought one back that will never run. Such jobs,
-   * still locked by this worker, go back to `delayed`, due at once, for the next worker, instead of
-   * staying active until their lock runs out (30 s, then Bull's stalled-job check). Jobs put off
-   * for fairness complete many at a time, which made this race a common one.
+   * Bull fetches a worker's next job in the step that completes its last one, so a job completed as
+   * the stop began may have brought one that will never run. Such jobs, still locked by this
+   * worker, go back to `delayed`, due at once, instead of staying active until their lock runs out
+   * (30 s, then Bull's stalled-job check). Deferrals complete many jobs at once: a common race.
    */
   async beforeApplicationShutdown(): Promise<void> {
     try {
@@ -187,15 +170,11 @@ export class WebhookDeliveriesProcessor implements BeforeApplicationShutdown {
     return { attemptedAt, finishedAt: new Date(), sent };
   }
 
-  /**
-   * Puts the delivery off (see WebhookFairness): its claim given back without an attempt, due when
-   * a new job, delayed, runs; this one ends. When MySQL or Redis fails on the way, the job throws
-   * and Bull tries it again shortly, as after any unexpected error.
-   */
+  /** Puts the delivery off: its claim given back, due when a delayed job runs; this one ends. */
   private async putOff(
     message: ClaimedMessage,
     deferrals: number,
-    reason: DeferReason,
+    reason: WebhookDeferralReason,
     delayMs: number,
   ): Promise<DeliveryJobResult> {
     const dueAt = new Date(Date.now() + delayMs);

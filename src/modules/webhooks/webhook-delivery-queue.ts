@@ -5,7 +5,6 @@ import { QueueName } from '../../common/queues/queue-names';
 import { withTimeout } from '../../common/time/with-timeout';
 import { AppConfig } from '../../config/app-config';
 
-/** The name of every job of the deliveries queue. */
 export const DELIVER_JOB = 'deliver';
 
 /** A delivery job names its message; everything else is read from the row when the job runs. */
@@ -18,23 +17,17 @@ export interface DeliveryJobData {
 /** The deliveries queue's custom backoff (Bull `settings.backoffStrategies`). */
 export const WEBHOOK_BACKOFF = 'webhook';
 
-/**
- * How long a job waits after an unexpected error (MySQL unreachable…), which is not an attempt
- * of the message: its ladder is unchanged, only the job tries again.
- */
+/** A job's wait after an unexpected error (MySQL down…): not an attempt, the ladder stays. */
 export const UNEXPECTED_ERROR_RETRY_MS = 5000;
 
 /** Jobs kept for inspection: the truth is in MySQL (webhook_messages, webhook_deliveries). */
 const KEEP_COMPLETED = { count: 1000 };
 const KEEP_FAILED = { age: 24 * 60 * 60, count: 10_000 };
 
-/** Longest an add waits for Redis (a caller holding rows locked must not wait for a reconnection). */
+/** Longest an add waits for Redis: a caller holding locks must not wait for a reconnection. */
 const ADD_TIMEOUT_MS = 3000;
 
-/**
- * Thrown by a delivery job whose attempt failed in a way that is retried: the backoff strategy
- * reads the wait from it (the ladder's rung of the message's attempt count, from its row).
- */
+/** Thrown by a job whose attempt is retried: the backoff reads the ladder's wait from it. */
 export class RetryLaterError extends Error {
   override readonly name = 'RetryLaterError';
 
@@ -46,17 +39,13 @@ export class RetryLaterError extends Error {
   }
 }
 
-/**
- * Bull's wait before a job's next try: the delay carried by a RetryLaterError, or a short fixed
- * one after an unexpected error. A job that must not be tried again is discarded before it throws,
- * so Bull never asks.
- */
+/** Bull's wait before a job's next try: a RetryLaterError's delay, or UNEXPECTED_ERROR_RETRY_MS. */
 export function webhookBackoff(_attemptsMade: number, err: Error | undefined): number {
   const delay = (err as { delayMs?: unknown } | undefined)?.delayMs;
   return typeof delay === 'number' && delay >= 0 ? delay : UNEXPECTED_ERROR_RETRY_MS;
 }
 
-/** The deliveries queue, with its backoff strategy: import it where the queue is produced or consumed. */
+/** The deliveries queue with its backoff strategy, for the modules that produce or consume it. */
 export const webhookDeliveriesQueueModule = BullModule.registerQueue({
   name: QueueName.WebhookDeliveries,
   settings: { backoffStrategies: { [WEBHOOK_BACKOFF]: webhookBackoff } },
@@ -71,11 +60,7 @@ export interface DeliveryJob {
   deferrals?: number;
 }
 
-/**
- * Adds delivery jobs. Bull ignores an add whose jobId exists, so handing a message over twice
- * (fan-out run again, sweeper) queues it once; and a second job that does run anyway finds the
- * message claimed or not due and completes without sending (see WebhookAttempts.claim).
- */
+/** Adds delivery jobs; Bull ignores an add whose jobId exists (a message handed twice: one job). */
 @Injectable()
 export class WebhookDeliveryQueue {
   /** Bull's own tries of a job: the ladder's retries and the first attempt. */
@@ -91,11 +76,6 @@ export class WebhookDeliveryQueue {
   /** Whether Redis is connected now (when it is not, adding would only wait). */
   get ready(): boolean {
     return this.queue.client.status === 'ready';
-  }
-
-  /** The job id of a message's first job (the fan-out's). */
-  static firstJobId(messageId: string): string {
-    return `wh:${messageId}`;
   }
 
   async add(jobs: DeliveryJob[]): Promise<void> {

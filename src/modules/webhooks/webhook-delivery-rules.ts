@@ -10,11 +10,7 @@ import {
   actionOfEvent,
 } from './webhook-subscription.entity';
 
-/**
- * The rules of webhook delivery that need no database, queue or network: what an event sends, when
- * a failed attempt is tried again, and what an attempt's outcome does to the message and to its
- * subscription's failure streak. The worker's fan-out and delivery processor apply them.
- */
+/* Delivery's pure rules: what an event sends, when to retry, what an attempt's outcome does. */
 
 /** The body's variables in order, as [name, value] pairs. */
 export type WebhookVariables = [name: string, value: string | number][];
@@ -34,10 +30,9 @@ const isId = (value: unknown): value is number =>
   typeof value === 'number' && Number.isSafeInteger(value) && value > 0;
 
 /**
- * The webhook events one domain event is delivered as: its own, and `appointment.changed` beside a
- * booking, a move and a cancellation (the contract: `changed` announces every change). So `changed`
- * subscribers get each change once, and subscribers of both get two requests, as the contract warns;
- * each is a message of its own (a subscription has one action), both from the event's outbox row.
+ * The webhook events a domain event is delivered as: its own, and `appointment.changed` beside a
+ * booking, a move and a cancellation (the contract: `changed` announces every change). Subscribers
+ * of both get two requests, as the contract warns: a message each, from the one outbox row.
  */
 export function deliveredAs(type: DomainEventType): DomainEventType[] {
   switch (type) {
@@ -51,11 +46,9 @@ export function deliveredAs(type: DomainEventType): DomainEventType[] {
 }
 
 /**
- * The notification of a domain event as one webhook event (see deliveredAs), or null for an event
- * webhooks do not announce (or a payload without the ids it needs).
- *
- * Variables (contract, Events › Delivery): `action`, `id`, and for appointments `calendarID` and
- * `appointmentTypeID`; an order's carry `action` and `id` only.
+ * A domain event as one webhook event, or null for one webhooks do not announce (or a payload
+ * without its ids). Variables (contract, Events › Delivery): `action`, `id`, and for appointments
+ * `calendarID` and `appointmentTypeID`.
  */
 export function notificationOf(
   type: string,
@@ -63,30 +56,17 @@ export function notificationOf(
 ): WebhookNotification | null {
   if (!isEventType(type)) return null;
   const action = actionOfEvent(type);
-  if (type === DomainEventType.OrderCompleted) {
-    const { orderId } = payload;
-    if (!isId(orderId)) return null;
-    return {
-      action,
-      resourceId: orderId,
-      variables: [
-        ['action', action],
-        ['id', orderId],
-      ],
-    };
-  }
-  const { appointmentId, calendarId, appointmentTypeId } = payload;
-  if (!isId(appointmentId) || !isId(calendarId) || !isId(appointmentTypeId)) return null;
-  return {
-    action,
-    resourceId: appointmentId,
-    variables: [
-      ['action', action],
-      ['id', appointmentId],
-      ['calendarID', calendarId],
-      ['appointmentTypeID', appointmentTypeId],
-    ],
-  };
+  const ids: [string, unknown][] =
+    type === DomainEventType.OrderCompleted
+      ? [['id', payload.orderId]]
+      : [
+          ['id', payload.appointmentId],
+          ['calendarID', payload.calendarId],
+          ['appointmentTypeID', payload.appointmentTypeId],
+        ];
+  if (!ids.every(([, id]) => isId(id))) return null;
+  const variables = ids as [string, number][];
+  return { action, resourceId: variables[0][1], variables: [['action', action], ...variables] };
 }
 
 /** The variables as webhookBody takes them (an object keeps the order of non-numeric names). */
@@ -94,19 +74,15 @@ export function variablesObject(variables: WebhookVariables): Record<string, str
   return Object.fromEntries(variables);
 }
 
-/**
- * The `webhook-id` of every attempt of one message: the same across retries, and across a message
- * revived after Redis lost its job, so that a receiver can drop what it already has.
- */
+/** Every attempt's `webhook-id`, the same across retries and revivals: receivers drop repeats. */
 export function webhookIdOf(outboxId: string, subscriptionId: number): string {
   return `msg_${outboxId}_${subscriptionId}`;
 }
 
 /**
- * The wait before retry `attemptsMade` (1 for the first retry) after that many failed attempts, or
- * null when the ladder has no such rung: the contract's 2 s, 30 s, 1 min, 5 min, 10 min, 15 min,
- * 30 min, 1 h, 12 h, then stop. Counted from the message's attempts (its row), not from the queue
- * job's, so a message revived after Redis lost its job continues on the same rung.
+ * The wait before retry `attemptsMade` (1 for the first), or null past the ladder: the contract's
+ * 2 s, 30 s, 1 min, 5 min, 10 min, 15 min, 30 min, 1 h, 12 h. Counted from the message's row, not
+ * the queue job's, so a message revived after Redis lost its job continues on the same rung.
  */
 export function retryDelayMs(attemptsMade: number, ladder: readonly number[]): number | null {
   return Number.isInteger(attemptsMade) && attemptsMade >= 1 && attemptsMade <= ladder.length
@@ -116,7 +92,6 @@ export function retryDelayMs(attemptsMade: number, ladder: readonly number[]): n
 
 /** What an attempt does to its subscription's failure streak. */
 export type StreakChange =
-  /** Nothing to write. */
   | { kind: 'unchanged' }
   /** A success: failures before it no longer count. */
   | { kind: 'clear' }
@@ -152,16 +127,13 @@ export interface AttemptFacts {
 }
 
 /**
- * What one attempt's outcome does (contract, Events › Retries, and the webhook delivery states):
- *
- * - delivered (any 2xx): the message is done; a success clears the subscription's failure streak
- *   (of an active subscription: a disabled one stays disabled until its owner re-enables it).
- * - failed (any other answer than 2xx and 500 — 3xx, 4xx, 502… — or a target refused by the
- *   policy): not retried, and not counted towards disabling (only 500s and network errors count).
- * - retry (HTTP 500 or a network error): counts towards the streak, which starts at this attempt
- *   when none is running. When the streak has lasted the disable window, the subscription is
- *   disabled and the message stops; otherwise the next rung of the ladder is scheduled, and when
- *   there is none the message stops.
+ * What one attempt's outcome does (contract, Events › Retries, and the delivery states):
+ * - delivered (2xx): the message is done, and an active subscription's failure streak cleared (a
+ *   disabled one stays disabled until its owner re-enables it);
+ * - failed (any other answer but 500, or a target the policy refuses): not retried nor counted;
+ * - retry (HTTP 500, a network error): counts towards the streak, started now if none runs. Once
+ *   it has lasted the disable window, the subscription is disabled and the message stops; else the
+ *   ladder's next rung is scheduled, or the message stops when there is none.
  */
 export function decideAttempt(facts: AttemptFacts): AttemptDecision {
   const { kind, attemptsMade, attemptedAt, finishedAt, subscription, policy } = facts;

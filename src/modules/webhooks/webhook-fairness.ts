@@ -2,9 +2,6 @@ import type { FactoryProvider } from '@nestjs/common';
 import type { WebhookDeferralReason } from '../../common/metrics/metrics';
 import { AppConfig, type WebhookInFlightLimits } from '../../config/app-config';
 
-/** Why a delivery was put off instead of sent: the limit it found full. */
-export type DeferReason = WebhookDeferralReason;
-
 /** What a delivery counts against: its receiver's origin and its account. */
 export interface DeliveryKeys {
   /** Scheme, host and port (see targetOrigin). */
@@ -19,17 +16,16 @@ export interface InFlight {
 
 export type Admission =
   | { kind: 'admitted'; delivery: InFlight }
-  | { kind: 'deferred'; reason: DeferReason; delayMs: number };
+  | { kind: 'deferred'; reason: WebhookDeferralReason; delayMs: number };
 
 /** What an attempt's end changed about its receiver, worth a line in the log. */
 export type TargetChange = 'slowed' | 'recovered' | null;
 
 /**
- * Longest a delivery waits in the process for a place under a limit, and only under a limit whose
- * deliveries are flowing (one of them ended in time within FLOWING_MS): a healthy receiver given
- * many deliveries at once frees a place within milliseconds, and putting its backlog off through
- * Redis instead would cycle every queued job of it through a worker over and over (bench:webhooks,
- * one receiver: 1,094–1,264 deliveries/s so, 1,794–2,259/s waiting).
+ * Longest a delivery waits in the process for a place under a limit whose deliveries are flowing
+ * (one ended in time within FLOWING_MS): a healthy receiver frees a place within milliseconds, and
+ * putting its backlog off through Redis would cycle each of its jobs through a worker over and over
+ * (bench:webhooks, one receiver: 1,094–1,264 deliveries/s so, 1,794–2,259/s waiting).
  */
 export const WAIT_MS = 250;
 export const FLOWING_MS = 250;
@@ -70,26 +66,21 @@ export function targetOrigin(target: string): string {
 
 /**
  * Fairness between webhook receivers and between accounts, in one worker process: one tenant's
- * slow receivers must not take the delivery slots every tenant's webhooks need. Svix,
- * Stripe and Hookdeck isolate endpoints from each other in the same spirit.
+ * slow receivers must not take the delivery slots every tenant's webhooks need.
  *
- * - Limits: deliveries in flight at once to one receiver origin (scheme, host, port; 50 by
- *   default) and of one account (50), of the worker's 100 delivery slots. A receiver that hit a
- *   time limit (see WebhookSender: connect 3 s, headers 5 s) is slow: 2 in flight, until one of its
- *   attempts ends in time again (any answer, or an error that is not a timeout).
- * - A delivery over a limit does not hold a slot while it waits: it is put off (the processor gives
- *   its claim back and queues a delayed job for it, its retry ladder unchanged), 250 ms doubled for
- *   each time that job was put off, up to 5 s, jittered so that a backlog does not come back at
- *   once. Only a delivery whose limit is flowing — a healthy receiver answering quickly — waits
- *   here instead, 250 ms at most (see WAIT_MS). A slow receiver's backlog thus waits behind itself,
- *   in Redis, while everyone else's deliveries find free slots.
+ * - Limits, of the worker's 100 slots: deliveries in flight to one receiver origin (50 by default)
+ *   and of one account (50). A receiver that hit a time limit (WebhookSender) is slow: 2 in
+ *   flight, until one of its attempts ends in time again (an answer, or an error but a timeout).
+ * - A delivery over a limit holds no slot while it waits: it is put off (its claim given back, a
+ *   delayed job queued, its ladder unchanged), 250 ms doubled each time its job is put off, up to
+ *   5 s, jittered so that a backlog does not come back at once. Only a delivery whose limit is
+ *   flowing waits here instead (WAIT_MS). A slow receiver's backlog thus waits in Redis, behind
+ *   itself, while other deliveries find free slots.
  *
- * Counted per process, not across the workers: what a tarpit starves is a process's slots, and the
- * limits bound the share of them one receiver or account holds (50 of 100, 2 once slow) in every
- * process whatever the others do; each process learns a receiver is slow from its own timeouts
- * (at most one round of them). Counting across the pods in Redis would cost two round trips per
- * delivery and a way to recover the counts of a pod that died, and would add only a bound on what
- * a receiver gets from all the pods together (the limit times the pods, here).
+ * Counted per process: what a tarpit starves is a process's slots, and the limits bound one
+ * receiver's or account's share of them in every process; each learns a receiver is slow from its
+ * own timeouts (one round of them at most). Counting in Redis would cost two round trips per
+ * delivery and a recovery of a dead pod's counts, for only a bound on a receiver's total load.
  */
 export class WebhookFairness {
   private readonly targets = new Map<string, TargetState>();
@@ -103,8 +94,8 @@ export class WebhookFairness {
   ) {}
 
   /**
-   * Lets a delivery through at once, or after a short wait for a flowing limit, or says how long to
-   * put it off and why. `deferrals`: how many times its job was put off already.
+   * Lets a delivery through, at once or after a short wait under a flowing limit, or says how long
+   * to put it off and why. `deferrals`: how many times its job was put off already.
    */
   admit(keys: DeliveryKeys, deferrals = 0): Promise<Admission> {
     const full = this.full(keys);
@@ -125,10 +116,7 @@ export class WebhookFairness {
     });
   }
 
-  /**
-   * Ends a delivery's count after its attempt: one that hit a time limit makes its receiver slow,
-   * one that ended in time makes it healthy again. Lets waiting deliveries through.
-   */
+  /** Ends a delivery's count: a timeout makes its receiver slow, an attempt in time healthy. */
   finished(delivery: InFlight, attempt: { timedOut: boolean }): TargetChange {
     const now = Date.now();
     const target = this.targetState(delivery.keys.target);
@@ -164,13 +152,12 @@ export class WebhookFairness {
     };
   }
 
-  /** Whether the receiver origin is slow now. */
   isSlow(target: string): boolean {
     return this.targets.has(target) && this.targetState(target).slowAt !== null;
   }
 
   /** The first limit the delivery would exceed, and whether that limit is flowing; null if none. */
-  private full(keys: DeliveryKeys): { reason: DeferReason; flowing: boolean } | null {
+  private full(keys: DeliveryKeys): { reason: WebhookDeferralReason; flowing: boolean } | null {
     const target = this.targetState(keys.target);
     const account = this.accountState(keys.accountId);
     const slow = target.slowAt !== null;
@@ -191,7 +178,7 @@ export class WebhookFairness {
     return { kind: 'admitted', delivery: { keys } };
   }
 
-  private defer(reason: DeferReason, deferrals: number): Admission {
+  private defer(reason: WebhookDeferralReason, deferrals: number): Admission {
     const base = Math.min(DEFER_MAX_MS, DEFER_BASE_MS * 2 ** Math.min(deferrals, 16));
     return { kind: 'deferred', reason, delayMs: Math.round(base * (0.5 + this.random() / 2)) };
   }
@@ -211,23 +198,26 @@ export class WebhookFairness {
   }
 
   private targetState(origin: string): TargetState {
-    let state = this.targets.get(origin);
-    if (state === undefined) {
-      if (this.targets.size >= MAX_TRACKED) this.prune();
-      state = { inFlight: 0, lastInTimeAt: -Infinity, slowAt: null };
-      this.targets.set(origin, state);
-    } else if (state.slowAt !== null && Date.now() - state.slowAt > SLOW_FORGET_MS) {
-      state.slowAt = null;
-    }
+    const state = this.stateOf(this.targets, origin, { slowAt: null });
+    if (state.slowAt !== null && Date.now() - state.slowAt > SLOW_FORGET_MS) state.slowAt = null;
     return state;
   }
 
   private accountState(accountId: number): KeyState {
-    let state = this.accounts.get(accountId);
+    return this.stateOf(this.accounts, accountId, {});
+  }
+
+  /** The key's state, made (with `extra`) when new, after pruning a full map. */
+  private stateOf<K, S extends KeyState>(
+    states: Map<K, S>,
+    key: K,
+    extra: Omit<S, keyof KeyState>,
+  ): S {
+    let state = states.get(key);
     if (state === undefined) {
-      if (this.accounts.size >= MAX_TRACKED) this.prune();
-      state = { inFlight: 0, lastInTimeAt: -Infinity };
-      this.accounts.set(accountId, state);
+      if (states.size >= MAX_TRACKED) this.prune();
+      state = { inFlight: 0, lastInTimeAt: -Infinity, ...extra } as S;
+      states.set(key, state);
     }
     return state;
   }
@@ -246,7 +236,6 @@ export class WebhookFairness {
   }
 }
 
-/** The provider for the worker: `providers: [webhookFairnessProvider]`. */
 export const webhookFairnessProvider: FactoryProvider<WebhookFairness> = {
   provide: WebhookFairness,
   useFactory: (config: AppConfig) => new WebhookFairness(config.webhooks.inFlight),

@@ -4,44 +4,30 @@ import { Batcher, retryAlone } from '../../common/database/batcher';
 import { ROOT_LOGGER } from '../../common/logging/logging.module';
 import type { RecordedEvent } from '../../common/outbox/domain-event';
 import type { DomainEventConsumer } from '../../common/outbox/domain-event-consumer';
-import { type WebhookNotification, deliveredAs, notificationOf } from './webhook-delivery-rules';
+import { deliveredAs, notificationOf } from './webhook-delivery-rules';
 import { WebhookDeliveryQueue } from './webhook-delivery-queue';
 import { type EventMessages, WebhookMessageRepository } from './webhook-message.repository';
 import { WebhookSubscriptionRepository } from './webhook-subscription.repository';
 
-/** Most events one fan-out batch takes. */
-const FAN_OUT_BATCH = 200;
-
-interface FanOutItem {
-  outboxId: string;
-  accountId: number;
-  notification: WebhookNotification;
-}
+type FanOutItem = Omit<EventMessages, 'subscriptionIds'>;
 
 /**
- * Worker: turns a domain event into one webhook message per active subscription of its action,
- * static and dynamic alike, the account's own and its enterprise's, and queues a delivery job for
- * each. A consumer of every event type (see src/app/domain-event-consumers.ts): each is a webhook
- * action.
+ * Worker, a consumer of every event type: one webhook message per active subscription of the
+ * event's action (static and dynamic, the account's and its enterprise's), a delivery job for each.
  *
- * Idempotent, as a consumer must be (an event may be handed over again): a message is unique per
- * (event, subscription), and its first job's id is `wh:<messageId>`, so running the fan-out again
- * adds neither a message nor a job; it re-queues only messages still pending, whose job Redis may
- * have lost (the claim keeps a second job from sending twice).
+ * Idempotent, as a consumer must be: a message is unique per (event, subscription) and its first
+ * job's id is `wh:<messageId>`, so a second run adds neither; it re-queues only messages still
+ * pending, whose job Redis may have lost (the claim keeps a second job from sending twice).
  *
- * Events handled together are fanned out together (see Batcher): one SELECT of the subscriptions,
- * one INSERT of the messages and one addBulk for the whole batch; each event's job completes only
- * once its batch has. When a batch fails, its events are fanned out one by one, so that an event
- * that fails alone fails only its own job.
+ * Events handled together share one SELECT, one INSERT and one addBulk (see Batcher), and a job
+ * completes once its batch has; a failed batch is fanned out one event at a time, so that an event
+ * failing alone fails only its own job.
  */
 @Injectable()
 export class WebhookFanOut implements DomainEventConsumer {
   private readonly batches = new Batcher<FanOutItem, void>(
     retryAlone((items) => this.fanOut(items)),
-    {
-      maxBatch: FAN_OUT_BATCH,
-      maxInFlight: 2,
-    },
+    { maxBatch: 200, maxInFlight: 2 },
   );
 
   constructor(
@@ -53,10 +39,9 @@ export class WebhookFanOut implements DomainEventConsumer {
 
   async handle(event: RecordedEvent): Promise<void> {
     const { outboxId, accountId } = event;
-    const notifications = deliveredAs(event.type).flatMap((type) => {
-      const notification = notificationOf(type, event.payload);
-      return notification === null ? [] : [notification];
-    });
+    const notifications = deliveredAs(event.type)
+      .map((type) => notificationOf(type, event.payload))
+      .filter((notification) => notification !== null);
     if (notifications.length === 0 || accountId === null) {
       this.logger.debug({ outboxId, type: event.type }, 'no webhook for event');
       return;
@@ -84,7 +69,7 @@ export class WebhookFanOut implements DomainEventConsumer {
     await this.queue.add(
       pending.map((messageId) => ({
         messageId,
-        jobId: WebhookDeliveryQueue.firstJobId(messageId),
+        jobId: `wh:${messageId}`,
       })),
     );
   }

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource, TypeOrmModule } from '@nestjs/typeorm';
 import { DataSource, type EntityManager } from 'typeorm';
-import { LeasedRows, NOT_LEASED_AT } from '../../common/database/leased-rows';
+import { type Db, LeasedRows, NOT_LEASED_AT } from '../../common/database/leased-rows';
 import type {
   AttemptDecision,
   WebhookNotification,
@@ -14,17 +14,15 @@ import type { WebhookAction, WebhookStatus } from './webhook-subscription.entity
 export const webhookMessagesTable = TypeOrmModule.forFeature([WebhookMessage]);
 
 /**
- * How long a claim owns a message: longer than an attempt can take (the sender gives up after
- * 10 s at most) plus a short wait for a place under the fairness limits (WAIT_MS) and recording it.
- * A worker that dies mid-attempt leaves the message to others after this.
+ * How long a claim owns a message: longer than an attempt (10 s at most), a wait under the fairness
+ * limits (WAIT_MS) and its recording. A worker that dies mid-attempt leaves the message after this.
  */
 const LEASE_MS = 15_000;
 
 /**
- * A message due this little in the future may be claimed already: Bull's delayed jobs are timed by
- * the clock of whichever worker promotes them, which may run slightly ahead of the one that
- * scheduled the retry. Without it, such a job would find the message not due and end its chain,
- * leaving the message to the sweeper.
+ * A message due this little in the future may be claimed already: a delayed job is timed by the
+ * clock of the worker that promotes it, which may run ahead of the one that scheduled the retry.
+ * Such a job would otherwise find the message not due and end its chain, leaving it to the sweeper.
  */
 const DUE_TOLERANCE_MS = 1000;
 
@@ -64,13 +62,10 @@ type MessageRow = Omit<ClaimedMessage, 'id' | 'lease' | 'outboxId' | 'variables'
   variables: string | WebhookVariables;
 };
 
-type Db = Pick<EntityManager, 'query'>;
-
 /**
- * The webhook_messages table, in SQL written by hand: these statements run for every delivery, and
- * each is one round trip. Times are the worker's clock (the queue's delays are too), never NOW().
- * A message is claimed for an attempt by a lease (see LeasedRows): besides its lease, it must be
- * pending and due.
+ * The webhook_messages table, in SQL by hand: these statements run for every delivery, one round
+ * trip each. Times are the worker's clock, as the queue's delays are, never NOW(). A message is
+ * claimed for an attempt by a lease (LeasedRows), when pending and due.
  */
 @Injectable()
 export class WebhookMessageRepository {
@@ -83,9 +78,9 @@ export class WebhookMessageRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
   /**
-   * Writes one pending message per subscription for each event, with one INSERT (the unique key
-   * on (outbox_id, subscription_id) makes a second fan-out of the same event write nothing), then
-   * answers the events' messages that are still pending, new or not.
+   * Writes one pending message per subscription of each event, with one INSERT (the unique key on
+   * (outbox_id, subscription_id) makes a second fan-out write nothing); answers the events'
+   * messages still pending, new or not.
    */
   async insertPending(events: EventMessages[]): Promise<string[]> {
     const now = new Date();
@@ -116,8 +111,8 @@ export class WebhookMessageRepository {
          VALUES ${Array(count).fill("(?, ?, ?, ?, ?, ?, 'pending', 0, ?, NULL, ?, ?)").join(', ')}`,
         params,
       );
-    // Every row new (the usual first fan-out): they are pending, with consecutive ids from the
-    // first (InnoDB gives a multi-row insert consecutive ids), so there is nothing to read back.
+    // Every row new (the usual case): pending, with consecutive ids (InnoDB gives a multi-row
+    // insert consecutive ids), so nothing needs reading back.
     if (inserted.affectedRows === count) {
       const first = BigInt(inserted.insertId);
       return Array.from({ length: count }, (_, i) => String(first + BigInt(i)));
@@ -156,19 +151,14 @@ export class WebhookMessageRepository {
   }
 
   /**
-   * Gives a claim back without an attempt, the message put off for fairness until `dueAt`, when its
-   * delayed job runs (see WebhookFairness): its attempts, and so its retry ladder, are unchanged,
-   * and its due time is the new job's, so that the sweeper, which revives messages due for longer
-   * than its grace, does not take it for lost while that job waits. Answers whether the claim held.
+   * Gives a claim back without an attempt, due at `dueAt` when its delayed job runs (so the sweeper
+   * does not take it for lost), its attempts and ladder unchanged. Answers whether the claim held.
    */
-  putOff(message: ClaimedMessage, dueAt: Date, at = new Date()): Promise<boolean> {
-    return this.leases.finish(this.dataSource, message, at, 'next_attempt_at = ?', [dueAt]);
+  putOff(message: ClaimedMessage, dueAt: Date): Promise<boolean> {
+    return this.leases.finish(this.dataSource, message, new Date(), 'next_attempt_at = ?', [dueAt]);
   }
 
-  /**
-   * Locks the messages' rows for the rest of `tx` (in id order, as every batch locks) and answers,
-   * for each in order, whether its claim still holds.
-   */
+  /** Locks the rows in `tx`, in id order as every batch locks; answers whether each claim holds. */
   lockHeld(tx: EntityManager, messages: ClaimedMessage[]): Promise<boolean[]> {
     return this.leases.lockHeld(tx, messages);
   }
@@ -195,10 +185,9 @@ export class WebhookMessageRepository {
   }
 
   /**
-   * Messages whose job seems lost, locked for the rest of `tx`: pending, due for longer than the
-   * grace, and not leased by an attempt in flight. Their due time is moved to `now`, both to name
-   * the new job (so that its id differs from any job Bull still keeps) and so that the next sweep
-   * leaves them alone for another grace period. SKIP LOCKED lets several workers sweep.
+   * Messages whose job seems lost (pending, due for longer than the grace, not leased), locked in
+   * `tx`. Their due time moves to `now`: the new job's id then differs from any Bull keeps, and the
+   * next sweep leaves them for another grace. SKIP LOCKED lets several workers sweep.
    */
   async sweepLost(
     tx: EntityManager,
@@ -224,9 +213,8 @@ export class WebhookMessageRepository {
   }
 
   /**
-   * What sending the claimed messages needs: their rows with the subscription's and the account's,
-   * by id. The lease keeps out a message claimed since by another job. The signing key is the
-   * account's, or the enterprise's for an enterprise's subscription.
+   * What sending the claimed messages needs, by id; the lease keeps out one another job claimed
+   * since. The signing key is the account's, or the enterprise's for an enterprise's subscription.
    */
   private async readClaimed(
     db: Db,

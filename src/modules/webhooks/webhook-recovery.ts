@@ -15,14 +15,11 @@ import { WebhookMessageRepository } from './webhook-message.repository';
 const BATCH_SIZE = 500;
 
 /**
- * Worker-side safety net of webhook delivery, as the outbox relay is for events: a pending message
- * due for longer than the grace has lost its job (Redis restarted empty, or the job gave up on
- * unexpected errors) or its worker died mid-attempt (its lease has run out since). Such messages
- * get a new job, `wh:<messageId>:<attempts>:<sweep time>`: an id no earlier job has, so Bull
- * cannot ignore it as a duplicate of a job it still keeps. The message's attempts and ladder are
- * its row's, so the revived job continues where the lost one stopped, and its claim keeps it from
- * sending while another job of the message is at it. Several workers may sweep together (rows are
- * taken with SKIP LOCKED).
+ * The safety net of webhook delivery, as the outbox relay is for events: a pending message due for
+ * longer than the grace lost its job (Redis restarted empty, the job gave up) or its worker died
+ * mid-attempt. It gets a new job, `wh:<messageId>:<attempts>:<sweep time>`, an id no earlier job
+ * has (Bull would ignore a duplicate). Attempts and ladder are the row's, so the revived job goes
+ * on where the lost one stopped, and its claim keeps it from sending while another job is at it.
  */
 @Injectable()
 export class WebhookRecovery implements OnApplicationBootstrap, OnModuleDestroy {
@@ -52,10 +49,7 @@ export class WebhookRecovery implements OnApplicationBootstrap, OnModuleDestroy 
     await this.passes.stop();
   }
 
-  /**
-   * One pass: queues up to a batch of messages whose job seems lost; returns how many. The jobs are
-   * added before the rows are released (SKIP LOCKED keeps other sweepers off them meanwhile).
-   */
+  /** Queues up to a batch of lost messages (jobs added before the rows are released); how many. */
   async sweepOnce(): Promise<number> {
     if (!this.queue.ready) return 0;
     const now = new Date();

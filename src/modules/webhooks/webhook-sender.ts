@@ -1,5 +1,4 @@
 import type { LookupAddress } from 'node:dns';
-import { lookup as dnsLookup } from 'node:dns/promises';
 import { isIP, type LookupFunction } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { type FactoryProvider, Injectable, type OnApplicationShutdown } from '@nestjs/common';
@@ -7,6 +6,7 @@ import { Agent, type Dispatcher, request } from 'undici';
 import { AppConfig } from '../../config/app-config';
 import { isPublicAddress } from '../../common/net/target-address';
 import { type OutboundTargetPolicy, checkTargetAtSend } from '../../common/net/outbound-target';
+import { type LookupAll, systemLookup, untilAborted } from '../../common/net/target-resolution';
 
 /** What one delivery attempt came to, for the job that retries or gives up. */
 export interface SendOutcome {
@@ -15,26 +15,22 @@ export interface SendOutcome {
   statusCode: number | null;
   error: string | null;
   durationMs: number;
-  /** When the attempt ran out of time: the limit it hit (its receiver is then slow, see WebhookFairness). */
+  /** The time limit the attempt hit (its receiver is then slow, see WebhookFairness). */
   timeout?: SendTimeout;
 }
 
-/** The time limit an attempt hit: connecting (name and connection), the response's headers, or the whole. */
+/** Connecting (name and connection), the response's headers, or the whole attempt. */
 export type SendTimeout = 'connect' | 'headers' | 'total';
 
 /** Where webhooks may go: the part of the configuration the sender enforces. */
 export type SenderPolicy = OutboundTargetPolicy;
 
-/** A DNS lookup with the shape of `dns.promises.lookup(host, { all: true })`. */
-export type LookupAll = (hostname: string, options: { all: true }) => Promise<LookupAddress[]>;
+export type { LookupAll } from '../../common/net/target-resolution';
 
 export interface WebhookSenderOptions {
   /** Whole attempt, DNS to the end of the response (default 10 s). */
   timeoutMs?: number;
-  /**
-   * Resolving the host name, and opening the connection (TCP, and TLS), each (default 3 s). A limit
-   * not shorter than timeoutMs is left to it, as is headersTimeoutMs.
-   */
+  /** Resolving the host name, and connecting (TCP, TLS), each (default 3 s). */
   connectTimeoutMs?: number;
   /** From the request sent to the response's headers: the receiver's first byte (default 5 s). */
   headersTimeoutMs?: number;
@@ -73,33 +69,29 @@ const REQUEST_ERRORS = new Set([
 /**
  * Sends one webhook attempt and says whether it was delivered, should be retried or has failed.
  *
- * Targets are checked at send time because DNS answers change after registration: the host name is
- * resolved once, every address must be public (unless the operator allows private targets), and the
- * connection is made to those checked addresses only, never after a second lookup, so a name that
- * answers public first and 127.0.0.1 next (DNS rebinding) cannot reach the inside.
+ * Targets are checked at send time, as DNS answers change after registration: the host name is
+ * resolved once, every address must be public (unless the operator allows private targets), and
+ * the connection goes to those addresses only, never after a second lookup, so a name that answers
+ * public first and 127.0.0.1 next (DNS rebinding) cannot reach the inside.
  *
- * How the dial is pinned: one keep-alive Agent serves every receiver (undici keeps a pool per
- * origin, so deliveries to one receiver reuse connections). Its `connect.lookup` does no DNS: it
- * answers from `pins`, the addresses checked by the sends now in flight for that host name, and
- * fails when there are none. A connection is only opened for a queued request, whose addresses are
- * pinned until it settles, so every socket goes to an address that passed the check. A socket kept
- * alive may later carry another send to the same host: it still leads to an address that was checked
- * (whether an IP is public does not change), perhaps one the host no longer announces, which is what
- * any keep-alive client does. The alternative, an Agent per (host, address), would keep the same
+ * The pinning: one keep-alive Agent serves every receiver (a pool per origin). Its `connect.lookup`
+ * does no DNS: it answers from `pins`, the addresses checked by the sends in flight for that host,
+ * and fails when there are none. A connection is only opened for a queued request, whose addresses
+ * stay pinned until it settles, so every socket goes to a checked address. A kept-alive socket may
+ * carry a later send to the same host: still to a checked address (whether an IP is public does
+ * not change), as with any keep-alive client. An Agent per (host, address) would keep the same
  * property with many more pools to evict.
  *
- * Time limits: a receiver that cannot be reached, or that takes a request and says nothing, must
- * not hold a delivery slot for the whole attempt's limit (10 s), so connecting (3 s) and waiting for
- * the response's headers (5 s) each have a shorter one; an attempt that hits any limit says which
- * (`timeout`), which makes its receiver slow (see WebhookFairness).
+ * Connecting (3 s) and the response's headers (5 s) each have a limit shorter than the attempt's
+ * (10 s), so that a receiver unreachable or silent does not hold a delivery slot that long; an
+ * attempt that hits a limit says which (`timeout`), making its receiver slow (WebhookFairness).
  *
- * Nest cannot build this from types alone: provide it with `webhookSenderProvider` (or
- * `fromConfig`).
+ * Nest cannot build it from types: provide it with `webhookSenderProvider` (or `fromConfig`).
  */
 @Injectable()
 export class WebhookSender implements OnApplicationShutdown {
   private readonly timeoutMs: number;
-  /** 0 when not shorter than timeoutMs: the whole attempt's limit then applies alone. */
+  /** This and headersTimeoutMs are 0 when not shorter than timeoutMs, which then applies alone. */
   private readonly connectTimeoutMs: number;
   private readonly headersTimeoutMs: number;
   private readonly maxResponseBytes: number;
@@ -121,8 +113,7 @@ export class WebhookSender implements OnApplicationShutdown {
     const phase = (ms: number) => (ms > 0 && ms < this.timeoutMs ? ms : 0);
     this.connectTimeoutMs = phase(options.connectTimeoutMs ?? 3000);
     this.headersTimeoutMs = phase(options.headersTimeoutMs ?? 5000);
-    this.lookup =
-      options.lookup ?? ((hostname, lookupOptions) => dnsLookup(hostname, lookupOptions));
+    this.lookup = options.lookup ?? systemLookup;
     this.agent = new Agent({
       connections: options.connectionsPerOrigin ?? 128,
       // 0 turns undici's limit off: the whole attempt's (the deadline below) applies.
@@ -149,10 +140,7 @@ export class WebhookSender implements OnApplicationShutdown {
     );
   }
 
-  /**
-   * POSTs `body` (already form-encoded) with the caller's headers (the signatures), plus our
-   * Content-Type and User-Agent. Never throws: every problem is an outcome.
-   */
+  /** POSTs `body` (form-encoded) with the caller's headers. Never throws: problems are outcomes. */
   async send(target: string, body: string, headers: Record<string, string>): Promise<SendOutcome> {
     const started = performance.now();
     const outcome = (
@@ -234,6 +222,7 @@ export class WebhookSender implements OnApplicationShutdown {
         ? AbortSignal.any([deadline, AbortSignal.timeout(this.connectTimeoutMs)])
         : deadline;
     try {
+      // A DNS lookup cannot be cancelled, only no longer waited for.
       return await untilAborted(this.lookup(host, { all: true }), signal);
     } catch (error) {
       if (signal.aborted && !deadline.aborted) return 'timeout';
@@ -241,11 +230,7 @@ export class WebhookSender implements OnApplicationShutdown {
     }
   }
 
-  /**
-   * Reads a small response to its end so the connection can be reused, and drops a larger one
-   * (declared or found larger than maxResponseBytes) by destroying the stream, which closes its
-   * connection: nothing is buffered, nothing but the status is kept.
-   */
+  /** Reads a small response to its end (the connection is kept), drops a larger with its socket. */
   private async discard({ body }: Dispatcher.ResponseData): Promise<void> {
     try {
       await body.dump({ limit: this.maxResponseBytes });
@@ -255,14 +240,9 @@ export class WebhookSender implements OnApplicationShutdown {
   }
 
   private describeTimeout(limit: SendTimeout): string {
-    switch (limit) {
-      case 'connect':
-        return `connect timeout after ${this.connectTimeoutMs} ms`;
-      case 'headers':
-        return `headers timeout after ${this.headersTimeoutMs} ms`;
-      case 'total':
-        return `timeout after ${this.timeoutMs} ms`;
-    }
+    if (limit === 'total') return `timeout after ${this.timeoutMs} ms`;
+    const ms = limit === 'connect' ? this.connectTimeoutMs : this.headersTimeoutMs;
+    return `${limit} timeout after ${ms} ms`;
   }
 
   private classify(error: unknown): { kind: 'retry' | 'failed'; description: string } {
@@ -325,7 +305,6 @@ export class WebhookSender implements OnApplicationShutdown {
   };
 }
 
-/** The provider for Nest modules: `providers: [webhookSenderProvider]`. */
 export const webhookSenderProvider: FactoryProvider<WebhookSender> = {
   provide: WebhookSender,
   useFactory: (config: AppConfig) => WebhookSender.fromConfig(config),
@@ -333,31 +312,13 @@ export const webhookSenderProvider: FactoryProvider<WebhookSender> = {
 };
 
 function ownHeaders(callerHeaders: Record<string, string>): Record<string, string> {
-  const headers: Record<string, string> = {};
-  for (const [name, value] of Object.entries(callerHeaders)) {
-    if (!OWN_HEADERS.has(name.toLowerCase())) headers[name] = value;
-  }
-  headers['content-type'] = 'application/x-www-form-urlencoded';
-  headers['user-agent'] = WEBHOOK_USER_AGENT;
-  return headers;
-}
-
-/** `promise`, or a rejection when `signal` aborts first (a DNS lookup cannot be cancelled). */
-function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(new Error('aborted'));
-    signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(
-      (value) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(error instanceof Error ? error : new Error(String(error)));
-      },
-    );
-  });
+  return {
+    ...Object.fromEntries(
+      Object.entries(callerHeaders).filter(([name]) => !OWN_HEADERS.has(name.toLowerCase())),
+    ),
+    'content-type': 'application/x-www-form-urlencoded',
+    'user-agent': WEBHOOK_USER_AGENT,
+  };
 }
 
 /** The error's code; when every address of a host failed (AggregateError), the first one's. */

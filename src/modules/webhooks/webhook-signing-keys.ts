@@ -5,13 +5,9 @@ import { Secrets } from '../../common/crypto/secrets';
 const MAX_KEYS = 10_000;
 
 /**
- * The signing key of an account's webhooks: its API key, stored encrypted (accounts have one user
- * here, so the main admin's key of static webhooks and the user's of dynamic ones are the same).
- *
- * Decrypting costs more than the rest of preparing an attempt, so keys are remembered, by their
- * ciphertext: the delivery reads the account's current ciphertext with the message, so a rotated
- * key signs the very next attempt (no time-based invalidation to wait for), and a key is decrypted
- * once per worker.
+ * The signing key of webhooks: the API key, stored encrypted. Decrypting costs more than the rest
+ * of an attempt, so keys are remembered by their ciphertext; the delivery reads the current one
+ * with the message, so a rotated key signs the very next attempt (no expiry to wait for).
  */
 @Injectable()
 export class WebhookSigningKeys {

@@ -1,4 +1,7 @@
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import { WriteHandler } from '../../common/cqrs/write-handler';
+import { AccountCommand, AccountItemCommand } from '../../common/cqrs/account-messages';
+import { InvalidAttributeError } from '../../common/errors/domain-error';
 import { UnitOfWork } from '../../common/database/unit-of-work';
 import { checkOutboundTarget } from '../../common/net/outbound-target';
 import { AppConfig } from '../../config/app-config';
@@ -21,23 +24,22 @@ import {
   type WebhookSubscriptionView,
   toWebhookSubscriptionView,
 } from './webhook-subscription.view';
-import { InvalidTargetError, MAX_WEBHOOKS, TooManyWebhooksError } from './webhooks.errors';
+import { MAX_WEBHOOKS } from './webhooks.errors';
 
 /*
- * The subscriptions' writes: dynamic ones (`/webhooks`, source `api`, an account's or an
- * enterprise's) and an account's static ones (`/integrations/webhooks`, one per action). Writes
- * that depend on what else the owner has (the limit of 25, one static webhook per action) run
- * under a lock on the owner's row, at READ COMMITTED, so parallel requests take turns; the unique
- * key on (account_id, static_action) backs the second rule.
+ * Writes that depend on what else the owner has (the limit of 25, one static webhook per action)
+ * run under a lock on the owner's row, at READ COMMITTED, so parallel requests take turns; the
+ * unique key on (account_id, static_action) backs the second rule.
  */
 
 /** The account a write is for: none for an enterprise's subscriptions. */
 const accountOf = (owner: WebhookOwner) => ('accountId' in owner ? owner.accountId : null);
 
-/** The target, when the outbound policy lets deliveries go there. */
+/** The target, when the outbound policy lets deliveries go there (else `reason` says why). */
 function checkedTarget(config: AppConfig, attribute: string, target: string): string {
   const check = checkOutboundTarget(target, config.webhooks);
-  if (!check.ok) throw new InvalidTargetError(attribute, check.reason);
+  if (!check.ok)
+    throw new InvalidAttributeError('invalid_target', `Attribute "${attribute}" ${check.reason}`);
   return target;
 }
 
@@ -66,7 +68,11 @@ export class CreateWebhookHandler implements ICommandHandler<CreateWebhookComman
       async (tx) => {
         await this.subscriptions.lockOwner(tx, owner);
         if ((await this.subscriptions.countDynamic(tx, owner)) >= MAX_WEBHOOKS) {
-          throw new TooManyWebhooksError('accountId' in owner ? 'account' : 'enterprise');
+          const ownerKind = 'accountId' in owner ? 'account' : 'enterprise';
+          throw new InvalidAttributeError(
+            'too_many_webhooks',
+            `An ${ownerKind} can have at most ${MAX_WEBHOOKS} webhooks; delete one to add another.`,
+          );
         }
         const row = await this.subscriptions.insert(
           tx,
@@ -86,15 +92,10 @@ export class CreateWebhookHandler implements ICommandHandler<CreateWebhookComman
 }
 
 /** Re-enables (`status: "active"`) and/or points to a new target, which re-enables too. */
-export class UpdateWebhookCommand extends Command<WebhookSubscriptionView> {
-  constructor(
-    readonly accountId: number,
-    readonly id: number,
-    readonly request: UpdateWebhookRequest,
-  ) {
-    super();
-  }
-}
+export class UpdateWebhookCommand extends AccountItemCommand<
+  UpdateWebhookRequest,
+  WebhookSubscriptionView
+> {}
 
 @CommandHandler(UpdateWebhookCommand)
 export class UpdateWebhookHandler implements ICommandHandler<UpdateWebhookCommand> {
@@ -133,33 +134,24 @@ export class DeleteWebhookCommand extends Command<void> {
 }
 
 @CommandHandler(DeleteWebhookCommand)
-export class DeleteWebhookHandler implements ICommandHandler<DeleteWebhookCommand> {
-  constructor(
-    private readonly work: UnitOfWork,
-    private readonly subscriptions: WebhookSubscriptionRepository,
-  ) {}
-
+export class DeleteWebhookHandler extends WriteHandler(WebhookSubscriptionRepository) {
   execute({ owner, id }: DeleteWebhookCommand): Promise<void> {
-    return this.work.run(accountOf(owner), async (tx) => {
-      const row = await this.subscriptions.findDynamic(owner, id, { tx });
-      await this.subscriptions.delete(tx, row.id);
+    return this.unitOfWork.run(accountOf(owner), async (tx) => {
+      const row = await this.rows.findDynamic(owner, id, { tx });
+      await this.rows.delete(tx, row.id);
     });
   }
 }
 
 /**
- * Every key given, in one transaction: a target sets or replaces the webhook of that action (a
- * different target re-enables it), null or "" removes it, `status: "active"` re-enables it. The
- * same target again changes nothing, so that putting back the targets read re-enables nothing.
+ * Every key given, in one transaction: a target sets or replaces the webhook (a different one
+ * re-enables it), null or "" removes it, `status: "active"` re-enables it. The same target again
+ * changes nothing, so that putting back the targets read re-enables nothing.
  */
-export class UpdateStaticWebhooksCommand extends Command<StaticWebhooksView> {
-  constructor(
-    readonly accountId: number,
-    readonly request: UpdateStaticWebhooksRequest,
-  ) {
-    super();
-  }
-}
+export class UpdateStaticWebhooksCommand extends AccountCommand<
+  UpdateStaticWebhooksRequest,
+  StaticWebhooksView
+> {}
 
 @CommandHandler(UpdateStaticWebhooksCommand)
 export class UpdateStaticWebhooksHandler implements ICommandHandler<UpdateStaticWebhooksCommand> {
@@ -203,10 +195,7 @@ export class UpdateStaticWebhooksHandler implements ICommandHandler<UpdateStatic
   }
 
   /** `target` undefined: unchanged; null: remove; a string: checked against the policy. */
-  private checkedChange(
-    key: StaticWebhookKey,
-    change: StaticWebhookChange,
-  ): { key: StaticWebhookKey; target: string | null | undefined; reenable: boolean } {
+  private checkedChange(key: StaticWebhookKey, change: StaticWebhookChange) {
     const target =
       change.target === undefined
         ? undefined

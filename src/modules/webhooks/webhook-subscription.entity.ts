@@ -1,4 +1,5 @@
-import { Column, Entity, ForeignKey, Index, PrimaryGeneratedColumn } from 'typeorm';
+import { Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
+import { CascadeTo } from '../../common/database/cascade-to';
 import { DomainEventType } from '../../common/outbox/domain-event-types';
 import { Account, Enterprise } from '../accounts';
 
@@ -51,13 +52,10 @@ export function actionOfStaticKey(key: StaticWebhookKey): WebhookAction {
 /** `static`: set in the integrations settings; `api`: created through `/webhooks`. */
 export type WebhookSource = 'static' | 'api';
 
-/** `disabled` after failures continuing for the disable window, until re-enabled by its owner. */
+/** `disabled` after failing for the disable window, until its owner re-enables it. */
 export type WebhookStatus = 'active' | 'disabled';
 
-/**
- * Where an account's events of one action are delivered; or, an enterprise's (`enterpriseId` set,
- * `accountId` null, source `api`), the events of all its member accounts.
- */
+/** Where an account's (or an enterprise's: all its members') events of one action are delivered. */
 @Entity('webhook_subscriptions')
 @Index('idx_webhook_subscriptions_fanout', ['accountId', 'action', 'status'])
 @Index('idx_webhook_subscriptions_enterprise_fanout', ['enterpriseId', 'action', 'status'])
@@ -66,21 +64,13 @@ export class WebhookSubscription {
   @PrimaryGeneratedColumn({ type: 'int', unsigned: true })
   id!: number;
 
-  @ForeignKey(() => Account, {
-    name: 'fk_webhook_subscriptions_account',
-    onDelete: 'CASCADE',
-    onUpdate: 'RESTRICT',
-  })
   /** The owning account; null for an enterprise's subscription. */
+  @CascadeTo(() => Account, 'fk_webhook_subscriptions_account')
   @Column({ name: 'account_id', type: 'int', unsigned: true, nullable: true })
   accountId!: number | null;
 
   /** The owning enterprise (its members' events); null for an account's subscription. */
-  @ForeignKey(() => Enterprise, {
-    name: 'fk_webhook_subscriptions_enterprise',
-    onDelete: 'CASCADE',
-    onUpdate: 'RESTRICT',
-  })
+  @CascadeTo(() => Enterprise, 'fk_webhook_subscriptions_enterprise')
   @Column({ name: 'enterprise_id', type: 'int', unsigned: true, nullable: true })
   enterpriseId!: number | null;
 
@@ -91,9 +81,8 @@ export class WebhookSubscription {
   action!: WebhookAction;
 
   /**
-   * The action of a static subscription, null for an api one: the unique key on
-   * (account_id, static_action) allows one static subscription per action (a CHECK of the migration
-   * keeps it equal to `action` exactly when `source` is static). Use `newWebhookSubscription`.
+   * `action` for a static subscription, null for an api one (a CHECK of the migration; set by
+   * newWebhookSubscription): the unique key on (account_id, static_action) allows one per action.
    */
   @Column({ name: 'static_action', type: 'varchar', length: 32, nullable: true })
   staticAction!: WebhookAction | null;
@@ -121,15 +110,11 @@ export class WebhookSubscription {
 
 /** A new, active subscription (with `staticAction` set as the unique key needs it). */
 export function newWebhookSubscription(
-  fields: {
-    accountId: number | null;
+  fields: Pick<WebhookSubscription, 'accountId' | 'source' | 'action' | 'target'> & {
     enterpriseId?: number;
-    source: WebhookSource;
-    action: WebhookAction;
-    target: string;
   },
-  now = new Date(),
 ): Omit<WebhookSubscription, 'id'> {
+  const now = new Date();
   return {
     ...fields,
     enterpriseId: fields.enterpriseId ?? null,
@@ -143,6 +128,27 @@ export function newWebhookSubscription(
 }
 
 /** What re-enabling (or pointing to a new target) resets: failures before it no longer count. */
-export function reenabled(now = new Date()): Partial<WebhookSubscription> {
-  return { status: 'active', failingSince: null, disabledAt: null, updatedAt: now };
+export function reenabled(): Partial<WebhookSubscription> {
+  return { status: 'active', failingSince: null, disabledAt: null, updatedAt: new Date() };
+}
+
+/** The columns a message and a delivery (an attempt) share: one event for one subscription. */
+export abstract class WebhookEventRow {
+  /** BIGINT, read as a string (exact beyond 2^53). */
+  @PrimaryGeneratedColumn({ type: 'bigint', unsigned: true })
+  id!: string;
+
+  @Column({ name: 'account_id', type: 'int', unsigned: true })
+  accountId!: number;
+
+  /** The event: its outbox row id (BIGINT, read as a string). */
+  @Column({ name: 'outbox_id', type: 'bigint', unsigned: true })
+  outboxId!: string;
+
+  @Column({ type: 'varchar', length: 32 })
+  action!: WebhookAction;
+
+  /** The appointment or order the event is about (the delivered `id`). */
+  @Column({ name: 'resource_id', type: 'int', unsigned: true })
+  resourceId!: number;
 }

@@ -1,4 +1,5 @@
 import { type IQueryHandler, Query, QueryHandler } from '@nestjs/cqrs';
+import { AccountQuery } from '../../common/cqrs/account-messages';
 import { type StaticWebhooksView, toStaticWebhooksView } from './static-webhooks.view';
 import { WebhookDeliveryRepository } from './webhook-delivery.repository';
 import { type WebhookDeliveryView, toWebhookDeliveryView } from './webhook-delivery.view';
@@ -46,22 +47,14 @@ export class ListWebhookDeliveriesHandler implements IQueryHandler<ListWebhookDe
     private readonly deliveries: WebhookDeliveryRepository,
   ) {}
 
-  async execute({
-    accountId,
-    id,
-    max,
-  }: ListWebhookDeliveriesQuery): Promise<WebhookDeliveryView[]> {
+  async execute({ accountId, id, max }: ListWebhookDeliveriesQuery) {
     const row = await this.subscriptions.findDynamic({ accountId }, id);
     return (await this.deliveries.latest(row.id, max)).map(toWebhookDeliveryView);
   }
 }
 
 /** The account's static webhooks, every key, set or not. */
-export class GetStaticWebhooksQuery extends Query<StaticWebhooksView> {
-  constructor(readonly accountId: number) {
-    super();
-  }
-}
+export class GetStaticWebhooksQuery extends AccountQuery<StaticWebhooksView> {}
 
 @QueryHandler(GetStaticWebhooksQuery)
 export class GetStaticWebhooksHandler implements IQueryHandler<GetStaticWebhooksQuery> {

@@ -7,11 +7,7 @@ import { WebhookDelivery } from './webhook-delivery.entity';
 import type { AttemptFacts, StreakChange } from './webhook-delivery-rules';
 import { type WebhookStatus, WebhookSubscription } from './webhook-subscription.entity';
 
-/**
- * The tables of subscriptions and their delivery log, wherever the module is (the worker included).
- * Account and Enterprise: the subscriptions' foreign keys refer to them, so their metadata must be
- * loaded too.
- */
+/** The subscriptions and their delivery log, with Account and Enterprise, which their keys name. */
 export const webhookTables = TypeOrmModule.forFeature([
   Account,
   Enterprise,
@@ -22,10 +18,7 @@ export const webhookTables = TypeOrmModule.forFeature([
 /** Whose subscriptions: an account's own, or an enterprise's (its members' events). */
 export type WebhookOwner = { accountId: number } | { enterpriseId: number };
 
-/**
- * The webhook_subscriptions table. Not a TenantRepository: a row is an account's or an enterprise's
- * (account_id null), and is deleted for good. Each method runs in `tx` when given, else on the pool.
- */
+/** Not a TenantRepository: a subscription may be an enterprise's, and is deleted for good. */
 @Injectable()
 export class WebhookSubscriptionRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
@@ -34,7 +27,6 @@ export class WebhookSubscriptionRepository {
     return tx ?? this.dataSource.manager;
   }
 
-  /** The owner's dynamic subscriptions, by id. */
   listDynamic(owner: WebhookOwner): Promise<WebhookSubscription[]> {
     return this.db().find(WebhookSubscription, {
       where: dynamicOf(owner),
@@ -52,9 +44,8 @@ export class WebhookSubscriptionRepository {
   }
 
   /**
-   * Writes that count or look for the owner's other subscriptions take turns on its row (the
-   * account's, or the enterprise's). READ COMMITTED: what they read after the lock is what the
-   * previous holder committed.
+   * Writes that count or look for the owner's other subscriptions take turns on the owner's row; at
+   * READ COMMITTED they then read what the previous holder committed.
    */
   async lockOwner(tx: EntityManager, owner: WebhookOwner): Promise<void> {
     if ('accountId' in owner) {
@@ -64,11 +55,7 @@ export class WebhookSubscriptionRepository {
     }
   }
 
-  /**
-   * A dynamic subscription of the owner: one that exists but is another owner's (account or
-   * enterprise) is 403, as the contract's access rule reads; a static one is not one (404).
-   * `forUpdate` (inside a transaction) locks its row.
-   */
+  /** The owner's dynamic subscription: another owner's is 403 (the contract), a static one 404. */
   async findDynamic(
     owner: WebhookOwner,
     id: number,
@@ -107,9 +94,8 @@ export class WebhookSubscriptionRepository {
 
   /**
    * The active subscriptions of the actions for the accounts' events, each with the account whose
-   * events it hears: a superset of the pairs wanted (read by the (account_id, action, status)
-   * index). An enterprise's subscriptions hear its members' events: they come with the member's
-   * account id (the membership as it is now, read by the (enterprise_id, action, status) index).
+   * events it hears (an enterprise's: each member, as the membership is now): a superset of the
+   * pairs wanted, read by the (account_id|enterprise_id, action, status) indexes.
    */
   activeFor(
     accountIds: number[],
@@ -128,10 +114,7 @@ export class WebhookSubscriptionRepository {
     );
   }
 
-  /**
-   * The subscription's failure streak as it stands, its row locked for the rest of the transaction,
-   * so that parallel failures start one streak and disable it once; null when it was deleted.
-   */
+  /** The streak, its row locked so that parallel failures start and disable it once; or null. */
   async lockFailureStreak(
     tx: EntityManager,
     id: number,
@@ -145,10 +128,7 @@ export class WebhookSubscriptionRepository {
       : { status: rows[0].status, failingSince: rows[0].failing_since };
   }
 
-  /**
-   * Writes what an attempt did to its subscription's streak (see decideAttempt). The conditions
-   * make a change that another attempt made first (a clear, a start) write nothing.
-   */
+  /** Writes a streak change; a clear or start another attempt made first writes nothing. */
   async changeFailureStreak(
     tx: EntityManager,
     id: number,

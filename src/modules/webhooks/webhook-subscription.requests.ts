@@ -19,10 +19,7 @@ export class CreateWebhookRequest {
   target!: string;
 }
 
-/**
- * `PUT /webhooks/{id}`: `status: "active"` re-enables; a new `target` replaces the old one and
- * re-enables too (the failures were the old target's). Attributes left out are kept.
- */
+/** `PUT /webhooks/{id}`: `active`, or a new `target` (the failures were the old's), re-enables. */
 export class UpdateWebhookRequest {
   @Optional()
   @Equals('active', invalidStatus('status'))

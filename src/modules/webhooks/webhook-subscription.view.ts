@@ -1,30 +1,21 @@
+import { id, oneOf, text, viewSchema, type ViewType } from '../../common/openapi/view-schema';
 import {
-  type WebhookEvent,
+  WEBHOOK_EVENTS,
   type WebhookStatus,
   type WebhookSubscription,
   eventOfAction,
 } from './webhook-subscription.entity';
-import { id, oneOf, text, viewSchema } from '../../common/openapi/view-schema';
-import { WEBHOOK_EVENTS } from './webhook-subscription.entity';
 
 /** A dynamic subscription, as `GET /webhooks` lists it. */
-export interface WebhookSubscriptionView {
-  id: number;
-  event: WebhookEvent;
-  target: string;
-  status: WebhookStatus;
-}
+export type WebhookSubscriptionView = ViewType<typeof WEBHOOK_SUBSCRIPTION_VIEW>;
 
 export function toWebhookSubscriptionView(row: WebhookSubscription): WebhookSubscriptionView {
   return { id: row.id, event: eventOfAction(row.action), target: row.target, status: row.status };
 }
 
-export const WEBHOOK_SUBSCRIPTION_VIEW = viewSchema<WebhookSubscriptionView>(
-  'WebhookSubscriptionView',
-  {
-    id: id(5),
-    event: oneOf(WEBHOOK_EVENTS),
-    target: text('https://example.com/hooks'),
-    status: oneOf(['active', 'disabled']),
-  },
-);
+export const WEBHOOK_SUBSCRIPTION_VIEW = viewSchema('WebhookSubscriptionView', {
+  id: id(5),
+  event: oneOf(WEBHOOK_EVENTS),
+  target: text('https://example.com/hooks'),
+  status: oneOf<WebhookStatus>(['active', 'disabled']),
+});

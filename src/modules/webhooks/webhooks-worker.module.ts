@@ -11,13 +11,7 @@ import { webhookSenderProvider } from './webhook-sender';
 import { WebhookSigningKeys } from './webhook-signing-keys';
 import { WebhookSubscriptionRepository, webhookTables } from './webhook-subscription.repository';
 
-/**
- * Worker side of webhooks: the fan-out (a domain-event consumer, exported for the worker's map of
- * consumers), the deliveries queue and its processor, and the sweeper that revives deliveries whose
- * job was lost. Only the worker imports it: the API never produces nor consumes the deliveries
- * queue. The tables are the API's WebhooksModule's, plus the messages only the worker reads and
- * writes.
- */
+/** The worker's webhooks: fan-out, deliveries queue, processor and sweeper (none in the API). */
 @Module({
   imports: [webhookTables, webhookMessagesTable, webhookDeliveriesQueueModule],
   providers: [

@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Post, Put, Query } from '@nestjs/common';
-import { CommandBus, QueryBus } from '@nestjs/cqrs';
+import { BusController } from '../../common/cqrs/bus-controller';
 import { ApiBasicAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { IdParam } from '../../common/http/id-param';
 import { NUMERIC } from '../../common/http/route-catalog';
@@ -27,12 +27,7 @@ import { ApiErrors } from '../../common/openapi/api-errors';
 @ApiTags('webhooks')
 @ApiBasicAuth()
 @Controller('webhooks')
-export class WebhooksController {
-  constructor(
-    private readonly commands: CommandBus,
-    private readonly queries: QueryBus,
-  ) {}
-
+export class WebhooksController extends BusController {
   @ApiOperation({ summary: 'List the webhook subscriptions' })
   @ApiView(WEBHOOK_SUBSCRIPTION_VIEW, { list: true })
   @Get()

@@ -1,19 +1,11 @@
 import { Module } from '@nestjs/common';
+import { handlersOf } from '../../common/cqrs/handlers-of';
 import { EnterpriseWebhooksController } from './enterprise-webhooks.controller';
 import { MetaController } from './meta.controller';
 import { StaticWebhooksController } from './static-webhooks.controller';
 import { WebhookDeliveryRepository } from './webhook-delivery.repository';
-import {
-  CreateWebhookHandler,
-  DeleteWebhookHandler,
-  UpdateStaticWebhooksHandler,
-  UpdateWebhookHandler,
-} from './webhook-subscription.commands';
-import {
-  GetStaticWebhooksHandler,
-  ListWebhookDeliveriesHandler,
-  ListWebhooksHandler,
-} from './webhook-subscription.queries';
+import * as webhookSubscriptionCommands from './webhook-subscription.commands';
+import * as webhookSubscriptionQueries from './webhook-subscription.queries';
 import { WebhookSubscriptionRepository, webhookTables } from './webhook-subscription.repository';
 import { WebhooksController } from './webhooks.controller';
 
@@ -27,15 +19,9 @@ import { WebhooksController } from './webhooks.controller';
     EnterpriseWebhooksController,
   ],
   providers: [
-    CreateWebhookHandler,
-    DeleteWebhookHandler,
-    GetStaticWebhooksHandler,
-    ListWebhookDeliveriesHandler,
-    ListWebhooksHandler,
-    UpdateStaticWebhooksHandler,
-    UpdateWebhookHandler,
     WebhookDeliveryRepository,
     WebhookSubscriptionRepository,
+    ...handlersOf(webhookSubscriptionCommands, webhookSubscriptionQueries),
   ],
 })
 export class WebhooksModule {}

@@ -1,9 +1,6 @@
 import { WEBHOOK_ACTIONS } from './webhook-subscription.entity';
 
-/*
- * The deliveries this service sends, as OpenAPI 3.1 `webhooks`: what a receiver gets. The body is
- * webhookBody's (webhook-payload.ts) and the headers signatureHeaders'.
- */
+/* The deliveries this service sends, as OpenAPI 3.1 `webhooks` (webhookBody, signatureHeaders). */
 
 const header = (description: string, example: string) => ({
   required: true,

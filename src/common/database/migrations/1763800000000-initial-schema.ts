@@ -1,8 +1,6 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 export class InitialSchema1763800000000 implements MigrationInterface {
-  name = 'InitialSchema1763800000000';
-
   async up(q: QueryRunner): Promise<void> {
     await q.query(`
       CREATE TABLE accounts (

@@ -1,11 +1,8 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
-
-const TABLE_OPTIONS = 'ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_unicode_ci';
+import { TABLE_OPTIONS } from './table-options';
 
 /** The catalog (calendars, types, addons, labels, forms, classes, products, coupons) and settings. */
 export class Catalog1763900000000 implements MigrationInterface {
-  name = 'Catalog1763900000000';
-
   async up(q: QueryRunner): Promise<void> {
     await q.query(`
       ALTER TABLE accounts

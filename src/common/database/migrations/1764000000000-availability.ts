@@ -1,11 +1,8 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
-
-const TABLE_OPTIONS = 'ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_unicode_ci';
+import { TABLE_OPTIONS } from './table-options';
 
 /** What takes a calendar's time: appointments (the part availability reads) and blocks. */
 export class Availability1764000000000 implements MigrationInterface {
-  name = 'Availability1764000000000';
-
   async up(q: QueryRunner): Promise<void> {
     await q.query(`
       CREATE TABLE appointments (

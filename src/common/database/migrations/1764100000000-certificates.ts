@@ -1,11 +1,8 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
-
-const TABLE_OPTIONS = 'ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_unicode_ci';
+import { TABLE_OPTIONS } from './table-options';
 
 /** Certificates (packages, coupons, gift certificates), their uses, and the orders that issue them. */
 export class Certificates1764100000000 implements MigrationInterface {
-  name = 'Certificates1764100000000';
-
   async up(q: QueryRunner): Promise<void> {
     await q.query(`
       CREATE TABLE certificates (

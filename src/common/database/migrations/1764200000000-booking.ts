@@ -1,11 +1,8 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
-
-const TABLE_OPTIONS = 'ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_unicode_ci';
+import { TABLE_OPTIONS } from './table-options';
 
 /** The client's side of an appointment, its price and certificate, and its form answers. */
 export class Booking1764200000000 implements MigrationInterface {
-  name = 'Booking1764200000000';
-
   async up(q: QueryRunner): Promise<void> {
     await q.query(`
       ALTER TABLE appointments

@@ -2,8 +2,6 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /** Idempotency-Key of POST /appointments: which booking a key made, and for what request. */
 export class IdempotencyKeys1764300000000 implements MigrationInterface {
-  name = 'IdempotencyKeys1764300000000';
-
   async up(q: QueryRunner): Promise<void> {
     await q.query(`
       CREATE TABLE idempotency_keys (

@@ -1,6 +1,5 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
-
-const TABLE_OPTIONS = 'ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_unicode_ci';
+import { TABLE_OPTIONS } from './table-options';
 
 /**
  * Webhook subscriptions (static: one per account and action, set in the integrations settings;
@@ -12,8 +11,6 @@ const TABLE_OPTIONS = 'ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_uni
  * read CHECK constraints on MySQL, so the entity cannot declare it.
  */
 export class Webhooks1764400000000 implements MigrationInterface {
-  name = 'Webhooks1764400000000';
-
   async up(q: QueryRunner): Promise<void> {
     await q.query(`
       CREATE TABLE webhook_subscriptions (

@@ -1,6 +1,5 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
-
-const TABLE_OPTIONS = 'ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_unicode_ci';
+import { TABLE_OPTIONS } from './table-options';
 
 /**
  * Webhook delivery, with MySQL as the truth even when Redis loses everything:
@@ -14,8 +13,6 @@ const TABLE_OPTIONS = 'ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_uni
  *   `variables` is a JSON array of [name, value] pairs: MySQL 8 reorders the keys of a JSON object.
  */
 export class WebhookMessages1764500000000 implements MigrationInterface {
-  name = 'WebhookMessages1764500000000';
-
   async up(q: QueryRunner): Promise<void> {
     await q.query(`
       ALTER TABLE outbox

@@ -7,8 +7,6 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
  * hundreds of rows per booking.
  */
 export class CoveringBusyIndex1764600000000 implements MigrationInterface {
-  name = 'CoveringBusyIndex1764600000000';
-
   async up(q: QueryRunner): Promise<void> {
     await q.query(`
       ALTER TABLE appointments

@@ -1,6 +1,5 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
-
-const TABLE_OPTIONS = 'ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_unicode_ci';
+import { TABLE_OPTIONS } from './table-options';
 
 /**
  * OAuth 2.0 (authorization code flow). Every secret is stored as its keyed hash (HMAC-SHA256 with
@@ -16,8 +15,6 @@ const TABLE_OPTIONS = 'ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_uni
  *   tokens keep working (`code_id` becomes NULL).
  */
 export class OAuth1764700000000 implements MigrationInterface {
-  name = 'OAuth1764700000000';
-
   async up(q: QueryRunner): Promise<void> {
     await q.query(`
       CREATE TABLE oauth_clients (

@@ -1,6 +1,5 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
-
-const TABLE_OPTIONS = 'ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_unicode_ci';
+import { TABLE_OPTIONS } from './table-options';
 
 /**
  * Client notifications (confirmation e-mail and SMS, notices of a move or a cancellation,
@@ -16,8 +15,6 @@ const TABLE_OPTIONS = 'ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_uni
  * - `accounts.reminder_hours`: how long before an appointment its reminder goes (0: none).
  */
 export class Notifications1764800000000 implements MigrationInterface {
-  name = 'Notifications1764800000000';
-
   async up(q: QueryRunner): Promise<void> {
     await q.query(
       'ALTER TABLE accounts ADD COLUMN reminder_hours SMALLINT UNSIGNED NOT NULL DEFAULT 24',

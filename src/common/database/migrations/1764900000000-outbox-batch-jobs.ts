@@ -7,8 +7,6 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
  * NULL for rows dispatched before (their job id was the row id).
  */
 export class OutboxBatchJobs1764900000000 implements MigrationInterface {
-  name = 'OutboxBatchJobs1764900000000';
-
   async up(q: QueryRunner): Promise<void> {
     await q.query('ALTER TABLE outbox ADD COLUMN job_id VARCHAR(64) NULL AFTER dispatched_at');
   }

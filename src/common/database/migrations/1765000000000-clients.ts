@@ -8,8 +8,6 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
  * lock on the account's row in each of them (catalog tables have none either).
  */
 export class Clients1765000000000 implements MigrationInterface {
-  name = 'Clients1765000000000';
-
   async up(q: QueryRunner): Promise<void> {
     await q.query(`
       CREATE TABLE clients (

@@ -7,8 +7,6 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
  * charges).
  */
 export class Payments1765100000000 implements MigrationInterface {
-  name = 'Payments1765100000000';
-
   async up(q: QueryRunner): Promise<void> {
     await q.query(`
       CREATE TABLE payments (

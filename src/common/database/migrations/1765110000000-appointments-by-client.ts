@@ -6,8 +6,6 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
  * whole history.
  */
 export class AppointmentsByClient1765110000000 implements MigrationInterface {
-  name = 'AppointmentsByClient1765110000000';
-
   async up(q: QueryRunner): Promise<void> {
     await q.query(
       'CREATE INDEX idx_appointments_account_email ON appointments (account_id, email, starts_at)',

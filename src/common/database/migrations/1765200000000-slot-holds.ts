@@ -1,6 +1,5 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
-
-const TABLE_OPTIONS = 'ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_unicode_ci';
+import { TABLE_OPTIONS } from './table-options';
 
 /**
  * Slot holds and booking limits:
@@ -14,8 +13,6 @@ const TABLE_OPTIONS = 'ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_uni
  * - `accounts.hold_max_minutes`: the longest a hold lasts from its creation (1–30).
  */
 export class SlotHolds1765200000000 implements MigrationInterface {
-  name = 'SlotHolds1765200000000';
-
   async up(q: QueryRunner): Promise<void> {
     await q.query(`
       CREATE TABLE slot_holds (

@@ -1,6 +1,5 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
-
-const TABLE_OPTIONS = 'ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_unicode_ci';
+import { TABLE_OPTIONS } from './table-options';
 
 /**
  * Enterprises: one credential for many accounts. An account belongs to at most one
@@ -10,8 +9,6 @@ const TABLE_OPTIONS = 'ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_uni
  * CHECK; TypeORM does not read CHECK constraints on MySQL, so the entity cannot declare it).
  */
 export class Enterprises1765300000000 implements MigrationInterface {
-  name = 'Enterprises1765300000000';
-
   async up(q: QueryRunner): Promise<void> {
     await q.query(`
       CREATE TABLE enterprises (

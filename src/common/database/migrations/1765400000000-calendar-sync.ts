@@ -15,8 +15,6 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
  * - `accounts.calendar_sync_minutes`: how often the account's sources are read.
  */
 export class CalendarSync1765400000000 implements MigrationInterface {
-  name = 'CalendarSync1765400000000';
-
   async up(q: QueryRunner): Promise<void> {
     await q.query(`
       CREATE TABLE busy_sources (

@@ -6,8 +6,6 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
  * pages (none by default).
  */
 export class ClientPages1765500000000 implements MigrationInterface {
-  name = 'ClientPages1765500000000';
-
   async up(q: QueryRunner): Promise<void> {
     await q.query(
       'ALTER TABLE accounts ' +

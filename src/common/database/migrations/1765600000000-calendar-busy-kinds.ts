@@ -7,8 +7,6 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
  * bits of the rows they have, so the upgrade is exact; from then on each writer sets its bit.
  */
 export class CalendarBusyKinds1765600000000 implements MigrationInterface {
-  name = 'CalendarBusyKinds1765600000000';
-
   async up(q: QueryRunner): Promise<void> {
     await q.query(
       'ALTER TABLE calendars ADD COLUMN busy_kinds TINYINT UNSIGNED NOT NULL DEFAULT 0',

@@ -13,8 +13,6 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
  *   take).
  */
 export class PageHolds1765700000000 implements MigrationInterface {
-  name = 'PageHolds1765700000000';
-
   async up(q: QueryRunner): Promise<void> {
     await q.query(`ALTER TABLE slot_holds
       ADD COLUMN origin VARCHAR(8) NOT NULL DEFAULT 'api',
