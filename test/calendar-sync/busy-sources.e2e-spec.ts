@@ -253,6 +253,7 @@ describe('Calendar sync: busy time from the staff calendars (e2e, Radicale)', ()
     expect(created.status).toBe(200);
     // Due at once: a pass claims it (and any other test's due source) and reads it.
     await sync.syncDue();
+    await sync.settled();
     expect((await source(created.body.id)).status).toMatchObject({ state: 'ok', eventsRead: 5 });
     const [{ next }] = await app
       .get(DataSource)

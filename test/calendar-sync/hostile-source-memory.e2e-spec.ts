@@ -180,13 +180,17 @@ describe('Calendar sync: a hostile CalDAV server cannot take the worker down (e2
     let settled: { state: string; lastError: string | null }[] = [];
     const sampler = setInterval(() => (peak = Math.max(peak, rss(pid))), 50);
     try {
-      const sources = [await add(hostile[0]), await add(hostile[1])];
-      const inFlight = () =>
-        hostile.every((p) => {
-          const streamed = caldav.streamed.get(p);
-          return streamed !== undefined && streamed.written >= HOLD_AT && !streamed.clientLeft;
-        });
-      await eventually(() => (inFlight() ? true : undefined), 30_000);
+      const held = (p: string) => {
+        const streamed = caldav.streamed.get(p);
+        return streamed !== undefined && streamed.written >= HOLD_AT && !streamed.clientLeft;
+      };
+      const inFlight = () => hostile.every(held);
+      // The second source is added while the first is held: a slow source holds its own slot of
+      // the worker, not its next pass (each would otherwise wait out the other's timeout).
+      const sources = [await add(hostile[0])];
+      await eventually(() => (held(hostile[0]) ? true : undefined), 20_000);
+      sources.push(await add(hostile[1]));
+      await eventually(() => (inFlight() ? true : undefined), 20_000);
 
       await bookAndDeliver(2, 2);
       // Delivered while both hostile answers were still being read.

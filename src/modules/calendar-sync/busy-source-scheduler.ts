@@ -18,11 +18,10 @@ import { BusySourceSync, SYNC_BATCH } from './busy-source-sync';
 const STATES = ['pending', 'ok', 'error'] as const;
 
 /**
- * Worker: every CALENDAR_SYNC_SCAN_INTERVAL_MS, the sources due are claimed and read (see
- * BusySourceSync.syncDue). The schedule lives in MySQL (`next_sync_at`, moved on by each account's
- * `calendarSyncMinutes`), not in Bull's repeatable jobs: an interval changed, a source added or
- * deleted needs no job kept in step, and several workers share the sources by the conditional
- * claim. Also `calendar_busy_sources{state}`, read on scrape.
+ * Worker: every CALENDAR_SYNC_SCAN_INTERVAL_MS, the sources due are claimed and read. The schedule
+ * is `next_sync_at` in MySQL, not Bull's repeatable jobs: a source or an interval changed needs no
+ * job kept in step, and workers share the sources by the conditional claim. Also the metric
+ * `calendar_busy_sources{state}`.
  */
 @Injectable()
 export class BusySourceScheduler implements OnModuleInit, OnApplicationBootstrap, OnModuleDestroy {
@@ -69,5 +68,6 @@ export class BusySourceScheduler implements OnModuleInit, OnApplicationBootstrap
   async onModuleDestroy(): Promise<void> {
     this.sync.stop();
     await this.passes.stop();
+    await this.sync.settled();
   }
 }

@@ -48,6 +48,8 @@ export class BusySourceSync {
   /** Aborted on shutdown: syncs in flight end at once (as failed; the next worker reads them). */
   private readonly stopping = new AbortController();
   private readonly largeReads = new LargeReads();
+  /** The syncs syncDue started that have not ended (CONCURRENCY at most). */
+  private readonly running = new Set<Promise<void>>();
 
   constructor(
     private readonly sources: BusySourceRepository,
@@ -58,7 +60,12 @@ export class BusySourceSync {
     @Optional() @Inject(ROOT_LOGGER) private readonly logger?: Logger,
   ) {}
 
-  /** Claims the sources due (moving their next sync on) and syncs them; returns how many. */
+  /**
+   * Claims the sources due (moving their next sync on) and starts their syncs; returns how many.
+   * A pass waits for a free slot to start each one, never for a sync to end: a source that answers
+   * slowly (up to CALENDAR_SYNC_TIMEOUT_MS) holds its own slot, not the next pass, so a source
+   * added meanwhile is read at the next scan beside it. settled() waits for the syncs started.
+   */
   async syncDue(now = Date.now()): Promise<number> {
     if (this.stopping.signal.aborted) return 0;
     const due = await this.sources.due(now, SYNC_BATCH);
@@ -71,13 +78,22 @@ export class BusySourceSync {
       );
       if (won) claimed.push(Number(row.id));
     }
-    const queue = [...claimed];
-    const run = async () => {
-      for (let id = queue.shift(); id !== undefined; id = queue.shift())
-        if (!this.stopping.signal.aborted) await this.sync(id, now);
-    };
-    await Promise.all(Array.from({ length: CONCURRENCY }, run));
+    for (const id of claimed) {
+      while (this.running.size >= CONCURRENCY) await Promise.race(this.running);
+      if (this.stopping.signal.aborted) break;
+      const running: Promise<void> = this.sync(id, now).then(
+        () => undefined,
+        (err: unknown) => this.logger?.warn({ err, sourceId: id }, 'calendar sync not recorded'),
+      );
+      this.running.add(running);
+      void running.finally(() => this.running.delete(running));
+    }
     return claimed.length;
+  }
+
+  /** Resolves when every sync started by syncDue so far has ended. */
+  async settled(): Promise<void> {
+    while (this.running.size > 0) await Promise.all(this.running);
   }
 
   /** Syncs one source now (a new source's first sync, the worker's passes, the tests). */
