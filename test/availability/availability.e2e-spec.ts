@@ -435,6 +435,48 @@ describe('Availability: /availability/* (e2e)', () => {
     });
   });
 
+  describe('GET /availability/dates against /times', () => {
+    it("lists exactly the dates on which /times has a time, in the calendar's zone and others", async () => {
+      // Hours every day, a day off, one appointment: seen from each zone, a New York day's first
+      // time may be on one date and its later times on the next.
+      const everyDay = Object.fromEntries(
+        ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'].map((d) => [
+          d,
+          [{ start: '08:00', end: '20:00' }],
+        ]),
+      );
+      const calendar = await createCalendar(api, {
+        timezone: 'America/New_York',
+        hours: everyDay,
+        overrides: { '2030-06-12': [] },
+      });
+      const type = await createAppointmentType(api, {
+        duration: 60,
+        calendarIDs: [calendar],
+        ...HORIZON,
+      });
+      for (const zone of [
+        '',
+        '&timezone=America/New_York',
+        '&timezone=Asia/Tokyo',
+        '&timezone=Pacific/Kiritimati',
+      ]) {
+        const base = `appointmentTypeID=${type}${zone}`;
+        const dates = (await api.get(`/availability/dates?${base}&month=2030-06`)).body as {
+          date: string;
+        }[];
+        const withTimes: string[] = [];
+        for (let day = 1; day <= 30; day++) {
+          const date = `2030-06-${String(day).padStart(2, '0')}`;
+          if (((await times(`${base}&date=${date}`)).body as unknown[]).length > 0)
+            withTimes.push(date);
+        }
+        expect({ zone, dates: dates.map((d) => d.date) }).toEqual({ zone, dates: withTimes });
+        expect(withTimes.length).toBeGreaterThan(25);
+      }
+    });
+  });
+
   describe("the scheduling page's date step (AvailableDatesWithTimesQuery)", () => {
     /** The query's answer, and what `/availability/dates` and `/times` answer for the same. */
     async function both(type: number, month: string, date: string, extra = '') {

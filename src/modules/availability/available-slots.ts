@@ -22,7 +22,7 @@ import type {
   AvailableTime,
   CheckedTime,
 } from './availability.views';
-import { limitFilter } from './booking-limits';
+import { hasLimits, limitFilter } from './booking-limits';
 import { busyAround } from './busy-time';
 import { readBusyTime, readSeatsTaken } from './busy-time.repository';
 import {
@@ -111,20 +111,24 @@ export class AvailableSlots {
     const day = parseDay(date, zone);
     if (day.from < month.from || day.until > month.until)
       return { ...read, times: (await this.timedTimes(account, query, now)).answer };
+    // A class's and a limited service's month has every start; otherwise the day's are counted
+    // again, on the busy time read for the month (no read, no limit to read).
+    const complete = ctx.type.kind === 'class' || [ctx.type, ...ctx.calendars].some(hasLimits);
+    const dayCounts = complete ? counts : await this.serviceStarts(ctx, day, now);
     const clock = zoneClock(zone, day.from, day.until);
-    const starts = [...counts.keys()]
+    const starts = [...dayCounts.keys()]
       .filter((start) => start >= day.from && start < day.until)
       .sort((a, b) => a - b);
     const times = starts.map((start) => ({
       time: clock.format(start),
-      slotsAvailable: counts.get(start)!,
+      slotsAvailable: dayCounts.get(start)!,
     }));
     return { ...read, times };
   }
 
   /**
-   * The month's free starts in the zone its dates are read in, each with how many calendars (or
-   * class seats) can take it: what `dates` and `datesWithTimes` answer from.
+   * The month's free starts in the zone its dates are read in, enough of them to tell its dates:
+   * what `dates` and `datesWithTimes` answer from. A class's come with the seats left at each.
    */
   private async monthStarts(
     account: Account,
@@ -145,7 +149,7 @@ export class AvailableSlots {
     const counts =
       ctx.type.kind === 'class'
         ? seatCounts(await this.sessions(ctx, month, now))
-        : await this.serviceStarts(ctx, month, now);
+        : await this.serviceStarts(ctx, month, now, [], zone);
     return { ctx, zone, month, counts };
   }
 
@@ -264,12 +268,18 @@ export class AvailableSlots {
     throw new NotAvailableError('not_available', text);
   }
 
-  /** Free starts in `window` over the context's calendars: start → how many calendars can take it. */
+  /**
+   * Free starts in `window` over the context's calendars: start → how many calendars can take it.
+   * With `datesIn`, only enough to tell the dates of that zone: a calendar of that zone without
+   * booking limits gives the first free start of each of its days (a local day of the calendar is
+   * then a date of the zone; a limit may refuse a day's first start and not a later one).
+   */
   private async serviceStarts(
     ctx: SlotContext,
     window: Span,
     now: number,
     ignore: number[] = [],
+    datesIn?: string,
   ): Promise<Map<number, number>> {
     const counts = new Map<number, number>();
     if (!isOffered(ctx) || ctx.calendars.length === 0) return counts;
@@ -280,7 +290,8 @@ export class AvailableSlots {
     const withinLimits = await limitFilter(this.manager, ctx, window);
     for (const calendar of ctx.calendars) {
       const schedule = scheduleOf(calendar, busy);
-      for (const start of freeStarts(schedule, rules, window, now))
+      const firstOfEachDay = !withinLimits && calendar.timezone === datesIn;
+      for (const start of freeStarts(schedule, rules, window, now, firstOfEachDay))
         if (!withinLimits || withinLimits(calendar, start))
           counts.set(start, (counts.get(start) ?? 0) + 1);
     }

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { DateTime } from 'luxon';
 import { MINUTE } from '../../common/time/durations';
-import { checkStart } from './slot-engine';
+import { checkStart, freeStarts } from './slot-engine';
 import { RUNS, analyse, scenarioArb, spread } from './slot-scenarios.fixtures';
 import { localDateOf, workingSpans } from './working-time';
 import { intervalMinutes, oracleDateOf, wallTimeIn } from './zone-oracle.fixtures';
@@ -99,6 +99,20 @@ describe('freeStarts (property)', () => {
       fc.property(scenarioArb, (s) => {
         const { starts, expected } = analyse(s);
         expect(starts).toEqual(expected);
+      }),
+      { numRuns: RUNS },
+    );
+  });
+
+  it('with firstOfEachDay, offers the first of the starts of each local date, and no other', () => {
+    fc.assert(
+      fc.property(scenarioArb, (s) => {
+        const { expected } = analyse(s);
+        const firsts = expected.filter(
+          (start, i) =>
+            i === 0 || oracleDateOf(s.zone, expected[i - 1]) !== oracleDateOf(s.zone, start),
+        );
+        expect(freeStarts(s.calendar, s.rules, s.window, s.now, true)).toEqual(firsts);
       }),
       { numRuns: RUNS },
     );

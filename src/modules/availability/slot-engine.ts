@@ -46,13 +46,15 @@ export function advanceWindow(
 /**
  * The starts (ascending, distinct) the calendar can take in `window`, within the advance window: on
  * each working span's grid, the padded span `[start - paddingBefore, start + duration +
- * paddingAfter)` inside that working span and clear of busy time.
+ * paddingAfter)` inside that working span and clear of busy time. With `firstOfEachDay`, only the
+ * first of each local day of the calendar (what tells the days that have one).
  */
 export function freeStarts(
   calendar: CalendarSchedule,
   rules: SlotRules,
   window: Span,
   now: number,
+  firstOfEachDay = false,
 ): number[] {
   const { earliest, latest } = advanceWindow(rules, now);
   const from = Math.max(window.from, earliest);
@@ -67,12 +69,14 @@ export function freeStarts(
   const clock = zoneClock(calendar.zone, from, until);
   const { hours, overrides } = calendar;
   const lastDay = clock.dayOf(until - 1);
-  for (let day = clock.dayOf(from); day <= lastDay; day++) {
+  days: for (let day = clock.dayOf(from); day <= lastDay; day++) {
     const intervals = intervalsOfDay(hours, overrides, clock.dateOfDay(day), day);
     for (const span of spansOfDay(clock, intervals, day)) {
       for (let start = span.from; start + after <= span.until; start += step) {
         if (start < from || start >= until || start - before < span.from) continue;
-        if (!overlapsAny(busy, start - before, start + after)) starts.push(start);
+        if (overlapsAny(busy, start - before, start + after)) continue;
+        starts.push(start);
+        if (firstOfEachDay) continue days;
       }
     }
   }

@@ -54,7 +54,8 @@ export function sendPage(
   options: PageOptions = {},
 ): void {
   applyHeaders(reply, options);
-  void reply.code(status).type('text/html; charset=utf-8').send(html);
+  // Encoded once here: a string would be measured (Content-Length) and then encoded again.
+  void reply.code(status).type('text/html; charset=utf-8').send(Buffer.from(html));
 }
 
 /** 303 See Other after a form's POST (the browser then GETs the target: PRG). */
