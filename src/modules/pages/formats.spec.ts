@@ -1,7 +1,7 @@
 import { DateTime } from 'luxon';
 import { Fragment, h } from 'preact';
 import { render } from 'preact-render-to-string';
-import { clockOf, dayOf, momentIn, monthOf, shiftMonth, zoneOptions } from './formats';
+import { clockOf, dayOf, momentIn, monthOf, priceOf, shiftMonth, zoneOptions } from './formats';
 
 describe('clockOf: a listed time’s wall clock, as luxon writes it', () => {
   it.each(['-0400', '+0000', '+0530', '-1000'])(
@@ -99,4 +99,15 @@ describe('zoneOptions: the zone picker’s options as preact writes them', () =>
       expect(zoneOptions(zone)).toBe(render(h(Fragment, null, options)));
     },
   );
+});
+
+describe('priceOf: an amount in a currency', () => {
+  it('writes each currency as Intl does, again and again; Free for nothing; a code Intl refuses as it is', () => {
+    for (let i = 0; i < 2; i++) {
+      expect(priceOf('40.00', 'USD')).toBe('$40.00');
+      expect(priceOf(1234.5, 'EUR')).toBe('€1,234.50');
+      expect(priceOf('0.00', 'USD')).toBe('Free');
+      expect(priceOf('12.50', 'NOT-A-CODE')).toBe('12.50 NOT-A-CODE');
+    }
+  });
 });

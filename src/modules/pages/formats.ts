@@ -83,15 +83,23 @@ export function momentIn(instant: Date | string, zone: string): string {
   return `${weekday}, ${month} ${day}, ${year} at ${hour}:${minute}${dayPeriod!.toLowerCase()} (${timeZoneName})`;
 }
 
+/** One formatter per currency, made on first use; null for a code Intl does not take. */
+const prices = new BoundedMap<string, Intl.NumberFormat | null>(512);
+
 /** `$40.00` (in the account's currency), or `Free`. */
 export function priceOf(decimal: string | number, currency: string): string {
   const amount = Number(decimal);
   if (amount === 0) return 'Free';
-  try {
-    return new Intl.NumberFormat('en-US', { style: 'currency', currency }).format(amount);
-  } catch {
-    return `${formatCents(Math.round(amount * 100))} ${currency}`;
+  let format = prices.get(currency);
+  if (format === undefined) {
+    try {
+      format = new Intl.NumberFormat('en-US', { style: 'currency', currency });
+    } catch {
+      format = null;
+    }
+    prices.set(currency, format);
   }
+  return format?.format(amount) ?? `${formatCents(Math.round(amount * 100))} ${currency}`;
 }
 
 /** Every zone the runtime knows (Node's ICU: canonical names, no `UTC`), for the zone picker. */
