@@ -173,23 +173,10 @@ export class Catalog1763900000000 implements MigrationInterface {
   }
 
   async down(q: QueryRunner): Promise<void> {
-    for (const table of [
-      'coupon_appointment_types',
-      'coupons',
-      'product_appointment_types',
-      'products',
-      'classes',
-      'form_fields',
-      'forms',
-      'labels',
-      'addons',
-      'appointment_type_forms',
-      'appointment_type_addons',
-      'appointment_type_calendars',
-      'appointment_types',
-      'calendars',
-    ])
-      await q.query(`DROP TABLE ${table}`);
+    await q.query(`
+      DROP TABLE coupon_appointment_types, coupons, product_appointment_types, products, classes,
+        form_fields, forms, labels, addons, appointment_type_forms, appointment_type_addons,
+        appointment_type_calendars, appointment_types, calendars`);
     await q.query(`
       ALTER TABLE accounts
         DROP COLUMN min_hours_in_advance,
