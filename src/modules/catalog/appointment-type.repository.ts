@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, type Type } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import type { EntityManager, EntityTarget, ObjectLiteral } from 'typeorm';
 import { In } from 'typeorm';
@@ -43,11 +43,13 @@ export const catalogTables = TypeOrmModule.forFeature([
 
 /** One kind of link a request can replace: the rows it names and the link rows written for them. */
 interface LinkKind {
-  entity: EntityTarget<TenantRow>;
+  entity: Type<TenantRow>;
   missing: (id: number) => DomainError;
-  link: EntityTarget<ObjectLiteral>;
-  /** The link row's own columns for the `position`-th row named (besides the type's id). */
-  row: (id: number, position: number) => ObjectLiteral;
+  link: EntityTarget<Record<string, number>>;
+  /** The link row's property naming the linked row. */
+  column: string;
+  /** Whether the links keep the order the request named them in (`position`), else by id. */
+  positioned?: true;
 }
 
 /** The request's lists of links, in the order they are checked and written. */
@@ -56,19 +58,20 @@ const LINK_KINDS: Record<keyof AppointmentTypeLinks, LinkKind> = {
     entity: Calendar,
     missing: (id) => new InvalidCalendarError(id),
     link: AppointmentTypeCalendar,
-    row: (calendarId) => ({ calendarId }),
+    column: 'calendarId',
   },
   addonIDs: {
     entity: Addon,
     missing: (id) => new InvalidAddonError(id),
     link: AppointmentTypeAddon,
-    row: (addonId) => ({ addonId }),
+    column: 'addonId',
   },
   formIDs: {
     entity: Form,
     missing: (id) => new InvalidFormError(id),
     link: AppointmentTypeForm,
-    row: (formId, position) => ({ formId, position }),
+    column: 'formId',
+    positioned: true,
   },
 };
 
@@ -148,7 +151,11 @@ export class AppointmentTypeRepository extends RepositoryOf(AppointmentType) {
       if (rows.length > 0)
         await tx.insert(
           kind.link,
-          rows.map((row, position) => ({ appointmentTypeId, ...kind.row(row.id, position) })),
+          rows.map((row, position) => ({
+            appointmentTypeId,
+            [kind.column]: row.id,
+            ...(kind.positioned && { position }),
+          })),
         );
     }
   }
@@ -165,31 +172,19 @@ export class AppointmentTypeRepository extends RepositoryOf(AppointmentType) {
       types.map((t) => [t.id, { calendarIDs: [], addonIDs: [], formIDs: [] }]),
     );
     if (types.length === 0) return links;
-    const typeIds = In(types.map((t) => t.id));
-    const [calendars, addons, forms] = await Promise.all([
-      tx
-        .createQueryBuilder(AppointmentTypeCalendar, 'link')
-        .innerJoin(Calendar, 'c', 'c.id = link.calendarId AND c.deletedAt IS NULL')
-        .where({ appointmentTypeId: typeIds })
-        .orderBy('link.calendarId')
-        .getMany(),
-      tx
-        .createQueryBuilder(AppointmentTypeAddon, 'link')
-        .innerJoin(Addon, 'a', 'a.id = link.addonId AND a.deletedAt IS NULL')
-        .where({ appointmentTypeId: typeIds })
-        .orderBy('link.addonId')
-        .getMany(),
-      tx
-        .createQueryBuilder(AppointmentTypeForm, 'link')
-        .innerJoin(Form, 'f', 'f.id = link.formId AND f.deletedAt IS NULL')
-        .where({ appointmentTypeId: typeIds })
-        .orderBy('link.position')
-        .addOrderBy('link.formId')
-        .getMany(),
-    ]);
-    for (const l of calendars) links.get(l.appointmentTypeId)!.calendarIDs.push(l.calendarId);
-    for (const l of addons) links.get(l.appointmentTypeId)!.addonIDs.push(l.addonId);
-    for (const l of forms) links.get(l.appointmentTypeId)!.formIDs.push(l.formId);
+    const appointmentTypeId = In(types.map((t) => t.id));
+    await Promise.all(
+      Object.entries(LINK_KINDS).map(async ([attribute, kind]) => {
+        const query = tx
+          .createQueryBuilder(kind.link, 'link')
+          .innerJoin(kind.entity, 'x', `x.id = link.${kind.column} AND x.deletedAt IS NULL`)
+          .where({ appointmentTypeId });
+        if (kind.positioned) query.addOrderBy('link.position');
+        const rows = await query.addOrderBy(`link.${kind.column}`).getMany();
+        const key = attribute as keyof AppointmentTypeLinks;
+        for (const row of rows) links.get(row.appointmentTypeId)![key].push(row[kind.column]);
+      }),
+    );
     return links;
   }
 }

@@ -1,4 +1,4 @@
-import { DomainError } from '../../common/errors/domain-error';
+import { AttributeError, DomainError } from '../../common/errors/domain-error';
 
 /*
  * The errors of form field values sent with an appointment (the contract's `invalid_fields` and
@@ -6,17 +6,15 @@ import { DomainError } from '../../common/errors/domain-error';
  */
 
 /** An id that names no field of the appointment's forms (or one of a form hidden from clients). */
-export class UnknownFieldError extends DomainError {
-  constructor(id: string | number) {
-    super(400, 'invalid_fields', `The field "${id}" does not exist on this appointment.`);
-  }
-}
+export class UnknownFieldError extends AttributeError(
+  'invalid_fields',
+  (id: string | number) => `The field "${id}" does not exist on this appointment.`,
+) {}
 
-export class RepeatedFieldError extends DomainError {
-  constructor(id: string | number) {
-    super(400, 'invalid_fields', `The field "${id}" is given more than once.`);
-  }
-}
+export class RepeatedFieldError extends AttributeError(
+  'invalid_fields',
+  (id: string | number) => `The field "${id}" is given more than once.`,
+) {}
 
 export class RequiredFieldError extends DomainError {
   constructor(readonly fieldId: number) {

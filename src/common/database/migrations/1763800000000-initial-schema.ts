@@ -34,7 +34,6 @@ export class InitialSchema1763800000000 implements MigrationInterface {
   }
 
   async down(q: QueryRunner): Promise<void> {
-    await q.query('DROP TABLE outbox');
-    await q.query('DROP TABLE accounts');
+    await q.query('DROP TABLE outbox, accounts');
   }
 }

@@ -1,6 +1,17 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 import { TABLE_OPTIONS } from './table-options';
 
+/** What every catalog table (CatalogRow: an account's rows, soft-deleted) begins with. */
+const CATALOG_ROW_START = `id INT UNSIGNED NOT NULL AUTO_INCREMENT,
+        account_id INT UNSIGNED NOT NULL`;
+
+/** What it ends with: the soft delete and times, and its keys (by id; the account's rows by id). */
+const catalogRowEnd = (table: string) => `deleted_at DATETIME(3) NULL,
+        created_at DATETIME(3) NOT NULL,
+        updated_at DATETIME(3) NOT NULL,
+        PRIMARY KEY (id),
+        KEY idx_${table}_account (account_id, id)`;
+
 /** The catalog (calendars, types, addons, labels, forms, classes, products, coupons) and settings. */
 export class Catalog1763900000000 implements MigrationInterface {
   async up(q: QueryRunner): Promise<void> {
@@ -13,8 +24,7 @@ export class Catalog1763900000000 implements MigrationInterface {
         ADD COLUMN send_sms TINYINT NOT NULL DEFAULT 1`);
     await q.query(`
       CREATE TABLE calendars (
-        id INT UNSIGNED NOT NULL AUTO_INCREMENT,
-        account_id INT UNSIGNED NOT NULL,
+        ${CATALOG_ROW_START},
         name VARCHAR(255) NOT NULL,
         email VARCHAR(254) NOT NULL DEFAULT '',
         reply_to VARCHAR(254) NOT NULL DEFAULT '',
@@ -25,16 +35,11 @@ export class Catalog1763900000000 implements MigrationInterface {
         thumbnail VARCHAR(2048) NOT NULL DEFAULT '',
         hours JSON NOT NULL,
         overrides JSON NOT NULL,
-        deleted_at DATETIME(3) NULL,
-        created_at DATETIME(3) NOT NULL,
-        updated_at DATETIME(3) NOT NULL,
-        PRIMARY KEY (id),
-        KEY idx_calendars_account (account_id, id)
+        ${catalogRowEnd('calendars')}
       ) ${TABLE_OPTIONS}`);
     await q.query(`
       CREATE TABLE appointment_types (
-        id INT UNSIGNED NOT NULL AUTO_INCREMENT,
-        account_id INT UNSIGNED NOT NULL,
+        ${CATALOG_ROW_START},
         name VARCHAR(255) NOT NULL,
         active TINYINT NOT NULL DEFAULT 1,
         description TEXT NOT NULL,
@@ -52,11 +57,7 @@ export class Catalog1763900000000 implements MigrationInterface {
         min_hours_in_advance INT UNSIGNED NULL,
         max_days_in_advance INT UNSIGNED NULL,
         require_sms_opt_in TINYINT NOT NULL DEFAULT 0,
-        deleted_at DATETIME(3) NULL,
-        created_at DATETIME(3) NOT NULL,
-        updated_at DATETIME(3) NOT NULL,
-        PRIMARY KEY (id),
-        KEY idx_appointment_types_account (account_id, id)
+        ${catalogRowEnd('appointment_types')}
       ) ${TABLE_OPTIONS}`);
     await q.query(`
       CREATE TABLE appointment_type_calendars (
@@ -82,42 +83,27 @@ export class Catalog1763900000000 implements MigrationInterface {
       ) ${TABLE_OPTIONS}`);
     await q.query(`
       CREATE TABLE addons (
-        id INT UNSIGNED NOT NULL AUTO_INCREMENT,
-        account_id INT UNSIGNED NOT NULL,
+        ${CATALOG_ROW_START},
         name VARCHAR(255) NOT NULL,
         duration SMALLINT UNSIGNED NOT NULL DEFAULT 0,
         price_cents INT UNSIGNED NOT NULL DEFAULT 0,
         private TINYINT NOT NULL DEFAULT 0,
-        deleted_at DATETIME(3) NULL,
-        created_at DATETIME(3) NOT NULL,
-        updated_at DATETIME(3) NOT NULL,
-        PRIMARY KEY (id),
-        KEY idx_addons_account (account_id, id)
+        ${catalogRowEnd('addons')}
       ) ${TABLE_OPTIONS}`);
     await q.query(`
       CREATE TABLE labels (
-        id INT UNSIGNED NOT NULL AUTO_INCREMENT,
-        account_id INT UNSIGNED NOT NULL,
+        ${CATALOG_ROW_START},
         name VARCHAR(255) NOT NULL,
         color VARCHAR(32) NOT NULL,
-        deleted_at DATETIME(3) NULL,
-        created_at DATETIME(3) NOT NULL,
-        updated_at DATETIME(3) NOT NULL,
-        PRIMARY KEY (id),
-        KEY idx_labels_account (account_id, id)
+        ${catalogRowEnd('labels')}
       ) ${TABLE_OPTIONS}`);
     await q.query(`
       CREATE TABLE forms (
-        id INT UNSIGNED NOT NULL AUTO_INCREMENT,
-        account_id INT UNSIGNED NOT NULL,
+        ${CATALOG_ROW_START},
         name VARCHAR(255) NOT NULL,
         description TEXT NOT NULL,
         hidden TINYINT NOT NULL DEFAULT 0,
-        deleted_at DATETIME(3) NULL,
-        created_at DATETIME(3) NOT NULL,
-        updated_at DATETIME(3) NOT NULL,
-        PRIMARY KEY (id),
-        KEY idx_forms_account (account_id, id)
+        ${catalogRowEnd('forms')}
       ) ${TABLE_OPTIONS}`);
     await q.query(`
       CREATE TABLE form_fields (
@@ -149,19 +135,14 @@ export class Catalog1763900000000 implements MigrationInterface {
       ) ${TABLE_OPTIONS}`);
     await q.query(`
       CREATE TABLE products (
-        id INT UNSIGNED NOT NULL AUTO_INCREMENT,
-        account_id INT UNSIGNED NOT NULL,
+        ${CATALOG_ROW_START},
         name VARCHAR(255) NOT NULL,
         description TEXT NOT NULL,
         price_cents INT UNSIGNED NOT NULL DEFAULT 0,
         kind VARCHAR(16) NOT NULL,
         hidden TINYINT NOT NULL DEFAULT 0,
         expires_days INT UNSIGNED NULL,
-        deleted_at DATETIME(3) NULL,
-        created_at DATETIME(3) NOT NULL,
-        updated_at DATETIME(3) NOT NULL,
-        PRIMARY KEY (id),
-        KEY idx_products_account (account_id, id)
+        ${catalogRowEnd('products')}
       ) ${TABLE_OPTIONS}`);
     await q.query(`
       CREATE TABLE product_appointment_types (
@@ -173,18 +154,13 @@ export class Catalog1763900000000 implements MigrationInterface {
       ) ${TABLE_OPTIONS}`);
     await q.query(`
       CREATE TABLE coupons (
-        id INT UNSIGNED NOT NULL AUTO_INCREMENT,
-        account_id INT UNSIGNED NOT NULL,
+        ${CATALOG_ROW_START},
         code VARCHAR(64) NULL,
         name VARCHAR(255) NOT NULL,
         discount_type VARCHAR(16) NOT NULL,
         discount_amount INT UNSIGNED NOT NULL,
         expiration DATE NULL,
-        deleted_at DATETIME(3) NULL,
-        created_at DATETIME(3) NOT NULL,
-        updated_at DATETIME(3) NOT NULL,
-        PRIMARY KEY (id),
-        KEY idx_coupons_account (account_id, id),
+        ${catalogRowEnd('coupons')},
         UNIQUE KEY uq_coupons_account_code (account_id, code)
       ) ${TABLE_OPTIONS}`);
     await q.query(`
@@ -197,23 +173,10 @@ export class Catalog1763900000000 implements MigrationInterface {
   }
 
   async down(q: QueryRunner): Promise<void> {
-    for (const table of [
-      'coupon_appointment_types',
-      'coupons',
-      'product_appointment_types',
-      'products',
-      'classes',
-      'form_fields',
-      'forms',
-      'labels',
-      'addons',
-      'appointment_type_forms',
-      'appointment_type_addons',
-      'appointment_type_calendars',
-      'appointment_types',
-      'calendars',
-    ])
-      await q.query(`DROP TABLE ${table}`);
+    await q.query(`
+      DROP TABLE coupon_appointment_types, coupons, product_appointment_types, products, classes,
+        form_fields, forms, labels, addons, appointment_type_forms, appointment_type_addons,
+        appointment_type_calendars, appointment_types, calendars`);
     await q.query(`
       ALTER TABLE accounts
         DROP COLUMN min_hours_in_advance,

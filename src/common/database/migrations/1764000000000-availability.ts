@@ -39,7 +39,6 @@ export class Availability1764000000000 implements MigrationInterface {
   }
 
   async down(q: QueryRunner): Promise<void> {
-    await q.query('DROP TABLE blocks');
-    await q.query('DROP TABLE appointments');
+    await q.query('DROP TABLE blocks, appointments');
   }
 }

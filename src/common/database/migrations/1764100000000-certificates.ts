@@ -51,8 +51,6 @@ export class Certificates1764100000000 implements MigrationInterface {
   }
 
   async down(q: QueryRunner): Promise<void> {
-    await q.query('DROP TABLE orders');
-    await q.query('DROP TABLE certificate_uses');
-    await q.query('DROP TABLE certificates');
+    await q.query('DROP TABLE orders, certificate_uses, certificates');
   }
 }

@@ -58,7 +58,6 @@ export class Webhooks1764400000000 implements MigrationInterface {
   }
 
   async down(q: QueryRunner): Promise<void> {
-    await q.query('DROP TABLE webhook_deliveries');
-    await q.query('DROP TABLE webhook_subscriptions');
+    await q.query('DROP TABLE webhook_deliveries, webhook_subscriptions');
   }
 }

@@ -68,8 +68,6 @@ export class OAuth1764700000000 implements MigrationInterface {
   }
 
   async down(q: QueryRunner): Promise<void> {
-    await q.query('DROP TABLE oauth_tokens');
-    await q.query('DROP TABLE oauth_codes');
-    await q.query('DROP TABLE oauth_clients');
+    await q.query('DROP TABLE oauth_tokens, oauth_codes, oauth_clients');
   }
 }

@@ -68,8 +68,6 @@ export class CalendarSync1765400000000 implements MigrationInterface {
   async down(q: QueryRunner): Promise<void> {
     await q.query('ALTER TABLE accounts DROP COLUMN calendar_sync_minutes');
     await q.query('ALTER TABLE appointments DROP COLUMN sequence');
-    await q.query('DROP TABLE calendar_feeds');
-    await q.query('DROP TABLE external_busy_spans');
-    await q.query('DROP TABLE busy_sources');
+    await q.query('DROP TABLE calendar_feeds, external_busy_spans, busy_sources');
   }
 }
