@@ -40,13 +40,7 @@ export class ApiExceptionFilter implements ExceptionFilter {
   ) {}
 
   catch(exception: unknown, host: ArgumentsHost): void {
-    const http = host.switchToHttp();
-    sendError(
-      exception,
-      http.getRequest<FastifyRequest>(),
-      http.getResponse<FastifyReply>(),
-      this.routes,
-      this.logger,
-    );
+    const [request, reply] = host.getArgs<[FastifyRequest, FastifyReply]>();
+    sendError(exception, request, reply, this.routes, this.logger);
   }
 }

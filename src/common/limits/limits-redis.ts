@@ -1,5 +1,5 @@
 import type { AppConfig } from '../../config/app-config';
-import { createRedisConnection, type RedisConnection } from '../queues/redis-connections';
+import { createFailFastConnection, type RedisConnection } from '../queues/redis-connections';
 
 /** Injection token of the Redis connection of the limits (request limits, sign-in throttling). */
 export const LIMITS_REDIS = Symbol('LIMITS_REDIS');
@@ -11,19 +11,14 @@ export const LIMITS_REDIS = Symbol('LIMITS_REDIS');
 export const LIMITS_COMMAND_TIMEOUT_MS = 50;
 
 /**
- * The limits' own connection, failing fast rather than waiting: no offline queue, a command cut off
- * by a lost connection not sent again (its request was answered meanwhile), every command timed out
- * after LIMITS_COMMAND_TIMEOUT_MS; reconnecting every 100 ms up to 2 s. Keys under the deployment's
- * prefix, hash-tagged by client on a Redis Cluster (one script touches a client's keys).
+ * The limits' own connection: a fail-fast one (createFailFastConnection) whose commands time out
+ * after LIMITS_COMMAND_TIMEOUT_MS, and a command cut off by a lost connection is not sent again (its
+ * request was answered meanwhile). Keys under the deployment's prefix, hash-tagged by client on a
+ * Redis Cluster (one script touches a client's keys).
  */
-export function createLimitsRedis({ redis, queue }: AppConfig): RedisConnection {
-  return createRedisConnection(redis, {
-    keyPrefix: `${queue.prefix}:`,
-    enableOfflineQueue: false,
+export function createLimitsRedis(config: AppConfig): RedisConnection {
+  return createFailFastConnection(config, {
     autoResendUnfulfilledCommands: false,
-    maxRetriesPerRequest: 0,
     commandTimeout: LIMITS_COMMAND_TIMEOUT_MS,
-    connectTimeout: 2000,
-    retryStrategy: (attempt) => Math.min(attempt * 100, 2000),
   });
 }

@@ -37,10 +37,6 @@ export type OrderCompletedPayload = {
 };
 
 /** The payload of each event type, checked by the compiler for producers and consumers alike. */
-export interface DomainEventPayloads {
-  [DomainEventType.AppointmentScheduled]: AppointmentEventPayload;
-  [DomainEventType.AppointmentRescheduled]: AppointmentEventPayload;
-  [DomainEventType.AppointmentCanceled]: AppointmentEventPayload;
-  [DomainEventType.AppointmentChanged]: AppointmentEventPayload;
+export type DomainEventPayloads = Record<AppointmentEventType, AppointmentEventPayload> & {
   [DomainEventType.OrderCompleted]: OrderCompletedPayload;
-}
+};

@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsDefined, IsString } from 'class-validator';
-import { IsEmailAddress, IsName, Optional, Trim } from '../../common/http/attributes';
+import { IfGiven, IsEmailAddress, IsName, Trim } from '../../common/http/attributes';
 
 /** `POST /api/enterprise/v1/users`: a new member account (its zone checked by the account rules). */
 export class CreateMemberRequest {
@@ -26,7 +26,6 @@ export class CreateMemberRequest {
     description: 'IANA zone name; UTC when left out.',
     example: 'America/New_York',
   })
-  @Optional()
-  @IsString()
+  @IfGiven(IsString())
   timezone?: string;
 }

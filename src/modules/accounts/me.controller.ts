@@ -1,5 +1,5 @@
 import { Controller, Get } from '@nestjs/common';
-import { QueryBus } from '@nestjs/cqrs';
+import { BusController } from '../../common/cqrs/bus-controller';
 import { ApiBasicAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiView } from '../../common/openapi/view-schema';
 import { GetMeQuery } from './account.queries';
@@ -10,9 +10,7 @@ import type { Principal } from './principal';
 @ApiTags('account')
 @ApiBasicAuth()
 @Controller('me')
-export class MeController {
-  constructor(private readonly queries: QueryBus) {}
-
+export class MeController extends BusController {
   @Get()
   @ApiOperation({ summary: 'The authenticated account' })
   @ApiView(ACCOUNT_VIEW, { description: 'The authenticated account.' })

@@ -9,7 +9,7 @@ import {
   MaxLength,
   Min,
 } from 'class-validator';
-import { Optional } from '../../common/http/attributes';
+import { IfGiven, Optional } from '../../common/http/attributes';
 
 export const MAX_REMINDER_HOURS = 720;
 export const MAX_EMBED_ORIGINS = 20;
@@ -24,8 +24,7 @@ const OptionalInt = (min: number, max: number) =>
 /** `PUT /settings`: the attributes given change, the others stay. */
 export class UpdateSettingsRequest {
   /** IANA zone; checked by the command so that the message can name the value. */
-  @Optional()
-  @IsString()
+  @IfGiven(IsString())
   timezone?: string;
 
   @OptionalInt(0, 8760)
@@ -34,16 +33,13 @@ export class UpdateSettingsRequest {
   @OptionalInt(1, 3650)
   maxDaysInAdvance?: number;
 
-  @Optional()
-  @IsBoolean()
+  @IfGiven(IsBoolean())
   requirePhone?: boolean;
 
-  @Optional()
-  @IsBoolean()
+  @IfGiven(IsBoolean())
   sendConfirmationEmail?: boolean;
 
-  @Optional()
-  @IsBoolean()
+  @IfGiven(IsBoolean())
   sendSms?: boolean;
 
   @OptionalInt(0, MAX_REMINDER_HOURS)

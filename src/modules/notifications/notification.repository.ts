@@ -233,20 +233,11 @@ export class NotificationRepository {
          FROM notifications WHERE id = ?`,
       [id],
     );
-    if (!row || row.status !== 'pending') return { kind: 'done' };
-    if (lease === null || row.leasedUntil?.getTime() !== lease.getTime()) return { kind: 'busy' };
-    const { accountId, appointmentId, channel, kind, reminderFor, attempts } = row;
-    const notification = {
-      id,
-      lease,
-      accountId,
-      appointmentId,
-      channel,
-      kind,
-      reminderFor,
-      attempts,
-    };
-    return { kind: 'claimed', notification };
+    if (!row) return { kind: 'done' };
+    const { status, leasedUntil, ...claimed } = row;
+    if (status !== 'pending') return { kind: 'done' };
+    if (lease === null || leasedUntil?.getTime() !== lease.getTime()) return { kind: 'busy' };
+    return { kind: 'claimed', notification: { id, lease, ...claimed } };
   }
 
   /** Gives a claim back without an attempt (the job failed before sending). */

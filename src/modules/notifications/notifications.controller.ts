@@ -1,5 +1,5 @@
 import { Controller, Get } from '@nestjs/common';
-import { QueryBus } from '@nestjs/cqrs';
+import { BusController } from '../../common/cqrs/bus-controller';
 import { ApiBasicAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { IdParam } from '../../common/http/id-param';
 import { NUMERIC } from '../../common/http/route-catalog';
@@ -12,9 +12,7 @@ import { ApiView } from '../../common/openapi/view-schema';
 @ApiTags('appointments')
 @ApiBasicAuth()
 @Controller('appointments')
-export class NotificationsController {
-  constructor(private readonly queries: QueryBus) {}
-
+export class NotificationsController extends BusController {
   @ApiOperation({
     summary: "An appointment's client messages (e-mail, SMS): sent, pending, failed or skipped",
   })

@@ -1,22 +1,15 @@
-import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { Secrets } from '../../common/crypto/secrets';
 import { UnitOfWork } from '../../common/database/unit-of-work';
 import { AuthRevocations } from '../accounts';
 import { TOKEN } from './access-tokens';
-import { authenticateClient, requiredParam } from './client-authentication';
+import { ClientRequestCommand, authenticateClient, requiredParam } from './client-authentication';
 import { OAuthClientRepository } from './oauth-client.repository';
 import { OAuthTokenRepository } from './oauth-token.repository';
 import { InvalidGrantError } from './oauth.errors';
 
 /** Disables the client's token: unknown or disabled is a no-op (RFC 7009), another's refused. */
-export class DisconnectAccessTokenCommand extends Command<void> {
-  constructor(
-    readonly authorization: string | undefined,
-    readonly form: URLSearchParams,
-  ) {
-    super();
-  }
-}
+export class DisconnectAccessTokenCommand extends ClientRequestCommand<void> {}
 
 @CommandHandler(DisconnectAccessTokenCommand)
 export class DisconnectAccessTokenHandler implements ICommandHandler<DisconnectAccessTokenCommand> {

@@ -4,7 +4,12 @@ import { UnitOfWork } from '../../common/database/unit-of-work';
 import { DAY, MINUTE } from '../../common/time/durations';
 import { AuthRevocations } from '../accounts';
 import type { AuthorizationRequest } from './authorization-request';
-import { authenticateClient, param, requiredParam } from './client-authentication';
+import {
+  ClientRequestCommand,
+  authenticateClient,
+  param,
+  requiredParam,
+} from './client-authentication';
 import type { OAuthCode } from './oauth-code.entity';
 import { OAuthClientRepository } from './oauth-client.repository';
 import { OAuthCodeRepository } from './oauth-code.repository';
@@ -71,14 +76,7 @@ export class IssueAuthorizationCodeHandler implements ICommandHandler<IssueAutho
  * UPDATE waits for the first's row lock) finds the token too, and revokes it (RFC 6749 §4.1.2: a
  * code used twice may have been stolen).
  */
-export class ExchangeAuthorizationCodeCommand extends Command<string> {
-  constructor(
-    readonly authorization: string | undefined,
-    readonly form: URLSearchParams,
-  ) {
-    super();
-  }
-}
+export class ExchangeAuthorizationCodeCommand extends ClientRequestCommand<string> {}
 
 @CommandHandler(ExchangeAuthorizationCodeCommand)
 export class ExchangeAuthorizationCodeHandler implements ICommandHandler<ExchangeAuthorizationCodeCommand> {

@@ -14,9 +14,7 @@ export class AuthorizePageFilter implements ExceptionFilter {
   constructor(@Inject(ROOT_LOGGER) private readonly logger: Logger) {}
 
   catch(exception: unknown, host: ArgumentsHost): void {
-    const http = host.switchToHttp();
-    const reply = http.getResponse<FastifyReply>();
-    const request = http.getRequest<FastifyRequest>();
+    const [request, reply] = host.getArgs<[FastifyRequest, FastifyReply]>();
     if (reply.sent) return;
     if (exception instanceof AuthorizationRedirectError) {
       const location = redirectTo(exception.redirectUri, {

@@ -1,3 +1,4 @@
+import { Command } from '@nestjs/cqrs';
 import type { Secrets } from '../../common/crypto/secrets';
 import type { OAuthClient } from './oauth-client.entity';
 import type { OAuthClientRepository } from './oauth-client.repository';
@@ -39,6 +40,16 @@ function basicCredentials(header: string): { id: string; secret: string } {
     };
   } catch {
     throw new MalformedBasicCredentialsError();
+  }
+}
+
+/** A token or disconnect request: its Authorization header and its form, the client's to prove. */
+export abstract class ClientRequestCommand<R> extends Command<R> {
+  constructor(
+    readonly authorization: string | undefined,
+    readonly form: URLSearchParams,
+  ) {
+    super();
   }
 }
 

@@ -20,9 +20,7 @@ export class OAuthEndpointFilter implements ExceptionFilter {
   constructor(@Inject(ROOT_LOGGER) private readonly logger: Logger) {}
 
   catch(exception: unknown, host: ArgumentsHost): void {
-    const http = host.switchToHttp();
-    const reply = http.getResponse<FastifyReply>();
-    const request = http.getRequest<FastifyRequest>();
+    const [request, reply] = host.getArgs<[FastifyRequest, FastifyReply]>();
     let status = 500;
     let body = { error: 'server_error', message: 'Internal Server Error' };
     if (exception instanceof OAuthEndpointError) {

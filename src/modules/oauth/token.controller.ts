@@ -1,5 +1,5 @@
 import { Controller, HttpCode, Post, Req, Res, UseFilters } from '@nestjs/common';
-import { CommandBus } from '@nestjs/cqrs';
+import { BusController } from '../../common/cqrs/bus-controller';
 import { ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Public } from '../../common/http/public.decorator';
@@ -22,9 +22,7 @@ function formOf(request: FastifyRequest): URLSearchParams {
 @Public()
 @UseFilters(OAuthEndpointFilter)
 @Controller('oauth2')
-export class TokenController {
-  constructor(private readonly commands: CommandBus) {}
-
+export class TokenController extends BusController {
   /** RFC 6749 §4.1.3. Checked in the order a client can fix: shape, grant type, client, code. */
   @Post('token')
   @HttpCode(200)

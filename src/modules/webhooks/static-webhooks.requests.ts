@@ -1,7 +1,7 @@
 import { applyDecorators } from '@nestjs/common';
 import { Type } from 'class-transformer';
 import { Equals, IsObject, IsString, ValidateNested } from 'class-validator';
-import { Optional, OptionalNullable, Trim } from '../../common/http/attributes';
+import { IfGiven, Optional, OptionalNullable, Trim } from '../../common/http/attributes';
 import type { StaticWebhookKey } from './webhook-subscription.entity';
 import { invalidStatus, invalidStaticTarget } from './webhooks.errors';
 
@@ -21,8 +21,7 @@ function ChangeOf(key: StaticWebhookKey): PropertyDecorator {
     @IsString(invalidStaticTarget(`${key}.target`))
     target?: string | null;
 
-    @Optional()
-    @Equals('active', invalidStatus(`${key}.status`))
+    @IfGiven(Equals('active', invalidStatus(`${key}.status`)))
     status?: 'active';
   }
   // As if stacked `@Optional() @ValidateNested() @Type(…) @IsObject()`: those run from the bottom.

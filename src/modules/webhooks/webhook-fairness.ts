@@ -120,9 +120,6 @@ export class WebhookFairness {
   finished(delivery: InFlight, attempt: { timedOut: boolean }): TargetChange {
     const now = Date.now();
     const target = this.targetState(delivery.keys.target);
-    const account = this.accountState(delivery.keys.accountId);
-    target.inFlight -= 1;
-    account.inFlight -= 1;
     let change: TargetChange = null;
     if (attempt.timedOut) {
       if (target.slowAt === null) change = 'slowed';
@@ -131,13 +128,13 @@ export class WebhookFairness {
       if (target.slowAt !== null) change = 'recovered';
       target.slowAt = null;
       target.lastInTimeAt = now;
-      account.lastInTimeAt = now;
+      this.accountState(delivery.keys.accountId).lastInTimeAt = now;
     }
-    this.admitWaiting();
+    this.cancelled(delivery);
     return change;
   }
 
-  /** Ends a delivery's count when no attempt was made (it failed before sending). */
+  /** Ends a delivery's count when no attempt was made (failed before sending); finished's too. */
   cancelled(delivery: InFlight): void {
     this.targetState(delivery.keys.target).inFlight -= 1;
     this.accountState(delivery.keys.accountId).inFlight -= 1;

@@ -1,4 +1,5 @@
-import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import { Injectable } from '@nestjs/common';
+import { Command, CommandHandler } from '@nestjs/cqrs';
 import { WriteHandler } from '../../common/cqrs/write-handler';
 import { AccountCommand, AccountItemCommand } from '../../common/cqrs/account-messages';
 import { InvalidAttributeError } from '../../common/errors/domain-error';
@@ -35,12 +36,22 @@ import { MAX_WEBHOOKS } from './webhooks.errors';
 /** The account a write is for: none for an enterprise's subscriptions. */
 const accountOf = (owner: WebhookOwner) => ('accountId' in owner ? owner.accountId : null);
 
-/** The target, when the outbound policy lets deliveries go there (else `reason` says why). */
-function checkedTarget(config: AppConfig, attribute: string, target: string): string {
-  const check = checkOutboundTarget(target, config.webhooks);
-  if (!check.ok)
-    throw new InvalidAttributeError('invalid_target', `Attribute "${attribute}" ${check.reason}`);
-  return target;
+/** What writing a target takes: the subscriptions, and the outbound policy it is checked against. */
+@Injectable()
+abstract class TargetWriteHandler {
+  constructor(
+    protected readonly work: UnitOfWork,
+    protected readonly subscriptions: WebhookSubscriptionRepository,
+    private readonly config: AppConfig,
+  ) {}
+
+  /** The target, when the outbound policy lets deliveries go there (else `reason` says why). */
+  protected checkedTarget(attribute: string, target: string): string {
+    const check = checkOutboundTarget(target, this.config.webhooks);
+    if (!check.ok)
+      throw new InvalidAttributeError('invalid_target', `Attribute "${attribute}" ${check.reason}`);
+    return target;
+  }
 }
 
 /** `POST /webhooks` (an account's) or `POST /api/enterprise/v1/webhooks` (an enterprise's). */
@@ -54,15 +65,9 @@ export class CreateWebhookCommand extends Command<WebhookSubscriptionView> {
 }
 
 @CommandHandler(CreateWebhookCommand)
-export class CreateWebhookHandler implements ICommandHandler<CreateWebhookCommand> {
-  constructor(
-    private readonly work: UnitOfWork,
-    private readonly subscriptions: WebhookSubscriptionRepository,
-    private readonly config: AppConfig,
-  ) {}
-
+export class CreateWebhookHandler extends TargetWriteHandler {
   execute({ owner, request }: CreateWebhookCommand): Promise<WebhookSubscriptionView> {
-    const target = checkedTarget(this.config, 'target', request.target);
+    const target = this.checkedTarget('target', request.target);
     return this.work.run(
       accountOf(owner),
       async (tx) => {
@@ -98,18 +103,10 @@ export class UpdateWebhookCommand extends AccountItemCommand<
 > {}
 
 @CommandHandler(UpdateWebhookCommand)
-export class UpdateWebhookHandler implements ICommandHandler<UpdateWebhookCommand> {
-  constructor(
-    private readonly work: UnitOfWork,
-    private readonly subscriptions: WebhookSubscriptionRepository,
-    private readonly config: AppConfig,
-  ) {}
-
+export class UpdateWebhookHandler extends TargetWriteHandler {
   execute({ accountId, id, request }: UpdateWebhookCommand): Promise<WebhookSubscriptionView> {
     const target =
-      request.target === undefined
-        ? undefined
-        : checkedTarget(this.config, 'target', request.target);
+      request.target === undefined ? undefined : this.checkedTarget('target', request.target);
     return this.work.run(accountId, async (tx) => {
       const row = await this.subscriptions.findDynamic({ accountId }, id, { forUpdate: true, tx });
       const newTarget = target !== undefined && target !== row.target;
@@ -154,13 +151,7 @@ export class UpdateStaticWebhooksCommand extends AccountCommand<
 > {}
 
 @CommandHandler(UpdateStaticWebhooksCommand)
-export class UpdateStaticWebhooksHandler implements ICommandHandler<UpdateStaticWebhooksCommand> {
-  constructor(
-    private readonly work: UnitOfWork,
-    private readonly subscriptions: WebhookSubscriptionRepository,
-    private readonly config: AppConfig,
-  ) {}
-
+export class UpdateStaticWebhooksHandler extends TargetWriteHandler {
   execute({ accountId, request }: UpdateStaticWebhooksCommand): Promise<StaticWebhooksView> {
     const changes = STATIC_WEBHOOK_KEYS.flatMap((key) => {
       const change = request[key];
@@ -201,7 +192,7 @@ export class UpdateStaticWebhooksHandler implements ICommandHandler<UpdateStatic
         ? undefined
         : change.target === null || change.target === ''
           ? null
-          : checkedTarget(this.config, `${key}.target`, change.target);
+          : this.checkedTarget(`${key}.target`, change.target);
     return { key, target, reenable: change.status === 'active' };
   }
 }

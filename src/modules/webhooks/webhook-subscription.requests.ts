@@ -1,6 +1,6 @@
 import { Transform } from 'class-transformer';
 import { Equals, IsDefined, IsIn, IsInt, IsString, Max, Min } from 'class-validator';
-import { IsNotBlank, IsNotCleared, Optional, Trim } from '../../common/http/attributes';
+import { IfGiven, IsNotBlank, IsNotCleared, Optional, Trim } from '../../common/http/attributes';
 import { WEBHOOK_EVENTS, type WebhookEvent } from './webhook-subscription.entity';
 import { INVALID_EVENT, invalidStatus } from './webhooks.errors';
 
@@ -21,8 +21,7 @@ export class CreateWebhookRequest {
 
 /** `PUT /webhooks/{id}`: `active`, or a new `target` (the failures were the old's), re-enables. */
 export class UpdateWebhookRequest {
-  @Optional()
-  @Equals('active', invalidStatus('status'))
+  @IfGiven(Equals('active', invalidStatus('status')))
   status?: 'active';
 
   @Trim()
