@@ -92,8 +92,7 @@ export class AvailableSlots {
 
   /**
    * `dates` of the month and `times` of `date` (the scheduling page's date step) from one read of
-   * the context and busy time: a day of the month has the month's starts that fall on it. A date
-   * outside the month has its times read as `times` reads them.
+   * the context and busy time; a date outside the month has its times read as `times` reads them.
    */
   async datesWithTimes(
     account: Account,
@@ -111,8 +110,7 @@ export class AvailableSlots {
     const day = parseDay(date, zone);
     if (day.from < month.from || day.until > month.until)
       return { ...read, times: (await this.timedTimes(account, query, now)).answer };
-    // A class's and a limited service's month has every start; otherwise the day's are counted
-    // again, on the busy time read for the month (no read, no limit to read).
+    // Unless the month has every start, the day's are counted on the busy time read for it.
     const complete = ctx.type.kind === 'class' || [ctx.type, ...ctx.calendars].some(hasLimits);
     const dayCounts = complete ? counts : await this.serviceStarts(ctx, day, now);
     const clock = zoneClock(zone, day.from, day.until);
@@ -126,10 +124,7 @@ export class AvailableSlots {
     return { ...read, times };
   }
 
-  /**
-   * The month's free starts in the zone its dates are read in, enough of them to tell its dates:
-   * what `dates` and `datesWithTimes` answer from. A class's come with the seats left at each.
-   */
+  /** The month's free starts in the zone of its dates, enough to tell them (a class's, all). */
   private async monthStarts(
     account: Account,
     query: AvailableDatesRequest,
@@ -270,8 +265,7 @@ export class AvailableSlots {
 
   /**
    * Free starts in `window` over the context's calendars: start → how many calendars can take it.
-   * With `datesIn`, only enough to tell the dates of that zone: a calendar of that zone without
-   * booking limits gives the first free start of each of its days (a local day of the calendar is
+   * With `datesIn`, a calendar of that zone without limits gives its first of each day (its day is
    * then a date of the zone; a limit may refuse a day's first start and not a later one).
    */
   private async serviceStarts(
