@@ -15,8 +15,9 @@ import type {
   AvailableDate,
   AvailableTime,
   CheckedTime,
+  DatesWithTimes,
 } from './availability.views';
-import { AvailableSlots, type DatesWithTimes } from './available-slots';
+import { AvailableSlots } from './available-slots';
 
 /*
  * `/availability/*` (AvailableSlots), read where ReadReplicas sends an informative read (a replica,

@@ -14,12 +14,23 @@ import {
   type ViewType,
 } from '../../common/openapi/view-schema';
 import { SUPPORTED_YEARS_RULE } from '../../common/time/calendar-dates';
+import type { SlotType } from './slot-context';
 
 /** `GET /availability/dates`. */
 export type AvailableDate = ViewType<typeof AVAILABLE_DATE>;
 
 /** `GET /availability/times`: a start, and how many calendars (or class seats) can take it. */
 export type AvailableTime = ViewType<typeof AVAILABLE_TIME>;
+
+/** The scheduling page's date step: a month's dates and one day's times, and what they are of. */
+export interface DatesWithTimes {
+  dates: AvailableDate[];
+  times: AvailableTime[];
+  /** The type as the context read it, its calendars (ascending id) and its live addons. */
+  type: SlotType;
+  calendarIds: number[];
+  addonIds: number[];
+}
 
 /** `GET /availability/classes`, as clients of the reference service know it. */
 export const AVAILABLE_CLASS = classViewSchema('AvailableClass', {

@@ -21,6 +21,7 @@ import type {
   AvailableDate,
   AvailableTime,
   CheckedTime,
+  DatesWithTimes,
 } from './availability.views';
 import { hasLimits, limitFilter } from './booking-limits';
 import { busyAround } from './busy-time';
@@ -48,16 +49,6 @@ import { timesValidUntil } from './availability-answers';
 import { slotRequestOf } from './slot-request';
 import { type Unavailable, checkSession, freeStarts } from './slot-engine';
 import { type Span, zoneClock } from './working-time';
-
-/** The scheduling page's date step: a month's dates and one day's times, and what they are of. */
-export interface DatesWithTimes {
-  dates: AvailableDate[];
-  times: AvailableTime[];
-  /** The type as the context read it, its calendars (ascending id) and its live addons. */
-  type: SlotType;
-  calendarIds: number[];
-  addonIds: number[];
-}
 
 /** At most this many times in one `POST /availability/check-times`. */
 export const MAX_CHECKED_TIMES = 100;
@@ -100,7 +91,8 @@ export class AvailableSlots {
     now = Date.now(),
   ): Promise<DatesWithTimes> {
     const { date, ...monthQuery } = query;
-    const { ctx, zone, month, counts } = await this.monthStarts(account, monthQuery, now, true);
+    const monthly = await this.monthStarts(account, monthQuery, now, true);
+    const { ctx, zone, month, counts } = monthly;
     const read = {
       dates: datesOf(zone, month, counts),
       type: ctx.type,
@@ -111,8 +103,7 @@ export class AvailableSlots {
     if (day.from < month.from || day.until > month.until)
       return { ...read, times: (await this.timedTimes(account, query, now)).answer };
     // Unless the month has every start, the day's are counted on the busy time read for it.
-    const complete = ctx.type.kind === 'class' || [ctx.type, ...ctx.calendars].some(hasLimits);
-    const dayCounts = complete ? counts : await this.serviceStarts(ctx, day, now);
+    const dayCounts = monthly.complete ? counts : await this.serviceStarts(ctx, day, now);
     const clock = zoneClock(zone, day.from, day.until);
     const starts = [...dayCounts.keys()]
       .filter((start) => start >= day.from && start < day.until)
@@ -124,13 +115,17 @@ export class AvailableSlots {
     return { ...read, times };
   }
 
-  /** The month's free starts in the zone of its dates, enough to tell them (a class's, all). */
+  /**
+   * The month's free starts in the zone of its dates, enough to tell them; `complete` when every
+   * start is there. Without limits (which may refuse a day's first start and not a later one), a
+   * calendar of that zone gives its first start of each day: its day is then a date of the zone.
+   */
   private async monthStarts(
     account: Account,
     query: AvailableDatesRequest,
     now: number,
     withAddonIds = false,
-  ): Promise<{ ctx: SlotContext; zone: string; month: Span; counts: Map<number, number> }> {
+  ): Promise<{ ctx: SlotContext; zone: string; month: Span; counts: Starts; complete: boolean }> {
     const plan = planBusyRead(
       query,
       (zone) => parseMonth(query.month, zone),
@@ -141,11 +136,13 @@ export class AvailableSlots {
     const zone = displayZone(account, ctx, query.timezone);
     const month = plan.zone === zone ? plan.window! : parseMonth(query.month, zone);
     settleBusyRead(plan, ctx, zone, month, query.timezone !== undefined);
-    const counts =
-      ctx.type.kind === 'class'
-        ? seatCounts(await this.sessions(ctx, month, now))
-        : await this.serviceStarts(ctx, month, now, [], zone);
-    return { ctx, zone, month, counts };
+    if (ctx.type.kind === 'class') {
+      const counts = seatCounts(await this.sessions(ctx, month, now));
+      return { ctx, zone, month, counts, complete: true };
+    }
+    const complete = [ctx.type, ...ctx.calendars].some(hasLimits);
+    const counts = await this.serviceStarts(ctx, month, now, [], complete ? undefined : zone);
+    return { ctx, zone, month, counts, complete };
   }
 
   /** `times`, with until when the same data gives the same answer (see timesValidUntil). */
@@ -265,8 +262,7 @@ export class AvailableSlots {
 
   /**
    * Free starts in `window` over the context's calendars: start → how many calendars can take it.
-   * With `datesIn`, a calendar of that zone without limits gives its first of each day (its day is
-   * then a date of the zone; a limit may refuse a day's first start and not a later one).
+   * With `datesIn`, a calendar of that zone gives only its first of each day (see monthStarts).
    */
   private async serviceStarts(
     ctx: SlotContext,
@@ -284,7 +280,7 @@ export class AvailableSlots {
     const withinLimits = await limitFilter(this.manager, ctx, window);
     for (const calendar of ctx.calendars) {
       const schedule = scheduleOf(calendar, busy);
-      const firstOfEachDay = !withinLimits && calendar.timezone === datesIn;
+      const firstOfEachDay = calendar.timezone === datesIn;
       for (const start of freeStarts(schedule, rules, window, now, firstOfEachDay))
         if (!withinLimits || withinLimits(calendar, start))
           counts.set(start, (counts.get(start) ?? 0) + 1);
@@ -373,6 +369,9 @@ export class AvailableSlots {
     return [type];
   }
 }
+
+/** Free starts, each with how many calendars (or class seats) can take it. */
+type Starts = Map<number, number>;
 
 function startOf(open: OpenSession): number {
   return open.session.startsAt.getTime();

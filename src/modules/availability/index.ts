@@ -7,7 +7,7 @@ export {
   AvailableDatesWithTimesQuery,
   AvailableTimesQuery,
 } from './availability.queries';
-export type { DatesWithTimes } from './available-slots';
+export type { DatesWithTimes } from './availability.views';
 export { MAX_APPOINTMENT_MINUTES, MAX_EXTERNAL_SPAN_MINUTES, busyWindow } from './busy-time';
 export { readBusyTime } from './busy-time.repository';
 export { CalendarLocks } from './calendar-locks.repository';
