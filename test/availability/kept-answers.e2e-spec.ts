@@ -6,7 +6,7 @@ import { DataSource } from 'typeorm';
 import { AccountEpochs } from '../../src/common/database/account-epochs';
 import { ROOT_LOGGER } from '../../src/common/logging/logging.module';
 import { Account } from '../../src/modules/accounts';
-import { AvailableTimesQuery } from '../../src/modules/availability';
+import { AvailableDatesWithTimesQuery, AvailableTimesQuery } from '../../src/modules/availability';
 import type { AvailableTimesRequest } from '../../src/modules/availability/availability.requests';
 import { type ApiClient, apiClient, apiError } from '../support/api-client';
 import { createAppointmentType, createCalendar } from '../support/catalog-fixtures';
@@ -134,6 +134,54 @@ describe('Availability: kept /times answers (e2e, two API processes, Redis)', ()
     await openLater(s.calendar);
     expect(await firstAt(lastValid)).toBe(`${day}T08:00:00${offset(8)}`);
     expect(await firstAt(lastValid + 1)).toBe(`${day}T10:00:00${offset(10)}`);
+  });
+
+  it("keeps the date step's month and day by the same rule: until a write, the month's first time within the notice, or a month the advance does not cover", async () => {
+    // A month well ahead, asked on its 5th at midnight: its first time is the 5th at 08:00.
+    const month = date.plus({ months: 3 }).startOf('month');
+    const asOf = month.set({ day: 5 }).toMillis();
+    const account = await db.getRepository(Account).findOneByOrFail({ id: accountId });
+    const step = async (on: NestFastifyApplication, type: number, now: number) => {
+      const query = new AvailableDatesWithTimesQuery(
+        account,
+        {
+          appointmentTypeID: type,
+          timezone: NY,
+          addonIDs: [],
+          month: month.toFormat('yyyy-MM'),
+          date: month.set({ day: 10 }).toISODate()!,
+        },
+        now,
+      );
+      const { dates, times } = await on.get(QueryBus).execute(query);
+      return { dates: dates.length, first: times[0]?.time.slice(11, 16) };
+    };
+    const closeAll = (calendar: number) =>
+      db.query('UPDATE calendars SET hours = ? WHERE id = ?', ['{}', calendar]);
+    const daysLeft = month.daysInMonth! - 4;
+
+    const s = await shop({ minHoursInAdvance: 2 });
+    expect(await step(b, s.type, asOf)).toEqual({ dates: daysLeft, first: '08:00' });
+    await closeAll(s.calendar);
+    // B kept its answer; A reads the data as it is; a write on A ends B's.
+    expect(await step(b, s.type, asOf)).toEqual({ dates: daysLeft, first: '08:00' });
+    expect(await step(a, s.type, asOf)).toEqual({ dates: 0, first: undefined });
+    expect((await apiA.put('/settings', { clientChangeMinHours: 1 })).status).toBe(200);
+    expect(await step(b, s.type, asOf)).toEqual({ dates: 0, first: undefined });
+
+    // Kept until the month's first time (the 5th at 08:00) is less than the two hours' notice away.
+    const t = await shop({ minHoursInAdvance: 2 });
+    const lastValid = month.set({ day: 5, hour: 6 }).toMillis();
+    expect(await step(b, t.type, lastValid - 30_000)).toEqual({ dates: daysLeft, first: '08:00' });
+    await closeAll(t.calendar);
+    expect(await step(b, t.type, lastValid)).toEqual({ dates: daysLeft, first: '08:00' });
+    expect(await step(b, t.type, lastValid + 1)).toEqual({ dates: 0, first: undefined });
+
+    // Six days of advance cover the 10th and not the month's end: the clock adds dates, kept none.
+    const u = await shop({ maxDaysInAdvance: 6 });
+    expect(await step(b, u.type, asOf)).toEqual({ dates: 6, first: '08:00' });
+    await closeAll(u.calendar);
+    expect(await step(b, u.type, asOf)).toEqual({ dates: 0, first: undefined });
   });
 
   it("answers another account's question about this account's type with 403, kept answer or not", async () => {

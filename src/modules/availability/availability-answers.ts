@@ -33,8 +33,9 @@ export function timesKey(account: AnsweringAccount, query: AvailableTimesRequest
 }
 
 /**
- * The last instant at which `/times` gives the same `starts` (ascending) for `day` while its data
- * stays as it was; `now` when the clock alone may change them sooner than anyone can tell:
+ * The last instant at which `/times` gives the same `starts` for `day` (or `/dates` for a month)
+ * while its data stays as it was; `now` when the clock alone may change them sooner than anyone
+ * can tell:
  * - a class's seats count live holds, which expire: not kept;
  * - a service whose calendars ever had a hold (BusyKind.holds; the pages hold each time chosen), or
  *   with booking limits (they count live holds): not kept, an expiring hold frees its time;
@@ -45,7 +46,7 @@ export function timesKey(account: AnsweringAccount, query: AvailableTimesRequest
 export function timesValidUntil(
   ctx: SlotContext,
   day: Span,
-  starts: number[],
+  starts: Iterable<number>,
   now: number,
 ): number {
   if (ctx.type.kind === 'class') return now;
@@ -54,5 +55,5 @@ export function timesValidUntil(
   if (kinds === undefined || kinds & BusyKind.holds) return now;
   if (hasLimits(ctx.type) || ctx.calendars.some((c) => hasLimits(c))) return now;
   if (day.until - 1 > now + ctx.rules.maxDaysInAdvance * DAY) return now;
-  return starts.length === 0 ? Infinity : starts[0] - ctx.rules.minHoursInAdvance * HOUR;
+  return Math.min(...starts) - ctx.rules.minHoursInAdvance * HOUR;
 }

@@ -1,5 +1,6 @@
 import { type IQueryHandler, Query, QueryHandler } from '@nestjs/cqrs';
-import { EpochCache } from '../../common/cache/epoch-cache';
+import type { EntityManager } from 'typeorm';
+import { EpochCache, type TimedAnswer } from '../../common/cache/epoch-cache';
 import { AccountEpochs } from '../../common/database/account-epochs';
 import { ReadReplicas } from '../../common/database/read-replicas';
 import { AppConfig } from '../../config/app-config';
@@ -51,7 +52,8 @@ export class AvailableDatesHandler implements IQueryHandler<AvailableDatesQuery>
 
 /**
  * The scheduling page's date step: the month's dates and one day's times, from one read of the
- * data (what `AvailableDatesQuery` and `AvailableTimesQuery` answer, without a second read).
+ * data (what `AvailableDatesQuery` and `AvailableTimesQuery` answer, without a second read). Kept
+ * as `/times` answers are, under the same rule (KeptAnswers).
  */
 export class AvailableDatesWithTimesQuery extends AvailabilityQuery<
   AvailableDatesRequest & { date: string },
@@ -60,43 +62,68 @@ export class AvailableDatesWithTimesQuery extends AvailabilityQuery<
 
 @QueryHandler(AvailableDatesWithTimesQuery)
 export class AvailableDatesWithTimesHandler implements IQueryHandler<AvailableDatesWithTimesQuery> {
-  constructor(private readonly reads: ReadReplicas) {}
+  private readonly answers: KeptAnswers<DatesWithTimes>;
+
+  constructor(reads: ReadReplicas, epochs: AccountEpochs, config: AppConfig) {
+    this.answers = new KeptAnswers(reads, epochs, config);
+  }
 
   execute({ account, request, now }: AvailableDatesWithTimesQuery): Promise<DatesWithTimes> {
-    return this.reads.read(account.id, (m) =>
+    const key = JSON.stringify([timesKey(account, request), request.month]);
+    return this.answers.answer(account, key, now, (m) =>
       new AvailableSlots(m).datesWithTimes(account, request, now),
     );
   }
 }
 
-/** Answers are kept while their account's write epoch holds (EpochCache). */
 export class AvailableTimesQuery extends AvailabilityQuery<
   AvailableTimesRequest,
   readonly AvailableTime[]
 > {}
 
+/** Answers are kept while their account's write epoch holds (KeptAnswers). */
 @QueryHandler(AvailableTimesQuery)
 export class AvailableTimesHandler implements IQueryHandler<AvailableTimesQuery> {
-  private readonly answers: EpochCache<string, readonly AvailableTime[]>;
+  private readonly answers: KeptAnswers<readonly AvailableTime[]>;
+
+  constructor(reads: ReadReplicas, epochs: AccountEpochs, config: AppConfig) {
+    this.answers = new KeptAnswers(reads, epochs, config);
+  }
+
+  execute({ account, request, now }: AvailableTimesQuery): Promise<readonly AvailableTime[]> {
+    return this.answers.answer(account, timesKey(account, request), now, (m) =>
+      new AvailableSlots(m).timedTimes(account, request, now),
+    );
+  }
+}
+
+/**
+ * Answers read where ReadReplicas sends them, kept in an EpochCache while their account's write
+ * epoch holds (docs/availability-cache.md): the epoch is read before the data, so a write committed
+ * after the read has changed it (AccountEpochs); without an epoch (Redis away) nothing is kept.
+ */
+class KeptAnswers<V extends object> {
+  private readonly kept: EpochCache<string, V>;
 
   constructor(
     private readonly reads: ReadReplicas,
     private readonly epochs: AccountEpochs,
     config: AppConfig,
   ) {
-    this.answers = new EpochCache(config.availability.cacheTtlMs);
+    this.kept = new EpochCache(config.availability.cacheTtlMs);
   }
 
-  async execute({ account, request, now }: AvailableTimesQuery): Promise<readonly AvailableTime[]> {
-    // The epoch before the data: a write committed after this read has changed it (AccountEpochs).
+  async answer(
+    account: Account,
+    key: string,
+    now: number,
+    read: (m: EntityManager) => Promise<TimedAnswer<V>>,
+  ): Promise<V> {
     const epoch = await this.epochs.current(account.id);
-    const key = epoch === undefined ? '' : timesKey(account, request);
-    const kept = epoch === undefined ? undefined : this.answers.get(key, epoch, now);
+    const kept = epoch === undefined ? undefined : this.kept.get(key, epoch, now);
     if (kept !== undefined) return kept;
-    const timed = await this.reads.read(account.id, (m) =>
-      new AvailableSlots(m).timedTimes(account, request, now),
-    );
-    if (epoch !== undefined) this.answers.keep(key, epoch, timed, now);
+    const timed = await this.reads.read(account.id, read);
+    if (epoch !== undefined) this.kept.keep(key, epoch, timed, now);
     return timed.answer;
   }
 }

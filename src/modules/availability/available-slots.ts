@@ -84,12 +84,13 @@ export class AvailableSlots {
   /**
    * `dates` of the month and `times` of `date` (the scheduling page's date step) from one read of
    * the context and busy time; a date outside the month has its times read as `times` reads them.
+   * With the instant until which the same data gives the same answer, as `timedTimes`.
    */
   async datesWithTimes(
     account: Account,
     query: AvailableDatesRequest & { date: string },
     now = Date.now(),
-  ): Promise<DatesWithTimes> {
+  ): Promise<TimedAnswer<DatesWithTimes>> {
     const { date, ...monthQuery } = query;
     const monthly = await this.monthStarts(account, monthQuery, now, true);
     const { ctx, zone, month, counts } = monthly;
@@ -99,20 +100,17 @@ export class AvailableSlots {
       calendarIds: ctx.calendars.map((c) => c.id),
       addonIds: ctx.addonIds ?? [],
     };
+    // No start of the day goes before the month's first (timesValidUntil).
+    const validUntil = timesValidUntil(ctx, month, counts.keys(), now);
     const day = parseDay(date, zone);
-    if (day.from < month.from || day.until > month.until)
-      return { ...read, times: (await this.timedTimes(account, query, now)).answer };
+    if (day.from < month.from || day.until > month.until) {
+      const times = await this.timedTimes(account, query, now);
+      const until = Math.min(validUntil, times.validUntil);
+      return { answer: { ...read, times: times.answer }, validUntil: until };
+    }
     // Unless the month has every start, the day's are counted on the busy time read for it.
     const dayCounts = monthly.complete ? counts : await this.serviceStarts(ctx, day, now);
-    const clock = zoneClock(zone, day.from, day.until);
-    const starts = [...dayCounts.keys()]
-      .filter((start) => start >= day.from && start < day.until)
-      .sort((a, b) => a - b);
-    const times = starts.map((start) => ({
-      time: clock.format(start),
-      slotsAvailable: dayCounts.get(start)!,
-    }));
-    return { ...read, times };
+    return { answer: { ...read, times: timesOf(zone, day, dayCounts) }, validUntil };
   }
 
   /**
@@ -166,15 +164,8 @@ export class AvailableSlots {
       ctx.type.kind === 'class'
         ? seatCounts(await this.sessions(ctx, day, now, ignore))
         : await this.serviceStarts(ctx, day, now, ignore);
-    const clock = zoneClock(zone, day.from, day.until);
-    const starts = [...counts.keys()].sort((a, b) => a - b);
-    return {
-      answer: starts.map((start) => ({
-        time: clock.format(start),
-        slotsAvailable: counts.get(start)!,
-      })),
-      validUntil: timesValidUntil(ctx, day, starts, now),
-    };
+    const validUntil = timesValidUntil(ctx, day, counts.keys(), now);
+    return { answer: timesOf(zone, day, counts), validUntil };
   }
 
   async classes(
@@ -383,6 +374,15 @@ function datesOf(zone: string, month: Span, starts: Map<number, number>): Availa
   const days = new Set<number>();
   for (const start of starts.keys()) days.add(clock.dayOf(start));
   return [...days].sort((a, b) => a - b).map((day) => ({ date: clock.dateOfDay(day) }));
+}
+
+/** The starts of `counts` within `day`, in order, as `/times` lists them in `zone`. */
+function timesOf(zone: string, day: Span, counts: Starts): AvailableTime[] {
+  const clock = zoneClock(zone, day.from, day.until);
+  return [...counts.keys()]
+    .filter((start) => start >= day.from && start < day.until)
+    .sort((a, b) => a - b)
+    .map((start) => ({ time: clock.format(start), slotsAvailable: counts.get(start)! }));
 }
 
 /** The open sessions' starts, each with the seats left at it (summed over its calendars). */
