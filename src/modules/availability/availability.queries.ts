@@ -1,3 +1,4 @@
+import { Injectable } from '@nestjs/common';
 import { type IQueryHandler, Query, QueryHandler } from '@nestjs/cqrs';
 import type { EntityManager } from 'typeorm';
 import { EpochCache, type TimedAnswer } from '../../common/cache/epoch-cache';
@@ -51,58 +52,12 @@ export class AvailableDatesHandler implements IQueryHandler<AvailableDatesQuery>
 }
 
 /**
- * The scheduling page's date step: the month's dates and one day's times, from one read of the
- * data (what `AvailableDatesQuery` and `AvailableTimesQuery` answer, without a second read). Kept
- * as `/times` answers are, under the same rule (KeptAnswers).
+ * A handler whose answers are read where ReadReplicas sends them and kept in an EpochCache while
+ * their account's write epoch holds (docs/availability-cache.md): the epoch is read before the
+ * data, so a write committed after the read has changed it; without one (Redis away) none is kept.
  */
-export class AvailableDatesWithTimesQuery extends AvailabilityQuery<
-  AvailableDatesRequest & { date: string },
-  DatesWithTimes
-> {}
-
-@QueryHandler(AvailableDatesWithTimesQuery)
-export class AvailableDatesWithTimesHandler implements IQueryHandler<AvailableDatesWithTimesQuery> {
-  private readonly answers: KeptAnswers<DatesWithTimes>;
-
-  constructor(reads: ReadReplicas, epochs: AccountEpochs, config: AppConfig) {
-    this.answers = new KeptAnswers(reads, epochs, config);
-  }
-
-  execute({ account, request, now }: AvailableDatesWithTimesQuery): Promise<DatesWithTimes> {
-    const key = JSON.stringify([timesKey(account, request), request.month]);
-    return this.answers.answer(account, key, now, (m) =>
-      new AvailableSlots(m).datesWithTimes(account, request, now),
-    );
-  }
-}
-
-export class AvailableTimesQuery extends AvailabilityQuery<
-  AvailableTimesRequest,
-  readonly AvailableTime[]
-> {}
-
-/** Answers are kept while their account's write epoch holds (KeptAnswers). */
-@QueryHandler(AvailableTimesQuery)
-export class AvailableTimesHandler implements IQueryHandler<AvailableTimesQuery> {
-  private readonly answers: KeptAnswers<readonly AvailableTime[]>;
-
-  constructor(reads: ReadReplicas, epochs: AccountEpochs, config: AppConfig) {
-    this.answers = new KeptAnswers(reads, epochs, config);
-  }
-
-  execute({ account, request, now }: AvailableTimesQuery): Promise<readonly AvailableTime[]> {
-    return this.answers.answer(account, timesKey(account, request), now, (m) =>
-      new AvailableSlots(m).timedTimes(account, request, now),
-    );
-  }
-}
-
-/**
- * Answers read where ReadReplicas sends them, kept in an EpochCache while their account's write
- * epoch holds (docs/availability-cache.md): the epoch is read before the data, so a write committed
- * after the read has changed it (AccountEpochs); without an epoch (Redis away) nothing is kept.
- */
-class KeptAnswers<V extends object> {
+@Injectable()
+abstract class KeptAnswersHandler<V extends object> {
   private readonly kept: EpochCache<string, V>;
 
   constructor(
@@ -113,7 +68,7 @@ class KeptAnswers<V extends object> {
     this.kept = new EpochCache(config.availability.cacheTtlMs);
   }
 
-  async answer(
+  protected async answer(
     account: Account,
     key: string,
     now: number,
@@ -125,6 +80,39 @@ class KeptAnswers<V extends object> {
     const timed = await this.reads.read(account.id, read);
     if (epoch !== undefined) this.kept.keep(key, epoch, timed, now);
     return timed.answer;
+  }
+}
+
+/**
+ * The scheduling page's date step: the month's dates and one day's times, from one read of the
+ * data (what `AvailableDatesQuery` and `AvailableTimesQuery` answer), kept as `/times` answers are.
+ */
+export class AvailableDatesWithTimesQuery extends AvailabilityQuery<
+  AvailableDatesRequest & { date: string },
+  DatesWithTimes
+> {}
+
+@QueryHandler(AvailableDatesWithTimesQuery)
+export class AvailableDatesWithTimesHandler extends KeptAnswersHandler<DatesWithTimes> {
+  execute({ account, request, now }: AvailableDatesWithTimesQuery): Promise<DatesWithTimes> {
+    const key = JSON.stringify([timesKey(account, request), request.month]);
+    return this.answer(account, key, now, (m) =>
+      new AvailableSlots(m).datesWithTimes(account, request, now),
+    );
+  }
+}
+
+export class AvailableTimesQuery extends AvailabilityQuery<
+  AvailableTimesRequest,
+  readonly AvailableTime[]
+> {}
+
+@QueryHandler(AvailableTimesQuery)
+export class AvailableTimesHandler extends KeptAnswersHandler<readonly AvailableTime[]> {
+  execute({ account, request, now }: AvailableTimesQuery): Promise<readonly AvailableTime[]> {
+    return this.answer(account, timesKey(account, request), now, (m) =>
+      new AvailableSlots(m).timedTimes(account, request, now),
+    );
   }
 }
 
