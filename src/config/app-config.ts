@@ -139,7 +139,7 @@ function sectionsOf(e: Environment, raw: NodeJS.ProcessEnv) {
       maxEvents: e.CALENDAR_SYNC_MAX_EVENTS,
       maxOccurrences: e.CALENDAR_SYNC_MAX_OCCURRENCES,
     },
-    /** Kept `/availability/times` answers (see AvailabilityAnswers); ttl 0 = none. */
+    /** Kept availability answers (KeptAnswersHandler); ttl 0 = none. */
     availability: { cacheTtlMs: e.AVAILABILITY_CACHE_TTL_MS },
   };
 }
