@@ -23,6 +23,13 @@
  * rounds, after bare; its figure is holds + bookings per second (2xx answers of either), against
  * the bare server's bookings/s of the same round. Target: at least 40%.
  *
+ * "series": a side on the same service process, with an account of its own set up the same way (its
+ * type offering weekly series), where each request books a weekly series of 12
+ * (POST /api/v1/appointment-series) at a distinct (calendar, weekday, local time). Measured in the
+ * same rounds, after "hold then book"; its figure is the service's CPU per series over its CPU per
+ * single booking of the same round. Target: at most 4× (a series is 12 occurrences checked and
+ * written in one transaction, not 12 bookings).
+ *
  * A/B: with `BENCH_AB_DIST` (another build's dist/, e.g. of an earlier commit, or of this one with a
  * mechanism taken out), a fourth side books through that build's API process (same database, same
  * core, an account of its own set up the same way), measured in each round right after the service;
@@ -34,6 +41,7 @@ import { readFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import type autocannon from 'autocannon';
+import { DateTime } from 'luxon';
 import { type RowDataPacket, createConnection } from 'mysql2/promise';
 import {
   DIST,
@@ -72,6 +80,10 @@ const TARGET_DB_RATIO = 1.2;
 /** Issue 23: hold then book at least 40% of the bare server's bookings/s. */
 const TARGET_HOLD_RATIO = 0.4;
 const TARGET_P99_MS = 50;
+/** A series of 12 costs at most 4× one booking's CPU. */
+const SERIES_COUNT = 12;
+const TARGET_SERIES_CPU_RATIO = 4;
+const SERIES_WARMUP = Math.ceil(WARMUP_REQUESTS / 10);
 /** Share of the machine other processes may use in a round before the figures are flagged. */
 const NOISY_SHARE = 0.1;
 const API_PORT = 3903;
@@ -92,7 +104,7 @@ const BARE_INSPECT_PORT = 4904;
 const QUEUE_PREFIX = 'bench-booking';
 
 interface Side {
-  name: 'service' | 'bare' | 'holds' | 'variant';
+  name: 'service' | 'bare' | 'holds' | 'series' | 'variant';
   accountId: number;
   typeId: number;
   calendarIds: number[];
@@ -123,10 +135,11 @@ const failures: Record<Side['name'], Failures> = {
   service: new Map(),
   bare: new Map(),
   holds: new Map(),
+  series: new Map(),
   variant: new Map(),
 };
 /** 2xx bookings per side over the whole run (warm-up included): each must be one appointment row. */
-const booked = { service: 0, bare: 0, holds: 0, variant: 0 };
+const booked = { service: 0, bare: 0, holds: 0, series: 0, variant: 0 };
 /** 2xx holds of the "hold then book" side over the whole run. */
 let held = 0;
 
@@ -138,6 +151,7 @@ async function main(): Promise<void> {
     'service',
     'bare',
     'holds',
+    'series',
     ...(VARIANT_DIST ? ['variant' as const] : []),
   ];
   const accounts = names.map((name) =>
@@ -181,6 +195,9 @@ async function main(): Promise<void> {
   const holding: Round[] = [];
   const ratios: number[] = [];
   const holdRatios: number[] = [];
+  const seriesRounds: Round[] = [];
+  /** CPU per series ÷ CPU per booking of the service, per round. */
+  const seriesCpuRatios: number[] = [];
   /** MariaDB's CPU per booking, service ÷ bare, per round. */
   const dbRatios: number[] = [];
   let sides: Side[] = [];
@@ -190,7 +207,13 @@ async function main(): Promise<void> {
         setUp(
           name,
           accounts[i],
-          { bare: BARE_PORT, variant: VARIANT_PORT, service: API_PORT, holds: API_PORT }[name],
+          {
+            bare: BARE_PORT,
+            variant: VARIANT_PORT,
+            service: API_PORT,
+            holds: API_PORT,
+            series: API_PORT,
+          }[name],
         ),
       ),
     );
@@ -219,8 +242,11 @@ async function main(): Promise<void> {
       booked[side.name]++;
     }
 
-    for (const side of sides) await load(options(side, { amount: WARMUP_REQUESTS }));
-    const [s, b, h, v] = sides;
+    for (const side of sides)
+      await load(
+        options(side, { amount: side.name === 'series' ? SERIES_WARMUP : WARMUP_REQUESTS }),
+      );
+    const [s, b, h, x, v] = sides;
     for (let round = 1; round <= ROUNDS; round++) {
       const first = round === 1;
       const sr = await profiled(first ? INSPECT_PORT : undefined, 'booking-service', () =>
@@ -231,6 +257,9 @@ async function main(): Promise<void> {
       );
       const vr = v && (await measure(variantApi?.pid, dbPid, redisPid, v));
       const hr = await measure(api.pid, dbPid, redisPid, h);
+      const xr = await measure(api.pid, dbPid, redisPid, x);
+      seriesRounds.push(xr);
+      if (xr.cpuUs !== undefined && sr.cpuUs) seriesCpuRatios.push(xr.cpuUs / sr.cpuUs);
       if (vr) {
         variant.push(vr);
         variantRatios.push({
@@ -255,6 +284,9 @@ async function main(): Promise<void> {
       console.log(
         `         hold then book: ${describe(hr, 'holds+bookings')} | ratio to bare ${holdRatios[holdRatios.length - 1].toFixed(3)} | others ${percent(hr.others)}`,
       );
+      console.log(
+        `         series of ${SERIES_COUNT}: ${describe(xr, 'series')} | CPU ÷ one booking's ${seriesCpuRatios.at(-1)?.toFixed(2) ?? 'n/a'}× | others ${percent(xr.others)}`,
+      );
     }
   } finally {
     await stopProcess(api);
@@ -269,6 +301,8 @@ async function main(): Promise<void> {
   const s = medianOf(service);
   const b = medianOf(baseline);
   const h = medianOf(holding);
+  const x = medianOf(seriesRounds);
+  const seriesRatio = seriesCpuRatios.length > 0 ? median(seriesCpuRatios) : undefined;
   console.log(
     `\nbench:booking — POST /api/v1/appointments, ${CONNECTIONS} connections over ${CALENDARS} calendars, ${ROUNDS} × ${DURATION_S}s after ${WARMUP_REQUESTS} warm-up bookings each`,
   );
@@ -287,6 +321,7 @@ async function main(): Promise<void> {
   console.log(`  service (LOG_LEVEL=${env.LOG_LEVEL}): median ${describe(s)}`);
   console.log(`  bare node:http + mysql2:  median ${describe(b)}`);
   console.log(`  hold then book (service): median ${describe(h, 'holds+bookings')}`);
+  console.log(`  series of ${SERIES_COUNT} (service): median ${describe(x, 'series')}`);
   const medianRatio = (key: 'rate' | 'cpu' | 'db'): number | undefined => {
     const values = defined(variantRatios.map((r) => r[key]));
     return values.length > 0 ? median(values) : undefined;
@@ -313,6 +348,10 @@ async function main(): Promise<void> {
   console.log(
     `  hold then book (median of rounds): ${(holdRatio * 100).toFixed(1)}% of bare's bookings/s in holds + bookings/s (target ≥ ${TARGET_HOLD_RATIO * 100}%) → ${holdRatio >= TARGET_HOLD_RATIO ? 'MET' : 'NOT MET'}`,
   );
+  if (seriesRatio !== undefined)
+    console.log(
+      `  series of ${SERIES_COUNT} (median of rounds): ${seriesRatio.toFixed(2)}× one booking's CPU (target ≤ ${TARGET_SERIES_CPU_RATIO}×) → ${seriesRatio <= TARGET_SERIES_CPU_RATIO ? 'MET' : 'NOT MET'}`,
+    );
   const dbRatio = dbRatios.length > 0 ? median(dbRatios) : undefined;
   if (dbRatio !== undefined)
     console.log(
@@ -360,6 +399,21 @@ async function main(): Promise<void> {
         unit: '%',
         target: { op: '>=', value: TARGET_HOLD_RATIO * 100 },
       },
+      {
+        label: `series of ${SERIES_COUNT}/s`,
+        value: x.bookingsPerSecond,
+        unit: 'series/s',
+      },
+      ...(seriesRatio === undefined
+        ? []
+        : [
+            {
+              label: `series of ${SERIES_COUNT}: CPU ÷ one booking's (median of rounds)`,
+              value: Number(seriesRatio.toFixed(2)),
+              unit: '×',
+              target: { op: '<=' as const, value: TARGET_SERIES_CPU_RATIO },
+            },
+          ]),
       ...(dbRatio === undefined
         ? []
         : [
@@ -418,6 +472,20 @@ async function setUp(
   // Calendars first, then days, then the time of day: a calendar gets one booking a day per pass
   // over the days, so the overlap read (the 3 days before a start, by the index) finds the same
   // few rows for both servers however many bookings each makes.
+  if (name === 'series') {
+    await api.put(`/appointment-types/${typeId}`, {
+      recurrence: { frequencies: ['weekly'], maxCount: SERIES_COUNT },
+    });
+    return {
+      name,
+      accountId: account.id,
+      typeId,
+      calendarIds,
+      headers,
+      url: `http://127.0.0.1:${port}/api/v1/appointment-series`,
+      next: seriesSlots(calendarIds, typeId),
+    };
+  }
   const next = distinctSlots({
     calendarIds,
     typeId,
@@ -436,6 +504,37 @@ async function setUp(
   };
 }
 
+/** The series side's first local time of day: clear of the hours DST changes skip or repeat. */
+const SERIES_FIRST_HOUR = 4;
+const SERIES_SLOTS = ((24 - SERIES_FIRST_HOUR) * 60) / SLOT_MINUTES;
+
+/**
+ * Weekly series of 12 never overlapping one another: calendars first, then the 7 weekdays of the
+ * first week, then the 15-minute local times from 04:00 (each series keeps its wall-clock time, so
+ * two series of one calendar and weekday differ by their time of day in every week).
+ */
+function seriesSlots(calendarIds: number[], typeId: number): () => string {
+  const first = DateTime.now().setZone(ZONE).startOf('day').plus({ days: FIRST_DAY_AHEAD });
+  let counter = 0;
+  return () => {
+    const i = counter++;
+    const day = Math.floor(i / calendarIds.length) % 7;
+    const slot = Math.floor(i / (calendarIds.length * 7));
+    if (slot >= SERIES_SLOTS)
+      throw new Error('out of series slots: fewer series or more calendars');
+    const start = first.plus({ days: day, minutes: SERIES_FIRST_HOUR * 60 + slot * SLOT_MINUTES });
+    return JSON.stringify({
+      firstName: 'Grace',
+      lastName: 'Hopper',
+      email: `grace.hopper+${i}@example.test`,
+      appointmentTypeID: typeId,
+      calendarID: calendarIds[i % calendarIds.length],
+      datetime: start.toFormat("yyyy-MM-dd'T'HH:mm"),
+      recurrence: { frequency: 'weekly', count: SERIES_COUNT },
+    });
+  };
+}
+
 function options(side: Side, limit: { duration: number } | { amount: number }): autocannon.Options {
   const tally = failures[side.name];
   const refused = (status: number, body: string) => {
@@ -451,7 +550,7 @@ function options(side: Side, limit: { duration: number } | { amount: number }): 
     requests: [
       {
         method: 'POST',
-        path: '/api/v1/appointments',
+        path: new URL(side.url).pathname,
         headers: side.headers,
         setupRequest: (request) => ({ ...request, body: side.next() }),
         onResponse: (status, body) => {
@@ -611,8 +710,10 @@ async function checkRows(env: NodeJS.ProcessEnv, sides: Side[]): Promise<string>
         'SELECT COUNT(*) AS n, COALESCE(SUM(dispatched_at IS NULL), 0) AS pending FROM outbox WHERE account_id = ?',
         [side.accountId],
       );
+      // A series side's request books SERIES_COUNT appointments for one client.
+      const each = side.name === 'series' ? SERIES_COUNT : 1;
       // A timed load stops counting with requests in flight (≤ 1 per connection): those book too.
-      const unseen = Number(a.n) - booked[side.name];
+      const unseen = Number(a.n) / each - booked[side.name];
       const [[hl]] = await connection.query<({ n: number } & RowDataPacket)[]>(
         'SELECT COUNT(*) AS n FROM slot_holds WHERE account_id = ?',
         [side.accountId],
@@ -623,7 +724,7 @@ async function checkRows(env: NodeJS.ProcessEnv, sides: Side[]): Promise<string>
         unseen <= CONNECTIONS * ROUNDS &&
         (Number(o.n) === Number(a.n) ||
           (side.name === 'variant' && Number(o.n) === 2 * Number(a.n))) &&
-        Number(c.n) === Number(a.n);
+        Number(c.n) * each === Number(a.n);
       // Each booking of the holds side spent its hold: what is left are holds whose booking a
       // timed load's end cut off (≤ 1 per connection and round).
       const holdsFit =
@@ -637,6 +738,9 @@ async function checkRows(env: NodeJS.ProcessEnv, sides: Side[]): Promise<string>
         await connection.query('DELETE FROM clients WHERE account_id = ?', [side.accountId]);
         await connection.query('DELETE FROM outbox WHERE account_id = ?', [side.accountId]);
         await connection.query('DELETE FROM slot_holds WHERE account_id = ?', [side.accountId]);
+        await connection.query('DELETE FROM appointment_series WHERE account_id = ?', [
+          side.accountId,
+        ]);
       }
     }
   } finally {

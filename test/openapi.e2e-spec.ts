@@ -179,7 +179,9 @@ describe('OpenAPI: the operations of payments and of the reference read calls (e
     expect(op.parameters?.map((p) => p.name).sort()).toEqual(
       (
         'max minDate maxDate calendarID appointmentTypeID canceled firstName lastName email ' +
-        'phone field:ID excludeForms direction showall'
+        'phone field:ID excludeForms direction showall' +
+        // This service's own: a series' appointments (docs/series.md).
+        ' seriesID'
       )
         .split(' ')
         .sort(),
@@ -262,6 +264,8 @@ describe('OpenAPI: the operations of payments and of the reference read calls (e
       'requireSmsOptIn',
       'maxPerDay',
       'maxPerWeek',
+      // This service's own: the series its clients may book (docs/series.md).
+      'recurrence',
     ]);
     expect(okSchema(operation('get', '/appointment-types'))).toEqual({
       type: 'array',

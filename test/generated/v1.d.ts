@@ -786,6 +786,83 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/appointment-series": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Book a recurring series of appointments, all or nothing
+         * @description The body of `POST /appointments` for the first occurrence, with `recurrence`. Every occurrence is checked as a client booking is (hours, advance window, busy time and holds, booking limits counting the series’ own occurrences, class seats), under the calendar’s lock, in one transaction; one calendar takes the whole series (without `calendarID`, the first of the type’s free for every occurrence). A certificate pays every occurrence, one use each. `appointment.scheduled` is sent once per occurrence. A refused series answers the error of its first refused occurrence, with `unavailable`: the datetime of every refused occurrence (`YYYY-MM-DDThh:mm:ss+hhmm`, in the calendar’s zone). Nothing is written. `?admin=true` books as the owner on the calendar named, no time rule applying.
+         */
+        post: operations["SeriesController_book"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/appointment-series/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A series, with its appointments (canceled ones included) */
+        get: operations["SeriesController_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/appointment-series/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Cancel the rest of a series
+         * @description Cancels every occurrence that has not started and is not canceled yet, as `PUT /appointments/{id}/cancel` cancels one (each sends its own `appointment.canceled`); a client leaves those it may no longer cancel (`clientChangeMinHours`), an admin cancels every one still to come.
+         */
+        put: operations["SeriesController_cancel"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/availability/check-series": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Check every occurrence of a series before booking it
+         * @description The body of `POST /appointment-series` without the client: each occurrence checked as the booking would check it now, on the calendar it would take (or, when none takes every occurrence, the one that refuses fewest), so that an app can offer “all but the 3rd”. Nothing is written.
+         */
+        post: operations["SeriesController_check"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/slot-holds": {
         parameters: {
             query?: never;
@@ -1867,6 +1944,83 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/enterprise/v1/users/{userId}/appointment-series": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Book a recurring series of appointments, all or nothing
+         * @description The body of `POST /appointments` for the first occurrence, with `recurrence`. Every occurrence is checked as a client booking is (hours, advance window, busy time and holds, booking limits counting the series’ own occurrences, class seats), under the calendar’s lock, in one transaction; one calendar takes the whole series (without `calendarID`, the first of the type’s free for every occurrence). A certificate pays every occurrence, one use each. `appointment.scheduled` is sent once per occurrence. A refused series answers the error of its first refused occurrence, with `unavailable`: the datetime of every refused occurrence (`YYYY-MM-DDThh:mm:ss+hhmm`, in the calendar’s zone). Nothing is written. `?admin=true` books as the owner on the calendar named, no time rule applying.
+         */
+        post: operations["enterprise_SeriesController_book"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/enterprise/v1/users/{userId}/appointment-series/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A series, with its appointments (canceled ones included) */
+        get: operations["enterprise_SeriesController_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/enterprise/v1/users/{userId}/appointment-series/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Cancel the rest of a series
+         * @description Cancels every occurrence that has not started and is not canceled yet, as `PUT /appointments/{id}/cancel` cancels one (each sends its own `appointment.canceled`); a client leaves those it may no longer cancel (`clientChangeMinHours`), an admin cancels every one still to come.
+         */
+        put: operations["enterprise_SeriesController_cancel"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/enterprise/v1/users/{userId}/availability/check-series": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Check every occurrence of a series before booking it
+         * @description The body of `POST /appointment-series` without the client: each occurrence checked as the booking would check it now, on the calendar it would take (or, when none takes every occurrence, the one that refuses fewest), so that an app can offer “all but the 3rd”. Nothing is written.
+         */
+        post: operations["enterprise_SeriesController_check"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/enterprise/v1/users/{userId}/slot-holds": {
         parameters: {
             query?: never;
@@ -2339,12 +2493,45 @@ export interface components {
              * @example null
              */
             scheduledBy: string | null;
+            /**
+             * @description The series (`POST /appointment-series`) it is an occurrence of; left out when booked alone.
+             * @example 12
+             */
+            seriesID?: number;
+        };
+        /** @description Appointments booked at once, all or nothing (docs/series.md). */
+        AppointmentSeries: {
+            /** @example 12 */
+            id: number;
+            /** @example 1 */
+            appointmentTypeID: number;
+            /**
+             * @description The one calendar that took every occurrence.
+             * @example 7
+             */
+            calendarID: number;
+            recurrence: components["schemas"]["SeriesRecurrence"];
+            /** @description Its occurrences by start, canceled ones included, each with `seriesID`. */
+            appointments: components["schemas"]["AppointmentObject"][];
         };
         AppointmentTypeAttributes: {
             /** @description At most this many live appointments (and holds) a local day of the calendar's zone; admins are exempt. null: no limit. */
             maxPerDay?: number | null;
             /** @description As `maxPerDay`, a week (ISO: Monday 00:00 to Monday). null: no limit. */
             maxPerWeek?: number | null;
+            /**
+             * @description What its clients may book as a series (POST /appointment-series, the scheduling page’s “repeat”): these frequencies, at most `maxCount` occurrences. null (the default): none; an admin may book any series.
+             * @example {
+             *       "frequencies": [
+             *         "weekly"
+             *       ],
+             *       "maxCount": 12
+             *     }
+             */
+            recurrence?: {
+                frequencies?: ("daily" | "weekly" | "monthly")[];
+                maxCount?: number;
+            } | null;
             /** @description May be left out, not emptied. One line of text. */
             name?: string;
             active?: boolean;
@@ -2473,6 +2660,19 @@ export interface components {
              * @example null
              */
             maxPerWeek: number | null;
+            /**
+             * @description What its clients may book as a series: these frequencies, at most `maxCount` occurrences. Left out when none (the default; an admin may book any series).
+             * @example {
+             *       "frequencies": [
+             *         "weekly"
+             *       ],
+             *       "maxCount": 12
+             *     }
+             */
+            recurrence?: {
+                frequencies: ("daily" | "weekly" | "monthly")[];
+                maxCount: number;
+            };
         };
         AppointmentTypeView: {
             /** @example 12 */
@@ -2925,6 +3125,24 @@ export interface components {
             target?: string;
             /** @enum {string} */
             status?: "active";
+        };
+        /** @description One occurrence of a series asked about, and whether it is bookable. */
+        CheckedOccurrence: {
+            /**
+             * @description The occurrence in the calendar's zone, `YYYY-MM-DDThh:mm:ss+hhmm`; without an offset for a local time the zone skips that day (a DST change).
+             * @example 2030-06-10T10:15:00-0400
+             */
+            datetime: string;
+            /**
+             * @description Whether POST /appointment-series would book it now.
+             * @example true
+             */
+            valid: boolean;
+            /**
+             * @description When not valid: the `error` code POST /appointment-series would give for it.
+             * @example not_available
+             */
+            reason?: string;
         };
         /** @description One time asked, and whether it is bookable. */
         CheckedTime: {
@@ -3521,6 +3739,24 @@ export interface components {
             /** @description Another calendar offering the type; the appointment's own when left out. */
             calendarID?: number;
             timezone?: string;
+        };
+        /** @description How a series repeats: each occurrence at the first one's wall-clock time in the calendar's zone. */
+        SeriesRecurrence: {
+            /**
+             * @example weekly
+             * @enum {string}
+             */
+            frequency: "daily" | "weekly" | "monthly";
+            /**
+             * @description Every how many days, weeks or months: 1–12 (1 when left out).
+             * @example 1
+             */
+            interval: number;
+            /**
+             * @description How many occurrences, the first included: 2–52.
+             * @example 6
+             */
+            count: number;
         };
         SettingsView: {
             /** @example America/New_York */
@@ -4877,7 +5113,7 @@ export interface operations {
                         /** @description What went wrong, for a person. */
                         message: string;
                         /** @enum {string} */
-                        error: "invalid_addon" | "invalid_calendar" | "invalid_form" | "required_class_size" | "required_duration" | "required_name" | "bad_request" | "invalid_name" | "invalid_active" | "invalid_description" | "invalid_duration" | "invalid_price" | "invalid_category" | "invalid_color" | "invalid_private" | "invalid_type" | "invalid_class_size" | "invalid_padding_before" | "invalid_padding_after" | "invalid_calendar_ids" | "invalid_addon_ids" | "invalid_form_ids" | "invalid_image" | "invalid_slot_interval" | "invalid_min_hours_in_advance" | "invalid_max_days_in_advance" | "invalid_require_sms_opt_in" | "invalid_max_per_day" | "invalid_max_per_week";
+                        error: "invalid_addon" | "invalid_calendar" | "invalid_form" | "required_class_size" | "required_duration" | "required_name" | "bad_request" | "invalid_name" | "invalid_active" | "invalid_description" | "invalid_duration" | "invalid_price" | "invalid_category" | "invalid_color" | "invalid_private" | "invalid_type" | "invalid_class_size" | "invalid_padding_before" | "invalid_padding_after" | "invalid_calendar_ids" | "invalid_addon_ids" | "invalid_form_ids" | "invalid_image" | "invalid_slot_interval" | "invalid_min_hours_in_advance" | "invalid_max_days_in_advance" | "invalid_require_sms_opt_in" | "invalid_max_per_day" | "invalid_max_per_week" | "invalid_recurrence";
                     };
                 };
             };
@@ -5088,7 +5324,7 @@ export interface operations {
                         /** @description What went wrong, for a person. */
                         message: string;
                         /** @enum {string} */
-                        error: "invalid_addon" | "invalid_calendar" | "invalid_form" | "required_class_size" | "required_duration" | "required_name" | "bad_request" | "invalid_name" | "invalid_active" | "invalid_description" | "invalid_duration" | "invalid_price" | "invalid_category" | "invalid_color" | "invalid_private" | "invalid_type" | "invalid_class_size" | "invalid_padding_before" | "invalid_padding_after" | "invalid_calendar_ids" | "invalid_addon_ids" | "invalid_form_ids" | "invalid_image" | "invalid_slot_interval" | "invalid_min_hours_in_advance" | "invalid_max_days_in_advance" | "invalid_require_sms_opt_in" | "invalid_max_per_day" | "invalid_max_per_week";
+                        error: "invalid_addon" | "invalid_calendar" | "invalid_form" | "required_class_size" | "required_duration" | "required_name" | "bad_request" | "invalid_name" | "invalid_active" | "invalid_description" | "invalid_duration" | "invalid_price" | "invalid_category" | "invalid_color" | "invalid_private" | "invalid_type" | "invalid_class_size" | "invalid_padding_before" | "invalid_padding_after" | "invalid_calendar_ids" | "invalid_addon_ids" | "invalid_form_ids" | "invalid_image" | "invalid_slot_interval" | "invalid_min_hours_in_advance" | "invalid_max_days_in_advance" | "invalid_require_sms_opt_in" | "invalid_max_per_day" | "invalid_max_per_week" | "invalid_recurrence";
                     };
                 };
             };
@@ -10649,6 +10885,8 @@ export interface operations {
                 calendarID?: number;
                 /** @description Only this type's. */
                 appointmentTypeID?: number;
+                /** @description Only this series' (POST /appointment-series); 404 for none. */
+                seriesID?: number;
                 /** @description The canceled ones only (default: the live ones only). */
                 canceled?: boolean;
                 /** @description Live and canceled together (`canceled` is then not read). */
@@ -10685,7 +10923,7 @@ export interface operations {
                     "application/json": components["schemas"]["AppointmentObject"][];
                 };
             };
-            /** @description Bad Request: `invalid_max`, `invalid_min_date`, `invalid_max_date`, `invalid_calendar_id`, `invalid_calendar`, `invalid_appointment_type_id`, `invalid_appointment_type`, `invalid_canceled`, `invalid_first_name`, `invalid_last_name`, `invalid_email`, `invalid_phone`, `invalid_field`, `invalid_exclude_forms`, `invalid_direction`, `invalid_showall` */
+            /** @description Bad Request: `invalid_max`, `invalid_min_date`, `invalid_max_date`, `invalid_calendar_id`, `invalid_calendar`, `invalid_appointment_type_id`, `invalid_appointment_type`, `invalid_series_id`, `invalid_canceled`, `invalid_first_name`, `invalid_last_name`, `invalid_email`, `invalid_phone`, `invalid_field`, `invalid_exclude_forms`, `invalid_direction`, `invalid_showall` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10697,7 +10935,7 @@ export interface operations {
                         /** @description What went wrong, for a person. */
                         message: string;
                         /** @enum {string} */
-                        error: "invalid_max" | "invalid_min_date" | "invalid_max_date" | "invalid_calendar_id" | "invalid_calendar" | "invalid_appointment_type_id" | "invalid_appointment_type" | "invalid_canceled" | "invalid_first_name" | "invalid_last_name" | "invalid_email" | "invalid_phone" | "invalid_field" | "invalid_exclude_forms" | "invalid_direction" | "invalid_showall";
+                        error: "invalid_max" | "invalid_min_date" | "invalid_max_date" | "invalid_calendar_id" | "invalid_calendar" | "invalid_appointment_type_id" | "invalid_appointment_type" | "invalid_series_id" | "invalid_canceled" | "invalid_first_name" | "invalid_last_name" | "invalid_email" | "invalid_phone" | "invalid_field" | "invalid_exclude_forms" | "invalid_direction" | "invalid_showall";
                     };
                 };
             };
@@ -10730,6 +10968,28 @@ export interface operations {
                         message: string;
                         /** @enum {string} */
                         error: "forbidden";
+                    };
+                };
+            };
+            /** @description Not Found: `not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @example 404
+                         * @enum {integer}
+                         */
+                        status_code: 404;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /**
+                         * @example not_found
+                         * @enum {string}
+                         */
+                        error: "not_found";
                     };
                 };
             };
@@ -11670,6 +11930,584 @@ export interface operations {
                 };
             };
             /** @description Unsupported Media Type: `unsupported_media_type` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 415;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description Over a rate limit: try again later. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 429;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "too_many_requests";
+                    };
+                };
+            };
+        };
+    };
+    SeriesController_book: {
+        parameters: {
+            query?: {
+                /** @description Book as the owner. */
+                admin?: boolean;
+                /** @description Send the client no confirmation. */
+                noEmail?: boolean;
+            };
+            header?: {
+                /** @description The same request again with the same key answers the series it booked. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @example Ada */
+                    firstName: string;
+                    /** @example Lovelace */
+                    lastName: string;
+                    /** @description Required unless an admin books. */
+                    email?: string;
+                    phone?: string;
+                    appointmentTypeID: number;
+                    /** @description Required for admins; else any of the type's. */
+                    calendarID?: number;
+                    /**
+                     * @description The first occurrence.
+                     * @example 2030-06-03T09:00
+                     */
+                    datetime: string;
+                    /** @description The client's zone (IANA). */
+                    timezone?: string;
+                    certificate?: string;
+                    fields?: {
+                        id?: number;
+                        value?: string;
+                    }[];
+                    /** @description Admins only. */
+                    notes?: string;
+                    addonIDs?: number | number[] | string;
+                    /** @description At most one label, by id: `[{"id": 2}]`. */
+                    labels?: {
+                        id: number;
+                    }[];
+                    smsOptIn?: boolean;
+                    /** @description The token of a live hold of this account (POST /slot-holds) for this type and time (and calendar, if named): the held time is the client’s; the hold is spent. */
+                    holdToken?: string;
+                    /**
+                     * @description Each occurrence at the first one's wall-clock time in the calendar's zone (9:00 stays 9:00 across DST changes); monthly keeps the day of the month, and a series reaching a day a month lacks is refused (`invalid_recurrence`).
+                     * @example {
+                     *       "frequency": "weekly",
+                     *       "interval": 1,
+                     *       "count": 6
+                     *     }
+                     */
+                    recurrence: {
+                        /**
+                         * @example weekly
+                         * @enum {string}
+                         */
+                        frequency: "daily" | "weekly" | "monthly";
+                        /** @default 1 */
+                        interval?: number;
+                        /**
+                         * @description How many occurrences, the first included.
+                         * @example 6
+                         */
+                        count: number;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description The series booked, with its appointments. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AppointmentSeries"];
+                };
+            };
+            /** @description Bad Request: `required_first_name`, `required_last_name`, `required_email`, `required_phone`, `invalid_first_name`, `invalid_last_name`, `invalid_email`, `invalid_phone`, `invalid_notes`, `required_appointment_type_id`, `required_datetime`, `required_calendar_id`, `invalid_appointment_type`, `invalid_calendar`, `invalid_addon_ids`, `invalid_addon`, `invalid_timezone`, `invalid_datetime`, `invalid_fields`, `required_field`, `invalid_field`, `invalid_labels`, `invalid_certificate`, `expired_certificate`, `invalid_certificate_type`, `certificate_uses`, `invalid_idempotency_key`, `idempotency_key_reused`, `invalid_hold_token`, `not_available`, `not_available_min_hours_in_advance`, `not_available_max_days_in_advance`, `no_available_calendar`, `required_recurrence`, `invalid_recurrence` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 400;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "required_first_name" | "required_last_name" | "required_email" | "required_phone" | "invalid_first_name" | "invalid_last_name" | "invalid_email" | "invalid_phone" | "invalid_notes" | "required_appointment_type_id" | "required_datetime" | "required_calendar_id" | "invalid_appointment_type" | "invalid_calendar" | "invalid_addon_ids" | "invalid_addon" | "invalid_timezone" | "invalid_datetime" | "invalid_fields" | "required_field" | "invalid_field" | "invalid_labels" | "invalid_certificate" | "expired_certificate" | "invalid_certificate_type" | "certificate_uses" | "invalid_idempotency_key" | "idempotency_key_reused" | "invalid_hold_token" | "not_available" | "not_available_min_hours_in_advance" | "not_available_max_days_in_advance" | "no_available_calendar" | "required_recurrence" | "invalid_recurrence" | "bad_request" | "invalid_appointment_type_id" | "invalid_calendar_id" | "invalid_sms_opt_in";
+                        /** @description With a refused occurrence’s error: the datetime of every refused occurrence (`YYYY-MM-DDThh:mm:ss+hhmm` in the calendar’s zone; without an offset for a local time the zone skips). */
+                        unavailable?: string[];
+                    };
+                };
+            };
+            /** @description Unauthorized: `unauthorized` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 401;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "unauthorized";
+                    };
+                };
+            };
+            /** @description Forbidden: `forbidden` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 403;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "forbidden";
+                    };
+                };
+            };
+            /** @description Payload Too Large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 413;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "payload_too_large";
+                    };
+                };
+            };
+            /** @description Unsupported Media Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 415;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description Over a rate limit: try again later. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 429;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "too_many_requests";
+                    };
+                };
+            };
+        };
+    };
+    SeriesController_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The series' id. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AppointmentSeries"];
+                };
+            };
+            /** @description Unauthorized: `unauthorized` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 401;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "unauthorized";
+                    };
+                };
+            };
+            /** @description Forbidden: `forbidden` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 403;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "forbidden";
+                    };
+                };
+            };
+            /** @description Not Found: `not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 404;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "not_found";
+                    };
+                };
+            };
+            /** @description Over a rate limit: try again later. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 429;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "too_many_requests";
+                    };
+                };
+            };
+        };
+    };
+    SeriesController_cancel: {
+        parameters: {
+            query?: {
+                /** @description Act as the owner: no time rule applies. */
+                admin?: boolean;
+                /** @description Send the client no notice. */
+                noEmail?: boolean;
+            };
+            header?: never;
+            path: {
+                /** @description The series' id. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    cancelNote?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The series as it now is. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AppointmentSeries"];
+                };
+            };
+            /** @description Bad Request: the codes below; and `invalid_<attribute>` for a string of the body, in any attribute, that is not Unicode text or is longer than 16000 characters (refused as the body is read, before the operation). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 400;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "bad_request" | "invalid_cancel_note" | "invalid_no_show";
+                    };
+                };
+            };
+            /** @description Unauthorized: `unauthorized` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 401;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "unauthorized";
+                    };
+                };
+            };
+            /** @description Forbidden: `forbidden` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 403;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "forbidden";
+                    };
+                };
+            };
+            /** @description Not Found: `not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 404;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "not_found";
+                    };
+                };
+            };
+            /** @description Payload Too Large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 413;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "payload_too_large";
+                    };
+                };
+            };
+            /** @description Unsupported Media Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 415;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description Over a rate limit: try again later. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 429;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "too_many_requests";
+                    };
+                };
+            };
+        };
+    };
+    SeriesController_check: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    appointmentTypeID: number;
+                    /** @description Required for admins; else any of the type's. */
+                    calendarID?: number;
+                    /**
+                     * @description The first occurrence.
+                     * @example 2030-06-03T09:00
+                     */
+                    datetime: string;
+                    /** @description The client's zone (IANA). */
+                    timezone?: string;
+                    addonIDs?: number | number[] | string;
+                    /**
+                     * @description Each occurrence at the first one's wall-clock time in the calendar's zone (9:00 stays 9:00 across DST changes); monthly keeps the day of the month, and a series reaching a day a month lacks is refused (`invalid_recurrence`).
+                     * @example {
+                     *       "frequency": "weekly",
+                     *       "interval": 1,
+                     *       "count": 6
+                     *     }
+                     */
+                    recurrence: {
+                        /**
+                         * @example weekly
+                         * @enum {string}
+                         */
+                        frequency: "daily" | "weekly" | "monthly";
+                        /** @default 1 */
+                        interval?: number;
+                        /**
+                         * @description How many occurrences, the first included.
+                         * @example 6
+                         */
+                        count: number;
+                    };
+                    /** @description The first occurrence’s hold (POST /slot-holds), as the booking would present it: the held time then counts as the client’s. Nothing is spent. */
+                    holdToken?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description One per occurrence, in order. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CheckedOccurrence"][];
+                };
+            };
+            /** @description Bad Request: `required_appointment_type_id`, `required_datetime`, `invalid_appointment_type`, `invalid_calendar`, `invalid_addon_ids`, `invalid_addon`, `invalid_timezone`, `invalid_datetime`, `invalid_hold_token`, `not_available`, `required_recurrence`, `invalid_recurrence` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 400;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "required_appointment_type_id" | "required_datetime" | "invalid_appointment_type" | "invalid_calendar" | "invalid_addon_ids" | "invalid_addon" | "invalid_timezone" | "invalid_datetime" | "invalid_hold_token" | "not_available" | "required_recurrence" | "invalid_recurrence" | "bad_request" | "invalid_appointment_type_id" | "invalid_calendar_id";
+                    };
+                };
+            };
+            /** @description Unauthorized: `unauthorized` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 401;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "unauthorized";
+                    };
+                };
+            };
+            /** @description Forbidden: `forbidden` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 403;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "forbidden";
+                    };
+                };
+            };
+            /** @description Payload Too Large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 413;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "payload_too_large";
+                    };
+                };
+            };
+            /** @description Unsupported Media Type */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -15657,7 +16495,7 @@ export interface operations {
                         /** @description What went wrong, for a person. */
                         message: string;
                         /** @enum {string} */
-                        error: "invalid_addon" | "invalid_calendar" | "invalid_form" | "required_class_size" | "required_duration" | "required_name" | "bad_request" | "invalid_name" | "invalid_active" | "invalid_description" | "invalid_duration" | "invalid_price" | "invalid_category" | "invalid_color" | "invalid_private" | "invalid_type" | "invalid_class_size" | "invalid_padding_before" | "invalid_padding_after" | "invalid_calendar_ids" | "invalid_addon_ids" | "invalid_form_ids" | "invalid_image" | "invalid_slot_interval" | "invalid_min_hours_in_advance" | "invalid_max_days_in_advance" | "invalid_require_sms_opt_in" | "invalid_max_per_day" | "invalid_max_per_week";
+                        error: "invalid_addon" | "invalid_calendar" | "invalid_form" | "required_class_size" | "required_duration" | "required_name" | "bad_request" | "invalid_name" | "invalid_active" | "invalid_description" | "invalid_duration" | "invalid_price" | "invalid_category" | "invalid_color" | "invalid_private" | "invalid_type" | "invalid_class_size" | "invalid_padding_before" | "invalid_padding_after" | "invalid_calendar_ids" | "invalid_addon_ids" | "invalid_form_ids" | "invalid_image" | "invalid_slot_interval" | "invalid_min_hours_in_advance" | "invalid_max_days_in_advance" | "invalid_require_sms_opt_in" | "invalid_max_per_day" | "invalid_max_per_week" | "invalid_recurrence";
                     };
                 };
             };
@@ -15894,7 +16732,7 @@ export interface operations {
                         /** @description What went wrong, for a person. */
                         message: string;
                         /** @enum {string} */
-                        error: "invalid_addon" | "invalid_calendar" | "invalid_form" | "required_class_size" | "required_duration" | "required_name" | "bad_request" | "invalid_name" | "invalid_active" | "invalid_description" | "invalid_duration" | "invalid_price" | "invalid_category" | "invalid_color" | "invalid_private" | "invalid_type" | "invalid_class_size" | "invalid_padding_before" | "invalid_padding_after" | "invalid_calendar_ids" | "invalid_addon_ids" | "invalid_form_ids" | "invalid_image" | "invalid_slot_interval" | "invalid_min_hours_in_advance" | "invalid_max_days_in_advance" | "invalid_require_sms_opt_in" | "invalid_max_per_day" | "invalid_max_per_week";
+                        error: "invalid_addon" | "invalid_calendar" | "invalid_form" | "required_class_size" | "required_duration" | "required_name" | "bad_request" | "invalid_name" | "invalid_active" | "invalid_description" | "invalid_duration" | "invalid_price" | "invalid_category" | "invalid_color" | "invalid_private" | "invalid_type" | "invalid_class_size" | "invalid_padding_before" | "invalid_padding_after" | "invalid_calendar_ids" | "invalid_addon_ids" | "invalid_form_ids" | "invalid_image" | "invalid_slot_interval" | "invalid_min_hours_in_advance" | "invalid_max_days_in_advance" | "invalid_require_sms_opt_in" | "invalid_max_per_day" | "invalid_max_per_week" | "invalid_recurrence";
                     };
                 };
             };
@@ -22238,6 +23076,8 @@ export interface operations {
                 calendarID?: number;
                 /** @description Only this type's. */
                 appointmentTypeID?: number;
+                /** @description Only this series' (POST /appointment-series); 404 for none. */
+                seriesID?: number;
                 /** @description The canceled ones only (default: the live ones only). */
                 canceled?: boolean;
                 /** @description Live and canceled together (`canceled` is then not read). */
@@ -22277,7 +23117,7 @@ export interface operations {
                     "application/json": components["schemas"]["AppointmentObject"][];
                 };
             };
-            /** @description Bad Request: `invalid_max`, `invalid_min_date`, `invalid_max_date`, `invalid_calendar_id`, `invalid_calendar`, `invalid_appointment_type_id`, `invalid_appointment_type`, `invalid_canceled`, `invalid_first_name`, `invalid_last_name`, `invalid_email`, `invalid_phone`, `invalid_field`, `invalid_exclude_forms`, `invalid_direction`, `invalid_showall` */
+            /** @description Bad Request: `invalid_max`, `invalid_min_date`, `invalid_max_date`, `invalid_calendar_id`, `invalid_calendar`, `invalid_appointment_type_id`, `invalid_appointment_type`, `invalid_series_id`, `invalid_canceled`, `invalid_first_name`, `invalid_last_name`, `invalid_email`, `invalid_phone`, `invalid_field`, `invalid_exclude_forms`, `invalid_direction`, `invalid_showall` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -22289,7 +23129,7 @@ export interface operations {
                         /** @description What went wrong, for a person. */
                         message: string;
                         /** @enum {string} */
-                        error: "invalid_max" | "invalid_min_date" | "invalid_max_date" | "invalid_calendar_id" | "invalid_calendar" | "invalid_appointment_type_id" | "invalid_appointment_type" | "invalid_canceled" | "invalid_first_name" | "invalid_last_name" | "invalid_email" | "invalid_phone" | "invalid_field" | "invalid_exclude_forms" | "invalid_direction" | "invalid_showall";
+                        error: "invalid_max" | "invalid_min_date" | "invalid_max_date" | "invalid_calendar_id" | "invalid_calendar" | "invalid_appointment_type_id" | "invalid_appointment_type" | "invalid_series_id" | "invalid_canceled" | "invalid_first_name" | "invalid_last_name" | "invalid_email" | "invalid_phone" | "invalid_field" | "invalid_exclude_forms" | "invalid_direction" | "invalid_showall";
                     };
                 };
             };
@@ -23321,6 +24161,638 @@ export interface operations {
                 };
             };
             /** @description Unsupported Media Type: `unsupported_media_type` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 415;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description Over a rate limit: try again later. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 429;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "too_many_requests";
+                    };
+                };
+            };
+        };
+    };
+    enterprise_SeriesController_book: {
+        parameters: {
+            query?: {
+                /** @description Book as the owner. */
+                admin?: boolean;
+                /** @description Send the client no confirmation. */
+                noEmail?: boolean;
+            };
+            header?: {
+                /** @description The same request again with the same key answers the series it booked. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description The member account's user ID (a positive integer of at most 10 digits). */
+                userId: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @example Ada */
+                    firstName: string;
+                    /** @example Lovelace */
+                    lastName: string;
+                    /** @description Required unless an admin books. */
+                    email?: string;
+                    phone?: string;
+                    appointmentTypeID: number;
+                    /** @description Required for admins; else any of the type's. */
+                    calendarID?: number;
+                    /**
+                     * @description The first occurrence.
+                     * @example 2030-06-03T09:00
+                     */
+                    datetime: string;
+                    /** @description The client's zone (IANA). */
+                    timezone?: string;
+                    certificate?: string;
+                    fields?: {
+                        id?: number;
+                        value?: string;
+                    }[];
+                    /** @description Admins only. */
+                    notes?: string;
+                    addonIDs?: number | number[] | string;
+                    /** @description At most one label, by id: `[{"id": 2}]`. */
+                    labels?: {
+                        id: number;
+                    }[];
+                    smsOptIn?: boolean;
+                    /** @description The token of a live hold of this account (POST /slot-holds) for this type and time (and calendar, if named): the held time is the client’s; the hold is spent. */
+                    holdToken?: string;
+                    /**
+                     * @description Each occurrence at the first one's wall-clock time in the calendar's zone (9:00 stays 9:00 across DST changes); monthly keeps the day of the month, and a series reaching a day a month lacks is refused (`invalid_recurrence`).
+                     * @example {
+                     *       "frequency": "weekly",
+                     *       "interval": 1,
+                     *       "count": 6
+                     *     }
+                     */
+                    recurrence: {
+                        /**
+                         * @example weekly
+                         * @enum {string}
+                         */
+                        frequency: "daily" | "weekly" | "monthly";
+                        /** @default 1 */
+                        interval?: number;
+                        /**
+                         * @description How many occurrences, the first included.
+                         * @example 6
+                         */
+                        count: number;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description The series booked, with its appointments. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AppointmentSeries"];
+                };
+            };
+            /** @description Bad Request: `required_first_name`, `required_last_name`, `required_email`, `required_phone`, `invalid_first_name`, `invalid_last_name`, `invalid_email`, `invalid_phone`, `invalid_notes`, `required_appointment_type_id`, `required_datetime`, `required_calendar_id`, `invalid_appointment_type`, `invalid_calendar`, `invalid_addon_ids`, `invalid_addon`, `invalid_timezone`, `invalid_datetime`, `invalid_fields`, `required_field`, `invalid_field`, `invalid_labels`, `invalid_certificate`, `expired_certificate`, `invalid_certificate_type`, `certificate_uses`, `invalid_idempotency_key`, `idempotency_key_reused`, `invalid_hold_token`, `not_available`, `not_available_min_hours_in_advance`, `not_available_max_days_in_advance`, `no_available_calendar`, `required_recurrence`, `invalid_recurrence` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 400;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "required_first_name" | "required_last_name" | "required_email" | "required_phone" | "invalid_first_name" | "invalid_last_name" | "invalid_email" | "invalid_phone" | "invalid_notes" | "required_appointment_type_id" | "required_datetime" | "required_calendar_id" | "invalid_appointment_type" | "invalid_calendar" | "invalid_addon_ids" | "invalid_addon" | "invalid_timezone" | "invalid_datetime" | "invalid_fields" | "required_field" | "invalid_field" | "invalid_labels" | "invalid_certificate" | "expired_certificate" | "invalid_certificate_type" | "certificate_uses" | "invalid_idempotency_key" | "idempotency_key_reused" | "invalid_hold_token" | "not_available" | "not_available_min_hours_in_advance" | "not_available_max_days_in_advance" | "no_available_calendar" | "required_recurrence" | "invalid_recurrence" | "bad_request" | "invalid_appointment_type_id" | "invalid_calendar_id" | "invalid_sms_opt_in";
+                        /** @description With a refused occurrence’s error: the datetime of every refused occurrence (`YYYY-MM-DDThh:mm:ss+hhmm` in the calendar’s zone; without an offset for a local time the zone skips). */
+                        unavailable?: string[];
+                    };
+                };
+            };
+            /** @description Unauthorized: `unauthorized` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 401;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "unauthorized";
+                    };
+                };
+            };
+            /** @description Forbidden: `forbidden` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 403;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "forbidden";
+                    };
+                };
+            };
+            /** @description Not Found: `not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @example 404
+                         * @enum {integer}
+                         */
+                        status_code: 404;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /**
+                         * @example not_found
+                         * @enum {string}
+                         */
+                        error: "not_found";
+                    };
+                };
+            };
+            /** @description Payload Too Large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 413;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "payload_too_large";
+                    };
+                };
+            };
+            /** @description Unsupported Media Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 415;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description Over a rate limit: try again later. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 429;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "too_many_requests";
+                    };
+                };
+            };
+        };
+    };
+    enterprise_SeriesController_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The member account's user ID (a positive integer of at most 10 digits). */
+                userId: number;
+                /** @description The series' id. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AppointmentSeries"];
+                };
+            };
+            /** @description Unauthorized: `unauthorized` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 401;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "unauthorized";
+                    };
+                };
+            };
+            /** @description Forbidden: `forbidden` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 403;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "forbidden";
+                    };
+                };
+            };
+            /** @description Not Found: `not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 404;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "not_found";
+                    };
+                };
+            };
+            /** @description Over a rate limit: try again later. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 429;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "too_many_requests";
+                    };
+                };
+            };
+        };
+    };
+    enterprise_SeriesController_cancel: {
+        parameters: {
+            query?: {
+                /** @description Act as the owner: no time rule applies. */
+                admin?: boolean;
+                /** @description Send the client no notice. */
+                noEmail?: boolean;
+            };
+            header?: never;
+            path: {
+                /** @description The member account's user ID (a positive integer of at most 10 digits). */
+                userId: number;
+                /** @description The series' id. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    cancelNote?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The series as it now is. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AppointmentSeries"];
+                };
+            };
+            /** @description Bad Request: the codes below; and `invalid_<attribute>` for a string of the body, in any attribute, that is not Unicode text or is longer than 16000 characters (refused as the body is read, before the operation). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 400;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "bad_request" | "invalid_cancel_note" | "invalid_no_show";
+                    };
+                };
+            };
+            /** @description Unauthorized: `unauthorized` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 401;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "unauthorized";
+                    };
+                };
+            };
+            /** @description Forbidden: `forbidden` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 403;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "forbidden";
+                    };
+                };
+            };
+            /** @description Not Found: `not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 404;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "not_found";
+                    };
+                };
+            };
+            /** @description Payload Too Large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 413;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "payload_too_large";
+                    };
+                };
+            };
+            /** @description Unsupported Media Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 415;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description Over a rate limit: try again later. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 429;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "too_many_requests";
+                    };
+                };
+            };
+        };
+    };
+    enterprise_SeriesController_check: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The member account's user ID (a positive integer of at most 10 digits). */
+                userId: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    appointmentTypeID: number;
+                    /** @description Required for admins; else any of the type's. */
+                    calendarID?: number;
+                    /**
+                     * @description The first occurrence.
+                     * @example 2030-06-03T09:00
+                     */
+                    datetime: string;
+                    /** @description The client's zone (IANA). */
+                    timezone?: string;
+                    addonIDs?: number | number[] | string;
+                    /**
+                     * @description Each occurrence at the first one's wall-clock time in the calendar's zone (9:00 stays 9:00 across DST changes); monthly keeps the day of the month, and a series reaching a day a month lacks is refused (`invalid_recurrence`).
+                     * @example {
+                     *       "frequency": "weekly",
+                     *       "interval": 1,
+                     *       "count": 6
+                     *     }
+                     */
+                    recurrence: {
+                        /**
+                         * @example weekly
+                         * @enum {string}
+                         */
+                        frequency: "daily" | "weekly" | "monthly";
+                        /** @default 1 */
+                        interval?: number;
+                        /**
+                         * @description How many occurrences, the first included.
+                         * @example 6
+                         */
+                        count: number;
+                    };
+                    /** @description The first occurrence’s hold (POST /slot-holds), as the booking would present it: the held time then counts as the client’s. Nothing is spent. */
+                    holdToken?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description One per occurrence, in order. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CheckedOccurrence"][];
+                };
+            };
+            /** @description Bad Request: `required_appointment_type_id`, `required_datetime`, `invalid_appointment_type`, `invalid_calendar`, `invalid_addon_ids`, `invalid_addon`, `invalid_timezone`, `invalid_datetime`, `invalid_hold_token`, `not_available`, `required_recurrence`, `invalid_recurrence` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 400;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "required_appointment_type_id" | "required_datetime" | "invalid_appointment_type" | "invalid_calendar" | "invalid_addon_ids" | "invalid_addon" | "invalid_timezone" | "invalid_datetime" | "invalid_hold_token" | "not_available" | "required_recurrence" | "invalid_recurrence" | "bad_request" | "invalid_appointment_type_id" | "invalid_calendar_id";
+                    };
+                };
+            };
+            /** @description Unauthorized: `unauthorized` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 401;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "unauthorized";
+                    };
+                };
+            };
+            /** @description Forbidden: `forbidden` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 403;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "forbidden";
+                    };
+                };
+            };
+            /** @description Not Found: `not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @example 404
+                         * @enum {integer}
+                         */
+                        status_code: 404;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /**
+                         * @example not_found
+                         * @enum {string}
+                         */
+                        error: "not_found";
+                    };
+                };
+            };
+            /** @description Payload Too Large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 413;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "payload_too_large";
+                    };
+                };
+            };
+            /** @description Unsupported Media Type */
             415: {
                 headers: {
                     [name: string]: unknown;

@@ -303,6 +303,82 @@ describe('Notifications: confirmation e-mail and SMS, notices and reminders (e2e
     }
   });
 
+  it('confirms a series by one e-mail and one SMS listing it, and plans a reminder per occurrence', async () => {
+    const shop = await openShop();
+    const email = emailOf();
+    const phone = phoneOf();
+    const series = await ok(
+      shop.api.post('/appointment-series?admin=true', {
+        firstName: 'Ada',
+        lastName: 'Lovelace',
+        email,
+        phone,
+        appointmentTypeID: shop.type,
+        calendarID: shop.calendar,
+        datetime: '2030-10-21T09:00',
+        recurrence: { frequency: 'weekly', interval: 2, count: 3 },
+      }),
+      'series',
+    );
+    const ids = (series.appointments as Booked[]).map((a) => a.id);
+
+    const [mail] = await mailsTo(email);
+    expect(smtp.received(email)).toHaveLength(1);
+    expect(mail.parsed.subject).toBe(
+      'Your appointments are confirmed: Consultation, 3 from October 21, 2030 at 9:00am',
+    );
+    expect(mail.parsed.text).toBe(
+      [
+        'Hello Ada,',
+        '',
+        'Your 3 appointments are confirmed.',
+        '',
+        'What:  Consultation',
+        'When:  every 2 weeks, 3 appointments (America/New_York):',
+        'With:  Dr. Smith',
+        'Where: 12 Main St, Springfield',
+        '',
+        '  Monday, October 21, 2030, 9:00am – 9:30am EDT',
+        '  Monday, November 4, 2030, 9:00am – 9:30am EST',
+        '  Monday, November 18, 2030, 9:00am – 9:30am EST',
+        '',
+        'See your appointment, or cancel or reschedule it:',
+        (series.appointments as Booked[])[0].confirmationPage,
+        '',
+        'Test Clinic',
+        '',
+      ].join('\n'),
+    );
+    const ics = mail.parsed.attachments.find((a) => a.contentType.startsWith('text/calendar'));
+    const calendar = ics!.content.toString('utf8');
+    expect(calendar).toMatch(/RRULE:FREQ=WEEKLY;(INTERVAL=2;COUNT=3|COUNT=3;INTERVAL=2)/);
+    expect(calendar).toContain('DTSTART;TZID=America/New_York:20301021T090000');
+    const [text] = await smsTo(phone);
+    expect(sms.received(phone)).toHaveLength(1);
+    expect(text.body).toBe(
+      `Test Clinic: your 3 Consultation appointments are confirmed, every 2 weeks from October 21, 2030 at 9:00am EDT. Dates and changes: ${(series.appointments as Booked[])[0].confirmationPage}`,
+    );
+
+    // The others' confirmations are recorded as listed in the series'; each has its reminder.
+    await eventsHandled(shop);
+    for (const [i, id] of ids.entries()) {
+      const rows = await notifications(shop, id);
+      const confirmations = rows.filter((r) => r.kind === 'confirmation');
+      expect(confirmations.map((r) => [r.channel, i === 0 ? r.status : r.error]).sort()).toEqual(
+        i === 0
+          ? [
+              ['email', 'sent'],
+              ['sms', 'sent'],
+            ]
+          : [
+              ['email', "listed in the series' confirmation"],
+              ['sms', "listed in the series' confirmation"],
+            ],
+      );
+      expect(rows.filter((r) => r.kind === 'reminder' && r.status === 'pending')).toHaveLength(2);
+    }
+  });
+
   it('sends nothing with noEmail=true, records why, and still plans the reminder', async () => {
     const shop = await openShop();
     const booked = await book(shop, {}, '?noEmail=true');

@@ -10,7 +10,7 @@ import ical, {
 /** The PRODID of everything the service writes in iCalendar. */
 const PROD_ID = { company: 'scheduling-service', product: 'appointments', language: 'EN' };
 
-type Person = { name: string; email: string };
+export type Person = { name: string; email: string };
 
 /** What an appointment's VEVENT says (built from the row, whichever module reads it). */
 export interface AppointmentEventFacts {
@@ -59,18 +59,18 @@ export function addAppointmentEvent(
     location: facts.location === '' ? null : facts.location,
     status: facts.canceled ? ICalEventStatus.CANCELLED : ICalEventStatus.CONFIRMED,
     organizer: people.organizer ?? null,
-    attendees: people.attendee
-      ? [
-          {
-            ...people.attendee,
-            role: ICalAttendeeRole.REQ,
-            // Booked by the client: accepted already, no reply asked for.
-            status: ICalAttendeeStatus.ACCEPTED,
-            rsvp: false,
-          },
-        ]
-      : [],
+    attendees: people.attendee ? [attendeeOf(people.attendee)] : [],
   });
+}
+
+/** The client as an ATTENDEE: booked by them, so accepted already, no reply asked for. */
+export function attendeeOf(person: Person) {
+  return {
+    ...person,
+    role: ICalAttendeeRole.REQ,
+    status: ICalAttendeeStatus.ACCEPTED,
+    rsvp: false,
+  };
 }
 
 /**

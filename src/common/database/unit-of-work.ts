@@ -49,6 +49,25 @@ export class UnitOfWork {
     }
   }
 
+  /**
+   * `work` in a transaction that is always rolled back: what a write would do now, under the locks
+   * it takes, with nothing kept (no event, no mark). For checks that must answer exactly as the
+   * write would (`POST /availability/check-series`).
+   */
+  async rehearse<T>(work: (tx: EntityManager) => Promise<T>): Promise<T> {
+    try {
+      await retryLockConflicts(() =>
+        this.transaction(undefined, async (tx) => {
+          throw new Rehearsed(await work(tx));
+        }),
+      );
+    } catch (e) {
+      if (e instanceof Rehearsed) return e.result as T;
+      throw e;
+    }
+    throw new Error('A rehearsal always rolls back');
+  }
+
   private async marked(accountId: number): Promise<void> {
     await Promise.all([this.epochs.bump(accountId), this.recentWrites.mark(accountId)]);
   }
@@ -60,5 +79,12 @@ export class UnitOfWork {
     return isolation === undefined
       ? this.dataSource.transaction(work)
       : this.dataSource.transaction(isolation, work);
+  }
+}
+
+/** What rolls a rehearsal back, carrying its result out of the transaction. */
+class Rehearsed extends Error {
+  constructor(readonly result: unknown) {
+    super('rehearsed: rolled back');
   }
 }

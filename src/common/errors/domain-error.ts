@@ -1,5 +1,8 @@
 /** An error the contract names (status, `error` code, message); never a Nest HTTP exception. */
 export class DomainError extends Error {
+  /** More of the envelope, beside `status_code`, `error` and `message` (a series' `unavailable`). */
+  readonly details?: Record<string, unknown>;
+
   constructor(
     readonly status: number,
     readonly code: string,

@@ -14,6 +14,8 @@ export interface ErrorEnvelope {
   status_code: number;
   message: string;
   error: string;
+  /** A DomainError's `details`. */
+  [detail: string]: unknown;
 }
 
 /** `Not Found` → `not_found`, `Payload Too Large` → `payload_too_large`. */
@@ -53,7 +55,10 @@ export function renderError(
   let body: ErrorEnvelope;
 
   if (exception instanceof DomainError) {
-    body = envelope(exception.status, exception.code, exception.message);
+    body = {
+      ...envelope(exception.status, exception.code, exception.message),
+      ...exception.details,
+    };
     if (exception instanceof TooManyRequestsError)
       headers['retry-after'] = String(exception.retryAfterSeconds);
   } else if (exception instanceof NotFoundException) {

@@ -15,7 +15,11 @@ export const STATUS_TEXT: Record<number, string> = {
 };
 
 /** The error envelope every refusal of the API is written in, with the codes one response may carry. */
-export function errorEnvelopeSchema(status: number, codes: readonly string[]) {
+export function errorEnvelopeSchema(
+  status: number,
+  codes: readonly string[],
+  details: Record<string, object> = {},
+) {
   return {
     type: 'object' as const,
     required: ['status_code', 'message', 'error'],
@@ -23,6 +27,7 @@ export function errorEnvelopeSchema(status: number, codes: readonly string[]) {
       status_code: { type: 'integer' as const, enum: [status], example: status },
       message: { type: 'string' as const, description: 'What went wrong, for a person.' },
       error: { type: 'string' as const, enum: [...codes], example: codes[0] },
+      ...details,
     },
   };
 }
@@ -34,7 +39,11 @@ export function errorEnvelopeSchema(status: number, codes: readonly string[]) {
  */
 export function ApiErrors(
   codesByStatus: Record<number, readonly string[]>,
-  options: { authenticated?: boolean } = {},
+  options: {
+    authenticated?: boolean;
+    /** More of the envelope some refusals carry (DomainError.details), by status. */
+    details?: Record<number, Record<string, object>>;
+  } = {},
 ): MethodDecorator & ClassDecorator {
   const all: Record<number, readonly string[]> = { 429: ['too_many_requests'], ...codesByStatus };
   if (options.authenticated !== false) all[401] ??= ['unauthorized'];
@@ -43,7 +52,7 @@ export function ApiErrors(
       ApiResponse({
         status: Number(status),
         description: `${STATUS_TEXT[Number(status)] ?? 'Error'}: ${codes.map((c) => `\`${c}\``).join(', ')}`,
-        schema: errorEnvelopeSchema(Number(status), codes),
+        schema: errorEnvelopeSchema(Number(status), codes, options.details?.[Number(status)]),
       }),
     ),
   );

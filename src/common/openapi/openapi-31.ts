@@ -42,31 +42,40 @@ export const toJsonSchema2020 = (root: unknown): void =>
   });
 
 /** A response whose JSON body is a closed object of these properties, all required. */
-const closedResponse = (description: string, properties: Json): Json => ({
+const closedResponse = (
+  description: string,
+  properties: Json,
+  required = Object.keys(properties),
+): Json => ({
   description,
   content: {
     'application/json': {
       schema: {
         type: 'object',
         additionalProperties: false,
-        required: Object.keys(properties),
+        required,
         properties,
       },
     },
   },
 });
 
+const ENVELOPE = ['status_code', 'message', 'error'];
+
 /** The error envelope's response for one status and its codes. */
 export function envelopeResponse(
   status: number,
   codes: readonly string[],
   description: string,
+  details: Json = {},
 ): Json {
-  return closedResponse(description, {
+  const properties = {
     status_code: { type: 'integer', enum: [status] },
     message: { type: 'string', description: 'What went wrong, for a person.' },
     error: { type: 'string', enum: [...codes] },
-  });
+    ...details,
+  };
+  return closedResponse(description, properties, ENVELOPE);
 }
 
 /** An OAuth endpoint's error: `{error, message}` without `status_code` (RFC 6749 §5.2). */
@@ -100,7 +109,13 @@ export function addErrorCodes(
     return;
   }
   const all = [...known, ...codes.filter((code) => !known.includes(code))];
-  responses[status] = envelopeResponse(status, all, (existing as Json).description as string);
+  // What the operation's envelope carries besides the three (a series' `unavailable`) stays.
+  const schema = ((existing as Json).content as Record<string, Json>)['application/json'].schema;
+  const details = Object.fromEntries(
+    Object.entries((schema as Json).properties as Json).filter(([key]) => !ENVELOPE.includes(key)),
+  );
+  const said = (existing as Json).description as string;
+  responses[status] = envelopeResponse(status, all, said, details);
 }
 
 /** Every response schema is closed: a field the document does not name is a contract breach. */

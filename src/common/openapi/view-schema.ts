@@ -64,8 +64,13 @@ export function viewSchema<P extends Fields, O extends keyof P = never>(
  * viewSchema for the views that were classes, in the key order @nestjs/swagger gave their schemas
  * (the document adds `additionalProperties: false` last, closing every answer).
  */
-export function classViewSchema<P extends Fields>(name: string, properties: P): ViewSchema<P> {
-  registry.set(name, { type: 'object', properties, required: Object.keys(properties) });
+export function classViewSchema<P extends Fields, O extends keyof P = never>(
+  name: string,
+  properties: P,
+  optional: readonly O[] = [],
+): ViewSchema<P, O> {
+  const required = Object.keys(properties).filter((key) => !optional.includes(key as O));
+  registry.set(name, { type: 'object', properties, required });
   return { name, ref: { $ref: `#/components/schemas/${name}` }, properties };
 }
 

@@ -1,4 +1,8 @@
-import { AttributeError, InvalidAttributeError } from '../../common/errors/domain-error';
+import {
+  AttributeError,
+  type DomainError,
+  InvalidAttributeError,
+} from '../../common/errors/domain-error';
 import { MAX_APPOINTMENT_MINUTES } from '../availability';
 
 /* The errors of booking and of changes, with the contract's codes (see also availability's). */
@@ -95,3 +99,22 @@ export class PaymentOnCanceledError extends AttributeError(
   (id: number) =>
     `The appointment "${id}" is canceled: only a refund (a negative amount) can be recorded.`,
 ) {}
+
+/** A series' `recurrence` that cannot be read, or that reaches a day a month lacks. */
+export class InvalidRecurrenceError extends AttributeError(
+  'invalid_recurrence',
+  (message: string) => message,
+) {}
+
+/**
+ * A series refused whole: the error of its first refused occurrence (its code, status and message,
+ * naming its datetime), with every refused occurrence's datetime in `unavailable`.
+ */
+export class SeriesUnavailableError extends InvalidAttributeError {
+  override readonly details: { unavailable: string[] };
+
+  constructor(first: DomainError, unavailable: string[]) {
+    super(first.code, first.message, first.status);
+    this.details = { unavailable };
+  }
+}

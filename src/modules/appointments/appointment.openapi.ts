@@ -75,6 +75,7 @@ export const ApiListAppointments = () =>
     day('maxDate', 'The last day listed.'),
     id('calendarID', "Only this calendar's (its zone then reads the dates)."),
     id('appointmentTypeID', "Only this type's."),
+    id('seriesID', "Only this series' (POST /appointment-series); 404 for none."),
     flag('canceled', 'The canceled ones only (default: the live ones only).'),
     text('firstName', "The client's first name, without case."),
     text('lastName', "The client's last name, without case."),
@@ -111,6 +112,7 @@ export const ApiListAppointments = () =>
         'invalid_calendar',
         'invalid_appointment_type_id',
         'invalid_appointment_type',
+        'invalid_series_id',
         'invalid_canceled',
         'invalid_first_name',
         'invalid_last_name',
@@ -122,5 +124,6 @@ export const ApiListAppointments = () =>
         'invalid_showall',
       ],
       403: ['forbidden'],
+      404: ['not_found'],
     }),
   );

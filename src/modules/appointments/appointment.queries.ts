@@ -7,6 +7,7 @@ import { InvalidAppointmentTypeError, InvalidCalendarError } from '../catalog';
 import { PaymentRepository, type PaymentView, toPaymentView } from '../certificates';
 import { AppointmentRenderer } from './appointment-renderer';
 import { AppointmentRepository } from './appointment.repository';
+import { SeriesRepository } from './series.repository';
 import type { AppointmentView } from './appointment.view';
 import type {
   FieldFilter,
@@ -105,6 +106,7 @@ export class ListAppointmentsQuery extends Query<AppointmentView[]> {
 export class ListAppointmentsHandler implements IQueryHandler<ListAppointmentsQuery> {
   constructor(
     private readonly appointments: AppointmentRepository,
+    private readonly series: SeriesRepository,
     private readonly renderer: AppointmentRenderer,
   ) {}
 
@@ -121,6 +123,8 @@ export class ListAppointmentsHandler implements IQueryHandler<ListAppointmentsQu
       if (!type) throw new InvalidAppointmentTypeError(request.appointmentTypeID);
       if (type.accountId !== account.id) throw new ForbiddenError();
     }
+    // 404 or 403 as GET /appointment-series/{id} answers.
+    if (request.seriesID !== undefined) await this.series.find(account.id, request.seriesID);
     const bounds = localDateBounds(zone, request);
     const rows = await this.appointments.search(account.id, bounds, request, fields);
     return this.renderer.render(rows, { excludeForms: request.excludeForms ?? false });

@@ -51,7 +51,10 @@ export class AppointmentRepository extends RepositoryOf(Appointment) {
     return this.dataSource.manager.findOneBy(AppointmentType, { id });
   }
 
-  /** Those starting in `[from, until)` (idx_appointments_account_start: a page costs its rows). */
+  /**
+   * Those starting in `[from, until)` (idx_appointments_account_start: a page costs its rows; a
+   * series' by idx_appointments_series).
+   */
   search(
     accountId: number,
     { from, until }: { from?: Date; until?: Date },
@@ -61,7 +64,9 @@ export class AppointmentRepository extends RepositoryOf(Appointment) {
     const direction = query.direction ?? 'DESC';
     const rows = this.dataSource.manager
       .createQueryBuilder(Appointment, 'a')
-      .useIndex('idx_appointments_account_start')
+      .useIndex(
+        query.seriesID === undefined ? 'idx_appointments_account_start' : 'idx_appointments_series',
+      )
       .where('a.account_id = :accountId', { accountId })
       .orderBy('a.starts_at', direction)
       .addOrderBy('a.id', direction)
@@ -74,6 +79,8 @@ export class AppointmentRepository extends RepositoryOf(Appointment) {
       rows.andWhere('a.calendar_id = :calendarId', { calendarId: query.calendarID });
     if (query.appointmentTypeID !== undefined)
       rows.andWhere('a.appointment_type_id = :typeId', { typeId: query.appointmentTypeID });
+    if (query.seriesID !== undefined)
+      rows.andWhere('a.series_id = :seriesId', { seriesId: query.seriesID });
     // The columns' collation compares without case; e-mails are stored lower-cased anyway.
     if (query.firstName !== undefined)
       rows.andWhere('a.first_name = :firstName', { firstName: query.firstName.trim() });

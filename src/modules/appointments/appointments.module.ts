@@ -24,18 +24,31 @@ import { PastFormAnswers } from './past-form-answers';
 import * as recordPaymentHandler from './record-payment.handler';
 import * as rescheduleAppointmentHandler from './reschedule-appointment.handler';
 import * as updateAppointmentHandler from './update-appointment.handler';
+import { AppointmentSeries } from './appointment-series.entity';
+import * as bookSeriesHandler from './book-series.handler';
+import { SeriesController } from './series.controller';
+import * as seriesCommands from './series.commands';
+import { SeriesPlacement } from './series-placement';
+import * as seriesQueries from './series.queries';
+import { SeriesRenderer } from './series-renderer';
+import { SeriesRepository } from './series.repository';
 
 /** Booking and the appointment's lifecycle. */
 @Module({
   imports: [
-    TypeOrmModule.forFeature([Appointment, AppointmentFieldValue, IdempotencyKey]),
+    TypeOrmModule.forFeature([
+      Appointment,
+      AppointmentFieldValue,
+      AppointmentSeries,
+      IdempotencyKey,
+    ]),
     OutboxModule,
     AccountsModule,
     AvailabilityModule,
     CertificatesModule,
     FormsModule,
   ],
-  controllers: [AppointmentsController, AppointmentPaymentsController],
+  controllers: [AppointmentsController, AppointmentPaymentsController, SeriesController],
   providers: [
     AppointmentRenderer,
     AppointmentExtras,
@@ -45,6 +58,9 @@ import * as updateAppointmentHandler from './update-appointment.handler';
     IdempotencyKeyRepository,
     PastFormAnswers,
     IdempotencyKeys,
+    SeriesRepository,
+    SeriesRenderer,
+    SeriesPlacement,
     ...handlersOf(
       appointmentQueries,
       bookAppointmentHandler,
@@ -52,6 +68,9 @@ import * as updateAppointmentHandler from './update-appointment.handler';
       recordPaymentHandler,
       rescheduleAppointmentHandler,
       updateAppointmentHandler,
+      bookSeriesHandler,
+      seriesCommands,
+      seriesQueries,
     ),
   ],
 })

@@ -51,7 +51,7 @@ export class BookAppointmentHandler implements ICommandHandler<BookAppointmentCo
   private async book(booking: Booking, claim?: IdempotencyClaim): Promise<AppointmentView> {
     // The account's settings are the principal's, read at authentication: a change reaches every
     // pod at once (AuthRevocations); one missed is at most AUTH_CACHE_TTL_MS old.
-    const checked = await this.check(booking);
+    const checked = await checkBooking(this.contexts, this.extras, booking);
     const appointment = await this.changes.transact(booking.account.id, (tx) =>
       this.write(tx, booking, checked, claim),
     );
@@ -62,28 +62,6 @@ export class BookAppointmentHandler implements ICommandHandler<BookAppointmentCo
       label: checked.label,
       hasAnswers: checked.fieldValues.length > 0,
     });
-  }
-
-  /** Everything that needs no lock, in the contract's order of errors. */
-  private async check(booking: Booking): Promise<BookingChecked> {
-    const { account, input, mode } = booking;
-    const admin = mode.admin;
-    const slot = checkBookingRequest(input, { admin, requirePhone: account.requirePhone });
-    const ctx = await this.contexts.resolve(account, slot);
-    const calendarNamed = slot.calendarID !== undefined;
-    const zone = calendarNamed ? ctx.calendars[0].timezone : account.timezone;
-    const time = checkBookingTime(input, { admin, duration: ctx.rules.duration, zone });
-    const fieldValues = await this.extras.answers(account.id, ctx.type, input.fields ?? [], admin);
-    const label = await this.extras.label(account.id, input.labels ?? []);
-    const start = startOf(time);
-    // The hold last: the booking's own faults come first.
-    const hold = await this.contexts.hold(account.id, input.holdToken, {
-      typeId: ctx.type.id,
-      start,
-      calendarId: calendarNamed ? ctx.calendars[0].id : undefined,
-      datetimeText: time.datetimeText,
-    });
-    return { ...time, start, ctx, calendarNamed, fieldValues, label, hold };
   }
 
   /** Under the calendars' locks: the time checked on what is committed, the appointment inserted. */
@@ -116,4 +94,29 @@ export class BookAppointmentHandler implements ICommandHandler<BookAppointmentCo
     const payload = eventPayload(appointment, mode.noEmail);
     return { result: appointment, events: [new AppointmentScheduledEvent(account.id, payload)] };
   }
+}
+
+/** Everything a booking checks that needs no lock, in the contract's order of errors (a series' too). */
+export async function checkBooking(
+  contexts: SlotContexts,
+  extras: AppointmentExtras,
+  { account, input, mode }: Booking,
+): Promise<BookingChecked> {
+  const admin = mode.admin;
+  const slot = checkBookingRequest(input, { admin, requirePhone: account.requirePhone });
+  const ctx = await contexts.resolve(account, slot);
+  const calendarNamed = slot.calendarID !== undefined;
+  const zone = calendarNamed ? ctx.calendars[0].timezone : account.timezone;
+  const time = checkBookingTime(input, { admin, duration: ctx.rules.duration, zone });
+  const fieldValues = await extras.answers(account.id, ctx.type, input.fields ?? [], admin);
+  const label = await extras.label(account.id, input.labels ?? []);
+  const start = startOf(time);
+  // The hold last: the booking's own faults come first.
+  const hold = await contexts.hold(account.id, input.holdToken, {
+    typeId: ctx.type.id,
+    start,
+    calendarId: calendarNamed ? ctx.calendars[0].id : undefined,
+    datetimeText: time.datetimeText,
+  });
+  return { ...time, start, ctx, calendarNamed, fieldValues, label, hold };
 }

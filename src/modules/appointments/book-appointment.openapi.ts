@@ -46,6 +46,72 @@ export const EXTRAS_ERRORS = [
 
 const ids = { oneOf: [id, { type: 'array', items: id }, { type: 'string' }] };
 
+/** The body of a booking (a series' too, with its `recurrence`). */
+export const BOOKING_PROPERTIES = {
+  firstName: { type: 'string', example: 'Ada' },
+  lastName: { type: 'string', example: 'Lovelace' },
+  email: { type: 'string', description: 'Required unless an admin books.' },
+  phone: { type: 'string' },
+  appointmentTypeID: id,
+  calendarID: { ...id, description: "Required for admins; else any of the type's." },
+  datetime: {
+    type: 'string',
+    description: `The start. ${LENIENT_DATETIME_RULE}`,
+    example: '2030-06-03T09:00',
+  },
+  timezone: { type: 'string', description: "The client's zone (IANA)." },
+  certificate: { type: 'string' },
+  fields: {
+    type: 'array',
+    items: { type: 'object', properties: { id, value: { type: 'string' } } },
+  },
+  notes: { type: 'string', description: 'Admins only.' },
+  addonIDs: ids,
+  labels: {
+    type: 'array',
+    description: 'At most one label, by id: `[{"id": 2}]`.',
+    items: { type: 'object', required: ['id'], properties: { id } },
+    maxItems: 1,
+  },
+  smsOptIn: { type: 'boolean' },
+  holdToken: {
+    type: 'string',
+    description:
+      'The token of a live hold of this account (POST /slot-holds) for this type and ' +
+      'time (and calendar, if named): the held time is the client’s; the hold is spent.',
+  },
+};
+
+/** The 400s of a booking, in the contract's order (a series' too). */
+export const BOOKING_ERRORS = [
+  'required_first_name',
+  'required_last_name',
+  'required_email',
+  'required_phone',
+  'invalid_first_name',
+  'invalid_last_name',
+  'invalid_email',
+  'invalid_phone',
+  'invalid_notes',
+  'required_appointment_type_id',
+  'required_datetime',
+  'required_calendar_id',
+  'invalid_appointment_type',
+  'invalid_calendar',
+  'invalid_addon_ids',
+  'invalid_addon',
+  'invalid_timezone',
+  'invalid_datetime',
+  ...EXTRAS_ERRORS,
+  'invalid_idempotency_key',
+  'idempotency_key_reused',
+  'invalid_hold_token',
+  'not_available',
+  'not_available_min_hours_in_advance',
+  'not_available_max_days_in_advance',
+  'no_available_calendar',
+];
+
 /** `POST /appointments`: the contract's booking, with this service's `holdToken`. */
 export const ApiBookAppointment = () =>
   applyDecorators(
@@ -79,72 +145,12 @@ export const ApiBookAppointment = () =>
       schema: {
         type: 'object',
         required: ['firstName', 'lastName', 'appointmentTypeID', 'datetime'],
-        properties: {
-          firstName: { type: 'string', example: 'Ada' },
-          lastName: { type: 'string', example: 'Lovelace' },
-          email: { type: 'string', description: 'Required unless an admin books.' },
-          phone: { type: 'string' },
-          appointmentTypeID: id,
-          calendarID: { ...id, description: "Required for admins; else any of the type's." },
-          datetime: {
-            type: 'string',
-            description: `The start. ${LENIENT_DATETIME_RULE}`,
-            example: '2030-06-03T09:00',
-          },
-          timezone: { type: 'string', description: "The client's zone (IANA)." },
-          certificate: { type: 'string' },
-          fields: {
-            type: 'array',
-            items: { type: 'object', properties: { id, value: { type: 'string' } } },
-          },
-          notes: { type: 'string', description: 'Admins only.' },
-          addonIDs: ids,
-          labels: {
-            type: 'array',
-            description: 'At most one label, by id: `[{"id": 2}]`.',
-            items: { type: 'object', required: ['id'], properties: { id } },
-            maxItems: 1,
-          },
-          smsOptIn: { type: 'boolean' },
-          holdToken: {
-            type: 'string',
-            description:
-              'The token of a live hold of this account (POST /slot-holds) for this type and ' +
-              'time (and calendar, if named): the held time is the client’s; the hold is spent.',
-          },
-        },
+        properties: BOOKING_PROPERTIES,
       },
     }),
     ApiView(APPOINTMENT_VIEW, { description: 'The appointment booked.' }),
     ApiErrors({
-      400: [
-        'required_first_name',
-        'required_last_name',
-        'required_email',
-        'required_phone',
-        'invalid_first_name',
-        'invalid_last_name',
-        'invalid_email',
-        'invalid_phone',
-        'invalid_notes',
-        'required_appointment_type_id',
-        'required_datetime',
-        'required_calendar_id',
-        'invalid_appointment_type',
-        'invalid_calendar',
-        'invalid_addon_ids',
-        'invalid_addon',
-        'invalid_timezone',
-        'invalid_datetime',
-        ...EXTRAS_ERRORS,
-        'invalid_idempotency_key',
-        'idempotency_key_reused',
-        'invalid_hold_token',
-        'not_available',
-        'not_available_min_hours_in_advance',
-        'not_available_max_days_in_advance',
-        'no_available_calendar',
-      ],
+      400: BOOKING_ERRORS,
       403: ['forbidden'],
     }),
   );

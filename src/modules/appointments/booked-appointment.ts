@@ -67,6 +67,7 @@ export function bookedAppointment(
     cancelNote: null,
     canceledAt: null,
     scheduledBy: mode.admin ? account.email : null,
+    seriesId: null,
     createdAt: now,
     updatedAt: now,
   };

@@ -52,6 +52,13 @@ export function checkBookingRequest(
   return { ...slot, addonIDs: addonIdsOf(r.addonIDs) };
 }
 
+/** The ids a booking asks for: its type, calendar and addons (checkBookingRequest's last part). */
+export function bookingSlot(
+  r: Pick<BookingInput, 'appointmentTypeID' | 'calendarID' | 'datetime' | 'addonIDs'>,
+): SlotRequest {
+  return { ...slotRequestOf(r), addonIDs: addonIdsOf(r.addonIDs) };
+}
+
 /** When a booking is, as the checks after its type and calendar were resolved settle it. */
 export interface BookingTime {
   /** The client's zone as IANA spells it, when one was given. */

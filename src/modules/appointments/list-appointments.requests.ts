@@ -31,7 +31,7 @@ const boolean = (value: unknown) =>
   value === 'true' || value === '1' ? true : value === 'false' || value === '0' ? false : value;
 
 /**
- * `GET /appointments?max=100&minDate=&maxDate=&calendarID=&appointmentTypeID=&canceled=false
+ * `GET /appointments?max=100&minDate=&maxDate=&calendarID=&appointmentTypeID=&seriesID=&canceled=false
  * &firstName=&lastName=&email=&phone=&excludeForms=&direction=DESC&showall=` (the `field:ID`
  * filters are read apart, see fieldFilters). A bad value is 400 `invalid_<param>`.
  */
@@ -51,6 +51,10 @@ export class ListAppointmentsRequest {
 
   @QueryParam(wholeNumber, IsId())
   appointmentTypeID?: number;
+
+  /** The occurrences of one series (POST /appointment-series): 404 none, 403 another account's. */
+  @QueryParam(wholeNumber, IsId())
+  seriesID?: number;
 
   /** false (default): the live ones only; true: the canceled ones only. */
   @QueryParam(boolean, IsBoolean())

@@ -13,6 +13,7 @@ import { BusyRow } from './busy-row.entity';
 @Index('idx_appointments_account_start', ['accountId', 'startsAt'])
 @Index('idx_appointments_account_email', ['accountId', 'email', 'startsAt'])
 @Index('idx_appointments_type_start', ['appointmentTypeId', 'startsAt'])
+@Index('idx_appointments_series', ['seriesId', 'startsAt'])
 export class Appointment extends BusyRow {
   /** UTC: start plus the duration and the addons' durations. */
   @Column({ name: 'ends_at', type: 'datetime', precision: 3 })
@@ -81,6 +82,10 @@ export class Appointment extends BusyRow {
   /** Who booked as admin (the account's e-mail); null when the client booked. */
   @Column({ name: 'scheduled_by', type: 'varchar', length: 254, nullable: true })
   scheduledBy!: string | null;
+
+  /** The series it is an occurrence of (docs/series.md); null: booked alone. */
+  @Column({ name: 'series_id', type: 'int', unsigned: true, nullable: true })
+  seriesId!: number | null;
 
   /** The iCalendar SEQUENCE (RFC 5546): raised by a move or cancel, so calendars replace theirs. */
   @Column({ type: 'int', unsigned: true, default: 0 })

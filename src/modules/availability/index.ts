@@ -1,5 +1,9 @@
 /* What other modules use of availability: they import it from here, not from the module's files. */
-export { InvalidDatetimeError, NotAvailableError } from './availability.errors';
+export {
+  InvalidDatetimeError,
+  NoAvailableCalendarError,
+  NotAvailableError,
+} from './availability.errors';
 export { Appointment } from './appointment.entity';
 export { AvailabilityModule } from './availability.module';
 export {

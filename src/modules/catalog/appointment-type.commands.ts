@@ -61,6 +61,7 @@ export class CreateAppointmentTypeHandler implements ICommandHandler<CreateAppoi
         requireSmsOptIn: false,
         maxPerDay: null,
         maxPerWeek: null,
+        recurrence: null,
       });
       applyAttributes(type, request);
       const saved = await this.types.save(type, tx);
@@ -116,7 +117,7 @@ function applyAttributes(type: AppointmentType, request: AppointmentTypeAttribut
   copyGiven(type, request, ['name', 'active', 'description', 'duration', 'category', 'color']);
   copyGiven(type, request, ['private', 'paddingBefore', 'paddingAfter', 'image', 'slotInterval']);
   copyGiven(type, request, ['minHoursInAdvance', 'maxDaysInAdvance', 'requireSmsOptIn']);
-  copyGiven(type, request, ['maxPerDay', 'maxPerWeek']);
+  copyGiven(type, request, ['maxPerDay', 'maxPerWeek', 'recurrence']);
   if (request.price !== undefined) type.priceCents = toCents(request.price);
   if (request.type !== undefined) type.kind = request.type;
 

@@ -1,3 +1,4 @@
+import type { RecurrenceSettings } from './recurrence-settings';
 import { Column, Entity, Index } from 'typeorm';
 import { CatalogRow } from './catalog-row.entity';
 
@@ -73,4 +74,8 @@ export class AppointmentType extends CatalogRow {
   /** At most this many a week (ISO: Monday to Sunday) of the calendar's zone; null: no limit. */
   @Column({ name: 'max_per_week', type: 'smallint', unsigned: true, nullable: true })
   maxPerWeek!: number | null;
+
+  /** What its clients may book as a series (docs/series.md); null: none. */
+  @Column({ type: 'json', nullable: true })
+  recurrence!: RecurrenceSettings | null;
 }

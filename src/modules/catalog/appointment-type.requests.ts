@@ -11,6 +11,7 @@ import {
 } from '../../common/http/attributes';
 import { IsIdList } from '../../common/http/id-list';
 import { BookingLimit } from './booking-limit';
+import { Recurrence, type RecurrenceSettings } from './recurrence-settings';
 import { APPOINTMENT_KINDS, type AppointmentKind } from './appointment-type.entity';
 import { IsDescription, IsIntBetween, IsIntBetweenOrNull } from './catalog-attributes';
 
@@ -107,6 +108,9 @@ export class AppointmentTypeAttributes {
 
   @BookingLimit('week')
   maxPerWeek?: number | null;
+
+  @Recurrence()
+  recurrence?: RecurrenceSettings | null;
 }
 
 export class ListAppointmentTypesRequest {

@@ -1,5 +1,6 @@
 import { formatCents } from '../../common/money/money';
 import type { AppointmentType } from './appointment-type.entity';
+import { FREQUENCIES, MAX_COUNT, MIN_COUNT, type RecurrenceSettings } from './recurrence-settings';
 import {
   bool,
   classViewSchema,
@@ -72,22 +73,38 @@ export const APPOINTMENT_TYPE_VIEW = classViewSchema('AppointmentTypeView', {
 });
 
 /** The management view (`GET /appointment-types/{id}`, POST, PUT): the read fields, the rules. */
-export const APPOINTMENT_TYPE_DETAILS = classViewSchema('AppointmentTypeDetails', {
-  ...APPOINTMENT_TYPE_VIEW.properties,
-  slotInterval: nullableInt(15, 'Minutes between offered start times; null: the duration.'),
-  minHoursInAdvance: nullableInt(null, "null: the account's setting."),
-  maxDaysInAdvance: nullableInt(null, "null: the account's setting."),
-  requireSmsOptIn: bool(false),
-  maxPerDay: nullableInt(
-    8,
-    "At most this many live appointments and holds of the type a local day of the booked calendar's " +
-      'zone; admins are exempt. null: no limit.',
-  ),
-  maxPerWeek: nullableInt(
-    null,
-    'At most this many a week (ISO: Monday to Sunday), as `maxPerDay`. null: no limit.',
-  ),
-});
+export const APPOINTMENT_TYPE_DETAILS = classViewSchema(
+  'AppointmentTypeDetails',
+  {
+    ...APPOINTMENT_TYPE_VIEW.properties,
+    slotInterval: nullableInt(15, 'Minutes between offered start times; null: the duration.'),
+    minHoursInAdvance: nullableInt(null, "null: the account's setting."),
+    maxDaysInAdvance: nullableInt(null, "null: the account's setting."),
+    requireSmsOptIn: bool(false),
+    maxPerDay: nullableInt(
+      8,
+      "At most this many live appointments and holds of the type a local day of the booked calendar's " +
+        'zone; admins are exempt. null: no limit.',
+    ),
+    maxPerWeek: nullableInt(
+      null,
+      'At most this many a week (ISO: Monday to Sunday), as `maxPerDay`. null: no limit.',
+    ),
+    recurrence: field<RecurrenceSettings>({
+      type: 'object',
+      description:
+        'What its clients may book as a series: these frequencies, at most `maxCount` occurrences. ' +
+        'Left out when none (the default; an admin may book any series).',
+      required: ['frequencies', 'maxCount'],
+      properties: {
+        frequencies: { type: 'array', items: { type: 'string', enum: [...FREQUENCIES] } },
+        maxCount: { type: 'integer', minimum: MIN_COUNT, maximum: MAX_COUNT },
+      },
+      example: { frequencies: ['weekly'], maxCount: 12 },
+    }),
+  },
+  ['recurrence'],
+);
 
 export type AppointmentTypeView = ViewType<typeof APPOINTMENT_TYPE_VIEW>;
 export type AppointmentTypeDetails = ViewType<typeof APPOINTMENT_TYPE_DETAILS>;
@@ -132,5 +149,6 @@ export function toAppointmentTypeDetails(
     requireSmsOptIn: type.requireSmsOptIn,
     maxPerDay: type.maxPerDay,
     maxPerWeek: type.maxPerWeek,
+    ...(type.recurrence ? { recurrence: type.recurrence } : {}),
   };
 }

@@ -24,6 +24,13 @@ export {
   InvalidProductError,
 } from './catalog.errors';
 export { CatalogModule } from './catalog.module';
+export {
+  FREQUENCIES,
+  type Frequency,
+  MAX_COUNT,
+  MIN_COUNT,
+  type RecurrenceSettings,
+} from './recurrence-settings';
 export { CatalogController, Route } from './catalog-routes';
 export { CreateClassSessionCommand } from './class-session.commands';
 export { ClassSession } from './class-session.entity';

@@ -18,6 +18,23 @@ export interface MessageFacts {
   accountName: string;
   /** The appointment's page, where the client sees, cancels or reschedules it. */
   confirmationPage: string;
+  /** A series' confirmation (sent for its first occurrence): every occurrence it lists. */
+  series?: SeriesListing;
+}
+
+/** A series as its confirmation lists it: how it repeats, and its occurrences not canceled. */
+export interface SeriesListing {
+  frequency: 'daily' | 'weekly' | 'monthly';
+  interval: number;
+  occurrences: { startsAt: Date; endsAt: Date }[];
+}
+
+const UNIT = { daily: 'day', weekly: 'week', monthly: 'month' } as const;
+
+/** `every week`, `every 2 months` */
+function cadence(series: SeriesListing): string {
+  const unit = UNIT[series.frequency];
+  return series.interval === 1 ? `every ${unit}` : `every ${series.interval} ${unit}s`;
 }
 
 export interface EmailContent {
@@ -96,8 +113,13 @@ function cleaned(facts: MessageFacts): MessageFacts {
 export function renderEmail(written: MessageFacts): EmailContent {
   const facts = cleaned(written);
   const when = describeWhen(facts.startsAt, facts.endsAt, facts.timezone);
-  const subject = `${SUBJECT[facts.kind]}: ${facts.typeName} on ${when.date} at ${when.time}`;
-  const whenText = `${when.weekday}, ${when.date}, ${when.time} – ${when.endTime} ${zoneLabel(when)}`;
+  const series = facts.kind === 'confirmation' ? facts.series : undefined;
+  const subject = series
+    ? `Your appointments are confirmed: ${facts.typeName}, ${series.occurrences.length} from ${when.date} at ${when.time}`
+    : `${SUBJECT[facts.kind]}: ${facts.typeName} on ${when.date} at ${when.time}`;
+  const whenText = series
+    ? `${cadence(series)}, ${series.occurrences.length} appointments (${when.zone}):`
+    : `${when.weekday}, ${when.date}, ${when.time} – ${when.endTime} ${zoneLabel(when)}`;
   const rows: [string, string][] = [
     ['What', facts.typeName],
     ['When', whenText],
@@ -105,13 +127,21 @@ export function renderEmail(written: MessageFacts): EmailContent {
   ];
   if (facts.location !== '') rows.push(['Where', facts.location]);
   const greeting = facts.firstName === '' ? 'Hello,' : `Hello ${facts.firstName},`;
+  const lead = series
+    ? `Your ${series.occurrences.length} appointments are confirmed.`
+    : LEAD[facts.kind];
+  const dates = (series?.occurrences ?? []).map((o) => {
+    const each = describeWhen(o.startsAt, o.endsAt, facts.timezone);
+    return `${each.weekday}, ${each.date}, ${each.time} – ${each.endTime} ${each.abbreviation}`;
+  });
 
   const text = [
     greeting,
     '',
-    LEAD[facts.kind],
+    lead,
     '',
     ...rows.map(([label, value]) => `${`${label}:`.padEnd(7)}${value}`),
+    ...(series ? ['', ...dates.map((d) => `  ${d}`)] : []),
     '',
     `${linkText(facts.kind)}:`,
     facts.confirmationPage,
@@ -125,13 +155,14 @@ export function renderEmail(written: MessageFacts): EmailContent {
     '<html><head><meta charset="utf-8"></head>',
     '<body style="font-family: sans-serif; line-height: 1.5">',
     `<p>${escapeHtml(greeting)}</p>`,
-    `<p>${escapeHtml(LEAD[facts.kind])}</p>`,
+    `<p>${escapeHtml(lead)}</p>`,
     '<table cellpadding="4" style="border-collapse: collapse">',
     ...rows.map(
       ([label, value]) =>
         `<tr><th align="left" valign="top">${escapeHtml(label)}</th><td>${escapeHtml(value)}</td></tr>`,
     ),
     '</table>',
+    ...(series ? ['<ul>', ...dates.map((d) => `<li>${escapeHtml(d)}</li>`), '</ul>'] : []),
     `<p><a href="${escapeHtml(facts.confirmationPage)}">${escapeHtml(linkText(facts.kind))}</a></p>`,
     `<p>${escapeHtml(facts.accountName)}</p>`,
     '</body></html>',
@@ -150,6 +181,10 @@ export function renderSms(written: MessageFacts): string {
   const what = facts.typeName;
   switch (facts.kind) {
     case 'confirmation':
+      if (facts.series) {
+        const n = facts.series.occurrences.length;
+        return `${who}: your ${n} ${what} appointments are confirmed, ${cadence(facts.series)} from ${at}. Dates and changes: ${facts.confirmationPage}`;
+      }
       return `${who}: your ${what} is confirmed for ${at}. To cancel or reschedule: ${facts.confirmationPage}`;
     case 'rescheduled':
       return `${who}: your ${what} has been moved to ${at}. Details: ${facts.confirmationPage}`;

@@ -43,7 +43,8 @@ interface Planned {
  * src/app/domain-event-consumers.ts).
  *
  * - `scheduled`, `rescheduled`, `canceled`: a row per channel with a recipient, `pending` with a
- *   job to send it or `skipped` with the reason; `changed` alone sends nothing.
+ *   job to send it or `skipped` with the reason; `changed` alone sends nothing. A series'
+ *   occurrences are confirmed by one message, the first occurrence's (the others' are skipped).
  * - Every event then brings the appointment's reminder in line with the appointment as it is now:
  *   a pending reminder of another start, or of a canceled appointment, is deleted with its job; the
  *   current start's is planned (a job delayed until `reminderHours` before it) unless that time has
@@ -134,6 +135,9 @@ export class NotificationPlanner implements DomainEventConsumer<AppointmentEvent
   }
 }
 
+/** Why an occurrence's own confirmation is not sent: the series' confirmation lists it. */
+const SERIES_LISTED = "listed in the series' confirmation";
+
 /** The message of an appointment event on each channel with a recipient: pending, or skipped. */
 function eventMessages(
   item: PlanItem,
@@ -141,6 +145,11 @@ function eventMessages(
   appointment: AppointmentFacts,
   now: Date,
 ): NewNotification[] {
+  // A series' confirmation is one message, the first occurrence's, listing every occurrence.
+  const inSeries =
+    kind === 'confirmation' &&
+    appointment.seriesId !== null &&
+    appointment.id !== appointment.seriesFirstId;
   return decideChannels(appointment, appointment, { noEmail: item.noEmail }).map((d) => ({
     accountId: appointment.accountId,
     appointmentId: appointment.id,
@@ -150,8 +159,8 @@ function eventMessages(
     channel: d.channel,
     kind,
     recipient: d.recipient,
-    status: d.send ? 'pending' : 'skipped',
-    error: d.send ? null : d.reason,
+    status: d.send && !inSeries ? 'pending' : 'skipped',
+    error: d.send ? (inSeries ? SERIES_LISTED : null) : d.reason,
     dueAt: now,
   }));
 }

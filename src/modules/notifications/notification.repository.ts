@@ -3,6 +3,7 @@ import { InjectDataSource, TypeOrmModule } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { type Db, LeasedRows, NOT_LEASED_AT } from '../../common/database/leased-rows';
 import { findOwned } from '../../common/database/tenant-rows';
+import { AppointmentSeries } from '../appointments';
 import { Appointment } from '../availability';
 import { Notification, type NotificationStatus } from './notification.entity';
 import { type SendTimeFacts, clip } from './notification-rules';
@@ -29,6 +30,23 @@ export interface AppointmentFacts extends SendTimeFacts {
   /** Where replies go: the calendar's reply-to, else its e-mail, else the account's. */
   replyTo: string;
   accountName: string;
+  /** The series it is an occurrence of (null: none), and that series' first occurrence's id. */
+  seriesId: number | null;
+  seriesFirstId: number | null;
+}
+
+/** A series' rule and its occurrences by id (the order they were booked in: the rule's order). */
+export interface SeriesFacts {
+  id: number;
+  frequency: AppointmentSeries['frequency'];
+  interval: number;
+  count: number;
+  startsAt: Date;
+  timezone: string;
+  occurrences: Pick<
+    AppointmentFacts,
+    'id' | 'startsAt' | 'endsAt' | 'canceled' | 'sequence' | 'updatedAt'
+  >[];
 }
 
 /** A message claimed for one attempt (its `attempts` made before this one). */
@@ -89,7 +107,11 @@ function factsOfRow({ calendarEmail, accountEmail, ...row }: FactsRow): Appointm
 }
 
 /** The tables the module reads and writes, registered with the data source (autoLoadEntities). */
-export const notificationTables = TypeOrmModule.forFeature([Appointment, Notification]);
+export const notificationTables = TypeOrmModule.forFeature([
+  Appointment,
+  AppointmentSeries,
+  Notification,
+]);
 
 /** At most this many messages are listed (an appointment has a handful). */
 const MAX_LISTED = 500;
@@ -141,7 +163,9 @@ export class NotificationRepository {
               c.name AS calendarName, c.location, c.email AS calendarEmail, c.reply_to AS replyTo,
               acc.name AS accountName, acc.email AS accountEmail,
               acc.send_confirmation_email AS sendConfirmationEmail, acc.send_sms AS sendSms,
-              acc.reminder_hours AS reminderHours
+              acc.reminder_hours AS reminderHours, a.series_id AS seriesId,
+              IF(a.series_id IS NULL, NULL,
+                 (SELECT MIN(o.id) FROM appointments o WHERE o.series_id = a.series_id)) AS seriesFirstId
          FROM appointments a
          JOIN appointment_types t ON t.id = a.appointment_type_id
          JOIN calendars c ON c.id = a.calendar_id
@@ -150,6 +174,27 @@ export class NotificationRepository {
       [appointmentIds],
     );
     return new Map(rows.map((row) => [row.id, factsOfRow(row)]));
+  }
+
+  /** The series' rule and occurrences (of any account: callers check), read when its e-mail is sent. */
+  async seriesFacts(seriesId: number): Promise<SeriesFacts | null> {
+    const series = await this.dataSource.manager.findOne(AppointmentSeries, {
+      where: { id: seriesId },
+    });
+    if (series === null) return null;
+    const rows: SeriesFacts['occurrences'] = await this.dataSource.manager.find(Appointment, {
+      select: {
+        id: true,
+        startsAt: true,
+        endsAt: true,
+        canceled: true,
+        sequence: true,
+        updatedAt: true,
+      },
+      where: { seriesId },
+      order: { id: 'ASC' },
+    });
+    return { ...series, occurrences: rows };
   }
 
   /**

@@ -3,18 +3,25 @@ import { type BeforeApplicationShutdown, Inject } from '@nestjs/common';
 import type { Job, Queue } from 'bull';
 import type { Logger } from 'pino';
 import { appointmentInvite } from '../../common/calendar/appointment-ical';
+import { seriesInvite } from '../../common/calendar/series-ical';
 import { toSingleLine } from '../../common/http/text-rules';
 import { ROOT_LOGGER } from '../../common/logging/logging.module';
 import { QueueName } from '../../common/queues/queue-names';
 import { AppConfig } from '../../config/app-config';
-import { confirmationPage } from '../appointments';
+import { confirmationPage, occurrencesOf } from '../appointments';
 import { type MailMessage, MailSender } from './mail-sender';
-import { type MessageFacts, renderEmail, renderSms } from './notification-content';
+import {
+  type MessageFacts,
+  type SeriesListing,
+  renderEmail,
+  renderSms,
+} from './notification-content';
 import { SEND_JOB, type SendJobData } from './notification-queue';
 import {
   type AppointmentFacts,
   type ClaimedNotification,
   NotificationRepository,
+  type SeriesFacts,
 } from './notification.repository';
 import { decideAtSendTime } from './notification-rules';
 import type { SendOutcome } from './send-outcome';
@@ -58,8 +65,12 @@ export class NotificationsProcessor implements BeforeApplicationShutdown {
     const n = claim.notification;
 
     let facts: AppointmentFacts | null;
+    let series: SeriesFacts | null = null;
     try {
       facts = await this.records.facts(n.accountId, n.appointmentId);
+      // A series' confirmation lists it; a move of one of its occurrences sends the series' .ics.
+      if (facts?.seriesId != null && (n.kind === 'confirmation' || n.kind === 'rescheduled'))
+        series = await this.records.seriesFacts(facts.seriesId);
     } catch (e) {
       await this.release(n);
       throw e;
@@ -79,7 +90,7 @@ export class NotificationsProcessor implements BeforeApplicationShutdown {
       return 'skipped';
     }
 
-    const outcome = await this.deliver(n, facts, verdict.recipient);
+    const outcome = await this.deliver(n, facts, series, verdict.recipient);
     const log = {
       notificationId: n.id,
       appointmentId: n.appointmentId,
@@ -107,26 +118,28 @@ export class NotificationsProcessor implements BeforeApplicationShutdown {
   private async deliver(
     n: ClaimedNotification,
     facts: AppointmentFacts,
+    series: SeriesFacts | null,
     recipient: string,
   ): Promise<SendOutcome> {
-    const message: MessageFacts = {
-      ...facts,
-      kind: n.kind,
-      confirmationPage: confirmationPage(
-        this.config.http.publicUrl,
-        this.config.secret,
-        n.accountId,
-        facts.id,
-      ),
-    };
     try {
+      const message: MessageFacts = {
+        ...facts,
+        kind: n.kind,
+        confirmationPage: confirmationPage(
+          this.config.http.publicUrl,
+          this.config.secret,
+          n.accountId,
+          facts.id,
+        ),
+        series: series ? listing(series) : undefined,
+      };
       if (n.channel === 'email') {
         return await this.mail.send({
           to: recipient,
           fromName: facts.accountName,
           replyTo: facts.replyTo,
           ...renderEmail(message),
-          calendarEvent: this.calendarEvent(n, facts, recipient, message.confirmationPage),
+          calendarEvent: this.calendarEvent(n, facts, series, recipient, message.confirmationPage),
         });
       }
       return await this.sms.send(recipient, renderSms(message));
@@ -143,28 +156,28 @@ export class NotificationsProcessor implements BeforeApplicationShutdown {
   private calendarEvent(
     n: ClaimedNotification,
     facts: AppointmentFacts,
+    series: SeriesFacts | null,
     recipient: string,
     page: string,
   ): MailMessage['calendarEvent'] {
     if (n.kind !== 'confirmation' && n.kind !== 'rescheduled') return undefined;
     if (facts.canceled) return undefined;
-    const content = appointmentInvite(
-      {
-        ...facts,
-        canceled: false,
-        summary: toSingleLine(`${facts.typeName} (${facts.accountName})`),
-        description: `See, cancel or reschedule it: ${page}`,
-        location: toSingleLine(facts.location),
+    const described = {
+      summary: toSingleLine(`${facts.typeName} (${facts.accountName})`),
+      description: `See, cancel or reschedule it: ${page}`,
+      location: toSingleLine(facts.location),
+    };
+    const people = {
+      organizer: {
+        name: toSingleLine(facts.accountName),
+        email: this.config.notifications.mail.from,
       },
-      this.config.http.publicUrl,
-      {
-        organizer: {
-          name: toSingleLine(facts.accountName),
-          email: this.config.notifications.mail.from,
-        },
-        attendee: { name: toSingleLine(facts.firstName), email: recipient },
-      },
-    );
+      attendee: { name: toSingleLine(facts.firstName), email: recipient },
+    };
+    const { publicUrl } = this.config.http;
+    const content = series
+      ? seriesInvite({ ...series, ...described, ruleStarts: ruleStarts(series) }, publicUrl, people)
+      : appointmentInvite({ ...facts, ...described, canceled: false }, publicUrl, people);
     return { method: 'REQUEST', content };
   }
 
@@ -176,4 +189,17 @@ export class NotificationsProcessor implements BeforeApplicationShutdown {
       this.logger.warn({ err, notificationId: n.id }, 'notification claim not released');
     }
   }
+}
+
+/** The series' occurrences a confirmation lists: those not canceled, by start. */
+function listing(series: SeriesFacts): SeriesListing {
+  const occurrences = series.occurrences
+    .filter((o) => !o.canceled)
+    .sort((a, b) => a.startsAt.getTime() - b.startsAt.getTime());
+  return { frequency: series.frequency, interval: series.interval, occurrences };
+}
+
+/** The series' rule instants, as it was booked (the first start's wall clock in its zone). */
+function ruleStarts(series: SeriesFacts): (number | null)[] {
+  return occurrencesOf(series.startsAt.getTime(), series.timezone, series).map((o) => o.start);
 }

@@ -15,15 +15,65 @@ export interface ConfirmationPageProps {
   /** Where to book again (the scheduling page, this type, the client's details filled in). */
   bookAgain: string;
   /** What just happened (after a change: PRG). */
-  done?: 'rescheduled' | 'canceled' | 'booked';
+  done?: Done;
   errors: PageError[];
+  /** The series the appointment is an occurrence of: every occurrence, by start. */
+  series?: AppointmentView[];
 }
 
-const DONE = {
+export type Done = 'rescheduled' | 'canceled' | 'booked' | 'series-canceled';
+
+const DONE: Record<Done, string> = {
   booked: 'Your appointment is booked. A confirmation is on its way to your e-mail.',
   rescheduled: 'Your appointment has been moved to the new time.',
   canceled: 'Your appointment has been canceled.',
+  'series-canceled': 'The rest of your series has been canceled.',
 };
+
+/**
+ * The series of the appointment: each occurrence (this one marked, canceled ones said so, each
+ * linking its own page) and, while the client may still cancel one of them, a form that cancels
+ * every one still to come (CancelSeriesCommand in client mode).
+ */
+function SeriesList(props: {
+  series: AppointmentView[];
+  view: AppointmentView;
+  path: string;
+  csrf: string;
+}) {
+  const { series, view } = props;
+  const booked = series.length === 1 ? 'appointment' : 'appointments';
+  const cancelable = series.some((o) => !o.canceled && o.canClientCancel);
+  return (
+    <section aria-labelledby="series-heading" id="series">
+      <h2 id="series-heading">
+        Your series: {series.length} {booked}
+      </h2>
+      <ol class="series">
+        {series.map((o) => (
+          <li aria-current={o.id === view.id ? 'true' : undefined}>
+            {o.id === view.id ? (
+              <strong>{momentIn(o.datetime, view.timezone)}</strong>
+            ) : (
+              <a href={new URL(o.confirmationPage).pathname}>
+                {momentIn(o.datetime, view.timezone)}
+              </a>
+            )}
+            {o.canceled && ' (canceled)'}
+          </li>
+        ))}
+      </ol>
+      {cancelable && (
+        <form method="post" action={`${props.path}/cancel-series`}>
+          <input type="hidden" name="csrf" value={props.csrf} />
+          <button type="submit" class="danger">
+            Cancel the rest of the series
+          </button>
+        </form>
+      )}
+    </section>
+  );
+}
 
 export function ConfirmationPage(props: ConfirmationPageProps) {
   const { view } = props;
@@ -75,6 +125,9 @@ export function ConfirmationPage(props: ConfirmationPageProps) {
           )),
         )}
       </dl>
+      {props.series && (
+        <SeriesList series={props.series} view={view} path={props.path} csrf={props.csrf} />
+      )}
       {view.canceled ? (
         <p>
           <a href={props.bookAgain}>Book another appointment</a>

@@ -16,6 +16,8 @@ import {
   type AppointmentView,
   CancelAppointmentCommand,
   CancelAppointmentRequest,
+  CancelSeriesCommand,
+  GetSeriesQuery,
   RescheduleAppointmentCommand,
   RescheduleAppointmentRequest,
   claimedAppointmentId,
@@ -28,7 +30,7 @@ import {
   googleCalendarLink,
   outlookCalendarLink,
 } from './calendar-file';
-import { ConfirmationPage, reschedulePage } from './confirmation-page';
+import { ConfirmationPage, type Done, reschedulePage } from './confirmation-page';
 import { KeptConfirmations } from './kept-confirmations';
 import { html } from './layout';
 import { type PageError, isShownOnPage, pageErrorOf } from './page-errors';
@@ -38,7 +40,7 @@ import { PagesFilter } from './pages.filter';
 
 const BAD_LINK =
   'This link is not valid. Please use the link in your confirmation e-mail or text message.';
-const DONE = new Set<unknown>(['booked', 'rescheduled', 'canceled']);
+const DONE = new Set<unknown>(['booked', 'rescheduled', 'canceled', 'series-canceled']);
 
 /** An appointment's page, opened by its token: the row, its account and its view. */
 interface Opened {
@@ -87,7 +89,25 @@ export class ConfirmationController {
   async show(@Req() req: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
     const opened = await this.open(req);
     const done = (req.query as Record<string, unknown>).done;
-    this.page(req, reply, opened, 200, [], DONE.has(done) ? (done as string) : undefined);
+    await this.page(req, reply, opened, 200, [], DONE.has(done) ? (done as Done) : undefined);
+  }
+
+  /** Every occurrence of the appointment's series still to come, canceled (the client's rules). */
+  @Post(':token/cancel-series')
+  async cancelSeries(@Req() req: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
+    const opened = await this.open(req, true);
+    const form = formOf(req);
+    if (!this.csrf.verify(req, form, scopeOf(opened)))
+      return this.page(req, reply, opened, 403, [{ place: 'form', message: FORM_EXPIRED }]);
+    const seriesId = opened.view.seriesID;
+    if (seriesId === undefined) return sendRedirect(reply, opened.path, this.frame(opened));
+    await this.commands.execute(
+      new CancelSeriesCommand(opened.account, seriesId, new CancelAppointmentRequest(), {
+        admin: false,
+        noEmail: false,
+      }),
+    );
+    sendRedirect(reply, `${opened.path}?done=series-canceled`, this.frame(opened));
   }
 
   @Post(':token/cancel')
@@ -235,14 +255,20 @@ export class ConfirmationController {
     };
   }
 
-  private page(
+  private async page(
     req: FastifyRequest,
     reply: FastifyReply,
     opened: Opened,
     status: number,
     errors: PageError[],
-    done?: string,
-  ): void {
+    done?: Done,
+  ): Promise<void> {
+    // A series' occurrences, read for its pages only (the kept row serves the rest).
+    const seriesId = opened.view.seriesID;
+    const series =
+      seriesId === undefined
+        ? undefined
+        : await this.queryBus.execute(new GetSeriesQuery(opened.account.id, seriesId));
     const { nonce, cookie } = this.csrf.nonceOf(req);
     const v = opened.view;
     const again = new URLSearchParams({
@@ -259,8 +285,9 @@ export class ConfirmationController {
       csrf: this.csrf.token(nonce, scopeOf(opened)),
       links: this.linksOf(opened),
       bookAgain: `/schedule/${opened.account.id}?${again.toString()}`,
-      done: done as 'booked' | 'rescheduled' | 'canceled' | undefined,
+      done,
       errors,
+      series: series?.appointments,
     });
     sendPage(reply, status, html(page), { cookie, ...this.frame(opened) });
   }

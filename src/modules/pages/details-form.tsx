@@ -46,6 +46,9 @@ function Labelled(props: {
 export function DetailsForm({ model, choices, csrf, errors }: SchedulingPageProps) {
   const p = choices.prefill;
   const formErrors = errors.filter((e) => e.place === 'form');
+  // A refused series is said with its dates (RepeatSection), not as a fault of this form.
+  const fieldErrors = errors.filter((e) => e.place !== 'series');
+  const series = choices.repeat && model.recurrence ? model.series : undefined;
   const detail = (name: 'firstName' | 'lastName' | 'email' | 'phone', label: string) => {
     const { error, id, attrs } = errorOf(errors, name);
     const required = name !== 'phone' || model.account.requirePhone;
@@ -83,7 +86,7 @@ export function DetailsForm({ model, choices, csrf, errors }: SchedulingPageProp
         )}
       />
       <h2>Your details</h2>
-      {errors.length > 0 && (
+      {fieldErrors.length > 0 && (
         <Notice kind="error" id="form-errors">
           {formErrors.length > 0
             ? formErrors.map((e) => e.message).join(' ')
@@ -121,7 +124,9 @@ export function DetailsForm({ model, choices, csrf, errors }: SchedulingPageProp
           <label for="smsOptIn">Send me text message (SMS) reminders about this appointment</label>
         </div>
       )}
-      <button type="submit">Confirm booking</button>
+      <button type="submit">
+        {series ? `Confirm ${series.length} appointments` : 'Confirm booking'}
+      </button>
     </form>
   );
 }

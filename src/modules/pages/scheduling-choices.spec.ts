@@ -31,6 +31,36 @@ describe('readChoices (the dynamic links and the steps)', () => {
     });
   });
 
+  it('reads a series asked for as one the API takes at all, and carries it to the next step', () => {
+    const read = (query: string) => readChoices(queryParams(parseQuery(query))).repeat;
+    expect(read('repeat=weekly&count=6')).toEqual({ frequency: 'weekly', count: 6 });
+    expect(read('repeat=monthly&count=52')).toEqual({ frequency: 'monthly', count: 52 });
+    for (const hostile of [
+      'repeat=yearly&count=6',
+      'repeat=weekly&count=1',
+      'repeat=weekly&count=53',
+      'repeat=weekly&count=6.5',
+      'repeat=weekly&count=1e1',
+      'repeat=weekly&count=%206',
+      'repeat=weekly',
+      'repeat=&count=6',
+      'repeat[]=weekly&repeat[]=daily&count=99999999999999999999',
+    ])
+      expect(read(hostile)).toBeUndefined();
+    const choices = readChoices(
+      queryParams(
+        parseQuery('appointmentType=1&datetime=2030-06-03T09:00:00-0400&repeat=daily&count=3'),
+      ),
+    );
+    expect(choicePairs(choices, { datetime: true })).toEqual(
+      expect.arrayContaining([
+        ['repeat', 'daily'],
+        ['count', '3'],
+      ]),
+    );
+    expect(choicePairs(choices, { date: true })).not.toContainEqual(['repeat', 'daily']);
+  });
+
   it('drops what is no id, zone, month, date or time; a checkbox list is joined', () => {
     const form = new URLSearchParams(
       'appointmentType=abc&appointmentType=0&calendarID=-1&timezone=Mars/Olympus&month=2030-13-01' +

@@ -58,7 +58,29 @@ export interface Choices {
   datetime?: string;
   /** The token of the hold on that time (slot holds), while the client fills in the form. */
   hold?: string;
+  /** A series asked for at the details step (`repeat=weekly&count=6`): checked when booked. */
+  repeat?: RepeatChoice;
   prefill: Prefill;
+}
+
+export interface RepeatChoice {
+  frequency: 'daily' | 'weekly' | 'monthly';
+  /** 2–52 (the API's bounds; the type's `maxCount` is the booking's to check). */
+  count: number;
+}
+
+const FREQUENCIES = new Set(['daily', 'weekly', 'monthly']);
+
+/** `repeat` and `count` as sent: a choice when both are ones the API takes at all, else none. */
+function readRepeat(params: Params): RepeatChoice | undefined {
+  const frequency = params.get('repeat');
+  const count = params.get('count');
+  if (!frequency || !FREQUENCIES.has(frequency) || !count || !/^\d{1,2}$/.test(count))
+    return undefined;
+  const n = Number(count);
+  return n >= 2 && n <= 52
+    ? { frequency: frequency as RepeatChoice['frequency'], count: n }
+    : undefined;
 }
 
 const ID = /^[1-9]\d{0,9}$/;
@@ -110,6 +132,7 @@ export function readChoices(params: Params): Choices {
     date: isCalendarDate(date) ? date : undefined,
     datetime: datetime !== undefined && isTimeOfDay(datetime) ? datetime : undefined,
     hold: hold !== undefined && /^[\w-]{1,128}$/.test(hold) ? hold : undefined,
+    repeat: readRepeat(params),
     prefill: {
       firstName: text(params.get('firstName')),
       lastName: text(params.get('lastName')),
@@ -147,6 +170,8 @@ export function choicePairs(
   if (upTo.date && c.date) pairs.push(['date', c.date]);
   if (upTo.datetime && c.datetime) pairs.push(['datetime', c.datetime]);
   if (upTo.datetime && c.hold) pairs.push(['hold', c.hold]);
+  if (upTo.datetime && c.repeat)
+    pairs.push(['repeat', c.repeat.frequency], ['count', String(c.repeat.count)]);
   return [...pairs, ...prefillPairs(c.prefill)];
 }
 

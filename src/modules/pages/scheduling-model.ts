@@ -4,6 +4,7 @@ import { DateTime } from 'luxon';
 import { DomainError, NotFoundError } from '../../common/errors/domain-error';
 import { formatCents } from '../../common/money/money';
 import { type Account, AccountDirectory } from '../accounts';
+import { type CheckedOccurrence, CheckSeriesQuery, CheckSeriesRequest } from '../appointments';
 import {
   AvailableDatesQuery,
   AvailableDatesWithTimesQuery,
@@ -18,6 +19,7 @@ import {
   ListAddonsQuery,
   ListAppointmentTypesQuery,
   ListCalendarsQuery,
+  type RecurrenceSettings,
 } from '../catalog';
 import { type FormView, ListFormsQuery } from '../forms';
 import { isShownOnPage } from './page-errors';
@@ -51,6 +53,12 @@ export interface SchedulingModel {
   asksSmsOptIn: boolean;
   /** What availability refused (a date out of range, …), shown by the date list. */
   problem?: string;
+  /** The series the type offers (details step; none: the page offers no "repeat"). */
+  recurrence?: RecurrenceSettings;
+  /** The series asked for (`repeat`), each occurrence as the booking would check it now. */
+  series?: CheckedOccurrence[];
+  /** Why the series asked for cannot be checked at all (a count past the type's, …). */
+  seriesProblem?: string;
 }
 
 const modelOf = (account: Account, zone: string, month: string): SchedulingModel => ({
@@ -119,6 +127,8 @@ export class SchedulingModels {
         ]);
         model.forms = forms.filter((f) => !f.hidden && type.formIDs.includes(f.id));
         model.asksSmsOptIn = details.requireSmsOptIn;
+        model.recurrence = details.recurrence;
+        if (choices.repeat && model.recurrence) await this.checkSeries(model, choices, query);
         return model;
       }
       const month = { ...query, month: model.month };
@@ -192,6 +202,29 @@ export class SchedulingModels {
     model.dates = read.dates.map((d) => d.date);
     model.times = read.times.map((t) => t.time);
     return model;
+  }
+
+  /**
+   * The series asked for, checked as `POST /availability/check-series` checks it (the client's
+   * own hold on the first time counting as theirs): the dates shown before the client confirms.
+   */
+  private async checkSeries(
+    model: SchedulingModel,
+    choices: Choices,
+    query: { appointmentTypeID: number; calendarID?: number; timezone: string; addonIDs: number[] },
+  ): Promise<void> {
+    const request = Object.assign(new CheckSeriesRequest(), {
+      ...query,
+      datetime: choices.datetime,
+      recurrence: { frequency: choices.repeat!.frequency, count: choices.repeat!.count },
+      holdToken: choices.hold,
+    });
+    try {
+      model.series = await this.queries.execute(new CheckSeriesQuery(model.account, request));
+    } catch (e) {
+      if (!isShownOnPage(e)) throw e;
+      model.seriesProblem = e.message;
+    }
   }
 
   /**

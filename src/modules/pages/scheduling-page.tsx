@@ -6,6 +6,7 @@ import { clockOf, momentIn, monthOf, priceOf, shiftMonth, zoneOptions } from './
 import { type Choices, choicePairs, prefillPairs, queryOf } from './scheduling-choices';
 import type { SchedulingModel } from './scheduling-model';
 import { DetailsForm } from './details-form';
+import { RepeatSection } from './series-section';
 
 export interface SchedulingPageProps {
   model: SchedulingModel;
@@ -27,7 +28,11 @@ export function schedulingPage(props: SchedulingPageProps): string {
         <TypeStep {...props} />
       </Layout>,
     );
-  if (choices.datetime) return pageHtml(title, summary(props) + render(<DetailsForm {...props} />));
+  if (choices.datetime)
+    return pageHtml(
+      title,
+      summary(props) + render(<RepeatSection {...props} />) + render(<DetailsForm {...props} />),
+    );
   const times = choices.date ? timeList(props) : '';
   return pageHtml(title, summary(props) + dateStep(props) + times);
 }

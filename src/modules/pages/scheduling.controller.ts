@@ -7,7 +7,14 @@ import { clientKeyOf } from '../../common/limits/client-address';
 import { Public } from '../../common/http/public.decorator';
 import { AppConfig } from '../../config/app-config';
 import type { Account } from '../accounts';
-import { BookAppointmentCommand, BookAppointmentRequest, confirmationToken } from '../appointments';
+import {
+  BookAppointmentCommand,
+  BookAppointmentRequest,
+  BookSeriesCommand,
+  BookSeriesRequest,
+  SeriesUnavailableError,
+  confirmationToken,
+} from '../appointments';
 import { CreateSlotHoldCommand } from '../holds';
 import { PagesFilter } from './pages.filter';
 import { type PageError, isShownOnPage, pageErrorOf } from './page-errors';
@@ -126,16 +133,19 @@ export class SchedulingController {
         { place: 'form', message: FORM_EXPIRED },
       ]);
     try {
-      const view = await this.commands.execute(
-        new BookAppointmentCommand(account, bookingOf(choices, form), {
-          admin: false,
-          noEmail: false,
-        }),
-      );
-      const token = confirmationToken(this.secret, account.id, view.id);
+      const id = await this.bookOne(account, choices, form);
+      const token = confirmationToken(this.secret, account.id, id);
       return sendRedirect(reply, `/confirmation/${token}?done=booked`, frameOf(account));
     } catch (e) {
       if (!isShownOnPage(e)) throw e;
+      if (e instanceof SeriesUnavailableError)
+        // Not every date of the series is free (any more): its dates again, each checked now.
+        return this.page(req, reply, account, choices, 409, [
+          {
+            place: 'series',
+            message: `Sorry, not every date of this series is available: ${e.details.unavailable.length} of them cannot be booked. Please choose another time, or fewer appointments.`,
+          },
+        ]);
       const error = pageErrorOf(e);
       if (error.place !== 'time') return this.page(req, reply, account, choices, 400, [error]);
       // The time was taken meanwhile: the other times of that day, the client's answers kept.
@@ -145,6 +155,27 @@ export class SchedulingController {
       const again = { ...choices, datetime: undefined, hold: undefined, date };
       return this.page(req, reply, account, again, 409, [error]);
     }
+  }
+
+  /**
+   * The booking command of `POST /appointments`, or of `POST /appointment-series` when the client
+   * asked for a series (its first appointment's page then shows the series): the appointment's id.
+   */
+  private async bookOne(
+    account: Account,
+    choices: Choices,
+    form: URLSearchParams,
+  ): Promise<number> {
+    const mode = { admin: false, noEmail: false };
+    const booking = bookingOf(choices, form);
+    if (!choices.repeat) {
+      const view = await this.commands.execute(new BookAppointmentCommand(account, booking, mode));
+      return view.id;
+    }
+    const recurrence = { frequency: choices.repeat.frequency, count: choices.repeat.count };
+    const request = Object.assign(new BookSeriesRequest(), booking, { recurrence });
+    const series = await this.commands.execute(new BookSeriesCommand(account, request, mode));
+    return series.appointments[0].id;
   }
 
   private async page(

@@ -19,6 +19,7 @@ import { CalendarSync1765400000000 } from './1765400000000-calendar-sync';
 import { ClientPages1765500000000 } from './1765500000000-client-pages';
 import { CalendarBusyKinds1765600000000 } from './1765600000000-calendar-busy-kinds';
 import { PageHolds1765700000000 } from './1765700000000-page-holds';
+import { AppointmentSeries1765800000000 } from './1765800000000-appointment-series';
 
 /**
  * Every migration, in order. Listed explicitly (not globbed) so that the compiled service, ts-jest and
@@ -46,4 +47,5 @@ export const migrations = [
   ClientPages1765500000000,
   CalendarBusyKinds1765600000000,
   PageHolds1765700000000,
+  AppointmentSeries1765800000000,
 ];

@@ -1,0 +1,49 @@
+import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
+import { insertRows } from '../../common/database/insert-rows';
+import { RepositoryOf } from '../../common/database/tenant-repository';
+import { Appointment } from '../availability';
+import { AppointmentType, type RecurrenceSettings } from '../catalog';
+import { AppointmentSeries } from './appointment-series.entity';
+
+/** Series' rows, and the appointments that are their occurrences (docs/series.md). */
+@Injectable()
+export class SeriesRepository extends RepositoryOf(AppointmentSeries) {
+  /** Inserts a series (every column given), answering its id. */
+  async insert(tx: EntityManager, series: Omit<AppointmentSeries, 'id'>): Promise<number> {
+    return Number(await insertRows(tx, AppointmentSeries, [series]));
+  }
+
+  /** What the type lets its clients book as a series (null: none). */
+  async typeRecurrence(typeId: number): Promise<RecurrenceSettings | null> {
+    const type = await this.dataSource.manager.findOne(AppointmentType, {
+      select: { id: true, recurrence: true },
+      where: { id: typeId },
+    });
+    return type?.recurrence ?? null;
+  }
+
+  /**
+   * The series' appointments, canceled ones included, by start (idx_appointments_series); with
+   * `forUpdate`, locked in `tx` (a cancel of the series).
+   */
+  occurrences(seriesId: number, tx?: EntityManager, forUpdate = false): Promise<Appointment[]> {
+    return (tx ?? this.dataSource.manager).find(Appointment, {
+      where: { seriesId },
+      order: { startsAt: 'ASC', id: 'ASC' },
+      ...(forUpdate ? { lock: { mode: 'pessimistic_write' as const } } : {}),
+    });
+  }
+
+  /**
+   * A savepoint in the booking's transaction: a series tried on one calendar and refused there is
+   * undone to it before the next calendar is tried (the locks stay).
+   */
+  async savepoint(tx: EntityManager): Promise<void> {
+    await tx.query('SAVEPOINT series_calendar');
+  }
+
+  async rollbackToSavepoint(tx: EntityManager): Promise<void> {
+    await tx.query('ROLLBACK TO SAVEPOINT series_calendar');
+  }
+}
