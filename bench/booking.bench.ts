@@ -257,7 +257,9 @@ async function main(): Promise<void> {
       );
       const vr = v && (await measure(variantApi?.pid, dbPid, redisPid, v));
       const hr = await measure(api.pid, dbPid, redisPid, h);
-      const xr = await measure(api.pid, dbPid, redisPid, x);
+      const xr = await profiled(first ? INSPECT_PORT : undefined, 'booking-series', () =>
+        measure(api.pid, dbPid, redisPid, x),
+      );
       seriesRounds.push(xr);
       if (xr.cpuUs !== undefined && sr.cpuUs) seriesCpuRatios.push(xr.cpuUs / sr.cpuUs);
       if (vr) {

@@ -31,3 +31,21 @@ export function offsetOf(zone: IANAZone, instant: number): number {
   }
   return offset;
 }
+
+const DAY_MS = 86_400_000;
+
+/**
+ * The instant of a wall-clock time in `zone` (`local`: Date.UTC of its fields): null where a DST
+ * change skips it, the earlier instant where one repeats it (as parseDatetime reads a datetime).
+ * An instant is one when its own offset takes it to `local`; the offsets a day either side are
+ * every offset the zone has near it (no zone changes its offset twice in a day).
+ */
+export function instantOfLocal(zone: IANAZone, local: number): number | null {
+  let earliest: number | null = null;
+  for (const offset of new Set([offsetOf(zone, local - DAY_MS), offsetOf(zone, local + DAY_MS)])) {
+    const instant = local - offset * 60_000;
+    if (offsetOf(zone, instant) === offset && (earliest === null || instant < earliest))
+      earliest = instant;
+  }
+  return earliest;
+}

@@ -63,11 +63,23 @@ export class AppointmentRenderer {
 
   /** The view of an appointment just booked: only its answers (if any) are read again. */
   async renderWritten(appointment: Appointment, parts: KnownParts): Promise<AppointmentView> {
+    const [view] = await this.renderAllWritten([appointment], parts);
+    return view;
+  }
+
+  /** The views of appointments just booked together (a series): their answers read in one query. */
+  async renderAllWritten(
+    appointments: Appointment[],
+    parts: KnownParts,
+  ): Promise<AppointmentView[]> {
     const [forms, hours] = await Promise.all([
-      parts.hasAnswers ? this.formsOf([appointment]).then((f) => f.get(appointment.id)) : undefined,
-      this.changeHours(appointment.accountId),
+      parts.hasAnswers ? this.formsOf(appointments) : undefined,
+      this.changeHours(appointments[0].accountId),
     ]);
-    return toAppointmentView(appointment, { ...parts, forms: forms ?? [] }, this.settings(hours));
+    const settings = this.settings(hours);
+    return appointments.map((a) =>
+      toAppointmentView(a, { ...parts, forms: forms?.get(a.id) ?? [] }, settings),
+    );
   }
 
   async renderOne(

@@ -6,6 +6,7 @@ import { upsertBookingClient } from '../clients';
 import { AppointmentScheduledEvent, eventPayload } from './appointment-events';
 import { AppointmentExtras } from './appointment-extras';
 import { AppointmentChanges } from './appointment-changes';
+import { AppointmentSeries } from './appointment-series.entity';
 import { IdempotencyKeyReusedError, SeriesUnavailableError } from './appointment.errors';
 import { AppointmentRepository } from './appointment.repository';
 import { checkBooking } from './book-appointment.handler';
@@ -67,10 +68,15 @@ export class BookSeriesHandler implements ICommandHandler<BookSeriesCommand> {
       assertTypeOffers(settings, recurrence, checked.ctx.type.id);
     }
     const plans = seriesPlans(checked, recurrence);
-    const seriesId = await this.changes.transact(booking.account.id, (tx) =>
+    const { series, booked } = await this.changes.transact(booking.account.id, (tx) =>
       this.write(tx, booking, checked, recurrence, plans, claim),
     );
-    return this.reader.view(booking.account.id, seriesId);
+    return this.reader.written(series, booked, {
+      type: checked.ctx.type,
+      calendar: checked.ctx.calendars.find((c) => c.id === series.calendarId)!,
+      label: checked.label,
+      hasAnswers: checked.fieldValues.length > 0,
+    });
   }
 
   private async write(
@@ -80,11 +86,14 @@ export class BookSeriesHandler implements ICommandHandler<BookSeriesCommand> {
     recurrence: Recurrence,
     plans: SeriesPlan[],
     claim?: IdempotencyClaim,
-  ): Promise<{ result: number; events: DomainEvent[] }> {
+  ): Promise<{
+    result: { series: AppointmentSeries; booked: Appointment[] };
+    events: DomainEvent[];
+  }> {
     const { account, input, mode } = booking;
     const { ctx } = checked;
     const booked: Appointment[] = [];
-    let seriesId = 0;
+    let series = new AppointmentSeries();
     const { outcomes } = await this.placement.place(
       tx,
       checked,
@@ -94,7 +103,7 @@ export class BookSeriesHandler implements ICommandHandler<BookSeriesCommand> {
         if (index === 0) {
           // A calendar's try starts here (a refused one was undone to its savepoint).
           booked.length = 0;
-          seriesId = await this.series.insert(tx, {
+          const row = {
             accountId: account.id,
             appointmentTypeId: ctx.type.id,
             calendarId: placement.calendar.id,
@@ -102,6 +111,9 @@ export class BookSeriesHandler implements ICommandHandler<BookSeriesCommand> {
             startsAt: new Date(start),
             timezone: placement.calendar.timezone,
             createdAt: new Date(),
+          };
+          series = Object.assign(new AppointmentSeries(), row, {
+            id: await this.series.insert(tx, row),
           });
           if (checked.hold) await consumeHold(tx, checked.hold.id);
         }
@@ -112,7 +124,7 @@ export class BookSeriesHandler implements ICommandHandler<BookSeriesCommand> {
           email: input.email ?? null,
         });
         const row = bookedAppointment(booking, { ...checked, ...placement, start, sale });
-        const appointment = Object.assign(new Appointment(), row, { seriesId });
+        const appointment = Object.assign(new Appointment(), row, { seriesId: series.id });
         appointment.id = await this.appointments.insert(tx, appointment);
         booked.push(appointment);
       },
@@ -131,6 +143,6 @@ export class BookSeriesHandler implements ICommandHandler<BookSeriesCommand> {
     const events = booked.map(
       (a) => new AppointmentScheduledEvent(account.id, eventPayload(a, mode.noEmail)),
     );
-    return { result: seriesId, events };
+    return { result: { series, booked }, events };
   }
 }

@@ -1,7 +1,7 @@
-import { DateTime } from 'luxon';
+import { IANAZone } from 'luxon';
 import { shown } from '../../common/errors/domain-error';
 import { RequiredParameterError } from '../../common/http/required-parameter';
-import { parseDatetime } from '../../common/time/datetimes';
+import { instantOfLocal, offsetOf } from '../../common/time/zones';
 import {
   FREQUENCIES,
   type Frequency,
@@ -85,28 +85,51 @@ export interface Occurrence {
  * plus `i × interval` days, weeks or months, each at the first one's local time (9:00 stays 9:00
  * across DST changes). A monthly series keeps the day of the month: one reaching a day a month lacks
  * is refused whole (400 `invalid_recurrence`, naming it). A local time the zone skips that day has
- * no start; one it shows twice is the earlier instant (as a booking's datetime is read).
+ * no start; one it shows twice is the earlier instant (as a booking's datetime is read). Local
+ * times are worked out as UTC fields (Date.UTC), each turned into an instant by the zone's offsets.
  */
 export function occurrencesOf(first: number, zone: string, recurrence: Recurrence): Occurrence[] {
-  const firstLocal = DateTime.fromMillis(first, { zone });
-  const time = firstLocal.toFormat('HH:mm:ss');
-  const firstDate = DateTime.utc(firstLocal.year, firstLocal.month, firstLocal.day);
-  const occurrences: Occurrence[] = [{ local: `${firstDate.toISODate()}T${time}`, start: first }];
+  const tz = IANAZone.create(zone);
+  const firstLocal = new Date(first + offsetOf(tz, first) * 60_000);
+  const day = firstLocal.getUTCDate();
+  const occurrences: Occurrence[] = [{ local: localText(firstLocal), start: first }];
   for (let i = 1; i < recurrence.count; i++) {
     const step = i * recurrence.interval;
-    let date: DateTime;
+    const local = new Date(firstLocal.getTime());
     if (recurrence.frequency === 'monthly') {
-      const month = firstDate.startOf('month').plus({ months: step });
-      if (firstLocal.day > month.daysInMonth!)
+      const month = firstLocal.getUTCMonth() + step;
+      local.setUTCFullYear(firstLocal.getUTCFullYear(), month, 1);
+      const days = new Date(
+        Date.UTC(local.getUTCFullYear(), local.getUTCMonth() + 1, 0),
+      ).getUTCDate();
+      if (day > days)
         throw new InvalidRecurrenceError(
-          `The series reaches day ${firstLocal.day} of ${month.setLocale('en').toFormat('LLLL yyyy')}, ` +
-            `which has ${month.daysInMonth} days (occurrence ${i + 1}).`,
+          `The series reaches day ${day} of ${MONTH_NAMES[local.getUTCMonth()]} ${local.getUTCFullYear()}, ` +
+            `which has ${days} days (occurrence ${i + 1}).`,
         );
-      date = month.set({ day: firstLocal.day });
-    } else date = firstDate.plus({ days: step * (recurrence.frequency === 'weekly' ? 7 : 1) });
-    const local = `${date.toISODate()}T${time}`;
-    const parsed = parseDatetime(local, zone);
-    occurrences.push({ local, start: parsed.kind === 'moment' ? parsed.moment.toMillis() : null });
+      local.setUTCDate(day);
+    } else local.setUTCDate(day + step * (recurrence.frequency === 'weekly' ? 7 : 1));
+    occurrences.push({ local: localText(local), start: instantOfLocal(tz, local.getTime()) });
   }
   return occurrences;
+}
+
+const MONTH_NAMES = [
+  'January',
+  'February',
+  'March',
+  'April',
+  'May',
+  'June',
+  'July',
+  'August',
+  'September',
+  'October',
+  'November',
+  'December',
+];
+
+/** `YYYY-MM-DDTHH:mm:ss` of a local time held as UTC fields. */
+function localText(local: Date): string {
+  return local.toISOString().slice(0, 19);
 }

@@ -1,9 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { insertRows } from '../../common/database/insert-rows';
+import { queryPrepared } from '../../common/database/prepared';
 import { RepositoryOf } from '../../common/database/tenant-repository';
 import { Appointment } from '../availability';
-import { AppointmentType, type RecurrenceSettings } from '../catalog';
+import { type RecurrenceSettings, isRecurrenceSettings } from '../catalog';
 import { AppointmentSeries } from './appointment-series.entity';
 
 /** Series' rows, and the appointments that are their occurrences (docs/series.md). */
@@ -14,13 +15,17 @@ export class SeriesRepository extends RepositoryOf(AppointmentSeries) {
     return Number(await insertRows(tx, AppointmentSeries, [series]));
   }
 
-  /** What the type lets its clients book as a series (null: none). */
+  /** What the type lets its clients book as a series (null: none), in one prepared statement. */
   async typeRecurrence(typeId: number): Promise<RecurrenceSettings | null> {
-    const type = await this.dataSource.manager.findOne(AppointmentType, {
-      select: { id: true, recurrence: true },
-      where: { id: typeId },
-    });
-    return type?.recurrence ?? null;
+    const [row] = await queryPrepared<{ recurrence: unknown }[]>(
+      this.dataSource.manager,
+      'SELECT recurrence FROM appointment_types WHERE id = ?',
+      [typeId],
+    );
+    // MariaDB's JSON is text; MySQL's is parsed by the driver.
+    const value: unknown =
+      typeof row?.recurrence === 'string' ? JSON.parse(row.recurrence) : row?.recurrence;
+    return isRecurrenceSettings(value) ? value : null;
   }
 
   /**

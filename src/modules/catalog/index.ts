@@ -30,6 +30,7 @@ export {
   MAX_COUNT,
   MIN_COUNT,
   type RecurrenceSettings,
+  isRecurrenceSettings,
 } from './recurrence-settings';
 export { CatalogController, Route } from './catalog-routes';
 export { CreateClassSessionCommand } from './class-session.commands';
