@@ -64,7 +64,7 @@ export class BookSeriesHandler implements ICommandHandler<BookSeriesCommand> {
     const checked = await checkBooking(this.contexts, this.extras, booking);
     const recurrence = readRecurrence(recurrenceAsSent);
     if (!booking.mode.admin) {
-      const settings = await this.series.typeRecurrence(checked.ctx.type.id);
+      const settings = await this.series.typeRecurrence(booking.account.id, checked.ctx.type.id);
       assertTypeOffers(settings, recurrence, checked.ctx.type.id);
     }
     const plans = seriesPlans(checked, recurrence);

@@ -67,7 +67,11 @@ export class CheckSeriesHandler implements IQueryHandler<CheckSeriesQuery> {
     const time = checkBookingTime(input, { admin: false, duration: ctx.rules.duration, zone });
     const start = startOf(time);
     const recurrence = readRecurrence(request.recurrence);
-    assertTypeOffers(await this.series.typeRecurrence(ctx.type.id), recurrence, ctx.type.id);
+    assertTypeOffers(
+      await this.series.typeRecurrence(account.id, ctx.type.id),
+      recurrence,
+      ctx.type.id,
+    );
     const hold = await this.contexts.hold(account.id, input.holdToken, {
       typeId: ctx.type.id,
       start,

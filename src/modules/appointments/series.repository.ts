@@ -16,11 +16,11 @@ export class SeriesRepository extends RepositoryOf(AppointmentSeries) {
   }
 
   /** What the type lets its clients book as a series (null: none), in one prepared statement. */
-  async typeRecurrence(typeId: number): Promise<RecurrenceSettings | null> {
+  async typeRecurrence(accountId: number, typeId: number): Promise<RecurrenceSettings | null> {
     const [row] = await queryPrepared<{ recurrence: unknown }[]>(
       this.dataSource.manager,
-      'SELECT recurrence FROM appointment_types WHERE id = ?',
-      [typeId],
+      'SELECT recurrence FROM appointment_types WHERE id = ? AND account_id = ?',
+      [typeId, accountId],
     );
     // MariaDB's JSON is text; MySQL's is parsed by the driver.
     const value: unknown =
