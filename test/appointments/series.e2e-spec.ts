@@ -418,6 +418,52 @@ describe('POST /appointment-series (e2e, checked in MySQL)', () => {
     ]);
   });
 
+  it('books a class type as a series only into sessions with a seat, one seat each', async () => {
+    const calendar = await createCalendar(api, { timezone: NY, hours: WEEKDAYS });
+    const yoga = await createAppointmentType(api, {
+      duration: 60,
+      type: 'class',
+      classSize: 1,
+      calendarIDs: [calendar],
+      ...HORIZON,
+      recurrence: ANY_SERIES,
+    });
+    for (const day of ['2030-06-03', '2030-06-10', '2030-06-17'])
+      expect(
+        (
+          await api.post('/classes', {
+            appointmentTypeID: yoga,
+            calendarID: calendar,
+            datetime: `${day}T18:00`,
+          })
+        ).status,
+      ).toBe(200);
+    const series = { appointmentTypeID: yoga, calendarID: calendar, datetime: '2030-06-03T18:00' };
+
+    // The 4th week has no session: refused whole, naming it.
+    expect(await book({ ...series, recurrence: weekly(4) })).toMatchObject({
+      status: 400,
+      body: {
+        error: 'not_available',
+        unavailable: ['2030-06-24T18:00:00-0400'],
+      },
+    });
+    expect(await appointmentsOf(yoga)).toBe(0);
+
+    const booked = await book({ ...series, recurrence: weekly(3) });
+    expect(booked.status).toBe(200);
+    expect(await appointmentsOf(yoga)).toBe(3);
+    // Each session's one seat is taken: a second series finds none.
+    expect(await book({ ...series, recurrence: weekly(2) })).toMatchObject({
+      status: 400,
+      body: {
+        error: 'not_available',
+        unavailable: ['2030-06-03T18:00:00-0400', '2030-06-10T18:00:00-0400'],
+      },
+    });
+    expect(await appointmentsOf(yoga)).toBe(3);
+  });
+
   it('books as an admin on the calendar named, whatever its time holds', async () => {
     const s = await shop();
     const res = await book(

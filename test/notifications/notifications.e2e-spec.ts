@@ -377,6 +377,25 @@ describe('Notifications: confirmation e-mail and SMS, notices and reminders (e2e
       );
       expect(rows.filter((r) => r.kind === 'reminder' && r.status === 'pending')).toHaveLength(2);
     }
+
+    // A move of the 2nd occurrence sends the series' .ics again: the same UID, the moved one as
+    // an override of the instant it replaces, so the client's calendar updates what it holds.
+    await ok(
+      shop.api.put(`/appointments/${ids[1]}/reschedule?admin=true`, {
+        datetime: '2030-11-05T10:00',
+      }),
+      'reschedule',
+    );
+    const [, notice] = await mailsTo(email, 2);
+    expect(notice.parsed.subject).toBe(
+      'Your appointment has been rescheduled: Consultation on November 5, 2030 at 10:00am',
+    );
+    const moved = notice.parsed.attachments.find((a) => a.contentType.startsWith('text/calendar'));
+    const again = moved!.content.toString('utf8');
+    expect(again).toMatch(/UID:series-\d+@/);
+    expect(again).toContain('RECURRENCE-ID;TZID=America/New_York:20301104T090000');
+    expect(again).toContain('DTSTART;TZID=America/New_York:20301105T100000');
+    expect(again).toContain('SEQUENCE:1');
   });
 
   it('sends nothing with noEmail=true, records why, and still plans the reminder', async () => {
