@@ -19,7 +19,8 @@ export function momentInZone(utc: Date | number, zone: string): DateTime {
   return DateTime.fromMillis(instant, { zone: FixedOffsetZone.instance(offset) });
 }
 
-const MONTHS = [
+/** The months' names in English, January first. */
+export const MONTHS = [
   'January',
   'February',
   'March',

@@ -7,7 +7,7 @@ import { CurrentPrincipal, type Principal } from '../accounts';
 import type { AppointmentView } from './appointment.view';
 import { GetAppointmentQuery, ListAppointmentsQuery } from './appointment.queries';
 import { BookAppointmentCommand } from './book-appointment.command';
-import { BookAppointmentRequest } from './book-appointment.requests';
+import { BookAppointmentRequest, bookingModeOf, queryFlag } from './book-appointment.requests';
 import { CancelAppointmentCommand } from './cancel-appointment.command';
 import { CancelAppointmentRequest } from './cancel-appointment.requests';
 import { ApiGetAppointment, ApiListAppointments } from './appointment.openapi';
@@ -27,8 +27,6 @@ import { RescheduleAppointmentRequest } from './reschedule-appointment.requests'
 import { UpdateAppointmentCommand } from './update-appointment.command';
 import { UpdateAppointmentRequest } from './update-appointment.requests';
 
-const flag = (value: unknown) => value === 'true' || value === '1';
-
 @ApiTags('appointments')
 @ApiBasicAuth()
 @Controller('appointments')
@@ -43,7 +41,7 @@ export class AppointmentsController extends BusController {
     @Query('noEmail') noEmail: unknown,
     @Headers('idempotency-key') idempotencyKey: unknown,
   ): Promise<AppointmentView> {
-    const mode = { admin: flag(admin), noEmail: flag(noEmail) };
+    const mode = bookingModeOf(admin, noEmail);
     return this.commands.execute(
       new BookAppointmentCommand(principal.account, request, mode, idempotencyKey),
     );
@@ -80,7 +78,7 @@ export class AppointmentsController extends BusController {
     @Query('admin') admin: unknown,
   ): Promise<AppointmentView> {
     return this.commands.execute(
-      new UpdateAppointmentCommand(principal.account, id, request, { admin: flag(admin) }),
+      new UpdateAppointmentCommand(principal.account, id, request, { admin: queryFlag(admin) }),
     );
   }
 
@@ -93,7 +91,7 @@ export class AppointmentsController extends BusController {
     @Query('admin') admin: unknown,
     @Query('noEmail') noEmail: unknown,
   ): Promise<AppointmentView> {
-    const mode = { admin: flag(admin), noEmail: flag(noEmail) };
+    const mode = bookingModeOf(admin, noEmail);
     return this.commands.execute(
       new CancelAppointmentCommand(principal.account, id, request, mode),
     );
@@ -108,7 +106,7 @@ export class AppointmentsController extends BusController {
     @Query('admin') admin: unknown,
     @Query('noEmail') noEmail: unknown,
   ): Promise<AppointmentView> {
-    const mode = { admin: flag(admin), noEmail: flag(noEmail) };
+    const mode = bookingModeOf(admin, noEmail);
     return this.commands.execute(
       new RescheduleAppointmentCommand(principal.account, id, request, mode),
     );

@@ -62,6 +62,14 @@ export interface BookingMode {
   noEmail: boolean;
 }
 
+/** A query flag as the booking routes read it: `true` or `1`. */
+export const queryFlag = (value: unknown): boolean => value === 'true' || value === '1';
+
+/** `?admin=` and `?noEmail=` of a booking, a change or a series. */
+export function bookingModeOf(admin: unknown, noEmail: unknown): BookingMode {
+  return { admin: queryFlag(admin), noEmail: queryFlag(noEmail) };
+}
+
 /** The text attributes of a booking as the handler checks them. */
 export interface BookingInput extends Omit<
   BookAppointmentRequest,

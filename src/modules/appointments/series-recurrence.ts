@@ -1,6 +1,7 @@
 import { IANAZone } from 'luxon';
 import { shown } from '../../common/errors/domain-error';
 import { RequiredParameterError } from '../../common/http/required-parameter';
+import { MONTHS } from '../../common/time/datetimes';
 import { instantOfLocal, offsetOf } from '../../common/time/zones';
 import {
   FREQUENCIES,
@@ -104,7 +105,7 @@ export function occurrencesOf(first: number, zone: string, recurrence: Recurrenc
       ).getUTCDate();
       if (day > days)
         throw new InvalidRecurrenceError(
-          `The series reaches day ${day} of ${MONTH_NAMES[local.getUTCMonth()]} ${local.getUTCFullYear()}, ` +
+          `The series reaches day ${day} of ${MONTHS[local.getUTCMonth()]} ${local.getUTCFullYear()}, ` +
             `which has ${days} days (occurrence ${i + 1}).`,
         );
       local.setUTCDate(day);
@@ -113,21 +114,6 @@ export function occurrencesOf(first: number, zone: string, recurrence: Recurrenc
   }
   return occurrences;
 }
-
-const MONTH_NAMES = [
-  'January',
-  'February',
-  'March',
-  'April',
-  'May',
-  'June',
-  'July',
-  'August',
-  'September',
-  'October',
-  'November',
-  'December',
-];
 
 /** `YYYY-MM-DDTHH:mm:ss` of a local time held as UTC fields. */
 function localText(local: Date): string {

@@ -4,6 +4,7 @@ import { BusController } from '../../common/cqrs/bus-controller';
 import { IdParam } from '../../common/http/id-param';
 import { NUMERIC } from '../../common/http/route-catalog';
 import { CurrentPrincipal, type Principal } from '../accounts';
+import { bookingModeOf } from './book-appointment.requests';
 import { BookSeriesCommand } from './book-series.command';
 import { BookSeriesRequest, CheckSeriesRequest } from './book-series.requests';
 import { CancelAppointmentRequest } from './cancel-appointment.requests';
@@ -11,8 +12,6 @@ import { CancelSeriesCommand } from './series.commands';
 import { ApiBookSeries, ApiCancelSeries, ApiCheckSeries, ApiGetSeries } from './series.openapi';
 import { CheckSeriesQuery, GetSeriesQuery } from './series.queries';
 import type { CheckedOccurrence, SeriesView } from './series.view';
-
-const flag = (value: unknown) => value === 'true' || value === '1';
 
 /** Recurring appointments (docs/series.md). */
 @ApiTags('appointment-series')
@@ -29,7 +28,7 @@ export class SeriesController extends BusController {
     @Query('noEmail') noEmail: unknown,
     @Headers('idempotency-key') idempotencyKey: unknown,
   ): Promise<SeriesView> {
-    const mode = { admin: flag(admin), noEmail: flag(noEmail) };
+    const mode = bookingModeOf(admin, noEmail);
     return this.commands.execute(
       new BookSeriesCommand(principal.account, request, mode, idempotencyKey),
     );
@@ -50,7 +49,7 @@ export class SeriesController extends BusController {
     @Query('admin') admin: unknown,
     @Query('noEmail') noEmail: unknown,
   ): Promise<SeriesView> {
-    const mode = { admin: flag(admin), noEmail: flag(noEmail) };
+    const mode = bookingModeOf(admin, noEmail);
     return this.commands.execute(new CancelSeriesCommand(principal.account, id, request, mode));
   }
 
