@@ -13,6 +13,11 @@
  * the API's cheapest authenticated request's (target /times ≤ 3× /me, median of the rounds' ratios).
  * Then (issue 25) /times on two calendars of 1,000 appointments, one with 1,000 busy events from its
  * staff's own calendar, measured in turn: target within 1.2× of the figure without them.
+ * Then (issue 39) /times of a type needing two resources (rooms and equipment its calendars share)
+ * and of one needing none, on calendars alike (1,000 appointments of history, every one of the
+ * resource type's a use of both resources), measured in turn on an API process with the kept
+ * answers off (AVAILABILITY_CACHE_TTL_MS=0), so that every request computes its answer: target
+ * CPU per request with resources ≤ 1.3× without (median of the rounds' ratios).
  */
 import { join } from 'node:path';
 import { DateTime } from 'luxon';
@@ -51,6 +56,9 @@ const TARGET_EXTERNAL_RATIO = 1.2;
 const TARGET_TIMES_VS_ME = 3;
 /** Issue 29: /dates at 10,000 appointments answers at least 90% of the req/s it answers at 100. */
 const TARGET_DATES_HISTORY = 0.9;
+/** Issue 39: /times of a type with 2 resources at most 1.3× the CPU of one without. */
+const TARGET_RESOURCES_RATIO = 1.3;
+const RESOURCES_HISTORY = 1_000;
 
 interface Figures {
   rps: number;
@@ -195,6 +203,15 @@ async function main(): Promise<void> {
   } finally {
     await stopProcess(api);
   }
+  const resourceFigures = await measureResources(
+    env,
+    cpu.server,
+    account.id,
+    post,
+    headers,
+    day,
+    month,
+  );
 
   console.log(
     `\nbench:availability — ${CONNECTIONS} connections, ${ROUNDS} × ${DURATION_S}s per figure after ${WARMUP_REQUESTS} warm-up requests; day ${day}, month ${month}`,
@@ -225,6 +242,10 @@ async function main(): Promise<void> {
   const externalRatio = external.without.rps / external.with.rps;
   console.log(
     `  external busy time (${EXTERNAL_EVENTS} events, ${EXTERNAL_HISTORY} appointments): /times ${describe(external.with)} vs ${describe(external.without)} without → ${externalRatio.toFixed(2)}× (target ≤ ${TARGET_EXTERNAL_RATIO}×) → ${externalRatio <= TARGET_EXTERNAL_RATIO ? 'MET' : 'NOT MET'}`,
+  );
+  const r = resourceFigures;
+  console.log(
+    `  2 resources (${RESOURCES_HISTORY} appointments, kept answers off): /times ${describe(r.with)} vs ${describe(r.without)} without → ${r.ratio.toFixed(2)}× the CPU per request (target ≤ ${TARGET_RESOURCES_RATIO}×) → ${r.ratio <= TARGET_RESOURCES_RATIO ? 'MET' : 'NOT MET'}`,
   );
   writeResult({
     bench: 'availability',
@@ -290,6 +311,12 @@ async function main(): Promise<void> {
         baseline: { label: 'none', value: external.without.rps },
       },
       {
+        label: '/times CPU per request, a type with 2 resources ÷ one without',
+        value: Number(r.ratio.toFixed(3)),
+        unit: '×',
+        target: { op: '<=', value: TARGET_RESOURCES_RATIO },
+      },
+      {
         label: '/times without ÷ with external busy time',
         value: Number(externalRatio.toFixed(3)),
         unit: '×',
@@ -297,6 +324,78 @@ async function main(): Promise<void> {
       },
     ],
   });
+}
+
+/**
+ * Issue 39: an API process with the kept answers off; two calendars of RESOURCES_HISTORY
+ * appointments, one with a type needing no resource, one with a type needing two (of quantities 2
+ * and 3, so that its history's appointments, one at a time, leave a unit free); /times of each
+ * measured in turn in every round.
+ */
+async function measureResources(
+  env: NodeJS.ProcessEnv,
+  cpu: string | undefined,
+  accountId: number,
+  post: (path: string, body: unknown) => Promise<number>,
+  headers: Record<string, string>,
+  day: string,
+  month: string,
+): Promise<{ without: Figures; with: Figures; ratio: number }> {
+  const api = await startProcess(
+    join(DIST, 'main.js'),
+    { ...env, AVAILABILITY_CACHE_TTL_MS: '0' },
+    `http://127.0.0.1:${API_PORT}/health/live`,
+    cpu,
+  );
+  const base = `http://127.0.0.1:${API_PORT}/api/v1`;
+  try {
+    const rooms = await post('/resources', { name: 'Rooms', quantity: 2 });
+    const lasers = await post('/resources', { name: 'Lasers', quantity: 3 });
+    const urls: string[] = [];
+    for (const resourceIDs of [[], [rooms, lasers]]) {
+      const calendar = await post('/calendars', {
+        name: `Resources ${resourceIDs.length}`,
+        timezone: ZONE,
+        hours: Object.fromEntries(
+          ['monday', 'tuesday', 'wednesday', 'thursday', 'friday'].map((d) => [
+            d,
+            [{ start: '09:00', end: '17:00' }],
+          ]),
+        ),
+      });
+      const type = await post('/appointment-types', {
+        name: `Treatment ${resourceIDs.length}`,
+        duration: 30,
+        calendarIDs: [calendar],
+        resourceIDs,
+        maxDaysInAdvance: 3650,
+      });
+      await insertHistory(env, accountId, type, calendar, RESOURCES_HISTORY, month);
+      urls.push(
+        `${base}/availability/times?appointmentTypeID=${type}&calendarID=${calendar}&date=${day}`,
+      );
+    }
+    for (const url of urls) {
+      const res = await fetch(url, { headers });
+      if (res.status !== 200) throw new Error(`${url}: ${res.status} ${await res.text()}`);
+      await load({ url, headers, connections: CONNECTIONS, amount: WARMUP_REQUESTS });
+    }
+    const without: Figures[] = [];
+    const withResources: Figures[] = [];
+    const ratios: number[] = [];
+    for (let round = 1; round <= ROUNDS; round++) {
+      without.push(await measure(api.pid, urls[0], headers));
+      withResources.push(await measure(api.pid, urls[1], headers));
+      const [a, b] = [without[round - 1], withResources[round - 1]];
+      if (a.cpuUs !== undefined && b.cpuUs !== undefined) ratios.push(b.cpuUs / a.cpuUs);
+      console.log(
+        `resources, round ${round}: /times without ${describe(a)} | with 2 resources ${describe(b)}`,
+      );
+    }
+    return { without: medianOf(without), with: medianOf(withResources), ratio: median(ratios) };
+  } finally {
+    await stopProcess(api);
+  }
 }
 
 /**

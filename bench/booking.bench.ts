@@ -30,6 +30,12 @@
  * single booking of the same round. Target: at most 4× (a series is 12 occurrences checked and
  * written in one transaction, not 12 bookings).
  *
+ * "resources" (issue 39): a side on the same service process, with an account of its own set up
+ * the same way, whose type needs one resource (a room all 100 calendars share, of quantity 1000:
+ * never full here, so every booking locks it, reads its uses and is granted). Measured in each round
+ * right after the service; its figure is its bookings/s over the service's of the same round.
+ * Target: at least 85% (the room's lock serialises the bookings of every calendar).
+ *
  * A/B: with `BENCH_AB_DIST` (another build's dist/, e.g. of an earlier commit, or of this one with a
  * mechanism taken out), a fourth side books through that build's API process (same database, same
  * core, an account of its own set up the same way), measured in each round right after the service;
@@ -84,6 +90,9 @@ const TARGET_P99_MS = 50;
 const SERIES_COUNT = 12;
 const TARGET_SERIES_CPU_RATIO = 4;
 const SERIES_WARMUP = Math.ceil(WARMUP_REQUESTS / 10);
+/** Issue 39: a type needing a resource books at least 85% of the bookings/s of one needing none. */
+const TARGET_RESOURCE_RATIO = 0.85;
+const RESOURCE_QUANTITY = 1000;
 /** Share of the machine other processes may use in a round before the figures are flagged. */
 const NOISY_SHARE = 0.1;
 const API_PORT = 3903;
@@ -104,7 +113,7 @@ const BARE_INSPECT_PORT = 4904;
 const QUEUE_PREFIX = 'bench-booking';
 
 interface Side {
-  name: 'service' | 'bare' | 'holds' | 'series' | 'variant';
+  name: 'service' | 'bare' | 'holds' | 'series' | 'resources' | 'variant';
   accountId: number;
   typeId: number;
   calendarIds: number[];
@@ -136,10 +145,11 @@ const failures: Record<Side['name'], Failures> = {
   bare: new Map(),
   holds: new Map(),
   series: new Map(),
+  resources: new Map(),
   variant: new Map(),
 };
 /** 2xx bookings per side over the whole run (warm-up included): each must be one appointment row. */
-const booked = { service: 0, bare: 0, holds: 0, series: 0, variant: 0 };
+const booked = { service: 0, bare: 0, holds: 0, series: 0, resources: 0, variant: 0 };
 /** 2xx holds of the "hold then book" side over the whole run. */
 let held = 0;
 
@@ -152,6 +162,7 @@ async function main(): Promise<void> {
     'bare',
     'holds',
     'series',
+    'resources',
     ...(VARIANT_DIST ? ['variant' as const] : []),
   ];
   const accounts = names.map((name) =>
@@ -198,6 +209,9 @@ async function main(): Promise<void> {
   const seriesRounds: Round[] = [];
   /** CPU per series ÷ CPU per booking of the service, per round. */
   const seriesCpuRatios: number[] = [];
+  const resourceRounds: Round[] = [];
+  /** Bookings/s of the type with a resource ÷ the service's, per round. */
+  const resourceRatios: number[] = [];
   /** MariaDB's CPU per booking, service ÷ bare, per round. */
   const dbRatios: number[] = [];
   let sides: Side[] = [];
@@ -213,6 +227,7 @@ async function main(): Promise<void> {
             service: API_PORT,
             holds: API_PORT,
             series: API_PORT,
+            resources: API_PORT,
           }[name],
         ),
       ),
@@ -246,12 +261,17 @@ async function main(): Promise<void> {
       await load(
         options(side, { amount: side.name === 'series' ? SERIES_WARMUP : WARMUP_REQUESTS }),
       );
-    const [s, b, h, x, v] = sides;
+    const [s, b, h, x, r, v] = sides;
     for (let round = 1; round <= ROUNDS; round++) {
       const first = round === 1;
       const sr = await profiled(first ? INSPECT_PORT : undefined, 'booking-service', () =>
         measure(api.pid, dbPid, redisPid, s),
       );
+      const rr = await profiled(first ? INSPECT_PORT : undefined, 'booking-resources', () =>
+        measure(api.pid, dbPid, redisPid, r),
+      );
+      resourceRounds.push(rr);
+      resourceRatios.push(rr.bookingsPerSecond / sr.bookingsPerSecond);
       const br = await profiled(first ? BARE_INSPECT_PORT : undefined, 'booking-bare', () =>
         measure(bare!.pid, dbPid, redisPid, b),
       );
@@ -289,6 +309,9 @@ async function main(): Promise<void> {
       console.log(
         `         series of ${SERIES_COUNT}: ${describe(xr, 'series')} | CPU ÷ one booking's ${seriesCpuRatios.at(-1)?.toFixed(2) ?? 'n/a'}× | others ${percent(xr.others)}`,
       );
+      console.log(
+        `         a resource: ${describe(rr)} | ÷ service ${resourceRatios.at(-1)?.toFixed(3)} | others ${percent(rr.others)}`,
+      );
     }
   } finally {
     await stopProcess(api);
@@ -305,6 +328,8 @@ async function main(): Promise<void> {
   const h = medianOf(holding);
   const x = medianOf(seriesRounds);
   const seriesRatio = seriesCpuRatios.length > 0 ? median(seriesCpuRatios) : undefined;
+  const rs = medianOf(resourceRounds);
+  const resourceRatio = median(resourceRatios);
   console.log(
     `\nbench:booking — POST /api/v1/appointments, ${CONNECTIONS} connections over ${CALENDARS} calendars, ${ROUNDS} × ${DURATION_S}s after ${WARMUP_REQUESTS} warm-up bookings each`,
   );
@@ -324,6 +349,7 @@ async function main(): Promise<void> {
   console.log(`  bare node:http + mysql2:  median ${describe(b)}`);
   console.log(`  hold then book (service): median ${describe(h, 'holds+bookings')}`);
   console.log(`  series of ${SERIES_COUNT} (service): median ${describe(x, 'series')}`);
+  console.log(`  a type with a resource (service): median ${describe(rs)}`);
   const medianRatio = (key: 'rate' | 'cpu' | 'db'): number | undefined => {
     const values = defined(variantRatios.map((r) => r[key]));
     return values.length > 0 ? median(values) : undefined;
@@ -354,6 +380,9 @@ async function main(): Promise<void> {
     console.log(
       `  series of ${SERIES_COUNT} (median of rounds): ${seriesRatio.toFixed(2)}× one booking's CPU (target ≤ ${TARGET_SERIES_CPU_RATIO}×) → ${seriesRatio <= TARGET_SERIES_CPU_RATIO ? 'MET' : 'NOT MET'}`,
     );
+  console.log(
+    `  a type with a resource (median of rounds): ${(resourceRatio * 100).toFixed(1)}% of the bookings/s without (target ≥ ${TARGET_RESOURCE_RATIO * 100}%) → ${resourceRatio >= TARGET_RESOURCE_RATIO ? 'MET' : 'NOT MET'}`,
+  );
   const dbRatio = dbRatios.length > 0 ? median(dbRatios) : undefined;
   if (dbRatio !== undefined)
     console.log(
@@ -405,6 +434,18 @@ async function main(): Promise<void> {
         label: `series of ${SERIES_COUNT}/s`,
         value: x.bookingsPerSecond,
         unit: 'series/s',
+      },
+      {
+        label: 'a type with a resource: bookings/s',
+        value: rs.bookingsPerSecond,
+        unit: 'bookings/s',
+        baseline: { label: 'without', value: s.bookingsPerSecond },
+      },
+      {
+        label: 'a type with a resource ÷ without, bookings/s (median of rounds)',
+        value: Number((resourceRatio * 100).toFixed(1)),
+        unit: '%',
+        target: { op: '>=', value: TARGET_RESOURCE_RATIO * 100 },
       },
       ...(seriesRatio === undefined
         ? []
@@ -488,6 +529,12 @@ async function setUp(
       next: seriesSlots(calendarIds, typeId),
     };
   }
+  if (name === 'resources')
+    await api.post('/resources', {
+      name: 'Shared room',
+      quantity: RESOURCE_QUANTITY,
+      appointmentTypeIDs: [typeId],
+    });
   const next = distinctSlots({
     calendarIds,
     typeId,

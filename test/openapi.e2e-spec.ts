@@ -272,4 +272,71 @@ describe('OpenAPI: the operations of payments and of the reference read calls (e
       items: { $ref: '#/components/schemas/AppointmentTypeView' },
     });
   });
+
+  it("describes /resources: each operation, its refusals, the view, and the types' resourceIDs", () => {
+    const view = { $ref: '#/components/schemas/ResourceView' };
+    const common = { 401: ['unauthorized'], 429: ['too_many_requests'] };
+    const body = { 413: ['payload_too_large'], 415: ['unsupported_media_type'] };
+    const byId = { 403: ['forbidden'], 404: ['not_found'] };
+    const attributes = (...codes: string[]) =>
+      ['invalid_appointment_type', 'bad_request', ...codes, 'invalid_appointment_type_ids'].sort();
+    const sorted = (op: Operation) =>
+      Object.fromEntries(
+        Object.entries(errors(op)).map(([status, codes]) => [status, codes.sort()]),
+      );
+
+    const list = operation('get', '/resources');
+    expect(okSchema(list)).toEqual({ type: 'array', items: view });
+    expect(errors(list)).toEqual(common);
+    const read = operation('get', '/resources/{id}');
+    expect(okSchema(read)).toEqual(view);
+    expect(errors(read)).toEqual({ ...common, ...byId });
+
+    const create = operation('post', '/resources');
+    expect(create.requestBody?.content['application/json'].schema).toEqual({
+      $ref: '#/components/schemas/CreateResourceRequest',
+    });
+    expect(okSchema(create)).toEqual(view);
+    expect(sorted(create)).toEqual({
+      ...common,
+      ...body,
+      400: attributes('invalid_name', 'required_name', 'invalid_quantity', 'required_quantity'),
+      403: ['forbidden'],
+    });
+    const update = operation('put', '/resources/{id}');
+    expect(okSchema(update)).toEqual(view);
+    expect(sorted(update)).toEqual({
+      ...common,
+      ...body,
+      ...byId,
+      400: attributes('invalid_name', 'invalid_quantity'),
+    });
+
+    const remove = operation('delete', '/resources/{id}');
+    expect(remove.description).toContain('resource_in_use');
+    expect(Object.keys(remove.responses)).toContain('204');
+    expect(errors(remove)).toEqual({
+      ...common,
+      ...body,
+      ...byId,
+      400: ['resource_in_use', 'bad_request'],
+    });
+    for (const op of [list, read, create, update, remove])
+      expect(op.summary).toEqual(expect.any(String));
+
+    const resource = schemaOf(view.$ref);
+    expect(resource.required).toEqual(['id', 'name', 'quantity', 'appointmentTypeIDs']);
+    expect(
+      schemaOf('#/components/schemas/CreateResourceRequest').properties.quantity,
+    ).toMatchObject({ type: 'integer', minimum: 1, maximum: 1000 });
+    for (const type of ['AppointmentTypeView', 'AppointmentTypeDetails'])
+      expect(schemaOf(`#/components/schemas/${type}`).required).toContain('resourceIDs');
+    for (const op of [
+      operation('post', '/appointment-types'),
+      operation('put', '/appointment-types/{id}'),
+    ])
+      expect(errors(op)[400]).toEqual(
+        expect.arrayContaining(['invalid_resource', 'invalid_resource_ids']),
+      );
+  });
 });

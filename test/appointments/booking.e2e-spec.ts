@@ -93,6 +93,7 @@ describe('POST /appointments (e2e)', () => {
       notes: '',
       timezone: 'America/New_York',
       labels: [],
+      resources: [],
       canceled: false,
       noShow: false,
       canClientCancel: true,

@@ -68,6 +68,7 @@ describe('Appointment types: /appointment-types (e2e)', () => {
       calendarIDs: [calendarA, calendarB].sort((a, b) => a - b),
       addonIDs: [addon],
       formIDs: [formB, formA],
+      resourceIDs: [],
       image: 'https://img.example.test/haircut.png',
       schedulingUrl: `http://localhost:3000/schedule/${accountId}?appointmentType=${id}`,
     };
@@ -105,6 +106,7 @@ describe('Appointment types: /appointment-types (e2e)', () => {
       calendarIDs: [],
       addonIDs: [],
       formIDs: [],
+      resourceIDs: [],
       image: '',
       schedulingUrl: expect.stringMatching(/\/schedule\/\d+\?appointmentType=\d+$/),
       slotInterval: null,
@@ -336,6 +338,16 @@ describe('Appointment types: /appointment-types (e2e)', () => {
         { name: 'X', duration: 30, formIDs: [999999999] },
         'invalid_form',
         'The form "999999999" does not exist.',
+      ],
+      [
+        { name: 'X', duration: 30, resourceIDs: [999999999] },
+        'invalid_resource',
+        'The resource "999999999" does not exist.',
+      ],
+      [
+        { name: 'X', duration: 30, resourceIDs: 'all' },
+        'invalid_resource_ids',
+        'Invalid "resourceIDs" attribute value.',
       ],
       [
         { name: 'X', duration: 30, image: 'ftp://x.test/a.png' },

@@ -46,6 +46,11 @@ describe('Catalog: tenant isolation on every resource (e2e)', () => {
       update: { name: 'Taken' },
     },
     {
+      path: '/resources',
+      create: () => ({ name: 'Room', quantity: 2 }),
+      update: { name: 'Taken' },
+    },
+    {
       path: '/classes',
       create: () => ({
         appointmentTypeID: ids['/appointment-types'],
@@ -128,6 +133,20 @@ describe('Catalog: tenant isolation on every resource (e2e)', () => {
         discountType: 'price',
         discountAmount: 5,
         appointmentTypeIDs: [ids['/appointment-types']],
+      }),
+    ).toMatchObject(forbidden);
+    expect(
+      await stranger.post('/resources', {
+        name: 'Copy',
+        quantity: 1,
+        appointmentTypeIDs: [ids['/appointment-types']],
+      }),
+    ).toMatchObject(forbidden);
+    expect(
+      await stranger.post('/appointment-types', {
+        name: 'Copy',
+        duration: 30,
+        resourceIDs: [ids['/resources']],
       }),
     ).toMatchObject(forbidden);
   });

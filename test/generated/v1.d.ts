@@ -293,6 +293,55 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/resources": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the resources
+         * @description The rooms and equipment the calendars share, by id; deleted ones are not listed.
+         */
+        get: operations["ResourcesController_list"];
+        put?: never;
+        /**
+         * Create a resource
+         * @description `appointmentTypeIDs` (live appointment types of the account) replaces the links whole when given; the types linked or unlinked see it in their `resourceIDs`.
+         */
+        post: operations["ResourcesController_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/resources/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Read a resource */
+        get: operations["ResourcesController_get"];
+        /**
+         * Change a resource
+         * @description `appointmentTypeIDs` (live appointment types of the account) replaces the links whole when given; the types linked or unlinked see it in their `resourceIDs`.
+         */
+        put: operations["ResourcesController_update"];
+        post?: never;
+        /**
+         * Delete a resource
+         * @description Refused with 400 `resource_in_use` while non-canceled appointments of its types end after now (the message gives how many); it leaves the `resourceIDs` of its types.
+         */
+        delete: operations["ResourcesController_delete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/availability/dates": {
         parameters: {
             query?: never;
@@ -1451,6 +1500,55 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/enterprise/v1/users/{userId}/resources": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the resources
+         * @description The rooms and equipment the calendars share, by id; deleted ones are not listed.
+         */
+        get: operations["enterprise_ResourcesController_list"];
+        put?: never;
+        /**
+         * Create a resource
+         * @description `appointmentTypeIDs` (live appointment types of the account) replaces the links whole when given; the types linked or unlinked see it in their `resourceIDs`.
+         */
+        post: operations["enterprise_ResourcesController_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/enterprise/v1/users/{userId}/resources/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Read a resource */
+        get: operations["enterprise_ResourcesController_get"];
+        /**
+         * Change a resource
+         * @description `appointmentTypeIDs` (live appointment types of the account) replaces the links whole when given; the types linked or unlinked see it in their `resourceIDs`.
+         */
+        put: operations["enterprise_ResourcesController_update"];
+        post?: never;
+        /**
+         * Delete a resource
+         * @description Refused with 400 `resource_in_use` while non-canceled appointments of its types end after now (the message gives how many); it leaves the `resourceIDs` of its types.
+         */
+        delete: operations["enterprise_ResourcesController_delete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/enterprise/v1/users/{userId}/availability/dates": {
         parameters: {
             query?: never;
@@ -2480,6 +2578,8 @@ export interface components {
             timezone: string;
             /** @description At most one. */
             labels: components["schemas"]["AppointmentLabelObject"][];
+            /** @description The resources (rooms, equipment) its type needs, one unit of each: `GET /resources/{id}`. */
+            resources: components["schemas"]["AppointmentResourceObject"][];
             /** @example false */
             canceled: boolean;
             /** @example false */
@@ -2498,6 +2598,12 @@ export interface components {
              * @example 12
              */
             seriesID?: number;
+        };
+        AppointmentResourceObject: {
+            /** @example 4 */
+            id: number;
+            /** @example Massage room */
+            name: string;
         };
         /** @description Appointments booked at once, all or nothing (docs/series.md). */
         AppointmentSeries: {
@@ -2552,6 +2658,7 @@ export interface components {
             calendarIDs?: number[];
             addonIDs?: number[];
             formIDs?: number[];
+            resourceIDs?: number[];
             /** @description An absolute http(s) URL on one line, or "" for none. */
             image?: string;
             slotInterval?: number;
@@ -2629,6 +2736,13 @@ export interface components {
              *     ]
              */
             formIDs: number[];
+            /**
+             * @description The live resources (rooms, equipment) each appointment of the type takes one unit of, by id.
+             * @example [
+             *       2
+             *     ]
+             */
+            resourceIDs: number[];
             /** @example https://img.example/haircut.png */
             image: string;
             /** @example https://scheduling.example/schedule/1?appointmentType=12 */
@@ -2744,6 +2858,13 @@ export interface components {
              *     ]
              */
             formIDs: number[];
+            /**
+             * @description The live resources (rooms, equipment) each appointment of the type takes one unit of, by id.
+             * @example [
+             *       2
+             *     ]
+             */
+            resourceIDs: number[];
             /** @example https://img.example/haircut.png */
             image: string;
             /** @example https://scheduling.example/schedule/1?appointmentType=12 */
@@ -3416,6 +3537,22 @@ export interface components {
             /** @enum {string} */
             type: "appointments" | "gift" | "subscription";
         };
+        CreateResourceRequest: {
+            /**
+             * @description The live appointment types each of whose appointments takes one unit of it; given, it replaces the links whole (`[]`: none).
+             * @example [
+             *       12
+             *     ]
+             */
+            appointmentTypeIDs?: number[];
+            /**
+             * @description How many units exist: at most this many appointments of its types overlap.
+             * @example 3
+             */
+            quantity: number;
+            /** @description Not blank. One line of text. */
+            name: string;
+        };
         CreateSlotHoldRequest: {
             /**
              * @description The appointment type to hold a time of.
@@ -3740,6 +3877,19 @@ export interface components {
             calendarID?: number;
             timezone?: string;
         };
+        ResourceView: {
+            /** @example 2 */
+            id: number;
+            /** @example Treatment room */
+            name: string;
+            /**
+             * @description How many units exist: at most this many appointments of its types overlap.
+             * @example 3
+             */
+            quantity: number;
+            /** @description The live appointment types each of whose appointments takes one unit, by id. */
+            appointmentTypeIDs: number[];
+        };
         /** @description How a series repeats: each occurrence at the first one's wall-clock time in the calendar's zone. */
         SeriesRecurrence: {
             /**
@@ -3950,6 +4100,22 @@ export interface components {
             price?: string | number;
             /** @enum {string} */
             type?: "appointments" | "gift" | "subscription";
+        };
+        UpdateResourceRequest: {
+            /**
+             * @description The live appointment types each of whose appointments takes one unit of it; given, it replaces the links whole (`[]`: none).
+             * @example [
+             *       12
+             *     ]
+             */
+            appointmentTypeIDs?: number[];
+            /**
+             * @description How many units exist: at most this many appointments of its types overlap.
+             * @example 3
+             */
+            quantity?: number;
+            /** @description May be left out, not emptied. One line of text. */
+            name?: string;
         };
         UpdateSettingsRequest: {
             timezone?: string;
@@ -5101,7 +5267,7 @@ export interface operations {
                     "application/json": components["schemas"]["AppointmentTypeDetails"];
                 };
             };
-            /** @description Bad Request: `invalid_addon`, `invalid_calendar`, `invalid_form`, `required_class_size`, `required_duration`, `required_name` */
+            /** @description Bad Request: `invalid_addon`, `invalid_calendar`, `invalid_form`, `invalid_resource`, `required_class_size`, `required_duration`, `required_name` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5113,7 +5279,7 @@ export interface operations {
                         /** @description What went wrong, for a person. */
                         message: string;
                         /** @enum {string} */
-                        error: "invalid_addon" | "invalid_calendar" | "invalid_form" | "required_class_size" | "required_duration" | "required_name" | "bad_request" | "invalid_name" | "invalid_active" | "invalid_description" | "invalid_duration" | "invalid_price" | "invalid_category" | "invalid_color" | "invalid_private" | "invalid_type" | "invalid_class_size" | "invalid_padding_before" | "invalid_padding_after" | "invalid_calendar_ids" | "invalid_addon_ids" | "invalid_form_ids" | "invalid_image" | "invalid_slot_interval" | "invalid_min_hours_in_advance" | "invalid_max_days_in_advance" | "invalid_require_sms_opt_in" | "invalid_max_per_day" | "invalid_max_per_week" | "invalid_recurrence";
+                        error: "invalid_addon" | "invalid_calendar" | "invalid_form" | "invalid_resource" | "required_class_size" | "required_duration" | "required_name" | "bad_request" | "invalid_name" | "invalid_active" | "invalid_description" | "invalid_duration" | "invalid_price" | "invalid_category" | "invalid_color" | "invalid_private" | "invalid_type" | "invalid_class_size" | "invalid_padding_before" | "invalid_padding_after" | "invalid_calendar_ids" | "invalid_addon_ids" | "invalid_form_ids" | "invalid_resource_ids" | "invalid_image" | "invalid_slot_interval" | "invalid_min_hours_in_advance" | "invalid_max_days_in_advance" | "invalid_require_sms_opt_in" | "invalid_max_per_day" | "invalid_max_per_week" | "invalid_recurrence";
                     };
                 };
             };
@@ -5312,7 +5478,7 @@ export interface operations {
                     "application/json": components["schemas"]["AppointmentTypeDetails"];
                 };
             };
-            /** @description Bad Request: `invalid_addon`, `invalid_calendar`, `invalid_form`, `required_class_size`, `required_duration`, `required_name` */
+            /** @description Bad Request: `invalid_addon`, `invalid_calendar`, `invalid_form`, `invalid_resource`, `required_class_size`, `required_duration`, `required_name` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5324,7 +5490,7 @@ export interface operations {
                         /** @description What went wrong, for a person. */
                         message: string;
                         /** @enum {string} */
-                        error: "invalid_addon" | "invalid_calendar" | "invalid_form" | "required_class_size" | "required_duration" | "required_name" | "bad_request" | "invalid_name" | "invalid_active" | "invalid_description" | "invalid_duration" | "invalid_price" | "invalid_category" | "invalid_color" | "invalid_private" | "invalid_type" | "invalid_class_size" | "invalid_padding_before" | "invalid_padding_after" | "invalid_calendar_ids" | "invalid_addon_ids" | "invalid_form_ids" | "invalid_image" | "invalid_slot_interval" | "invalid_min_hours_in_advance" | "invalid_max_days_in_advance" | "invalid_require_sms_opt_in" | "invalid_max_per_day" | "invalid_max_per_week" | "invalid_recurrence";
+                        error: "invalid_addon" | "invalid_calendar" | "invalid_form" | "invalid_resource" | "required_class_size" | "required_duration" | "required_name" | "bad_request" | "invalid_name" | "invalid_active" | "invalid_description" | "invalid_duration" | "invalid_price" | "invalid_category" | "invalid_color" | "invalid_private" | "invalid_type" | "invalid_class_size" | "invalid_padding_before" | "invalid_padding_after" | "invalid_calendar_ids" | "invalid_addon_ids" | "invalid_form_ids" | "invalid_resource_ids" | "invalid_image" | "invalid_slot_interval" | "invalid_min_hours_in_advance" | "invalid_max_days_in_advance" | "invalid_require_sms_opt_in" | "invalid_max_per_day" | "invalid_max_per_week" | "invalid_recurrence";
                     };
                 };
             };
@@ -7464,6 +7630,539 @@ export interface operations {
                 };
             };
             /** @description Unauthorized: no credentials, or wrong ones. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 401;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "unauthorized";
+                    };
+                };
+            };
+            /** @description Forbidden: another account's resource. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 403;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "forbidden";
+                    };
+                };
+            };
+            /** @description Not Found: nothing there. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 404;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "not_found";
+                    };
+                };
+            };
+            /** @description Payload Too Large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 413;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "payload_too_large";
+                    };
+                };
+            };
+            /** @description Unsupported Media Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 415;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description Over a rate limit: try again later. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 429;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "too_many_requests";
+                    };
+                };
+            };
+        };
+    };
+    ResourcesController_list: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The list. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResourceView"][];
+                };
+            };
+            /** @description Unauthorized: no credentials, or wrong ones. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 401;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "unauthorized";
+                    };
+                };
+            };
+            /** @description Over a rate limit: try again later. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 429;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "too_many_requests";
+                    };
+                };
+            };
+        };
+    };
+    ResourcesController_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateResourceRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResourceView"];
+                };
+            };
+            /** @description Bad Request: `invalid_appointment_type` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 400;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "invalid_appointment_type" | "bad_request" | "invalid_name" | "required_name" | "invalid_quantity" | "required_quantity" | "invalid_appointment_type_ids";
+                    };
+                };
+            };
+            /** @description Unauthorized: `unauthorized` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 401;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "unauthorized";
+                    };
+                };
+            };
+            /** @description Forbidden: `forbidden` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 403;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "forbidden";
+                    };
+                };
+            };
+            /** @description Payload Too Large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 413;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "payload_too_large";
+                    };
+                };
+            };
+            /** @description Unsupported Media Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 415;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description Over a rate limit: try again later. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 429;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "too_many_requests";
+                    };
+                };
+            };
+        };
+    };
+    ResourcesController_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResourceView"];
+                };
+            };
+            /** @description Unauthorized: no credentials, or wrong ones. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 401;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "unauthorized";
+                    };
+                };
+            };
+            /** @description Forbidden: another account's resource. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 403;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "forbidden";
+                    };
+                };
+            };
+            /** @description Not Found: nothing there. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 404;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "not_found";
+                    };
+                };
+            };
+            /** @description Over a rate limit: try again later. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 429;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "too_many_requests";
+                    };
+                };
+            };
+        };
+    };
+    ResourcesController_update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateResourceRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResourceView"];
+                };
+            };
+            /** @description Bad Request: `invalid_appointment_type` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 400;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "invalid_appointment_type" | "bad_request" | "invalid_name" | "invalid_quantity" | "invalid_appointment_type_ids";
+                    };
+                };
+            };
+            /** @description Unauthorized: `unauthorized` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 401;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "unauthorized";
+                    };
+                };
+            };
+            /** @description Forbidden: `forbidden` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 403;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "forbidden";
+                    };
+                };
+            };
+            /** @description Not Found: nothing there. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 404;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "not_found";
+                    };
+                };
+            };
+            /** @description Payload Too Large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 413;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "payload_too_large";
+                    };
+                };
+            };
+            /** @description Unsupported Media Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 415;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description Over a rate limit: try again later. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 429;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "too_many_requests";
+                    };
+                };
+            };
+        };
+    };
+    ResourcesController_delete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad Request: `resource_in_use` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 400;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "resource_in_use" | "bad_request";
+                    };
+                };
+            };
+            /** @description Unauthorized: `unauthorized` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -16483,7 +17182,7 @@ export interface operations {
                     "application/json": components["schemas"]["AppointmentTypeDetails"];
                 };
             };
-            /** @description Bad Request: `invalid_addon`, `invalid_calendar`, `invalid_form`, `required_class_size`, `required_duration`, `required_name` */
+            /** @description Bad Request: `invalid_addon`, `invalid_calendar`, `invalid_form`, `invalid_resource`, `required_class_size`, `required_duration`, `required_name` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -16495,7 +17194,7 @@ export interface operations {
                         /** @description What went wrong, for a person. */
                         message: string;
                         /** @enum {string} */
-                        error: "invalid_addon" | "invalid_calendar" | "invalid_form" | "required_class_size" | "required_duration" | "required_name" | "bad_request" | "invalid_name" | "invalid_active" | "invalid_description" | "invalid_duration" | "invalid_price" | "invalid_category" | "invalid_color" | "invalid_private" | "invalid_type" | "invalid_class_size" | "invalid_padding_before" | "invalid_padding_after" | "invalid_calendar_ids" | "invalid_addon_ids" | "invalid_form_ids" | "invalid_image" | "invalid_slot_interval" | "invalid_min_hours_in_advance" | "invalid_max_days_in_advance" | "invalid_require_sms_opt_in" | "invalid_max_per_day" | "invalid_max_per_week" | "invalid_recurrence";
+                        error: "invalid_addon" | "invalid_calendar" | "invalid_form" | "invalid_resource" | "required_class_size" | "required_duration" | "required_name" | "bad_request" | "invalid_name" | "invalid_active" | "invalid_description" | "invalid_duration" | "invalid_price" | "invalid_category" | "invalid_color" | "invalid_private" | "invalid_type" | "invalid_class_size" | "invalid_padding_before" | "invalid_padding_after" | "invalid_calendar_ids" | "invalid_addon_ids" | "invalid_form_ids" | "invalid_resource_ids" | "invalid_image" | "invalid_slot_interval" | "invalid_min_hours_in_advance" | "invalid_max_days_in_advance" | "invalid_require_sms_opt_in" | "invalid_max_per_day" | "invalid_max_per_week" | "invalid_recurrence";
                     };
                 };
             };
@@ -16720,7 +17419,7 @@ export interface operations {
                     "application/json": components["schemas"]["AppointmentTypeDetails"];
                 };
             };
-            /** @description Bad Request: `invalid_addon`, `invalid_calendar`, `invalid_form`, `required_class_size`, `required_duration`, `required_name` */
+            /** @description Bad Request: `invalid_addon`, `invalid_calendar`, `invalid_form`, `invalid_resource`, `required_class_size`, `required_duration`, `required_name` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -16732,7 +17431,7 @@ export interface operations {
                         /** @description What went wrong, for a person. */
                         message: string;
                         /** @enum {string} */
-                        error: "invalid_addon" | "invalid_calendar" | "invalid_form" | "required_class_size" | "required_duration" | "required_name" | "bad_request" | "invalid_name" | "invalid_active" | "invalid_description" | "invalid_duration" | "invalid_price" | "invalid_category" | "invalid_color" | "invalid_private" | "invalid_type" | "invalid_class_size" | "invalid_padding_before" | "invalid_padding_after" | "invalid_calendar_ids" | "invalid_addon_ids" | "invalid_form_ids" | "invalid_image" | "invalid_slot_interval" | "invalid_min_hours_in_advance" | "invalid_max_days_in_advance" | "invalid_require_sms_opt_in" | "invalid_max_per_day" | "invalid_max_per_week" | "invalid_recurrence";
+                        error: "invalid_addon" | "invalid_calendar" | "invalid_form" | "invalid_resource" | "required_class_size" | "required_duration" | "required_name" | "bad_request" | "invalid_name" | "invalid_active" | "invalid_description" | "invalid_duration" | "invalid_price" | "invalid_category" | "invalid_color" | "invalid_private" | "invalid_type" | "invalid_class_size" | "invalid_padding_before" | "invalid_padding_after" | "invalid_calendar_ids" | "invalid_addon_ids" | "invalid_form_ids" | "invalid_resource_ids" | "invalid_image" | "invalid_slot_interval" | "invalid_min_hours_in_advance" | "invalid_max_days_in_advance" | "invalid_require_sms_opt_in" | "invalid_max_per_day" | "invalid_max_per_week" | "invalid_recurrence";
                     };
                 };
             };
@@ -19206,6 +19905,617 @@ export interface operations {
                 };
             };
             /** @description Unauthorized: no credentials, or wrong ones. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 401;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "unauthorized";
+                    };
+                };
+            };
+            /** @description Forbidden: another account's resource. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 403;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "forbidden";
+                    };
+                };
+            };
+            /** @description Not Found: nothing there. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 404;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "not_found";
+                    };
+                };
+            };
+            /** @description Payload Too Large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 413;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "payload_too_large";
+                    };
+                };
+            };
+            /** @description Unsupported Media Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 415;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description Over a rate limit: try again later. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 429;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "too_many_requests";
+                    };
+                };
+            };
+        };
+    };
+    enterprise_ResourcesController_list: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The member account's user ID (a positive integer of at most 10 digits). */
+                userId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The list. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResourceView"][];
+                };
+            };
+            /** @description Unauthorized: no credentials, or wrong ones. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 401;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "unauthorized";
+                    };
+                };
+            };
+            /** @description Forbidden: `forbidden` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @example 403
+                         * @enum {integer}
+                         */
+                        status_code: 403;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /**
+                         * @example forbidden
+                         * @enum {string}
+                         */
+                        error: "forbidden";
+                    };
+                };
+            };
+            /** @description Not Found: `not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @example 404
+                         * @enum {integer}
+                         */
+                        status_code: 404;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /**
+                         * @example not_found
+                         * @enum {string}
+                         */
+                        error: "not_found";
+                    };
+                };
+            };
+            /** @description Over a rate limit: try again later. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 429;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "too_many_requests";
+                    };
+                };
+            };
+        };
+    };
+    enterprise_ResourcesController_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The member account's user ID (a positive integer of at most 10 digits). */
+                userId: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateResourceRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResourceView"];
+                };
+            };
+            /** @description Bad Request: `invalid_appointment_type` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 400;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "invalid_appointment_type" | "bad_request" | "invalid_name" | "required_name" | "invalid_quantity" | "required_quantity" | "invalid_appointment_type_ids";
+                    };
+                };
+            };
+            /** @description Unauthorized: `unauthorized` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 401;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "unauthorized";
+                    };
+                };
+            };
+            /** @description Forbidden: `forbidden` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 403;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "forbidden";
+                    };
+                };
+            };
+            /** @description Not Found: `not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @example 404
+                         * @enum {integer}
+                         */
+                        status_code: 404;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /**
+                         * @example not_found
+                         * @enum {string}
+                         */
+                        error: "not_found";
+                    };
+                };
+            };
+            /** @description Payload Too Large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 413;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "payload_too_large";
+                    };
+                };
+            };
+            /** @description Unsupported Media Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 415;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description Over a rate limit: try again later. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 429;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "too_many_requests";
+                    };
+                };
+            };
+        };
+    };
+    enterprise_ResourcesController_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The member account's user ID (a positive integer of at most 10 digits). */
+                userId: number;
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResourceView"];
+                };
+            };
+            /** @description Unauthorized: no credentials, or wrong ones. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 401;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "unauthorized";
+                    };
+                };
+            };
+            /** @description Forbidden: another account's resource. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 403;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "forbidden";
+                    };
+                };
+            };
+            /** @description Not Found: nothing there. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 404;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "not_found";
+                    };
+                };
+            };
+            /** @description Over a rate limit: try again later. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 429;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "too_many_requests";
+                    };
+                };
+            };
+        };
+    };
+    enterprise_ResourcesController_update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The member account's user ID (a positive integer of at most 10 digits). */
+                userId: number;
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateResourceRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResourceView"];
+                };
+            };
+            /** @description Bad Request: `invalid_appointment_type` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 400;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "invalid_appointment_type" | "bad_request" | "invalid_name" | "invalid_quantity" | "invalid_appointment_type_ids";
+                    };
+                };
+            };
+            /** @description Unauthorized: `unauthorized` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 401;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "unauthorized";
+                    };
+                };
+            };
+            /** @description Forbidden: `forbidden` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 403;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "forbidden";
+                    };
+                };
+            };
+            /** @description Not Found: nothing there. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 404;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "not_found";
+                    };
+                };
+            };
+            /** @description Payload Too Large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 413;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "payload_too_large";
+                    };
+                };
+            };
+            /** @description Unsupported Media Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 415;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description Over a rate limit: try again later. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 429;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "too_many_requests";
+                    };
+                };
+            };
+        };
+    };
+    enterprise_ResourcesController_delete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The member account's user ID (a positive integer of at most 10 digits). */
+                userId: number;
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad Request: `resource_in_use` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 400;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "resource_in_use" | "bad_request";
+                    };
+                };
+            };
+            /** @description Unauthorized: `unauthorized` */
             401: {
                 headers: {
                     [name: string]: unknown;

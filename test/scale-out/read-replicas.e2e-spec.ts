@@ -154,6 +154,41 @@ describe('Read replicas (e2e, a real MariaDB replica)', () => {
     );
   });
 
+  it("counts a resource's uses on the replica for availability, and on the primary for a booking", async () => {
+    // Two calendars share one room: a use on the other calendar's type is what takes our time.
+    const room = await api.post('/resources', { name: 'Room', quantity: 1 });
+    expect(room.status).toBe(200);
+    const resourceIDs = [(room.body as { id: number }).id];
+    const { type } = await service();
+    const other = await createCalendar(api, { timezone: 'America/New_York', hours: HOURS });
+    const otherType = await createAppointmentType(api, {
+      duration: 60,
+      calendarIDs: [other],
+      resourceIDs,
+      maxDaysInAdvance: 3650,
+    });
+    expect((await api.put(`/appointment-types/${type}`, { resourceIDs })).status).toBe(200);
+    await eventually(async () => {
+      const [rows] = await replica.query(
+        `SELECT appointment_type_id FROM \`${database}\`.appointment_type_resources
+          WHERE appointment_type_id IN (?)`,
+        [[type, otherType]],
+      );
+      return (rows as unknown[]).length === 2 ? true : undefined;
+    });
+    await new Promise((r) => setTimeout(r, WINDOW_MS + 100));
+    await busyOn(replica, other, otherType, '09:00'); // the room taken on the replica only
+    await busyOn(primary, other, otherType, '11:00'); // the room taken on the primary only
+    expect(await times(type)).toEqual(['10:00', '11:00', '12:00']); // the replica's view
+    const book = (time: string) =>
+      api.post('/appointments', { ...client, appointmentTypeID: type, datetime: ny(time) });
+    expect((await book('09:00')).status).toBe(200);
+    const refused = await book('11:00');
+    expect({ status: refused.status, body: refused.body }).toEqual(
+      apiError(400, 'no_available_calendar', 'We could not find an available calendar.'),
+    );
+  });
+
   it("reads the account's own writes on the primary for the window, then the replica again", async () => {
     const { calendar, type } = await service();
     await busyOn(replica, calendar, type, '12:00'); // tells the replica's answers apart

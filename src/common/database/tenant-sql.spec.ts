@@ -37,7 +37,11 @@ const LISTED: [file: string, start: string, routing: string][] = [
   ['common/outbox/outbox.repository.ts', 'SELECT id FROM outbox WHERE id IN', OWNED],
   ['common/outbox/outbox.repository.ts', 'UPDATE outbox SET processed_at', OWNED],
   ['common/outbox/outbox.repository.ts', 'UPDATE outbox SET dispatched_at', OWNED],
-  ['modules/appointments/appointment-view.repository.ts', 'SELECT id, name, category FROM', OWNED],
+  [
+    'modules/appointments/appointment-view.repository.ts',
+    'SELECT id, name, category, uses_resources',
+    OWNED,
+  ],
   [
     'modules/appointments/appointment-view.repository.ts',
     'SELECT id, name, timezone, location FROM',
@@ -96,7 +100,6 @@ const LISTED: [file: string, start: string, routing: string][] = [
     OWNED,
   ],
   ['modules/calendar-sync/calendar-feed.repository.ts', 'SELECT id FROM calendars WHERE id', OWNED],
-  ['modules/calendar-sync/calendar-feed.repository.ts', 'SELECT a.id, a.starts_at', OWNED],
   ['modules/calendar-sync/calendar-feed.repository.ts', 'SELECT id, starts_at, ends_at', OWNED],
   ['modules/holds/slot-hold.repository.ts', 'DELETE FROM slot_holds WHERE expires_at', SWEEP],
   [

@@ -47,6 +47,10 @@ export class AppointmentRenderer {
       this.changeHours(appointments[0].accountId),
     ]);
     const typeById = new Map(types.map((t) => [t.id, t]));
+    const resources = await this.resourcesOf(
+      appointments[0].accountId,
+      types.filter((t) => Number(t.usesResources)).map((t) => t.id),
+    );
     const calendarById = new Map(calendars.map((c) => [c.id, c]));
     const labelById = new Map(labels.map((l) => [l.id, l]));
     const settings = this.settings(hours);
@@ -56,6 +60,7 @@ export class AppointmentRenderer {
         calendar: calendarById.get(a.calendarId),
         label: a.labelId === null ? undefined : labelById.get(a.labelId),
         forms: forms?.get(a.id) ?? [],
+        resources: resources.get(a.appointmentTypeId) ?? [],
       };
       return toAppointmentView(a, parts, settings);
     });
@@ -72,13 +77,20 @@ export class AppointmentRenderer {
     appointments: Appointment[],
     parts: KnownParts,
   ): Promise<AppointmentView[]> {
-    const [forms, hours] = await Promise.all([
+    const { accountId, appointmentTypeId } = appointments[0];
+    const [forms, hours, resources] = await Promise.all([
       parts.hasAnswers ? this.formsOf(appointments) : undefined,
-      this.changeHours(appointments[0].accountId),
+      this.changeHours(accountId),
+      this.resourcesOf(accountId, parts.type?.usesResources ? [appointmentTypeId] : []),
     ]);
     const settings = this.settings(hours);
+    const typeResources = resources.get(appointmentTypeId) ?? [];
     return appointments.map((a) =>
-      toAppointmentView(a, { ...parts, forms: forms?.get(a.id) ?? [] }, settings),
+      toAppointmentView(
+        a,
+        { ...parts, forms: forms?.get(a.id) ?? [], resources: typeResources },
+        settings,
+      ),
     );
   }
 
@@ -88,6 +100,21 @@ export class AppointmentRenderer {
   ): Promise<AppointmentView> {
     const [view] = await this.render([appointment], options);
     return view;
+  }
+
+  /** The live resources of each type that uses some (most use none: no query then). */
+  private async resourcesOf(
+    accountId: number,
+    typeIds: number[],
+  ): Promise<Map<number, { id: number; name: string }[]>> {
+    const byType = new Map<number, { id: number; name: string }[]>();
+    if (typeIds.length === 0) return byType;
+    for (const { typeId, id, name } of await this.rows.resources(accountId, typeIds)) {
+      const list = byType.get(Number(typeId)) ?? [];
+      list.push({ id: Number(id), name });
+      byType.set(Number(typeId), list);
+    }
+    return byType;
   }
 
   private settings(clientChangeMinHours: number): ViewSettings {
@@ -130,7 +157,8 @@ export class AppointmentRenderer {
 type FieldParts = Pick<FormField, 'name' | 'position'>;
 
 /** What the writer of an appointment already holds (see AppointmentRenderer.renderWritten). */
-export interface KnownParts extends Omit<ViewParts, 'forms'> {
+export interface KnownParts extends Omit<ViewParts, 'forms' | 'resources' | 'type'> {
+  type: (ViewParts['type'] & { usesResources?: boolean }) | undefined;
   /** Whether answers to forms were stored with it (they are read back, ordered, to show them). */
   hasAnswers: boolean;
 }

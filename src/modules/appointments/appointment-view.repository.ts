@@ -5,7 +5,13 @@ import { queryPrepared } from '../../common/database/prepared';
 import { AppointmentType, Calendar, Form, Label } from '../catalog';
 import { FormField } from '../forms';
 
-export type TypeParts = Pick<AppointmentType, 'id' | 'name' | 'category'>;
+export type TypeParts = Pick<AppointmentType, 'id' | 'name' | 'category' | 'usesResources'>;
+/** A resource a type needs, as an appointment of it shows it. */
+export interface ResourceParts {
+  typeId: number;
+  id: number;
+  name: string;
+}
 export type CalendarParts = Pick<Calendar, 'id' | 'name' | 'timezone' | 'location'>;
 export type LabelParts = Pick<Label, 'id' | 'name' | 'color'>;
 
@@ -28,7 +34,7 @@ export class AppointmentViewRepository {
   types(ids: number[]): Promise<TypeParts[]> {
     return queryPrepared<TypeParts[]>(
       this.dataSource.manager,
-      'SELECT id, name, category FROM appointment_types WHERE id IN (?)',
+      'SELECT id, name, category, uses_resources AS usesResources FROM appointment_types WHERE id IN (?)',
       [ids],
     );
   }
@@ -38,6 +44,19 @@ export class AppointmentViewRepository {
       this.dataSource.manager,
       'SELECT id, name, timezone, location FROM calendars WHERE id IN (?)',
       [ids],
+    );
+  }
+
+  /** The live resources of these types (of the account), by type then resource id. */
+  resources(accountId: number, typeIds: number[]): Promise<ResourceParts[]> {
+    return queryPrepared<ResourceParts[]>(
+      this.dataSource.manager,
+      `SELECT x.appointment_type_id AS typeId, r.id, r.name
+         FROM appointment_type_resources x
+         JOIN resources r ON r.id = x.resource_id AND r.deleted_at IS NULL
+        WHERE x.appointment_type_id IN (?) AND r.account_id = ?
+        ORDER BY x.appointment_type_id, r.id`,
+      [typeIds, accountId],
     );
   }
 

@@ -44,6 +44,11 @@ const LABEL_VIEW = classViewSchema('AppointmentLabelObject', {
   color: str('green'),
 });
 
+const RESOURCE_VIEW = classViewSchema('AppointmentResourceObject', {
+  id: num(4),
+  name: str('Massage room'),
+});
+
 /** The Appointment object: the contract's fields and those `v1-surface.md` adds. */
 export const APPOINTMENT_VIEW = classViewSchema(
   'AppointmentObject',
@@ -87,6 +92,12 @@ export const APPOINTMENT_VIEW = classViewSchema(
       type: 'array',
       items: LABEL_VIEW.ref,
     }),
+    resources: field<ViewType<typeof RESOURCE_VIEW>[]>({
+      description:
+        'The resources (rooms, equipment) its type needs, one unit of each: `GET /resources/{id}`.',
+      type: 'array',
+      items: RESOURCE_VIEW.ref,
+    }),
     canceled: bool(false),
     noShow: bool(false),
     canClientCancel: bool(true),
@@ -113,6 +124,8 @@ export interface ViewParts {
   calendar: Pick<CalendarParts, 'name' | 'timezone' | 'location'> | undefined;
   label: LabelParts | null | undefined;
   forms: AppointmentFormView[];
+  /** The live resources of its type. */
+  resources: { id: number; name: string }[];
 }
 
 /** What the view needs besides the row and its parts. */
@@ -164,6 +177,7 @@ export function toAppointmentView(a: Appointment, p: ViewParts, c: ViewSettings)
     timezone: a.timezone,
     // Only what the Appointment object shows of the label.
     labels: p.label ? [{ id: p.label.id, name: p.label.name, color: p.label.color }] : [],
+    resources: p.resources,
     canceled: a.canceled,
     noShow: a.noShow,
     canClientCancel: upcoming,

@@ -13,7 +13,8 @@ import {
   busyWindow,
   calendarIdOf,
   freeCalendar,
-  readBusyTime,
+  lockResources,
+  readLockedBusy,
   requireDatetime,
 } from '../availability';
 import { AppointmentRescheduledEvent, eventPayload } from './appointment-events';
@@ -88,6 +89,7 @@ export class RescheduleAppointmentHandler implements ICommandHandler<RescheduleA
     const { ctx, start, timezone } = checked;
     const calendar = ctx.calendars[0];
     const now = Date.now();
+    if (mode.admin) await lockResources(tx, ctx);
     const classId = mode.admin
       ? (await adminPlacement(tx, ctx, start)).classId
       : await this.checkClientMove(tx, appointment, checked, now, clientChangeMinHours);
@@ -119,11 +121,11 @@ export class RescheduleAppointmentHandler implements ICommandHandler<RescheduleA
     assertInAdvanceWindow(rules, start, datetimeText, now);
     if (!type.active) throw new NotAvailableError('not_available', datetimeText);
     const ignore = [appointment.id];
-    const window = busyWindow(rules, start);
+    const request = { ...busyWindow(rules, start), ignoreAppointmentIds: ignore };
     const busy =
       type.kind === 'class'
         ? undefined
-        : await readBusyTime(tx, [ctx.calendars[0].id], window, ignore);
+        : await readLockedBusy(tx, ctx, [ctx.calendars[0].id], request);
     const placed = await freeCalendar(tx, ctx, start, busy, { appointmentId: appointment.id }, now);
     if (!placed) throw new NotAvailableError('not_available', datetimeText);
     return placed.classId;

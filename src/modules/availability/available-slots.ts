@@ -25,7 +25,8 @@ import type {
 } from './availability.views';
 import { hasLimits, limitFilter } from './booking-limits';
 import { busyAround } from './busy-time';
-import { readBusyTime, readSeatsTaken } from './busy-time.repository';
+import { readSeatsTaken } from './busy-time.repository';
+import { readSlotBusy } from './resource-usage.repository';
 import {
   liveCalendars,
   liveClassTypes,
@@ -266,8 +267,8 @@ export class AvailableSlots {
     if (!isOffered(ctx) || ctx.calendars.length === 0) return counts;
     const { rules } = ctx;
     const ids = ctx.calendars.map((c) => c.id);
-    const busy =
-      ctx.busy ?? (await readBusyTime(this.manager, ids, busyAround(rules, window), ignore));
+    const read = { ...busyAround(rules, window), ignoreAppointmentIds: ignore };
+    const busy = ctx.busy ?? (await readSlotBusy(this.manager, ctx, ids, read));
     const withinLimits = await limitFilter(this.manager, ctx, window);
     for (const calendar of ctx.calendars) {
       const schedule = scheduleOf(calendar, busy);

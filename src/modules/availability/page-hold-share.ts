@@ -1,7 +1,7 @@
 import type { EntityManager } from 'typeorm';
 import { limitFilter } from './booking-limits';
 import { busyAround } from './busy-time';
-import { readBusyTime } from './busy-time.repository';
+import { readSlotBusy } from './resource-usage.repository';
 import { classDayShare, pageHoldSpans } from './slot-hold.repository';
 import { type SlotContext, isOffered, scheduleOf } from './slot-context';
 import { freeStarts } from './slot-engine';
@@ -37,7 +37,7 @@ export async function pageHoldDayShare(
   if (!isOffered(ctx) || calendarIds.length === 0) return { offered: 0, taken: 0 };
   const { rules } = ctx;
   const read = busyAround(rules, day);
-  const busy = await readBusyTime(tx, calendarIds, read);
+  const busy = await readSlotBusy(tx, ctx, calendarIds, { ...read, ignoreAppointmentIds: [] });
   const pageHolds = await pageHoldSpans(tx, ctx.type.accountId, calendarIds, read, now);
   const withoutPageHolds = withoutSpans(busy, pageHolds);
   const starts = async (spans: Map<number, Span[]>, pageHolds: boolean): Promise<Set<number>> => {

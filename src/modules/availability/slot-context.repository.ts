@@ -21,6 +21,7 @@ import {
 import { AddonNotOfferedError } from './availability.errors';
 import { type BusyListColumn, type BusyRequest, busyListSpansOf } from './busy-time';
 import { BUSY_LIST_COLUMN, busyParameters } from './busy-time.repository';
+import { withResourceBusy } from './resource-usage.repository';
 import type { SlotCalendar, SlotContext, SlotRequest, SlotType } from './slot-context';
 import { type BookedSlot, heldSlot } from './slot-holds';
 import { type Span, kept } from './working-time';
@@ -46,6 +47,7 @@ interface ContextRow extends Partial<BusyListColumn> {
   maxPerDay: number | null;
   maxPerWeek: number | null;
   hasForms: number;
+  usesResources: number;
   deletedAt: Date | null;
   calendarId: number | null;
   calendarAccountId: number | null;
@@ -68,7 +70,7 @@ const TYPE_COLUMNS = `t.id, t.account_id AS accountId, t.name, t.category, t.act
   t.class_size AS classSize, t.padding_before AS paddingBefore, t.padding_after AS paddingAfter,
   t.slot_interval AS slotInterval, t.min_hours_in_advance AS minHoursInAdvance,
   t.max_days_in_advance AS maxDaysInAdvance, t.price_cents AS priceCents, t.deleted_at AS deletedAt,
-  t.max_per_day AS maxPerDay, t.max_per_week AS maxPerWeek,
+  t.max_per_day AS maxPerDay, t.max_per_week AS maxPerWeek, t.uses_resources AS usesResources,
   EXISTS (SELECT 1 FROM appointment_type_forms f WHERE f.appointment_type_id = t.id) AS hasForms`;
 const CALENDAR_COLUMNS = `c.id AS calendarId, c.account_id AS calendarAccountId,
   c.name AS calendarName, c.timezone AS calendarTimezone, c.location AS calendarLocation,
@@ -143,7 +145,7 @@ export async function resolveSlotContext(
     // A calendar the type cannot be booked on does not exist for it (the contract's one message).
     if (!Number(first.offered)) throw new InvalidCalendarError(calendarId);
   }
-  const busyTime = busy ? new Map<number, Span[]>() : undefined;
+  let busyTime = busy ? new Map<number, Span[]>() : undefined;
   let calendarsBusyKinds = 0;
   for (const row of rows) {
     if (row.calendarId === null) continue;
@@ -151,6 +153,8 @@ export async function resolveSlotContext(
     calendars.push(toSlotCalendar(row));
     busyTime?.set(Number(row.calendarId), busyListSpansOf(row));
   }
+  const held: Pick<SlotContext, 'type' | 'resourcesHeld'> = { type };
+  if (busy && busyTime) busyTime = await withResourceBusy(manager, held, busyTime, busy);
 
   const addons = await offeredAddons(manager, account, type, request.addonIDs ?? []);
   const duration = type.duration + addons.reduce((sum, addon) => sum + addon.duration, 0);
@@ -160,6 +164,7 @@ export async function resolveSlotContext(
     addons,
     busy: busyTime,
     calendarsBusyKinds,
+    ...(held.resourcesHeld && { resourcesHeld: true }),
     ...(busy && withAddonIds ? { addonIds: idList(first.addonIds ?? null) } : {}),
     rules: {
       duration,
@@ -209,6 +214,7 @@ function toSlotType(row: ContextRow): SlotType {
     maxPerDay: nullableNumber(row.maxPerDay),
     maxPerWeek: nullableNumber(row.maxPerWeek),
     hasForms: Boolean(Number(row.hasForms)),
+    usesResources: Boolean(Number(row.usesResources)),
   };
 }
 

@@ -30,6 +30,7 @@ export type SlotType = Pick<
   | 'priceCents'
   | 'maxPerDay'
   | 'maxPerWeek'
+  | 'usesResources'
 > & {
   /** Whether any form is linked (booking reads the forms' fields only then); unknown if absent. */
   hasForms?: boolean;
@@ -60,6 +61,8 @@ export interface SlotContext {
   busy?: Map<number, Span[]>;
   /** The BusyKind bits of any of `calendars` (the kinds of busy time they ever had), if read. */
   calendarsBusyKinds?: number;
+  /** Whether a live hold uses a resource the type needs (its time may free at the hold's expiry). */
+  resourcesHeld?: boolean;
   /** The type's live addons by id, if read (the scheduling page's date step). */
   addonIds?: number[];
 }

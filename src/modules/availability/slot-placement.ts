@@ -3,6 +3,7 @@ import type { EntityManager } from 'typeorm';
 import { NoAvailableCalendarError, NotAvailableError } from './availability.errors';
 import { busyWindow } from './busy-time';
 import { CalendarLocks } from './calendar-locks.repository';
+import { lockResources, withResourceBusy } from './resource-usage.repository';
 import { type Placement, adminPlacement, assertInAdvanceWindow, freeCalendar } from './placement';
 import { type SlotContext, isOffered } from './slot-context';
 
@@ -42,13 +43,14 @@ export class SlotPlacement {
     const calendars = hold ? ctx.calendars.filter((c) => c.id === hold.calendarId) : ctx.calendars;
     const offered = isOffered(ctx);
     const readsBusy = offered && ctx.type.kind === 'service';
-    const busy = await this.locks.lock(
-      tx,
-      calendars.map((c) => c.id),
-      readsBusy ? busyWindow(ctx.rules, slot.start) : undefined,
-      hold?.id,
-      ctx.calendarsBusyKinds,
-    );
+    const window = readsBusy ? busyWindow(ctx.rules, slot.start) : undefined;
+    const ids = calendars.map((c) => c.id);
+    let busy = await this.locks.lock(tx, ids, window, hold?.id, ctx.calendarsBusyKinds);
+    if (busy && window) {
+      await lockResources(tx, ctx);
+      const request = { ...window, ignoreAppointmentIds: [], ignoreHoldId: hold?.id };
+      busy = await withResourceBusy(tx, ctx, busy, request);
+    }
     assertInAdvanceWindow(ctx.rules, slot.start, slot.datetimeText, Date.now());
     const free = offered
       ? await freeCalendar(tx, { ...ctx, calendars }, slot.start, busy, { holdId: hold?.id })
@@ -65,6 +67,8 @@ export class SlotPlacement {
       tx,
       ctx.calendars.map((c) => c.id),
     );
+    // Not checked (an admin may overbook), but locked: a client's check never misses its use.
+    await lockResources(tx, ctx);
     return adminPlacement(tx, ctx, start);
   }
 }

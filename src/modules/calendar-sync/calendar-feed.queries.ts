@@ -53,7 +53,13 @@ export class RenderCalendarFeedHandler implements IQueryHandler<RenderCalendarFe
           sequence: Number(a.sequence),
           canceled: false,
           summary: client === '' ? a.type_name : `${a.type_name}: ${client}`,
-          description: [client, a.email, a.phone, a.notes ?? '']
+          description: [
+            client,
+            a.email,
+            a.phone,
+            a.notes ?? '',
+            a.resource_names === null ? '' : `Resources: ${a.resource_names}`,
+          ]
             .filter((line) => line !== '')
             .join('\n'),
           location: calendar.location,

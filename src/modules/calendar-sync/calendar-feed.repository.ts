@@ -17,6 +17,8 @@ export interface FeedAppointmentRow {
   phone: string;
   notes: string | null;
   type_name: string;
+  /** The live resources its type needs, `Room, Laser` (null: none). */
+  resource_names: string | null;
 }
 
 export interface FeedBlockRow {
@@ -70,7 +72,13 @@ export class CalendarFeedRepository {
   appointments(calendarId: number, since: Date, limit: number): Promise<FeedAppointmentRow[]> {
     return this.dataSource.query(
       `SELECT a.id, a.starts_at, a.ends_at, a.updated_at, a.sequence, a.first_name, a.last_name,
-              a.email, a.phone, a.notes, t.name AS type_name
+              a.email, a.phone, a.notes, t.name AS type_name,
+              IF(t.uses_resources,
+                 (SELECT GROUP_CONCAT(r.name ORDER BY r.id SEPARATOR ', ')
+                    FROM appointment_type_resources x
+                    JOIN resources r ON r.id = x.resource_id AND r.deleted_at IS NULL
+                   WHERE x.appointment_type_id = t.id AND r.account_id = a.account_id),
+                 NULL) AS resource_names
          FROM appointments a JOIN appointment_types t ON t.id = a.appointment_type_id
         WHERE a.calendar_id = ? AND a.canceled = 0 AND a.ends_at > ?
         ORDER BY a.starts_at, a.id LIMIT ?`,

@@ -39,3 +39,13 @@ export class AppointmentTypeForm {
   @Column({ type: 'smallint', unsigned: true, default: 0 })
   position!: number;
 }
+
+@Entity('appointment_type_resources')
+@Index('idx_appointment_type_resources_resource', ['resourceId'])
+export class AppointmentTypeResource {
+  @PrimaryColumn({ name: 'appointment_type_id', type: 'int', unsigned: true })
+  appointmentTypeId!: number;
+
+  @PrimaryColumn({ name: 'resource_id', type: 'int', unsigned: true })
+  resourceId!: number;
+}

@@ -62,6 +62,7 @@ export class CreateAppointmentTypeHandler implements ICommandHandler<CreateAppoi
         maxPerDay: null,
         maxPerWeek: null,
         recurrence: null,
+        usesResources: false,
       });
       applyAttributes(type, request);
       const saved = await this.types.save(type, tx);

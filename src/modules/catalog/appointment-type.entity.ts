@@ -78,4 +78,8 @@ export class AppointmentType extends CatalogRow {
   /** What its clients may book as a series (docs/series.md); null: none. */
   @Column({ type: 'json', nullable: true })
   recurrence!: RecurrenceSettings | null;
+
+  /** Whether the type lists resources (its links say which): availability reads their use then. */
+  @Column({ name: 'uses_resources', type: 'boolean', default: false })
+  usesResources!: boolean;
 }

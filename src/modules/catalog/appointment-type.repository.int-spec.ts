@@ -5,7 +5,7 @@ import { AppointmentTypeRepository } from './appointment-type.repository';
 
 /**
  * listWithLinks (one prepared statement) answers what the account's rows and `links` (TypeORM,
- * three queries) answer: the same types in the same order, the same live links in the same order.
+ * four queries) answer: the same types in the same order, the same live links in the same order.
  */
 describe('AppointmentTypeRepository.listWithLinks (MySQL)', () => {
   let dataSource: DataSource;
@@ -49,6 +49,12 @@ describe('AppointmentTypeRepository.listWithLinks (MySQL)', () => {
        VALUES (?, 'F', '', ?, NOW(3), NOW(3))`,
       [accountId, deleted ? new Date() : null],
     );
+  const resource = (deleted = false) =>
+    insert(
+      `INSERT INTO resources (account_id, name, quantity, deleted_at, created_at, updated_at)
+       VALUES (?, 'R', 2, ?, NOW(3), NOW(3))`,
+      [accountId, deleted ? new Date() : null],
+    );
 
   beforeAll(async () => {
     dataSource = await openTestDataSource();
@@ -62,6 +68,7 @@ describe('AppointmentTypeRepository.listWithLinks (MySQL)', () => {
     const calendars = [await calendar(), await calendar(), await calendar(true), await calendar()];
     const addons = [await addon(), await addon(true), await addon()];
     const forms = [await form(), await form(), await form(true), await form()];
+    const resources = [await resource(), await resource(true), await resource()];
     // Inserted out of order: the lists come ordered (calendars and addons by id, forms by position).
     for (const c of [calendars[3], calendars[2], calendars[0]])
       await dataSource.query(
@@ -87,6 +94,15 @@ describe('AppointmentTypeRepository.listWithLinks (MySQL)', () => {
         'INSERT INTO appointment_type_forms (appointment_type_id, form_id, position) VALUES (?, ?, ?)',
         [first, f, position],
       );
+    for (const r of [resources[2], resources[1], resources[0]])
+      await dataSource.query(
+        'INSERT INTO appointment_type_resources (appointment_type_id, resource_id) VALUES (?, ?)',
+        [first, r],
+      );
+    await dataSource.query(
+      'INSERT INTO appointment_type_resources (appointment_type_id, resource_id) VALUES (?, ?)',
+      [gone, resources[0]],
+    );
   });
 
   afterAll(async () => {
@@ -98,11 +114,12 @@ describe('AppointmentTypeRepository.listWithLinks (MySQL)', () => {
       'appointment_type_calendars',
       'appointment_type_addons',
       'appointment_type_forms',
+      'appointment_type_resources',
     ])
       await dataSource.query(`DELETE FROM ${link} WHERE appointment_type_id IN (?)`, [
         ids.map((r) => r.id),
       ]);
-    for (const table of ['appointment_types', 'calendars', 'addons', 'forms'])
+    for (const table of ['appointment_types', 'calendars', 'addons', 'forms', 'resources'])
       await dataSource.query(`DELETE FROM ${table} WHERE account_id = ?`, [accountId]);
     await dataSource.destroy();
   });
@@ -153,14 +170,17 @@ describe('AppointmentTypeRepository.listWithLinks (MySQL)', () => {
     expect(first.links.calendarIDs).toEqual([...first.links.calendarIDs].sort((a, b) => a - b));
     expect(first.links.addonIDs).toHaveLength(2);
     expect(first.links.formIDs).toHaveLength(3);
+    expect(first.links.resourceIDs).toHaveLength(2);
+    expect(first.links.resourceIDs).toEqual([...first.links.resourceIDs].sort((a, b) => a - b));
     expect(first.row).toMatchObject({ active: true, private: true, classSize: 8 });
     expect(second.row).toMatchObject({ active: false, kind: 'class' });
     expect(second.links).toEqual({
       calendarIDs: [expect.any(Number)],
       addonIDs: [],
       formIDs: [],
+      resourceIDs: [],
     });
-    expect(bare.links).toEqual({ calendarIDs: [], addonIDs: [], formIDs: [] });
+    expect(bare.links).toEqual({ calendarIDs: [], addonIDs: [], formIDs: [], resourceIDs: [] });
   });
 
   it('answers nothing for an account without types', async () => {

@@ -10,6 +10,7 @@ import {
   AppointmentTypeAddon,
   AppointmentTypeCalendar,
   AppointmentTypeForm,
+  AppointmentTypeResource,
 } from './appointment-type-links.entity';
 import { AppointmentType } from './appointment-type.entity';
 import type { AppointmentTypeLinks, ListedTypeRow } from './appointment-type.view';
@@ -20,11 +21,13 @@ import {
   InvalidAppointmentTypeError,
   InvalidCalendarError,
   InvalidFormError,
+  InvalidResourceError,
 } from './catalog.errors';
 import { ClassSession } from './class-session.entity';
 import { Form } from './form.entity';
 import { Label } from './label.entity';
 import { Product, ProductAppointmentType } from './product.entity';
+import { Resource } from './resource.entity';
 
 /** The catalog's tables (TypeORM loads the entities modules name); Form for the types' links. */
 export const catalogTables = TypeOrmModule.forFeature([
@@ -33,12 +36,14 @@ export const catalogTables = TypeOrmModule.forFeature([
   AppointmentTypeAddon,
   AppointmentTypeCalendar,
   AppointmentTypeForm,
+  AppointmentTypeResource,
   Calendar,
   ClassSession,
   Form,
   Label,
   Product,
   ProductAppointmentType,
+  Resource,
 ]);
 
 /** One kind of link a request can replace: the rows it names and the link rows written for them. */
@@ -73,6 +78,12 @@ const LINK_KINDS: Record<keyof AppointmentTypeLinks, LinkKind> = {
     column: 'formId',
     positioned: true,
   },
+  resourceIDs: {
+    entity: Resource,
+    missing: (id) => new InvalidResourceError(id),
+    link: AppointmentTypeResource,
+    column: 'resourceId',
+  },
 };
 
 /** A type's row as the list reads it, with its live links (see listWithLinks). */
@@ -87,14 +98,15 @@ const linkIds = (link: string, column: string, target: string, order: string) =>
     JOIN ${target} x ON x.id = l.${column} AND x.deleted_at IS NULL
     WHERE l.appointment_type_id = t.id)`;
 
-/** listWithLinks's one statement: the account's types by id, each with its three lists of links. */
+/** listWithLinks's one statement: the account's types by id, each with its four lists of links. */
 const LIST_WITH_LINKS = `SELECT t.id, t.account_id AS accountId, t.name, t.active, t.deleted_at AS deletedAt,
   t.description, t.duration, t.price_cents AS priceCents, t.category, t.color, t.private, t.kind,
   t.class_size AS classSize, t.padding_before AS paddingBefore, t.padding_after AS paddingAfter,
   t.image,
   ${linkIds('appointment_type_calendars', 'calendar_id', 'calendars', 'l.calendar_id')} AS calendarIds,
   ${linkIds('appointment_type_addons', 'addon_id', 'addons', 'l.addon_id')} AS addonIds,
-  ${linkIds('appointment_type_forms', 'form_id', 'forms', 'l.position, l.form_id')} AS formIds
+  ${linkIds('appointment_type_forms', 'form_id', 'forms', 'l.position, l.form_id')} AS formIds,
+  ${linkIds('appointment_type_resources', 'resource_id', 'resources', 'l.resource_id')} AS resourceIds
 FROM appointment_types t
 WHERE t.account_id = ? AND (? OR t.deleted_at IS NULL)
 ORDER BY t.id`;
@@ -105,6 +117,7 @@ interface ListedTypeSqlRow extends Omit<ListedTypeRow, 'active' | 'private'> {
   calendarIds: string | Buffer | null;
   addonIds: string | Buffer | null;
   formIds: string | Buffer | null;
+  resourceIds: string | Buffer | null;
 }
 
 const idsOf = (list: string | Buffer | null): number[] =>
@@ -114,20 +127,22 @@ const idsOf = (list: string | Buffer | null): number[] =>
 export class AppointmentTypeRepository extends RepositoryOf(AppointmentType) {
   /**
    * The account's types by id (the soft-deleted ones too with `includeDeleted`), each with its live
-   * calendars, addons and forms in the order `links` gives them, in one prepared statement: the
-   * hot read of the scheduling page and `GET /appointment-types` (four TypeORM queries before).
+   * calendars, addons, forms and resources in the order `links` gives them, in one prepared
+   * statement: the hot read of the scheduling page and `GET /appointment-types` (four TypeORM
+   * queries before).
    */
   async listWithLinks(accountId: number, includeDeleted: boolean): Promise<ListedType[]> {
     const rows = await queryPrepared<ListedTypeSqlRow[]>(this.dataSource.manager, LIST_WITH_LINKS, [
       accountId,
       includeDeleted ? 1 : 0,
     ]);
-    return rows.map(({ calendarIds, addonIds, formIds, ...row }) => ({
+    return rows.map(({ calendarIds, addonIds, formIds, resourceIds, ...row }) => ({
       row: { ...row, active: Boolean(Number(row.active)), private: Boolean(Number(row.private)) },
       links: {
         calendarIDs: idsOf(calendarIds),
         addonIDs: idsOf(addonIds),
         formIDs: idsOf(formIds),
+        resourceIDs: idsOf(resourceIds),
       },
     }));
   }
@@ -136,7 +151,10 @@ export class AppointmentTypeRepository extends RepositoryOf(AppointmentType) {
     return tx.existsBy(AppointmentTypeCalendar, { appointmentTypeId: typeId, calendarId });
   }
 
-  /** Replaces the links the request names (each checked to be a live row of the account). */
+  /**
+   * Replaces the links the request names (each checked to be a live row of the account); new
+   * resources also set the type's `uses_resources` (see markUsesResources).
+   */
   async replaceLinks(
     tx: EntityManager,
     type: AppointmentType,
@@ -158,18 +176,21 @@ export class AppointmentTypeRepository extends RepositoryOf(AppointmentType) {
           })),
         );
     }
+    if (links.resourceIDs !== undefined)
+      await markUsesResources(tx, type.accountId, [appointmentTypeId]);
   }
 
   /**
-   * The live calendars, addons and forms of each type, in three queries whatever the number of
-   * types (a deleted calendar, addon or form drops out of every type that listed it).
+   * The live calendars, addons, forms and resources of each type, in four queries whatever the
+   * number of types (a deleted calendar, addon, form or resource drops out of every type that
+   * listed it).
    */
   async links(
     types: AppointmentType[],
     tx: EntityManager = this.dataSource.manager,
   ): Promise<Map<number, AppointmentTypeLinks>> {
     const links = new Map<number, AppointmentTypeLinks>(
-      types.map((t) => [t.id, { calendarIDs: [], addonIDs: [], formIDs: [] }]),
+      types.map((t) => [t.id, { calendarIDs: [], addonIDs: [], formIDs: [], resourceIDs: [] }]),
     );
     if (types.length === 0) return links;
     const appointmentTypeId = In(types.map((t) => t.id));
@@ -189,7 +210,30 @@ export class AppointmentTypeRepository extends RepositoryOf(AppointmentType) {
   }
 }
 
-/** Type ids a product or coupon is to be linked to: 400 unknown or deleted, 403 another's. */
+/**
+ * Sets `uses_resources` of the account's types `typeIds` to whether each lists a live resource:
+ * availability reads resource use only for the types that have it set. Called in the transaction
+ * that changes their links, or deletes one of their resources.
+ */
+export async function markUsesResources(
+  tx: EntityManager,
+  accountId: number,
+  typeIds: readonly number[],
+): Promise<void> {
+  if (typeIds.length === 0) return;
+  await tx.query(
+    `UPDATE appointment_types t SET t.uses_resources = EXISTS (
+       SELECT 1 FROM appointment_type_resources l
+         JOIN resources r ON r.id = l.resource_id AND r.deleted_at IS NULL
+        WHERE l.appointment_type_id = t.id AND r.account_id = t.account_id)
+     WHERE t.account_id = ? AND t.id IN (?)`,
+    [accountId, [...new Set(typeIds)]],
+  );
+}
+
+/**
+ * Type ids a product, coupon or resource is to be linked to: 400 unknown or deleted, 403 another's.
+ */
 export async function checkAppointmentTypeIds(
   manager: EntityManager,
   accountId: number,
@@ -205,8 +249,9 @@ export async function checkAppointmentTypeIds(
 }
 
 /**
- * The link rows (product or coupon → type) of `ownerIds` whose type is still live, by type id
- * ascending: a deleted type disappears from what links to it without the links being rewritten.
+ * The link rows (product, coupon or resource → type) of `ownerIds` whose type is still live, by
+ * type id ascending: a deleted type disappears from what links to it without the links being
+ * rewritten.
  */
 export function liveTypeLinks<T extends ObjectLiteral & { appointmentTypeId: number }>(
   manager: EntityManager,

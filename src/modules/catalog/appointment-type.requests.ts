@@ -84,6 +84,10 @@ export class AppointmentTypeAttributes {
   formIDs?: number[];
 
   @Optional()
+  @IsIdList({ maxSize: MAX_LINKS })
+  resourceIDs?: number[];
+
+  @Optional()
   @IsUrlOrEmpty()
   image?: string;
 

@@ -18,6 +18,7 @@ export interface AppointmentTypeLinks {
   calendarIDs: number[];
   addonIDs: number[];
   formIDs: number[];
+  resourceIDs: number[];
 }
 
 /** What a type's list view reads of its row (toAppointmentTypeView). */
@@ -68,6 +69,11 @@ export const APPOINTMENT_TYPE_VIEW = classViewSchema('AppointmentTypeView', {
   calendarIDs: ids([7, 9]),
   addonIDs: ids([3]),
   formIDs: ids([4]),
+  resourceIDs: listOf(
+    field<number>({ type: 'number' }),
+    [2],
+    'The live resources (rooms, equipment) each appointment of the type takes one unit of, by id.',
+  ),
   image: str('https://img.example/haircut.png'),
   schedulingUrl: str('https://scheduling.example/schedule/1?appointmentType=12'),
 });
@@ -131,6 +137,7 @@ export function toAppointmentTypeView(
     calendarIDs: links.calendarIDs,
     addonIDs: links.addonIDs,
     formIDs: links.formIDs,
+    resourceIDs: links.resourceIDs,
     image: type.image,
     schedulingUrl: `${publicUrl}/schedule/${type.accountId}?appointmentType=${type.id}`,
   };

@@ -29,6 +29,7 @@ const TYPE_ERRORS = [
   'invalid_addon',
   'invalid_calendar',
   'invalid_form',
+  'invalid_resource',
   'required_class_size',
   'required_duration',
   'required_name',

@@ -20,6 +20,8 @@ export class InvalidProductError extends NotALiveRow('product') {}
 
 export class InvalidFormError extends NotALiveRow('form') {}
 
+export class InvalidResourceError extends NotALiveRow('resource') {}
+
 /* Appointment types. */
 
 /** Changing a class into a service would orphan its sessions. */
@@ -57,6 +59,14 @@ export class DuplicateClassError extends AttributeError(
   'duplicate_class',
   (appointmentTypeId: number, datetime: string, calendarId: number) =>
     `A session of appointment type "${appointmentTypeId}" already starts at "${datetime}" on calendar "${calendarId}".`,
+) {}
+
+/* Resources. */
+
+/** A resource that appointments still to come need: deleting it would free units they hold. */
+export class ResourceInUseError extends AttributeError(
+  'resource_in_use',
+  (appointments: number) => `The resource is used by ${appointments} appointment(s) still to come.`,
 ) {}
 
 /* Calendars: `problem` is a short clause (`monday interval 1 has no "end"`). */

@@ -24,6 +24,10 @@ import * as productCommands from './product.commands';
 import * as productQueries from './product.queries';
 import { ProductRepository } from './product.repository';
 import { ProductsController } from './products.controller';
+import * as resourceCommands from './resource.commands';
+import * as resourceQueries from './resource.queries';
+import { ResourceRepository } from './resource.repository';
+import { ResourcesController } from './resources.controller';
 
 /** What an account's owner configures before clients can book. */
 @Module({
@@ -35,6 +39,7 @@ import { ProductsController } from './products.controller';
     ClassSessionsController,
     LabelsController,
     ProductsController,
+    ResourcesController,
   ],
   providers: [
     AddonRepository,
@@ -43,6 +48,7 @@ import { ProductsController } from './products.controller';
     ClassSessionRepository,
     LabelRepository,
     ProductRepository,
+    ResourceRepository,
     ...handlersOf(
       addonCommands,
       addonQueries,
@@ -56,6 +62,8 @@ import { ProductsController } from './products.controller';
       labelQueries,
       productCommands,
       productQueries,
+      resourceCommands,
+      resourceQueries,
     ),
   ],
 })

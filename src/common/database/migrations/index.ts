@@ -20,6 +20,7 @@ import { ClientPages1765500000000 } from './1765500000000-client-pages';
 import { CalendarBusyKinds1765600000000 } from './1765600000000-calendar-busy-kinds';
 import { PageHolds1765700000000 } from './1765700000000-page-holds';
 import { AppointmentSeries1765800000000 } from './1765800000000-appointment-series';
+import { Resources1765900000000 } from './1765900000000-resources';
 
 /**
  * Every migration, in order. Listed explicitly (not globbed) so that the compiled service, ts-jest and
@@ -48,4 +49,5 @@ export const migrations = [
   CalendarBusyKinds1765600000000,
   PageHolds1765700000000,
   AppointmentSeries1765800000000,
+  Resources1765900000000,
 ];
