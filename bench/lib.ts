@@ -398,22 +398,31 @@ export function distinctSlots({
   slotMinutes,
   firstDayAhead,
   maxDaysInAdvance,
+  daysApart = false,
 }: {
   calendarIds: number[];
   typeId: number;
   slotMinutes: number;
   firstDayAhead: number;
   maxDaysInAdvance: number;
+  /**
+   * Consecutive bookings on different days as well as calendars (the calendar and the day both
+   * step with the counter; distinct pairs until their least common multiple), so that concurrent
+   * bookings of a resource the calendars share are of different days, as a business's are.
+   */
+  daysApart?: boolean;
 }): () => string {
   const calendars = calendarIds.length;
   const slotsPerDay = 1440 / slotMinutes;
   const firstDay = Math.floor(Date.now() / DAY) * DAY + firstDayAhead * DAY;
   const days = maxDaysInAdvance - firstDayAhead - 2;
+  const gcd = (a: number, b: number): number => (b === 0 ? a : gcd(b, a % b));
+  const pairs = (calendars * days) / gcd(calendars, days);
   let counter = 0;
   return () => {
     const i = counter++;
-    const day = Math.floor(i / calendars) % days;
-    const pass = Math.floor(i / (calendars * days));
+    const day = daysApart ? i % days : Math.floor(i / calendars) % days;
+    const pass = Math.floor(i / (daysApart ? pairs : calendars * days));
     if (pass >= slotsPerDay) throw new Error('out of slots: fewer bookings or more calendars');
     const start = firstDay + day * DAY + ((day + pass) % slotsPerDay) * slotMinutes * MINUTE;
     return JSON.stringify({

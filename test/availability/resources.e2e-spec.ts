@@ -275,6 +275,34 @@ describe('Resources: rooms shared between calendars, never overbooked (e2e)', ()
     expect(published.body.replace(/\r\n /g, '')).toContain('Resources: Shared studio');
   });
 
+  it('bookings whose spans cross midnight UTC serialise on the days they share: never two at once', async () => {
+    // 19:00, 19:30 and 20:00 in New York (EDT) are 23:00, 23:30 and 00:00 UTC: an hour from 19:30
+    // touches both UTC days, one from 19:00 the first only, one from 20:00 the second only.
+    const room = await createResource('Night room', 1);
+    const staff = await calendars(4, { hours: { monday: [{ start: '19:00', end: '21:00' }] } });
+    const late = await createAppointmentType(api, {
+      name: 'Late session',
+      duration: 60,
+      slotInterval: 30,
+      calendarIDs: staff,
+      resourceIDs: [room],
+      ...HORIZON,
+    });
+    const answers = await Promise.all(
+      Array.from({ length: 30 }, (_, i) =>
+        book({
+          email: `night${i}@example.com`,
+          appointmentTypeID: late,
+          calendarID: staff[i % 4],
+          datetime: `${MONDAY}T${['19:00', '19:30', '20:00'][i % 3]}`,
+        }),
+      ),
+    );
+    expect(answers.filter((a) => a.status === 200).length).toBeGreaterThanOrEqual(1);
+    expect(answers.every((a) => a.status === 200 || a.status === 400)).toBe(true);
+    expect(mostUsesDuring(await liveSpans([late]), always)).toBe(1);
+  });
+
   /** A seeded generator (mulberry32): random, and the same on every run. */
   function random(seed: number): () => number {
     let s = seed >>> 0;

@@ -81,10 +81,13 @@ export class AppointmentRenderer {
     const [forms, hours, resources] = await Promise.all([
       parts.hasAnswers ? this.formsOf(appointments) : undefined,
       this.changeHours(accountId),
-      this.resourcesOf(accountId, parts.type?.usesResources ? [appointmentTypeId] : []),
+      // Read with the booking's check (a client's), else now.
+      parts.resources || !parts.type?.usesResources
+        ? undefined
+        : this.resourcesOf(accountId, [appointmentTypeId]),
     ]);
     const settings = this.settings(hours);
-    const typeResources = resources.get(appointmentTypeId) ?? [];
+    const typeResources = parts.resources ?? resources?.get(appointmentTypeId) ?? [];
     return appointments.map((a) =>
       toAppointmentView(
         a,
@@ -159,6 +162,8 @@ type FieldParts = Pick<FormField, 'name' | 'position'>;
 /** What the writer of an appointment already holds (see AppointmentRenderer.renderWritten). */
 export interface KnownParts extends Omit<ViewParts, 'forms' | 'resources' | 'type'> {
   type: (ViewParts['type'] & { usesResources?: boolean }) | undefined;
+  /** The type's live resources, if the booking read them (SlotContext.resources). */
+  resources?: ViewParts['resources'];
   /** Whether answers to forms were stored with it (they are read back, ordered, to show them). */
   hasAnswers: boolean;
 }

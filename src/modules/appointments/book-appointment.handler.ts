@@ -61,6 +61,7 @@ export class BookAppointmentHandler implements ICommandHandler<BookAppointmentCo
       calendar: checked.ctx.calendars.find((c) => c.id === appointment.calendarId)!,
       label: checked.label,
       hasAnswers: checked.fieldValues.length > 0,
+      resources: checked.ctx.resources,
     });
   }
 

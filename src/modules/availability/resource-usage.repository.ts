@@ -1,12 +1,19 @@
 import type { EntityManager } from 'typeorm';
 import { queryPrepared } from '../../common/database/prepared';
-import { MINUTE } from '../../common/time/durations';
+import { DAY, MINUTE } from '../../common/time/durations';
 import {
-  type BusyListColumn,
+  type BusyColumns,
   type BusyRequest,
   MAX_BUSY_SPAN_MINUTES,
-  busyListSpansOf,
+  busySpansOf,
 } from './busy-time';
+
+/** A row of RESOURCE_USES_SQL: the resource, and its uses by kind (BusyColumns' lists). */
+type UsesRow = Pick<BusyColumns, 'appointments' | 'holds' | 'sessions'> & {
+  id: number;
+  name: string;
+  quantity: number;
+};
 import { readBusyTime } from './busy-time.repository';
 import { type ResourceUse, resourceBusy, withExtraBusy } from './resource-usage';
 import type { SlotContext } from './slot-context';
@@ -19,49 +26,79 @@ import type { Span } from './working-time';
  * session. A class's seats take no unit: its session took one when it was put on the calendar.
  */
 
-/** The uses of one resource, as BUSY_LIST_COLUMN's `busy` (a JSON array of span lists). */
-const USES_COLUMN = `CONCAT('[', CONCAT_WS(',',
-    (SELECT JSON_ARRAYAGG(JSON_ARRAY(a.busy_from, a.busy_until))
-       FROM appointment_type_resources ua
-       JOIN appointments a ON a.appointment_type_id = ua.appointment_type_id
-      WHERE ua.resource_id = r.id AND a.account_id = r.account_id
-        AND a.starts_at >= ? AND a.starts_at < ? AND a.busy_from < ? AND a.busy_until > ?
-        AND a.canceled = 0 AND a.class_id IS NULL AND a.id NOT IN (?)),
-    (SELECT JSON_ARRAYAGG(JSON_ARRAY(h.busy_from, h.busy_until))
-       FROM appointment_type_resources uh
-       JOIN slot_holds h ON h.appointment_type_id = uh.appointment_type_id
-      WHERE uh.resource_id = r.id AND h.account_id = r.account_id
-        AND h.starts_at >= ? AND h.starts_at < ? AND h.busy_from < ? AND h.busy_until > ?
-        AND h.expires_at > ? AND h.class_id IS NULL AND h.id <> ?),
-    (SELECT JSON_ARRAYAGG(JSON_ARRAY(s.starts_at - INTERVAL st.padding_before MINUTE,
-                                     s.starts_at + INTERVAL (st.duration + st.padding_after) MINUTE))
-       FROM appointment_type_resources us
-       JOIN classes s ON s.appointment_type_id = us.appointment_type_id
-       JOIN appointment_types st ON st.id = s.appointment_type_id AND st.deleted_at IS NULL
-      WHERE us.resource_id = r.id AND s.account_id = r.account_id
-        AND s.starts_at >= ? AND s.starts_at < ?)), ']') AS busy`;
+/** The types that need resource `r`: any of their appointments, holds and sessions use it. */
+const TYPES_OF_R =
+  'SELECT u.appointment_type_id FROM appointment_type_resources u WHERE u.resource_id = r.id';
 
-/** Whether a live hold uses the resource (`h.id <> ?`: not the booking client's own). */
-const HELD_COLUMN = `EXISTS (SELECT 1 FROM appointment_type_resources uk
-    JOIN slot_holds k ON k.appointment_type_id = uk.appointment_type_id
-   WHERE uk.resource_id = r.id AND k.account_id = r.account_id AND k.expires_at > ?
-     AND k.class_id IS NULL AND k.id <> ?) AS held`;
+/**
+ * Each kind of use of resource `r` overlapping the window: FROM and WHERE, and its span. Each is
+ * read by the account's range of start times (a constant, so an index range: the appointments of
+ * the account in the window), not by type: joined from the links, the types' index would be read
+ * by type only, over the types' whole history. Never by `class_id IS NULL`, which the planner may
+ * take for a narrow index lookup when it is every service's row.
+ */
+const USE_KINDS = [
+  {
+    name: 'appointments',
+    span: 'a.busy_from, a.busy_until',
+    from: `FROM appointments a IGNORE INDEX (idx_appointments_class)
+      WHERE a.account_id = ? AND a.starts_at >= ? AND a.starts_at < ?
+        AND a.busy_from < ? AND a.busy_until > ?
+        AND a.canceled = 0 AND a.class_id IS NULL AND a.id NOT IN (?)
+        AND a.appointment_type_id IN (${TYPES_OF_R})`,
+  },
+  {
+    name: 'holds',
+    span: 'h.busy_from, h.busy_until',
+    from: `FROM slot_holds h IGNORE INDEX (idx_slot_holds_class)
+      WHERE h.account_id = ? AND h.starts_at >= ? AND h.starts_at < ?
+        AND h.busy_from < ? AND h.busy_until > ?
+        AND h.expires_at > ? AND h.class_id IS NULL AND h.id <> ?
+        AND h.appointment_type_id IN (${TYPES_OF_R})`,
+  },
+  {
+    name: 'sessions',
+    span: `s.starts_at - INTERVAL st.padding_before MINUTE,
+           s.starts_at + INTERVAL (st.duration + st.padding_after) MINUTE`,
+    from: `FROM classes s
+       JOIN appointment_types st ON st.id = s.appointment_type_id AND st.deleted_at IS NULL
+      WHERE s.account_id = ? AND s.starts_at >= ? AND s.starts_at < ?
+        AND s.starts_at - INTERVAL st.padding_before MINUTE < ?
+        AND s.starts_at + INTERVAL (st.duration + st.padding_after) MINUTE > ?
+        AND s.appointment_type_id IN (${TYPES_OF_R})`,
+  },
+];
+
+/** Each kind's uses of resource `r`, as a JSON array of `[from, until]` (null: none). */
+const USE_COLUMNS = USE_KINDS.map(
+  (k) => `(SELECT JSON_ARRAYAGG(JSON_ARRAY(${k.span})) ${k.from}) AS ${k.name}`,
+).join(',\n  ');
 
 /** Each live resource of a type, with its quantity and its uses around a window. */
-const RESOURCE_USES_SQL = `SELECT r.id, r.quantity, ${USES_COLUMN}, ${HELD_COLUMN}
+const RESOURCE_USES_SQL = `SELECT r.id, r.name, r.quantity,
+  ${USE_COLUMNS}
   FROM appointment_type_resources x
   JOIN resources r ON r.id = x.resource_id AND r.deleted_at IS NULL
  WHERE x.appointment_type_id = ? AND r.account_id = ?`;
 
 /**
- * Locks the live resources of a type FOR UPDATE, in ascending id order (the link's primary key
- * lists them so): after the calendars, which every booking locks first, so that the one global
- * order is calendars then resources and two bookings never wait on each other in a cycle.
+ * Locks, for each live resource of a type, the UTC days (`resource_days`) a span touches, writing
+ * the rows it lacks: INSERT … ON DUPLICATE KEY UPDATE takes an exclusive lock on each row, new or
+ * not, in the order of the SELECT (resource, then day, ascending). Every booking locks its
+ * calendars first, then these: one global order, so two bookings never wait on each other in a
+ * cycle. Every writer of a use of a resource holds the rows of the days its span touches, and the
+ * uses a booking reads overlap its own span, so touch one of its days: whoever holds those rows is
+ * the only one checking and writing uses that could meet the booking's. Bookings of one resource on
+ * days apart do not wait on each other.
  */
-const LOCK_RESOURCES_SQL = `SELECT r.id FROM resources r
- WHERE r.account_id = ? AND r.deleted_at IS NULL
-   AND r.id IN (SELECT x.resource_id FROM appointment_type_resources x WHERE x.appointment_type_id = ?)
- ORDER BY r.id FOR UPDATE`;
+const LOCK_DAYS_SQL = `INSERT INTO resource_days (resource_id, day, account_id)
+SELECT r.id, d.day, r.account_id
+  FROM appointment_type_resources x
+  JOIN resources r ON r.id = x.resource_id AND r.deleted_at IS NULL
+  JOIN JSON_TABLE(?, '$[*]' COLUMNS (day DATE PATH '$')) d
+ WHERE x.appointment_type_id = ? AND r.account_id = ?
+ ORDER BY r.id, d.day
+ON DUPLICATE KEY UPDATE account_id = VALUES(account_id)`;
 
 /** The type's resources with their uses over `request` (but the appointments and hold ignored). */
 export async function readResourceUses(
@@ -70,40 +107,26 @@ export async function readResourceUses(
   typeId: number,
   request: BusyRequest,
   now = Date.now(),
-): Promise<ResourceUse[]> {
+): Promise<(ResourceUse & { id: number; name: string })[]> {
   const from = new Date(request.from);
   const until = new Date(request.until);
   // A use starts at most a day after its padded span does, and lasts at most its longest span.
   const lowest = new Date(request.from - MAX_BUSY_SPAN_MINUTES * MINUTE);
   const highest = new Date(request.until + 1440 * MINUTE);
   const ignored = request.ignoreAppointmentIds;
-  const rows = await queryPrepared<(BusyListColumn & { quantity: number; held: number })[]>(
-    manager,
-    RESOURCE_USES_SQL,
-    [
-      lowest,
-      highest,
-      until,
-      from,
-      ignored.length > 1 ? ignored : (ignored[0] ?? 0),
-      lowest,
-      highest,
-      until,
-      from,
-      new Date(now),
-      request.ignoreHoldId ?? 0,
-      lowest,
-      highest,
-      new Date(now),
-      request.ignoreHoldId ?? 0,
-      typeId,
-      accountId,
-    ],
-  );
+  const rows = await queryPrepared<UsesRow[]>(manager, RESOURCE_USES_SQL, [
+    ...[accountId, lowest, highest, until, from, ignored.length > 1 ? ignored : (ignored[0] ?? 0)],
+    ...[accountId, lowest, highest, until, from, new Date(now), request.ignoreHoldId ?? 0],
+    ...[accountId, lowest, highest, until, from],
+    typeId,
+    accountId,
+  ]);
   return rows.map((row) => ({
+    id: Number(row.id),
+    name: row.name,
     quantity: Number(row.quantity),
-    uses: busyListSpansOf(row),
-    held: Boolean(Number(row.held)),
+    uses: busySpansOf(row),
+    held: row.holds !== null,
   }));
 }
 
@@ -114,7 +137,7 @@ export async function readResourceUses(
  */
 export async function withResourceBusy(
   manager: EntityManager,
-  ctx: Pick<SlotContext, 'type' | 'resourcesHeld'>,
+  ctx: Pick<SlotContext, 'type' | 'resourcesHeld' | 'resources'>,
   busy: Map<number, Span[]>,
   request: BusyRequest,
   now = Date.now(),
@@ -122,22 +145,27 @@ export async function withResourceBusy(
   if (!ctx.type.usesResources || ctx.type.kind === 'class') return busy;
   const uses = await readResourceUses(manager, ctx.type.accountId, ctx.type.id, request, now);
   if (uses.some((u) => u.held)) ctx.resourcesHeld = true;
+  ctx.resources = uses.map(({ id, name }) => ({ id, name })).sort((a, b) => a.id - b.id);
   return withExtraBusy(busy, resourceBusy(uses));
 }
 
-/** Locks the type's resources (see LOCK_RESOURCES_SQL); nothing when it needs none. */
+/** Locks the type's resources for the days `span` touches (see LOCK_DAYS_SQL); none: nothing. */
 export async function lockResources(
   tx: EntityManager,
   ctx: Pick<SlotContext, 'type'>,
+  span: Span,
 ): Promise<void> {
   if (!ctx.type.usesResources || ctx.type.kind === 'class') return;
-  await queryPrepared(tx, LOCK_RESOURCES_SQL, [ctx.type.accountId, ctx.type.id]);
+  const days: string[] = [];
+  for (let day = Math.floor(span.from / DAY); day * DAY < span.until; day++)
+    days.push(new Date(day * DAY).toISOString().slice(0, 10));
+  await queryPrepared(tx, LOCK_DAYS_SQL, [JSON.stringify(days), ctx.type.id, ctx.type.accountId]);
 }
 
 /** The calendars' busy time and the type's resources' over `request` (but what it ignores). */
 export async function readSlotBusy(
   manager: EntityManager,
-  ctx: Pick<SlotContext, 'type' | 'resourcesHeld'>,
+  ctx: Pick<SlotContext, 'type' | 'resourcesHeld' | 'resources'>,
   calendarIds: number[],
   request: BusyRequest,
 ): Promise<Map<number, Span[]>> {
@@ -159,6 +187,6 @@ export async function readLockedBusy(
   calendarIds: number[],
   request: BusyRequest,
 ): Promise<Map<number, Span[]>> {
-  await lockResources(tx, ctx);
+  await lockResources(tx, ctx, request);
   return readSlotBusy(tx, ctx, calendarIds, request);
 }

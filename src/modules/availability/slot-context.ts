@@ -63,6 +63,8 @@ export interface SlotContext {
   calendarsBusyKinds?: number;
   /** Whether a live hold uses a resource the type needs (its time may free at the hold's expiry). */
   resourcesHeld?: boolean;
+  /** The live resources the type needs, when their uses were read (as views name them). */
+  resources?: { id: number; name: string }[];
   /** The type's live addons by id, if read (the scheduling page's date step). */
   addonIds?: number[];
 }

@@ -47,7 +47,7 @@ export class SlotPlacement {
     const ids = calendars.map((c) => c.id);
     let busy = await this.locks.lock(tx, ids, window, hold?.id, ctx.calendarsBusyKinds);
     if (busy && window) {
-      await lockResources(tx, ctx);
+      await lockResources(tx, ctx, window);
       const request = { ...window, ignoreAppointmentIds: [], ignoreHoldId: hold?.id };
       busy = await withResourceBusy(tx, ctx, busy, request);
     }
@@ -68,7 +68,7 @@ export class SlotPlacement {
       ctx.calendars.map((c) => c.id),
     );
     // Not checked (an admin may overbook), but locked: a client's check never misses its use.
-    await lockResources(tx, ctx);
+    await lockResources(tx, ctx, busyWindow(ctx.rules, start));
     return adminPlacement(tx, ctx, start);
   }
 }

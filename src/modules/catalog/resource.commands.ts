@@ -54,8 +54,9 @@ export class UpdateResourceHandler extends WriteHandler(ResourceRepository) {
 
 /**
  * Soft delete, refused while appointments still to come hold a unit of it: they were booked
- * counting on the resource. The row is locked first: a booking locks the resources it takes a
- * unit of too (availability's lockResources), so it is either counted here or finds it deleted.
+ * counting on the resource. A booking in flight (it locks the resource's days, not its row) may
+ * still commit a use of it after the count: once deleted, the resource limits nothing, so such a
+ * use overbooks nothing either.
  */
 export class DeleteResourceCommand extends AccountItemAction {}
 

@@ -8,6 +8,9 @@ import { TABLE_OPTIONS } from './table-options';
  *   resource (which types use it).
  * - `appointment_types.uses_resources`: whether the type lists any, so that availability reads
  *   resource usage only for the types that have some (a subquery on every read would cost all).
+ * - `resource_days`: one row per resource and UTC day some booking of it touched, written and
+ *   locked (FOR UPDATE, by INSERT … ON DUPLICATE KEY UPDATE) by each booking for the days its span
+ *   touches: bookings of one resource serialise only when their spans share a day.
  * What a resource's units are used by is read from the appointments, holds and class sessions of
  * the types linked to it: there is no ledger to keep in step with them.
  */
@@ -32,6 +35,13 @@ export class Resources1765900000000 implements MigrationInterface {
         PRIMARY KEY (appointment_type_id, resource_id),
         KEY idx_appointment_type_resources_resource (resource_id)
       ) ${TABLE_OPTIONS}`);
+    await q.query(`
+      CREATE TABLE resource_days (
+        resource_id INT UNSIGNED NOT NULL,
+        day DATE NOT NULL,
+        account_id INT UNSIGNED NOT NULL,
+        PRIMARY KEY (resource_id, day)
+      ) ${TABLE_OPTIONS}`);
     await q.query(
       'ALTER TABLE appointment_types ADD COLUMN uses_resources BOOLEAN NOT NULL DEFAULT FALSE',
     );
@@ -39,6 +49,7 @@ export class Resources1765900000000 implements MigrationInterface {
 
   async down(q: QueryRunner): Promise<void> {
     await q.query('ALTER TABLE appointment_types DROP COLUMN uses_resources');
+    await q.query('DROP TABLE resource_days');
     await q.query('DROP TABLE appointment_type_resources');
     await q.query('DROP TABLE resources');
   }

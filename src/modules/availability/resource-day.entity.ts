@@ -1,0 +1,18 @@
+import { Column, Entity, PrimaryColumn } from 'typeorm';
+
+/**
+ * A resource's UTC day that some booking touched: the row a booking locks, for each day its span
+ * touches, before it reads the resource's uses (resource-usage.repository.ts, LOCK_DAYS_SQL).
+ * Written by the locking statement itself, never read for its content.
+ */
+@Entity('resource_days')
+export class ResourceDay {
+  @PrimaryColumn({ name: 'resource_id', type: 'int', unsigned: true })
+  resourceId!: number;
+
+  @PrimaryColumn({ type: 'date' })
+  day!: string;
+
+  @Column({ name: 'account_id', type: 'int', unsigned: true })
+  accountId!: number;
+}
