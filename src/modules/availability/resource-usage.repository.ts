@@ -7,6 +7,10 @@ import {
   MAX_BUSY_SPAN_MINUTES,
   busySpansOf,
 } from './busy-time';
+import { readBusyTime } from './busy-time.repository';
+import { type ResourceUse, resourceBusy, withExtraBusy } from './resource-usage';
+import type { SlotContext } from './slot-context';
+import type { Span } from './working-time';
 
 /** A row of RESOURCE_USES_SQL: the resource, and its uses by kind (BusyColumns' lists). */
 type UsesRow = Pick<BusyColumns, 'appointments' | 'holds' | 'sessions'> & {
@@ -14,10 +18,6 @@ type UsesRow = Pick<BusyColumns, 'appointments' | 'holds' | 'sessions'> & {
   name: string;
   quantity: number;
 };
-import { readBusyTime } from './busy-time.repository';
-import { type ResourceUse, resourceBusy, withExtraBusy } from './resource-usage';
-import type { SlotContext } from './slot-context';
-import type { Span } from './working-time';
 
 /*
  * What uses a resource's units (docs/resources.md): the non-canceled appointments, the live holds
@@ -32,17 +32,18 @@ const TYPES_OF_R =
 
 /**
  * Each kind of use of resource `r` overlapping the window: FROM and WHERE, and its span. Each is
- * read by the account's range of start times (a constant, so an index range: the appointments of
- * the account in the window), not by type: joined from the links, the types' index would be read
- * by type only, over the types' whole history. Never by `class_id IS NULL`, which the planner may
- * take for a narrow index lookup when it is every service's row.
+ * read by the types that share a resource with the type asked about (its `resource_peers`, a
+ * constant list: an index range on (type, start) per type over the window), then kept when of a
+ * type that needs `r`. Joined from the links instead, the types' index would be read by type
+ * only, over each type's whole history. Never by `class_id IS NULL`, which the planner may take
+ * for a narrow index lookup when it is every service's row.
  */
 const USE_KINDS = [
   {
     name: 'appointments',
     span: 'a.busy_from, a.busy_until',
     from: `FROM appointments a IGNORE INDEX (idx_appointments_class)
-      WHERE a.account_id = ? AND a.starts_at >= ? AND a.starts_at < ?
+      WHERE a.account_id = ? AND a.appointment_type_id IN (?) AND a.starts_at >= ? AND a.starts_at < ?
         AND a.busy_from < ? AND a.busy_until > ?
         AND a.canceled = 0 AND a.class_id IS NULL AND a.id NOT IN (?)
         AND a.appointment_type_id IN (${TYPES_OF_R})`,
@@ -51,7 +52,7 @@ const USE_KINDS = [
     name: 'holds',
     span: 'h.busy_from, h.busy_until',
     from: `FROM slot_holds h IGNORE INDEX (idx_slot_holds_class)
-      WHERE h.account_id = ? AND h.starts_at >= ? AND h.starts_at < ?
+      WHERE h.account_id = ? AND h.appointment_type_id IN (?) AND h.starts_at >= ? AND h.starts_at < ?
         AND h.busy_from < ? AND h.busy_until > ?
         AND h.expires_at > ? AND h.class_id IS NULL AND h.id <> ?
         AND h.appointment_type_id IN (${TYPES_OF_R})`,
@@ -62,7 +63,7 @@ const USE_KINDS = [
            s.starts_at + INTERVAL (st.duration + st.padding_after) MINUTE`,
     from: `FROM classes s
        JOIN appointment_types st ON st.id = s.appointment_type_id AND st.deleted_at IS NULL
-      WHERE s.account_id = ? AND s.starts_at >= ? AND s.starts_at < ?
+      WHERE s.account_id = ? AND s.appointment_type_id IN (?) AND s.starts_at >= ? AND s.starts_at < ?
         AND s.starts_at - INTERVAL st.padding_before MINUTE < ?
         AND s.starts_at + INTERVAL (st.duration + st.padding_after) MINUTE > ?
         AND s.appointment_type_id IN (${TYPES_OF_R})`,
@@ -105,6 +106,8 @@ export async function readResourceUses(
   manager: EntityManager,
   accountId: number,
   typeId: number,
+  /** The types sharing a resource with it (SlotType.resourcePeers). */
+  peers: readonly number[],
   request: BusyRequest,
   now = Date.now(),
 ): Promise<(ResourceUse & { id: number; name: string })[]> {
@@ -114,10 +117,18 @@ export async function readResourceUses(
   const lowest = new Date(request.from - MAX_BUSY_SPAN_MINUTES * MINUTE);
   const highest = new Date(request.until + 1440 * MINUTE);
   const ignored = request.ignoreAppointmentIds;
+  const near = [
+    accountId,
+    peers.length > 1 ? peers : (peers[0] ?? 0),
+    lowest,
+    highest,
+    until,
+    from,
+  ];
   const rows = await queryPrepared<UsesRow[]>(manager, RESOURCE_USES_SQL, [
-    ...[accountId, lowest, highest, until, from, ignored.length > 1 ? ignored : (ignored[0] ?? 0)],
-    ...[accountId, lowest, highest, until, from, new Date(now), request.ignoreHoldId ?? 0],
-    ...[accountId, lowest, highest, until, from],
+    ...[...near, ignored.length > 1 ? ignored : (ignored[0] ?? 0)],
+    ...[...near, new Date(now), request.ignoreHoldId ?? 0],
+    ...near,
     typeId,
     accountId,
   ]);
@@ -143,7 +154,9 @@ export async function withResourceBusy(
   now = Date.now(),
 ): Promise<Map<number, Span[]>> {
   if (!ctx.type.usesResources || ctx.type.kind === 'class') return busy;
-  const uses = await readResourceUses(manager, ctx.type.accountId, ctx.type.id, request, now);
+  const { accountId, id, resourcePeers } = ctx.type;
+  const peers = resourcePeers ?? [id];
+  const uses = await readResourceUses(manager, accountId, id, peers, request, now);
   if (uses.some((u) => u.held)) ctx.resourcesHeld = true;
   ctx.resources = uses.map(({ id, name }) => ({ id, name })).sort((a, b) => a.id - b.id);
   return withExtraBusy(busy, resourceBusy(uses));
@@ -180,7 +193,7 @@ export async function readSlotBusy(
   return withResourceBusy(manager, ctx, busy, request);
 }
 
-/** A move's busy time under its calendars' locks: its type's resources locked first (see above). */
+/** A move's busy time under its calendars' locks: its type's resource days locked, then read. */
 export async function readLockedBusy(
   tx: EntityManager,
   ctx: Pick<SlotContext, 'type'>,

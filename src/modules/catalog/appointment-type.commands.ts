@@ -63,6 +63,7 @@ export class CreateAppointmentTypeHandler implements ICommandHandler<CreateAppoi
         maxPerWeek: null,
         recurrence: null,
         usesResources: false,
+        resourcePeers: null,
       });
       applyAttributes(type, request);
       const saved = await this.types.save(type, tx);

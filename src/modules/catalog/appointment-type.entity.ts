@@ -82,4 +82,8 @@ export class AppointmentType extends CatalogRow {
   /** Whether the type lists resources (its links say which): availability reads their use then. */
   @Column({ name: 'uses_resources', type: 'boolean', default: false })
   usesResources!: boolean;
+
+  /** The types sharing a resource with it, itself included (null: none), kept with the links. */
+  @Column({ name: 'resource_peers', type: 'json', nullable: true })
+  resourcePeers!: number[] | null;
 }

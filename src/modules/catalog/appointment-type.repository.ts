@@ -221,12 +221,19 @@ export async function markUsesResources(
   typeIds: readonly number[],
 ): Promise<void> {
   if (typeIds.length === 0) return;
+  // The peers of every type that uses a resource may change with any link: all are set again.
   await tx.query(
     `UPDATE appointment_types t SET t.uses_resources = EXISTS (
        SELECT 1 FROM appointment_type_resources l
          JOIN resources r ON r.id = l.resource_id AND r.deleted_at IS NULL
+        WHERE l.appointment_type_id = t.id AND r.account_id = t.account_id),
+       t.resource_peers = (
+       SELECT JSON_ARRAYAGG(DISTINCT p.appointment_type_id ORDER BY p.appointment_type_id)
+         FROM appointment_type_resources l
+         JOIN resources r ON r.id = l.resource_id AND r.deleted_at IS NULL
+         JOIN appointment_type_resources p ON p.resource_id = l.resource_id
         WHERE l.appointment_type_id = t.id AND r.account_id = t.account_id)
-     WHERE t.account_id = ? AND t.id IN (?)`,
+     WHERE t.account_id = ? AND (t.id IN (?) OR t.uses_resources)`,
     [accountId, [...new Set(typeIds)]],
   );
 }

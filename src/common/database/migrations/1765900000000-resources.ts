@@ -7,7 +7,9 @@ import { TABLE_OPTIONS } from './table-options';
  * - `appointment_type_resources`: the resources each type needs, one unit of each, listed by
  *   resource (which types use it).
  * - `appointment_types.uses_resources`: whether the type lists any, so that availability reads
- *   resource usage only for the types that have some (a subquery on every read would cost all).
+ *   resource usage only for the types that have some (a subquery on every read would cost all);
+ *   `resource_peers`: the types that share a resource with it (itself included), whose
+ *   appointments' index its resources' uses are read by.
  * - `resource_days`: one row per resource and UTC day some booking of it touched, written and
  *   locked (FOR UPDATE, by INSERT … ON DUPLICATE KEY UPDATE) by each booking for the days its span
  *   touches: bookings of one resource serialise only when their spans share a day.
@@ -43,12 +45,15 @@ export class Resources1765900000000 implements MigrationInterface {
         PRIMARY KEY (resource_id, day)
       ) ${TABLE_OPTIONS}`);
     await q.query(
-      'ALTER TABLE appointment_types ADD COLUMN uses_resources BOOLEAN NOT NULL DEFAULT FALSE',
+      `ALTER TABLE appointment_types ADD COLUMN uses_resources BOOLEAN NOT NULL DEFAULT FALSE,
+        ADD COLUMN resource_peers JSON NULL`,
     );
   }
 
   async down(q: QueryRunner): Promise<void> {
-    await q.query('ALTER TABLE appointment_types DROP COLUMN uses_resources');
+    await q.query(
+      'ALTER TABLE appointment_types DROP COLUMN uses_resources, DROP COLUMN resource_peers',
+    );
     await q.query('DROP TABLE resource_days');
     await q.query('DROP TABLE appointment_type_resources');
     await q.query('DROP TABLE resources');
