@@ -26,6 +26,7 @@ const CHILDREN: Record<string, string> = {
   appointment_type_addons: 'appointment_type_id',
   appointment_type_calendars: 'appointment_type_id',
   appointment_type_forms: 'appointment_type_id',
+  appointment_type_resources: 'appointment_type_id',
   certificate_uses: 'certificate_id',
   coupon_appointment_types: 'coupon_id',
   form_fields: 'form_id',

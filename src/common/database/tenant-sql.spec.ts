@@ -100,6 +100,11 @@ const LISTED: [file: string, start: string, routing: string][] = [
     OWNED,
   ],
   ['modules/calendar-sync/calendar-feed.repository.ts', 'SELECT id FROM calendars WHERE id', OWNED],
+  [
+    'modules/availability/resource-usage.repository.ts',
+    'SELECT u.appointment_type_id FROM appointment_type_resources',
+    BUILDER,
+  ],
   ['modules/calendar-sync/calendar-feed.repository.ts', 'SELECT id, starts_at, ends_at', OWNED],
   ['modules/holds/slot-hold.repository.ts', 'DELETE FROM slot_holds WHERE expires_at', SWEEP],
   [

@@ -1,4 +1,4 @@
-import { Column, Entity, PrimaryColumn } from 'typeorm';
+import { Entity, PrimaryColumn } from 'typeorm';
 
 /**
  * A resource's UTC day that some booking touched: the row a booking locks, for each day its span
@@ -7,12 +7,12 @@ import { Column, Entity, PrimaryColumn } from 'typeorm';
  */
 @Entity('resource_days')
 export class ResourceDay {
+  @PrimaryColumn({ name: 'account_id', type: 'int', unsigned: true })
+  accountId!: number;
+
   @PrimaryColumn({ name: 'resource_id', type: 'int', unsigned: true })
   resourceId!: number;
 
   @PrimaryColumn({ type: 'date' })
   day!: string;
-
-  @Column({ name: 'account_id', type: 'int', unsigned: true })
-  accountId!: number;
 }

@@ -92,14 +92,14 @@ const RESOURCE_USES_SQL = `SELECT r.id, r.name, r.quantity,
  * the only one checking and writing uses that could meet the booking's. Bookings of one resource on
  * days apart do not wait on each other.
  */
-const LOCK_DAYS_SQL = `INSERT INTO resource_days (resource_id, day, account_id)
-SELECT r.id, d.day, r.account_id
+const LOCK_DAYS_SQL = `INSERT INTO resource_days (account_id, resource_id, day)
+SELECT r.account_id, r.id, d.day
   FROM appointment_type_resources x
   JOIN resources r ON r.id = x.resource_id AND r.deleted_at IS NULL
   JOIN JSON_TABLE(?, '$[*]' COLUMNS (day DATE PATH '$')) d
  WHERE x.appointment_type_id = ? AND r.account_id = ?
  ORDER BY r.id, d.day
-ON DUPLICATE KEY UPDATE account_id = VALUES(account_id)`;
+ON DUPLICATE KEY UPDATE day = VALUES(day)`;
 
 /** The type's resources with their uses over `request` (but the appointments and hold ignored). */
 export async function readResourceUses(

@@ -39,10 +39,10 @@ export class Resources1765900000000 implements MigrationInterface {
       ) ${TABLE_OPTIONS}`);
     await q.query(`
       CREATE TABLE resource_days (
+        account_id INT UNSIGNED NOT NULL,
         resource_id INT UNSIGNED NOT NULL,
         day DATE NOT NULL,
-        account_id INT UNSIGNED NOT NULL,
-        PRIMARY KEY (resource_id, day)
+        PRIMARY KEY (account_id, resource_id, day)
       ) ${TABLE_OPTIONS}`);
     await q.query(
       `ALTER TABLE appointment_types ADD COLUMN uses_resources BOOLEAN NOT NULL DEFAULT FALSE,

@@ -1,0 +1,136 @@
+import type { DataSource, EntityManager } from 'typeorm';
+import { DAY, MINUTE } from '../../common/time/durations';
+import { bookingInFlight, insertCalendar, readAfterCommit } from '../../../test/support/busy-rows';
+import { openTestDataSource } from '../../../test/support/test-data-source';
+import { lockResources, readLockedBusy } from './resource-usage.repository';
+import type { SlotContext } from './slot-context';
+
+/**
+ * The proof of no overbooking of a resource (docs/resources.md): a booking that locks a resource's
+ * days reads every use committed by whoever held them before, and bookings of days apart do not
+ * wait for each other. Two service types share one room of quantity 1, on two calendars.
+ */
+describe('resource days: lockResources, readLockedBusy (MySQL)', () => {
+  let dataSource: DataSource;
+  let resourceId: number;
+  let types: number[];
+  let calendars: number[];
+  const start = Date.UTC(2031, 5, 2, 9);
+  const span = { from: start, until: start + 60 * MINUTE };
+
+  async function insertType(db: EntityManager, name: string): Promise<number> {
+    const result: { insertId: number } = await db.query(
+      `INSERT INTO appointment_types (account_id, name, description, duration, kind, uses_resources,
+         created_at, updated_at) VALUES (1, ?, '', 60, 'service', 1, NOW(3), NOW(3))`,
+      [name],
+    );
+    return Number(result.insertId);
+  }
+
+  /** The context of a booking of `typeId` (what lockResources and the read take of it). */
+  const ctxOf = (typeId: number) =>
+    ({
+      type: {
+        id: typeId,
+        accountId: 1,
+        kind: 'service',
+        usesResources: true,
+        resourcePeers: types,
+      },
+    }) as unknown as Pick<SlotContext, 'type'>;
+
+  beforeAll(async () => {
+    dataSource = await openTestDataSource();
+    const db = dataSource.manager;
+    const result: { insertId: number } = await db.query(
+      `INSERT INTO resources (account_id, name, quantity, created_at, updated_at)
+       VALUES (1, 'Room', 1, NOW(3), NOW(3))`,
+    );
+    resourceId = Number(result.insertId);
+    types = [await insertType(db, 'Massage'), await insertType(db, 'Facial')];
+    for (const typeId of types)
+      await db.query(
+        'INSERT INTO appointment_type_resources (appointment_type_id, resource_id) VALUES (?, ?)',
+        [typeId, resourceId],
+      );
+    calendars = [await insertCalendar(db, 'Therapist A'), await insertCalendar(db, 'Therapist B')];
+  });
+
+  afterEach(() =>
+    dataSource.query('DELETE FROM appointments WHERE calendar_id IN (?)', [calendars]),
+  );
+
+  afterAll(async () => {
+    await dataSource.query('DELETE FROM appointment_type_resources WHERE resource_id = ?', [
+      resourceId,
+    ]);
+    await dataSource.query('DELETE FROM resource_days WHERE resource_id = ?', [resourceId]);
+    await dataSource.query('DELETE FROM resources WHERE id = ?', [resourceId]);
+    await dataSource.query('DELETE FROM appointment_types WHERE id IN (?)', [types]);
+    await dataSource.query('DELETE FROM calendars WHERE id IN (?)', [calendars]);
+    await dataSource.destroy();
+  });
+
+  /** Another booking of the room, left open: on calendar B, its days locked, its row inserted. */
+  async function facialInFlight(from: number) {
+    const holder = await bookingInFlight(
+      dataSource,
+      calendars[1],
+      from,
+      from + 60 * MINUTE,
+      types[1],
+    );
+    await lockResources(holder.manager, ctxOf(types[1]), { from, until: from + 60 * MINUTE });
+    return holder;
+  }
+
+  const request = { ...span, ignoreAppointmentIds: [] };
+
+  it("waits for the room's day, then reads the use committed meanwhile on another calendar", async () => {
+    const holder = await facialInFlight(start);
+    const busy = await readAfterCommit(dataSource, holder, (db) =>
+      readLockedBusy(db, ctxOf(types[0]), [calendars[0]], request),
+    );
+    // Calendar A is free itself; the room, full, makes the span busy for it.
+    expect(busy.get(calendars[0])).toEqual([span]);
+  });
+
+  it('does not wait for a booking of the room on another UTC day', async () => {
+    const holder = await facialInFlight(start + DAY);
+    const waiter = dataSource.createQueryRunner();
+    await waiter.startTransaction();
+    try {
+      const busy = await readLockedBusy(waiter.manager, ctxOf(types[0]), [calendars[0]], request);
+      expect(busy.get(calendars[0])).toEqual([]);
+    } finally {
+      await waiter.rollbackTransaction();
+      await holder.rollbackTransaction();
+      await Promise.all([waiter.release(), holder.release()]);
+    }
+  });
+
+  it('waits for a booking whose span reaches into its day from the day before', async () => {
+    // 23:30 to 00:30 UTC: a span over midnight takes both days' rows.
+    const holder = dataSource.createQueryRunner();
+    await holder.startTransaction();
+    const across = { from: Date.UTC(2031, 5, 1, 23, 30), until: Date.UTC(2031, 5, 2, 0, 30) };
+    await lockResources(holder.manager, ctxOf(types[1]), across);
+    await holder.query(
+      `INSERT INTO appointments (account_id, appointment_type_id, calendar_id, starts_at, ends_at,
+         busy_from, busy_until, created_at, updated_at) VALUES (1, ?, ?, ?, ?, ?, ?, NOW(3), NOW(3))`,
+      [
+        types[1],
+        calendars[1],
+        ...[across.from, across.until, across.from, across.until].map((t) => new Date(t)),
+      ],
+    );
+    const midnight = { from: Date.UTC(2031, 5, 2, 0), until: Date.UTC(2031, 5, 2, 1) };
+    const busy = await readAfterCommit(dataSource, holder, (db) =>
+      readLockedBusy(db, ctxOf(types[0]), [calendars[0]], {
+        ...midnight,
+        ignoreAppointmentIds: [],
+      }),
+    );
+    expect(busy.get(calendars[0])).toEqual([across]);
+  });
+});
