@@ -7,6 +7,7 @@ import { type Finished, runCli, startEntry, waitForStatus } from './support/proc
 import { basicAuth } from './support/test-app';
 import { testConfig, testEnvVars } from './support/test-environment';
 import { Receiver } from './webhooks/receiver';
+import { seededRandom } from './support/seeded-random';
 
 const REQUESTS = 300;
 const CONCURRENCY = 16;
@@ -15,18 +16,6 @@ const ZONE = 'America/New_York';
 const MONDAY = DateTime.fromISO('2030-06-03T09:00', { zone: ZONE });
 /** Starts every 15 minutes over 4 hours, for a 30-minute type: neighbours overlap. */
 const STARTS = 16;
-
-/** A small seeded generator (mulberry32): the load is random but the same on every run. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /**
  * The service scaled out on one MySQL and one Redis, as pods run it: 2 API processes and 2
@@ -110,7 +99,7 @@ describe('Scale-out: 2 APIs and 2 workers on one MySQL and Redis (e2e)', () => {
         sample(await scrape(url), 'webhook_deliveries_total', { outcome: 'delivered' }),
       ),
     );
-    const next = random(11);
+    const next = seededRandom(11);
     const booked: number[] = [];
     const refused: string[] = [];
     const unexpected: string[] = [];

@@ -4,6 +4,7 @@ import { DataSource } from 'typeorm';
 import { type ApiClient, type ApiResponse, apiClient, apiError } from '../support/api-client';
 import { createAppointmentType, createCalendar } from '../support/catalog-fixtures';
 import { createAccount, startApi } from '../support/test-app';
+import { seededRandom } from '../support/seeded-random';
 
 /**
  * Concurrency claims of POST /appointments, each checked in the database after a storm of parallel
@@ -14,18 +15,6 @@ import { createAccount, startApi } from '../support/test-app';
 const MONDAY = '2030-06-03';
 const HORIZON = { maxDaysInAdvance: 3650 };
 const HOURS = { monday: [{ start: '09:00', end: '17:00' }] };
-
-/** A small seeded generator (mulberry32): the storm is random but the same on every run. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** `HH:MM` of the quarter-hour `quarter` counted from midnight. */
 const quarterTime = (quarter: number) =>
@@ -106,7 +95,7 @@ describe('POST /appointments under concurrency (e2e, invariants checked in MySQL
         calendarIDs: calendars,
         ...HORIZON,
       });
-      const next = random(20300603 + calendarCount);
+      const next = seededRandom(20300603 + calendarCount);
       // Quarter-hour starts from 09:00 to 16:45: some are too early or too late for the padding.
       const bodies = Array.from({ length: 60 }, (_, i) => {
         const start = quarterTime(36 + Math.floor(next() * 32));

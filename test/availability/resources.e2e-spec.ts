@@ -5,6 +5,7 @@ import { type ApiClient, type ApiResponse, apiClient, apiError } from '../suppor
 import { createAppointmentType, createCalendar } from '../support/catalog-fixtures';
 import { createAccount, startApi } from '../support/test-app';
 import { HORIZON, HOURS, MONDAY, client, offeredTimes } from '../holds/hold-fixtures';
+import { seededRandom } from '../support/seeded-random';
 
 /**
  * Resources (docs/resources.md): what a type needs one unit of, shared by every calendar, checked
@@ -303,18 +304,6 @@ describe('Resources: rooms shared between calendars, never overbooked (e2e)', ()
     expect(mostUsesDuring(await liveSpans([late]), always)).toBe(1);
   });
 
-  /** A seeded generator (mulberry32): random, and the same on every run. */
-  function random(seed: number): () => number {
-    let s = seed >>> 0;
-    return () => {
-      s = (s + 0x6d2b79f5) >>> 0;
-      let t = s;
-      t = Math.imul(t ^ (t >>> 15), t | 1);
-      t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-      return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-    };
-  }
-
   /** 3 calendars, resources R1 (1) and R2 (2), types needing R1, R2, and both: 60 minutes each. */
   async function twoResources() {
     const r1 = await createResource('Room', 1);
@@ -361,7 +350,7 @@ describe('Resources: rooms shared between calendars, never overbooked (e2e)', ()
 
   it('random bookings, moves and cancels over 2 resources: each answer is what a model of the rooms says', async () => {
     const { resources, staff, types, needs } = await twoResources();
-    const next = random(39);
+    const next = seededRandom(39);
     const live: Live[] = [];
     const fits = (type: number, calendar: number, from: number, self?: number) => {
       const span = { from, until: from + 60 * MINUTE };
@@ -442,7 +431,7 @@ describe('Resources: rooms shared between calendars, never overbooked (e2e)', ()
 
   it('a parallel storm of bookings, moves and cancels over 2 resources never passes a quantity', async () => {
     const { resources, staff, types, needs } = await twoResources();
-    const next = random(2030);
+    const next = seededRandom(2030);
     const ids: number[] = [];
     for (let round = 0; round < 6; round++) {
       const requests: Promise<ApiResponse>[] = [];
@@ -503,7 +492,7 @@ describe('Resources: rooms shared between calendars, never overbooked (e2e)', ()
           ...HORIZON,
         }),
       );
-    const next = random(1000);
+    const next = seededRandom(1000);
     const bodies = Array.from({ length: 1000 }, (_, i) => ({
       email: `storm${i}@example.com`,
       appointmentTypeID: types[Math.floor(next() * 3)],
