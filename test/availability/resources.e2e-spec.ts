@@ -1,6 +1,6 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DataSource } from 'typeorm';
-import { mostUsesDuring } from '../../src/modules/availability/resource-usage';
+import { mostUsesDuring } from '../support/resource-model';
 import { type ApiClient, type ApiResponse, apiClient, apiError } from '../support/api-client';
 import { createAppointmentType, createCalendar } from '../support/catalog-fixtures';
 import { createAccount, startApi } from '../support/test-app';

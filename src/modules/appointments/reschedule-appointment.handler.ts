@@ -13,7 +13,6 @@ import {
   busyWindow,
   calendarIdOf,
   freeCalendar,
-  lockResources,
   readLockedBusy,
   requireDatetime,
 } from '../availability';
@@ -89,7 +88,6 @@ export class RescheduleAppointmentHandler implements ICommandHandler<RescheduleA
     const { ctx, start, timezone } = checked;
     const calendar = ctx.calendars[0];
     const now = Date.now();
-    if (mode.admin) await lockResources(tx, ctx, busyWindow(ctx.rules, start));
     const classId = mode.admin
       ? (await adminPlacement(tx, ctx, start)).classId
       : await this.checkClientMove(tx, appointment, checked, now, clientChangeMinHours);

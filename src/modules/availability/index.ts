@@ -13,7 +13,7 @@ export {
 } from './availability.queries';
 export type { DatesWithTimes } from './availability.views';
 export { MAX_APPOINTMENT_MINUTES, MAX_EXTERNAL_SPAN_MINUTES, busyWindow } from './busy-time';
-export { lockResources, readLockedBusy } from './resource-usage.repository';
+export { readLockedBusy } from './resource-usage.repository';
 export { CalendarLocks } from './calendar-locks.repository';
 // For the writers of busy time above availability (holds, calendar sync): see markBusyKind.
 export { BusyKind, markBusyKind } from '../catalog';

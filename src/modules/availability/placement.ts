@@ -1,6 +1,8 @@
 import type { EntityManager } from 'typeorm';
 import { type LimitIgnores, withinLimits } from './booking-limits';
+import { busyWindow } from './busy-time';
 import { readSeatsTaken } from './busy-time.repository';
+import { lockResources } from './resource-usage.repository';
 import { sessionAt } from './slot-context.repository';
 import { type SlotCalendar, type SlotContext, scheduleOf } from './slot-context';
 import { NotAvailableError } from './availability.errors';
@@ -27,12 +29,17 @@ export interface Placement {
   classId: number | null;
 }
 
-/** An admin's booking or move: on the calendar named, in its class session then if any. */
+/**
+ * An admin's booking or move: on the calendar named, in its class session then if any. Its type's
+ * resources are locked for its span, not checked (an admin may overbook): a client's check running
+ * meanwhile must not miss its use.
+ */
 export async function adminPlacement(
   tx: EntityManager,
   ctx: SlotContext,
   start: number,
 ): Promise<Placement> {
+  await lockResources(tx, ctx, busyWindow(ctx.rules, start));
   const calendar = ctx.calendars[0];
   const session =
     ctx.type.kind === 'class' ? await sessionAt(tx, ctx.type.id, calendar.id, start) : null;

@@ -153,7 +153,7 @@ export async function withResourceBusy(
   request: BusyRequest,
   now = Date.now(),
 ): Promise<Map<number, Span[]>> {
-  if (!ctx.type.usesResources || ctx.type.kind === 'class') return busy;
+  if (!needsResources(ctx.type)) return busy;
   const { accountId, id, resourcePeers } = ctx.type;
   const peers = resourcePeers ?? [id];
   const uses = await readResourceUses(manager, accountId, id, peers, request, now);
@@ -162,13 +162,21 @@ export async function withResourceBusy(
   return withExtraBusy(busy, resourceBusy(uses));
 }
 
+/**
+ * Whether a booking of the type takes resource units itself: a service that lists some. A class's
+ * seat takes none (its session holds the unit), so neither is locked nor read for it.
+ */
+function needsResources(type: Pick<SlotContext['type'], 'usesResources' | 'kind'>): boolean {
+  return type.usesResources && type.kind === 'service';
+}
+
 /** Locks the type's resources for the days `span` touches (see LOCK_DAYS_SQL); none: nothing. */
 export async function lockResources(
   tx: EntityManager,
   ctx: Pick<SlotContext, 'type'>,
   span: Span,
 ): Promise<void> {
-  if (!ctx.type.usesResources || ctx.type.kind === 'class') return;
+  if (!needsResources(ctx.type)) return;
   const days: string[] = [];
   for (let day = Math.floor(span.from / DAY); day * DAY < span.until; day++)
     days.push(new Date(day * DAY).toISOString().slice(0, 10));

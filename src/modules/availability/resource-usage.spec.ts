@@ -1,5 +1,6 @@
 import fc from 'fast-check';
-import { mostUsesDuring, resourceBusy, saturatedSpans, withExtraBusy } from './resource-usage';
+import { resourceBusy, saturatedSpans, withExtraBusy } from './resource-usage';
+import { mostUsesDuring } from '../../../test/support/resource-model';
 import type { Span } from './working-time';
 
 const span = (from: number, until: number): Span => ({ from, until });

@@ -147,7 +147,7 @@ export async function resolveSlotContext(
     // A calendar the type cannot be booked on does not exist for it (the contract's one message).
     if (!Number(first.offered)) throw new InvalidCalendarError(calendarId);
   }
-  let busyTime = busy ? new Map<number, Span[]>() : undefined;
+  const busyTime = busy ? new Map<number, Span[]>() : undefined;
   let calendarsBusyKinds = 0;
   for (const row of rows) {
     if (row.calendarId === null) continue;
@@ -155,18 +155,15 @@ export async function resolveSlotContext(
     calendars.push(toSlotCalendar(row));
     busyTime?.set(Number(row.calendarId), busyListSpansOf(row));
   }
-  const held: Pick<SlotContext, 'type' | 'resourcesHeld'> = { type };
-  if (busy && busyTime) busyTime = await withResourceBusy(manager, held, busyTime, busy);
 
   const addons = await offeredAddons(manager, account, type, request.addonIDs ?? []);
   const duration = type.duration + addons.reduce((sum, addon) => sum + addon.duration, 0);
-  return {
+  const ctx: SlotContext = {
     type,
     calendars,
     addons,
     busy: busyTime,
     calendarsBusyKinds,
-    ...(held.resourcesHeld && { resourcesHeld: true }),
     ...(busy && withAddonIds ? { addonIds: idList(first.addonIds ?? null) } : {}),
     rules: {
       duration,
@@ -177,6 +174,9 @@ export async function resolveSlotContext(
       maxDaysInAdvance: type.maxDaysInAdvance ?? account.maxDaysInAdvance,
     },
   };
+  // The type's resources' full time, busy for each calendar (its uses read over the same span).
+  if (busy && busyTime) ctx.busy = await withResourceBusy(manager, ctx, busyTime, busy);
+  return ctx;
 }
 
 /** A booking's or a move's reads before its transaction (slot context, hold), on the primary. */

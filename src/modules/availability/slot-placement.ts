@@ -67,8 +67,6 @@ export class SlotPlacement {
       tx,
       ctx.calendars.map((c) => c.id),
     );
-    // Not checked (an admin may overbook), but locked: a client's check never misses its use.
-    await lockResources(tx, ctx, busyWindow(ctx.rules, start));
     return adminPlacement(tx, ctx, start);
   }
 }
