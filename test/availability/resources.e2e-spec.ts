@@ -234,6 +234,54 @@ describe('Resources: rooms shared between calendars, never overbooked (e2e)', ()
     ).toBe(200);
   });
 
+  it("a change of the catalog applies to the next booking: a room's quantity and name, a type made a class", async () => {
+    const room = await createResource('Pod', 1);
+    const [a, b, c] = await calendars(3);
+    const float = await createAppointmentType(api, {
+      name: 'Float',
+      duration: 60,
+      calendarIDs: [a, b, c],
+      resourceIDs: [room],
+      ...HORIZON,
+    });
+    const group = await createAppointmentType(api, {
+      name: 'Group float',
+      duration: 60,
+      calendarIDs: [b],
+      resourceIDs: [room],
+      ...HORIZON,
+    });
+    const at = (
+      time: string,
+      calendarID: number,
+      email = `float${time.slice(0, 2)}${calendarID}@example.com`,
+    ) => book({ email, appointmentTypeID: float, calendarID, datetime: `${MONDAY}T${time}` });
+    expect((await at('10:00', a)).status).toBe(200);
+    expect(await at('10:00', b)).toMatchObject(notAvailable(`${MONDAY}T10:00`));
+    // Two pods now, renamed: the second booking fits, and names the room as it is called now.
+    const renamed = await api.put(`/resources/${room}`, { quantity: 2, name: 'Float pods' });
+    expect(renamed.status).toBe(200);
+    const second = await at('10:00', b);
+    expect(second.status).toBe(200);
+    expect((second.body as { resources: unknown }).resources).toEqual([
+      { id: room, name: 'Float pods' },
+    ]);
+    expect(await at('10:00', c)).toMatchObject(notAvailable(`${MONDAY}T10:00`));
+    // The other type of the room made a class: its session takes a pod from the moment it exists.
+    const changed = await api.put(`/appointment-types/${group}`, { type: 'class', classSize: 4 });
+    expect(changed.status).toBe(200);
+    const session = await api.post('/classes', {
+      appointmentTypeID: group,
+      calendarID: b,
+      datetime: `${MONDAY}T13:00`,
+    });
+    expect(session.status).toBe(200);
+    expect((await at('13:00', a)).status).toBe(200);
+    expect(await at('13:00', c)).toMatchObject(notAvailable(`${MONDAY}T13:00`));
+    expect(await offeredTimes(api, float, c)).not.toContain('13:00');
+    expect(await offeredTimes(api, float, c)).toContain('14:00');
+  });
+
   it('spans are instants: 15:00 in London takes 10:00 from New York, whatever the zones', async () => {
     const room = await createResource('Shared studio', 1);
     const london = await createCalendar(api, {

@@ -83,6 +83,11 @@ const LISTED: [file: string, start: string, routing: string][] = [
     'SELECT c.id, c.busy_kinds AS busyKinds ${busyColumnsOf(kinds)} FROM calendars',
     OWNED,
   ],
+  [
+    'modules/availability/calendar-locks.repository.ts',
+    'SELECT c.id, c.busy_kinds AS busyKinds, ${resources.lockColumn}',
+    OWNED,
+  ],
   ['modules/availability/slot-context.repository.ts', 'SELECT ${TYPE_COLUMNS}', OWNED],
   ['modules/availability/slot-context.repository.ts', 'SELECT addon_id AS addonId', OWNED],
   ['modules/availability/slot-hold.repository.ts', 'DELETE FROM slot_holds WHERE id', OWNED],
@@ -100,11 +105,7 @@ const LISTED: [file: string, start: string, routing: string][] = [
     OWNED,
   ],
   ['modules/calendar-sync/calendar-feed.repository.ts', 'SELECT id FROM calendars WHERE id', OWNED],
-  [
-    'modules/availability/resource-usage.repository.ts',
-    'SELECT u.appointment_type_id FROM appointment_type_resources',
-    BUILDER,
-  ],
+  ['modules/availability/resource-usage.repository.ts', 'SELECT ${useColumnsText(', BUILDER],
   ['modules/calendar-sync/calendar-feed.repository.ts', 'SELECT id, starts_at, ends_at', OWNED],
   ['modules/holds/slot-hold.repository.ts', 'DELETE FROM slot_holds WHERE expires_at', SWEEP],
   [

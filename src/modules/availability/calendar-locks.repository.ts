@@ -9,6 +9,15 @@ import {
   readBusyTime,
 } from './busy-time.repository';
 import { ALL_BUSY_KINDS } from '../catalog';
+import {
+  type LockedResources,
+  type LockedUsesRow,
+  type ResourceCheck,
+  lockResources,
+  lockedResourcesOf,
+  settleResourceBusy,
+  withResourceBusy,
+} from './resource-usage.repository';
 import type { Span } from './working-time';
 
 /**
@@ -18,34 +27,59 @@ import type { Span } from './working-time';
  * useReadCommitted), busy time read under the locks sees every booking committed before they were
  * granted.
  */
+/** What CalendarLocks.lock reads besides taking the locks. */
+export interface LockReads {
+  /** The hold of the client who books with its token: not busy for them. */
+  ignoreHoldId?: number;
+  /** The calendars' BusyKind bits as read before the lock (the slot context's); all if absent. */
+  busyKinds?: number;
+  /**
+   * The check whose type's resources are locked too (their days, after the calendars) and whose
+   * full time is added to every calendar's busy time (docs/resources.md); its context completed.
+   */
+  resources?: ResourceCheck;
+}
+
 @Injectable()
 export class CalendarLocks {
   /**
-   * Locks the calendars; with `busyDuring`, also reads their busy time under the locks: one
-   * calendar in one statement, reading the kinds `busyKinds` says it may have
-   * (lockCalendarReadingBusy); several are locked, then read.
+   * Locks the calendars; with `busyDuring`, also reads their busy time under the locks (and the
+   * resources', see LockReads): one calendar in one statement, reading the kinds `busyKinds` says
+   * it may have (lockCalendarReadingBusy); several are locked, then read.
    */
   async lock(
     tx: EntityManager,
     calendarIds: number[],
     busyDuring?: Span,
-    /** The hold of the client who books with its token: not busy for them. */
-    ignoreHoldId?: number,
-    /** The calendars' BusyKind bits as read before the lock (the slot context's); all if absent. */
-    busyKinds?: number,
+    { ignoreHoldId, busyKinds, resources }: LockReads = {},
   ): Promise<Map<number, Span[]> | undefined> {
-    if (busyDuring && calendarIds.length === 1) {
+    const request = busyDuring && { ...busyDuring, ignoreAppointmentIds: [], ignoreHoldId };
+    if (request && calendarIds.length === 1) {
       const [id] = calendarIds;
-      const busy = await lockCalendarReadingBusy(tx, id, busyDuring, [], ignoreHoldId, busyKinds);
-      return new Map([[id, busy ?? []]]);
+      const locked = resources && lockedResourcesOf(resources, request);
+      const busy = await lockCalendarReadingBusy(
+        tx,
+        id,
+        request,
+        [],
+        ignoreHoldId,
+        busyKinds,
+        locked,
+      );
+      const byCalendar = new Map([[id, busy ?? []]]);
+      if (!locked) return byCalendar;
+      return settleResourceBusy(tx, resources, locked, byCalendar, request);
     }
     const ids = [...new Set(calendarIds)].sort((a, b) => a - b);
     if (ids.length > 0)
       await queryPrepared(tx, 'SELECT id FROM calendars WHERE id IN (?) ORDER BY id FOR UPDATE', [
         ids,
       ]);
-    if (!busyDuring) return undefined;
-    return readBusyTime(tx, calendarIds, busyDuring, [], ignoreHoldId);
+    if (!request) return undefined;
+    const busy = await readBusyTime(tx, calendarIds, request, [], ignoreHoldId);
+    if (!resources) return busy;
+    await lockResources(tx, resources, request);
+    return withResourceBusy(tx, resources, busy, request);
   }
 }
 
@@ -69,6 +103,12 @@ export class CalendarLocks {
  * writer of a kind can commit while we hold the lock. When that value has a bit `assumedKinds`
  * lacked (a kind appeared since the context was read), the busy time is read again, whole, by a
  * second statement under the lock already held; otherwise no kind left out can have a row.
+ *
+ * With `resources`, the same statement also locks the type's resource days that have a row (its
+ * first column, a locking read, after the calendar's lock and before any other read) and reads the
+ * resources' uses under those locks (its last columns): a booking of a type needing a room costs no
+ * round trip more than one needing none. `resource-usage.int-spec.ts` commits a use of the room
+ * while this statement waits for a day's lock, and checks that the use is read.
  */
 export async function lockCalendarReadingBusy(
   tx: EntityManager,
@@ -77,27 +117,43 @@ export async function lockCalendarReadingBusy(
   ignoreAppointmentIds: number[] = [],
   ignoreHoldId?: number,
   assumedKinds = ALL_BUSY_KINDS,
+  /** Its type's resources, locked and read by the same statement (their `row` set). */
+  resources?: LockedResources,
 ): Promise<Span[] | undefined> {
   const request = { ...window, ignoreAppointmentIds, ignoreHoldId };
-  const [row] = await queryPrepared<(BusyColumns & { busyKinds: number })[]>(
+  const busyValues = busyKindParameters(assumedKinds, busyParameters(request));
+  const [row] = await queryPrepared<
+    (BusyColumns & { busyKinds: number } & Partial<LockedUsesRow>)[]
+  >(
     tx,
-    lockStatement(assumedKinds),
-    [...busyKindParameters(assumedKinds, busyParameters(request)), calendarId],
+    lockStatement(assumedKinds, resources),
+    resources
+      ? [...resources.lockParameters, ...busyValues, ...resources.useParameters, calendarId]
+      : [...busyValues, calendarId],
   );
+  if (resources) resources.row = row as LockedUsesRow | undefined;
   if (!row) return undefined;
   if ((Number(row.busyKinds) & ~assumedKinds) === 0) return busySpansOf(row);
   const busy = await readBusyTime(tx, [calendarId], window, ignoreAppointmentIds, ignoreHoldId);
   return busy.get(calendarId) ?? [];
 }
 
-/** The lock statement of each combination of BusyKind bits (at most 16), built once. */
-const lockStatements = new Map<number, string>();
+/** The lock statement of each combination of BusyKind bits (at most 16) and resources, built once. */
+const lockStatements = new Map<string, string>();
 
-function lockStatement(kinds: number): string {
-  let text = lockStatements.get(kinds);
+/**
+ * With resources, their locking column comes first and their uses last (LockedResources): every
+ * busy column is then read after the days' locks are granted too.
+ */
+function lockStatement(kinds: number, resources?: LockedResources): string {
+  const key = resources ? `${kinds} ${resources.shape}` : `${kinds}`;
+  let text = lockStatements.get(key);
   if (text === undefined) {
-    text = `SELECT c.id, c.busy_kinds AS busyKinds ${busyColumnsOf(kinds)} FROM calendars c WHERE c.id = ? FOR UPDATE`;
-    lockStatements.set(kinds, text);
+    text = resources
+      ? `SELECT c.id, c.busy_kinds AS busyKinds, ${resources.lockColumn} ${busyColumnsOf(kinds)},
+  ${resources.useColumns} FROM calendars c WHERE c.id = ? FOR UPDATE`
+      : `SELECT c.id, c.busy_kinds AS busyKinds ${busyColumnsOf(kinds)} FROM calendars c WHERE c.id = ? FOR UPDATE`;
+    lockStatements.set(key, text);
   }
   return text;
 }

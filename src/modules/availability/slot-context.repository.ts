@@ -13,6 +13,7 @@ import {
   Calendar,
   ClassSession,
   type DateOverrides,
+  type ResourceLinks,
   type WeeklyHours,
   InvalidAddonError,
   InvalidAppointmentTypeError,
@@ -48,7 +49,7 @@ interface ContextRow extends Partial<BusyListColumn> {
   maxPerWeek: number | null;
   hasForms: number;
   usesResources: number;
-  resourcePeers: string | number[] | null;
+  resourceLinks: string | ResourceLinks | null;
   deletedAt: Date | null;
   calendarId: number | null;
   calendarAccountId: number | null;
@@ -72,7 +73,7 @@ const TYPE_COLUMNS = `t.id, t.account_id AS accountId, t.name, t.category, t.act
   t.slot_interval AS slotInterval, t.min_hours_in_advance AS minHoursInAdvance,
   t.max_days_in_advance AS maxDaysInAdvance, t.price_cents AS priceCents, t.deleted_at AS deletedAt,
   t.max_per_day AS maxPerDay, t.max_per_week AS maxPerWeek, t.uses_resources AS usesResources,
-  t.resource_peers AS resourcePeers,
+  t.resource_links AS resourceLinks,
   EXISTS (SELECT 1 FROM appointment_type_forms f WHERE f.appointment_type_id = t.id) AS hasForms`;
 const CALENDAR_COLUMNS = `c.id AS calendarId, c.account_id AS calendarAccountId,
   c.name AS calendarName, c.timezone AS calendarTimezone, c.location AS calendarLocation,
@@ -217,7 +218,7 @@ function toSlotType(row: ContextRow): SlotType {
     maxPerWeek: nullableNumber(row.maxPerWeek),
     hasForms: Boolean(Number(row.hasForms)),
     usesResources: Boolean(Number(row.usesResources)),
-    resourcePeers: row.resourcePeers === null ? null : parsedOnce<number[]>(row.resourcePeers),
+    resourceLinks: row.resourceLinks === null ? null : parsedOnce<ResourceLinks>(row.resourceLinks),
   };
 }
 

@@ -31,7 +31,7 @@ export type SlotType = Pick<
   | 'maxPerDay'
   | 'maxPerWeek'
   | 'usesResources'
-  | 'resourcePeers'
+  | 'resourceLinks'
 > & {
   /** Whether any form is linked (booking reads the forms' fields only then); unknown if absent. */
   hasForms?: boolean;

@@ -3,7 +3,6 @@ import type { EntityManager } from 'typeorm';
 import { NoAvailableCalendarError, NotAvailableError } from './availability.errors';
 import { busyWindow } from './busy-time';
 import { CalendarLocks } from './calendar-locks.repository';
-import { lockResources, withResourceBusy } from './resource-usage.repository';
 import { type Placement, adminPlacement, assertInAdvanceWindow, freeCalendar } from './placement';
 import { type SlotContext, isOffered } from './slot-context';
 
@@ -45,12 +44,11 @@ export class SlotPlacement {
     const readsBusy = offered && ctx.type.kind === 'service';
     const window = readsBusy ? busyWindow(ctx.rules, slot.start) : undefined;
     const ids = calendars.map((c) => c.id);
-    let busy = await this.locks.lock(tx, ids, window, hold?.id, ctx.calendarsBusyKinds);
-    if (busy && window) {
-      await lockResources(tx, ctx, window);
-      const request = { ...window, ignoreAppointmentIds: [], ignoreHoldId: hold?.id };
-      busy = await withResourceBusy(tx, ctx, busy, request);
-    }
+    const busy = await this.locks.lock(tx, ids, window, {
+      ignoreHoldId: hold?.id,
+      busyKinds: ctx.calendarsBusyKinds,
+      resources: ctx,
+    });
     assertInAdvanceWindow(ctx.rules, slot.start, slot.datetimeText, Date.now());
     const free = offered
       ? await freeCalendar(tx, { ...ctx, calendars }, slot.start, busy, { holdId: hold?.id })

@@ -10,7 +10,7 @@ import { RequiredAttributeError } from '../../common/http/http.errors';
 import { toCents } from '../../common/money/money';
 import { AppConfig } from '../../config/app-config';
 import { AppointmentType } from './appointment-type.entity';
-import { AppointmentTypeRepository } from './appointment-type.repository';
+import { AppointmentTypeRepository, markUsesResources } from './appointment-type.repository';
 import type { AppointmentTypeAttributes } from './appointment-type.requests';
 import { detailsOf } from './appointment-type.queries';
 import type { AppointmentTypeDetails } from './appointment-type.view';
@@ -63,7 +63,7 @@ export class CreateAppointmentTypeHandler implements ICommandHandler<CreateAppoi
         maxPerWeek: null,
         recurrence: null,
         usesResources: false,
-        resourcePeers: null,
+        resourceLinks: null,
       });
       applyAttributes(type, request);
       const saved = await this.types.save(type, tx);
@@ -96,6 +96,7 @@ export class UpdateAppointmentTypeHandler implements ICommandHandler<UpdateAppoi
       const type = await this.types.find(accountId, id, { forUpdate: true, tx });
       const wasClass = type.kind === 'class';
       applyAttributes(type, request);
+      const kindChanged = wasClass !== (type.kind === 'class');
       if (wasClass && type.kind !== 'class') {
         if (await this.sessions.exists({ appointmentTypeId: type.id }, tx))
           throw new TypeHasClassSessionsError(type.id);
@@ -103,6 +104,8 @@ export class UpdateAppointmentTypeHandler implements ICommandHandler<UpdateAppoi
       type.updatedAt = new Date();
       const saved = await this.types.save(type, tx);
       await this.types.replaceLinks(tx, saved, request);
+      // The types sharing a resource with it list the class types among them (their sessions).
+      if (kindChanged) await markUsesResources(tx, accountId, [id]);
       return detailsOf(this.types, this.config, saved, tx);
     });
   }

@@ -83,7 +83,21 @@ export class AppointmentType extends CatalogRow {
   @Column({ name: 'uses_resources', type: 'boolean', default: false })
   usesResources!: boolean;
 
-  /** The types sharing a resource with it, itself included (null: none), kept with the links. */
-  @Column({ name: 'resource_peers', type: 'json', nullable: true })
-  resourcePeers!: number[] | null;
+  /** Its live resources and who else uses them (null: none), kept with the links. */
+  @Column({ name: 'resource_links', type: 'json', nullable: true })
+  resourceLinks!: ResourceLinks | null;
+}
+
+/**
+ * What a booking of a type that needs resources locks and reads (docs/resources.md), written with
+ * every change of the links, of a resource's life or of a type's kind (markUsesResources).
+ */
+export interface ResourceLinks {
+  /**
+   * Each live resource the type needs (ascending id): its name and quantity, and every type
+   * listing it, itself included.
+   */
+  resources: { id: number; name: string; quantity: number; types: number[] }[];
+  /** The class types among all those types (their sessions use the resources); null: none. */
+  classTypes: number[] | null;
 }

@@ -211,9 +211,11 @@ export class AppointmentTypeRepository extends RepositoryOf(AppointmentType) {
 }
 
 /**
- * Sets `uses_resources` of the account's types `typeIds` to whether each lists a live resource:
- * availability reads resource use only for the types that have it set. Called in the transaction
- * that changes their links, or deletes one of their resources.
+ * Sets `uses_resources` of the account's types `typeIds` to whether each lists a live resource, and
+ * `resource_links` (ResourceLinks) of every type that does: availability reads resource use only
+ * for those types, and a booking locks and reads by those links (docs/resources.md). Called in the
+ * transaction that changes their links, deletes or renames one of their resources or changes its
+ * quantity, or changes a type's kind.
  */
 export async function markUsesResources(
   tx: EntityManager,
@@ -221,22 +223,38 @@ export async function markUsesResources(
   typeIds: readonly number[],
 ): Promise<void> {
   if (typeIds.length === 0) return;
-  // The peers of every type that uses a resource may change with any link: all are set again.
-  await tx.query(
-    `UPDATE appointment_types t SET t.uses_resources = EXISTS (
-       SELECT 1 FROM appointment_type_resources l
-         JOIN resources r ON r.id = l.resource_id AND r.deleted_at IS NULL
-        WHERE l.appointment_type_id = t.id AND r.account_id = t.account_id),
-       t.resource_peers = (
-       SELECT JSON_ARRAYAGG(DISTINCT p.appointment_type_id ORDER BY p.appointment_type_id)
-         FROM appointment_type_resources l
-         JOIN resources r ON r.id = l.resource_id AND r.deleted_at IS NULL
-         JOIN appointment_type_resources p ON p.resource_id = l.resource_id
-        WHERE l.appointment_type_id = t.id AND r.account_id = t.account_id)
-     WHERE t.account_id = ? AND (t.id IN (?) OR t.uses_resources)`,
-    [accountId, [...new Set(typeIds)]],
-  );
+  // The links of every type that uses a resource may change with any link: all are set again.
+  await tx.query(SET_RESOURCE_LINKS_SQL, [accountId, [...new Set(typeIds)]]);
 }
+
+/** The live resources of type `t` (as `l`, `r`); RESOURCE_LINKS_OF_T's FROM and WHERE. */
+const LIVE_RESOURCES_OF_T = `FROM appointment_type_resources l
+    JOIN resources r ON r.id = l.resource_id AND r.deleted_at IS NULL
+   WHERE l.appointment_type_id = t.id AND r.account_id = t.account_id`;
+
+/**
+ * ResourceLinks of type `t`: its live resources, each with its name, its quantity and the types
+ * listing it (deleted ones too: their appointments still use it), and the class types among those;
+ * null when it has none.
+ */
+const RESOURCE_LINKS_OF_T = `(SELECT IF(COUNT(*) = 0, NULL, JSON_OBJECT(
+    'resources', JSON_ARRAYAGG(JSON_OBJECT('id', r.id, 'name', r.name, 'quantity', r.quantity, 'types', (
+      SELECT JSON_ARRAYAGG(p.appointment_type_id ORDER BY p.appointment_type_id)
+        FROM appointment_type_resources p WHERE p.resource_id = r.id)) ORDER BY r.id),
+    'classTypes', (
+      SELECT JSON_ARRAYAGG(DISTINCT p.appointment_type_id ORDER BY p.appointment_type_id)
+        FROM appointment_type_resources cl
+        JOIN resources cr ON cr.id = cl.resource_id AND cr.deleted_at IS NULL
+        JOIN appointment_type_resources p ON p.resource_id = cl.resource_id
+        JOIN appointment_types pt ON pt.id = p.appointment_type_id AND pt.kind = 'class'
+       WHERE cl.appointment_type_id = t.id AND cr.account_id = t.account_id)))
+  ${LIVE_RESOURCES_OF_T})`;
+
+/** markUsesResources' statement. */
+const SET_RESOURCE_LINKS_SQL = `UPDATE appointment_types t
+   SET t.uses_resources = EXISTS (SELECT 1 ${LIVE_RESOURCES_OF_T}),
+       t.resource_links = ${RESOURCE_LINKS_OF_T}
+ WHERE t.account_id = ? AND (t.id IN (?) OR t.uses_resources)`;
 
 /**
  * Type ids a product, coupon or resource is to be linked to: 400 unknown or deleted, 403 another's.

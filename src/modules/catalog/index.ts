@@ -5,7 +5,7 @@ export { ListAddonsQuery } from './addon.queries';
 export type { AddonView } from './addon.view';
 export { AppointmentTypeForm } from './appointment-type-links.entity';
 export { CreateAppointmentTypeCommand } from './appointment-type.commands';
-export { AppointmentType } from './appointment-type.entity';
+export { AppointmentType, type ResourceLinks } from './appointment-type.entity';
 export { GetAppointmentTypeQuery, ListAppointmentTypesQuery } from './appointment-type.queries';
 export { checkAppointmentTypeIds, liveTypeLinks } from './appointment-type.repository';
 export type { AppointmentTypeView } from './appointment-type.view';

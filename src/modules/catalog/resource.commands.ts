@@ -47,6 +47,7 @@ export class UpdateResourceHandler extends WriteHandler(ResourceRepository) {
       resource.updatedAt = new Date();
       await this.rows.save(resource, tx);
       if (typeIds) await this.rows.replaceTypes(tx, resource, typeIds);
+      else await this.rows.markTypes(tx, resource);
       return toResourceView(resource, await this.rows.typeLinks(accountId, [resource.id], tx));
     });
   }

@@ -49,6 +49,16 @@ export class ResourceRepository extends RepositoryOf(Resource) {
     ]);
   }
 
+  /** Sets the links of the types that list the resource again (its name or quantity changed). */
+  async markTypes(tx: EntityManager, resource: Resource): Promise<void> {
+    const links = await tx.findBy(AppointmentTypeResource, { resourceId: resource.id });
+    await markUsesResources(
+      tx,
+      resource.accountId,
+      links.map((link) => link.appointmentTypeId),
+    );
+  }
+
   /** How many appointments still to come hold a unit of the resource (UPCOMING_USES_SQL). */
   async upcomingUses(tx: EntityManager, resource: Resource, now: Date): Promise<number> {
     const [row] = await tx.query<{ n: number | string }[]>(UPCOMING_USES_SQL, [

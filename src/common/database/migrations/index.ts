@@ -21,6 +21,7 @@ import { CalendarBusyKinds1765600000000 } from './1765600000000-calendar-busy-ki
 import { PageHolds1765700000000 } from './1765700000000-page-holds';
 import { AppointmentSeries1765800000000 } from './1765800000000-appointment-series';
 import { Resources1765900000000 } from './1765900000000-resources';
+import { ResourceLinks1766000000000 } from './1766000000000-resource-links';
 
 /**
  * Every migration, in order. Listed explicitly (not globbed) so that the compiled service, ts-jest and
@@ -50,4 +51,5 @@ export const migrations = [
   PageHolds1765700000000,
   AppointmentSeries1765800000000,
   Resources1765900000000,
+  ResourceLinks1766000000000,
 ];
