@@ -36,12 +36,17 @@ describe('Resources: /resources and the types that use them (e2e)', () => {
   const forbidden = apiError(403, 'forbidden', 'Forbidden');
   const notFound = apiError(404, 'not_found', 'Not Found');
 
-  /** `appointment_types.uses_resources` of the type, as availability reads it. */
+  /**
+   * `appointment_types.uses_resources` of the type (as views and feeds read it), checked to agree
+   * with its `resource_links` (as availability reads them): null exactly when it needs none.
+   */
   async function usesResources(typeId: number): Promise<boolean> {
-    const [row] = await db.query<{ uses: number | string }[]>(
-      'SELECT uses_resources AS uses FROM appointment_types WHERE account_id = ? AND id = ?',
+    const [row] = await db.query<{ uses: number | string; links: unknown }[]>(
+      `SELECT uses_resources AS uses, resource_links AS links FROM appointment_types
+        WHERE account_id = ? AND id = ?`,
       [accountId, typeId],
     );
+    expect(row.links === null).toBe(Number(row.uses) !== 1);
     return Number(row.uses) === 1;
   }
 

@@ -12,7 +12,15 @@ import { BusyRow } from './busy-row.entity';
 @Index('idx_appointments_class', ['classId'])
 @Index('idx_appointments_account_start', ['accountId', 'startsAt'])
 @Index('idx_appointments_account_email', ['accountId', 'email', 'startsAt'])
-@Index('idx_appointments_type_start', ['appointmentTypeId', 'startsAt'])
+// Covering for what is read by type and start: a resource's uses, a type's booking limits.
+@Index('idx_appointments_type_start', [
+  'appointmentTypeId',
+  'startsAt',
+  'busyFrom',
+  'busyUntil',
+  'canceled',
+  'classId',
+])
 @Index('idx_appointments_series', ['seriesId', 'startsAt'])
 export class Appointment extends BusyRow {
   /** UTC: start plus the duration and the addons' durations. */

@@ -37,7 +37,6 @@ describe('resource days: lockResources, readLockedBusy, CalendarLocks (MySQL)', 
         id: typeId,
         accountId: 1,
         kind: 'service',
-        usesResources: true,
         resourceLinks: {
           resources: [{ id: resourceId, name: 'Room', quantity: 1, types }],
           classTypes: null,

@@ -36,19 +36,21 @@ type AccountOf = 'c.account_id' | '?';
 
 /**
  * Each kind of use overlapping the window, by the types that list the type's resources (a range
- * of the `(appointment_type_id, starts_at)` index per type over the window; never by
- * `class_id IS NULL`, which the planner may take for a narrow index lookup when it is every
- * service's row): `[type id, from, until]` each, attributed to resources by the links.
+ * of the `(appointment_type_id, starts_at)` index per type over the window, named: the planner
+ * would weigh every index on every run, and may take `class_id IS NULL` for a narrow lookup when
+ * it is every service's row): `[type id, from, until]` each, attributed to resources by the links. The
+ * appointments are read from their index alone (it holds the busy span, canceled and class): by
+ * type only, as those types are the account's own (its links), which the holds' read names.
  */
 function useColumns(account: AccountOf, sessions: boolean): string {
   const columns = [
     `(SELECT JSON_ARRAYAGG(JSON_ARRAY(u.appointment_type_id, u.busy_from, u.busy_until))
-     FROM appointments u IGNORE INDEX (idx_appointments_class)
-    WHERE u.account_id = ${account} AND u.appointment_type_id IN (?)
+     FROM appointments u FORCE INDEX (idx_appointments_type_start)
+    WHERE u.appointment_type_id IN (?)
       AND u.starts_at >= ? AND u.starts_at < ? AND u.busy_from < ? AND u.busy_until > ?
       AND u.canceled = 0 AND u.class_id IS NULL AND u.id NOT IN (?)) AS resourceAppointments`,
     `(SELECT JSON_ARRAYAGG(JSON_ARRAY(h.appointment_type_id, h.busy_from, h.busy_until))
-     FROM slot_holds h IGNORE INDEX (idx_slot_holds_class)
+     FROM slot_holds h FORCE INDEX (idx_slot_holds_type_start)
     WHERE h.account_id = ${account} AND h.appointment_type_id IN (?)
       AND h.starts_at >= ? AND h.starts_at < ? AND h.busy_from < ? AND h.busy_until > ?
       AND h.expires_at > ? AND h.class_id IS NULL AND h.id <> ?) AS resourceHolds`,
@@ -88,17 +90,19 @@ function useParameters(
   const lowest = new Date(request.from - MAX_BUSY_SPAN_MINUTES * MINUTE);
   const highest = new Date(request.until + 1440 * MINUTE);
   const own = accountId === undefined ? [] : [accountId];
-  const near = (types: readonly number[]) => [...own, listOrOne(types), lowest, highest, until];
+  const near = (types: readonly number[]) => [listOrOne(types), lowest, highest, until];
+  const peers = peersOf(links);
   const params = [
-    ...near(peersOf(links)),
+    ...near(peers),
     from,
     listOrOne(request.ignoreAppointmentIds, 0),
-    ...near(peersOf(links)),
+    ...own,
+    ...near(peers),
     from,
     new Date(now),
     request.ignoreHoldId ?? 0,
   ];
-  if (links.classTypes) params.push(...near(links.classTypes), from);
+  if (links.classTypes) params.push(...own, ...near(links.classTypes), from);
   return params;
 }
 

@@ -48,7 +48,6 @@ interface ContextRow extends Partial<BusyListColumn> {
   maxPerDay: number | null;
   maxPerWeek: number | null;
   hasForms: number;
-  usesResources: number;
   resourceLinks: string | ResourceLinks | null;
   deletedAt: Date | null;
   calendarId: number | null;
@@ -72,7 +71,7 @@ const TYPE_COLUMNS = `t.id, t.account_id AS accountId, t.name, t.category, t.act
   t.class_size AS classSize, t.padding_before AS paddingBefore, t.padding_after AS paddingAfter,
   t.slot_interval AS slotInterval, t.min_hours_in_advance AS minHoursInAdvance,
   t.max_days_in_advance AS maxDaysInAdvance, t.price_cents AS priceCents, t.deleted_at AS deletedAt,
-  t.max_per_day AS maxPerDay, t.max_per_week AS maxPerWeek, t.uses_resources AS usesResources,
+  t.max_per_day AS maxPerDay, t.max_per_week AS maxPerWeek,
   t.resource_links AS resourceLinks,
   EXISTS (SELECT 1 FROM appointment_type_forms f WHERE f.appointment_type_id = t.id) AS hasForms`;
 const CALENDAR_COLUMNS = `c.id AS calendarId, c.account_id AS calendarAccountId,
@@ -217,7 +216,6 @@ function toSlotType(row: ContextRow): SlotType {
     maxPerDay: nullableNumber(row.maxPerDay),
     maxPerWeek: nullableNumber(row.maxPerWeek),
     hasForms: Boolean(Number(row.hasForms)),
-    usesResources: Boolean(Number(row.usesResources)),
     resourceLinks: row.resourceLinks === null ? null : parsedOnce<ResourceLinks>(row.resourceLinks),
   };
 }

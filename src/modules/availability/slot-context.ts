@@ -30,7 +30,6 @@ export type SlotType = Pick<
   | 'priceCents'
   | 'maxPerDay'
   | 'maxPerWeek'
-  | 'usesResources'
   | 'resourceLinks'
 > & {
   /** Whether any form is linked (booking reads the forms' fields only then); unknown if absent. */

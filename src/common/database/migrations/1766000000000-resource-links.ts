@@ -6,9 +6,15 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
  * booking locks its resources' days and reads their uses in its calendar's locking statement, by
  * ids known beforehand. Filled here for every type that uses a resource, as markUsesResources (in
  * appointment-type.repository.ts) keeps it; this copy of its statement is frozen with the migration.
+ *
+ * `idx_appointments_type_start` also holds what those reads take of each row (busy span, canceled,
+ * class), so that a room's uses and a type's booking limits are read from the index alone.
  */
 export class ResourceLinks1766000000000 implements MigrationInterface {
   async up(q: QueryRunner): Promise<void> {
+    await q.query(`ALTER TABLE appointments DROP INDEX idx_appointments_type_start,
+      ADD INDEX idx_appointments_type_start
+        (appointment_type_id, starts_at, busy_from, busy_until, canceled, class_id)`);
     await q.query(
       'ALTER TABLE appointment_types ADD COLUMN resource_links JSON NULL, DROP COLUMN resource_peers',
     );
@@ -41,5 +47,7 @@ export class ResourceLinks1766000000000 implements MigrationInterface {
         WHERE l.appointment_type_id = t.id AND r.account_id = t.account_id)
  WHERE t.uses_resources`);
     await q.query('ALTER TABLE appointment_types DROP COLUMN resource_links');
+    await q.query(`ALTER TABLE appointments DROP INDEX idx_appointments_type_start,
+      ADD INDEX idx_appointments_type_start (appointment_type_id, starts_at)`);
   }
 }
