@@ -35,8 +35,12 @@
  * never full here, so every booking locks it, reads its uses and is granted); its requests walk the
  * calendars and the days together (distinctSlots' `daysApart`), so that concurrent bookings of the
  * room are of different days, as a business's mostly are: bookings of one room that touch one day
- * wait for each other (docs/resources.md). Measured in each round right after the service; its
- * figure is its bookings/s over the service's of the same round. Target: at least 85%.
+ * wait for each other (docs/resources.md). Its baseline, "apart", is one more side set up and
+ * walked the same way but for the resource: walking the days apart, each booking inserts its
+ * appointment rows far from the last one's in the indexes by start, which costs MariaDB more than
+ * the service side's walk (all calendars of a day first) whatever the resource. The two are
+ * measured back to back in each round, right after the service, taking turns going first; the
+ * figure is bookings/s with the resource over without, per round. Target: at least 85%.
  *
  * A/B: with `BENCH_AB_DIST` (another build's dist/, e.g. of an earlier commit, or of this one with a
  * mechanism taken out), a fourth side books through that build's API process (same database, same
@@ -95,6 +99,18 @@ const SERIES_WARMUP = Math.ceil(WARMUP_REQUESTS / 10);
 /** Issue 39: a type needing a resource books at least 85% of the bookings/s of one needing none. */
 const TARGET_RESOURCE_RATIO = 0.85;
 const RESOURCE_QUANTITY = 1000;
+/**
+ * The days-apart sides' warm-up: past every day their walk visits (distinctSlots: the days from
+ * FIRST_DAY_AHEAD to MAX_DAYS_IN_ADVANCE), so that each day of the room has its row, as a room
+ * booked every day has (a day's first booking writes it: docs/resources.md).
+ */
+const APART_WARMUP = Math.max(WARMUP_REQUESTS, MAX_DAYS_IN_ADVANCE - FIRST_DAY_AHEAD);
+
+function warmupOf(side: Side): number {
+  if (side.name === 'series') return SERIES_WARMUP;
+  return side.name === 'resources' || side.name === 'apart' ? APART_WARMUP : WARMUP_REQUESTS;
+}
+
 /** Share of the machine other processes may use in a round before the figures are flagged. */
 const NOISY_SHARE = 0.1;
 const API_PORT = 3903;
@@ -115,7 +131,7 @@ const BARE_INSPECT_PORT = 4904;
 const QUEUE_PREFIX = 'bench-booking';
 
 interface Side {
-  name: 'service' | 'bare' | 'holds' | 'series' | 'resources' | 'variant';
+  name: 'service' | 'bare' | 'holds' | 'series' | 'resources' | 'apart' | 'variant';
   accountId: number;
   typeId: number;
   calendarIds: number[];
@@ -148,10 +164,11 @@ const failures: Record<Side['name'], Failures> = {
   holds: new Map(),
   series: new Map(),
   resources: new Map(),
+  apart: new Map(),
   variant: new Map(),
 };
 /** 2xx bookings per side over the whole run (warm-up included): each must be one appointment row. */
-const booked = { service: 0, bare: 0, holds: 0, series: 0, resources: 0, variant: 0 };
+const booked = { service: 0, bare: 0, holds: 0, series: 0, resources: 0, apart: 0, variant: 0 };
 /** 2xx holds of the "hold then book" side over the whole run. */
 let held = 0;
 
@@ -165,6 +182,7 @@ async function main(): Promise<void> {
     'holds',
     'series',
     'resources',
+    'apart',
     ...(VARIANT_DIST ? ['variant' as const] : []),
   ];
   const accounts = names.map((name) =>
@@ -212,7 +230,8 @@ async function main(): Promise<void> {
   /** CPU per series ÷ CPU per booking of the service, per round. */
   const seriesCpuRatios: number[] = [];
   const resourceRounds: Round[] = [];
-  /** Bookings/s of the type with a resource ÷ the service's, per round. */
+  const apartRounds: Round[] = [];
+  /** Bookings/s of the type with a resource ÷ the same walk's without one, per round. */
   const resourceRatios: number[] = [];
   /** MariaDB's CPU per booking, service ÷ bare, per round. */
   const dbRatios: number[] = [];
@@ -230,6 +249,7 @@ async function main(): Promise<void> {
             holds: API_PORT,
             series: API_PORT,
             resources: API_PORT,
+            apart: API_PORT,
           }[name],
         ),
       ),
@@ -259,21 +279,25 @@ async function main(): Promise<void> {
       booked[side.name]++;
     }
 
-    for (const side of sides)
-      await load(
-        options(side, { amount: side.name === 'series' ? SERIES_WARMUP : WARMUP_REQUESTS }),
-      );
-    const [s, b, h, x, r, v] = sides;
+    for (const side of sides) await load(options(side, { amount: warmupOf(side) }));
+    const [s, b, h, x, r, a, v] = sides;
     for (let round = 1; round <= ROUNDS; round++) {
       const first = round === 1;
       const sr = await profiled(first ? INSPECT_PORT : undefined, 'booking-service', () =>
         measure(api.pid, dbPid, redisPid, s),
       );
-      const rr = await profiled(first ? INSPECT_PORT : undefined, 'booking-resources', () =>
-        measure(api.pid, dbPid, redisPid, r),
-      );
+      // With and without the resource back to back, in turns first (the machine drifts).
+      const withResource = () =>
+        profiled(first ? INSPECT_PORT : undefined, 'booking-resources', () =>
+          measure(api.pid, dbPid, redisPid, r),
+        );
+      const without = () => measure(api.pid, dbPid, redisPid, a);
+      const ar = round % 2 === 1 ? await without() : undefined;
+      const rr = await withResource();
+      const apartRound = ar ?? (await without());
       resourceRounds.push(rr);
-      resourceRatios.push(rr.bookingsPerSecond / sr.bookingsPerSecond);
+      apartRounds.push(apartRound);
+      resourceRatios.push(rr.bookingsPerSecond / apartRound.bookingsPerSecond);
       const br = await profiled(first ? BARE_INSPECT_PORT : undefined, 'booking-bare', () =>
         measure(bare!.pid, dbPid, redisPid, b),
       );
@@ -312,7 +336,10 @@ async function main(): Promise<void> {
         `         series of ${SERIES_COUNT}: ${describe(xr, 'series')} | CPU ÷ one booking's ${seriesCpuRatios.at(-1)?.toFixed(2) ?? 'n/a'}× | others ${percent(xr.others)}`,
       );
       console.log(
-        `         a resource: ${describe(rr)} | ÷ service ${resourceRatios.at(-1)?.toFixed(3)} | others ${percent(rr.others)}`,
+        `         a resource: ${describe(rr)} | ÷ without ${resourceRatios.at(-1)?.toFixed(3)} | others ${percent(rr.others)}`,
+      );
+      console.log(
+        `         the same walk, no resource: ${describe(apartRound)} | others ${percent(apartRound.others)}`,
       );
     }
   } finally {
@@ -331,6 +358,7 @@ async function main(): Promise<void> {
   const x = medianOf(seriesRounds);
   const seriesRatio = seriesCpuRatios.length > 0 ? median(seriesCpuRatios) : undefined;
   const rs = medianOf(resourceRounds);
+  const ap = medianOf(apartRounds);
   const resourceRatio = median(resourceRatios);
   console.log(
     `\nbench:booking — POST /api/v1/appointments, ${CONNECTIONS} connections over ${CALENDARS} calendars, ${ROUNDS} × ${DURATION_S}s after ${WARMUP_REQUESTS} warm-up bookings each`,
@@ -352,6 +380,7 @@ async function main(): Promise<void> {
   console.log(`  hold then book (service): median ${describe(h, 'holds+bookings')}`);
   console.log(`  series of ${SERIES_COUNT} (service): median ${describe(x, 'series')}`);
   console.log(`  a type with a resource (service): median ${describe(rs)}`);
+  console.log(`  the same walk, no resource (service): median ${describe(ap)}`);
   const medianRatio = (key: 'rate' | 'cpu' | 'db'): number | undefined => {
     const values = defined(variantRatios.map((r) => r[key]));
     return values.length > 0 ? median(values) : undefined;
@@ -441,7 +470,7 @@ async function main(): Promise<void> {
         label: 'a type with a resource: bookings/s',
         value: rs.bookingsPerSecond,
         unit: 'bookings/s',
-        baseline: { label: 'without', value: s.bookingsPerSecond },
+        baseline: { label: 'without (the same walk)', value: ap.bookingsPerSecond },
       },
       {
         label: 'a type with a resource ÷ without, bookings/s (median of rounds)',
@@ -543,7 +572,7 @@ async function setUp(
     slotMinutes: SLOT_MINUTES,
     firstDayAhead: FIRST_DAY_AHEAD,
     maxDaysInAdvance: MAX_DAYS_IN_ADVANCE,
-    daysApart: name === 'resources',
+    daysApart: name === 'resources' || name === 'apart',
   });
   return {
     name,

@@ -105,7 +105,7 @@ const LISTED: [file: string, start: string, routing: string][] = [
     OWNED,
   ],
   ['modules/calendar-sync/calendar-feed.repository.ts', 'SELECT id FROM calendars WHERE id', OWNED],
-  ['modules/availability/resource-usage.repository.ts', 'SELECT ${useColumnsText(', BUILDER],
+  ['modules/availability/resource-usage.repository.ts', 'SELECT ${columns}', BUILDER],
   ['modules/calendar-sync/calendar-feed.repository.ts', 'SELECT id, starts_at, ends_at', OWNED],
   ['modules/holds/slot-hold.repository.ts', 'DELETE FROM slot_holds WHERE expires_at', SWEEP],
   [

@@ -67,13 +67,17 @@ function useColumns(account: AccountOf, sessions: boolean): string {
   return columns.join(',\n  ');
 }
 
-/** useColumns' texts, built once per shape. */
+/** The texts of useColumns by shape, built once: in the calendar's statement, or on their own. */
 const useTexts = new Map<string, string>();
 
-function useColumnsText(account: AccountOf, sessions: boolean): string {
+function useText(account: AccountOf, sessions: boolean): string {
   const key = `${account}${sessions}`;
   let text = useTexts.get(key);
-  if (text === undefined) useTexts.set(key, (text = useColumns(account, sessions)));
+  if (text === undefined) {
+    const columns = useColumns(account, sessions);
+    text = account === '?' ? `SELECT ${columns}` : columns;
+    useTexts.set(key, text);
+  }
   return text;
 }
 
@@ -170,7 +174,7 @@ async function readResourceUses(
 ): Promise<(ResourceUse & { id: number; name: string })[]> {
   const [row] = await queryPrepared<UsesRow[]>(
     manager,
-    `SELECT ${useColumnsText('?', links.classTypes !== null)}`,
+    useText('?', links.classTypes !== null),
     useParameters(type.accountId, links, request, now),
   );
   return resourceUsesOf(row, links);
@@ -218,7 +222,8 @@ export async function lockResources(tx: EntityManager, ctx: ResourceCheck, span:
   const links = resourceLinksToCheck(ctx.type);
   if (!links) return;
   const days = daysOf(span);
-  const values = links.resources.flatMap((r) => days.map((day) => [ctx.type.accountId, r.id, day]));
+  const ids = links.resources.map((r) => r.id).sort((a, b) => a - b);
+  const values = ids.flatMap((id) => days.map((day) => [ctx.type.accountId, id, day]));
   let text = lockTexts.get(values.length);
   if (text === undefined) {
     text = `INSERT INTO resource_days (account_id, resource_id, day)
@@ -269,7 +274,7 @@ export function lockedResourcesOf(
     lockColumn: `(SELECT COUNT(*) FROM resource_days d
     WHERE d.account_id = c.account_id AND d.resource_id IN (?) AND d.day IN (?) FOR UPDATE) AS lockedDays`,
     lockParameters: [listOrOne(links.resources.map((r) => r.id)), listOrOne(daysOf(request))],
-    useColumns: useColumnsText('c.account_id', links.classTypes !== null),
+    useColumns: useText('c.account_id', links.classTypes !== null),
     useParameters: useParameters(undefined, links, request, now),
   };
 }
