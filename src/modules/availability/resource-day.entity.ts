@@ -2,8 +2,8 @@ import { Entity, PrimaryColumn } from 'typeorm';
 
 /**
  * A resource's UTC day that some booking touched: the row a booking locks, for each day its span
- * touches, before it reads the resource's uses (resource-usage.repository.ts, LOCK_DAYS_SQL).
- * Written by the locking statement itself, never read for its content.
+ * touches, before it reads the resource's uses (resource-usage.repository.ts: lockResources, or
+ * the calendar's locking statement). Written by a day's first booking, never read for its content.
  */
 @Entity('resource_days')
 export class ResourceDay {
