@@ -13,10 +13,9 @@ import {
   type LockedResources,
   type LockedUsesRow,
   type ResourceCheck,
-  lockResources,
   lockedResourcesOf,
+  readLockedBusy,
   settleResourceBusy,
-  withResourceBusy,
 } from './resource-usage.repository';
 import type { Span } from './working-time';
 
@@ -76,10 +75,8 @@ export class CalendarLocks {
         ids,
       ]);
     if (!request) return undefined;
-    const busy = await readBusyTime(tx, calendarIds, request, [], ignoreHoldId);
-    if (!resources) return busy;
-    await lockResources(tx, resources, request);
-    return withResourceBusy(tx, resources, busy, request);
+    if (!resources) return readBusyTime(tx, calendarIds, request, [], ignoreHoldId);
+    return readLockedBusy(tx, resources, calendarIds, request);
   }
 }
 

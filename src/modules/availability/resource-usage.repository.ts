@@ -251,6 +251,9 @@ export interface LockedResources {
   /** The last columns: the uses, read under those locks. */
   useColumns: string;
   useParameters: unknown[];
+  /** The links they were built from, and how many day rows the lock column must find. */
+  links: ResourceLinks;
+  expectedDays: number;
   /** The row the statement returned, if any. */
   row?: LockedUsesRow;
 }
@@ -263,7 +266,10 @@ export function lockedResourcesOf(
 ): LockedResources | undefined {
   const links = resourceLinksToCheck(ctx.type);
   if (!links) return undefined;
+  const days = daysOf(request);
   return {
+    links,
+    expectedDays: links.resources.length * days.length,
     shape: links.classTypes === null ? 'resources' : 'resources and sessions',
     // A locking read in a subquery locks what it reads (the outer FOR UPDATE alone would not).
     // At READ COMMITTED the statement's read view opens at its first non-locking read, after
@@ -273,7 +279,7 @@ export function lockedResourcesOf(
     // before these locks): each is a range or a lookup by the locked row's columns.
     lockColumn: `(SELECT COUNT(*) FROM resource_days d
     WHERE d.account_id = c.account_id AND d.resource_id IN (?) AND d.day IN (?) FOR UPDATE) AS lockedDays`,
-    lockParameters: [listOrOne(links.resources.map((r) => r.id)), listOrOne(daysOf(request))],
+    lockParameters: [listOrOne(links.resources.map((r) => r.id)), listOrOne(days)],
     useColumns: useText('c.account_id', links.classTypes !== null),
     useParameters: useParameters(undefined, links, request, now),
   };
@@ -292,10 +298,9 @@ export async function settleResourceBusy(
   busy: Map<number, Span[]>,
   request: BusyRequest,
 ): Promise<Map<number, Span[]>> {
-  const links = resourceLinksToCheck(ctx.type)!;
-  const expected = links.resources.length * daysOf(request).length;
-  if (locked.row && Number(locked.row.lockedDays) === expected)
-    return withUses(ctx, busy, resourceUsesOf(locked.row, links));
+  const { row, links, expectedDays } = locked;
+  if (row && Number(row.lockedDays) === expectedDays)
+    return withUses(ctx, busy, resourceUsesOf(row, links));
   await lockResources(tx, ctx, request);
   return withResourceBusy(tx, ctx, busy, request);
 }
