@@ -1,7 +1,7 @@
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import type { EntityManager } from 'typeorm';
 import type { DomainEvent } from '../../common/outbox/domain-event';
-import { Appointment, SlotContexts, consumeHold } from '../availability';
+import { Appointment, SlotContexts, consumeHold, recordTurn } from '../availability';
 import { upsertBookingClient } from '../clients';
 import { AppointmentScheduledEvent, eventPayload } from './appointment-events';
 import { AppointmentExtras } from './appointment-extras';
@@ -135,6 +135,8 @@ export class BookSeriesHandler implements ICommandHandler<BookSeriesCommand> {
         refused[0].refusal!,
         refused.map((o) => o.datetime),
       );
+    // A round-robin type: the series took as many turns as it has occurrences.
+    await recordTurn(tx, ctx.type, booked[0].calendarId, booked.length);
     if (claim) await this.idempotencyKeys.record(tx, account.id, claim, booked[0].id);
     for (const appointment of booked)
       await this.appointments.writeAnswers(tx, appointment.id, checked.fieldValues);

@@ -5,15 +5,19 @@ import { MINUTE } from '../../common/time/durations';
 import type { Account } from '../accounts';
 import {
   type Appointment,
+  type CalendarTurn,
   NotAvailableError,
+  type Placement,
   type SlotContext,
   SlotContexts,
   adminPlacement,
   assertInAdvanceWindow,
+  assignedOrder,
   busyWindow,
   calendarIdOf,
   freeCalendar,
   readLockedBusy,
+  recordTurn,
   requireDatetime,
 } from '../availability';
 import { AppointmentRescheduledEvent, eventPayload } from './appointment-events';
@@ -27,9 +31,17 @@ import { RescheduleAppointmentCommand } from './reschedule-appointment.command';
 
 /** What the checks before the transaction settled. */
 interface Checked extends BookingTime {
-  /** The type and the one calendar it moves to; `rules.duration` is the appointment's own. */
+  /**
+   * The type and the calendar it moves to (or, when it may be reassigned, the type's calendars);
+   * `rules.duration` is the appointment's own.
+   */
   ctx: SlotContext;
   start: number;
+  /**
+   * A client's move without `calendarID` of a type that assigns (round-robin, balanced): it stays
+   * on its calendar if that one is free at the new time, else goes where a booking would.
+   */
+  reassigns: boolean;
 }
 
 /**
@@ -51,7 +63,7 @@ export class RescheduleAppointmentHandler implements ICommandHandler<RescheduleA
     const current = await this.appointments.find(account.id, appointmentId);
     if (current.canceled) throw new AlreadyCanceledError(current.id);
     const checked = await this.check(account, current, request, mode.admin);
-    const calendarIds = [current.calendarId, checked.ctx.calendars[0].id];
+    const calendarIds = [current.calendarId, ...checked.ctx.calendars.map((c) => c.id)];
     return this.changes.change(account.id, appointmentId, calendarIds, (tx, appointment) =>
       this.move(tx, appointment, checked, mode, account.clientChangeMinHours),
     );
@@ -65,15 +77,19 @@ export class RescheduleAppointmentHandler implements ICommandHandler<RescheduleA
     admin: boolean,
   ): Promise<Checked> {
     requireDatetime(r.datetime);
-    const ctx = await this.contexts.resolve(account, {
-      appointmentTypeID: current.appointmentTypeId,
-      calendarID: calendarIdOf(r.calendarID) ?? current.calendarId,
+    const named = calendarIdOf(r.calendarID);
+    const request = { appointmentTypeID: current.appointmentTypeId };
+    let ctx = await this.contexts.resolve(account, {
+      ...request,
+      calendarID: named ?? current.calendarId,
     });
     const time = readBookingTime(r, ctx.calendars[0].timezone, admin);
+    const reassigns = !admin && named === undefined && ctx.type.assignment !== 'first';
+    if (reassigns) ctx = await this.contexts.resolve(account, request);
     const start = startOf(time);
     // The length it was booked with (its addons' included), whatever the catalog says now.
     const duration = Math.round((current.endsAt.getTime() - current.startsAt.getTime()) / MINUTE);
-    return { ...time, start, ctx: { ...ctx, rules: { ...ctx.rules, duration } } };
+    return { ...time, start, reassigns, ctx: { ...ctx, rules: { ...ctx.rules, duration } } };
   }
 
   /** On the row as locked, its calendars locked too. */
@@ -86,11 +102,13 @@ export class RescheduleAppointmentHandler implements ICommandHandler<RescheduleA
   ): Promise<DomainEvent[]> {
     if (appointment.canceled) throw new AlreadyCanceledError(appointment.id);
     const { ctx, start, timezone } = checked;
-    const calendar = ctx.calendars[0];
     const now = Date.now();
-    const classId = mode.admin
-      ? (await adminPlacement(tx, ctx, start)).classId
+    const { calendar, classId, turns } = mode.admin
+      ? await adminPlacement(tx, ctx, start)
       : await this.checkClientMove(tx, appointment, checked, now, clientChangeMinHours);
+    // Reassigned: the calendar it moved onto took a turn (the one it left keeps its own).
+    if (calendar.id !== appointment.calendarId)
+      await recordTurn(tx, ctx.type, calendar.id, 1, turns);
     Object.assign(appointment, {
       calendarId: calendar.id,
       classId,
@@ -104,14 +122,14 @@ export class RescheduleAppointmentHandler implements ICommandHandler<RescheduleA
     return [new AppointmentRescheduledEvent(appointment.accountId, payload)];
   }
 
-  /** A client's move to a time they could book (the appointment left out); its session, if any. */
+  /** A client's move to a time they could book (the appointment left out): where it goes. */
   private async checkClientMove(
     tx: EntityManager,
     appointment: Appointment,
     checked: Checked,
     now: number,
     clientChangeMinHours: number,
-  ): Promise<number | null> {
+  ): Promise<Placement> {
     const { ctx, start, datetimeText } = checked;
     const { rules, type } = ctx;
     assertClientMayChange('reschedule', appointment, clientChangeMinHours, now);
@@ -120,12 +138,33 @@ export class RescheduleAppointmentHandler implements ICommandHandler<RescheduleA
     if (!type.active) throw new NotAvailableError('not_available', datetimeText);
     const ignore = [appointment.id];
     const request = { ...busyWindow(rules, start), ignoreAppointmentIds: ignore };
-    const busy =
-      type.kind === 'class'
-        ? undefined
-        : await readLockedBusy(tx, ctx, [ctx.calendars[0].id], request);
-    const placed = await freeCalendar(tx, ctx, start, busy, { appointmentId: appointment.id }, now);
+    const ids = ctx.calendars.map((c) => c.id);
+    const busy = type.kind === 'class' ? undefined : await readLockedBusy(tx, ctx, ids, request);
+    const { calendars, turns } = checked.reassigns
+      ? await stayingFirst(tx, ctx, appointment.calendarId, start)
+      : { calendars: ctx.calendars, turns: undefined };
+    const placed = await freeCalendar(
+      tx,
+      { ...ctx, calendars },
+      start,
+      busy,
+      { appointmentId: appointment.id },
+      now,
+    );
     if (!placed) throw new NotAvailableError('not_available', datetimeText);
-    return placed.classId;
+    return { ...placed, turns };
   }
+}
+
+/** A reassignable move's calendars: its own first (if still the type's), then the assignment's. */
+async function stayingFirst(
+  tx: EntityManager,
+  ctx: SlotContext,
+  calendarId: number,
+  start: number,
+): Promise<{ calendars: SlotContext['calendars']; turns?: CalendarTurn[] }> {
+  const own = ctx.calendars.filter((c) => c.id === calendarId);
+  const others = ctx.calendars.filter((c) => c.id !== calendarId);
+  const assigned = await assignedOrder(tx, { type: ctx.type, calendars: others }, start);
+  return { calendars: [...own, ...assigned.calendars], turns: assigned.turns };
 }

@@ -5,6 +5,7 @@ import { formatInZone } from '../../common/time/datetimes';
 import {
   CalendarLocks,
   NoAvailableCalendarError,
+  assignedOrder,
   NotAvailableError,
   type Placement,
   type SlotContext,
@@ -41,10 +42,29 @@ export function seriesPlans(checked: BookingChecked, recurrence: Recurrence): Se
 }
 
 /**
+ * The plans in the order the type's assignment tries their calendars for the series' first start
+ * (read under the calendars' locks): ascending id for `first`, or a calendar named or held.
+ */
+async function assignedPlans(
+  tx: EntityManager,
+  checked: BookingChecked,
+  plans: SeriesPlan[],
+): Promise<SeriesPlan[]> {
+  if (checked.calendarNamed || checked.hold || plans.length < 2) return plans;
+  const calendars = plans.map((p) => p.calendar);
+  const { calendars: ordered } = await assignedOrder(
+    tx,
+    { type: checked.ctx.type, calendars },
+    checked.start,
+  );
+  return ordered.map((c) => plans.find((p) => p.calendar === c)!);
+}
+
+/**
  * Where a series goes, decided in its transaction (docs/series.md): the calendars locked in
  * ascending id order, then each occurrence placed as a single booking is (SlotPlacement: the
  * advance window, the busy time read under the lock, the booking limits, class seats) and handed to
- * `take`, which inserts it: the next occurrences are checked with it, so a series never overlaps
+ * `take`, which inserts it: the calendars tried in the order of the type's assignment; the next occurrences are checked with it, so a series never overlaps
  * itself nor passes a limit with its own occurrences. The first calendar whose every occurrence is
  * placed takes the series; a calendar that refused one is undone to a savepoint before the next is
  * tried. After a refused occurrence nothing more is taken: the rest are checked on what is
@@ -70,6 +90,7 @@ export class SeriesPlacement {
       tx,
       plans.map((p) => p.calendar.id),
     );
+    plans = await assignedPlans(tx, checked, plans);
     let fewest: { plan: SeriesPlan; outcomes: OccurrenceOutcome[]; refused: number } | undefined;
     for (const plan of plans) {
       if (plans.length > 1) await this.series.savepoint(tx);

@@ -23,6 +23,8 @@ export { consumeHold, newHoldToken } from './slot-holds';
 export { SlotPlacement } from './slot-placement';
 export { localDateBounds } from './query-spans';
 export { type Placement, adminPlacement, assertInAdvanceWindow, freeCalendar } from './placement';
+export { assignedOrder, recordTurn } from './calendar-turns.repository';
+export type { CalendarTurn } from './calendar-assignment';
 export type { SlotContext, SlotRequest, SlotType } from './slot-context';
 export { SlotContexts, resolveSlotContext } from './slot-context.repository';
 export type { SlotRules } from './slot-engine';

@@ -1,6 +1,7 @@
 import type { EntityManager } from 'typeorm';
 import { type LimitIgnores, withinLimits } from './booking-limits';
 import { busyWindow } from './busy-time';
+import type { CalendarTurn } from './calendar-assignment';
 import { readSeatsTaken } from './busy-time.repository';
 import { lockResources } from './resource-usage.repository';
 import { sessionAt } from './slot-context.repository';
@@ -27,6 +28,8 @@ export function assertInAdvanceWindow(
 export interface Placement {
   calendar: SlotCalendar;
   classId: number | null;
+  /** A round-robin type's turns as read to choose the calendar (recordTurn then reads none). */
+  turns?: CalendarTurn[];
 }
 
 /**
@@ -47,7 +50,8 @@ export async function adminPlacement(
 }
 
 /**
- * The first calendar (ascending id) that can take `start`, read under the calendars' locks: for a
+ * The first calendar (in `ctx.calendars`' order: ascending id, or the type's assignment's) that can
+ * take `start`, read under the calendars' locks: for a
  * service, by the slot engine on `busy` (read with the locks); for a class, a session with a free
  * seat (live holds take seats); either within the booking limits. `ignore`: the booking client's
  * own hold, or a moved appointment itself, which neither takes a seat nor counts toward a limit.

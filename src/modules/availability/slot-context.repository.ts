@@ -12,6 +12,8 @@ import {
   AppointmentType,
   Calendar,
   ClassSession,
+  type Assignment,
+  type AssignmentWeights,
   type DateOverrides,
   type ResourceLinks,
   type WeeklyHours,
@@ -49,6 +51,8 @@ interface ContextRow extends Partial<BusyListColumn> {
   maxPerWeek: number | null;
   hasForms: number;
   resourceLinks: string | ResourceLinks | null;
+  assignment: Assignment;
+  assignmentWeights: string | AssignmentWeights | null;
   deletedAt: Date | null;
   calendarId: number | null;
   calendarAccountId: number | null;
@@ -72,7 +76,7 @@ const TYPE_COLUMNS = `t.id, t.account_id AS accountId, t.name, t.category, t.act
   t.slot_interval AS slotInterval, t.min_hours_in_advance AS minHoursInAdvance,
   t.max_days_in_advance AS maxDaysInAdvance, t.price_cents AS priceCents, t.deleted_at AS deletedAt,
   t.max_per_day AS maxPerDay, t.max_per_week AS maxPerWeek,
-  t.resource_links AS resourceLinks,
+  t.resource_links AS resourceLinks, t.assignment, t.assignment_weights AS assignmentWeights,
   EXISTS (SELECT 1 FROM appointment_type_forms f WHERE f.appointment_type_id = t.id) AS hasForms`;
 const CALENDAR_COLUMNS = `c.id AS calendarId, c.account_id AS calendarAccountId,
   c.name AS calendarName, c.timezone AS calendarTimezone, c.location AS calendarLocation,
@@ -217,6 +221,9 @@ function toSlotType(row: ContextRow): SlotType {
     maxPerWeek: nullableNumber(row.maxPerWeek),
     hasForms: Boolean(Number(row.hasForms)),
     resourceLinks: row.resourceLinks === null ? null : parsedOnce<ResourceLinks>(row.resourceLinks),
+    assignment: row.assignment,
+    assignmentWeights:
+      row.assignmentWeights === null ? null : parsedOnce<AssignmentWeights>(row.assignmentWeights),
   };
 }
 

@@ -31,6 +31,8 @@ export type SlotType = Pick<
   | 'maxPerDay'
   | 'maxPerWeek'
   | 'resourceLinks'
+  | 'assignment'
+  | 'assignmentWeights'
 > & {
   /** Whether any form is linked (booking reads the forms' fields only then); unknown if absent. */
   hasForms?: boolean;

@@ -3,6 +3,7 @@ import type { EntityManager } from 'typeorm';
 import { NoAvailableCalendarError, NotAvailableError } from './availability.errors';
 import { busyWindow } from './busy-time';
 import { CalendarLocks } from './calendar-locks.repository';
+import { assignedOrder } from './calendar-turns.repository';
 import { type Placement, adminPlacement, assertInAdvanceWindow, freeCalendar } from './placement';
 import { type SlotContext, isOffered } from './slot-context';
 
@@ -22,7 +23,7 @@ export interface ClientSlot {
  * the commit. A client's booking and a hold are one check (so two holds, or a hold and a booking,
  * never take one slot): the calendars locked in ascending id order with their busy time read (live
  * holds included), the advance window, then the first calendar free at the time and within the
- * booking limits.
+ * booking limits, in the order the type's assignment gives them (calendar-assignment.ts).
  */
 @Injectable()
 export class SlotPlacement {
@@ -50,10 +51,15 @@ export class SlotPlacement {
       resources: ctx,
     });
     assertInAdvanceWindow(ctx.rules, slot.start, slot.datetimeText, Date.now());
+    // A booking or hold that names no calendar: the type's assignment orders them (team scheduling).
+    const assigned =
+      slot.calendarNamed || hold ? { calendars } : await assignedOrder(tx, ctx, slot.start);
     const free = offered
-      ? await freeCalendar(tx, { ...ctx, calendars }, slot.start, busy, { holdId: hold?.id })
+      ? await freeCalendar(tx, { ...ctx, calendars: assigned.calendars }, slot.start, busy, {
+          holdId: hold?.id,
+        })
       : null;
-    if (free) return free;
+    if (free) return { ...free, turns: assigned.turns };
     onConflict();
     if (!slot.calendarNamed) throw new NoAvailableCalendarError();
     throw new NotAvailableError('not_available', slot.datetimeText);

@@ -64,10 +64,13 @@ export class CreateAppointmentTypeHandler implements ICommandHandler<CreateAppoi
         recurrence: null,
         usesResources: false,
         resourceLinks: null,
+        assignment: 'first',
+        assignmentWeights: null,
       });
       applyAttributes(type, request);
       const saved = await this.types.save(type, tx);
       await this.types.replaceLinks(tx, saved, request);
+      await this.types.keepWeights(tx, saved, request);
       return detailsOf(this.types, this.config, saved, tx);
     });
   }
@@ -104,6 +107,7 @@ export class UpdateAppointmentTypeHandler implements ICommandHandler<UpdateAppoi
       type.updatedAt = new Date();
       const saved = await this.types.save(type, tx);
       await this.types.replaceLinks(tx, saved, request);
+      await this.types.keepWeights(tx, saved, request);
       // The types sharing a resource with it list the class types among them (their sessions).
       if (kindChanged) await markUsesResources(tx, accountId, [id]);
       return detailsOf(this.types, this.config, saved, tx);
@@ -122,7 +126,8 @@ function applyAttributes(type: AppointmentType, request: AppointmentTypeAttribut
   copyGiven(type, request, ['name', 'active', 'description', 'duration', 'category', 'color']);
   copyGiven(type, request, ['private', 'paddingBefore', 'paddingAfter', 'image', 'slotInterval']);
   copyGiven(type, request, ['minHoursInAdvance', 'maxDaysInAdvance', 'requireSmsOptIn']);
-  copyGiven(type, request, ['maxPerDay', 'maxPerWeek', 'recurrence']);
+  copyGiven(type, request, ['maxPerDay', 'maxPerWeek', 'recurrence', 'assignment']);
+  if (request.weights !== undefined) type.assignmentWeights = request.weights;
   if (request.price !== undefined) type.priceCents = toCents(request.price);
   if (request.type !== undefined) type.kind = request.type;
 

@@ -1,4 +1,5 @@
 import type { RecurrenceSettings } from './recurrence-settings';
+import type { Assignment, AssignmentWeights } from './team-assignment';
 import { Column, Entity, Index } from 'typeorm';
 import { CatalogRow } from './catalog-row.entity';
 
@@ -86,6 +87,14 @@ export class AppointmentType extends CatalogRow {
   /** Its live resources and who else uses them (null: none), kept with the links. */
   @Column({ name: 'resource_links', type: 'json', nullable: true })
   resourceLinks!: ResourceLinks | null;
+
+  /** How a booking that names no calendar picks one (team-assignment.ts). */
+  @Column({ type: 'varchar', length: 16, default: 'first' })
+  assignment!: Assignment;
+
+  /** Each calendar's weight in `round-robin` and `balanced` (null: all 1). */
+  @Column({ name: 'assignment_weights', type: 'json', nullable: true })
+  assignmentWeights!: AssignmentWeights | null;
 }
 
 /**

@@ -22,12 +22,14 @@ import {
   InvalidCalendarError,
   InvalidFormError,
   InvalidResourceError,
+  WeightNotOfTypeError,
 } from './catalog.errors';
 import { ClassSession } from './class-session.entity';
 import { Form } from './form.entity';
 import { Label } from './label.entity';
 import { Product, ProductAppointmentType } from './product.entity';
 import { Resource } from './resource.entity';
+import { type AssignmentWeights, weightsOf } from './team-assignment';
 
 /** The catalog's tables (TypeORM loads the entities modules name); Form for the types' links. */
 export const catalogTables = TypeOrmModule.forFeature([
@@ -178,6 +180,30 @@ export class AppointmentTypeRepository extends RepositoryOf(AppointmentType) {
     }
     if (links.resourceIDs !== undefined)
       await markUsesResources(tx, type.accountId, [appointmentTypeId]);
+  }
+
+  /**
+   * Keeps the type's `weights` to its calendars: weights given in the request must name calendars of
+   * the type (else `invalid_weights`, the transaction undone); a calendar unlinked loses its weight.
+   */
+  async keepWeights(
+    tx: EntityManager,
+    type: AppointmentType,
+    request: { weights?: AssignmentWeights | null; calendarIDs?: number[] },
+  ): Promise<void> {
+    if (type.assignmentWeights === null) return;
+    if (request.weights === undefined && request.calendarIDs === undefined) return;
+    const { calendarIDs } = (await this.links([type], tx)).get(type.id)!;
+    const kept = weightsOf(type.assignmentWeights, calendarIDs);
+    const keptCount = Object.keys(kept ?? {}).length;
+    if (keptCount === Object.keys(type.assignmentWeights).length) return;
+    if (request.weights !== undefined) throw new WeightNotOfTypeError();
+    type.assignmentWeights = kept;
+    await tx.update(
+      AppointmentType,
+      { id: type.id, accountId: type.accountId },
+      { assignmentWeights: kept },
+    );
   }
 
   /**

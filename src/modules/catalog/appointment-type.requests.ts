@@ -12,6 +12,12 @@ import {
 import { IsIdList } from '../../common/http/id-list';
 import { BookingLimit } from './booking-limit';
 import { Recurrence, type RecurrenceSettings } from './recurrence-settings';
+import {
+  type Assignment,
+  AssignmentAttribute,
+  type AssignmentWeights,
+  WeightsAttribute,
+} from './team-assignment';
 import { APPOINTMENT_KINDS, type AppointmentKind } from './appointment-type.entity';
 import { IsDescription, IsIntBetween, IsIntBetweenOrNull } from './catalog-attributes';
 
@@ -115,6 +121,12 @@ export class AppointmentTypeAttributes {
 
   @Recurrence()
   recurrence?: RecurrenceSettings | null;
+
+  @AssignmentAttribute()
+  assignment?: Assignment;
+
+  @WeightsAttribute()
+  weights?: AssignmentWeights | null;
 }
 
 export class ListAppointmentTypesRequest {

@@ -2,6 +2,13 @@ import { formatCents } from '../../common/money/money';
 import type { AppointmentType } from './appointment-type.entity';
 import { FREQUENCIES, MAX_COUNT, MIN_COUNT, type RecurrenceSettings } from './recurrence-settings';
 import {
+  ASSIGNMENTS,
+  type AssignmentWeights,
+  MAX_WEIGHT,
+  MIN_WEIGHT,
+  weightsOf,
+} from './team-assignment';
+import {
   bool,
   classViewSchema,
   field,
@@ -12,6 +19,10 @@ import {
   strEnum,
   type ViewType,
 } from '../../common/openapi/view-schema';
+
+const ASSIGNMENT_VIEW_DESCRIPTION =
+  'How a booking that names no calendar picks one: `first` (lowest id), `round-robin` (longest ' +
+  'without one, by weight) or `balanced` (fewest this ISO week, by weight); docs/team-scheduling.md.';
 
 /** The ids a type is linked to (live rows only), in the order the owner sees them. */
 export interface AppointmentTypeLinks {
@@ -108,6 +119,15 @@ export const APPOINTMENT_TYPE_DETAILS = classViewSchema(
       },
       example: { frequencies: ['weekly'], maxCount: 12 },
     }),
+    assignment: strEnum(ASSIGNMENTS, 'round-robin', ASSIGNMENT_VIEW_DESCRIPTION),
+    weights: field<AssignmentWeights | null>({
+      type: 'object',
+      nullable: true,
+      additionalProperties: { type: 'integer', minimum: MIN_WEIGHT, maximum: MAX_WEIGHT },
+      example: { '12': 2 },
+      description:
+        "Each calendar's weight in `round-robin` and `balanced` (calendars left out weigh 1); null: all 1.",
+    }),
   },
   ['recurrence'],
 );
@@ -157,5 +177,7 @@ export function toAppointmentTypeDetails(
     maxPerDay: type.maxPerDay,
     maxPerWeek: type.maxPerWeek,
     ...(type.recurrence ? { recurrence: type.recurrence } : {}),
+    assignment: type.assignment,
+    weights: weightsOf(type.assignmentWeights, links.calendarIDs),
   };
 }

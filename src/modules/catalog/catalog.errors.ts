@@ -1,4 +1,5 @@
 import { AttributeError } from '../../common/errors/domain-error';
+import { WEIGHTS_MESSAGE } from './team-assignment';
 
 /**
  * An id that names no live `thing` of the account: `invalid_<thing>`. The messages of types and
@@ -39,6 +40,12 @@ export class ClassSizeRequiredError extends AttributeError(
 export class ClassSizeNotApplicableError extends AttributeError(
   'invalid_class_size',
   () => 'Attribute "classSize" applies to class types only.',
+) {}
+
+/** `weights` naming a calendar that is not (or no longer) one of the type's. */
+export class WeightNotOfTypeError extends AttributeError(
+  'invalid_weights',
+  () => WEIGHTS_MESSAGE,
 ) {}
 
 /* Class sessions. */

@@ -22,6 +22,7 @@ import { PageHolds1765700000000 } from './1765700000000-page-holds';
 import { AppointmentSeries1765800000000 } from './1765800000000-appointment-series';
 import { Resources1765900000000 } from './1765900000000-resources';
 import { ResourceLinks1766000000000 } from './1766000000000-resource-links';
+import { TeamScheduling1766100000000 } from './1766100000000-team-scheduling';
 
 /**
  * Every migration, in order. Listed explicitly (not globbed) so that the compiled service, ts-jest and
@@ -52,4 +53,5 @@ export const migrations = [
   AppointmentSeries1765800000000,
   Resources1765900000000,
   ResourceLinks1766000000000,
+  TeamScheduling1766100000000,
 ];
