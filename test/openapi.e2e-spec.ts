@@ -266,6 +266,9 @@ describe('OpenAPI: the operations of payments and of the reference read calls (e
       'maxPerWeek',
       // This service's own: the series its clients may book (docs/series.md).
       'recurrence',
+      // And how a booking naming no calendar picks one (docs/team-scheduling.md).
+      'assignment',
+      'weights',
     ]);
     expect(okSchema(operation('get', '/appointment-types'))).toEqual({
       type: 'array',

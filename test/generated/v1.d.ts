@@ -2638,6 +2638,21 @@ export interface components {
                 frequencies?: ("daily" | "weekly" | "monthly")[];
                 maxCount?: number;
             } | null;
+            /**
+             * @description How a booking that names no calendar picks one of the free calendars: `first` (the default) the lowest id; `round-robin` the one that has gone longest without an appointment of the type, in proportion to `weights`; `balanced` the one with the fewest appointments of the type in the booking's ISO week (in its zone), per unit of weight. Ties: the heavier, then the lower id. A booking that names its calendar is not assigned.
+             * @enum {string}
+             */
+            assignment?: "first" | "round-robin" | "balanced";
+            /**
+             * @description Each calendar's weight (1 to 100) for `round-robin` and `balanced`: a calendar of weight 2 takes twice the share of one of weight 1. Calendars left out weigh 1; keys must be calendars of the type (a calendar unlinked from the type loses its weight). null: all 1.
+             * @example {
+             *       "12": 2,
+             *       "13": 1
+             *     }
+             */
+            weights?: {
+                [key: string]: number;
+            } | null;
             /** @description May be left out, not emptied. One line of text. */
             name?: string;
             active?: boolean;
@@ -2787,6 +2802,21 @@ export interface components {
                 frequencies: ("daily" | "weekly" | "monthly")[];
                 maxCount: number;
             };
+            /**
+             * @description How a booking that names no calendar picks one: `first` (lowest id), `round-robin` (longest without one, by weight) or `balanced` (fewest this ISO week, by weight); docs/team-scheduling.md.
+             * @example round-robin
+             * @enum {string}
+             */
+            assignment: "first" | "round-robin" | "balanced";
+            /**
+             * @description Each calendar's weight in `round-robin` and `balanced` (calendars left out weigh 1); null: all 1.
+             * @example {
+             *       "12": 2
+             *     }
+             */
+            weights: {
+                [key: string]: number;
+            } | null;
         };
         AppointmentTypeView: {
             /** @example 12 */
@@ -5279,7 +5309,7 @@ export interface operations {
                         /** @description What went wrong, for a person. */
                         message: string;
                         /** @enum {string} */
-                        error: "invalid_addon" | "invalid_calendar" | "invalid_form" | "invalid_resource" | "required_class_size" | "required_duration" | "required_name" | "bad_request" | "invalid_name" | "invalid_active" | "invalid_description" | "invalid_duration" | "invalid_price" | "invalid_category" | "invalid_color" | "invalid_private" | "invalid_type" | "invalid_class_size" | "invalid_padding_before" | "invalid_padding_after" | "invalid_calendar_ids" | "invalid_addon_ids" | "invalid_form_ids" | "invalid_resource_ids" | "invalid_image" | "invalid_slot_interval" | "invalid_min_hours_in_advance" | "invalid_max_days_in_advance" | "invalid_require_sms_opt_in" | "invalid_max_per_day" | "invalid_max_per_week" | "invalid_recurrence";
+                        error: "invalid_addon" | "invalid_calendar" | "invalid_form" | "invalid_resource" | "required_class_size" | "required_duration" | "required_name" | "bad_request" | "invalid_name" | "invalid_active" | "invalid_description" | "invalid_duration" | "invalid_price" | "invalid_category" | "invalid_color" | "invalid_private" | "invalid_type" | "invalid_class_size" | "invalid_padding_before" | "invalid_padding_after" | "invalid_calendar_ids" | "invalid_addon_ids" | "invalid_form_ids" | "invalid_resource_ids" | "invalid_image" | "invalid_slot_interval" | "invalid_min_hours_in_advance" | "invalid_max_days_in_advance" | "invalid_require_sms_opt_in" | "invalid_max_per_day" | "invalid_max_per_week" | "invalid_recurrence" | "invalid_assignment" | "invalid_weights";
                     };
                 };
             };
@@ -5490,7 +5520,7 @@ export interface operations {
                         /** @description What went wrong, for a person. */
                         message: string;
                         /** @enum {string} */
-                        error: "invalid_addon" | "invalid_calendar" | "invalid_form" | "invalid_resource" | "required_class_size" | "required_duration" | "required_name" | "bad_request" | "invalid_name" | "invalid_active" | "invalid_description" | "invalid_duration" | "invalid_price" | "invalid_category" | "invalid_color" | "invalid_private" | "invalid_type" | "invalid_class_size" | "invalid_padding_before" | "invalid_padding_after" | "invalid_calendar_ids" | "invalid_addon_ids" | "invalid_form_ids" | "invalid_resource_ids" | "invalid_image" | "invalid_slot_interval" | "invalid_min_hours_in_advance" | "invalid_max_days_in_advance" | "invalid_require_sms_opt_in" | "invalid_max_per_day" | "invalid_max_per_week" | "invalid_recurrence";
+                        error: "invalid_addon" | "invalid_calendar" | "invalid_form" | "invalid_resource" | "required_class_size" | "required_duration" | "required_name" | "bad_request" | "invalid_name" | "invalid_active" | "invalid_description" | "invalid_duration" | "invalid_price" | "invalid_category" | "invalid_color" | "invalid_private" | "invalid_type" | "invalid_class_size" | "invalid_padding_before" | "invalid_padding_after" | "invalid_calendar_ids" | "invalid_addon_ids" | "invalid_form_ids" | "invalid_resource_ids" | "invalid_image" | "invalid_slot_interval" | "invalid_min_hours_in_advance" | "invalid_max_days_in_advance" | "invalid_require_sms_opt_in" | "invalid_max_per_day" | "invalid_max_per_week" | "invalid_recurrence" | "invalid_assignment" | "invalid_weights";
                     };
                 };
             };
@@ -17194,7 +17224,7 @@ export interface operations {
                         /** @description What went wrong, for a person. */
                         message: string;
                         /** @enum {string} */
-                        error: "invalid_addon" | "invalid_calendar" | "invalid_form" | "invalid_resource" | "required_class_size" | "required_duration" | "required_name" | "bad_request" | "invalid_name" | "invalid_active" | "invalid_description" | "invalid_duration" | "invalid_price" | "invalid_category" | "invalid_color" | "invalid_private" | "invalid_type" | "invalid_class_size" | "invalid_padding_before" | "invalid_padding_after" | "invalid_calendar_ids" | "invalid_addon_ids" | "invalid_form_ids" | "invalid_resource_ids" | "invalid_image" | "invalid_slot_interval" | "invalid_min_hours_in_advance" | "invalid_max_days_in_advance" | "invalid_require_sms_opt_in" | "invalid_max_per_day" | "invalid_max_per_week" | "invalid_recurrence";
+                        error: "invalid_addon" | "invalid_calendar" | "invalid_form" | "invalid_resource" | "required_class_size" | "required_duration" | "required_name" | "bad_request" | "invalid_name" | "invalid_active" | "invalid_description" | "invalid_duration" | "invalid_price" | "invalid_category" | "invalid_color" | "invalid_private" | "invalid_type" | "invalid_class_size" | "invalid_padding_before" | "invalid_padding_after" | "invalid_calendar_ids" | "invalid_addon_ids" | "invalid_form_ids" | "invalid_resource_ids" | "invalid_image" | "invalid_slot_interval" | "invalid_min_hours_in_advance" | "invalid_max_days_in_advance" | "invalid_require_sms_opt_in" | "invalid_max_per_day" | "invalid_max_per_week" | "invalid_recurrence" | "invalid_assignment" | "invalid_weights";
                     };
                 };
             };
@@ -17431,7 +17461,7 @@ export interface operations {
                         /** @description What went wrong, for a person. */
                         message: string;
                         /** @enum {string} */
-                        error: "invalid_addon" | "invalid_calendar" | "invalid_form" | "invalid_resource" | "required_class_size" | "required_duration" | "required_name" | "bad_request" | "invalid_name" | "invalid_active" | "invalid_description" | "invalid_duration" | "invalid_price" | "invalid_category" | "invalid_color" | "invalid_private" | "invalid_type" | "invalid_class_size" | "invalid_padding_before" | "invalid_padding_after" | "invalid_calendar_ids" | "invalid_addon_ids" | "invalid_form_ids" | "invalid_resource_ids" | "invalid_image" | "invalid_slot_interval" | "invalid_min_hours_in_advance" | "invalid_max_days_in_advance" | "invalid_require_sms_opt_in" | "invalid_max_per_day" | "invalid_max_per_week" | "invalid_recurrence";
+                        error: "invalid_addon" | "invalid_calendar" | "invalid_form" | "invalid_resource" | "required_class_size" | "required_duration" | "required_name" | "bad_request" | "invalid_name" | "invalid_active" | "invalid_description" | "invalid_duration" | "invalid_price" | "invalid_category" | "invalid_color" | "invalid_private" | "invalid_type" | "invalid_class_size" | "invalid_padding_before" | "invalid_padding_after" | "invalid_calendar_ids" | "invalid_addon_ids" | "invalid_form_ids" | "invalid_resource_ids" | "invalid_image" | "invalid_slot_interval" | "invalid_min_hours_in_advance" | "invalid_max_days_in_advance" | "invalid_require_sms_opt_in" | "invalid_max_per_day" | "invalid_max_per_week" | "invalid_recurrence" | "invalid_assignment" | "invalid_weights";
                     };
                 };
             };
