@@ -21,7 +21,8 @@ describe('Appointment types: assignment and weights (e2e)', () => {
 
   afterAll(() => app.close());
 
-  const details = async (id: number) => (await api.get(`/appointment-types/${id}`)).body;
+  const details = async (id: number): Promise<unknown> =>
+    (await api.get(`/appointment-types/${id}`)).body;
 
   it('defaults to first without weights, and keeps what is set', async () => {
     const [a, b] = [await createCalendar(api), await createCalendar(api)];

@@ -83,12 +83,22 @@ describe('round-robin', () => {
     }
   });
 
-  it('records a series as that many turns in a row', () => {
-    const one = nextTurn([], 10, 2, 4, 0);
-    expect(one).toMatchObject({ servedFrom: 1.5, servedUntil: 2 });
-    let turns: CalendarTurn[] = [];
-    for (let i = 0; i < 4; i++) turns = [nextTurn(turns, 10, 2, 1, 0)];
-    expect(turns[0]).toMatchObject({ servedFrom: 1.5, servedUntil: 2 });
+  it('records a series as that many turns in a row, started at its first, so the others catch up', () => {
+    expect(nextTurn([], 10, 2, 4, 0)).toMatchObject({ servedFrom: 0, servedUntil: 2 });
+    // 10 took one, then 11 a series of 3: 10 takes the next two, then they alternate.
+    const counts = simulate(team(2), 3, null, () => true, [
+      { calendarId: 10, servedFrom: 0, servedUntil: 1, lastAssignedAt: 0 },
+      {
+        ...nextTurn(
+          [{ calendarId: 10, servedFrom: 0, servedUntil: 1, lastAssignedAt: 0 }],
+          11,
+          1,
+          3,
+          -1,
+        ),
+      },
+    ]);
+    expect([...counts.values()]).toEqual([2, 1]);
   });
 });
 

@@ -73,8 +73,9 @@ export function balancedOrder<C extends { id: number }>(
 }
 
 /**
- * The calendar's turn after it takes `taken` appointments at `now` (a series takes several at
- * once, as many turns in a row), given every turn of the type.
+ * The calendar's turn after it takes `taken` appointments at `now`, given every turn of the type.
+ * A series takes several at once: as many turns in a row, started where the first one starts, so
+ * that the others catch up on them (its last turn's start would let them skip theirs).
  */
 export function nextTurn(
   turns: readonly CalendarTurn[],
@@ -88,7 +89,7 @@ export function nextTurn(
   const from = Math.max(latestStart, own?.servedUntil ?? 0);
   return {
     calendarId,
-    servedFrom: from + (taken - 1) / weight,
+    servedFrom: from,
     servedUntil: from + taken / weight,
     lastAssignedAt: now,
   };
