@@ -276,6 +276,27 @@ describe('OpenAPI: the operations of payments and of the reference read calls (e
     });
   });
 
+  it('describes GET /appointment-types/{id}/assignment-stats: its dates, view and refusals', () => {
+    const op = operation('get', '/appointment-types/{id}/assignment-stats');
+    expect(param(op, 'minDate')?.schema).toEqual({ type: 'string', format: 'date' });
+    expect(param(op, 'maxDate')?.schema).toEqual({ type: 'string', format: 'date' });
+    expect(okSchema(op)).toEqual({ $ref: '#/components/schemas/AssignmentStatsView' });
+    expect(errors(op)).toMatchObject({
+      400: ['invalid_min_date', 'invalid_max_date'],
+      403: ['forbidden'],
+      404: ['not_found'],
+    });
+    const view = schemaOf('#/components/schemas/AssignmentStatsView');
+    expect(Object.keys(view.properties)).toEqual([
+      'appointmentTypeID',
+      'assignment',
+      'minDate',
+      'maxDate',
+      'appointments',
+      'calendars',
+    ]);
+  });
+
   it("describes /resources: each operation, its refusals, the view, and the types' resourceIDs", () => {
     const view = { $ref: '#/components/schemas/ResourceView' };
     const common = { 401: ['unauthorized'], 429: ['too_many_requests'] };

@@ -912,6 +912,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/appointment-types/{id}/assignment-stats": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * How a type's appointments spread over its calendars
+         * @description Per calendar of the type: its live appointments starting from `minDate` to `maxDate` (inclusive, local days of the account's zone; either left out: unbounded), its share of them, its weight and the share that weight gives it, and when it was last assigned one: so that a business can see its round-robin or balanced team is treated fairly (docs/team-scheduling.md).
+         */
+        get: operations["AssignmentStatsController_stats"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/slot-holds": {
         parameters: {
             query?: never;
@@ -2119,6 +2139,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/enterprise/v1/users/{userId}/appointment-types/{id}/assignment-stats": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * How a type's appointments spread over its calendars
+         * @description Per calendar of the type: its live appointments starting from `minDate` to `maxDate` (inclusive, local days of the account's zone; either left out: unbounded), its share of them, its weight and the share that weight gives it, and when it was last assigned one: so that a business can see its round-robin or balanced team is treated fairly (docs/team-scheduling.md).
+         */
+        get: operations["enterprise_AssignmentStatsController_stats"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/enterprise/v1/users/{userId}/slot-holds": {
         parameters: {
             query?: never;
@@ -2899,6 +2939,75 @@ export interface components {
             image: string;
             /** @example https://scheduling.example/schedule/1?appointmentType=12 */
             schedulingUrl: string;
+        };
+        AssignmentStatsView: {
+            /** @example 5 */
+            appointmentTypeID: number;
+            /**
+             * @example round-robin
+             * @enum {string}
+             */
+            assignment: "first" | "round-robin" | "balanced";
+            /**
+             * Format: date
+             * @example 2030-06-01
+             */
+            minDate: string | null;
+            /**
+             * Format: date
+             * @example 2030-06-30
+             */
+            maxDate: string | null;
+            /**
+             * @description Live appointments of the type on its calendars starting in the range.
+             * @example 40
+             */
+            appointments: number;
+            /**
+             * @description The type's live calendars, ascending id.
+             * @example [
+             *       {
+             *         "calendarID": 7,
+             *         "name": "Ana",
+             *         "appointments": 20,
+             *         "share": 0.5,
+             *         "weight": 2,
+             *         "targetShare": 0.5,
+             *         "lastAssigned": "2030-06-28T15:00:00-0400"
+             *       }
+             *     ]
+             */
+            calendars: {
+                /** @example 7 */
+                calendarID: number;
+                /** @example Ana */
+                name: string;
+                /**
+                 * @description Its live appointments of the type starting in the range.
+                 * @example 20
+                 */
+                appointments: number;
+                /**
+                 * @description Its part of the type's appointments in the range (0 to 1, 4 decimals).
+                 * @example 0.5
+                 */
+                share: number;
+                /**
+                 * @description Its weight in the type (1 when none is set).
+                 * @example 2
+                 */
+                weight: number;
+                /**
+                 * @description The part its weight gives it: its weight over the sum of the weights.
+                 * @example 0.5
+                 */
+                targetShare: number;
+                /**
+                 * @description When it was last given an appointment of the type (its latest booking, canceled or not, whatever the range), in its zone; null: never.
+                 * @example 2030-06-03T09:00:00-0400
+                 */
+                lastAssigned: string | null;
+            }[];
         };
         AvailableClass: {
             /**
@@ -13249,6 +13358,115 @@ export interface operations {
                         message: string;
                         /** @enum {string} */
                         error: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description Over a rate limit: try again later. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 429;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "too_many_requests";
+                    };
+                };
+            };
+        };
+    };
+    AssignmentStatsController_stats: {
+        parameters: {
+            query?: {
+                /** @description Years 1900–2999; another is refused as an impossible date is. */
+                minDate?: string;
+                /** @description Years 1900–2999; another is refused as an impossible date is. */
+                maxDate?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The appointment type's id. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssignmentStatsView"];
+                };
+            };
+            /** @description Bad Request: `invalid_min_date`, `invalid_max_date` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 400;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "invalid_min_date" | "invalid_max_date";
+                    };
+                };
+            };
+            /** @description Unauthorized: `unauthorized` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 401;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "unauthorized";
+                    };
+                };
+            };
+            /** @description Forbidden: `forbidden` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 403;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "forbidden";
+                    };
+                };
+            };
+            /** @description Not Found: `not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 404;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "not_found";
                     };
                 };
             };
@@ -26145,6 +26363,117 @@ export interface operations {
                         message: string;
                         /** @enum {string} */
                         error: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description Over a rate limit: try again later. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 429;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "too_many_requests";
+                    };
+                };
+            };
+        };
+    };
+    enterprise_AssignmentStatsController_stats: {
+        parameters: {
+            query?: {
+                /** @description Years 1900–2999; another is refused as an impossible date is. */
+                minDate?: string;
+                /** @description Years 1900–2999; another is refused as an impossible date is. */
+                maxDate?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The member account's user ID (a positive integer of at most 10 digits). */
+                userId: number;
+                /** @description The appointment type's id. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssignmentStatsView"];
+                };
+            };
+            /** @description Bad Request: `invalid_min_date`, `invalid_max_date` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 400;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "invalid_min_date" | "invalid_max_date";
+                    };
+                };
+            };
+            /** @description Unauthorized: `unauthorized` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 401;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "unauthorized";
+                    };
+                };
+            };
+            /** @description Forbidden: `forbidden` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 403;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "forbidden";
+                    };
+                };
+            };
+            /** @description Not Found: `not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        status_code: 404;
+                        /** @description What went wrong, for a person. */
+                        message: string;
+                        /** @enum {string} */
+                        error: "not_found";
                     };
                 };
             };

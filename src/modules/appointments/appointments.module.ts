@@ -12,6 +12,8 @@ import { AppointmentRenderer } from './appointment-renderer';
 import { AppointmentPaymentsController } from './appointment-payments.controller';
 import { AppointmentChanges } from './appointment-changes';
 import { AppointmentsController } from './appointments.controller';
+import { AssignmentStatsController } from './assignment-stats.controller';
+import * as assignmentStatsQuery from './assignment-stats.query';
 import * as appointmentQueries from './appointment.queries';
 import { AppointmentRepository } from './appointment.repository';
 import { AppointmentViewRepository } from './appointment-view.repository';
@@ -48,7 +50,12 @@ import { SeriesRepository } from './series.repository';
     CertificatesModule,
     FormsModule,
   ],
-  controllers: [AppointmentsController, AppointmentPaymentsController, SeriesController],
+  controllers: [
+    AppointmentsController,
+    AppointmentPaymentsController,
+    SeriesController,
+    AssignmentStatsController,
+  ],
   providers: [
     AppointmentRenderer,
     AppointmentExtras,
@@ -71,6 +78,7 @@ import { SeriesRepository } from './series.repository';
       bookSeriesHandler,
       seriesCommands,
       seriesQueries,
+      assignmentStatsQuery,
     ),
   ],
 })

@@ -32,7 +32,7 @@ export {
   type RecurrenceSettings,
   isRecurrenceSettings,
 } from './recurrence-settings';
-export { type Assignment, type AssignmentWeights, weightOf, weightsOf } from './team-assignment';
+export { ASSIGNMENTS, type Assignment, type AssignmentWeights, weightOf } from './team-assignment';
 export { CatalogController, Route } from './catalog-routes';
 export { CreateClassSessionCommand } from './class-session.commands';
 export { ClassSession } from './class-session.entity';
