@@ -80,6 +80,8 @@ describe('Appointment types: /appointment-types (e2e)', () => {
       requireSmsOptIn: true,
       maxPerDay: 8,
       maxPerWeek: 30,
+      assignment: 'first',
+      weights: null,
     };
     expect(res.body).toEqual(details);
     expect((await api.get(`/appointment-types/${id}`)).body).toEqual(details);
@@ -115,6 +117,8 @@ describe('Appointment types: /appointment-types (e2e)', () => {
       requireSmsOptIn: false,
       maxPerDay: null,
       maxPerWeek: null,
+      assignment: 'first',
+      weights: null,
     });
   });
 
@@ -229,6 +233,8 @@ describe('Appointment types: /appointment-types (e2e)', () => {
       'requireSmsOptIn',
       'maxPerDay',
       'maxPerWeek',
+      'assignment',
+      'weights',
     ];
     for (const id of [kept, deleted]) {
       const read = await partner.get(`/appointment-types/${id}`);
