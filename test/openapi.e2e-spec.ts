@@ -269,6 +269,7 @@ describe('OpenAPI: the operations of payments and of the reference read calls (e
       // And how a booking naming no calendar picks one (docs/team-scheduling.md).
       'assignment',
       'weights',
+      'collective',
     ]);
     expect(okSchema(operation('get', '/appointment-types'))).toEqual({
       type: 'array',

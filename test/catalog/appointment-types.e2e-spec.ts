@@ -82,6 +82,7 @@ describe('Appointment types: /appointment-types (e2e)', () => {
       maxPerWeek: 30,
       assignment: 'first',
       weights: null,
+      collective: false,
     };
     expect(res.body).toEqual(details);
     expect((await api.get(`/appointment-types/${id}`)).body).toEqual(details);
@@ -119,6 +120,7 @@ describe('Appointment types: /appointment-types (e2e)', () => {
       maxPerWeek: null,
       assignment: 'first',
       weights: null,
+      collective: false,
     });
   });
 
@@ -235,6 +237,7 @@ describe('Appointment types: /appointment-types (e2e)', () => {
       'maxPerWeek',
       'assignment',
       'weights',
+      'collective',
     ];
     for (const id of [kept, deleted]) {
       const read = await partner.get(`/appointment-types/${id}`);

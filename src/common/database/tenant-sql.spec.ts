@@ -78,6 +78,7 @@ const LISTED: [file: string, start: string, routing: string][] = [
     'SELECT id FROM calendars WHERE id IN',
     OWNED,
   ],
+  ['modules/availability/calendar-members.repository.ts', 'DELETE FROM slot_hold_members', SWEEP],
   [
     'modules/availability/calendar-locks.repository.ts',
     'SELECT c.id, c.busy_kinds AS busyKinds ${busyColumnsOf(kinds)} FROM calendars',

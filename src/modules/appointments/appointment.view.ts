@@ -111,8 +111,16 @@ export const APPOINTMENT_VIEW = classViewSchema(
       12,
       'The series (`POST /appointment-series`) it is an occurrence of; left out when booked alone.',
     ),
+    calendarIDs: field<number[]>({
+      type: 'array',
+      items: { type: 'integer', minimum: 1 },
+      example: [7, 9, 12],
+      description:
+        'A collective type’s: every calendar it takes, its host (`calendarID`) first ' +
+        '(docs/team-scheduling.md); left out for any other.',
+    }),
   },
-  ['seriesID'],
+  ['seriesID', 'calendarIDs'],
 );
 
 export type AppointmentView = ViewType<typeof APPOINTMENT_VIEW>;
@@ -184,6 +192,7 @@ export function toAppointmentView(a: Appointment, p: ViewParts, c: ViewSettings)
     canClientReschedule: upcoming,
     scheduledBy: a.scheduledBy,
     ...(a.seriesId ? { seriesID: a.seriesId } : {}),
+    ...(a.memberCalendarIds ? { calendarIDs: [a.calendarId, ...a.memberCalendarIds] } : {}),
   };
 }
 

@@ -14,6 +14,7 @@ import { AppointmentChanges } from './appointment-changes';
 import { AppointmentsController } from './appointments.controller';
 import { AssignmentStatsController } from './assignment-stats.controller';
 import * as assignmentStatsQuery from './assignment-stats.query';
+import { AssignmentStatsRepository } from './assignment-stats.repository';
 import * as appointmentQueries from './appointment.queries';
 import { AppointmentRepository } from './appointment.repository';
 import { AppointmentViewRepository } from './appointment-view.repository';
@@ -58,6 +59,7 @@ import { SeriesRepository } from './series.repository';
   ],
   providers: [
     AppointmentRenderer,
+    AssignmentStatsRepository,
     AppointmentExtras,
     AppointmentChanges,
     AppointmentRepository,

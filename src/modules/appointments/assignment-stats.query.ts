@@ -1,12 +1,10 @@
 import { type IQueryHandler, Query, QueryHandler } from '@nestjs/cqrs';
-import { InjectDataSource } from '@nestjs/typeorm';
-import type { DataSource } from 'typeorm';
-import { queryPrepared } from '../../common/database/prepared';
 import { ForbiddenError, NotFoundError } from '../../common/errors/domain-error';
 import { formatInZone } from '../../common/time/datetimes';
 import type { Account } from '../accounts';
 import { localDateBounds } from '../availability';
-import { type Assignment, type AssignmentWeights, weightOf } from '../catalog';
+import { weightOf } from '../catalog';
+import { AssignmentStatsRepository } from './assignment-stats.repository';
 import type {
   AssignmentStatsRequest,
   AssignmentStatsView,
@@ -33,42 +31,19 @@ const round = (value: number) => Math.round(value * 10_000) / 10_000;
  */
 @QueryHandler(AssignmentStatsQuery)
 export class AssignmentStatsHandler implements IQueryHandler<AssignmentStatsQuery> {
-  constructor(@InjectDataSource() private readonly db: DataSource) {}
+  constructor(private readonly stats: AssignmentStatsRepository) {}
 
   async execute({ account, typeId, request }: AssignmentStatsQuery): Promise<AssignmentStatsView> {
-    const manager = this.db.manager;
     const { from, until } = localDateBounds(account.timezone, request);
-    const [type] = await queryPrepared<
-      { accountId: number; assignment: Assignment; weights: string | AssignmentWeights | null }[]
-    >(
-      manager,
-      `SELECT account_id AS accountId, assignment, assignment_weights AS weights
-         FROM appointment_types WHERE id = ?`,
-      [typeId],
-    );
+    const type = await this.stats.type(typeId);
     if (!type) throw new NotFoundError();
-    if (Number(type.accountId) !== account.id) throw new ForbiddenError();
-    const weights: AssignmentWeights | null =
-      typeof type.weights === 'string'
-        ? (JSON.parse(type.weights) as AssignmentWeights)
-        : type.weights;
-    const calendars = await queryPrepared<{ id: number; name: string; timezone: string }[]>(
-      manager,
-      `SELECT c.id, c.name, c.timezone FROM appointment_type_calendars l
-         JOIN calendars c ON c.id = l.calendar_id AND c.deleted_at IS NULL
-        WHERE l.appointment_type_id = ? AND c.account_id = ?
-        ORDER BY c.id`,
-      [typeId, account.id],
-    );
-    const rows = await queryPrepared<{ calendarId: number; n: string | number; last: Date }[]>(
-      manager,
-      `SELECT calendar_id AS calendarId,
-              SUM(canceled = 0 AND starts_at >= ? AND starts_at < ?) AS n,
-              MAX(created_at) AS last
-         FROM appointments WHERE account_id = ? AND appointment_type_id = ?
-        GROUP BY calendar_id`,
-      [from ?? new Date(0), until ?? new Date('9999-12-31'), account.id, typeId],
-    );
+    if (type.accountId !== account.id) throw new ForbiddenError();
+    const { weights } = type;
+    const calendars = await this.stats.calendars(account.id, typeId);
+    const rows = await this.stats.byCalendar(account.id, typeId, {
+      from: from ?? new Date(0),
+      until: until ?? new Date('9999-12-31'),
+    });
     const byCalendar = new Map(rows.map((r) => [Number(r.calendarId), r]));
     const count = (id: number) => Number(byCalendar.get(id)?.n ?? 0);
     const total = calendars.reduce((sum, c) => sum + count(c.id), 0);

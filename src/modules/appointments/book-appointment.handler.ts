@@ -2,7 +2,14 @@ import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import type { EntityManager } from 'typeorm';
 import { Metrics } from '../../common/metrics/metrics';
 import type { DomainEvent } from '../../common/outbox/domain-event';
-import { Appointment, SlotContexts, SlotPlacement, consumeHold, recordTurn } from '../availability';
+import {
+  Appointment,
+  SlotContexts,
+  SlotPlacement,
+  consumeHold,
+  insertMembers,
+  recordTurn,
+} from '../availability';
 import { upsertBookingClient } from '../clients';
 import { AppointmentScheduledEvent, eventPayload } from './appointment-events';
 import { AppointmentExtras } from './appointment-extras';
@@ -88,6 +95,7 @@ export class BookAppointmentHandler implements ICommandHandler<BookAppointmentCo
     const booked = bookedAppointment(booking, { ...checked, ...placement, sale });
     const appointment = Object.assign(new Appointment(), booked);
     appointment.id = await this.appointments.insert(tx, appointment);
+    await insertMembers(tx, 'appointment', appointment, appointment.memberCalendarIds ?? []);
     await recordTurn(tx, ctx.type, appointment.calendarId, 1, placement.turns);
     if (claim) await this.idempotencyKeys.record(tx, account.id, claim, appointment.id);
     await this.appointments.writeAnswers(tx, appointment.id, checked.fieldValues);

@@ -1,7 +1,7 @@
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import type { EntityManager } from 'typeorm';
 import type { DomainEvent } from '../../common/outbox/domain-event';
-import { Appointment, SlotContexts, consumeHold, recordTurn } from '../availability';
+import { Appointment, SlotContexts, consumeHold, insertMembers, recordTurn } from '../availability';
 import { upsertBookingClient } from '../clients';
 import { AppointmentScheduledEvent, eventPayload } from './appointment-events';
 import { AppointmentExtras } from './appointment-extras';
@@ -126,6 +126,7 @@ export class BookSeriesHandler implements ICommandHandler<BookSeriesCommand> {
         const row = bookedAppointment(booking, { ...checked, ...placement, start, sale });
         const appointment = Object.assign(new Appointment(), row, { seriesId: series.id });
         appointment.id = await this.appointments.insert(tx, appointment);
+        await insertMembers(tx, 'appointment', appointment, appointment.memberCalendarIds ?? []);
         booked.push(appointment);
       },
     );

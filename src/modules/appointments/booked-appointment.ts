@@ -40,7 +40,7 @@ export interface BookingSettled extends BookingChecked, Placement {
 /** The row a booking inserts, every column given (insertRows writes whole rows). */
 export function bookedAppointment(
   { account, input: r, mode }: Booking,
-  { ctx, start, calendar, classId, timezone, label, sale }: BookingSettled,
+  { ctx, start, calendar, classId, members, timezone, label, sale }: BookingSettled,
 ): Omit<Appointment, 'id'> {
   const now = new Date();
   return {
@@ -68,6 +68,7 @@ export function bookedAppointment(
     canceledAt: null,
     scheduledBy: mode.admin ? account.email : null,
     seriesId: null,
+    memberCalendarIds: members?.map((m) => m.id) ?? null,
     createdAt: now,
     updatedAt: now,
   };

@@ -18,6 +18,7 @@ import {
   freeCalendar,
   readLockedBusy,
   recordTurn,
+  replaceMembers,
   requireDatetime,
 } from '../availability';
 import { AppointmentRescheduledEvent, eventPayload } from './appointment-events';
@@ -84,7 +85,8 @@ export class RescheduleAppointmentHandler implements ICommandHandler<RescheduleA
       calendarID: named ?? current.calendarId,
     });
     const time = readBookingTime(r, ctx.calendars[0].timezone, admin);
-    const reassigns = !admin && named === undefined && ctx.type.assignment !== 'first';
+    const reassigns =
+      !admin && named === undefined && ctx.type.assignment !== 'first' && !ctx.type.collective;
     if (reassigns) ctx = await this.contexts.resolve(account, request);
     const start = startOf(time);
     // The length it was booked with (its addons' included), whatever the catalog says now.
@@ -103,17 +105,22 @@ export class RescheduleAppointmentHandler implements ICommandHandler<RescheduleA
     if (appointment.canceled) throw new AlreadyCanceledError(appointment.id);
     const { ctx, start, timezone } = checked;
     const now = Date.now();
-    const { calendar, classId, turns } = mode.admin
+    const { calendar, classId, turns, members } = mode.admin
       ? await adminPlacement(tx, ctx, start)
       : await this.checkClientMove(tx, appointment, checked, now, clientChangeMinHours);
     // Reassigned: the calendar it moved onto took a turn (the one it left keeps its own).
     if (calendar.id !== appointment.calendarId)
       await recordTurn(tx, ctx.type, calendar.id, 1, turns);
+    const hadMembers = appointment.memberCalendarIds !== null;
     Object.assign(appointment, {
       calendarId: calendar.id,
       classId,
       ...appointmentTimes(start, ctx.rules),
+      // A collective one moves with every calendar of its type (all checked free, for a client).
+      memberCalendarIds: members?.map((m) => m.id) ?? null,
     });
+    if (hadMembers || members)
+      await replaceMembers(tx, appointment, appointment.memberCalendarIds ?? []);
     if (timezone !== undefined) appointment.timezone = timezone;
     appointment.sequence += 1;
     appointment.updatedAt = new Date(now);

@@ -33,6 +33,12 @@ export interface OccurrenceOutcome {
 export function seriesPlans(checked: BookingChecked, recurrence: Recurrence): SeriesPlan[] {
   const { ctx, hold, start } = checked;
   const calendars = hold ? ctx.calendars.filter((c) => c.id === hold.calendarId) : ctx.calendars;
+  // A collective type's series takes all its calendars together: one plan, its host's.
+  if (ctx.type.collective)
+    return calendars.slice(0, 1).map((calendar) => ({
+      calendar,
+      occurrences: occurrencesOf(start, calendar.timezone, recurrence),
+    }));
   return [...calendars]
     .sort((a, b) => a.id - b.id)
     .map((calendar) => ({
@@ -86,9 +92,11 @@ export class SeriesPlacement {
     admin: boolean,
     take: (index: number, start: number, placement: Placement) => Promise<void>,
   ): Promise<{ plan: SeriesPlan; outcomes: OccurrenceOutcome[] }> {
+    const { ctx } = checked;
+    const locked = ctx.type.collective ? ctx.calendars : plans.map((p) => p.calendar);
     await this.locks.lock(
       tx,
-      plans.map((p) => p.calendar.id),
+      locked.map((c) => c.id),
     );
     plans = await assignedPlans(tx, checked, plans);
     let fewest: { plan: SeriesPlan; outcomes: OccurrenceOutcome[]; refused: number } | undefined;
@@ -110,7 +118,12 @@ export class SeriesPlacement {
     admin: boolean,
     take: (index: number, start: number, placement: Placement) => Promise<void>,
   ): Promise<OccurrenceOutcome[]> {
-    const one = { ...checked.ctx, calendars: [plan.calendar] };
+    const { ctx } = checked;
+    // A collective type's: every calendar, the plan's (its host) first.
+    const calendars = ctx.type.collective
+      ? [plan.calendar, ...ctx.calendars.filter((c) => c !== plan.calendar)]
+      : [plan.calendar];
+    const one = { ...ctx, calendars };
     const outcomes: OccurrenceOutcome[] = [];
     for (const [i, { start, local }] of plan.occurrences.entries()) {
       const datetime =

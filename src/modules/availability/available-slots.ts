@@ -40,7 +40,7 @@ import {
   type SlotType,
   busySpanAround,
   isOffered,
-  scheduleOf,
+  startCounts,
 } from './slot-context';
 import { assertInAdvanceWindow } from './placement';
 import { anyZoneSpan, classRange, dayInUtc, monthInUtc, parseDay, parseMonth } from './query-spans';
@@ -48,7 +48,7 @@ import { planBusyRead, settleBusyRead } from './read-window';
 import type { TimedAnswer } from '../../common/cache/epoch-cache';
 import { timesValidUntil } from './availability-answers';
 import { slotRequestOf } from './slot-request';
-import { type Unavailable, checkSession, freeStarts } from './slot-engine';
+import { type Unavailable, checkSession } from './slot-engine';
 import { type Span, zoneClock } from './working-time';
 
 /** At most this many times in one `POST /availability/check-times`. */
@@ -263,21 +263,12 @@ export class AvailableSlots {
     ignore: number[] = [],
     datesIn?: string,
   ): Promise<Map<number, number>> {
-    const counts = new Map<number, number>();
-    if (!isOffered(ctx) || ctx.calendars.length === 0) return counts;
-    const { rules } = ctx;
+    if (!isOffered(ctx) || ctx.calendars.length === 0) return new Map();
     const ids = ctx.calendars.map((c) => c.id);
-    const read = { ...busyAround(rules, window), ignoreAppointmentIds: ignore };
+    const read = { ...busyAround(ctx.rules, window), ignoreAppointmentIds: ignore };
     const busy = ctx.busy ?? (await readSlotBusy(this.manager, ctx, ids, read));
     const withinLimits = await limitFilter(this.manager, ctx, window);
-    for (const calendar of ctx.calendars) {
-      const schedule = scheduleOf(calendar, busy);
-      const firstOfEachDay = calendar.timezone === datesIn;
-      for (const start of freeStarts(schedule, rules, window, now, firstOfEachDay))
-        if (!withinLimits || withinLimits(calendar, start))
-          counts.set(start, (counts.get(start) ?? 0) + 1);
-    }
-    return counts;
+    return startCounts(ctx, busy, { window, now, withinLimits, datesIn });
   }
 
   /** The sessions of the context's class type on its calendars starting in `window`. */

@@ -25,4 +25,11 @@ export abstract class BusyRow extends TenantEntity {
 
   @Column({ name: 'busy_until', type: 'datetime', precision: 3 })
   busyUntil!: Date;
+
+  /**
+   * A collective type's: the calendars it takes besides its host's (`calendarId`), each with a
+   * member row (calendar-member.entity.ts); null for any other.
+   */
+  @Column({ name: 'member_calendar_ids', type: 'json', nullable: true })
+  memberCalendarIds!: number[] | null;
 }

@@ -59,6 +59,24 @@ const KIND_COLUMNS: { kind: BusyKind; name: string; parameters: number; subquery
     subquery: `(SELECT JSON_ARRAYAGG(JSON_ARRAY(x.starts_at, x.ends_at)) FROM external_busy_spans x
     WHERE x.calendar_id = c.id AND x.starts_at >= ? AND x.starts_at < ? AND x.ends_at > ?)`,
   },
+  {
+    kind: BusyKind.members,
+    name: 'members',
+    parameters: 4,
+    subquery: `(SELECT JSON_ARRAYAGG(JSON_ARRAY(m.busy_from, m.busy_until)) FROM appointment_members m
+     JOIN appointments ma ON ma.id = m.appointment_id AND ma.canceled = 0
+    WHERE m.calendar_id = c.id AND m.busy_from >= ? AND m.busy_from < ? AND m.busy_until > ?
+      AND m.appointment_id NOT IN (?))`,
+  },
+  {
+    kind: BusyKind.heldMembers,
+    name: 'heldMembers',
+    parameters: 5,
+    subquery: `(SELECT JSON_ARRAYAGG(JSON_ARRAY(hm.busy_from, hm.busy_until)) FROM slot_hold_members hm
+     JOIN slot_holds mh ON mh.id = hm.hold_id AND mh.expires_at > ?
+    WHERE hm.calendar_id = c.id AND hm.busy_from >= ? AND hm.busy_from < ? AND hm.busy_until > ?
+      AND hm.hold_id <> ?)`,
+  },
 ];
 
 /**
@@ -98,21 +116,33 @@ export function busyKindParameters(kinds: number, parameters: unknown[]): unknow
  * every run, empty or not (~45 µs of five on an /availability/times request).
  */
 export const BUSY_LIST_COLUMN = `,
-  CONCAT('[', CONCAT_WS(',', ${[APPOINTMENTS_SUBQUERY, ...KIND_COLUMNS.map((k) => k.subquery)].join(',\n    ')}), ']') AS busy`;
+  CONCAT('[', CONCAT_WS(',', ${[APPOINTMENTS_SUBQUERY, ...KIND_COLUMNS.map(listed)].join(',\n    ')}), ']') AS busy`;
+
+/**
+ * A kind's subquery in BUSY_LIST_COLUMN: a collective's members only where the row's bit says some
+ * calendar ever had one (IF evaluates only the branch taken; the row and the subqueries are read
+ * by one statement), so the many calendars that never do pay nothing for them.
+ */
+function listed(k: (typeof KIND_COLUMNS)[number]): string {
+  const gated = k.kind === BusyKind.members || k.kind === BusyKind.heldMembers;
+  return gated ? `IF(c.busy_kinds & ${k.kind}, ${k.subquery}, NULL)` : k.subquery;
+}
 
 export function busyParameters(busy: BusyRequest, now = Date.now()): unknown[] {
   const from = new Date(busy.from);
   const until = new Date(busy.until);
   const lowest = new Date(busy.from - MAX_BUSY_SPAN_MINUTES * MINUTE);
+  // A single id travels as a scalar: a statement without a list skips expandLists' rewrite of
+  // its text (and mysql2 finds its prepared statement by the same string object each time).
+  const ignored =
+    busy.ignoreAppointmentIds.length > 1
+      ? busy.ignoreAppointmentIds
+      : (busy.ignoreAppointmentIds[0] ?? 0);
   return [
     lowest,
     until,
     from,
-    // A single id travels as a scalar: a statement without a list skips expandLists' rewrite of
-    // its text (and mysql2 finds its prepared statement by the same string object each time).
-    busy.ignoreAppointmentIds.length > 1
-      ? busy.ignoreAppointmentIds
-      : (busy.ignoreAppointmentIds[0] ?? 0),
+    ignored,
     from,
     until,
     new Date(busy.from - MAX_APPOINTMENT_MINUTES * MINUTE),
@@ -125,6 +155,16 @@ export function busyParameters(busy: BusyRequest, now = Date.now()): unknown[] {
     new Date(busy.from - MAX_EXTERNAL_SPAN_MINUTES * MINUTE),
     until,
     from,
+    // A collective appointment's other calendars, then a collective hold's.
+    lowest,
+    until,
+    from,
+    ignored,
+    new Date(now),
+    lowest,
+    until,
+    from,
+    busy.ignoreHoldId ?? 0,
   ];
 }
 

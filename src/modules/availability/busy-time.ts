@@ -31,6 +31,8 @@ export interface BusyColumns {
   sessions: SpanList;
   holds: SpanList;
   external: SpanList;
+  members: SpanList;
+  heldMembers: SpanList;
 }
 
 /** The column BUSY_LIST_COLUMN adds to a row. */
@@ -46,6 +48,8 @@ export function busySpansOf(row: Partial<BusyColumns>): Span[] {
     ...spans(row.sessions),
     ...spans(row.holds),
     ...spans(row.external),
+    ...spans(row.members),
+    ...spans(row.heldMembers),
   ];
 }
 

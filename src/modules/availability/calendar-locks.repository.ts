@@ -135,7 +135,7 @@ export async function lockCalendarReadingBusy(
   return busy.get(calendarId) ?? [];
 }
 
-/** The lock statement of each combination of BusyKind bits (at most 16) and resources, built once. */
+/** The lock statement of each combination of BusyKind bits (at most 64) and resources, built once. */
 const lockStatements = new Map<string, string>();
 
 /**

@@ -24,6 +24,11 @@ export { SlotPlacement } from './slot-placement';
 export { localDateBounds } from './query-spans';
 export { type Placement, adminPlacement, assertInAdvanceWindow, freeCalendar } from './placement';
 export { assignedOrder, recordTurn } from './calendar-turns.repository';
+export {
+  deletePastHoldMembers,
+  insertMembers,
+  replaceMembers,
+} from './calendar-members.repository';
 export type { CalendarTurn } from './calendar-assignment';
 export type { SlotContext, SlotRequest, SlotType } from './slot-context';
 export { SlotContexts, resolveSlotContext } from './slot-context.repository';

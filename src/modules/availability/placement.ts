@@ -30,10 +30,13 @@ export interface Placement {
   classId: number | null;
   /** A round-robin type's turns as read to choose the calendar (recordTurn then reads none). */
   turns?: CalendarTurn[];
+  /** A collective type's other calendars, which it takes too (null for any other type). */
+  members: SlotCalendar[] | null;
 }
 
 /**
- * An admin's booking or move: on the calendar named, in its class session then if any. Its type's
+ * An admin's booking or move: on the calendar named (a collective type's: with the others), in its
+ * class session then if any. Its type's
  * resources are locked for its span, not checked (an admin may overbook): a client's check running
  * meanwhile must not miss its use.
  */
@@ -43,14 +46,15 @@ export async function adminPlacement(
   start: number,
 ): Promise<Placement> {
   await lockResources(tx, ctx, busyWindow(ctx.rules, start));
-  const calendar = ctx.calendars[0];
+  const [calendar, ...others] = ctx.calendars;
   const session =
     ctx.type.kind === 'class' ? await sessionAt(tx, ctx.type.id, calendar.id, start) : null;
-  return { calendar, classId: session?.id ?? null };
+  return { calendar, classId: session?.id ?? null, members: ctx.type.collective ? others : null };
 }
 
 /**
- * The first calendar (in `ctx.calendars`' order: ascending id, or the type's assignment's) that can
+ * A collective type's calendars when every one can take `start` (the first the host); otherwise
+ * the first calendar (in `ctx.calendars`' order: ascending id, or the type's assignment's) that can
  * take `start`, read under the calendars' locks: for a
  * service, by the slot engine on `busy` (read with the locks); for a class, a session with a free
  * seat (live holds take seats); either within the booking limits. `ignore`: the booking client's
@@ -76,18 +80,21 @@ export async function freeCalendar(
         checkSession({ start, seats, taken }, ctx.rules, now) === null &&
         (await withinLimits(tx, ctx, calendar, start, ignore))
       )
-        return { calendar, classId: session.id };
+        return { calendar, classId: session.id, members: null };
     }
     return null;
   }
   if (!busy) throw new Error('A service is checked on the busy time read with its locks');
-  for (const calendar of ctx.calendars) {
-    const schedule = scheduleOf(calendar, busy);
-    if (
-      checkStart(schedule, ctx.rules, start, now) === null &&
-      (await withinLimits(tx, ctx, calendar, start, ignore))
-    )
-      return { calendar, classId: null };
+  const free = async (calendar: SlotCalendar) =>
+    checkStart(scheduleOf(calendar, busy), ctx.rules, start, now) === null &&
+    (await withinLimits(tx, ctx, calendar, start, ignore));
+  if (ctx.type.collective) {
+    // Every calendar together, the first the host: all free, or none takes it.
+    for (const calendar of ctx.calendars) if (!(await free(calendar))) return null;
+    const [host, ...members] = ctx.calendars;
+    return host ? { calendar: host, classId: null, members } : null;
   }
+  for (const calendar of ctx.calendars)
+    if (await free(calendar)) return { calendar, classId: null, members: null };
   return null;
 }

@@ -53,6 +53,7 @@ interface ContextRow extends Partial<BusyListColumn> {
   resourceLinks: string | ResourceLinks | null;
   assignment: Assignment;
   assignmentWeights: string | AssignmentWeights | null;
+  collective: number;
   deletedAt: Date | null;
   calendarId: number | null;
   calendarAccountId: number | null;
@@ -77,6 +78,7 @@ const TYPE_COLUMNS = `t.id, t.account_id AS accountId, t.name, t.category, t.act
   t.max_days_in_advance AS maxDaysInAdvance, t.price_cents AS priceCents, t.deleted_at AS deletedAt,
   t.max_per_day AS maxPerDay, t.max_per_week AS maxPerWeek,
   t.resource_links AS resourceLinks, t.assignment, t.assignment_weights AS assignmentWeights,
+  t.collective,
   EXISTS (SELECT 1 FROM appointment_type_forms f WHERE f.appointment_type_id = t.id) AS hasForms`;
 const CALENDAR_COLUMNS = `c.id AS calendarId, c.account_id AS calendarAccountId,
   c.name AS calendarName, c.timezone AS calendarTimezone, c.location AS calendarLocation,
@@ -150,6 +152,13 @@ export async function resolveSlotContext(
     if (first.calendarDeletedAt) throw new InvalidCalendarError(calendarId);
     // A calendar the type cannot be booked on does not exist for it (the contract's one message).
     if (!Number(first.offered)) throw new InvalidCalendarError(calendarId);
+    // A collective type takes all its calendars: the one named is the host, first.
+    if (type.collective) {
+      const all = { ...request, calendarID: undefined };
+      const ctx = await resolveSlotContext(manager, account, all, busy, withAddonIds);
+      const host = ctx.calendars.filter((c) => c.id === calendarId);
+      return { ...ctx, calendars: [...host, ...ctx.calendars.filter((c) => c.id !== calendarId)] };
+    }
   }
   const busyTime = busy ? new Map<number, Span[]>() : undefined;
   let calendarsBusyKinds = 0;
@@ -224,6 +233,7 @@ function toSlotType(row: ContextRow): SlotType {
     assignment: row.assignment,
     assignmentWeights:
       row.assignmentWeights === null ? null : parsedOnce<AssignmentWeights>(row.assignmentWeights),
+    collective: Boolean(Number(row.collective)),
   };
 }
 

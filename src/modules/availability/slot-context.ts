@@ -1,7 +1,7 @@
 import { MINUTE } from '../../common/time/durations';
 import type { Addon, AppointmentType, Calendar } from '../catalog';
 import { MAX_APPOINTMENT_MINUTES } from './busy-time';
-import type { CalendarSchedule, SlotRules } from './slot-engine';
+import { type CalendarSchedule, type SlotRules, commonStartsOf, freeStarts } from './slot-engine';
 import type { Span } from './working-time';
 
 /** What a question about availability (or a booking) is about, checked against the account. */
@@ -33,6 +33,7 @@ export type SlotType = Pick<
   | 'resourceLinks'
   | 'assignment'
   | 'assignmentWeights'
+  | 'collective'
 > & {
   /** Whether any form is linked (booking reads the forms' fields only then); unknown if absent. */
   hasForms?: boolean;
@@ -41,6 +42,41 @@ export type SlotCalendar = Pick<
   Calendar,
   'id' | 'name' | 'timezone' | 'location' | 'hours' | 'overrides' | 'maxPerDay' | 'maxPerWeek'
 >;
+
+/**
+ * Free starts in `window` over the context's calendars: start → how many calendars can take it
+ * (each within its booking limits). With `datesIn`, a calendar of that zone gives only its first of
+ * each day (see monthStarts). A collective type's: the starts every calendar can take, each once.
+ */
+export function startCounts(
+  ctx: Pick<SlotContext, 'type' | 'calendars' | 'rules'>,
+  busy: Map<number, Span[]>,
+  options: {
+    window: Span;
+    now: number;
+    withinLimits: ((calendar: SlotCalendar, start: number) => boolean) | null;
+    datesIn?: string;
+  },
+): Map<number, number> {
+  const { window, now, withinLimits, datesIn } = options;
+  const counts = new Map<number, number>();
+  if (ctx.type.collective) {
+    const each = ctx.calendars.map((calendar) => ({
+      schedule: scheduleOf(calendar, busy),
+      fits: withinLimits ? (start: number) => withinLimits(calendar, start) : undefined,
+    }));
+    for (const start of commonStartsOf(each, ctx.rules, window, now)) counts.set(start, 1);
+    return counts;
+  }
+  for (const calendar of ctx.calendars) {
+    const schedule = scheduleOf(calendar, busy);
+    const firstOfEachDay = calendar.timezone === datesIn;
+    for (const start of freeStarts(schedule, ctx.rules, window, now, firstOfEachDay))
+      if (!withinLimits || withinLimits(calendar, start))
+        counts.set(start, (counts.get(start) ?? 0) + 1);
+  }
+  return counts;
+}
 
 /** A calendar as the slot engine sees it, with its busy time. */
 export function scheduleOf(calendar: SlotCalendar, busy: Map<number, Span[]>): CalendarSchedule {
@@ -55,7 +91,10 @@ export function scheduleOf(calendar: SlotCalendar, busy: Map<number, Span[]>): C
 /** The type, the calendars that may take it, and the rules the engine applies. */
 export interface SlotContext {
   type: SlotType;
-  /** The calendar asked for, or every live calendar of the type (ascending id). */
+  /**
+   * The calendar asked for, or every live calendar of the type (ascending id); a collective type's
+   * always every one, the one asked for (its host) first.
+   */
   calendars: SlotCalendar[];
   addons: Addon[];
   rules: SlotRules;

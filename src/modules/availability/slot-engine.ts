@@ -83,6 +83,29 @@ export function freeStarts(
   return starts;
 }
 
+/**
+ * The starts (ascending) every calendar can take in `window`, each within its own `fits` too: a
+ * collective type's times, the intersection of its calendars' free starts (each calendar's grid of
+ * its own working spans; a start must be on every one's).
+ */
+export function commonStartsOf(
+  calendars: readonly { schedule: CalendarSchedule; fits?: (start: number) => boolean }[],
+  rules: SlotRules,
+  window: Span,
+  now: number,
+): number[] {
+  if (calendars.length === 0) return [];
+  let common: number[] | undefined;
+  for (const { schedule, fits } of calendars) {
+    const free = new Set(
+      freeStarts(schedule, rules, window, now).filter((start) => !fits || fits(start)),
+    );
+    common = (common ?? [...free]).filter((start) => free.has(start));
+    if (common.length === 0) break;
+  }
+  return common ?? [];
+}
+
 /** Whether the calendar can take `start`, and if not, why (in the order booking checks). */
 export function checkStart(
   calendar: CalendarSchedule,

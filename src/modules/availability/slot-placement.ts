@@ -40,7 +40,7 @@ export class SlotPlacement {
     onConflict: () => void = () => undefined,
   ): Promise<Placement> {
     const { hold } = slot;
-    const calendars = hold ? ctx.calendars.filter((c) => c.id === hold.calendarId) : ctx.calendars;
+    const calendars = hold ? heldCalendars(ctx, hold.calendarId) : ctx.calendars;
     const offered = isOffered(ctx);
     const readsBusy = offered && ctx.type.kind === 'service';
     const window = readsBusy ? busyWindow(ctx.rules, slot.start) : undefined;
@@ -53,7 +53,9 @@ export class SlotPlacement {
     assertInAdvanceWindow(ctx.rules, slot.start, slot.datetimeText, Date.now());
     // A booking or hold that names no calendar: the type's assignment orders them (team scheduling).
     const assigned =
-      slot.calendarNamed || hold ? { calendars } : await assignedOrder(tx, ctx, slot.start);
+      slot.calendarNamed || hold || ctx.type.collective
+        ? { calendars }
+        : await assignedOrder(tx, ctx, slot.start);
     const free = offered
       ? await freeCalendar(tx, { ...ctx, calendars: assigned.calendars }, slot.start, busy, {
           holdId: hold?.id,
@@ -73,4 +75,15 @@ export class SlotPlacement {
     );
     return adminPlacement(tx, ctx, start);
   }
+}
+
+/**
+ * The calendars a booking with a hold may take: the hold's; a collective type's all, the hold's
+ * (its host) first (the hold kept them all; its own time is left out of their busy time).
+ */
+function heldCalendars(ctx: SlotContext, calendarId: number): SlotContext['calendars'] {
+  const held = ctx.calendars.filter((c) => c.id === calendarId);
+  return ctx.type.collective
+    ? [...held, ...ctx.calendars.filter((c) => c.id !== calendarId)]
+    : held;
 }

@@ -68,7 +68,10 @@ export class CalendarFeedRepository {
     return calendar && !calendar.deletedAt ? calendar : null;
   }
 
-  /** The calendar's live appointments that end after `since`, the earliest `limit`. */
+  /**
+   * The calendar's live appointments that end after `since`, the earliest `limit`: its own and the
+   * collective ones it is a member of (docs/team-scheduling.md).
+   */
   appointments(calendarId: number, since: Date, limit: number): Promise<FeedAppointmentRow[]> {
     return this.dataSource.query(
       `SELECT a.id, a.starts_at, a.ends_at, a.updated_at, a.sequence, a.first_name, a.last_name,
@@ -80,9 +83,14 @@ export class CalendarFeedRepository {
                    WHERE x.appointment_type_id = t.id AND r.account_id = a.account_id),
                  NULL) AS resource_names
          FROM appointments a JOIN appointment_types t ON t.id = a.appointment_type_id
-        WHERE a.calendar_id = ? AND a.canceled = 0 AND a.ends_at > ?
+        WHERE a.id IN (
+                SELECT o.id FROM appointments o WHERE o.calendar_id = ? AND o.ends_at > ?
+                UNION ALL
+                SELECT m.appointment_id FROM appointment_members m
+                 WHERE m.calendar_id = ? AND m.busy_until > ?)
+          AND a.canceled = 0 AND a.ends_at > ?
         ORDER BY a.starts_at, a.id LIMIT ?`,
-      [calendarId, since, limit],
+      [calendarId, since, calendarId, since, since, limit],
     );
   }
 

@@ -17,6 +17,7 @@ import type { AppointmentTypeDetails } from './appointment-type.view';
 import {
   ClassSizeNotApplicableError,
   ClassSizeRequiredError,
+  CollectiveClassError,
   TypeHasClassSessionsError,
 } from './catalog.errors';
 import { copyGiven, newCatalogRow } from './catalog-row.entity';
@@ -66,6 +67,7 @@ export class CreateAppointmentTypeHandler implements ICommandHandler<CreateAppoi
         resourceLinks: null,
         assignment: 'first',
         assignmentWeights: null,
+        collective: false,
       });
       applyAttributes(type, request);
       const saved = await this.types.save(type, tx);
@@ -126,7 +128,7 @@ function applyAttributes(type: AppointmentType, request: AppointmentTypeAttribut
   copyGiven(type, request, ['name', 'active', 'description', 'duration', 'category', 'color']);
   copyGiven(type, request, ['private', 'paddingBefore', 'paddingAfter', 'image', 'slotInterval']);
   copyGiven(type, request, ['minHoursInAdvance', 'maxDaysInAdvance', 'requireSmsOptIn']);
-  copyGiven(type, request, ['maxPerDay', 'maxPerWeek', 'recurrence', 'assignment']);
+  copyGiven(type, request, ['maxPerDay', 'maxPerWeek', 'recurrence', 'assignment', 'collective']);
   if (request.weights !== undefined) type.assignmentWeights = request.weights;
   if (request.price !== undefined) type.priceCents = toCents(request.price);
   if (request.type !== undefined) type.kind = request.type;
@@ -134,6 +136,7 @@ function applyAttributes(type: AppointmentType, request: AppointmentTypeAttribut
   if (type.kind === 'class') {
     if (request.classSize !== undefined) type.classSize = request.classSize;
     if (type.classSize === null) throw new ClassSizeRequiredError();
+    if (type.collective) throw new CollectiveClassError();
   } else {
     if (request.classSize !== undefined && request.classSize !== null)
       throw new ClassSizeNotApplicableError();

@@ -95,6 +95,10 @@ export class AppointmentType extends CatalogRow {
   /** Each calendar's weight in `round-robin` and `balanced` (null: all 1). */
   @Column({ name: 'assignment_weights', type: 'json', nullable: true })
   assignmentWeights!: AssignmentWeights | null;
+
+  /** Every calendar of the type takes each appointment together (services only). */
+  @Column({ type: 'boolean', default: false })
+  collective!: boolean;
 }
 
 /**

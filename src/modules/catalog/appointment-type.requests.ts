@@ -1,3 +1,4 @@
+import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsBoolean, IsIn, IsString, Matches, MaxLength } from 'class-validator';
 import {
   BooleanQuery,
@@ -127,6 +128,17 @@ export class AppointmentTypeAttributes {
 
   @WeightsAttribute()
   weights?: AssignmentWeights | null;
+
+  /** Services only: every calendar of the type takes each appointment together. */
+  @ApiPropertyOptional({
+    type: 'boolean',
+    description:
+      'Every calendar of the type takes each appointment together (a meeting of several people): ' +
+      'a time is offered when all are free, an appointment keeps all busy. Services only.',
+  })
+  @Optional()
+  @IsBoolean()
+  collective?: boolean;
 }
 
 export class ListAppointmentTypesRequest {

@@ -128,6 +128,10 @@ export const APPOINTMENT_TYPE_DETAILS = classViewSchema(
       description:
         "Each calendar's weight in `round-robin` and `balanced` (calendars left out weigh 1); null: all 1.",
     }),
+    collective: bool(
+      false,
+      'Every calendar of the type takes each appointment together (docs/team-scheduling.md).',
+    ),
   },
   ['recurrence'],
 );
@@ -179,5 +183,6 @@ export function toAppointmentTypeDetails(
     ...(type.recurrence ? { recurrence: type.recurrence } : {}),
     assignment: type.assignment,
     weights: weightsOf(type.assignmentWeights, links.calendarIDs),
+    collective: type.collective,
   };
 }

@@ -4,6 +4,15 @@
  * of the kind. A booking's lock statement leaves out the subqueries of the kinds its calendar never
  * had (lockCalendarReadingBusy): each costs the database ~40 µs per booking even over no rows.
  */
-export const BusyKind = { blocks: 1, sessions: 2, holds: 4, external: 8 } as const;
+export const BusyKind = {
+  blocks: 1,
+  sessions: 2,
+  holds: 4,
+  external: 8,
+  /** A collective appointment of which it is not the host (appointment_members). */
+  members: 16,
+  /** A collective hold of which it is not the host (slot_hold_members). */
+  heldMembers: 32,
+} as const;
 export type BusyKind = (typeof BusyKind)[keyof typeof BusyKind];
-export const ALL_BUSY_KINDS = 15;
+export const ALL_BUSY_KINDS = 63;

@@ -42,6 +42,11 @@ export class ClassSizeNotApplicableError extends AttributeError(
   () => 'Attribute "classSize" applies to class types only.',
 ) {}
 
+export class CollectiveClassError extends AttributeError(
+  'invalid_collective',
+  () => 'Attribute "collective" applies to service types only.',
+) {}
+
 /** `weights` naming a calendar that is not (or no longer) one of the type's. */
 export class WeightNotOfTypeError extends AttributeError(
   'invalid_weights',

@@ -9,6 +9,7 @@ import { UnitOfWork } from '../../common/database/unit-of-work';
 import { ROOT_LOGGER } from '../../common/logging/logging.module';
 import { RepeatingPass } from '../../common/queues/repeating-pass';
 import { MINUTE } from '../../common/time/durations';
+import { deletePastHoldMembers } from '../availability';
 import { SlotHoldRepository } from './slot-hold.repository';
 
 const BATCH_SIZE = 1000;
@@ -44,9 +45,17 @@ export class HoldSweeper implements OnApplicationBootstrap, OnModuleDestroy {
     await this.passes.stop();
   }
 
-  /** Deletes up to a batch of expired holds; how many. */
+  /**
+   * Deletes up to a batch of expired holds; how many. Then up to a batch of collective holds'
+   * member rows whose time has passed: a hold's members are busy only while it lives (a join), so
+   * they wait for their time, whatever ended their hold, and go then.
+   */
   sweepOnce(now = new Date()): Promise<number> {
     // A sweep over every account's rows, none of which any answer reads: no account to mark.
-    return this.unitOfWork.run(null, (tx) => this.holds.deleteExpired(tx, now, BATCH_SIZE));
+    return this.unitOfWork.run(null, async (tx) => {
+      const deleted = await this.holds.deleteExpired(tx, now, BATCH_SIZE);
+      await deletePastHoldMembers(tx, now, BATCH_SIZE);
+      return deleted;
+    });
   }
 }

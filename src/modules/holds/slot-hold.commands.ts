@@ -22,6 +22,7 @@ import {
   newHoldToken,
   pageHoldDayShare,
   slotRequestOf,
+  insertMembers,
   withinDayShare,
 } from '../availability';
 import {
@@ -121,12 +122,15 @@ export class CreateSlotHoldHandler implements ICommandHandler<CreateSlotHoldComm
         createdAt: new Date(now),
         origin: page ? 'page' : 'api',
         ...(page ?? { visitorHash: null, addressHash: null }),
+        memberCalendarIds: placed.members?.map((m) => m.id) ?? null,
       });
       // Under the calendar's lock already (placement): the bit costs no wait. A class hold takes
       // a seat, not busy time: no bit.
       if (placed.classId === null)
         await markBusyKind(tx, BusyKind.holds, placed.calendar.id, account.id);
       hold.id = await this.holds.insert(tx, hold);
+      // A collective type's: its other calendars are held too.
+      await insertMembers(tx, 'hold', hold, hold.memberCalendarIds ?? []);
       // Measured with the hold written: refused, it is rolled back with the transaction.
       const percent = account.pageHoldDayShare;
       if (page && percent < 100) {

@@ -1,0 +1,68 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { DataSource } from 'typeorm';
+import { queryPrepared } from '../../common/database/prepared';
+import type { Assignment, AssignmentWeights } from '../catalog';
+
+/** What `GET /appointment-types/{id}/assignment-stats` reads (assignment-stats.query.ts). */
+@Injectable()
+export class AssignmentStatsRepository {
+  constructor(@InjectDataSource() private readonly db: DataSource) {}
+
+  /** The type, deleted or not: its account, assignment and weights. */
+  async type(
+    typeId: number,
+  ): Promise<
+    { accountId: number; assignment: Assignment; weights: AssignmentWeights | null } | undefined
+  > {
+    const [row] = await queryPrepared<
+      { accountId: number; assignment: Assignment; weights: string | AssignmentWeights | null }[]
+    >(
+      this.db.manager,
+      `SELECT account_id AS accountId, assignment, assignment_weights AS weights
+         FROM appointment_types WHERE id = ?`,
+      [typeId],
+    );
+    if (!row) return undefined;
+    const weights =
+      typeof row.weights === 'string'
+        ? (JSON.parse(row.weights) as AssignmentWeights)
+        : row.weights;
+    return { accountId: Number(row.accountId), assignment: row.assignment, weights };
+  }
+
+  /** The type's live calendars, ascending id. */
+  calendars(
+    accountId: number,
+    typeId: number,
+  ): Promise<{ id: number; name: string; timezone: string }[]> {
+    return queryPrepared(
+      this.db.manager,
+      `SELECT c.id, c.name, c.timezone FROM appointment_type_calendars l
+         JOIN calendars c ON c.id = l.calendar_id AND c.deleted_at IS NULL
+        WHERE l.appointment_type_id = ? AND c.account_id = ?
+        ORDER BY c.id`,
+      [typeId, accountId],
+    );
+  }
+
+  /**
+   * One pass over the type's appointments, by calendar (the host's): how many live ones start in
+   * `range`, and the latest creation whatever the range.
+   */
+  byCalendar(
+    accountId: number,
+    typeId: number,
+    range: { from: Date; until: Date },
+  ): Promise<{ calendarId: number; n: string | number; last: Date }[]> {
+    return queryPrepared(
+      this.db.manager,
+      `SELECT calendar_id AS calendarId,
+              SUM(canceled = 0 AND starts_at >= ? AND starts_at < ?) AS n,
+              MAX(created_at) AS last
+         FROM appointments WHERE account_id = ? AND appointment_type_id = ?
+        GROUP BY calendar_id`,
+      [range.from, range.until, accountId, typeId],
+    );
+  }
+}
