@@ -2638,6 +2638,15 @@ export interface components {
              * @example 12
              */
             seriesID?: number;
+            /**
+             * @description A collective type’s: every calendar it takes, its host (`calendarID`) first (docs/team-scheduling.md); left out for any other.
+             * @example [
+             *       7,
+             *       9,
+             *       12
+             *     ]
+             */
+            calendarIDs?: number[];
         };
         AppointmentResourceObject: {
             /** @example 4 */
@@ -2693,6 +2702,8 @@ export interface components {
             weights?: {
                 [key: string]: number;
             } | null;
+            /** @description Every calendar of the type takes each appointment together (a meeting of several people): a time is offered when all are free, an appointment keeps all busy. Services only. */
+            collective?: boolean;
             /** @description May be left out, not emptied. One line of text. */
             name?: string;
             active?: boolean;
@@ -2857,6 +2868,11 @@ export interface components {
             weights: {
                 [key: string]: number;
             } | null;
+            /**
+             * @description Every calendar of the type takes each appointment together (docs/team-scheduling.md).
+             * @example false
+             */
+            collective: boolean;
         };
         AppointmentTypeView: {
             /** @example 12 */
@@ -5418,7 +5434,7 @@ export interface operations {
                         /** @description What went wrong, for a person. */
                         message: string;
                         /** @enum {string} */
-                        error: "invalid_addon" | "invalid_calendar" | "invalid_form" | "invalid_resource" | "required_class_size" | "required_duration" | "required_name" | "bad_request" | "invalid_name" | "invalid_active" | "invalid_description" | "invalid_duration" | "invalid_price" | "invalid_category" | "invalid_color" | "invalid_private" | "invalid_type" | "invalid_class_size" | "invalid_padding_before" | "invalid_padding_after" | "invalid_calendar_ids" | "invalid_addon_ids" | "invalid_form_ids" | "invalid_resource_ids" | "invalid_image" | "invalid_slot_interval" | "invalid_min_hours_in_advance" | "invalid_max_days_in_advance" | "invalid_require_sms_opt_in" | "invalid_max_per_day" | "invalid_max_per_week" | "invalid_recurrence" | "invalid_assignment" | "invalid_weights";
+                        error: "invalid_addon" | "invalid_calendar" | "invalid_form" | "invalid_resource" | "required_class_size" | "required_duration" | "required_name" | "bad_request" | "invalid_name" | "invalid_active" | "invalid_description" | "invalid_duration" | "invalid_price" | "invalid_category" | "invalid_color" | "invalid_private" | "invalid_type" | "invalid_class_size" | "invalid_padding_before" | "invalid_padding_after" | "invalid_calendar_ids" | "invalid_addon_ids" | "invalid_form_ids" | "invalid_resource_ids" | "invalid_image" | "invalid_slot_interval" | "invalid_min_hours_in_advance" | "invalid_max_days_in_advance" | "invalid_require_sms_opt_in" | "invalid_max_per_day" | "invalid_max_per_week" | "invalid_recurrence" | "invalid_assignment" | "invalid_weights" | "invalid_collective";
                     };
                 };
             };
@@ -5629,7 +5645,7 @@ export interface operations {
                         /** @description What went wrong, for a person. */
                         message: string;
                         /** @enum {string} */
-                        error: "invalid_addon" | "invalid_calendar" | "invalid_form" | "invalid_resource" | "required_class_size" | "required_duration" | "required_name" | "bad_request" | "invalid_name" | "invalid_active" | "invalid_description" | "invalid_duration" | "invalid_price" | "invalid_category" | "invalid_color" | "invalid_private" | "invalid_type" | "invalid_class_size" | "invalid_padding_before" | "invalid_padding_after" | "invalid_calendar_ids" | "invalid_addon_ids" | "invalid_form_ids" | "invalid_resource_ids" | "invalid_image" | "invalid_slot_interval" | "invalid_min_hours_in_advance" | "invalid_max_days_in_advance" | "invalid_require_sms_opt_in" | "invalid_max_per_day" | "invalid_max_per_week" | "invalid_recurrence" | "invalid_assignment" | "invalid_weights";
+                        error: "invalid_addon" | "invalid_calendar" | "invalid_form" | "invalid_resource" | "required_class_size" | "required_duration" | "required_name" | "bad_request" | "invalid_name" | "invalid_active" | "invalid_description" | "invalid_duration" | "invalid_price" | "invalid_category" | "invalid_color" | "invalid_private" | "invalid_type" | "invalid_class_size" | "invalid_padding_before" | "invalid_padding_after" | "invalid_calendar_ids" | "invalid_addon_ids" | "invalid_form_ids" | "invalid_resource_ids" | "invalid_image" | "invalid_slot_interval" | "invalid_min_hours_in_advance" | "invalid_max_days_in_advance" | "invalid_require_sms_opt_in" | "invalid_max_per_day" | "invalid_max_per_week" | "invalid_recurrence" | "invalid_assignment" | "invalid_weights" | "invalid_collective";
                     };
                 };
             };
@@ -17442,7 +17458,7 @@ export interface operations {
                         /** @description What went wrong, for a person. */
                         message: string;
                         /** @enum {string} */
-                        error: "invalid_addon" | "invalid_calendar" | "invalid_form" | "invalid_resource" | "required_class_size" | "required_duration" | "required_name" | "bad_request" | "invalid_name" | "invalid_active" | "invalid_description" | "invalid_duration" | "invalid_price" | "invalid_category" | "invalid_color" | "invalid_private" | "invalid_type" | "invalid_class_size" | "invalid_padding_before" | "invalid_padding_after" | "invalid_calendar_ids" | "invalid_addon_ids" | "invalid_form_ids" | "invalid_resource_ids" | "invalid_image" | "invalid_slot_interval" | "invalid_min_hours_in_advance" | "invalid_max_days_in_advance" | "invalid_require_sms_opt_in" | "invalid_max_per_day" | "invalid_max_per_week" | "invalid_recurrence" | "invalid_assignment" | "invalid_weights";
+                        error: "invalid_addon" | "invalid_calendar" | "invalid_form" | "invalid_resource" | "required_class_size" | "required_duration" | "required_name" | "bad_request" | "invalid_name" | "invalid_active" | "invalid_description" | "invalid_duration" | "invalid_price" | "invalid_category" | "invalid_color" | "invalid_private" | "invalid_type" | "invalid_class_size" | "invalid_padding_before" | "invalid_padding_after" | "invalid_calendar_ids" | "invalid_addon_ids" | "invalid_form_ids" | "invalid_resource_ids" | "invalid_image" | "invalid_slot_interval" | "invalid_min_hours_in_advance" | "invalid_max_days_in_advance" | "invalid_require_sms_opt_in" | "invalid_max_per_day" | "invalid_max_per_week" | "invalid_recurrence" | "invalid_assignment" | "invalid_weights" | "invalid_collective";
                     };
                 };
             };
@@ -17679,7 +17695,7 @@ export interface operations {
                         /** @description What went wrong, for a person. */
                         message: string;
                         /** @enum {string} */
-                        error: "invalid_addon" | "invalid_calendar" | "invalid_form" | "invalid_resource" | "required_class_size" | "required_duration" | "required_name" | "bad_request" | "invalid_name" | "invalid_active" | "invalid_description" | "invalid_duration" | "invalid_price" | "invalid_category" | "invalid_color" | "invalid_private" | "invalid_type" | "invalid_class_size" | "invalid_padding_before" | "invalid_padding_after" | "invalid_calendar_ids" | "invalid_addon_ids" | "invalid_form_ids" | "invalid_resource_ids" | "invalid_image" | "invalid_slot_interval" | "invalid_min_hours_in_advance" | "invalid_max_days_in_advance" | "invalid_require_sms_opt_in" | "invalid_max_per_day" | "invalid_max_per_week" | "invalid_recurrence" | "invalid_assignment" | "invalid_weights";
+                        error: "invalid_addon" | "invalid_calendar" | "invalid_form" | "invalid_resource" | "required_class_size" | "required_duration" | "required_name" | "bad_request" | "invalid_name" | "invalid_active" | "invalid_description" | "invalid_duration" | "invalid_price" | "invalid_category" | "invalid_color" | "invalid_private" | "invalid_type" | "invalid_class_size" | "invalid_padding_before" | "invalid_padding_after" | "invalid_calendar_ids" | "invalid_addon_ids" | "invalid_form_ids" | "invalid_resource_ids" | "invalid_image" | "invalid_slot_interval" | "invalid_min_hours_in_advance" | "invalid_max_days_in_advance" | "invalid_require_sms_opt_in" | "invalid_max_per_day" | "invalid_max_per_week" | "invalid_recurrence" | "invalid_assignment" | "invalid_weights" | "invalid_collective";
                     };
                 };
             };
