@@ -42,6 +42,14 @@
  * measured back to back in each round, right after the service, taking turns going first; the
  * figure is bookings/s with the resource over without, per round. Target: at least 85%.
  *
+ * "first" and "round-robin" (issue 40): two sides on the same service process, each with an account
+ * of its own set up the same way and then split into 20 teams of 5 calendars, one type per team;
+ * their bookings name no calendar, so each locks its team's 5 calendars and the type's assignment
+ * picks one: the lowest free id ("first"), or the next in the rotation ("round-robin", which also
+ * reads and writes the team's turns). Both walk the same way: the teams in turn, each start taken
+ * by all 5 calendars before the next. Measured back to back in each round, taking turns going
+ * first; the figure is round-robin's bookings/s over first's, per round. Target: at least 85%.
+ *
  * A/B: with `BENCH_AB_DIST` (another build's dist/, e.g. of an earlier commit, or of this one with a
  * mechanism taken out), a fourth side books through that build's API process (same database, same
  * core, an account of its own set up the same way), measured in each round right after the service;
@@ -55,6 +63,7 @@ import { join } from 'node:path';
 import type autocannon from 'autocannon';
 import { DateTime } from 'luxon';
 import { type RowDataPacket, createConnection } from 'mysql2/promise';
+import { DAY, MINUTE } from '../src/common/time/durations';
 import {
   DIST,
   benchEnv,
@@ -104,6 +113,10 @@ const RESOURCE_QUANTITY = 1000;
  * FIRST_DAY_AHEAD to MAX_DAYS_IN_ADVANCE), so that each day of the room has its row, as a room
  * booked every day has (a day's first booking writes it: docs/resources.md).
  */
+/** Issue 40: a round-robin type books at least 85% of the bookings/s of a `first` type. */
+const TARGET_ROUND_ROBIN_RATIO = 0.85;
+const TEAMS = 20;
+const TEAM_SIZE = 5;
 const APART_WARMUP = Math.max(WARMUP_REQUESTS, MAX_DAYS_IN_ADVANCE - FIRST_DAY_AHEAD);
 
 function warmupOf(side: Side): number {
@@ -131,7 +144,16 @@ const BARE_INSPECT_PORT = 4904;
 const QUEUE_PREFIX = 'bench-booking';
 
 interface Side {
-  name: 'service' | 'bare' | 'holds' | 'series' | 'resources' | 'apart' | 'variant';
+  name:
+    | 'service'
+    | 'bare'
+    | 'holds'
+    | 'series'
+    | 'resources'
+    | 'apart'
+    | 'first'
+    | 'roundRobin'
+    | 'variant';
   accountId: number;
   typeId: number;
   calendarIds: number[];
@@ -165,10 +187,22 @@ const failures: Record<Side['name'], Failures> = {
   series: new Map(),
   resources: new Map(),
   apart: new Map(),
+  first: new Map(),
+  roundRobin: new Map(),
   variant: new Map(),
 };
 /** 2xx bookings per side over the whole run (warm-up included): each must be one appointment row. */
-const booked = { service: 0, bare: 0, holds: 0, series: 0, resources: 0, apart: 0, variant: 0 };
+const booked = {
+  service: 0,
+  bare: 0,
+  holds: 0,
+  series: 0,
+  resources: 0,
+  apart: 0,
+  first: 0,
+  roundRobin: 0,
+  variant: 0,
+};
 /** 2xx holds of the "hold then book" side over the whole run. */
 let held = 0;
 
@@ -183,6 +217,8 @@ async function main(): Promise<void> {
     'series',
     'resources',
     'apart',
+    'first',
+    'roundRobin',
     ...(VARIANT_DIST ? ['variant' as const] : []),
   ];
   const accounts = names.map((name) =>
@@ -233,6 +269,10 @@ async function main(): Promise<void> {
   const apartRounds: Round[] = [];
   /** Bookings/s of the type with a resource ÷ the same walk's without one, per round. */
   const resourceRatios: number[] = [];
+  const firstRounds: Round[] = [];
+  const roundRobinRounds: Round[] = [];
+  /** Bookings/s of a round-robin type ÷ a `first` type's (both naming no calendar), per round. */
+  const roundRobinRatios: number[] = [];
   /** MariaDB's CPU per booking, service ÷ bare, per round. */
   const dbRatios: number[] = [];
   let sides: Side[] = [];
@@ -250,6 +290,8 @@ async function main(): Promise<void> {
             series: API_PORT,
             resources: API_PORT,
             apart: API_PORT,
+            first: API_PORT,
+            roundRobin: API_PORT,
           }[name],
         ),
       ),
@@ -280,7 +322,7 @@ async function main(): Promise<void> {
     }
 
     for (const side of sides) await load(options(side, { amount: warmupOf(side) }));
-    const [s, b, h, x, r, a, v] = sides;
+    const [s, b, h, x, r, a, f, rb, v] = sides;
     for (let round = 1; round <= ROUNDS; round++) {
       const first = round === 1;
       const sr = await profiled(first ? INSPECT_PORT : undefined, 'booking-service', () =>
@@ -298,6 +340,13 @@ async function main(): Promise<void> {
       resourceRounds.push(rr);
       apartRounds.push(apartRound);
       resourceRatios.push(rr.bookingsPerSecond / apartRound.bookingsPerSecond);
+      // Round-robin and first back to back, in turns first.
+      const fr = round % 2 === 0 ? await measure(api.pid, dbPid, redisPid, f) : undefined;
+      const rbr = await measure(api.pid, dbPid, redisPid, rb);
+      const firstRound = fr ?? (await measure(api.pid, dbPid, redisPid, f));
+      firstRounds.push(firstRound);
+      roundRobinRounds.push(rbr);
+      roundRobinRatios.push(rbr.bookingsPerSecond / firstRound.bookingsPerSecond);
       const br = await profiled(first ? BARE_INSPECT_PORT : undefined, 'booking-bare', () =>
         measure(bare!.pid, dbPid, redisPid, b),
       );
@@ -341,6 +390,9 @@ async function main(): Promise<void> {
       console.log(
         `         the same walk, no resource: ${describe(apartRound)} | others ${percent(apartRound.others)}`,
       );
+      console.log(
+        `         round-robin teams: ${describe(rbr)} | ÷ first ${roundRobinRatios.at(-1)?.toFixed(3)} | first teams: ${describe(firstRound)}`,
+      );
     }
   } finally {
     await stopProcess(api);
@@ -360,6 +412,9 @@ async function main(): Promise<void> {
   const rs = medianOf(resourceRounds);
   const ap = medianOf(apartRounds);
   const resourceRatio = median(resourceRatios);
+  const fm = medianOf(firstRounds);
+  const rbm = medianOf(roundRobinRounds);
+  const roundRobinRatio = median(roundRobinRatios);
   console.log(
     `\nbench:booking — POST /api/v1/appointments, ${CONNECTIONS} connections over ${CALENDARS} calendars, ${ROUNDS} × ${DURATION_S}s after ${WARMUP_REQUESTS} warm-up bookings each`,
   );
@@ -381,6 +436,8 @@ async function main(): Promise<void> {
   console.log(`  series of ${SERIES_COUNT} (service): median ${describe(x, 'series')}`);
   console.log(`  a type with a resource (service): median ${describe(rs)}`);
   console.log(`  the same walk, no resource (service): median ${describe(ap)}`);
+  console.log(`  teams of ${TEAM_SIZE}, round-robin (service): median ${describe(rbm)}`);
+  console.log(`  teams of ${TEAM_SIZE}, first (service): median ${describe(fm)}`);
   const medianRatio = (key: 'rate' | 'cpu' | 'db'): number | undefined => {
     const values = defined(variantRatios.map((r) => r[key]));
     return values.length > 0 ? median(values) : undefined;
@@ -413,6 +470,9 @@ async function main(): Promise<void> {
     );
   console.log(
     `  a type with a resource (median of rounds): ${(resourceRatio * 100).toFixed(1)}% of the bookings/s without (target ≥ ${TARGET_RESOURCE_RATIO * 100}%) → ${resourceRatio >= TARGET_RESOURCE_RATIO ? 'MET' : 'NOT MET'}`,
+  );
+  console.log(
+    `  a round-robin type (median of rounds): ${(roundRobinRatio * 100).toFixed(1)}% of a first type's bookings/s (target ≥ ${TARGET_ROUND_ROBIN_RATIO * 100}%) → ${roundRobinRatio >= TARGET_ROUND_ROBIN_RATIO ? 'MET' : 'NOT MET'}`,
   );
   const dbRatio = dbRatios.length > 0 ? median(dbRatios) : undefined;
   if (dbRatio !== undefined)
@@ -477,6 +537,18 @@ async function main(): Promise<void> {
         value: Number((resourceRatio * 100).toFixed(1)),
         unit: '%',
         target: { op: '>=', value: TARGET_RESOURCE_RATIO * 100 },
+      },
+      {
+        label: 'a round-robin type: bookings/s (no calendar named)',
+        value: rbm.bookingsPerSecond,
+        unit: 'bookings/s',
+        baseline: { label: 'a first type', value: fm.bookingsPerSecond },
+      },
+      {
+        label: 'a round-robin type ÷ a first type, bookings/s (median of rounds)',
+        value: Number((roundRobinRatio * 100).toFixed(1)),
+        unit: '%',
+        target: { op: '>=', value: TARGET_ROUND_ROBIN_RATIO * 100 },
       },
       ...(seriesRatio === undefined
         ? []
@@ -560,6 +632,31 @@ async function setUp(
       next: seriesSlots(calendarIds, typeId),
     };
   }
+  if (name === 'first' || name === 'roundRobin') {
+    const teams: number[] = [];
+    for (let t = 0; t < TEAMS; t++)
+      teams.push(
+        (
+          await api.post('/appointment-types', {
+            name: `Team ${t + 1}`,
+            duration: SLOT_MINUTES,
+            calendarIDs: calendarIds.slice(t * TEAM_SIZE, (t + 1) * TEAM_SIZE),
+            minHoursInAdvance: 0,
+            maxDaysInAdvance: MAX_DAYS_IN_ADVANCE,
+            assignment: name === 'first' ? 'first' : 'round-robin',
+          })
+        ).id,
+      );
+    return {
+      name,
+      accountId: account.id,
+      typeId,
+      calendarIds,
+      headers,
+      url: `http://127.0.0.1:${port}/api/v1/appointments`,
+      next: teamSlots(teams),
+    };
+  }
   if (name === 'resources')
     await api.post('/resources', {
       name: 'Shared room',
@@ -582,6 +679,30 @@ async function setUp(
     headers,
     url: `http://127.0.0.1:${port}/api/v1/appointments`,
     next,
+  };
+}
+
+/**
+ * Bookings naming no calendar: the teams in turn, each team's starts taken by all its calendars
+ * (TEAM_SIZE bookings) before the next 15-minute start, from FIRST_DAY_AHEAD days ahead on.
+ */
+function teamSlots(typeIds: number[]): () => string {
+  const firstDay = Math.floor(Date.now() / DAY) * DAY + FIRST_DAY_AHEAD * DAY;
+  let counter = 0;
+  return () => {
+    const i = counter++;
+    const slot = Math.floor(i / (typeIds.length * TEAM_SIZE));
+    if (slot * SLOT_MINUTES > (MAX_DAYS_IN_ADVANCE - FIRST_DAY_AHEAD - 2) * 1440)
+      throw new Error('out of slots: fewer bookings or more teams');
+    return JSON.stringify({
+      firstName: 'Ada',
+      lastName: 'Lovelace',
+      email: `ada.lovelace+${i}@example.test`,
+      appointmentTypeID: typeIds[i % typeIds.length],
+      datetime: new Date(firstDay + slot * SLOT_MINUTES * MINUTE)
+        .toISOString()
+        .replace('.000Z', 'Z'),
+    });
   };
 }
 
