@@ -157,7 +157,7 @@ describe('collective appointments (e2e)', () => {
       datetime: '2030-06-07T11:00',
     });
     expect(hold.status).toBe(200);
-    expect(hold.body).toMatchObject({ calendarID: ana });
+    expect(hold.body).toMatchObject({ calendarID: ana, calendarIDs: [ana, ben, cy] });
     expect(await book(single, '2030-06-07T11:00', { calendarID: ben })).toMatchObject(
       NOT_AVAILABLE('2030-06-07T11:00'),
     );

@@ -3769,6 +3769,15 @@ export interface components {
              */
             expiresAt: string;
             /**
+             * @description A collective type’s: every calendar held, the host (`calendarID`) first (docs/team-scheduling.md); left out for any other.
+             * @example [
+             *       7,
+             *       9,
+             *       12
+             *     ]
+             */
+            calendarIDs?: number[];
+            /**
              * @description Books the held time: `holdToken` of POST /appointments. Shown only here; only its hash is stored.
              * @example m3Lw0dV5y9bJ7hQ2xT1kP8sR4nC6aE0fG5iU3oZ7wYq
              */
@@ -4125,6 +4134,15 @@ export interface components {
              * @example 2030-06-03T08:05:00-0400
              */
             expiresAt: string;
+            /**
+             * @description A collective type’s: every calendar held, the host (`calendarID`) first (docs/team-scheduling.md); left out for any other.
+             * @example [
+             *       7,
+             *       9,
+             *       12
+             *     ]
+             */
+            calendarIDs?: number[];
         };
         StaticWebhookView: {
             /**
