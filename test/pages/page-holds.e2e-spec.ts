@@ -166,6 +166,34 @@ describe('Scheduling page: holds rationed per visitor, network and day (e2e)', (
     expect(booked.headers.location).toMatch(/^\/confirmation\/\d+-[0-9a-f]{32}\?done=booked$/);
   });
 
+  it("a round-robin type's page holds and bookings take the calendars in turn; a collective one's hold all", async () => {
+    const b = await business({ assignment: 'round-robin' });
+    const calendarOf = async (location: string) => {
+      const [row] = await db.query<{ calendarId: number }[]>(
+        'SELECT calendar_id AS calendarId FROM appointments WHERE id = ?',
+        [Number(/confirmation\/(\d+)-/.exec(location)![1])],
+      );
+      return Number(row.calendarId);
+    };
+    const taken: number[] = [];
+    for (const clock of ['09:00', '10:00', '11:00']) {
+      const guest = await visitor(b);
+      const held = await guest.hold(clock);
+      expect(held.statusCode).toBe(303);
+      const booked = await guest.book(at(clock), heldToken(held.headers.location as string)!);
+      expect(booked.statusCode).toBe(303);
+      taken.push(await calendarOf(booked.headers.location as string));
+    }
+    expect(taken).toEqual([b.calendars[0], b.calendars[1], b.calendars[0]]);
+
+    const team = await business({ collective: true });
+    const held = await (await visitor(team)).hold('13:00');
+    expect(held.statusCode).toBe(303);
+    // Both calendars held: 13:00 (and 12:30, which overlaps it) offered to nobody else.
+    expect(await timesOf(team)).not.toContain('13:00');
+    expect(await timesOf(team)).not.toContain('12:30');
+  });
+
   it('counts an IPv6 network as its /64', async () => {
     const b = await business({ name: 'IPv6' });
     await b.api.put('/settings', { pageHoldsPerAddress: 1 });
