@@ -72,6 +72,8 @@ describe('timesValidUntil', () => {
     const cases: [string, SlotContext][] = [
       ['class', context({}, 'class')],
       ['holds', context({ calendarsBusyKinds: BusyKind.holds })],
+      // A collective hold's other calendars: free again when it expires, no write telling.
+      ['held members', context({ calendarsBusyKinds: BusyKind.heldMembers })],
       ['unknown kinds', context({ calendarsBusyKinds: undefined })],
       [
         'type limits',

@@ -37,7 +37,8 @@ export function timesKey(account: AnsweringAccount, query: AvailableTimesRequest
  * while its data stays as it was; `now` when the clock alone may change them sooner than anyone
  * can tell:
  * - a class's seats count live holds, which expire: not kept;
- * - a service whose calendars ever had a hold (BusyKind.holds; the pages hold each time chosen), or
+ * - a service whose calendars ever had a hold (BusyKind.holds; the pages hold each time chosen; or
+ *   heldMembers, a collective type's hold of the other calendars), or
  *   that needs a resource a live hold uses (on any calendar: SlotContext.resourcesHeld), or
  *   with booking limits (they count live holds): not kept, an expiring hold frees its time;
  * - a day not wholly within the maximum advance gains times as the clock moves: not kept;
@@ -53,7 +54,8 @@ export function timesValidUntil(
   if (ctx.type.kind === 'class') return now;
   if (!isOffered(ctx) || ctx.calendars.length === 0) return Infinity;
   const kinds = ctx.calendarsBusyKinds;
-  if (kinds === undefined || kinds & BusyKind.holds || ctx.resourcesHeld) return now;
+  if (kinds === undefined || kinds & (BusyKind.holds | BusyKind.heldMembers) || ctx.resourcesHeld)
+    return now;
   if (hasLimits(ctx.type) || ctx.calendars.some((c) => hasLimits(c))) return now;
   if (day.until - 1 > now + ctx.rules.maxDaysInAdvance * DAY) return now;
   return Math.min(...starts) - ctx.rules.minHoursInAdvance * HOUR;
