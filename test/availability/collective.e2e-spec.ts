@@ -105,6 +105,29 @@ describe('collective appointments (e2e)', () => {
     expect(unpublished.body).not.toContain(`appointment-${id}@`);
   });
 
+  it("counts toward each member's booking limits, and lists under each member's calendarID", async () => {
+    const { calendars, meeting, single } = await team();
+    const [ana, ben] = calendars;
+    expect((await api.put(`/calendars/${ben}`, { maxPerDay: 1 })).status).toBe(200);
+    const { id } = (await book(meeting, '2030-06-13T09:00')).body as { id: number };
+    // Ben's one a day is the meeting: no single booking of his that day, in availability or booking.
+    expect(await book(single, '2030-06-13T13:00', { calendarID: ben })).toMatchObject(
+      NOT_AVAILABLE('2030-06-13T13:00'),
+    );
+    expect(await times(single, '2030-06-13', ben)).toEqual([]);
+    expect((await book(single, '2030-06-13T13:00', { calendarID: ana })).status).toBe(200);
+    const listed = async (calendarID: number) =>
+      (
+        (
+          await api.get(
+            `/appointments?calendarID=${calendarID}&minDate=2030-06-13&maxDate=2030-06-13`,
+          )
+        ).body as { id: number }[]
+      ).map((a) => a.id);
+    expect(await listed(ben)).toEqual([id]);
+    expect(await listed(ana)).toContain(id);
+  });
+
   it('refuses a time any calendar is busy at; a named calendar hosts', async () => {
     const { calendars, meeting } = await team();
     const [ana, ben, cy] = calendars;

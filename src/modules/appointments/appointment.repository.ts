@@ -75,8 +75,13 @@ export class AppointmentRepository extends RepositoryOf(Appointment) {
     if (until) rows.andWhere('a.starts_at < :until', { until });
     if (!query.showall)
       rows.andWhere('a.canceled = :canceled', { canceled: query.canceled ?? false });
+    // A calendar's appointments: those it hosts and the collective ones it is a member of.
     if (query.calendarID !== undefined)
-      rows.andWhere('a.calendar_id = :calendarId', { calendarId: query.calendarID });
+      rows.andWhere(
+        `(a.calendar_id = :calendarId OR a.id IN (SELECT m.appointment_id FROM appointment_members m
+          WHERE m.calendar_id = :calendarId AND m.account_id = :accountId))`,
+        { calendarId: query.calendarID },
+      );
     if (query.appointmentTypeID !== undefined)
       rows.andWhere('a.appointment_type_id = :typeId', { typeId: query.appointmentTypeID });
     if (query.seriesID !== undefined)

@@ -4,7 +4,10 @@ import { DAY } from '../../common/time/durations';
 import type { LimitIgnores } from './booking-limits';
 import type { Span } from './working-time';
 
-/** Live appointments and holds of a type, or of a calendar, starting in a period. */
+/**
+ * Live appointments and holds of a type, or of a calendar, starting in a period: a calendar's
+ * include the collective appointments it is a member of (docs/team-scheduling.md).
+ */
 const COUNT_BY = {
   type: `SELECT
       (SELECT COUNT(*) FROM appointments a
@@ -20,7 +23,11 @@ const COUNT_BY = {
           AND a.starts_at >= ? AND a.starts_at < ? AND a.canceled = 0 AND a.id <> ?)
     + (SELECT COUNT(*) FROM slot_holds h
         WHERE h.calendar_id = ? AND h.busy_from >= ? AND h.busy_from < ?
-          AND h.starts_at >= ? AND h.starts_at < ? AND h.expires_at > ? AND h.id <> ?) AS n`,
+          AND h.starts_at >= ? AND h.starts_at < ? AND h.expires_at > ? AND h.id <> ?)
+    + (SELECT COUNT(*) FROM appointment_members m
+         JOIN appointments ma ON ma.id = m.appointment_id AND ma.canceled = 0
+        WHERE m.calendar_id = ? AND m.busy_from >= ? AND m.busy_from < ?
+          AND ma.starts_at >= ? AND ma.starts_at < ? AND ma.id <> ?) AS n`,
 };
 
 /** How many live appointments and holds of a type, or of a calendar, start in `period`. */
@@ -40,6 +47,7 @@ export async function countIn(
       : [
           ...[id, new Date(period.from - DAY), until, from, until, appointmentId],
           ...[id, new Date(period.from - DAY), until, from, until, now, holdId],
+          ...[id, new Date(period.from - DAY), until, from, until, appointmentId],
         ];
   const [row] = await queryPrepared<{ n: string | number }[]>(tx, COUNT_BY[of], parameters);
   return Number(row.n);
@@ -49,6 +57,13 @@ export async function countIn(
 export async function lockType(tx: EntityManager, typeId: number): Promise<void> {
   await queryPrepared(tx, 'SELECT id FROM appointment_types WHERE id = ? FOR UPDATE', [typeId]);
 }
+
+/** A calendar's collective appointments as a member (startsIn's third part, by calendar only). */
+const MEMBER_STARTS = `UNION ALL
+     SELECT ma.starts_at AS startsAt FROM appointment_members m
+       JOIN appointments ma ON ma.id = m.appointment_id AND ma.canceled = 0
+      WHERE m.calendar_id = ? AND m.busy_from >= ? AND m.busy_from < ?
+        AND ma.starts_at >= ? AND ma.starts_at < ?`;
 
 /** The starts of live appointments and holds of a type or calendar in `span` (`pageHolds`: too). */
 export async function startsIn(
@@ -70,8 +85,12 @@ export async function startsIn(
      UNION ALL
      SELECT starts_at AS startsAt FROM slot_holds
       WHERE ${column} = ? ${bounded} AND starts_at >= ? AND starts_at < ? AND expires_at > ?
-        ${pageHolds ? '' : "AND origin <> 'page'"}`,
-    [id, ...bounds, from, until, id, ...bounds, from, until, new Date()],
+        ${pageHolds ? '' : "AND origin <> 'page'"}
+     ${column === 'calendar_id' ? MEMBER_STARTS : ''}`,
+    [
+      ...[id, ...bounds, from, until, id, ...bounds, from, until, new Date()],
+      ...(column === 'calendar_id' ? [id, ...bounds, from, until] : []),
+    ],
   );
   return rows.map((r) => new Date(r.startsAt).getTime());
 }
