@@ -126,6 +126,17 @@ describe('collective appointments (e2e)', () => {
       ).map((a) => a.id);
     expect(await listed(ben)).toEqual([id]);
     expect(await listed(ana)).toContain(id);
+    // A live collective hold counts for its members as a hold does for its calendar.
+    const hold = await api.post('/slot-holds', {
+      appointmentTypeID: meeting,
+      datetime: '2030-06-14T09:00',
+    });
+    expect(hold.status).toBe(200);
+    expect(await book(single, '2030-06-14T13:00', { calendarID: ben })).toMatchObject(
+      NOT_AVAILABLE('2030-06-14T13:00'),
+    );
+    expect((await api.delete(`/slot-holds/${(hold.body as { id: number }).id}`)).status).toBe(204);
+    expect((await book(single, '2030-06-14T13:00', { calendarID: ben })).status).toBe(200);
   });
 
   it('refuses a time any calendar is busy at; a named calendar hosts', async () => {

@@ -27,7 +27,11 @@ const COUNT_BY = {
     + (SELECT COUNT(*) FROM appointment_members m
          JOIN appointments ma ON ma.id = m.appointment_id AND ma.canceled = 0
         WHERE m.calendar_id = ? AND m.busy_from >= ? AND m.busy_from < ?
-          AND ma.starts_at >= ? AND ma.starts_at < ? AND ma.id <> ?) AS n`,
+          AND ma.starts_at >= ? AND ma.starts_at < ? AND ma.id <> ?)
+    + (SELECT COUNT(*) FROM slot_hold_members hm
+         JOIN slot_holds mh ON mh.id = hm.hold_id AND mh.expires_at > ?
+        WHERE hm.calendar_id = ? AND hm.busy_from >= ? AND hm.busy_from < ?
+          AND mh.starts_at >= ? AND mh.starts_at < ? AND mh.id <> ?) AS n`,
 };
 
 /** How many live appointments and holds of a type, or of a calendar, start in `period`. */
@@ -48,6 +52,7 @@ export async function countIn(
           ...[id, new Date(period.from - DAY), until, from, until, appointmentId],
           ...[id, new Date(period.from - DAY), until, from, until, now, holdId],
           ...[id, new Date(period.from - DAY), until, from, until, appointmentId],
+          ...[now, id, new Date(period.from - DAY), until, from, until, holdId],
         ];
   const [row] = await queryPrepared<{ n: string | number }[]>(tx, COUNT_BY[of], parameters);
   return Number(row.n);
@@ -58,12 +63,18 @@ export async function lockType(tx: EntityManager, typeId: number): Promise<void>
   await queryPrepared(tx, 'SELECT id FROM appointment_types WHERE id = ? FOR UPDATE', [typeId]);
 }
 
-/** A calendar's collective appointments as a member (startsIn's third part, by calendar only). */
-const MEMBER_STARTS = `UNION ALL
+/** A calendar's collective appointments and holds as a member (startsIn's, by calendar only). */
+const memberStarts = (pageHolds: boolean) => `UNION ALL
      SELECT ma.starts_at AS startsAt FROM appointment_members m
        JOIN appointments ma ON ma.id = m.appointment_id AND ma.canceled = 0
       WHERE m.calendar_id = ? AND m.busy_from >= ? AND m.busy_from < ?
-        AND ma.starts_at >= ? AND ma.starts_at < ?`;
+        AND ma.starts_at >= ? AND ma.starts_at < ?
+     UNION ALL
+     SELECT mh.starts_at AS startsAt FROM slot_hold_members hm
+       JOIN slot_holds mh ON mh.id = hm.hold_id AND mh.expires_at > ?
+        ${pageHolds ? '' : "AND mh.origin <> 'page'"}
+      WHERE hm.calendar_id = ? AND hm.busy_from >= ? AND hm.busy_from < ?
+        AND mh.starts_at >= ? AND mh.starts_at < ?`;
 
 /** The starts of live appointments and holds of a type or calendar in `span` (`pageHolds`: too). */
 export async function startsIn(
@@ -86,10 +97,12 @@ export async function startsIn(
      SELECT starts_at AS startsAt FROM slot_holds
       WHERE ${column} = ? ${bounded} AND starts_at >= ? AND starts_at < ? AND expires_at > ?
         ${pageHolds ? '' : "AND origin <> 'page'"}
-     ${column === 'calendar_id' ? MEMBER_STARTS : ''}`,
+     ${column === 'calendar_id' ? memberStarts(pageHolds) : ''}`,
     [
       ...[id, ...bounds, from, until, id, ...bounds, from, until, new Date()],
-      ...(column === 'calendar_id' ? [id, ...bounds, from, until] : []),
+      ...(column === 'calendar_id'
+        ? [id, ...bounds, from, until, new Date(), id, ...bounds, from, until]
+        : []),
     ],
   );
   return rows.map((r) => new Date(r.startsAt).getTime());
