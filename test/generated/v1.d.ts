@@ -2639,7 +2639,7 @@ export interface components {
              */
             seriesID?: number;
             /**
-             * @description A collective type’s: every calendar it takes, its host (`calendarID`) first (docs/team-scheduling.md); left out for any other.
+             * @description A collective type’s: every calendar it takes, the host (`calendarID`) first (docs/team-scheduling.md); left out for any other.
              * @example [
              *       7,
              *       9,

@@ -6,7 +6,7 @@ import {
   momentInZone,
 } from '../../common/time/datetimes';
 import { HOUR, MINUTE } from '../../common/time/durations';
-import type { Appointment } from '../availability';
+import { type Appointment, collectiveCalendarIds } from '../availability';
 import type { CalendarParts, LabelParts, TypeParts } from './appointment-view.repository';
 import { confirmationPage } from './confirmation-token';
 import {
@@ -111,14 +111,7 @@ export const APPOINTMENT_VIEW = classViewSchema(
       12,
       'The series (`POST /appointment-series`) it is an occurrence of; left out when booked alone.',
     ),
-    calendarIDs: field<number[]>({
-      type: 'array',
-      items: { type: 'integer', minimum: 1 },
-      example: [7, 9, 12],
-      description:
-        'A collective type’s: every calendar it takes, its host (`calendarID`) first ' +
-        '(docs/team-scheduling.md); left out for any other.',
-    }),
+    calendarIDs: collectiveCalendarIds('it takes'),
   },
   ['seriesID', 'calendarIDs'],
 );

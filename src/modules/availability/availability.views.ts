@@ -98,3 +98,17 @@ export const TIME_TO_CHECK = namedSchema('TimeToCheck', {
     timezone: text('America/New_York'),
   },
 });
+
+/**
+ * `calendarIDs` of a collective appointment or hold (docs/team-scheduling.md): every calendar it
+ * takes, the host first; left out for any other.
+ */
+export const collectiveCalendarIds = (what: string) =>
+  field<number[]>({
+    type: 'array',
+    items: { type: 'integer', minimum: 1 },
+    example: [7, 9, 12],
+    description:
+      `A collective type’s: every calendar ${what}, the host (\`calendarID\`) first ` +
+      '(docs/team-scheduling.md); left out for any other.',
+  });

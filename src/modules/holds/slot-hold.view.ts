@@ -1,6 +1,6 @@
-import { classViewSchema, field, num, str, type ViewType } from '../../common/openapi/view-schema';
+import { classViewSchema, num, str, type ViewType } from '../../common/openapi/view-schema';
 import { formatInZone } from '../../common/time/datetimes';
-import type { SlotHold } from '../availability';
+import { type SlotHold, collectiveCalendarIds } from '../availability';
 
 /** A slot hold as `GET /slot-holds/{id}` shows it. */
 export const SLOT_HOLD_VIEW = classViewSchema(
@@ -17,14 +17,7 @@ export const SLOT_HOLD_VIEW = classViewSchema(
       '2030-06-03T08:05:00-0400',
       'When the hold ends by itself unless booked, extended or released.',
     ),
-    calendarIDs: field<number[]>({
-      type: 'array',
-      items: { type: 'integer', minimum: 1 },
-      example: [7, 9, 12],
-      description:
-        'A collective type’s: every calendar held, the host (`calendarID`) first ' +
-        '(docs/team-scheduling.md); left out for any other.',
-    }),
+    calendarIDs: collectiveCalendarIds('held'),
   },
   ['calendarIDs'],
 );
