@@ -2,10 +2,7 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { type ApiClient, apiClient, apiError } from '../support/api-client';
 import { createAppointmentType, createCalendar } from '../support/catalog-fixtures';
 import { createAccount, startApi } from '../support/test-app';
-import { HORIZON, client } from '../holds/hold-fixtures';
-
-const DAYS = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'];
-const NINE_TO_FIVE = Object.fromEntries(DAYS.map((d) => [d, [{ start: '09:00', end: '17:00' }]]));
+import { HORIZON, NINE_TO_FIVE, client } from '../holds/hold-fixtures';
 
 /** `GET /appointment-types/{id}/assignment-stats`: how a type's bookings spread over its team. */
 describe('assignment stats (e2e)', () => {

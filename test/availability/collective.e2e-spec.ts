@@ -3,10 +3,8 @@ import { DataSource } from 'typeorm';
 import { type ApiClient, apiClient, apiError } from '../support/api-client';
 import { createAppointmentType, createCalendar } from '../support/catalog-fixtures';
 import { createAccount, startApi } from '../support/test-app';
-import { HORIZON, client } from '../holds/hold-fixtures';
+import { HORIZON, NINE_TO_FIVE, client } from '../holds/hold-fixtures';
 
-const DAYS = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'];
-const NINE_TO_FIVE = Object.fromEntries(DAYS.map((d) => [d, [{ start: '09:00', end: '17:00' }]]));
 const NOT_AVAILABLE = (datetime: string) =>
   apiError(400, 'not_available', `The time "${datetime}" is not an available time slot.`);
 

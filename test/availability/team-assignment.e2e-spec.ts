@@ -3,10 +3,7 @@ import { DataSource } from 'typeorm';
 import { type ApiClient, apiClient, apiError } from '../support/api-client';
 import { createAppointmentType, createCalendar } from '../support/catalog-fixtures';
 import { createAccount, startApi } from '../support/test-app';
-import { HORIZON, client } from '../holds/hold-fixtures';
-
-const DAYS = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'];
-const NINE_TO_FIVE = Object.fromEntries(DAYS.map((d) => [d, [{ start: '09:00', end: '17:00' }]]));
+import { HORIZON, NINE_TO_FIVE, client } from '../holds/hold-fixtures';
 
 /** The `n` hour starts from Monday 2030-06-03 09:00 on (8 a day), as New York datetimes. */
 const hours = (n: number, from = 0) =>

@@ -5,6 +5,13 @@ import type { ApiClient, ApiResponse } from '../support/api-client';
 export const MONDAY = '2030-06-03';
 export const HORIZON = { maxDaysInAdvance: 3650 };
 export const HOURS = { monday: [{ start: '09:00', end: '17:00' }] };
+/** Every day 09:00–17:00. */
+export const NINE_TO_FIVE = Object.fromEntries(
+  ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'].map((d) => [
+    d,
+    [{ start: '09:00', end: '17:00' }],
+  ]),
+);
 export const client = { firstName: 'Ada', lastName: 'Lovelace', email: 'ada@example.com' };
 
 /** The times `/availability/times` offers for the type (and calendar) on `date`, as `HH:MM`. */
