@@ -1,0 +1,158 @@
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { chown, mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import type { Connection } from 'mysql2/promise';
+import { eventually } from './eventually';
+import { freePort } from './redis-server';
+import { connect } from './replica-pair';
+import { sharedServer, spawnDetached } from './shared-servers';
+
+const run = promisify(execFile);
+
+/** Debian's Galera 4 provider (package `galera-4`, which `mariadb-server` brings). */
+export const GALERA_PROVIDER = '/usr/lib/galera/libgalera_smm.so';
+
+export interface GaleraNode {
+  name: string;
+  host: string;
+  port: number;
+}
+
+export interface GaleraCluster {
+  nodes: GaleraNode[];
+}
+
+/**
+ * A 3-node MariaDB Galera cluster of the test run's own (Debian's mariadbd with `galera-4`'s
+ * provider) on free ports of 127.0.0.1, started once per run (sharedServer): the first node
+ * bootstraps the cluster from a fresh data directory, the other two join it by state transfer
+ * (rsync). The nodes run as the `mysql` user (`--user=mysql`: the rsync transfer writes the
+ * joiner's files as the server's user; as root it fails on `ibdata1`), with their own directories
+ * owned by it. Root has no password, as on the machine's server. Where `galera-4` is missing this
+ * fails saying what to install: the tests that need the cluster are never skipped.
+ */
+export function galeraCluster(): Promise<GaleraCluster> {
+  if (!existsSync(GALERA_PROVIDER))
+    throw new Error(
+      `Galera is not installed (${GALERA_PROVIDER} is missing): install Debian's galera-4 ` +
+        '(apt-get install galera-4) beside mariadb-server.',
+    );
+  return sharedServer('galera', async (dir, pids) => {
+    const { stdout } = await run('id', ['-u', 'mysql']);
+    const { stdout: group } = await run('id', ['-g', 'mysql']);
+    const [uid, gid] = [Number(stdout.trim()), Number(group.trim())];
+    const nodes: {
+      name: string;
+      dir: string;
+      port: number;
+      gcomm: number;
+      ist: number;
+      sst: number;
+    }[] = [];
+    for (const name of ['g1', 'g2', 'g3']) {
+      const nodeDir = join(dir, name);
+      await mkdir(join(nodeDir, 'data'), { recursive: true });
+      const ports = [await freePort(), await freePort(), await freePort(), await freePort()];
+      nodes.push({
+        name,
+        dir: nodeDir,
+        port: ports[0],
+        gcomm: ports[1],
+        ist: ports[2],
+        sst: ports[3],
+      });
+    }
+    const members = nodes.map((n) => `127.0.0.1:${n.gcomm}`).join(',');
+    for (const node of nodes) {
+      await writeFile(
+        join(node.dir, 'my.cnf'),
+        [
+          '[mariadbd]',
+          `datadir=${join(node.dir, 'data')}`,
+          `socket=${join(node.dir, 'mysqld.sock')}`,
+          `pid-file=${join(node.dir, 'mysqld.pid')}`,
+          `port=${node.port}`,
+          'bind-address=127.0.0.1',
+          'user=mysql',
+          'skip-name-resolve',
+          'binlog_format=ROW',
+          'default_storage_engine=InnoDB',
+          'innodb_autoinc_lock_mode=2',
+          'innodb_buffer_pool_size=64M',
+          'innodb_log_file_size=16M',
+          'character-set-server=utf8mb4',
+          'collation-server=utf8mb4_unicode_ci',
+          'wsrep_on=ON',
+          `wsrep_provider=${GALERA_PROVIDER}`,
+          'wsrep_cluster_name=scheduling_test',
+          `wsrep_cluster_address=gcomm://${members}`,
+          'wsrep_node_address=127.0.0.1',
+          `wsrep_node_name=${node.name}`,
+          `wsrep_provider_options="base_port=${node.gcomm};ist.recv_addr=127.0.0.1:${node.ist};gcache.size=64M"`,
+          'wsrep_sst_method=rsync',
+          `wsrep_sst_receive_address=127.0.0.1:${node.sst}`,
+          '',
+        ].join('\n'),
+      );
+      await chownTree(node.dir, uid, gid);
+    }
+    await chown(dir, uid, gid);
+    const [first, ...joiners] = nodes;
+    await run(
+      'mariadb-install-db',
+      [
+        `--defaults-file=${join(first.dir, 'my.cnf')}`,
+        '--user=mysql',
+        '--auth-root-authentication-method=normal',
+        '--skip-test-db',
+      ],
+      { timeout: 60_000 },
+    );
+    const start = (node: (typeof nodes)[number], ...more: string[]) =>
+      spawnDetached(
+        '/usr/sbin/mariadbd',
+        [`--defaults-file=${join(node.dir, 'my.cnf')}`, ...more],
+        join(node.dir, 'stdout.log'),
+        pids,
+      );
+    start(first, '--wsrep-new-cluster');
+    await synced(first.port, 1);
+    for (const node of joiners) start(node);
+    for (const node of nodes) await synced(node.port, nodes.length);
+    return {
+      nodes: nodes.map((n) => ({ name: n.name, host: '127.0.0.1', port: n.port })),
+    };
+  });
+}
+
+async function chownTree(path: string, uid: number, gid: number): Promise<void> {
+  await run('chown', ['-R', `${uid}:${gid}`, path]);
+}
+
+/** Waits until the node answers, is synced and sees `size` members in a primary component. */
+export async function synced(port: number, size: number, timeoutMs = 90_000): Promise<void> {
+  const connection = await connect(port, timeoutMs);
+  try {
+    await eventually(async () => {
+      const status = await wsrepStatus(connection);
+      return status.wsrep_ready === 'ON' &&
+        status.wsrep_cluster_status === 'Primary' &&
+        status.wsrep_local_state_comment === 'Synced' &&
+        Number(status.wsrep_cluster_size) === size
+        ? true
+        : undefined;
+    }, timeoutMs);
+  } finally {
+    await connection.end();
+  }
+}
+
+/** The node's `wsrep_%` status variables. */
+export async function wsrepStatus(connection: Connection): Promise<Record<string, string>> {
+  const [rows] = await connection.query("SHOW STATUS LIKE 'wsrep\\_%'");
+  return Object.fromEntries(
+    (rows as { Variable_name: string; Value: string }[]).map((r) => [r.Variable_name, r.Value]),
+  );
+}
