@@ -15,10 +15,16 @@ export function isDuplicateEntry(e: unknown): boolean {
   return errnoOf(e) === ER_DUP_ENTRY;
 }
 
-/** InnoDB gave up on a lock (deadlock victim or wait timeout): the transaction may be retried. */
-export function isLockConflict(e: unknown): boolean {
+/**
+ * Which lock conflict `e` is, if it is one: InnoDB gave up on a lock (deadlock victim or wait
+ * timeout) or Galera's certification refused the write set (a deadlock): the transaction may be
+ * retried.
+ */
+export function lockConflictOf(e: unknown): 'deadlock' | 'lock_wait_timeout' | undefined {
   const errno = errnoOf(e);
-  return errno === ER_LOCK_DEADLOCK || errno === ER_LOCK_WAIT_TIMEOUT;
+  if (errno === ER_LOCK_DEADLOCK) return 'deadlock';
+  if (errno === ER_LOCK_WAIT_TIMEOUT) return 'lock_wait_timeout';
+  return undefined;
 }
 
 /** A foreign key refused the write: the row it refers to does not exist (any more). */

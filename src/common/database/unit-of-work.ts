@@ -6,7 +6,8 @@ import type { DomainEvent } from '../outbox/domain-event';
 import { DomainEventPublisher } from '../outbox/domain-event-publisher';
 import { Outbox } from '../outbox/outbox.repository';
 import { AccountEpochs } from './account-epochs';
-import { retryLockConflicts } from './lock-retries';
+import { type RetryReason, retryLockConflicts } from './lock-retries';
+import { Metrics } from '../metrics/metrics';
 import { RecentWrites } from './recent-writes';
 
 /** Names the domain events of a unit of work: written to the outbox with its rows. */
@@ -14,7 +15,8 @@ export type Emit = (...events: DomainEvent[]) => void;
 
 /**
  * The one way anything is written, by any process: `run` opens a transaction, runs the work in it
- * (whole again when InnoDB gave up on a lock), writes the emitted events as `outbox` rows in the
+ * (whole again when InnoDB gave up on a lock or Galera's certification refused it, each retry
+ * counted in `db_transaction_retries_total`), writes the emitted events as `outbox` rows in the
  * same transaction, and commits. Then the events are handed to the queue (without one, the relay
  * does it), the account's write epoch is bumped (AccountEpochs: no kept answer outlives the write)
  * and the account marked for read-your-writes (RecentWrites). Both marks are made whatever the
@@ -27,7 +29,10 @@ export class UnitOfWork {
     private readonly epochs: AccountEpochs,
     private readonly recentWrites: RecentWrites,
     @Optional() private readonly publisher?: DomainEventPublisher,
+    @Optional() private readonly metrics?: Metrics,
   ) {}
+
+  private readonly retried = (reason: RetryReason) => this.metrics?.countTransactionRetry(reason);
 
   async run<T>(
     accountId: number | null,
@@ -35,12 +40,14 @@ export class UnitOfWork {
     options: { isolation?: IsolationLevel } = {},
   ): Promise<T> {
     try {
-      const { result, pending } = await retryLockConflicts(() =>
-        this.transaction(options.isolation, async (tx) => {
-          const events: DomainEvent[] = [];
-          const result = await work(tx, (...emitted) => events.push(...emitted));
-          return { result, pending: await Outbox.record(tx, events) };
-        }),
+      const { result, pending } = await retryLockConflicts(
+        () =>
+          this.transaction(options.isolation, async (tx) => {
+            const events: DomainEvent[] = [];
+            const result = await work(tx, (...emitted) => events.push(...emitted));
+            return { result, pending: await Outbox.record(tx, events) };
+          }),
+        this.retried,
       );
       this.publisher?.publishAfterCommit(pending);
       return result;
@@ -56,10 +63,12 @@ export class UnitOfWork {
    */
   async rehearse<T>(work: (tx: EntityManager) => Promise<T>): Promise<T> {
     try {
-      await retryLockConflicts(() =>
-        this.transaction(undefined, async (tx) => {
-          throw new Rehearsed(await work(tx));
-        }),
+      await retryLockConflicts(
+        () =>
+          this.transaction(undefined, async (tx) => {
+            throw new Rehearsed(await work(tx));
+          }),
+        this.retried,
       );
     } catch (e) {
       if (e instanceof Rehearsed) return e.result as T;

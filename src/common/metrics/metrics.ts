@@ -76,6 +76,12 @@ export class Metrics {
     ['type'],
   );
 
+  readonly transactionRetries = this.counter(
+    'db_transaction_retries_total',
+    "Transactions run again whole because the database gave up on them: a deadlock victim, or on a Galera cluster a write set that failed certification against another node's (deadlock), or a lock wait that timed out (lock_wait_timeout).",
+    ['reason'],
+  );
+
   constructor() {
     collectDefaultMetrics({ register: this.registry });
   }
@@ -105,6 +111,10 @@ export class Metrics {
   /** Booked, or the time taken (other refusals show by HTTP status). */
   countBooking(outcome: 'booked' | 'conflict'): void {
     this.bookings.inc({ outcome });
+  }
+
+  countTransactionRetry(reason: 'deadlock' | 'lock_wait_timeout'): void {
+    this.transactionRetries.inc({ reason });
   }
 
   countWebhookDelivery(
