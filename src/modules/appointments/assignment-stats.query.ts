@@ -1,5 +1,4 @@
 import { type IQueryHandler, Query, QueryHandler } from '@nestjs/cqrs';
-import { ForbiddenError, NotFoundError } from '../../common/errors/domain-error';
 import { formatInZone } from '../../common/time/datetimes';
 import type { Account } from '../accounts';
 import { localDateBounds } from '../availability';
@@ -26,7 +25,7 @@ const round = (value: number) => Math.round(value * 10_000) / 10_000;
 
 /**
  * Three reads, none locking: the type (404, or 403 for another account's; a deleted type still
- * answers), its live calendars, and one pass over the type's appointments grouped by calendar
+ * answers: findOwned), its live calendars, and one pass over the type's appointments grouped by calendar
  * (the count in the range, the latest creation whatever the range).
  */
 @QueryHandler(AssignmentStatsQuery)
@@ -35,10 +34,8 @@ export class AssignmentStatsHandler implements IQueryHandler<AssignmentStatsQuer
 
   async execute({ account, typeId, request }: AssignmentStatsQuery): Promise<AssignmentStatsView> {
     const { from, until } = localDateBounds(account.timezone, request);
-    const type = await this.stats.type(typeId);
-    if (!type) throw new NotFoundError();
-    if (type.accountId !== account.id) throw new ForbiddenError();
-    const { weights } = type;
+    const type = await this.stats.type(account.id, typeId);
+    const weights = type.assignmentWeights;
     const calendars = await this.stats.calendars(account.id, typeId);
     const rows = await this.stats.byCalendar(account.id, typeId, {
       from: from ?? new Date(0),

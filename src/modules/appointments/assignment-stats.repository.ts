@@ -2,33 +2,19 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import { queryPrepared } from '../../common/database/prepared';
-import type { Assignment, AssignmentWeights } from '../catalog';
+import { findOwned } from '../../common/database/tenant-rows';
+import { AppointmentType } from '../catalog';
 
 /** What `GET /appointment-types/{id}/assignment-stats` reads (assignment-stats.query.ts). */
 @Injectable()
 export class AssignmentStatsRepository {
   constructor(@InjectDataSource() private readonly db: DataSource) {}
 
-  /** The type, deleted or not: its account, assignment and weights. */
-  async type(
-    typeId: number,
-  ): Promise<
-    { accountId: number; assignment: Assignment; weights: AssignmentWeights | null } | undefined
-  > {
-    const [row] = await queryPrepared<
-      { accountId: number; assignment: Assignment; weights: string | AssignmentWeights | null }[]
-    >(
-      this.db.manager,
-      `SELECT account_id AS accountId, assignment, assignment_weights AS weights
-         FROM appointment_types WHERE id = ?`,
-      [typeId],
-    );
-    if (!row) return undefined;
-    const weights =
-      typeof row.weights === 'string'
-        ? (JSON.parse(row.weights) as AssignmentWeights)
-        : row.weights;
-    return { accountId: Number(row.accountId), assignment: row.assignment, weights };
+  /** The account's type, deleted or not: 404, or 403 for another account's (findOwned). */
+  type(accountId: number, typeId: number): Promise<AppointmentType> {
+    return findOwned(this.db.getRepository(AppointmentType), accountId, typeId, {
+      includeDeleted: true,
+    });
   }
 
   /** The type's live calendars, ascending id. */

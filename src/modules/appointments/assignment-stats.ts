@@ -1,8 +1,7 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiOperation, ApiParam, ApiQuery } from '@nestjs/swagger';
-import { Transform } from 'class-transformer';
 import { IsString } from 'class-validator';
-import { IfGiven, IsCalendarDate } from '../../common/http/attributes';
+import { IsCalendarDate } from '../../common/http/attributes';
 import { ApiErrors } from '../../common/openapi/api-errors';
 import {
   ApiView,
@@ -21,17 +20,16 @@ import {
 } from '../../common/openapi/view-schema';
 import { ASSIGNMENTS } from '../catalog';
 import { ACCESS_ERRORS } from './appointment.openapi';
+import { QueryParam, asIs } from './list-appointments.requests';
 
 /* `GET /appointment-types/{id}/assignment-stats`: how a type's bookings spread over its team. */
 
 /** `?minDate=&maxDate=`: the local days (the account's zone) whose appointments count; empty: any. */
 export class AssignmentStatsRequest {
-  @IfGiven(IsCalendarDate(), IsString())
-  @Transform(({ value }: { value: unknown }) => (value === '' ? undefined : value))
+  @QueryParam(asIs, IsCalendarDate(), IsString())
   minDate?: string;
 
-  @IfGiven(IsCalendarDate(), IsString())
-  @Transform(({ value }: { value: unknown }) => (value === '' ? undefined : value))
+  @QueryParam(asIs, IsCalendarDate(), IsString())
   maxDate?: string;
 }
 

@@ -14,13 +14,16 @@ export const MAX_APPOINTMENT_LIST_MAX = 1000;
  * URL template writes them) is one not given; `convert` reads the rest, and what it cannot read the
  * `validators` refuse (in the order they would be stacked).
  */
-const QueryParam = (convert: (value: unknown) => unknown, ...validators: PropertyDecorator[]) =>
+export const QueryParam = (
+  convert: (value: unknown) => unknown,
+  ...validators: PropertyDecorator[]
+) =>
   applyDecorators(
     IfGiven(...validators),
     Transform(({ value }: { value: unknown }) => (value === '' ? undefined : convert(value))),
   );
 
-const asIs = (value: unknown) => value;
+export const asIs = (value: unknown) => value;
 
 const wholeNumber = (value: unknown) =>
   typeof value === 'string' && /^\d{1,10}$/.test(value) ? Number(value) : value;
