@@ -1,5 +1,6 @@
 import { QueryFailedError } from 'typeorm';
-import { type RetryReason, retryLockConflicts } from './lock-retries';
+import { retryLockConflicts } from './lock-retries';
+import type { LockConflict } from './mysql-errors';
 
 /** What mysql2 gives TypeORM for an error of the server, with its number. */
 const failure = (errno: number) =>
@@ -8,7 +9,7 @@ const failure = (errno: number) =>
 describe('retryLockConflicts', () => {
   it('runs the transaction again on a deadlock (a Galera certification failure too) or a lock wait timeout, telling each', async () => {
     const outcomes = [failure(1213), failure(1205)];
-    const heard: RetryReason[] = [];
+    const heard: LockConflict[] = [];
     let attempts = 0;
     const result = await retryLockConflicts(
       () => {
@@ -24,7 +25,7 @@ describe('retryLockConflicts', () => {
   });
 
   it('gives up after 3 retries with the last error', async () => {
-    const heard: RetryReason[] = [];
+    const heard: LockConflict[] = [];
     let attempts = 0;
     const last = failure(1213);
     await expect(

@@ -1,10 +1,7 @@
-import { lockConflictOf } from './mysql-errors';
+import { type LockConflict, lockConflictOf } from './mysql-errors';
 
 /** A deadlock victim or a lock wait timeout is tried again this many times, then fails (500). */
 const LOCK_RETRIES = 3;
-
-/** Why a transaction was run again (the `reason` of `db_transaction_retries_total`). */
-export type RetryReason = 'deadlock' | 'lock_wait_timeout';
 
 /**
  * Runs `attempt` (one whole transaction) again when the database gave up on it: InnoDB chose it as
@@ -14,7 +11,7 @@ export type RetryReason = 'deadlock' | 'lock_wait_timeout';
  */
 export async function retryLockConflicts<T>(
   attempt: () => Promise<T>,
-  onRetry: (reason: RetryReason) => void = () => undefined,
+  onRetry: (reason: LockConflict) => void = () => undefined,
 ): Promise<T> {
   for (let tries = 1; ; tries++) {
     try {

@@ -20,7 +20,10 @@ export function isDuplicateEntry(e: unknown): boolean {
  * timeout) or Galera's certification refused the write set (a deadlock): the transaction may be
  * retried.
  */
-export function lockConflictOf(e: unknown): 'deadlock' | 'lock_wait_timeout' | undefined {
+/** Why the database gave up on a transaction (the `reason` of `db_transaction_retries_total`). */
+export type LockConflict = 'deadlock' | 'lock_wait_timeout';
+
+export function lockConflictOf(e: unknown): LockConflict | undefined {
   const errno = errnoOf(e);
   if (errno === ER_LOCK_DEADLOCK) return 'deadlock';
   if (errno === ER_LOCK_WAIT_TIMEOUT) return 'lock_wait_timeout';

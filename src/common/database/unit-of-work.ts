@@ -6,7 +6,8 @@ import type { DomainEvent } from '../outbox/domain-event';
 import { DomainEventPublisher } from '../outbox/domain-event-publisher';
 import { Outbox } from '../outbox/outbox.repository';
 import { AccountEpochs } from './account-epochs';
-import { type RetryReason, retryLockConflicts } from './lock-retries';
+import { retryLockConflicts } from './lock-retries';
+import type { LockConflict } from './mysql-errors';
 import { Metrics } from '../metrics/metrics';
 import { RecentWrites } from './recent-writes';
 
@@ -32,7 +33,7 @@ export class UnitOfWork {
     @Optional() private readonly metrics?: Metrics,
   ) {}
 
-  private readonly retried = (reason: RetryReason) => this.metrics?.countTransactionRetry(reason);
+  private readonly retried = (reason: LockConflict) => this.metrics?.countTransactionRetry(reason);
 
   async run<T>(
     accountId: number | null,

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { LockConflict } from '../database/mysql-errors';
 import { HttpDurations } from './http-durations';
 
 /** Whose limit of deliveries in flight put a webhook delivery off (see WebhookFairness). */
@@ -113,7 +114,7 @@ export class Metrics {
     this.bookings.inc({ outcome });
   }
 
-  countTransactionRetry(reason: 'deadlock' | 'lock_wait_timeout'): void {
+  countTransactionRetry(reason: LockConflict): void {
     this.transactionRetries.inc({ reason });
   }
 
