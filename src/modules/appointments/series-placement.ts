@@ -6,6 +6,7 @@ import {
   CalendarLocks,
   NoAvailableCalendarError,
   assignedOrder,
+  hostFirst,
   NotAvailableError,
   type Placement,
   type SlotContext,
@@ -121,7 +122,7 @@ export class SeriesPlacement {
     const { ctx } = checked;
     // A collective type's: every calendar, the plan's (its host) first.
     const calendars = ctx.type.collective
-      ? [plan.calendar, ...ctx.calendars.filter((c) => c !== plan.calendar)]
+      ? hostFirst(ctx.calendars, plan.calendar.id)
       : [plan.calendar];
     const one = { ...ctx, calendars };
     const outcomes: OccurrenceOutcome[] = [];

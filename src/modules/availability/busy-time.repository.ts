@@ -27,8 +27,17 @@ const APPOINTMENTS_SUBQUERY = `(SELECT JSON_ARRAYAGG(JSON_ARRAY(a.busy_from, a.b
 /** How many of busyParameters' values the appointments' subquery takes (the first ones). */
 const APPOINTMENT_PARAMETERS = 4;
 
-/** The other kinds' subqueries of BUSY_COLUMNS, each with its column, its bit and its values. */
-const KIND_COLUMNS: { kind: BusyKind; name: string; parameters: number; subquery: string }[] = [
+/**
+ * The other kinds' subqueries of BUSY_COLUMNS, each with its column, its bit and its values;
+ * `gated`: BUSY_LIST_COLUMN runs it only where the row's bit is set (see listed).
+ */
+const KIND_COLUMNS: {
+  kind: BusyKind;
+  name: string;
+  parameters: number;
+  subquery: string;
+  gated?: boolean;
+}[] = [
   {
     kind: BusyKind.blocks,
     name: 'blocks',
@@ -63,6 +72,7 @@ const KIND_COLUMNS: { kind: BusyKind; name: string; parameters: number; subquery
     kind: BusyKind.members,
     name: 'members',
     parameters: 4,
+    gated: true,
     subquery: `(SELECT JSON_ARRAYAGG(JSON_ARRAY(m.busy_from, m.busy_until)) FROM appointment_members m
      JOIN appointments ma ON ma.id = m.appointment_id AND ma.canceled = 0
     WHERE m.calendar_id = c.id AND m.busy_from >= ? AND m.busy_from < ? AND m.busy_until > ?
@@ -72,6 +82,7 @@ const KIND_COLUMNS: { kind: BusyKind; name: string; parameters: number; subquery
     kind: BusyKind.heldMembers,
     name: 'heldMembers',
     parameters: 5,
+    gated: true,
     subquery: `(SELECT JSON_ARRAYAGG(JSON_ARRAY(hm.busy_from, hm.busy_until)) FROM slot_hold_members hm
      JOIN slot_holds mh ON mh.id = hm.hold_id AND mh.expires_at > ?
     WHERE hm.calendar_id = c.id AND hm.busy_from >= ? AND hm.busy_from < ? AND hm.busy_until > ?
@@ -119,13 +130,12 @@ export const BUSY_LIST_COLUMN = `,
   CONCAT('[', CONCAT_WS(',', ${[APPOINTMENTS_SUBQUERY, ...KIND_COLUMNS.map(listed)].join(',\n    ')}), ']') AS busy`;
 
 /**
- * A kind's subquery in BUSY_LIST_COLUMN: a collective's members only where the row's bit says some
- * calendar ever had one (IF evaluates only the branch taken; the row and the subqueries are read
- * by one statement), so the many calendars that never do pay nothing for them.
+ * A kind's subquery in BUSY_LIST_COLUMN; a gated one (a collective's members) only where the row's
+ * bit says the calendar ever had one (IF evaluates only the branch taken; the row and the
+ * subqueries are read by one statement), so the many calendars that never do pay nothing for it.
  */
 function listed(k: (typeof KIND_COLUMNS)[number]): string {
-  const gated = k.kind === BusyKind.members || k.kind === BusyKind.heldMembers;
-  return gated ? `IF(c.busy_kinds & ${k.kind}, ${k.subquery}, NULL)` : k.subquery;
+  return k.gated ? `IF(c.busy_kinds & ${k.kind}, ${k.subquery}, NULL)` : k.subquery;
 }
 
 export function busyParameters(busy: BusyRequest, now = Date.now()): unknown[] {

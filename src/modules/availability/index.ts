@@ -30,7 +30,7 @@ export {
   replaceMembers,
 } from './calendar-members.repository';
 export type { CalendarTurn } from './calendar-assignment';
-export type { SlotContext, SlotRequest, SlotType } from './slot-context';
+export { type SlotContext, type SlotRequest, type SlotType, hostFirst } from './slot-context';
 export { SlotContexts, resolveSlotContext } from './slot-context.repository';
 export type { SlotRules } from './slot-engine';
 export { calendarIdOf, requireDatetime, slotRequestOf } from './slot-request';

@@ -25,7 +25,13 @@ import { AddonNotOfferedError } from './availability.errors';
 import { type BusyListColumn, type BusyRequest, busyListSpansOf } from './busy-time';
 import { BUSY_LIST_COLUMN, busyParameters } from './busy-time.repository';
 import { withResourceBusy } from './resource-usage.repository';
-import type { SlotCalendar, SlotContext, SlotRequest, SlotType } from './slot-context';
+import {
+  type SlotCalendar,
+  type SlotContext,
+  type SlotRequest,
+  type SlotType,
+  hostFirst,
+} from './slot-context';
 import { type BookedSlot, heldSlot } from './slot-holds';
 import { type Span, kept } from './working-time';
 
@@ -156,8 +162,7 @@ export async function resolveSlotContext(
     if (type.collective) {
       const all = { ...request, calendarID: undefined };
       const ctx = await resolveSlotContext(manager, account, all, busy, withAddonIds);
-      const host = ctx.calendars.filter((c) => c.id === calendarId);
-      return { ...ctx, calendars: [...host, ...ctx.calendars.filter((c) => c.id !== calendarId)] };
+      return { ...ctx, calendars: hostFirst(ctx.calendars, calendarId) };
     }
   }
   const busyTime = busy ? new Map<number, Span[]>() : undefined;

@@ -78,6 +78,11 @@ export function startCounts(
   return counts;
 }
 
+/** `calendars` with the one of `hostId` first, the rest in their order (a collective's host). */
+export function hostFirst<C extends { id: number }>(calendars: readonly C[], hostId: number): C[] {
+  return [...calendars.filter((c) => c.id === hostId), ...calendars.filter((c) => c.id !== hostId)];
+}
+
 /** A calendar as the slot engine sees it, with its busy time. */
 export function scheduleOf(calendar: SlotCalendar, busy: Map<number, Span[]>): CalendarSchedule {
   return {

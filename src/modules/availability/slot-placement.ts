@@ -5,7 +5,7 @@ import { busyWindow } from './busy-time';
 import { CalendarLocks } from './calendar-locks.repository';
 import { assignedOrder } from './calendar-turns.repository';
 import { type Placement, adminPlacement, assertInAdvanceWindow, freeCalendar } from './placement';
-import { type SlotContext, isOffered } from './slot-context';
+import { type SlotContext, hostFirst, isOffered } from './slot-context';
 
 /** A client's booking or hold as its checks before the transaction settled it. */
 export interface ClientSlot {
@@ -82,8 +82,7 @@ export class SlotPlacement {
  * (its host) first (the hold kept them all; its own time is left out of their busy time).
  */
 function heldCalendars(ctx: SlotContext, calendarId: number): SlotContext['calendars'] {
-  const held = ctx.calendars.filter((c) => c.id === calendarId);
   return ctx.type.collective
-    ? [...held, ...ctx.calendars.filter((c) => c.id !== calendarId)]
-    : held;
+    ? hostFirst(ctx.calendars, calendarId)
+    : ctx.calendars.filter((c) => c.id === calendarId);
 }
