@@ -2,7 +2,7 @@ import { Column, Entity, PrimaryColumn } from 'typeorm';
 
 /**
  * A calendar's place in a `round-robin` type's rotation (calendar-assignment.ts): the virtual times
- * its last turn started and finished at, how many turns it took and when. Written by every
+ * its last turn started and finished at, and when it was last assigned one. Written by every
  * appointment of the type, under the calendar's lock (calendar-turns.repository.ts).
  */
 @Entity('calendar_turns')
@@ -21,9 +21,6 @@ export class CalendarTurnRow {
 
   @Column({ name: 'served_until', type: 'double' })
   servedUntil!: number;
-
-  @Column({ type: 'int', unsigned: true })
-  turns!: number;
 
   @Column({ name: 'last_assigned_at', type: 'datetime', precision: 3 })
   lastAssignedAt!: Date;

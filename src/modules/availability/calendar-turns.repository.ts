@@ -92,18 +92,16 @@ export async function recordTurn(
   await queryPrepared(
     tx,
     `INSERT INTO calendar_turns (account_id, appointment_type_id, calendar_id, served_from,
-            served_until, turns, last_assigned_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?)
+            served_until, last_assigned_at)
+     VALUES (?, ?, ?, ?, ?, ?)
      ON DUPLICATE KEY UPDATE served_from = VALUES(served_from),
-            served_until = VALUES(served_until), turns = turns + VALUES(turns),
-            last_assigned_at = VALUES(last_assigned_at)`,
+            served_until = VALUES(served_until), last_assigned_at = VALUES(last_assigned_at)`,
     [
       type.accountId,
       type.id,
       calendarId,
       turn.servedFrom,
       turn.servedUntil,
-      taken,
       new Date(turn.lastAssignedAt),
     ],
   );

@@ -36,7 +36,6 @@ export class TeamScheduling1766100000000 implements MigrationInterface {
         calendar_id INT UNSIGNED NOT NULL,
         served_from DOUBLE NOT NULL,
         served_until DOUBLE NOT NULL,
-        turns INT UNSIGNED NOT NULL,
         last_assigned_at DATETIME(3) NOT NULL,
         PRIMARY KEY (account_id, appointment_type_id, calendar_id)
       ) ${TABLE_OPTIONS}`);
