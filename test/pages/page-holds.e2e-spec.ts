@@ -189,9 +189,23 @@ describe('Scheduling page: holds rationed per visitor, network and day (e2e)', (
     const team = await business({ collective: true });
     const held = await (await visitor(team)).hold('13:00');
     expect(held.statusCode).toBe(303);
-    // Both calendars held: 13:00 (and 12:30, which overlaps it) offered to nobody else.
+    // Both calendars held: 13:00 (and 12:30, which overlaps it) offered to nobody else, the
+    // member's (not the host's) included, for any type.
     expect(await timesOf(team)).not.toContain('13:00');
-    expect(await timesOf(team)).not.toContain('12:30');
+    const single = await createAppointmentType(team.api, {
+      name: 'Alone',
+      duration: 60,
+      slotInterval: 30,
+      calendarIDs: [team.calendars[1]],
+      maxDaysInAdvance: 3650,
+    });
+    const member = await team.api.get(
+      `/availability/times?appointmentTypeID=${single}&date=${DATE}`,
+    );
+    const memberTimes = (member.body as { time: string }[]).map((t) => t.time.slice(11, 16));
+    expect(memberTimes).toContain('11:00');
+    expect(memberTimes).not.toContain('12:30');
+    expect(memberTimes).not.toContain('13:00');
   });
 
   it('counts an IPv6 network as its /64', async () => {
