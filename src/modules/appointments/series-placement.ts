@@ -71,8 +71,9 @@ async function assignedPlans(
  * Where a series goes, decided in its transaction (docs/series.md): the calendars locked in
  * ascending id order, then each occurrence placed as a single booking is (SlotPlacement: the
  * advance window, the busy time read under the lock, the booking limits, class seats) and handed to
- * `take`, which inserts it: the calendars tried in the order of the type's assignment; the next occurrences are checked with it, so a series never overlaps
- * itself nor passes a limit with its own occurrences. The first calendar whose every occurrence is
+ * `take`, which inserts it: the next occurrences are checked with it, so a series never overlaps
+ * itself nor passes a limit with its own occurrences. The calendars are tried in the order of the
+ * type's assignment (ascending id for `first`). The first calendar whose every occurrence is
  * placed takes the series; a calendar that refused one is undone to a savepoint before the next is
  * tried. After a refused occurrence nothing more is taken: the rest are checked on what is
  * committed and what was taken before it.
@@ -85,7 +86,7 @@ export class SeriesPlacement {
     private readonly series: SeriesRepository,
   ) {}
 
-  /** The plan taken (none refused), else the one refused fewest times (the lowest id among equals). */
+  /** The plan taken (none refused), else the one refused fewest times (the first tried among equals). */
   async place(
     tx: EntityManager,
     checked: BookingChecked,
@@ -99,14 +100,14 @@ export class SeriesPlacement {
       tx,
       locked.map((c) => c.id),
     );
-    plans = await assignedPlans(tx, checked, plans);
+    const ordered = await assignedPlans(tx, checked, plans);
     let fewest: { plan: SeriesPlan; outcomes: OccurrenceOutcome[]; refused: number } | undefined;
-    for (const plan of plans) {
-      if (plans.length > 1) await this.series.savepoint(tx);
+    for (const plan of ordered) {
+      if (ordered.length > 1) await this.series.savepoint(tx);
       const outcomes = await this.tryPlan(tx, checked, plan, admin, take);
       const refused = outcomes.filter((o) => o.refusal !== null).length;
       if (refused === 0) return { plan, outcomes };
-      if (plans.length > 1) await this.series.rollbackToSavepoint(tx);
+      if (ordered.length > 1) await this.series.rollbackToSavepoint(tx);
       if (!fewest || refused < fewest.refused) fewest = { plan, outcomes, refused };
     }
     return fewest!;

@@ -193,8 +193,12 @@ export class AppointmentTypeRepository extends RepositoryOf(AppointmentType) {
   ): Promise<void> {
     if (type.assignmentWeights === null) return;
     if (request.weights === undefined && request.calendarIDs === undefined) return;
-    const { calendarIDs } = (await this.links([type], tx)).get(type.id)!;
-    const kept = weightsOf(type.assignmentWeights, calendarIDs);
+    // Its live calendars: one read of `links`' four.
+    const calendars = await liveLinks(tx, LINK_KINDS.calendarIDs, [type.id]);
+    const kept = weightsOf(
+      type.assignmentWeights,
+      calendars.map((link) => link.calendarId),
+    );
     const keptCount = Object.keys(kept ?? {}).length;
     if (keptCount === Object.keys(type.assignmentWeights).length) return;
     if (request.weights !== undefined) throw new WeightNotOfTypeError();
@@ -219,21 +223,30 @@ export class AppointmentTypeRepository extends RepositoryOf(AppointmentType) {
       types.map((t) => [t.id, { calendarIDs: [], addonIDs: [], formIDs: [], resourceIDs: [] }]),
     );
     if (types.length === 0) return links;
-    const appointmentTypeId = In(types.map((t) => t.id));
+    const ids = types.map((t) => t.id);
     await Promise.all(
       Object.entries(LINK_KINDS).map(async ([attribute, kind]) => {
-        const query = tx
-          .createQueryBuilder(kind.link, 'link')
-          .innerJoin(kind.entity, 'x', `x.id = link.${kind.column} AND x.deletedAt IS NULL`)
-          .where({ appointmentTypeId });
-        if (kind.positioned) query.addOrderBy('link.position');
-        const rows = await query.addOrderBy(`link.${kind.column}`).getMany();
+        const rows = await liveLinks(tx, kind, ids);
         const key = attribute as keyof AppointmentTypeLinks;
         for (const row of rows) links.get(row.appointmentTypeId)![key].push(row[kind.column]);
       }),
     );
     return links;
   }
+}
+
+/** The types' links of one kind to live rows, in the order the owner sees them. */
+function liveLinks(
+  tx: EntityManager,
+  kind: LinkKind,
+  typeIds: number[],
+): Promise<Record<string, number>[]> {
+  const query = tx
+    .createQueryBuilder(kind.link, 'link')
+    .innerJoin(kind.entity, 'x', `x.id = link.${kind.column} AND x.deletedAt IS NULL`)
+    .where({ appointmentTypeId: In(typeIds) });
+  if (kind.positioned) query.addOrderBy('link.position');
+  return query.addOrderBy(`link.${kind.column}`).getMany();
 }
 
 /**
