@@ -2854,15 +2854,16 @@ export interface components {
                 maxCount: number;
             };
             /**
-             * @description How a booking that names no calendar picks one: `first` (lowest id), `round-robin` (longest without one, by weight) or `balanced` (fewest this ISO week, by weight); docs/team-scheduling.md.
+             * @description How a booking that names no calendar picks one of the free calendars: `first` (the default) the lowest id; `round-robin` the one that has gone longest without an appointment of the type, in proportion to `weights`; `balanced` the one with the fewest appointments of the type in the booking's ISO week (in its zone), per unit of weight. Ties: the heavier, then the lower id. A booking that names its calendar is not assigned.
              * @example round-robin
              * @enum {string}
              */
             assignment: "first" | "round-robin" | "balanced";
             /**
-             * @description Each calendar's weight in `round-robin` and `balanced` (calendars left out weigh 1); null: all 1.
+             * @description Each calendar's weight (1 to 100) for `round-robin` and `balanced`: a calendar of weight 2 takes twice the share of one of weight 1. Calendars left out weigh 1; keys must be calendars of the type (a calendar unlinked from the type loses its weight). null: all 1.
              * @example {
-             *       "12": 2
+             *       "12": 2,
+             *       "13": 1
              *     }
              */
             weights: {

@@ -6,7 +6,7 @@ import {
   momentInZone,
 } from '../../common/time/datetimes';
 import { HOUR, MINUTE } from '../../common/time/durations';
-import { type Appointment, collectiveCalendarIds } from '../availability';
+import { type Appointment, collectiveCalendarIds, collectiveCalendarsOf } from '../availability';
 import type { CalendarParts, LabelParts, TypeParts } from './appointment-view.repository';
 import { confirmationPage } from './confirmation-token';
 import {
@@ -185,7 +185,7 @@ export function toAppointmentView(a: Appointment, p: ViewParts, c: ViewSettings)
     canClientReschedule: upcoming,
     scheduledBy: a.scheduledBy,
     ...(a.seriesId ? { seriesID: a.seriesId } : {}),
-    ...(a.memberCalendarIds ? { calendarIDs: [a.calendarId, ...a.memberCalendarIds] } : {}),
+    ...collectiveCalendarsOf(a),
   };
 }
 

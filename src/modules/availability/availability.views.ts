@@ -112,3 +112,11 @@ export const collectiveCalendarIds = (what: string) =>
       `A collective type’s: every calendar ${what}, the host (\`calendarID\`) first ` +
       '(docs/team-scheduling.md); left out for any other.',
   });
+
+/** The `calendarIDs` a collective appointment or hold shows (collectiveCalendarIds); none else. */
+export function collectiveCalendarsOf(row: {
+  calendarId: number;
+  memberCalendarIds: number[] | null;
+}): { calendarIDs?: number[] } {
+  return row.memberCalendarIds ? { calendarIDs: [row.calendarId, ...row.memberCalendarIds] } : {};
+}

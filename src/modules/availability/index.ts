@@ -11,7 +11,11 @@ export {
   AvailableDatesWithTimesQuery,
   AvailableTimesQuery,
 } from './availability.queries';
-export { type DatesWithTimes, collectiveCalendarIds } from './availability.views';
+export {
+  type DatesWithTimes,
+  collectiveCalendarIds,
+  collectiveCalendarsOf,
+} from './availability.views';
 export { MAX_APPOINTMENT_MINUTES, MAX_EXTERNAL_SPAN_MINUTES, busyWindow } from './busy-time';
 export { readLockedBusy } from './resource-usage.repository';
 export { CalendarLocks } from './calendar-locks.repository';

@@ -3,9 +3,9 @@ import type { AppointmentType } from './appointment-type.entity';
 import { FREQUENCIES, MAX_COUNT, MIN_COUNT, type RecurrenceSettings } from './recurrence-settings';
 import {
   ASSIGNMENTS,
+  ASSIGNMENT_DESCRIPTION,
   type AssignmentWeights,
-  MAX_WEIGHT,
-  MIN_WEIGHT,
+  WEIGHTS_SCHEMA,
   weightsOf,
 } from './team-assignment';
 import {
@@ -19,10 +19,6 @@ import {
   strEnum,
   type ViewType,
 } from '../../common/openapi/view-schema';
-
-const ASSIGNMENT_VIEW_DESCRIPTION =
-  'How a booking that names no calendar picks one: `first` (lowest id), `round-robin` (longest ' +
-  'without one, by weight) or `balanced` (fewest this ISO week, by weight); docs/team-scheduling.md.';
 
 /** The ids a type is linked to (live rows only), in the order the owner sees them. */
 export interface AppointmentTypeLinks {
@@ -119,15 +115,8 @@ export const APPOINTMENT_TYPE_DETAILS = classViewSchema(
       },
       example: { frequencies: ['weekly'], maxCount: 12 },
     }),
-    assignment: strEnum(ASSIGNMENTS, 'round-robin', ASSIGNMENT_VIEW_DESCRIPTION),
-    weights: field<AssignmentWeights | null>({
-      type: 'object',
-      nullable: true,
-      additionalProperties: { type: 'integer', minimum: MIN_WEIGHT, maximum: MAX_WEIGHT },
-      example: { '12': 2 },
-      description:
-        "Each calendar's weight in `round-robin` and `balanced` (calendars left out weigh 1); null: all 1.",
-    }),
+    assignment: strEnum(ASSIGNMENTS, 'round-robin', ASSIGNMENT_DESCRIPTION),
+    weights: field<AssignmentWeights | null>(WEIGHTS_SCHEMA),
     collective: bool(
       false,
       'Every calendar of the type takes each appointment together (docs/team-scheduling.md).',

@@ -38,7 +38,7 @@ export function weightOf(weights: AssignmentWeights | null, calendarId: number):
   return weights?.[String(calendarId)] ?? MIN_WEIGHT;
 }
 
-const ASSIGNMENT_DESCRIPTION =
+export const ASSIGNMENT_DESCRIPTION =
   'How a booking that names no calendar picks one of the free calendars: `first` (the default) the ' +
   'lowest id; `round-robin` the one that has gone longest without an appointment of the type, in ' +
   'proportion to `weights`; `balanced` the one with the fewest appointments of the type in the ' +
@@ -54,6 +54,18 @@ export function AssignmentAttribute(): PropertyDecorator {
   );
 }
 
+/** `weights` as requests take it and the type's details show it. */
+export const WEIGHTS_SCHEMA = {
+  type: 'object' as const,
+  nullable: true,
+  additionalProperties: { type: 'integer', minimum: MIN_WEIGHT, maximum: MAX_WEIGHT },
+  example: { '12': 2, '13': 1 },
+  description:
+    "Each calendar's weight (1 to 100) for `round-robin` and `balanced`: a calendar of weight " +
+    '2 takes twice the share of one of weight 1. Calendars left out weigh 1; keys must be ' +
+    'calendars of the type (a calendar unlinked from the type loses its weight). null: all 1.',
+};
+
 export const WEIGHTS_MESSAGE =
   `The weights must be {"calendarID": ${MIN_WEIGHT} to ${MAX_WEIGHT}, …} ` +
   'for calendars of the type, or null.';
@@ -61,16 +73,7 @@ export const WEIGHTS_MESSAGE =
 /** An appointment type's `weights` (null: every calendar weighs 1). */
 export function WeightsAttribute(): PropertyDecorator {
   return applyDecorators(
-    ApiPropertyOptional({
-      type: 'object',
-      nullable: true,
-      additionalProperties: { type: 'integer', minimum: MIN_WEIGHT, maximum: MAX_WEIGHT },
-      example: { '12': 2, '13': 1 },
-      description:
-        "Each calendar's weight (1 to 100) for `round-robin` and `balanced`: a calendar of weight " +
-        '2 takes twice the share of one of weight 1. Calendars left out weigh 1; keys must be ' +
-        'calendars of the type (a calendar unlinked from the type loses its weight). null: all 1.',
-    }),
+    ApiPropertyOptional(WEIGHTS_SCHEMA),
     OptionalNullable(),
     ValidateBy(
       {

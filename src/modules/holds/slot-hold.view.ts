@@ -1,6 +1,6 @@
 import { classViewSchema, num, str, type ViewType } from '../../common/openapi/view-schema';
 import { formatInZone } from '../../common/time/datetimes';
-import { type SlotHold, collectiveCalendarIds } from '../availability';
+import { type SlotHold, collectiveCalendarIds, collectiveCalendarsOf } from '../availability';
 
 /** A slot hold as `GET /slot-holds/{id}` shows it. */
 export const SLOT_HOLD_VIEW = classViewSchema(
@@ -46,8 +46,6 @@ export function toSlotHoldView(hold: SlotHold): SlotHoldView {
     calendarID: hold.calendarId,
     datetime: formatInZone(hold.startsAt, hold.timezone),
     expiresAt: formatInZone(hold.expiresAt, hold.timezone),
-    ...(hold.memberCalendarIds
-      ? { calendarIDs: [hold.calendarId, ...hold.memberCalendarIds] }
-      : {}),
+    ...collectiveCalendarsOf(hold),
   };
 }
