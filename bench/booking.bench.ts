@@ -615,22 +615,30 @@ async function setUp(
     minutes: SLOT_MINUTES,
     zone: ZONE,
   });
-  // Calendars first, then days, then the time of day: a calendar gets one booking a day per pass
-  // over the days, so the overlap read (the 3 days before a start, by the index) finds the same
-  // few rows for both servers however many bookings each makes.
+  const { path, next } = await requestsOf(name, api, calendarIds, typeId);
+  return {
+    name,
+    accountId: account.id,
+    typeId,
+    calendarIds,
+    headers,
+    url: `http://127.0.0.1:${port}/api/v1/${path}`,
+    next,
+  };
+}
+
+/** What a side posts, and where: its type set up for it first (recurrence, a resource, teams). */
+async function requestsOf(
+  name: Side['name'],
+  api: ReturnType<typeof benchApi>,
+  calendarIds: number[],
+  typeId: number,
+): Promise<{ path: string; next: () => string }> {
   if (name === 'series') {
     await api.put(`/appointment-types/${typeId}`, {
       recurrence: { frequencies: ['weekly'], maxCount: SERIES_COUNT },
     });
-    return {
-      name,
-      accountId: account.id,
-      typeId,
-      calendarIds,
-      headers,
-      url: `http://127.0.0.1:${port}/api/v1/appointment-series`,
-      next: seriesSlots(calendarIds, typeId),
-    };
+    return { path: 'appointment-series', next: seriesSlots(calendarIds, typeId) };
   }
   if (name === 'first' || name === 'roundRobin') {
     const teams: number[] = [];
@@ -647,15 +655,7 @@ async function setUp(
           })
         ).id,
       );
-    return {
-      name,
-      accountId: account.id,
-      typeId,
-      calendarIds,
-      headers,
-      url: `http://127.0.0.1:${port}/api/v1/appointments`,
-      next: teamSlots(teams),
-    };
+    return { path: 'appointments', next: teamSlots(teams) };
   }
   if (name === 'resources')
     await api.post('/resources', {
@@ -663,6 +663,9 @@ async function setUp(
       quantity: RESOURCE_QUANTITY,
       appointmentTypeIDs: [typeId],
     });
+  // Calendars first, then days, then the time of day: a calendar gets one booking a day per pass
+  // over the days, so the overlap read (the 3 days before a start, by the index) finds the same
+  // few rows for both servers however many bookings each makes.
   const next = distinctSlots({
     calendarIds,
     typeId,
@@ -671,15 +674,7 @@ async function setUp(
     maxDaysInAdvance: MAX_DAYS_IN_ADVANCE,
     daysApart: name === 'resources' || name === 'apart',
   });
-  return {
-    name,
-    accountId: account.id,
-    typeId,
-    calendarIds,
-    headers,
-    url: `http://127.0.0.1:${port}/api/v1/appointments`,
-    next,
-  };
+  return { path: 'appointments', next };
 }
 
 /**
