@@ -171,7 +171,10 @@ describe('Redis Cluster (e2e, a real 3-node cluster)', () => {
         if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
       const exits = await Promise.all(children.map((c) => c.exit));
       await receiver?.close();
-      expect(exits.map((e) => e.code)).toEqual([0, 0, 0]);
+      // A process that did not exit 0 shows why (its last log lines), if it ever happens again.
+      expect(exits.map((e) => (e.code === 0 ? 0 : `${e.code}: ${e.stderr.slice(-1500)}`))).toEqual([
+        0, 0, 0,
+      ]);
     }, 60_000);
 
     let clientAddress = 0;
