@@ -18,6 +18,10 @@ export interface GaleraNode {
   name: string;
   host: string;
   port: number;
+  /** Its my.cnf: `mariadbd --defaults-file=<it>` starts the node again (it rejoins by IST). */
+  defaultsFile: string;
+  /** Where the running node writes its process id. */
+  pidFile: string;
 }
 
 export interface GaleraCluster {
@@ -33,98 +37,110 @@ export interface GaleraCluster {
  * owned by it. Root has no password, as on the machine's server. Where `galera-4` is missing this
  * fails saying what to install: the tests that need the cluster are never skipped.
  */
-export function galeraCluster(): Promise<GaleraCluster> {
+export function galeraCluster(name = 'galera'): Promise<GaleraCluster> {
+  return sharedServer(name, startGaleraCluster);
+}
+
+/**
+ * Starts a 3-node cluster in `dir` (which must exist), writing down each process started in `pids`:
+ * galeraCluster's start, and what a benchmark uses outside a test run.
+ */
+export async function startGaleraCluster(dir: string, pids: number[]): Promise<GaleraCluster> {
   if (!existsSync(GALERA_PROVIDER))
     throw new Error(
       `Galera is not installed (${GALERA_PROVIDER} is missing): install Debian's galera-4 ` +
         '(apt-get install galera-4) beside mariadb-server.',
     );
-  return sharedServer('galera', async (dir, pids) => {
-    const { stdout } = await run('id', ['-u', 'mysql']);
-    const { stdout: group } = await run('id', ['-g', 'mysql']);
-    const [uid, gid] = [Number(stdout.trim()), Number(group.trim())];
-    const nodes: {
-      name: string;
-      dir: string;
-      port: number;
-      gcomm: number;
-      ist: number;
-      sst: number;
-    }[] = [];
-    for (const name of ['g1', 'g2', 'g3']) {
-      const nodeDir = join(dir, name);
-      await mkdir(join(nodeDir, 'data'), { recursive: true });
-      const ports = [await freePort(), await freePort(), await freePort(), await freePort()];
-      nodes.push({
-        name,
-        dir: nodeDir,
-        port: ports[0],
-        gcomm: ports[1],
-        ist: ports[2],
-        sst: ports[3],
-      });
-    }
-    const members = nodes.map((n) => `127.0.0.1:${n.gcomm}`).join(',');
-    for (const node of nodes) {
-      await writeFile(
-        join(node.dir, 'my.cnf'),
-        [
-          '[mariadbd]',
-          `datadir=${join(node.dir, 'data')}`,
-          `socket=${join(node.dir, 'mysqld.sock')}`,
-          `pid-file=${join(node.dir, 'mysqld.pid')}`,
-          `port=${node.port}`,
-          'bind-address=127.0.0.1',
-          'user=mysql',
-          'skip-name-resolve',
-          'binlog_format=ROW',
-          'default_storage_engine=InnoDB',
-          'innodb_autoinc_lock_mode=2',
-          'innodb_buffer_pool_size=64M',
-          'innodb_log_file_size=16M',
-          'character-set-server=utf8mb4',
-          'collation-server=utf8mb4_unicode_ci',
-          'wsrep_on=ON',
-          `wsrep_provider=${GALERA_PROVIDER}`,
-          'wsrep_cluster_name=scheduling_test',
-          `wsrep_cluster_address=gcomm://${members}`,
-          'wsrep_node_address=127.0.0.1',
-          `wsrep_node_name=${node.name}`,
-          `wsrep_provider_options="base_port=${node.gcomm};ist.recv_addr=127.0.0.1:${node.ist};gcache.size=64M"`,
-          'wsrep_sst_method=rsync',
-          `wsrep_sst_receive_address=127.0.0.1:${node.sst}`,
-          '',
-        ].join('\n'),
-      );
-      await chownTree(node.dir, uid, gid);
-    }
-    await chown(dir, uid, gid);
-    const [first, ...joiners] = nodes;
-    await run(
-      'mariadb-install-db',
+  const { stdout } = await run('id', ['-u', 'mysql']);
+  const { stdout: group } = await run('id', ['-g', 'mysql']);
+  const [uid, gid] = [Number(stdout.trim()), Number(group.trim())];
+  const nodes: {
+    name: string;
+    dir: string;
+    port: number;
+    gcomm: number;
+    ist: number;
+    sst: number;
+  }[] = [];
+  for (const name of ['g1', 'g2', 'g3']) {
+    const nodeDir = join(dir, name);
+    await mkdir(join(nodeDir, 'data'), { recursive: true });
+    const ports = [await freePort(), await freePort(), await freePort(), await freePort()];
+    nodes.push({
+      name,
+      dir: nodeDir,
+      port: ports[0],
+      gcomm: ports[1],
+      ist: ports[2],
+      sst: ports[3],
+    });
+  }
+  const members = nodes.map((n) => `127.0.0.1:${n.gcomm}`).join(',');
+  for (const node of nodes) {
+    await writeFile(
+      join(node.dir, 'my.cnf'),
       [
-        `--defaults-file=${join(first.dir, 'my.cnf')}`,
-        '--user=mysql',
-        '--auth-root-authentication-method=normal',
-        '--skip-test-db',
-      ],
-      { timeout: 60_000 },
+        '[mariadbd]',
+        `datadir=${join(node.dir, 'data')}`,
+        `socket=${join(node.dir, 'mysqld.sock')}`,
+        `pid-file=${join(node.dir, 'mysqld.pid')}`,
+        `port=${node.port}`,
+        'bind-address=127.0.0.1',
+        'user=mysql',
+        'skip-name-resolve',
+        'binlog_format=ROW',
+        'default_storage_engine=InnoDB',
+        'innodb_autoinc_lock_mode=2',
+        'innodb_buffer_pool_size=64M',
+        'innodb_log_file_size=16M',
+        'character-set-server=utf8mb4',
+        'collation-server=utf8mb4_unicode_ci',
+        'wsrep_on=ON',
+        `wsrep_provider=${GALERA_PROVIDER}`,
+        'wsrep_cluster_name=scheduling_test',
+        `wsrep_cluster_address=gcomm://${members}`,
+        'wsrep_node_address=127.0.0.1',
+        `wsrep_node_name=${node.name}`,
+        `wsrep_provider_options="base_port=${node.gcomm};ist.recv_addr=127.0.0.1:${node.ist};gcache.size=64M"`,
+        'wsrep_sst_method=rsync',
+        `wsrep_sst_receive_address=127.0.0.1:${node.sst}`,
+        '',
+      ].join('\n'),
     );
-    const start = (node: (typeof nodes)[number], ...more: string[]) =>
-      spawnDetached(
-        '/usr/sbin/mariadbd',
-        [`--defaults-file=${join(node.dir, 'my.cnf')}`, ...more],
-        join(node.dir, 'stdout.log'),
-        pids,
-      );
-    start(first, '--wsrep-new-cluster');
-    await synced(first.port, 1);
-    for (const node of joiners) start(node);
-    for (const node of nodes) await synced(node.port, nodes.length);
-    return {
-      nodes: nodes.map((n) => ({ name: n.name, host: '127.0.0.1', port: n.port })),
-    };
-  });
+    await chownTree(node.dir, uid, gid);
+  }
+  await chown(dir, uid, gid);
+  const [first, ...joiners] = nodes;
+  await run(
+    'mariadb-install-db',
+    [
+      `--defaults-file=${join(first.dir, 'my.cnf')}`,
+      '--user=mysql',
+      '--auth-root-authentication-method=normal',
+      '--skip-test-db',
+    ],
+    { timeout: 60_000 },
+  );
+  const start = (node: (typeof nodes)[number], ...more: string[]) =>
+    spawnDetached(
+      '/usr/sbin/mariadbd',
+      [`--defaults-file=${join(node.dir, 'my.cnf')}`, ...more],
+      join(node.dir, 'stdout.log'),
+      pids,
+    );
+  start(first, '--wsrep-new-cluster');
+  await synced(first.port, 1);
+  for (const node of joiners) start(node);
+  for (const node of nodes) await synced(node.port, nodes.length);
+  return {
+    nodes: nodes.map((n) => ({
+      name: n.name,
+      host: '127.0.0.1',
+      port: n.port,
+      defaultsFile: join(n.dir, 'my.cnf'),
+      pidFile: join(n.dir, 'mysqld.pid'),
+    })),
+  };
 }
 
 async function chownTree(path: string, uid: number, gid: number): Promise<void> {
