@@ -28,6 +28,7 @@ function sectionsOf(e: Environment, raw: NodeJS.ProcessEnv) {
           from: e.SMS_FROM,
         }
       : { driver: 'log' };
+  const nodes = hostPortList(e.DB_HOSTS);
   const dashboard: DashboardConfig = e.BULL_BOARD_ENABLED
     ? { enabled: true, user: e.OPERATOR_USER, password: e.OPERATOR_PASSWORD }
     : { enabled: false };
@@ -42,13 +43,16 @@ function sectionsOf(e: Environment, raw: NodeJS.ProcessEnv) {
       trustProxy: trustProxyOf(e.TRUST_PROXY),
     },
     db: {
-      host: e.DB_HOST,
-      port: e.DB_PORT,
+      /** The one server; with DB_HOSTS, its first node (where a process without failover goes). */
+      host: nodes[0]?.host ?? e.DB_HOST,
+      port: nodes[0]?.port ?? e.DB_PORT,
       user: e.DB_USER,
       password: raw.DB_PASSWORD ?? '',
       name: e.DB_NAME,
       poolSize: e.DB_POOL_SIZE,
       migrateOnStart: e.DB_MIGRATE_ON_START,
+      /** A multi-primary cluster (none: the one server): writes go to one node, failing over. */
+      cluster: { nodes, checkIntervalMs: e.DB_NODE_CHECK_INTERVAL_MS },
       /** Read replicas (none: every read on the primary) and read-your-writes (see ReadRouting). */
       replicas: {
         nodes: hostPortList(e.DB_REPLICAS),
@@ -165,6 +169,7 @@ export class AppConfig {
 
 export type DatabaseConfig = AppConfig['db'];
 export type ReplicasConfig = DatabaseConfig['replicas'];
+export type ClusterConfig = DatabaseConfig['cluster'];
 export type RedisConfig = AppConfig['redis'];
 export type WebhooksConfig = AppConfig['webhooks'];
 export type WebhookInFlightLimits = WebhooksConfig['inFlight'];

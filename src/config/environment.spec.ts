@@ -24,6 +24,7 @@ describe('configuration', () => {
       name: 'scheduling',
       poolSize: 10,
       migrateOnStart: true,
+      cluster: { nodes: [], checkIntervalMs: 1000 },
       replicas: {
         nodes: [],
         user: 'root',

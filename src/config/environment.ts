@@ -27,6 +27,9 @@ const VARIABLES = {
   PORT: int(3000, 0, 65535),
   PUBLIC_URL: optional(url()),
   DB_HOST: text('127.0.0.1'),
+  /** A multi-primary cluster's nodes (Galera), in this process's order of preference. */
+  DB_HOSTS: hostPorts(),
+  DB_NODE_CHECK_INTERVAL_MS: int(1000, 100, 60_000),
   DB_PORT: int(3306, 1, 65535),
   DB_USER: text('root'),
   DB_PASSWORD: text(''),

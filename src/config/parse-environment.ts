@@ -1,6 +1,7 @@
 import { plainToInstance } from 'class-transformer';
 import { validateSync } from 'class-validator';
 import { Environment } from './environment';
+import { hostPortList } from './environment-values';
 
 export class ConfigError extends Error {
   override readonly name = 'ConfigError';
@@ -52,6 +53,7 @@ export function parseEnvironment(raw: NodeJS.ProcessEnv): Environment {
     refuse([
       `DB_READ_YOUR_WRITES_MS: must exceed DB_REPLICA_MAX_LAG_S × 1000 + DB_REPLICA_CHECK_INTERVAL_MS (${replicasNeed}) when DB_REPLICAS is set (got ${env.DB_READ_YOUR_WRITES_MS})`,
     ]);
+  refuse(clusterProblems(raw, env));
   if (env.SMS_DRIVER === 'http')
     refuse(
       (['SMS_API_URL', 'SMS_ACCOUNT_SID', 'SMS_AUTH_TOKEN', 'SMS_FROM'] as const)
@@ -59,4 +61,20 @@ export function parseEnvironment(raw: NodeJS.ProcessEnv): Environment {
         .map((key) => `${key}: must be set when SMS_DRIVER=http`),
     );
   return env;
+}
+
+/**
+ * DB_HOSTS names every node of the cluster: a DB_HOST or DB_PORT beside it would be ignored, so it
+ * is refused rather than left to mislead; a node listed twice is a typo.
+ */
+function clusterProblems(raw: NodeJS.ProcessEnv, env: Environment): string[] {
+  if (env.DB_HOSTS === '') return [];
+  const nodes = hostPortList(env.DB_HOSTS).map(({ host, port }) => `${host}:${port}`);
+  const twice = nodes.filter((node, i) => nodes.indexOf(node) !== i);
+  return [
+    ...(['DB_HOST', 'DB_PORT'] as const)
+      .filter((key) => raw[key])
+      .map((key) => `${key}: must not be set with DB_HOSTS (DB_HOSTS lists every node)`),
+    ...(twice.length > 0 ? [`DB_HOSTS: lists ${twice.join(', ')} twice`] : []),
+  ];
 }
