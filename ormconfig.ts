@@ -9,12 +9,16 @@
  */
 import { DataSource } from 'typeorm';
 import { ENTITY_SOURCES, dataSourceOptions } from './src/common/database/data-source-options';
+import { onUsableNode } from './src/common/database/database-nodes';
 import { prepareServer } from './src/common/database/schema';
+import { createRootLogger } from './src/common/logging/logging.module';
 import { AppConfig, loadDotEnv } from './src/config/app-config';
 
 async function cliDataSource(): Promise<DataSource> {
   loadDotEnv();
-  const { db } = AppConfig.fromEnvironment();
+  const config = AppConfig.fromEnvironment();
+  // With DB_HOSTS: the first usable node of the cluster.
+  const db = await onUsableNode(config.db, createRootLogger(config.log.level, 'cli'));
   const type = await prepareServer(db, { createDatabase: true });
   return new DataSource({
     ...dataSourceOptions(db, type),

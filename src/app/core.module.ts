@@ -8,6 +8,7 @@ import { useReadCommitted } from '../common/database/read-committed';
 import { Secrets } from '../common/crypto/secrets';
 import { AccountEpochs } from '../common/database/account-epochs';
 import { dataSourceOptions } from '../common/database/data-source-options';
+import { DatabaseNodes } from '../common/database/database-nodes';
 import { ReadReplicas } from '../common/database/read-replicas';
 import { RecentWrites } from '../common/database/recent-writes';
 import { UnitOfWork } from '../common/database/unit-of-work';
@@ -35,6 +36,8 @@ const SHARED = [Secrets, RecentWrites, ReadReplicas, AccountEpochs, OutboxReposi
 @Module({})
 export class CoreModule {
   static forRoot({ config, logger }: CoreOptions): DynamicModule {
+    // Built before TypeORM: the database is opened on the node it finds usable (DB_HOSTS).
+    const nodes = new DatabaseNodes(config.db, logger);
     return {
       module: CoreModule,
       imports: [
@@ -42,13 +45,13 @@ export class CoreModule {
         LoggingModule.forRoot(logger),
         TypeOrmModule.forRootAsync({
           useFactory: async () => {
-            const type = await prepareServer(config.db, {
-              createDatabase: config.db.migrateOnStart,
-            });
-            return { ...dataSourceOptions(config.db, type), autoLoadEntities: true };
+            const db = await nodes.start();
+            const type = await prepareServer(db, { createDatabase: config.db.migrateOnStart });
+            return { ...dataSourceOptions(db, type, nodes), autoLoadEntities: true };
           },
           dataSourceFactory: async (options) => {
             const dataSource = await new DataSource(options!).initialize();
+            nodes.watch(dataSource);
             await useReadCommitted(dataSource, config.db.poolSize);
             if (config.db.migrateOnStart) {
               const applied = await migrate(dataSource);
@@ -59,8 +62,8 @@ export class CoreModule {
         }),
         CqrsModule.forRoot(),
       ],
-      providers: SHARED,
-      exports: SHARED,
+      providers: [...SHARED, { provide: DatabaseNodes, useValue: nodes }],
+      exports: [...SHARED, DatabaseNodes],
     };
   }
 }

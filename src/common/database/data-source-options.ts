@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import type { DataSourceOptions } from 'typeorm';
 import type { DatabaseConfig } from '../../config/app-config';
+import type { DatabaseNodes } from './database-nodes';
 import { migrations } from './migrations';
 import { PREPARED_STATEMENTS_PER_CONNECTION } from './prepared';
 import type { ServerType } from './schema';
@@ -13,8 +14,13 @@ export const ENTITY_SOURCES = join(__dirname, '..', '..', '**', '*.entity.ts');
  * (`timezone: 'Z'`) but the session's zone is the server's, so SQL must not use NOW() for stored
  * times: the code passes them. `type` is the server's own (prepareServer): `migration:generate`
  * compares the entities with the schema right only when TypeORM reads the server's catalog right.
+ * `db` names the server (with DB_HOSTS: the node DatabaseNodes found usable).
  */
-export function dataSourceOptions(db: DatabaseConfig, type: ServerType): DataSourceOptions {
+export function dataSourceOptions(
+  db: DatabaseConfig,
+  type: ServerType,
+  nodes?: DatabaseNodes,
+): DataSourceOptions {
   return {
     type,
     host: db.host,
@@ -26,7 +32,11 @@ export function dataSourceOptions(db: DatabaseConfig, type: ServerType): DataSou
     timezone: 'Z',
     poolSize: db.poolSize,
     // The hot statements run prepared (see prepared.ts); a small cache per connection.
-    extra: { maxPreparedStatements: PREPARED_STATEMENTS_PER_CONNECTION },
+    // With DB_HOSTS, `stream` opens each pooled connection to the current node (DatabaseNodes).
+    extra: {
+      maxPreparedStatements: PREPARED_STATEMENTS_PER_CONNECTION,
+      ...nodes?.poolExtra(),
+    },
     bigNumberStrings: false,
     // No stack captured per query: TypeORM's QueryFailedError shows the caller's anyway.
     trace: false,

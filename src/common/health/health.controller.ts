@@ -6,6 +6,7 @@ import {
   TypeOrmHealthIndicator,
 } from '@nestjs/terminus';
 import type { FastifyReply } from 'fastify';
+import { DatabaseNodes } from '../database/database-nodes';
 import { ReadReplicas } from '../database/read-replicas';
 import { Public } from '../http/public.decorator';
 import { RedisHealthIndicator } from './redis.health';
@@ -14,7 +15,8 @@ import { ShutdownState } from './shutdown-state';
 /**
  * Probes for orchestrators, without auth. `live`: the process answers. `ready`: MySQL and Redis
  * answer too and the process is not stopping (else 503 with the details); with read replicas,
- * `replicas` reports each one's state and where the reads go.
+ * `replicas` reports each one's state and where the reads go; with a cluster's nodes (DB_HOSTS),
+ * `databaseNodes` reports each node's Galera state and the one this process writes through.
  */
 @Public()
 @ApiExcludeController()
@@ -27,6 +29,7 @@ export class HealthController {
     private readonly shutdown: ShutdownState,
     private readonly replicas: ReadReplicas,
     private readonly indicators: HealthIndicatorService,
+    private readonly nodes: DatabaseNodes,
   ) {}
 
   @Get('live')
@@ -46,6 +49,7 @@ export class HealthController {
         () => this.db.pingCheck('mysql', { timeout: 1000 }),
         () => this.redis.isHealthy('redis'),
         ...(this.replicas.configured ? [() => this.replicaStates()] : []),
+        ...(this.nodes.configured ? [() => this.nodeStates()] : []),
       ]);
     } catch (e) {
       // Terminus throws a 503 carrying the report, which ops want.
@@ -54,6 +58,16 @@ export class HealthController {
       void reply.code(503);
       return report;
     }
+  }
+
+  /**
+   * Each node's state (by its place in DB_HOSTS) and the current one: `down` while none is usable
+   * (the process has nowhere to write), `up` while its current node is.
+   */
+  private nodeStates() {
+    const { usable, ...report } = this.nodes.report();
+    const indicator = this.indicators.check('databaseNodes');
+    return usable ? indicator.up(report) : indicator.down(report);
   }
 
   /**
