@@ -15,7 +15,7 @@ const shapes = new WeakMap<EntityMetadata, InsertShape>();
 function shapeOf(metadata: EntityMetadata): InsertShape {
   let shape = shapes.get(metadata);
   if (!shape) {
-    const columns = metadata.columns.filter((c) => !c.isGenerated);
+    const columns = metadata.columns.filter((c) => !c.isGenerated && c.isInsert);
     shape = {
       prefix: `INSERT INTO \`${metadata.tableName}\` (${columns
         .map((c) => `\`${c.databaseName}\``)

@@ -1,4 +1,5 @@
 import { type EntityManager, type EntityTarget, In, type Repository } from 'typeorm';
+import { lockRows, lockedTable } from './row-locks';
 import { type DomainError, ForbiddenError, NotFoundError } from '../errors/domain-error';
 
 /** A row that belongs to one account (every catalog and booking table). */
@@ -11,7 +12,8 @@ export interface TenantRow {
 /**
  * The account's row `id`, as the contract's access rule reads: another account's row is 403
  * `forbidden`, a row that exists nowhere (or soft-deleted, unless `includeDeleted`) is 404.
- * `forUpdate` (in a transaction) locks the row: concurrent updates replacing its links whole queue.
+ * `forUpdate` (in a transaction) locks the row (lockRows): concurrent updates replacing its links
+ * whole queue.
  */
 export async function findOwned<T extends TenantRow>(
   repository: Repository<T>,
@@ -19,10 +21,8 @@ export async function findOwned<T extends TenantRow>(
   id: number,
   options: { includeDeleted?: boolean; forUpdate?: boolean } = {},
 ): Promise<T> {
-  const row = await repository.findOne({
-    where: { id } as never,
-    ...(options.forUpdate ? { lock: { mode: 'pessimistic_write' as const } } : {}),
-  });
+  if (options.forUpdate) await lockRows(repository.manager, lockedTable(repository), [id]);
+  const row = await repository.findOne({ where: { id } as never });
   if (!row) throw new NotFoundError();
   if (row.accountId !== accountId) throw new ForbiddenError();
   if (row.deletedAt && !options.includeDeleted) throw new NotFoundError();

@@ -27,6 +27,7 @@ const LISTED: [file: string, start: string, routing: string][] = [
   ['common/database/database.cli.ts', 'SELECT name FROM migrations', SERVER],
   ['common/database/insert-rows.ts', 'INSERT INTO', BUILDER],
   ['common/database/leased-rows.ts', 'UPDATE ${this.options.table}', BUILDER],
+  ['common/database/row-locks.ts', 'UPDATE ${table} SET lock_version', BUILDER],
   ['common/database/leased-rows.ts', 'SELECT id FROM ${this.options.table}', BUILDER],
   ['common/database/leased-rows.ts', 'DELETE FROM ${this.options.table}', BUILDER],
   ['common/database/leased-rows.ts', 'SELECT id, leased_until FROM ${this.options.table}', BUILDER],
@@ -59,11 +60,6 @@ const LISTED: [file: string, start: string, routing: string][] = [
   ],
   [
     'modules/availability/booking-limits.repository.ts',
-    'SELECT id FROM appointment_types WHERE id',
-    OWNED,
-  ],
-  [
-    'modules/availability/booking-limits.repository.ts',
     'SELECT starts_at AS startsAt FROM appointments',
     OWNED,
   ],
@@ -73,47 +69,41 @@ const LISTED: [file: string, start: string, routing: string][] = [
     OWNED,
   ],
   ['modules/availability/busy-time.repository.ts', 'SELECT class_id AS classId', OWNED],
-  [
-    'modules/availability/calendar-locks.repository.ts',
-    'SELECT id FROM calendars WHERE id IN',
-    OWNED,
-  ],
   ['modules/availability/calendar-members.repository.ts', 'DELETE FROM slot_hold_members', SWEEP],
   [
     'modules/availability/calendar-locks.repository.ts',
     'SELECT c.id, c.busy_kinds AS busyKinds ${busyColumnsOf(kinds)} FROM calendars',
     OWNED,
   ],
+  ['modules/availability/slot-context.repository.ts', 'SELECT ${TYPE_COLUMNS}', OWNED],
   [
-    'modules/availability/calendar-locks.repository.ts',
-    'SELECT c.id, c.busy_kinds AS busyKinds, ${resources.lockColumn}',
+    'modules/appointments/series.repository.ts',
+    'UPDATE appointments SET lock_version = lock_version + 1 WHERE series_id',
     OWNED,
   ],
-  ['modules/availability/slot-context.repository.ts', 'SELECT ${TYPE_COLUMNS}', OWNED],
+  [
+    'modules/availability/calendar-locks.repository.ts',
+    'SELECT c.id, c.busy_kinds AS busyKinds ${busyColumnsOf(kinds)}, ${resources.useColumns}',
+    OWNED,
+  ],
+  [
+    'modules/notifications/notification.repository.ts',
+    'UPDATE appointments SET lock_version = lock_version + 1 WHERE id IN',
+    OWNED,
+  ],
   ['modules/availability/slot-context.repository.ts', 'SELECT addon_id AS addonId', OWNED],
   ['modules/availability/slot-hold.repository.ts', 'DELETE FROM slot_holds WHERE id', OWNED],
   ['modules/calendar-sync/busy-source.repository.ts', 'SELECT state, COUNT(*)', SWEEP],
   ['modules/calendar-sync/busy-source.repository.ts', 'UPDATE busy_sources SET', OWNED],
-  [
-    'modules/calendar-sync/busy-source.repository.ts',
-    'SELECT id FROM busy_sources WHERE id',
-    OWNED,
-  ],
   ['modules/calendar-sync/busy-source.repository.ts', 'DELETE FROM busy_sources WHERE id', OWNED],
   [
     'modules/calendar-sync/busy-source.repository.ts',
     'DELETE FROM external_busy_spans WHERE source_id',
     OWNED,
   ],
-  ['modules/calendar-sync/calendar-feed.repository.ts', 'SELECT id FROM calendars WHERE id', OWNED],
   ['modules/availability/resource-usage.repository.ts', 'SELECT ${columns}', BUILDER],
   ['modules/calendar-sync/calendar-feed.repository.ts', 'SELECT id, starts_at, ends_at', OWNED],
   ['modules/holds/slot-hold.repository.ts', 'DELETE FROM slot_holds WHERE expires_at', SWEEP],
-  [
-    'modules/notifications/notification.repository.ts',
-    'SELECT id FROM appointments WHERE id',
-    OWNED,
-  ],
   [
     'modules/notifications/notification.repository.ts',
     'SELECT id, appointment_id AS appointmentId, outbox_id',
@@ -139,13 +129,7 @@ const LISTED: [file: string, start: string, routing: string][] = [
     'UPDATE webhook_messages SET next_attempt_at',
     OWNED,
   ],
-  [
-    'modules/webhooks/webhook-subscription.repository.ts',
-    'SELECT id FROM accounts WHERE id',
-    OWNED,
-  ],
   ['modules/holds/slot-hold.repository.ts', 'UPDATE accounts SET hold_claims', OWNED],
-  ['modules/webhooks/webhook-subscription.repository.ts', 'SELECT id FROM enterprises', UNSHARDED],
 ];
 
 const SRC = join(__dirname, '..', '..');

@@ -1,10 +1,15 @@
 import { Column, Entity, ForeignKey, Index, PrimaryGeneratedColumn } from 'typeorm';
 import { Enterprise } from './enterprise.entity';
+import { LockVersionColumn } from '../../common/database/row-locks';
 
 @Entity('accounts')
 @Index('uq_accounts_email', ['email'], { unique: true })
 @Index('idx_accounts_enterprise', ['enterpriseId'])
 export class Account {
+  /** Written by a lock (lockRows), never read: docs/architecture.md, "Locks are writes". */
+  @LockVersionColumn()
+  readonly lockVersion?: number;
+
   /** The account's user ID: the Basic-auth username. */
   @PrimaryGeneratedColumn({ type: 'int', unsigned: true })
   id!: number;

@@ -1,4 +1,5 @@
 import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
+import { LockVersionColumn } from '../../common/database/row-locks';
 
 /** Per-minute requests of an enterprise's credential, across its members, unless the operator sets another. */
 export const DEFAULT_ENTERPRISE_REQUESTS_PER_MINUTE = 6000;
@@ -9,6 +10,10 @@ export const DEFAULT_ENTERPRISE_REQUESTS_PER_MINUTE = 6000;
  */
 @Entity('enterprises')
 export class Enterprise {
+  /** Written by a lock (lockRows), never read: docs/architecture.md, "Locks are writes". */
+  @LockVersionColumn()
+  readonly lockVersion?: number;
+
   /** The enterprise's id: the Basic-auth username of the enterprise API. */
   @PrimaryGeneratedColumn({ type: 'int', unsigned: true })
   id!: number;

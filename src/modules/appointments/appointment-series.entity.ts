@@ -1,11 +1,16 @@
 import { Column, Entity, Index } from 'typeorm';
 import { TenantEntity } from '../../common/database/tenant-entity';
 import type { Frequency } from '../catalog';
+import { LockVersionColumn } from '../../common/database/row-locks';
 
 /** Appointments booked together as one series, all or nothing (docs/series.md). */
 @Entity('appointment_series')
 @Index('idx_appointment_series_account', ['accountId'])
 export class AppointmentSeries extends TenantEntity {
+  /** Written by a lock (lockRows), never read: docs/architecture.md, "Locks are writes". */
+  @LockVersionColumn()
+  readonly lockVersion?: number;
+
   @Column({ name: 'appointment_type_id', type: 'int', unsigned: true })
   appointmentTypeId!: number;
 

@@ -32,11 +32,19 @@ export class SeriesRepository extends RepositoryOf(AppointmentSeries) {
    * The series' appointments, canceled ones included, by start (idx_appointments_series); with
    * `forUpdate`, locked in `tx` (a cancel of the series).
    */
-  occurrences(seriesId: number, tx?: EntityManager, forUpdate = false): Promise<Appointment[]> {
+  async occurrences(
+    seriesId: number,
+    tx?: EntityManager,
+    forUpdate = false,
+  ): Promise<Appointment[]> {
+    if (forUpdate && tx)
+      await tx.query(
+        'UPDATE appointments SET lock_version = lock_version + 1 WHERE series_id = ? ORDER BY id',
+        [seriesId],
+      );
     return (tx ?? this.dataSource.manager).find(Appointment, {
       where: { seriesId },
       order: { startsAt: 'ASC', id: 'ASC' },
-      ...(forUpdate ? { lock: { mode: 'pessimistic_write' as const } } : {}),
     });
   }
 

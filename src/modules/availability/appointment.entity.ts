@@ -1,4 +1,5 @@
 import { Column, Entity, Index } from 'typeorm';
+import { LockVersionColumn } from '../../common/database/row-locks';
 import { BusyRow } from './busy-row.entity';
 
 /**
@@ -23,6 +24,10 @@ import { BusyRow } from './busy-row.entity';
 ])
 @Index('idx_appointments_series', ['seriesId', 'startsAt'])
 export class Appointment extends BusyRow {
+  /** Written by a lock (lockRows), never read: docs/architecture.md, "Locks are writes". */
+  @LockVersionColumn()
+  readonly lockVersion?: number;
+
   /** UTC: start plus the duration and the addons' durations. */
   @Column({ name: 'ends_at', type: 'datetime', precision: 3 })
   endsAt!: Date;

@@ -1,5 +1,6 @@
 import type { EntityManager } from 'typeorm';
 import { queryPrepared } from '../../common/database/prepared';
+import { lockRows } from '../../common/database/row-locks';
 import { DAY } from '../../common/time/durations';
 import type { LimitIgnores } from './booking-limits';
 import type { Span } from './working-time';
@@ -58,9 +59,9 @@ export async function countIn(
   return Number(row.n);
 }
 
-/** Locks the type's row: bookings of a type with a limit, on any calendar, queue on it. */
+/** Locks the type's row (written: lockRows): bookings of a type with a limit, on any calendar, queue on it. */
 export async function lockType(tx: EntityManager, typeId: number): Promise<void> {
-  await queryPrepared(tx, 'SELECT id FROM appointment_types WHERE id = ? FOR UPDATE', [typeId]);
+  await lockRows(tx, 'appointment_types', [typeId]);
 }
 
 /** A calendar's collective appointments and holds as a member (startsIn's, by calendar only). */

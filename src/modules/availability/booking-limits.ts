@@ -11,7 +11,7 @@ import { type Span, kept } from './working-time';
  * calendar's zone. Live holds count as their appointments (a held time booked cannot pass a limit);
  * admin bookings are never checked, but count. Enforced twice: `/availability/*` leaves out a full
  * day's or week's times (limitFilter); a client's booking or hold checks under its locks
- * (withinLimits): the calendar's row lock serializes its limit, the type's row (locked FOR UPDATE
+ * (withinLimits): the calendar's row lock serializes its limit, the type's row (locked, written,
  * when it has a limit) serializes its bookings on different calendars.
  */
 

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { queryPrepared } from '../../common/database/prepared';
+import { lockRows } from '../../common/database/row-locks';
 import { type BusyColumns, busySpansOf } from './busy-time';
 import {
   busyColumnsOf,
@@ -21,10 +22,11 @@ import type { Span } from './working-time';
 
 /**
  * The one way a booking or a move locks calendars: whoever holds a calendar's lock is the only one
- * checking and writing its time. Rows are locked in ascending id order, so that two transactions
- * never wait on each other in a cycle. At READ COMMITTED (every connection's level, see
- * useReadCommitted), busy time read under the locks sees every booking committed before they were
- * granted.
+ * checking and writing its time. The lock is a write of the calendar's row (lockRows), so that it
+ * holds on every node of a Galera cluster too. Rows are locked in ascending id order, so that two
+ * transactions never wait on each other in a cycle. At READ COMMITTED (every connection's level,
+ * see useReadCommitted), busy time read under the locks sees every booking committed before they
+ * were granted.
  */
 /** What CalendarLocks.lock reads besides taking the locks. */
 export interface LockReads {
@@ -69,11 +71,7 @@ export class CalendarLocks {
       if (!locked) return byCalendar;
       return settleResourceBusy(tx, resources, locked, byCalendar, request);
     }
-    const ids = [...new Set(calendarIds)].sort((a, b) => a - b);
-    if (ids.length > 0)
-      await queryPrepared(tx, 'SELECT id FROM calendars WHERE id IN (?) ORDER BY id FOR UPDATE', [
-        ids,
-      ]);
+    await lockRows(tx, 'calendars', calendarIds);
     if (!request) return undefined;
     if (!resources) return readBusyTime(tx, calendarIds, request, [], ignoreHoldId);
     return readLockedBusy(tx, resources, calendarIds, request);
@@ -81,31 +79,24 @@ export class CalendarLocks {
 }
 
 /**
- * Locks one calendar's row FOR UPDATE and reads its busy time during `window` in one statement (one
- * round trip where locking then `readBusyTime` take two). Undefined when there is no such row.
- *
- * It sees every booking committed before the lock was granted, as a statement after the lock would:
- * the busy subqueries are correlated with the locked row, so they run once InnoDB has granted its
- * lock; and at READ COMMITTED a statement's read view is opened by its first non-locking read, one
- * of those subqueries. One calendar only: with several, the view opened for the first calendar
- * would serve the next ones, whose locks may be granted later. `busy-time.int-spec.ts` commits a
- * booking while this statement waits for its lock, and checks that the booking is read.
+ * Locks one calendar (lockRows), then reads its busy time during `window` in one statement.
+ * Undefined when there is no such row. At READ COMMITTED the statement reads what was committed
+ * before the lock was granted: `busy-time.int-spec.ts` commits a booking while the lock waits, and
+ * checks that the booking is read.
  *
  * The kinds of busy time read are `assumedKinds` (BusyKind bits; appointments always): each
  * subquery in the text costs the database ~40 µs, over an empty table or not, and most calendars
  * never have a block, a class, a hold or a synced calendar. Exact, with no retry: the statement
  * also reads the row's `busy_kinds` under its lock. A writer of a kind sets its bit in its own
  * transaction holding this row's lock (catalog's markBusyKind, always written), so every row of a
- * kind committed before our lock was granted has its bit in what the locking read returns, and no
- * writer of a kind can commit while we hold the lock. When that value has a bit `assumedKinds`
- * lacked (a kind appeared since the context was read), the busy time is read again, whole, by a
- * second statement under the lock already held; otherwise no kind left out can have a row.
+ * kind committed before our lock was granted has its bit in what the read returns, and no writer
+ * of a kind can commit while we hold the lock. When that value has a bit `assumedKinds` lacked (a
+ * kind appeared since the context was read), the busy time is read again, whole, by a second
+ * statement under the lock already held; otherwise no kind left out can have a row.
  *
- * With `resources`, the same statement also locks the type's resource days that have a row (its
- * first column, a locking read, after the calendar's lock and before any other read) and reads the
- * resources' uses under those locks (its last columns): a booking of a type needing a room costs no
- * round trip more than one needing none. `resource-usage.int-spec.ts` commits a use of the room
- * while this statement waits for a day's lock, and checks that the use is read.
+ * With `resources`, the type's resource days are locked after the calendar (LockedResources.lock:
+ * written, in the one global order) and the same statement reads the resources' uses (its last
+ * columns).
  */
 export async function lockCalendarReadingBusy(
   tx: EntityManager,
@@ -117,6 +108,8 @@ export async function lockCalendarReadingBusy(
   /** Its type's resources, locked and read by the same statement (their `row` set). */
   resources?: LockedResources,
 ): Promise<Span[] | undefined> {
+  if ((await lockRows(tx, 'calendars', [calendarId])) === 0) return undefined;
+  await resources?.lock(tx);
   const request = { ...window, ignoreAppointmentIds, ignoreHoldId };
   const busyValues = busyKindParameters(assumedKinds, busyParameters(request));
   const [row] = await queryPrepared<
@@ -125,7 +118,7 @@ export async function lockCalendarReadingBusy(
     tx,
     lockStatement(assumedKinds, resources),
     resources
-      ? [...resources.lockParameters, ...busyValues, ...resources.useParameters, calendarId]
+      ? [...busyValues, ...resources.useParameters, calendarId]
       : [...busyValues, calendarId],
   );
   if (resources) resources.row = row as LockedUsesRow | undefined;
@@ -135,21 +128,17 @@ export async function lockCalendarReadingBusy(
   return busy.get(calendarId) ?? [];
 }
 
-/** The lock statement of each combination of BusyKind bits (at most 64) and resources, built once. */
 const lockStatements = new Map<string, string>();
 
-/**
- * With resources, their locking column comes first and their uses last (LockedResources): every
- * busy column is then read after the days' locks are granted too.
- */
+/** The read of each combination of BusyKind bits (at most 64) and resources' uses. */
 function lockStatement(kinds: number, resources?: LockedResources): string {
   const key = resources ? `${kinds} ${resources.shape}` : `${kinds}`;
   let text = lockStatements.get(key);
   if (text === undefined) {
     text = resources
-      ? `SELECT c.id, c.busy_kinds AS busyKinds, ${resources.lockColumn} ${busyColumnsOf(kinds)},
-  ${resources.useColumns} FROM calendars c WHERE c.id = ? FOR UPDATE`
-      : `SELECT c.id, c.busy_kinds AS busyKinds ${busyColumnsOf(kinds)} FROM calendars c WHERE c.id = ? FOR UPDATE`;
+      ? `SELECT c.id, c.busy_kinds AS busyKinds ${busyColumnsOf(kinds)},
+  ${resources.useColumns} FROM calendars c WHERE c.id = ?`
+      : `SELECT c.id, c.busy_kinds AS busyKinds ${busyColumnsOf(kinds)} FROM calendars c WHERE c.id = ?`;
     lockStatements.set(key, text);
   }
   return text;

@@ -1,4 +1,5 @@
 import { Entity, PrimaryColumn } from 'typeorm';
+import { LockVersionColumn } from '../../common/database/row-locks';
 
 /**
  * A resource's UTC day that some booking touched: the row a booking locks, for each day its span
@@ -7,6 +8,10 @@ import { Entity, PrimaryColumn } from 'typeorm';
  */
 @Entity('resource_days')
 export class ResourceDay {
+  /** Written by a lock (lockRows), never read: docs/architecture.md, "Locks are writes". */
+  @LockVersionColumn()
+  readonly lockVersion?: number;
+
   @PrimaryColumn({ name: 'account_id', type: 'int', unsigned: true })
   accountId!: number;
 

@@ -209,9 +209,10 @@ function daysOf(span: Span): string[] {
 const lockTexts = new Map<number, string>();
 
 /**
- * Locks, for each resource the type needs, the UTC days (`resource_days`) a span touches, writing
- * the rows it lacks: INSERT … ON DUPLICATE KEY UPDATE takes an exclusive lock on each row, new or
- * not, in the order of its values (resource, then day, ascending). Every booking locks its
+ * Locks, for each resource the type needs, the UTC days (`resource_days`) a span touches by writing
+ * them (docs/architecture.md, "Locks are writes"): INSERT … ON DUPLICATE KEY UPDATE inserts the rows
+ * it lacks and increments the others' `lock_version`, taking an exclusive lock on each row in the
+ * order of its values (resource, then day, ascending). Every booking locks its
  * calendars first, then these: one global order, so two bookings never wait on each other in a
  * cycle. Every writer of a use of a resource holds the rows of the days its span touches, and the
  * uses a booking reads overlap its own span, so touch one of its days: whoever holds those rows is
@@ -227,33 +228,31 @@ export async function lockResources(tx: EntityManager, ctx: ResourceCheck, span:
   let text = lockTexts.get(values.length);
   if (text === undefined) {
     text = `INSERT INTO resource_days (account_id, resource_id, day)
-VALUES ${values.map(() => '(?, ?, ?)').join(', ')} ON DUPLICATE KEY UPDATE day = VALUES(day)`;
+VALUES ${values.map(() => '(?, ?, ?)').join(', ')} ON DUPLICATE KEY UPDATE lock_version = lock_version + 1`;
     lockTexts.set(values.length, text);
   }
   await queryPrepared(tx, text, values.flat());
 }
 
-/** LockedResources' columns of a row: how many day rows were locked, then the uses. */
-export type LockedUsesRow = UsesRow & { lockedDays: number | string };
+/** LockedResources' columns of a row: the uses. */
+export type LockedUsesRow = UsesRow;
 
 /**
- * What a calendar's locking statement adds to lock its type's resource days and read their uses
- * in the same round trip (CalendarLocks): a first column that locks the rows of the days that
- * exist, then, once those locks are granted, the uses' columns. Filled in by that statement
- * (`row`); `settle` then answers from it, or locks and reads anew when a day had no row yet.
+ * What a calendar's locking read adds to read its type's resources' uses in the same round trip
+ * (CalendarLocks): `lock` writes the days' rows (lockResources, after the calendar's), then the
+ * statement reads the uses' columns. Filled in by that statement (`row`), which `settle` answers
+ * from.
  */
 export interface LockedResources {
   /** What tells the statement's texts apart (the uses' columns differ with class types). */
   shape: string;
-  /** The first column: a locking read of the days' rows, before the statement reads anything. */
-  lockColumn: string;
-  lockParameters: unknown[];
+  /** Writes and locks the days' rows (lockResources). */
+  lock(tx: EntityManager): Promise<void>;
   /** The last columns: the uses, read under those locks. */
   useColumns: string;
   useParameters: unknown[];
-  /** The links they were built from, and how many day rows the lock column must find. */
+  /** The links they were built from. */
   links: ResourceLinks;
-  expectedDays: number;
   /** The row the statement returned, if any. */
   row?: LockedUsesRow;
 }
@@ -266,20 +265,10 @@ export function lockedResourcesOf(
 ): LockedResources | undefined {
   const links = resourceLinksToCheck(ctx.type);
   if (!links) return undefined;
-  const days = daysOf(request);
   return {
     links,
-    expectedDays: links.resources.length * days.length,
     shape: links.classTypes === null ? 'resources' : 'resources and sessions',
-    // A locking read in a subquery locks what it reads (the outer FOR UPDATE alone would not).
-    // At READ COMMITTED the statement's read view opens at its first non-locking read, after
-    // this column: the uses read below see every use committed before these locks were granted.
-    // So no column of the statement may read a row while it is optimised, as MariaDB reads a
-    // table looked up by a whole unique key of constants (a resource by id would open the view
-    // before these locks): each is a range or a lookup by the locked row's columns.
-    lockColumn: `(SELECT COUNT(*) FROM resource_days d
-    WHERE d.account_id = c.account_id AND d.resource_id IN (?) AND d.day IN (?) FOR UPDATE) AS lockedDays`,
-    lockParameters: [listOrOne(links.resources.map((r) => r.id)), listOrOne(days)],
+    lock: (tx) => lockResources(tx, ctx, request),
     useColumns: useText('c.account_id', links.classTypes !== null),
     useParameters: useParameters(undefined, links, request, now),
   };
@@ -287,9 +276,7 @@ export function lockedResourcesOf(
 
 /**
  * `busy` with the type's resources' full time, from what the calendar's locking statement read
- * (`locked.row`). A day without its row yet was not locked (a locking read of a row that does not
- * exist locks nothing at READ COMMITTED): then the days are written and locked (after the
- * calendars, in the one global order) and the uses read again, under all of them.
+ * (`locked.row`); read again when there was no row (no such calendar).
  */
 export async function settleResourceBusy(
   tx: EntityManager,
@@ -298,10 +285,8 @@ export async function settleResourceBusy(
   busy: Map<number, Span[]>,
   request: BusyRequest,
 ): Promise<Map<number, Span[]>> {
-  const { row, links, expectedDays } = locked;
-  if (row && Number(row.lockedDays) === expectedDays)
-    return withUses(ctx, busy, resourceUsesOf(row, links));
-  await lockResources(tx, ctx, request);
+  const { row, links } = locked;
+  if (row) return withUses(ctx, busy, resourceUsesOf(row, links));
   return withResourceBusy(tx, ctx, busy, request);
 }
 

@@ -1,5 +1,6 @@
 import { Column, Entity, Index } from 'typeorm';
 import { BusyRow } from './busy-row.entity';
+import { LockVersionColumn } from '../../common/database/row-locks';
 
 /**
  * A time held for a client while they pay or fill in a form (`/slot-holds`). In availability, not
@@ -15,6 +16,10 @@ import { BusyRow } from './busy-row.entity';
 @Index('idx_slot_holds_expiry', ['expiresAt'])
 @Index('idx_slot_holds_account_origin', ['accountId', 'origin', 'expiresAt'])
 export class SlotHold extends BusyRow {
+  /** Written by a lock (lockRows), never read: docs/architecture.md, "Locks are writes". */
+  @LockVersionColumn()
+  readonly lockVersion?: number;
+
   @Column({ name: 'addon_ids', type: 'json' })
   addonIds!: number[];
 

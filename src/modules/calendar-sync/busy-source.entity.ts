@@ -1,5 +1,6 @@
 import { Column, Entity, Index } from 'typeorm';
 import { TenantEntity } from '../../common/database/tenant-entity';
+import { LockVersionColumn } from '../../common/database/row-locks';
 
 export const BUSY_SOURCE_TYPES = ['ics', 'caldav'] as const;
 export type BusySourceType = (typeof BUSY_SOURCE_TYPES)[number];
@@ -20,6 +21,10 @@ export function passwordContext(sourceId: number): string {
 @Index('idx_busy_sources_calendar', ['calendarId', 'id'])
 @Index('idx_busy_sources_due', ['nextSyncAt'])
 export class BusySource extends TenantEntity {
+  /** Written by a lock (lockRows), never read: docs/architecture.md, "Locks are writes". */
+  @LockVersionColumn()
+  readonly lockVersion?: number;
+
   @Column({ name: 'calendar_id', type: 'int', unsigned: true })
   calendarId!: number;
 

@@ -9,6 +9,7 @@ import type { ExpandedBusy } from './busy-expansion';
 import { BusySource } from './busy-source.entity';
 import { CalendarFeed } from './calendar-feed.entity';
 import { ExternalBusySpan } from './external-busy-span.entity';
+import { lockRows } from '../../common/database/row-locks';
 
 /** The module's tables, registered for its API and worker modules (TypeORM loads those named). */
 export const calendarSyncTables = TypeOrmModule.forFeature([
@@ -124,11 +125,7 @@ export class BusySourceRepository extends RepositoryOf(BusySource) {
     read: BusyRead,
     now: number,
   ): Promise<boolean> {
-    const locked: { id: number }[] = await tx.query(
-      'SELECT id FROM busy_sources WHERE id = ? FOR UPDATE',
-      [source.id],
-    );
-    if (locked.length === 0) return false;
+    if ((await lockRows(tx, 'busy_sources', [source.id])) === 0) return false;
     await tx.query('DELETE FROM external_busy_spans WHERE source_id = ?', [source.id]);
     for (let i = 0; i < read.spans.length; i += INSERT_BATCH) {
       const batch = read.spans.slice(i, i + INSERT_BATCH);

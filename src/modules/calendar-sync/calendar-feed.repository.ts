@@ -4,6 +4,7 @@ import { DataSource, type EntityManager } from 'typeorm';
 import { findOwned } from '../../common/database/tenant-rows';
 import { Calendar } from '../catalog';
 import { CalendarFeed } from './calendar-feed.entity';
+import { lockRows } from '../../common/database/row-locks';
 
 export interface FeedAppointmentRow {
   id: number;
@@ -45,7 +46,7 @@ export class CalendarFeedRepository {
 
   /** Locks the calendar's row: its feed is issued or rotated by one transaction at a time. */
   async lockCalendar(tx: EntityManager, calendarId: number): Promise<void> {
-    await tx.query('SELECT id FROM calendars WHERE id = ? FOR UPDATE', [calendarId]);
+    await lockRows(tx, 'calendars', [calendarId]);
   }
 
   async insert(tx: EntityManager, feed: CalendarFeed): Promise<void> {

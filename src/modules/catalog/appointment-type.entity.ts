@@ -2,6 +2,7 @@ import type { RecurrenceSettings } from './recurrence-settings';
 import type { Assignment, AssignmentWeights } from './team-assignment';
 import { Column, Entity, Index } from 'typeorm';
 import { CatalogRow } from './catalog-row.entity';
+import { LockVersionColumn } from '../../common/database/row-locks';
 
 export const APPOINTMENT_KINDS = ['service', 'class'] as const;
 export type AppointmentKind = (typeof APPOINTMENT_KINDS)[number];
@@ -10,6 +11,10 @@ export type AppointmentKind = (typeof APPOINTMENT_KINDS)[number];
 @Entity('appointment_types')
 @Index('idx_appointment_types_account', ['accountId', 'id'])
 export class AppointmentType extends CatalogRow {
+  /** Written by a lock (lockRows), never read: docs/architecture.md, "Locks are writes". */
+  @LockVersionColumn()
+  readonly lockVersion?: number;
+
   @Column({ type: 'varchar', length: 255 })
   name!: string;
 

@@ -1,11 +1,16 @@
 import { Column, Entity, Index } from 'typeorm';
 import type { DateOverrides, WeeklyHours } from './working-hours';
 import { CatalogRow } from './catalog-row.entity';
+import { LockVersionColumn } from '../../common/database/row-locks';
 
 /** A calendar (a staff member, a room): where appointments are booked, in its own zone. */
 @Entity('calendars')
 @Index('idx_calendars_account', ['accountId', 'id'])
 export class Calendar extends CatalogRow {
+  /** Written by a lock (lockRows), never read: docs/architecture.md, "Locks are writes". */
+  @LockVersionColumn()
+  readonly lockVersion?: number;
+
   @Column({ type: 'varchar', length: 255 })
   name!: string;
 

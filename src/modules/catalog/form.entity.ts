@@ -1,5 +1,6 @@
 import { Column, Entity, Index } from 'typeorm';
 import { CatalogRow } from './catalog-row.entity';
+import { LockVersionColumn } from '../../common/database/row-locks';
 
 /**
  * An intake form, asked when booking the types it is linked to. In the catalog, below forms, as
@@ -8,6 +9,10 @@ import { CatalogRow } from './catalog-row.entity';
 @Entity('forms')
 @Index('idx_forms_account', ['accountId', 'id'])
 export class Form extends CatalogRow {
+  /** Written by a lock (lockRows), never read: docs/architecture.md, "Locks are writes". */
+  @LockVersionColumn()
+  readonly lockVersion?: number;
+
   @Column({ type: 'varchar', length: 255 })
   name!: string;
 

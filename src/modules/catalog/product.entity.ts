@@ -1,5 +1,6 @@
 import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
 import { CatalogRow } from './catalog-row.entity';
+import { LockVersionColumn } from '../../common/database/row-locks';
 
 export const PRODUCT_KINDS = ['appointments', 'gift', 'subscription'] as const;
 export type ProductKind = (typeof PRODUCT_KINDS)[number];
@@ -11,6 +12,10 @@ export type ProductKind = (typeof PRODUCT_KINDS)[number];
 @Entity('products')
 @Index('idx_products_account', ['accountId', 'id'])
 export class Product extends CatalogRow {
+  /** Written by a lock (lockRows), never read: docs/architecture.md, "Locks are writes". */
+  @LockVersionColumn()
+  readonly lockVersion?: number;
+
   @Column({ type: 'varchar', length: 255 })
   name!: string;
 

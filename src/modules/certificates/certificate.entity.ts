@@ -1,5 +1,6 @@
 import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
 import { TenantEntity } from '../../common/database/tenant-entity';
+import { LockVersionColumn } from '../../common/database/row-locks';
 
 export const CERTIFICATE_KINDS = ['package', 'coupon', 'gift'] as const;
 export type CertificateKind = (typeof CERTIFICATE_KINDS)[number];
@@ -9,6 +10,10 @@ export type CertificateKind = (typeof CERTIFICATE_KINDS)[number];
 @Index('uq_certificates_account_code', ['accountId', 'code'], { unique: true })
 @Index('idx_certificates_account', ['accountId', 'id'])
 export class Certificate extends TenantEntity {
+  /** Written by a lock (lockRows), never read: docs/architecture.md, "Locks are writes". */
+  @LockVersionColumn()
+  readonly lockVersion?: number;
+
   /** Upper-cased; unique in the account (deleted certificates keep theirs). */
   @Column({ type: 'varchar', length: 64 })
   code!: string;

@@ -69,18 +69,23 @@ export class CertificateRepository extends TenantRepository<Certificate> {
 
   /**
    * The account's live certificate of this code, else its live coupon of this code. `forUpdate`
-   * locks the certificate and its uses until the caller's transaction ends.
+   * locks the certificate (a written lock, docs/architecture.md) until the caller's transaction
+   * ends: bookings using it queue, each reading the uses its predecessor left.
    */
   async resolveCode(
     accountId: number,
     code: string,
     { tx, forUpdate = false }: Lock = {},
   ): Promise<ResolvedCertificate | null> {
-    const lock = forUpdate ? { lock: { mode: 'pessimistic_write' as const } } : {};
-    const certificate = await this.rows(tx).findOne({ where: { accountId, code }, ...lock });
+    if (forUpdate && tx)
+      await tx.query(
+        'UPDATE certificates SET lock_version = lock_version + 1 WHERE account_id = ? AND code = ?',
+        [accountId, code],
+      );
+    const certificate = await this.rows(tx).findOne({ where: { accountId, code } });
     if (certificate) {
       if (certificate.deletedAt) return null;
-      const [resolved] = await this.resolveAll([certificate], { tx, forUpdate });
+      const [resolved] = await this.resolveAll([certificate], { tx });
       // A coupon certificate whose coupon was deleted is no longer valid.
       const liveCoupon = resolved.coupon !== null && resolved.coupon.deletedAt === null;
       return certificate.kind === 'coupon' && !liveCoupon ? null : resolved;
@@ -99,7 +104,7 @@ export class CertificateRepository extends TenantRepository<Certificate> {
   /** The coupons and uses of certificates, in a few queries whatever their number. */
   async resolveAll(
     certificates: Certificate[],
-    { tx, forUpdate = false }: Lock = {},
+    { tx }: { tx?: EntityManager } = {},
   ): Promise<ResolvedCertificate[]> {
     if (certificates.length === 0) return [];
     const couponIds = [...new Set(certificates.map((c) => c.couponId).filter((id) => id !== null))];
@@ -108,7 +113,6 @@ export class CertificateRepository extends TenantRepository<Certificate> {
       this.coupons.typeIds(couponIds, tx),
       (tx ?? this.dataSource.manager).find(CertificateUses, {
         where: { certificateId: In(certificates.map((c) => c.id)) },
-        ...(forUpdate ? { lock: { mode: 'pessimistic_write' as const } } : {}),
       }),
     ]);
     const couponById = new Map(coupons.map((c) => [c.id, c]));

@@ -1,5 +1,6 @@
 import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
 import { CatalogRow } from '../catalog';
+import { LockVersionColumn } from '../../common/database/row-locks';
 
 export const DISCOUNT_TYPES = ['percentage', 'price'] as const;
 export type DiscountType = (typeof DISCOUNT_TYPES)[number];
@@ -9,6 +10,10 @@ export type DiscountType = (typeof DISCOUNT_TYPES)[number];
 @Index('idx_coupons_account', ['accountId', 'id'])
 @Index('uq_coupons_account_code', ['accountId', 'code'], { unique: true })
 export class Coupon extends CatalogRow {
+  /** Written by a lock (lockRows), never read: docs/architecture.md, "Locks are writes". */
+  @LockVersionColumn()
+  readonly lockVersion?: number;
+
   /** The code clients type, upper-cased; null: the coupon is handed out as issued certificates. */
   @Column({ type: 'varchar', length: 64, nullable: true })
   code!: string | null;

@@ -1,5 +1,6 @@
 import { Column, Entity, Index } from 'typeorm';
 import { TenantEntity } from '../../common/database/tenant-entity';
+import { LockVersionColumn } from '../../common/database/row-locks';
 
 export const ORDER_STATUSES = ['unpaid', 'paid', 'delivered'] as const;
 type OrderStatus = (typeof ORDER_STATUSES)[number];
@@ -8,6 +9,10 @@ type OrderStatus = (typeof ORDER_STATUSES)[number];
 @Entity('orders')
 @Index('idx_orders_account', ['accountId', 'id'])
 export class Order extends TenantEntity {
+  /** Written by a lock (lockRows), never read: docs/architecture.md, "Locks are writes". */
+  @LockVersionColumn()
+  readonly lockVersion?: number;
+
   @Column({ name: 'product_id', type: 'int', unsigned: true })
   productId!: number;
 

@@ -1,6 +1,7 @@
 import { Column, Entity, Index } from 'typeorm';
 import { TenantEntity } from '../../common/database/tenant-entity';
 import { CLIENT_TEXT_LIMITS } from './client-details';
+import { LockVersionColumn } from '../../common/database/row-locks';
 
 /**
  * A person of the client list, added by `POST /clients` or a booking (upsertBookingClient). Not a
@@ -10,6 +11,10 @@ import { CLIENT_TEXT_LIMITS } from './client-details';
 @Index('uq_clients_identity', ['accountId', 'identityKey'], { unique: true })
 @Index('idx_clients_account_name', ['accountId', 'lastName', 'firstName'])
 export class Client extends TenantEntity {
+  /** Written by a lock (lockRows), never read: docs/architecture.md, "Locks are writes". */
+  @LockVersionColumn()
+  readonly lockVersion?: number;
+
   /** identityKey() of the details below. */
   @Column({ name: 'identity_key', type: 'char', length: 64, collation: 'utf8mb4_bin' })
   identityKey!: string;

@@ -59,17 +59,22 @@ export class ClientRepository {
     await insertRows(tx, Client, [client as Client]);
   }
 
-  /** Locked. The collation finds them by the index, ignoring case and accents: the caller decides. */
-  lockNamed(
+  /**
+   * Locked (written, docs/architecture.md). The collation finds them by the index, ignoring case
+   * and accents: the caller decides.
+   */
+  async lockNamed(
     tx: EntityManager,
     accountId: number,
     firstName: string,
     lastName: string,
   ): Promise<Client[]> {
-    return tx.find(Client, {
-      where: { accountId, firstName, lastName },
-      lock: { mode: 'pessimistic_write' },
-    });
+    await tx.query(
+      `UPDATE clients SET lock_version = lock_version + 1
+        WHERE account_id = ? AND first_name = ? AND last_name = ? ORDER BY id`,
+      [accountId, firstName, lastName],
+    );
+    return tx.find(Client, { where: { accountId, firstName, lastName } });
   }
 
   async update(tx: EntityManager, { id, ...values }: Client): Promise<void> {

@@ -12,6 +12,7 @@ import {
   SlotHold,
   resolveSlotContext,
 } from '../availability';
+import { lockRows } from '../../common/database/row-locks';
 
 /**
  * The slot holds' statements (the table is availability's: a live hold is busy time). Each cap on
@@ -34,10 +35,8 @@ export class SlotHoldRepository {
     tx: EntityManager = this.dataSource.manager,
     forUpdate = false,
   ): Promise<SlotHold> {
-    const hold = await tx.findOne(SlotHold, {
-      where: { id, accountId },
-      ...(forUpdate ? { lock: { mode: 'pessimistic_write' as const } } : {}),
-    });
+    if (forUpdate) await lockRows(tx, 'slot_holds', [id]);
+    const hold = await tx.findOne(SlotHold, { where: { id, accountId } });
     if (!hold || hold.expiresAt.getTime() <= Date.now()) throw new NotFoundError();
     return hold;
   }

@@ -198,14 +198,15 @@ export class NotificationRepository {
   }
 
   /**
-   * Locks the appointments' rows in ascending id order (as every planner does: no cycle), so that
+   * Locks the appointments' rows (written, docs/architecture.md) in ascending id order (as every planner does: no cycle), so that
    * two planners of one appointment plan its reminder one after the other, neither undoing the
    * other's. No cycle with bookings either: they lock calendars first, their one appointment last.
    */
   async lockAppointments(tx: Db, appointmentIds: number[]): Promise<void> {
-    await tx.query('SELECT id FROM appointments WHERE id IN (?) ORDER BY id FOR UPDATE', [
-      appointmentIds,
-    ]);
+    await tx.query(
+      'UPDATE appointments SET lock_version = lock_version + 1 WHERE id IN (?) ORDER BY id',
+      [appointmentIds],
+    );
   }
 
   /** Writes messages with one INSERT; the unique `dedupe_key` makes a second write do nothing. */

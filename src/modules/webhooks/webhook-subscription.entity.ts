@@ -2,6 +2,7 @@ import { Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
 import { CascadeTo } from '../../common/database/cascade-to';
 import { DomainEventType } from '../../common/outbox/domain-event-types';
 import { Account, Enterprise } from '../accounts';
+import { LockVersionColumn } from '../../common/database/row-locks';
 
 /** The contract's `action` values: what a delivery carries, for static and dynamic webhooks alike. */
 export const WEBHOOK_ACTIONS = [
@@ -61,6 +62,10 @@ export type WebhookStatus = 'active' | 'disabled';
 @Index('idx_webhook_subscriptions_enterprise_fanout', ['enterpriseId', 'action', 'status'])
 @Index('uq_webhook_subscriptions_static', ['accountId', 'staticAction'], { unique: true })
 export class WebhookSubscription {
+  /** Written by a lock (lockRows), never read: docs/architecture.md, "Locks are writes". */
+  @LockVersionColumn()
+  readonly lockVersion?: number;
+
   @PrimaryGeneratedColumn({ type: 'int', unsigned: true })
   id!: number;
 

@@ -6,6 +6,7 @@ import { Account, Enterprise } from '../accounts';
 import { WebhookDelivery } from './webhook-delivery.entity';
 import type { AttemptFacts, StreakChange } from './webhook-delivery-rules';
 import { type WebhookStatus, WebhookSubscription } from './webhook-subscription.entity';
+import { lockRows } from '../../common/database/row-locks';
 
 /** The subscriptions and their delivery log, with Account and Enterprise, which their keys name. */
 export const webhookTables = TypeOrmModule.forFeature([
@@ -48,11 +49,8 @@ export class WebhookSubscriptionRepository {
    * READ COMMITTED they then read what the previous holder committed.
    */
   async lockOwner(tx: EntityManager, owner: WebhookOwner): Promise<void> {
-    if ('accountId' in owner) {
-      await tx.query('SELECT id FROM accounts WHERE id = ? FOR UPDATE', [owner.accountId]);
-    } else {
-      await tx.query('SELECT id FROM enterprises WHERE id = ? FOR UPDATE', [owner.enterpriseId]);
-    }
+    if ('accountId' in owner) await lockRows(tx, 'accounts', [owner.accountId]);
+    else await lockRows(tx, 'enterprises', [owner.enterpriseId]);
   }
 
   /** The owner's dynamic subscription: another owner's is 403 (the contract), a static one 404. */
@@ -61,10 +59,8 @@ export class WebhookSubscriptionRepository {
     id: number,
     options: { forUpdate?: boolean; tx?: EntityManager } = {},
   ): Promise<WebhookSubscription> {
-    const row = await this.db(options.tx).findOne(WebhookSubscription, {
-      where: { id },
-      ...(options.forUpdate ? { lock: { mode: 'pessimistic_write' as const } } : {}),
-    });
+    if (options.forUpdate && options.tx) await lockRows(options.tx, 'webhook_subscriptions', [id]);
+    const row = await this.db(options.tx).findOne(WebhookSubscription, { where: { id } });
     if (!row) throw new NotFoundError();
     const mine =
       'accountId' in owner
@@ -119,8 +115,9 @@ export class WebhookSubscriptionRepository {
     tx: EntityManager,
     id: number,
   ): Promise<AttemptFacts['subscription'] | null> {
+    await lockRows(tx, 'webhook_subscriptions', [id]);
     const rows: { status: WebhookStatus; failing_since: Date | null }[] = await tx.query(
-      'SELECT status, failing_since FROM webhook_subscriptions WHERE id = ? FOR UPDATE',
+      'SELECT status, failing_since FROM webhook_subscriptions WHERE id = ?',
       [id],
     );
     return rows.length === 0

@@ -23,6 +23,7 @@ import { AppointmentSeries1765800000000 } from './1765800000000-appointment-seri
 import { Resources1765900000000 } from './1765900000000-resources';
 import { ResourceLinks1766000000000 } from './1766000000000-resource-links';
 import { TeamScheduling1766100000000 } from './1766100000000-team-scheduling';
+import { WrittenLocks1766200000000 } from './1766200000000-written-locks';
 
 /**
  * Every migration, in order. Listed explicitly (not globbed) so that the compiled service, ts-jest and
@@ -54,4 +55,5 @@ export const migrations = [
   Resources1765900000000,
   ResourceLinks1766000000000,
   TeamScheduling1766100000000,
+  WrittenLocks1766200000000,
 ];
