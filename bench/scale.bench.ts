@@ -17,6 +17,7 @@ import type autocannon from 'autocannon';
 import { type RowDataPacket, createConnection } from 'mysql2/promise';
 import {
   DIST,
+  type Figure,
   benchApi,
   benchEnv,
   cli,
@@ -32,6 +33,7 @@ import {
   tallyReceipts,
   writeResult,
 } from './lib';
+import { galeraDimension } from './scale-galera';
 import { dataSizeDimension } from './scale-data';
 
 const CONNECTIONS = 20;
@@ -58,15 +60,36 @@ interface Round {
   lost: number;
 }
 
-/** Which parts run (BENCH_SCALE_PARTS, comma-separated): the pods layout, the data size, or both. */
-const PARTS = (process.env.BENCH_SCALE_PARTS ?? 'pods,data').split(',').map((p) => p.trim());
+/**
+ * Which parts run (BENCH_SCALE_PARTS, comma-separated): the pods layout, the data size, Galera
+ * multi-primary (bench/scale-galera.ts), or any of them.
+ */
+const PARTS = (process.env.BENCH_SCALE_PARTS ?? 'pods,data,galera').split(',').map((p) => p.trim());
+
+/** The data-size and Galera parts, as selected, one after the other. */
+async function otherParts(): Promise<{ figures: Figure[]; notes: string[]; ok: boolean }> {
+  const results = [
+    ...(PARTS.includes('data') ? [await dataSizeDimension()] : []),
+    ...(PARTS.includes('galera') ? [await galeraDimension()] : []),
+  ];
+  return {
+    figures: results.flatMap((r) => r.figures),
+    notes: results.flatMap((r) => r.notes),
+    ok: results.every((r) => r.ok),
+  };
+}
 
 async function main(): Promise<void> {
   if (!PARTS.includes('pods')) {
-    const result = await dataSizeDimension();
+    const result = await otherParts();
     writeResult({
       bench: 'scale',
-      title: 'Data size: 10k against 1M appointments, availability p50 and bookings/s',
+      title: [
+        PARTS.includes('data') && 'Data size: 10k against 1M appointments',
+        PARTS.includes('galera') && 'Galera: bookings on 3 nodes against 1, availability per node',
+      ]
+        .filter(Boolean)
+        .join('; '),
       settings: { rounds: ROUNDS, durationS: DURATION_S },
       figures: result.figures,
       notes: result.notes,
@@ -186,7 +209,7 @@ async function main(): Promise<void> {
   console.log(
     `  ${booked.length} bookings: double bookings ${doubleBookings}, webhooks lost ${lost}, duplicated ${duplicates}`,
   );
-  const dataSize = PARTS.includes('data') ? await dataSizeDimension() : undefined;
+  const others = await otherParts();
   writeResult({
     bench: 'scale',
     title: '2 API + 2 worker processes on one MySQL and Redis: bookings and their webhooks',
@@ -235,11 +258,11 @@ async function main(): Promise<void> {
         value: duplicates,
         unit: 'count',
       },
-      ...(dataSize?.figures ?? []),
+      ...others.figures,
     ],
-    notes: [`${booked.length} bookings in all (warm-up included)`, ...(dataSize?.notes ?? [])],
+    notes: [`${booked.length} bookings in all (warm-up included)`, ...others.notes],
   });
-  if (doubleBookings !== 0 || lost > 0 || dataSize?.ok === false) process.exitCode = 1;
+  if (doubleBookings !== 0 || lost > 0 || !others.ok) process.exitCode = 1;
 }
 
 function options(
