@@ -150,18 +150,23 @@ export async function galeraDimension(): Promise<GaleraResult> {
           const retriesBefore = await retries(apis);
           const conflictsBefore = await conflicts(admins);
           const limit = { duration: DURATION_S };
-          const r = await bookings(sides[side], clusterSide[variant], clusterSide.headers, limit);
+          const {
+            bookings: n,
+            refused,
+            ...r
+          } = await bookings(sides[side], clusterSide[variant], clusterSide.headers, limit);
           const retried = (await retries(apis)) - retriesBefore;
           const conflicted = (await conflicts(admins)) - conflictsBefore;
           const x: BookingRound = {
             side,
             variant,
             ...r,
-            retryRate: r.bookings > 0 ? (retried / r.bookings) * 100 : 0,
-            conflictRate: r.bookings > 0 ? (conflicted / r.bookings) * 100 : 0,
+            retryRate: n > 0 ? (retried / n) * 100 : 0,
+            conflictRate: n > 0 ? (conflicted / n) * 100 : 0,
           };
           rounds.push(x);
           console.log(`galera round ${round}, ${variant}, ${side}: ${describe(x)}`);
+          if (refused) console.log(`  refused: ${refused}`);
         }
       }
 
@@ -223,13 +228,23 @@ async function setUp(port: number, env: NodeJS.ProcessEnv, contended: boolean) {
   };
 }
 
-/** Bookings on the APIs of `ports` (CONNECTIONS shared out), their rate and quantiles. */
+/**
+ * Bookings on the APIs of `ports` (CONNECTIONS shared out), their rate and quantiles, and the
+ * refusals: by status, with the first answer of each.
+ */
 async function bookings(
   ports: number[],
   next: () => string,
   headers: Record<string, string>,
   limit: Limit,
 ) {
+  const refusals = new Map<number, { count: number; first: string }>();
+  const onResponse = (status: number, body: string | Buffer) => {
+    if (status >= 200 && status < 300) return;
+    const seen = refusals.get(status);
+    if (seen) seen.count += 1;
+    else refusals.set(status, { count: 1, first: String(body).slice(0, 160) });
+  };
   const results = await Promise.all(
     ports.map((port) =>
       load({
@@ -242,6 +257,7 @@ async function bookings(
             path: '/api/v1/appointments',
             headers,
             setupRequest: (request) => ({ ...request, body: next() }),
+            onResponse,
           },
         ],
       }),
@@ -257,6 +273,7 @@ async function bookings(
     p99: Math.max(...results.map((x) => x.p99Ms)),
     non2xx: results.reduce((sum, x) => sum + x.non2xx, 0),
     bookings: results.reduce((sum, x) => sum + ok(x), 0),
+    refused: [...refusals].map(([status, r]) => `${status} ×${r.count} (${r.first})`).join('; '),
   };
 }
 
