@@ -1,13 +1,13 @@
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { chown, mkdir, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { chown, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import type { Connection } from 'mysql2/promise';
 import { eventually } from './eventually';
 import { freePort } from './redis-server';
 import { connect } from './replica-pair';
-import { sharedServer, spawnDetached } from './shared-servers';
+import { sharedServer, sharedServersDir, spawnDetached } from './shared-servers';
 
 const run = promisify(execFile);
 
@@ -141,6 +141,57 @@ export async function startGaleraCluster(dir: string, pids: number[]): Promise<G
       pidFile: join(n.dir, 'mysqld.pid'),
     })),
   };
+}
+
+/** Kills a node as a crash would (SIGKILL, no shutdown), and waits until its process is gone. */
+export async function killNode(node: GaleraNode): Promise<number> {
+  const pid = Number((await readFile(node.pidFile, 'utf8')).trim());
+  process.kill(pid, 'SIGKILL');
+  await eventually(() => {
+    try {
+      process.kill(pid, 0);
+      return undefined;
+    } catch {
+      return true;
+    }
+  }, 10_000);
+  return pid;
+}
+
+/**
+ * Starts a node of `galeraCluster(cluster)` again, as systemd's `galera_recovery` does: after a
+ * crash its grastate.dat says no position (seqno -1), so `--wsrep-recover` first reads the last
+ * committed one from InnoDB and the node starts from it, rejoining by IST when the others' gcache
+ * holds what it missed (else by SST). Appends to its log, `stdout.log` beside its my.cnf. Its
+ * process is written into the cluster's `pids.json`, which the run's teardown (stopSharedServers)
+ * stops with the cluster's first processes: a test that restarts a node never leaves it running.
+ */
+export async function restartNode(cluster: string, node: GaleraNode): Promise<number> {
+  const recoverLog = join(dirname(node.defaultsFile), 'recover.log');
+  await run(
+    '/usr/sbin/mariadbd',
+    [`--defaults-file=${node.defaultsFile}`, '--wsrep-recover', `--log-error=${recoverLog}`],
+    { timeout: 60_000 },
+  );
+  const recovered = await readFile(recoverLog, 'utf8');
+  const position = /Recovered position:\s*(\S+:-?\d+)/.exec(recovered)?.[1];
+  if (position === undefined) throw new Error(`no position recovered:\n${recovered.slice(-2000)}`);
+  const pids: number[] = [];
+  const file = join(sharedServersDir(), cluster, 'pids.json');
+  const recorded = existsSync(file) ? (JSON.parse(await readFile(file, 'utf8')) as number[]) : [];
+  const pid = spawnDetached(
+    '/usr/sbin/mariadbd',
+    [`--defaults-file=${node.defaultsFile}`, `--wsrep-start-position=${position}`],
+    nodeLog(node),
+    pids,
+  );
+  await writeFile(file, JSON.stringify([...recorded, pid]));
+  return pid;
+}
+
+/** The node's server log (stdout and stderr of each of its processes, appended). */
+export function nodeLog(node: GaleraNode): string {
+  return join(dirname(node.defaultsFile), 'stdout.log');
 }
 
 async function chownTree(path: string, uid: number, gid: number): Promise<void> {
