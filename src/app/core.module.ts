@@ -52,7 +52,9 @@ export class CoreModule {
           dataSourceFactory: async (options) => {
             const dataSource = await new DataSource(options!).initialize();
             nodes.watch(dataSource);
-            await useReadCommitted(dataSource, config.db.poolSize);
+            await useReadCommitted(dataSource, config.db.poolSize, {
+              causalReads: config.db.cluster.nodes.length > 0,
+            });
             if (config.db.migrateOnStart) {
               const applied = await migrate(dataSource);
               if (applied.length > 0) logger.info({ migrations: applied }, 'database migrated');

@@ -10,8 +10,9 @@ import { testEnvVars, testRun } from '../support/test-environment';
  * 3-node Galera cluster (test/support/galera-cluster.ts), and every invariant raced from all three
  * at once: 60 bookings of one slot, the last seat of a class, a package's last use, a room's last
  * unit, a type's last booking of the day. Each race has exactly one winner, counted on every node.
- * A lock taken by a read would hold on its own node only (galera.int-spec.ts): on the build before
- * locks were writes, these races booked two or three times.
+ * Each API lists the nodes in its own order (DB_HOSTS), so that it writes through its own node.
+ * A lock taken by a read holds on its own node only (galera.int-spec.ts): before locks were writes,
+ * the room's last unit was booked several times over.
  */
 
 const MONDAY = '2030-06-03';
@@ -34,24 +35,27 @@ describe('Multi-primary: three APIs on three Galera nodes, every race one winner
 
   beforeAll(async () => {
     cluster = await galeraCluster();
-    const envOf = (port: number, migrate: boolean) =>
-      testEnvVars({
-        DB_HOST: '127.0.0.1',
-        DB_PORT: String(port),
+    // Each API lists the three nodes, its own first (DB_HOSTS): it writes through that one.
+    const envOf = (first: number, migrate: boolean) => {
+      const env = testEnvVars({
+        DB_HOSTS: [...cluster.nodes.slice(first), ...cluster.nodes.slice(0, first)]
+          .map((n) => `127.0.0.1:${n.port}`)
+          .join(','),
         DB_NAME: database,
         DB_MIGRATE_ON_START: String(migrate),
         QUEUE_PREFIX: `${testRun().queuePrefix}:galera`,
         LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'error',
       });
-    const [first, ...others] = cluster.nodes;
+      delete env.DB_HOST;
+      delete env.DB_PORT;
+      return env;
+    };
     // The first API creates the schema (DDL replicates to every node), then the others start.
-    apis.push(await startEntry('main.ts', envOf(first.port, true)));
-    apis.push(
-      ...(await Promise.all(others.map((n) => startEntry('main.ts', envOf(n.port, false))))),
-    );
+    apis.push(await startEntry('main.ts', envOf(0, true)));
+    apis.push(...(await Promise.all([1, 2].map((n) => startEntry('main.ts', envOf(n, false))))));
     const created = await runCli(
       ['account:create', '--email', `galera-${Date.now()}@example.test`, '--name', 'Galera'],
-      envOf(first.port, false),
+      envOf(0, false),
     );
     const account = created.result as { id: number; apiKey: string };
     authorization = basicAuth(account.id, account.apiKey);
@@ -217,6 +221,14 @@ describe('Multi-primary: three APIs on three Galera nodes, every race one winner
       resourceIDs: [room],
       ...HORIZON,
     });
+    // The day has a booking already: its row in resource_days exists, and only a write of it
+    // (not the insert of a missing one) can make the racers conflict.
+    await post('/appointments', {
+      ...client(1000),
+      appointmentTypeID: type,
+      calendarID: chairs[0],
+      datetime: `${MONDAY}T15:00`,
+    });
     const answers = await race((i) => ({
       ...client(i),
       appointmentTypeID: type,
@@ -224,7 +236,7 @@ describe('Multi-primary: three APIs on three Galera nodes, every race one winner
       datetime: `${MONDAY}T10:00`,
     }));
     expect(tally(answers)).toEqual({ booked: 1, refused: { '400 not_available': RACERS - 1 } });
-    expect(await countOnEveryNode('appointment_type_id = ?', [type])).toEqual([1, 1, 1]);
+    expect(await countOnEveryNode('appointment_type_id = ?', [type])).toEqual([2, 2, 2]);
   });
 
   it("a type's day limit of 1, raced by bookings of different calendars and times: one booked", async () => {

@@ -1,10 +1,16 @@
 import { QueryFailedError } from 'typeorm';
-import { retryLockConflicts } from './lock-retries';
+import { retryDelayMs, retryLockConflicts } from './lock-retries';
 import type { LockConflict } from './mysql-errors';
 
 /** What mysql2 gives TypeORM for an error of the server, with its number. */
 const failure = (errno: number) =>
   new QueryFailedError('COMMIT', [], Object.assign(new Error(`errno ${errno}`), { errno }));
+/** The pauses asked for, none taken. */
+const pauses: number[] = [];
+const noPause = (ms: number) => {
+  pauses.push(ms);
+  return Promise.resolve();
+};
 
 describe('retryLockConflicts', () => {
   it('runs the transaction again on a deadlock (a Galera certification failure too) or a lock wait timeout, telling each', async () => {
@@ -18,27 +24,45 @@ describe('retryLockConflicts', () => {
         return next ? Promise.reject(next) : Promise.resolve('committed');
       },
       (reason) => heard.push(reason),
+      noPause,
     );
     expect(result).toBe('committed');
     expect(attempts).toBe(3);
     expect(heard).toEqual(['deadlock', 'lock_wait_timeout']);
   });
 
-  it('gives up after 3 retries with the last error', async () => {
+  it.each([
+    [1213, 10],
+    [1205, 3],
+  ])('gives up on errno %d after %d retries with the last error', async (errno, retries) => {
     const heard: LockConflict[] = [];
     let attempts = 0;
-    const last = failure(1213);
+    const last = failure(errno);
     await expect(
       retryLockConflicts(
         () => {
           attempts++;
-          return Promise.reject(attempts === 4 ? last : failure(1213));
+          return Promise.reject(attempts === retries + 1 ? last : failure(errno));
         },
         (reason) => heard.push(reason),
+        noPause,
       ),
     ).rejects.toBe(last);
-    expect(attempts).toBe(4);
-    expect(heard).toHaveLength(3);
+    expect(attempts).toBe(retries + 1);
+    expect(heard).toHaveLength(retries);
+  });
+
+  it('pauses a random time before each retry, up to 2^n ms and never over 100 ms', () => {
+    expect([1, 2, 3, 6, 7, 20].map((n) => retryDelayMs(n, () => 0.999))).toEqual([
+      1, 3, 7, 63, 99, 99,
+    ]);
+    expect(retryDelayMs(5, () => 0)).toBe(0);
+    pauses.length = 0;
+    return retryLockConflicts(
+      () => (pauses.length < 2 ? Promise.reject(failure(1213)) : Promise.resolve('ok')),
+      undefined,
+      noPause,
+    ).then(() => expect(pauses).toHaveLength(2));
   });
 
   it('never runs again what failed otherwise (a duplicate key, an error of the code)', async () => {

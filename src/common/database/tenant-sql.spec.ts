@@ -13,7 +13,6 @@ import { join, relative } from 'node:path';
  *   relay, metrics): meant to visit every shard (a scatter query, or one pass per shard).
  * - SERVER: the server itself (version, advisory locks, migrations): run on each shard.
  * - BUILDER: a helper that builds statements for tables its callers name and scope.
- * - UNSHARDED: a table of the unsharded keyspace (enterprises span their member accounts).
  *
  * The test fails on an unscoped statement that is not listed, and on a listed one that is gone.
  */
@@ -21,7 +20,6 @@ const OWNED = 'owned id (lookup vindex)';
 const SWEEP = 'worker sweep over every shard';
 const SERVER = 'server-level, on each shard';
 const BUILDER = "helper: its callers' scope";
-const UNSHARDED = 'unsharded keyspace';
 
 const LISTED: [file: string, start: string, routing: string][] = [
   ['common/database/database.cli.ts', 'SELECT name FROM migrations', SERVER],
