@@ -98,16 +98,23 @@ export async function galeraDimension(): Promise<GaleraResult> {
       metricsPort: 9473 + i,
       node,
     }));
-    const envOf = (api: Api, migrate: boolean) =>
-      benchEnv({
+    // As deployed (docs/scaling.md): each API lists the nodes, its own first (DB_HOSTS), which
+    // also turns causal reads on.
+    const envOf = (api: Api, migrate: boolean) => {
+      const env = benchEnv({
         ...base,
         DB_NAME: database,
-        DB_HOST: api.node.host,
-        DB_PORT: String(api.node.port),
+        DB_HOSTS: [api.node, ...nodes.filter((n) => n !== api.node)]
+          .map((n) => `${n.host}:${n.port}`)
+          .join(','),
         DB_MIGRATE_ON_START: String(migrate),
         PORT: String(api.port),
         METRICS_PORT: String(api.metricsPort),
       });
+      delete env.DB_HOST;
+      delete env.DB_PORT;
+      return env;
+    };
     const start = (env: NodeJS.ProcessEnv) =>
       startProcess(join(DIST, 'main.js'), env, `http://127.0.0.1:${env.PORT}/health/ready`);
     // The first API creates the schema; the others start on it (no DDL racing on the cluster).
