@@ -76,11 +76,16 @@ describe('Multi-primary: three APIs on three Galera nodes, every race one winner
   }, 60_000);
 
   /** A request to the next API in turn: the racers are spread over the three nodes. */
-  async function call(method: string, path: string, body?: unknown): Promise<Answer> {
+  async function call(
+    method: string,
+    path: string,
+    body?: unknown,
+    headers: Record<string, string> = {},
+  ): Promise<Answer> {
     const api = apis[calls++ % apis.length];
     const res = await fetch(`${api.url}/api/v1${path}`, {
       method,
-      headers: { authorization, 'content-type': 'application/json' },
+      headers: { authorization, 'content-type': 'application/json', ...headers },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
     return { status: res.status, body: (await res.json()) as Answer['body'] };
@@ -256,5 +261,24 @@ describe('Multi-primary: three APIs on three Galera nodes, every race one winner
     }));
     expect(tally(answers)).toEqual({ booked: 1, refused: { '400 not_available': RACERS - 1 } });
     expect(await countOnEveryNode('appointment_type_id = ?', [type])).toEqual([1, 1, 1]);
+  });
+
+  it('one Idempotency-Key raced over the three nodes: booked once, every answer that booking', async () => {
+    const [calendar] = await calendars(1);
+    const type = await post('/appointment-types', {
+      name: 'Check-up',
+      duration: 30,
+      calendarIDs: [calendar],
+      ...HORIZON,
+    });
+    const body = { ...client(1), appointmentTypeID: type, datetime: `${MONDAY}T11:00` };
+    const answers = await Promise.all(
+      Array.from({ length: 30 }, () =>
+        call('POST', '/appointments', body, { 'idempotency-key': `galera-${type}` }),
+      ),
+    );
+    expect(answers.map((a) => a.status)).toEqual(answers.map(() => 200));
+    expect(new Set(answers.map((a) => a.body.id)).size).toBe(1);
+    expect(await countOnEveryNode('calendar_id = ?', [calendar])).toEqual([1, 1, 1]);
   });
 });
