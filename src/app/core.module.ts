@@ -20,6 +20,7 @@ import { LoggingModule } from '../common/logging/logging.module';
 import { HealthModule } from '../common/health/health.module';
 import type { AppConfig } from '../config/app-config';
 import { ConfigModule } from '../config/config.module';
+import { configureLocks } from '../common/database/row-locks';
 
 export interface CoreOptions {
   config: AppConfig;
@@ -38,6 +39,8 @@ export class CoreModule {
   static forRoot({ config, logger }: CoreOptions): DynamicModule {
     // Built before TypeORM: the database is opened on the node it finds usable (DB_HOSTS).
     const nodes = new DatabaseNodes(config.db, logger);
+    // On a multi-primary cluster every lock is a write (docs/architecture.md, "Locks are writes").
+    configureLocks({ written: config.db.cluster.nodes.length > 0 });
     return {
       module: CoreModule,
       imports: [

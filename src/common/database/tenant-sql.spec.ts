@@ -26,6 +26,7 @@ const LISTED: [file: string, start: string, routing: string][] = [
   ['common/database/insert-rows.ts', 'INSERT INTO', BUILDER],
   ['common/database/leased-rows.ts', 'UPDATE ${this.options.table}', BUILDER],
   ['common/database/row-locks.ts', 'UPDATE ${table} SET lock_version', BUILDER],
+  ['common/database/row-locks.ts', 'SELECT id FROM ${table}', BUILDER],
   ['common/database/leased-rows.ts', 'SELECT id FROM ${this.options.table}', BUILDER],
   ['common/database/leased-rows.ts', 'DELETE FROM ${this.options.table}', BUILDER],
   ['common/database/leased-rows.ts', 'SELECT id, leased_until FROM ${this.options.table}', BUILDER],
@@ -70,25 +71,11 @@ const LISTED: [file: string, start: string, routing: string][] = [
   ['modules/availability/calendar-members.repository.ts', 'DELETE FROM slot_hold_members', SWEEP],
   [
     'modules/availability/calendar-locks.repository.ts',
-    'SELECT c.id, c.busy_kinds AS busyKinds ${busyColumnsOf(kinds)} FROM calendars',
+    'SELECT c.id, c.busy_kinds AS busyKinds ${busyColumnsOf(kinds)}${uses} FROM calendars',
     OWNED,
   ],
   ['modules/availability/slot-context.repository.ts', 'SELECT ${TYPE_COLUMNS}', OWNED],
-  [
-    'modules/appointments/series.repository.ts',
-    'UPDATE appointments SET lock_version = lock_version + 1 WHERE series_id',
-    OWNED,
-  ],
-  [
-    'modules/availability/calendar-locks.repository.ts',
-    'SELECT c.id, c.busy_kinds AS busyKinds ${busyColumnsOf(kinds)}, ${resources.useColumns}',
-    OWNED,
-  ],
-  [
-    'modules/notifications/notification.repository.ts',
-    'UPDATE appointments SET lock_version = lock_version + 1 WHERE id IN',
-    OWNED,
-  ],
+
   ['modules/availability/slot-context.repository.ts', 'SELECT addon_id AS addonId', OWNED],
   ['modules/availability/slot-hold.repository.ts', 'DELETE FROM slot_holds WHERE id', OWNED],
   ['modules/calendar-sync/busy-source.repository.ts', 'SELECT state, COUNT(*)', SWEEP],

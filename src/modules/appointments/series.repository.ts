@@ -6,6 +6,7 @@ import { RepositoryOf } from '../../common/database/tenant-repository';
 import { Appointment } from '../availability';
 import { type RecurrenceSettings, isRecurrenceSettings } from '../catalog';
 import { AppointmentSeries } from './appointment-series.entity';
+import { lockRowsWhere } from '../../common/database/row-locks';
 
 /** Series' rows, and the appointments that are their occurrences (docs/series.md). */
 @Injectable()
@@ -37,11 +38,7 @@ export class SeriesRepository extends RepositoryOf(AppointmentSeries) {
     tx?: EntityManager,
     forUpdate = false,
   ): Promise<Appointment[]> {
-    if (forUpdate && tx)
-      await tx.query(
-        'UPDATE appointments SET lock_version = lock_version + 1 WHERE series_id = ? ORDER BY id',
-        [seriesId],
-      );
+    if (forUpdate && tx) await lockRowsWhere(tx, 'appointments', 'series_id = ?', [seriesId]);
     return (tx ?? this.dataSource.manager).find(Appointment, {
       where: { seriesId },
       order: { startsAt: 'ASC', id: 'ASC' },

@@ -6,6 +6,7 @@ import { MAX_BUSY_SPAN_MINUTES } from './busy-time';
 import { readBusyTime } from './busy-time.repository';
 import { BusyKind, markBusyKind } from '../catalog';
 import { lockCalendarReadingBusy } from './calendar-locks.repository';
+import { configureLocks } from '../../common/database/row-locks';
 
 /**
  * The read behind every availability answer costs what the range holds: on a calendar with two
@@ -123,6 +124,38 @@ describe('lockCalendarReadingBusy (MySQL)', () => {
       lockCalendarReadingBusy(db, calendarId, window),
     );
     expect(read).toEqual([{ from: start, until: start + 30 * MINUTE }]);
+  });
+
+  it('where locks are writes (DB_HOSTS): writes the row, then reads the booking committed meanwhile', async () => {
+    const version = async (db: EntityManager) =>
+      Number(
+        (
+          await db.query<{ v: string }[]>('SELECT lock_version AS v FROM calendars WHERE id = ?', [
+            calendarId,
+          ])
+        )[0].v,
+      );
+    const before = await version(dataSource.manager);
+    configureLocks({ written: true });
+    try {
+      const holder = await bookingOf(start);
+      const read = await readAfterCommit(dataSource, holder, async (db) => ({
+        busy: await lockCalendarReadingBusy(db, calendarId, window),
+        version: await version(db),
+      }));
+      expect(read).toEqual({
+        busy: [{ from: start, until: start + 30 * MINUTE }],
+        version: before + 1,
+      });
+    } finally {
+      configureLocks({ written: false });
+    }
+    // Where locks are reads (one server), the same lock writes nothing.
+    const unwritten = await dataSource.transaction(async (db) => {
+      await lockCalendarReadingBusy(db, calendarId, window);
+      return version(db);
+    });
+    expect(unwritten).toBe(before);
   });
 
   it('leaves out appointments outside the window and those it is told to ignore', async () => {

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { queryPrepared } from '../../common/database/prepared';
-import { lockRows } from '../../common/database/row-locks';
+import { lockRows, locksWrite } from '../../common/database/row-locks';
 import { type BusyColumns, busySpansOf } from './busy-time';
 import {
   busyColumnsOf,
@@ -79,9 +79,13 @@ export class CalendarLocks {
 }
 
 /**
- * Locks one calendar (lockRows), then reads its busy time during `window` in one statement.
- * Undefined when there is no such row. At READ COMMITTED the statement reads what was committed
- * before the lock was granted: `busy-time.int-spec.ts` commits a booking while the lock waits, and
+ * Locks one calendar, then reads its busy time during `window` in one statement. Undefined when
+ * there is no such row. Where locks are reads (one server, configureLocks) and no resource is
+ * checked, the statement is the lock too (`FOR UPDATE`: its busy subqueries are correlated with the
+ * locked row, so they run once the lock is granted, and at READ COMMITTED the statement's read view
+ * opens at its first non-locking read, one of them): one round trip. Otherwise lockRows first, then
+ * the statement, whose read view opens after the lock was granted. Either way it reads what was
+ * committed before the lock: `busy-time.int-spec.ts` commits a booking while the lock waits, and
  * checks that the booking is read.
  *
  * The kinds of busy time read are `assumedKinds` (BusyKind bits; appointments always): each
@@ -108,15 +112,18 @@ export async function lockCalendarReadingBusy(
   /** Its type's resources, locked and read by the same statement (their `row` set). */
   resources?: LockedResources,
 ): Promise<Span[] | undefined> {
-  if ((await lockRows(tx, 'calendars', [calendarId])) === 0) return undefined;
-  await resources?.lock(tx);
+  const lockedByRead = !locksWrite() && !resources;
+  if (!lockedByRead) {
+    if ((await lockRows(tx, 'calendars', [calendarId])) === 0) return undefined;
+    await resources?.lock(tx);
+  }
   const request = { ...window, ignoreAppointmentIds, ignoreHoldId };
   const busyValues = busyKindParameters(assumedKinds, busyParameters(request));
   const [row] = await queryPrepared<
     (BusyColumns & { busyKinds: number } & Partial<LockedUsesRow>)[]
   >(
     tx,
-    lockStatement(assumedKinds, resources),
+    readStatement(assumedKinds, lockedByRead, resources),
     resources
       ? [...busyValues, ...resources.useParameters, calendarId]
       : [...busyValues, calendarId],
@@ -128,18 +135,16 @@ export async function lockCalendarReadingBusy(
   return busy.get(calendarId) ?? [];
 }
 
-const lockStatements = new Map<string, string>();
+const readStatements = new Map<string, string>();
 
-/** The read of each combination of BusyKind bits (at most 64) and resources' uses. */
-function lockStatement(kinds: number, resources?: LockedResources): string {
-  const key = resources ? `${kinds} ${resources.shape}` : `${kinds}`;
-  let text = lockStatements.get(key);
+/** The read of each combination of BusyKind bits (at most 64), lock and resources' uses. */
+function readStatement(kinds: number, forUpdate: boolean, resources?: LockedResources): string {
+  const key = `${kinds} ${forUpdate} ${resources?.shape ?? ''}`;
+  let text = readStatements.get(key);
   if (text === undefined) {
-    text = resources
-      ? `SELECT c.id, c.busy_kinds AS busyKinds ${busyColumnsOf(kinds)},
-  ${resources.useColumns} FROM calendars c WHERE c.id = ?`
-      : `SELECT c.id, c.busy_kinds AS busyKinds ${busyColumnsOf(kinds)} FROM calendars c WHERE c.id = ?`;
-    lockStatements.set(key, text);
+    const uses = resources ? `,\n  ${resources.useColumns}` : '';
+    text = `SELECT c.id, c.busy_kinds AS busyKinds ${busyColumnsOf(kinds)}${uses} FROM calendars c WHERE c.id = ?${forUpdate ? ' FOR UPDATE' : ''}`;
+    readStatements.set(key, text);
   }
   return text;
 }

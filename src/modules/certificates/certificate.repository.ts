@@ -12,6 +12,7 @@ import type { ResolvedCertificate } from './certificate.view';
 import { CouponRepository } from './coupon.repository';
 import { Order } from './order.entity';
 import { Payment } from './payment.entity';
+import { lockRowsWhere } from '../../common/database/row-locks';
 
 /** The module's tables besides coupons' (see couponTables). */
 export const certificateTables = TypeOrmModule.forFeature([
@@ -78,10 +79,7 @@ export class CertificateRepository extends TenantRepository<Certificate> {
     { tx, forUpdate = false }: Lock = {},
   ): Promise<ResolvedCertificate | null> {
     if (forUpdate && tx)
-      await tx.query(
-        'UPDATE certificates SET lock_version = lock_version + 1 WHERE account_id = ? AND code = ?',
-        [accountId, code],
-      );
+      await lockRowsWhere(tx, 'certificates', 'account_id = ? AND code = ?', [accountId, code]);
     const certificate = await this.rows(tx).findOne({ where: { accountId, code } });
     if (certificate) {
       if (certificate.deletedAt) return null;

@@ -6,6 +6,7 @@ import { queryPrepared } from '../../common/database/prepared';
 import { type ClientDetails, identityKey } from './client-details';
 import { Client } from './client.entity';
 import type { ClientView } from './client.view';
+import { lockRowsWhere } from '../../common/database/row-locks';
 
 /** `%`, `_` and the escape character itself, taken literally by LIKE. */
 const likeText = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
@@ -60,7 +61,7 @@ export class ClientRepository {
   }
 
   /**
-   * Locked (written, docs/architecture.md). The collation finds them by the index, ignoring case
+   * Locked (lockRowsWhere). The collation finds them by the index, ignoring case
    * and accents: the caller decides.
    */
   async lockNamed(
@@ -69,11 +70,11 @@ export class ClientRepository {
     firstName: string,
     lastName: string,
   ): Promise<Client[]> {
-    await tx.query(
-      `UPDATE clients SET lock_version = lock_version + 1
-        WHERE account_id = ? AND first_name = ? AND last_name = ? ORDER BY id`,
-      [accountId, firstName, lastName],
-    );
+    await lockRowsWhere(tx, 'clients', 'account_id = ? AND first_name = ? AND last_name = ?', [
+      accountId,
+      firstName,
+      lastName,
+    ]);
     return tx.find(Client, { where: { accountId, firstName, lastName } });
   }
 

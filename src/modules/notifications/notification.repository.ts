@@ -7,6 +7,7 @@ import { AppointmentSeries } from '../appointments';
 import { Appointment } from '../availability';
 import { Notification, type NotificationStatus } from './notification.entity';
 import { type SendTimeFacts, clip } from './notification-rules';
+import { lockRowsWhere } from '../../common/database/row-locks';
 
 /**
  * How long a claim owns a message: longer than a send (the SMTP and SMS timeouts) and its record; a
@@ -198,15 +199,12 @@ export class NotificationRepository {
   }
 
   /**
-   * Locks the appointments' rows (written, docs/architecture.md) in ascending id order (as every planner does: no cycle), so that
+   * Locks the appointments' rows (lockRowsWhere) in ascending id order (as every planner does: no cycle), so that
    * two planners of one appointment plan its reminder one after the other, neither undoing the
    * other's. No cycle with bookings either: they lock calendars first, their one appointment last.
    */
   async lockAppointments(tx: Db, appointmentIds: number[]): Promise<void> {
-    await tx.query(
-      'UPDATE appointments SET lock_version = lock_version + 1 WHERE id IN (?) ORDER BY id',
-      [appointmentIds],
-    );
+    await lockRowsWhere(tx, 'appointments', 'id IN (?)', [appointmentIds]);
   }
 
   /** Writes messages with one INSERT; the unique `dedupe_key` makes a second write do nothing. */
