@@ -17,6 +17,10 @@ const CLAIMS: [file: string, why: string][] = [
     'the one-statement lock and read, only where locks are not writes (locksWrite)',
   ],
   [
+    'modules/availability/resource-usage.repository.ts',
+    "the resource days' locking column of that statement, only where locks are not writes",
+  ],
+  [
     'common/database/leased-rows.ts',
     'claimSome writes the lease of every row it read; lockHeld is followed by finishLocked of those holding',
   ],

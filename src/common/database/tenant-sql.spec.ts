@@ -71,7 +71,12 @@ const LISTED: [file: string, start: string, routing: string][] = [
   ['modules/availability/calendar-members.repository.ts', 'DELETE FROM slot_hold_members', SWEEP],
   [
     'modules/availability/calendar-locks.repository.ts',
-    'SELECT c.id, c.busy_kinds AS busyKinds ${busyColumnsOf(kinds)}${uses} FROM calendars',
+    'SELECT c.id, c.busy_kinds AS busyKinds ${busyColumnsOf(kinds)}',
+    OWNED,
+  ],
+  [
+    'modules/availability/calendar-locks.repository.ts',
+    'SELECT c.id, c.busy_kinds AS busyKinds, ${resources.lockColumn}',
     OWNED,
   ],
   ['modules/availability/slot-context.repository.ts', 'SELECT ${TYPE_COLUMNS}', OWNED],

@@ -80,11 +80,12 @@ export class CalendarLocks {
 
 /**
  * Locks one calendar, then reads its busy time during `window` in one statement. Undefined when
- * there is no such row. Where locks are reads (one server, configureLocks) and no resource is
- * checked, the statement is the lock too (`FOR UPDATE`: its busy subqueries are correlated with the
+ * there is no such row. Where locks are reads (one server, configureLocks), the statement is the
+ * lock too (`FOR UPDATE`: its busy subqueries are correlated with the
  * locked row, so they run once the lock is granted, and at READ COMMITTED the statement's read view
- * opens at its first non-locking read, one of them): one round trip. Otherwise lockRows first, then
- * the statement, whose read view opens after the lock was granted. Either way it reads what was
+ * opens at its first non-locking read, one of them): one round trip. Where locks are writes,
+ * lockRows first (and the resource days, LockedResources.lock), then the statement, whose read
+ * view opens after the locks were granted. Either way it reads what was
  * committed before the lock: `busy-time.int-spec.ts` commits a booking while the lock waits, and
  * checks that the booking is read.
  *
@@ -98,9 +99,9 @@ export class CalendarLocks {
  * kind appeared since the context was read), the busy time is read again, whole, by a second
  * statement under the lock already held; otherwise no kind left out can have a row.
  *
- * With `resources`, the type's resource days are locked after the calendar (LockedResources.lock:
- * written, in the one global order) and the same statement reads the resources' uses (its last
- * columns).
+ * With `resources`, the type's resource days are locked after the calendar (in the one global
+ * order; on one server by the statement's first column) and the same statement reads the
+ * resources' uses (its last columns).
  */
 export async function lockCalendarReadingBusy(
   tx: EntityManager,
@@ -112,7 +113,7 @@ export async function lockCalendarReadingBusy(
   /** Its type's resources, locked and read by the same statement (their `row` set). */
   resources?: LockedResources,
 ): Promise<Span[] | undefined> {
-  const lockedByRead = !locksWrite() && !resources;
+  const lockedByRead = !locksWrite();
   if (!lockedByRead) {
     if ((await lockRows(tx, 'calendars', [calendarId])) === 0) return undefined;
     await resources?.lock(tx);
@@ -125,7 +126,12 @@ export async function lockCalendarReadingBusy(
     tx,
     readStatement(assumedKinds, lockedByRead, resources),
     resources
-      ? [...busyValues, ...resources.useParameters, calendarId]
+      ? [
+          ...(lockedByRead ? resources.lockParameters : []),
+          ...busyValues,
+          ...resources.useParameters,
+          calendarId,
+        ]
       : [...busyValues, calendarId],
   );
   if (resources) resources.row = row as LockedUsesRow | undefined;
@@ -137,13 +143,20 @@ export async function lockCalendarReadingBusy(
 
 const readStatements = new Map<string, string>();
 
-/** The read of each combination of BusyKind bits (at most 64), lock and resources' uses. */
+/**
+ * The read of each combination of BusyKind bits (at most 64), lock and resources' uses. Where it is
+ * the lock (`forUpdate`), a type's resources add their locking column first (LockedResources).
+ */
 function readStatement(kinds: number, forUpdate: boolean, resources?: LockedResources): string {
   const key = `${kinds} ${forUpdate} ${resources?.shape ?? ''}`;
   let text = readStatements.get(key);
   if (text === undefined) {
+    const head =
+      forUpdate && resources
+        ? `SELECT c.id, c.busy_kinds AS busyKinds, ${resources.lockColumn} ${busyColumnsOf(kinds)}`
+        : `SELECT c.id, c.busy_kinds AS busyKinds ${busyColumnsOf(kinds)}`;
     const uses = resources ? `,\n  ${resources.useColumns}` : '';
-    text = `SELECT c.id, c.busy_kinds AS busyKinds ${busyColumnsOf(kinds)}${uses} FROM calendars c WHERE c.id = ?${forUpdate ? ' FOR UPDATE' : ''}`;
+    text = `${head}${uses} FROM calendars c WHERE c.id = ?${forUpdate ? ' FOR UPDATE' : ''}`;
     readStatements.set(key, text);
   }
   return text;

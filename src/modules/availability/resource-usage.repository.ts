@@ -1,5 +1,6 @@
 import type { EntityManager } from 'typeorm';
 import { queryPrepared } from '../../common/database/prepared';
+import { locksWrite } from '../../common/database/row-locks';
 import { DAY, MINUTE } from '../../common/time/durations';
 import type { ResourceLinks } from '../catalog';
 import { type BusyRequest, MAX_BUSY_SPAN_MINUTES, json, utcMillis } from './busy-time';
@@ -234,25 +235,31 @@ VALUES ${values.map(() => '(?, ?, ?)').join(', ')} ON DUPLICATE KEY UPDATE lock_
   await queryPrepared(tx, text, values.flat());
 }
 
-/** LockedResources' columns of a row: the uses. */
-export type LockedUsesRow = UsesRow;
+/** LockedResources' columns of a row: how many day rows were locked (one server), then the uses. */
+export type LockedUsesRow = UsesRow & { lockedDays?: number | string };
 
 /**
  * What a calendar's locking read adds to read its type's resources' uses in the same round trip
- * (CalendarLocks): `lock` writes the days' rows (lockResources, after the calendar's), then the
- * statement reads the uses' columns. Filled in by that statement (`row`), which `settle` answers
- * from.
+ * (CalendarLocks). Where locks are writes (a cluster), `lock` writes the days' rows
+ * (lockResources, after the calendar's) before the statement. On one server the statement locks
+ * them itself: a first column that locks the rows of the days that exist, then, once those locks
+ * are granted, the uses' columns. Filled in by that statement (`row`); `settle` then answers from
+ * it, or locks and reads anew when a day had no row yet.
  */
 export interface LockedResources {
   /** What tells the statement's texts apart (the uses' columns differ with class types). */
   shape: string;
-  /** Writes and locks the days' rows (lockResources). */
+  /** Writes and locks the days' rows (lockResources): where locks are writes. */
   lock(tx: EntityManager): Promise<void>;
+  /** The first column on one server: a locking read of the days' rows, before any other read. */
+  lockColumn: string;
+  lockParameters: unknown[];
   /** The last columns: the uses, read under those locks. */
   useColumns: string;
   useParameters: unknown[];
-  /** The links they were built from. */
+  /** The links they were built from, and how many day rows the lock column must find. */
   links: ResourceLinks;
+  expectedDays: number;
   /** The row the statement returned, if any. */
   row?: LockedUsesRow;
 }
@@ -265,10 +272,21 @@ export function lockedResourcesOf(
 ): LockedResources | undefined {
   const links = resourceLinksToCheck(ctx.type);
   if (!links) return undefined;
+  const days = daysOf(request);
   return {
     links,
+    expectedDays: links.resources.length * days.length,
     shape: links.classTypes === null ? 'resources' : 'resources and sessions',
     lock: (tx) => lockResources(tx, ctx, request),
+    // A locking read in a subquery locks what it reads (the outer FOR UPDATE alone would not).
+    // At READ COMMITTED the statement's read view opens at its first non-locking read, after
+    // this column: the uses read below see every use committed before these locks were granted.
+    // So no column of the statement may read a row while it is optimised, as MariaDB reads a
+    // table looked up by a whole unique key of constants (a resource by id would open the view
+    // before these locks): each is a range or a lookup by the locked row's columns.
+    lockColumn: `(SELECT COUNT(*) FROM resource_days d
+    WHERE d.account_id = c.account_id AND d.resource_id IN (?) AND d.day IN (?) FOR UPDATE) AS lockedDays`,
+    lockParameters: [listOrOne(links.resources.map((r) => r.id)), listOrOne(days)],
     useColumns: useText('c.account_id', links.classTypes !== null),
     useParameters: useParameters(undefined, links, request, now),
   };
@@ -276,7 +294,9 @@ export function lockedResourcesOf(
 
 /**
  * `busy` with the type's resources' full time, from what the calendar's locking statement read
- * (`locked.row`); read again when there was no row (no such calendar).
+ * (`locked.row`). On one server a day without its row yet was not locked (a locking read of a row
+ * that does not exist locks nothing at READ COMMITTED): then the days are written and locked
+ * (after the calendars, in the one global order) and the uses read again, under all of them.
  */
 export async function settleResourceBusy(
   tx: EntityManager,
@@ -285,8 +305,10 @@ export async function settleResourceBusy(
   busy: Map<number, Span[]>,
   request: BusyRequest,
 ): Promise<Map<number, Span[]>> {
-  const { row, links } = locked;
-  if (row) return withUses(ctx, busy, resourceUsesOf(row, links));
+  const { row, links, expectedDays } = locked;
+  if (row && (locksWrite() || Number(row.lockedDays) === expectedDays))
+    return withUses(ctx, busy, resourceUsesOf(row, links));
+  await lockResources(tx, ctx, request);
   return withResourceBusy(tx, ctx, busy, request);
 }
 
