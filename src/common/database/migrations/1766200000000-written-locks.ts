@@ -4,7 +4,9 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
  * Locks that hold on every node of a Galera cluster (issue 41, docs/architecture.md "Locks are
  * writes"): each table whose rows serve as a lock gains `lock_version`, which the lock increments
  * (lockRows). A written row is certified by Galera at commit; a row only read `FOR UPDATE` is
- * locked on its own node alone. Instant in MariaDB (a column with a default, added last).
+ * locked on its own node alone. Instant in MariaDB (a column with a default, added last). The list
+ * is row-locks.ts' LockedTable (and resource_days) as of this migration, copied so that the
+ * migration stays as it ran when a later one adds a table.
  */
 const LOCKED_TABLES = [
   'accounts',
