@@ -1,5 +1,5 @@
 /**
- * bench:scale's Galera part (issue 41): multi-primary on a 3-node MariaDB Galera cluster of local
+ * bench:scale's Galera part: multi-primary on a 3-node MariaDB Galera cluster of local
  * mariadbd processes (test/support/galera-cluster.ts, started in a temporary directory, killed and
  * removed at the end), in one database of the cluster; API processes (built dist/main.js,
  * production settings): one on each node, and two more on node 1.

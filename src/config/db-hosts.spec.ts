@@ -1,9 +1,9 @@
 import { AppConfig } from './app-config';
 import { ConfigError, parseEnvironment } from './parse-environment';
 
-/** DB_HOSTS: a multi-primary cluster's nodes (issue 41); unset, the one DB_HOST:DB_PORT. */
+/** DB_HOSTS: a multi-primary cluster's nodes; unset, the one DB_HOST:DB_PORT. */
 describe('configuration: DB_HOSTS', () => {
-  it('reads a cluster’s nodes in the order given (issue 41); the first is the one server', () => {
+  it('reads a cluster’s nodes in the order given; the first is the one server', () => {
     const config = AppConfig.fromEnvironment({
       DB_HOSTS: ' galera-2.db:3306,galera-0.db:3306 , [fd00::7]:3307',
       DB_NODE_CHECK_INTERVAL_MS: '500',

@@ -6,7 +6,7 @@ import { basicAuth } from '../support/test-app';
 import { testEnvVars, testRun } from '../support/test-environment';
 
 /*
- * Multi-primary (issue 41): three API processes, each writing to a different node of the run's
+ * Multi-primary: three API processes, each writing to a different node of the run's
  * 3-node Galera cluster (test/support/galera-cluster.ts), and every invariant raced from all three
  * at once: 60 bookings of one slot, the last seat of a class, a package's last use, a room's last
  * unit, a type's last booking of the day. Each race has exactly one winner, counted on every node.

@@ -7,7 +7,7 @@ const synced = {
   wsrep_cluster_size: '3',
 };
 
-describe('a database node’s state (DB_HOSTS, issue 41)', () => {
+describe('a database node’s state (DB_HOSTS)', () => {
   it('takes writes when ready, in the primary component and synced', () => {
     expect(nodeStateOf('ON', synced)).toEqual({
       status: 'usable',

@@ -8,7 +8,7 @@ import { connect } from '../../../test/support/replica-pair';
 
 /*
  * The run's own 3-node Galera cluster (test/support/galera-cluster.ts), and the two facts about it
- * that multi-primary writes must be built on (issue 41): a row lock taken by `SELECT … FOR UPDATE`
+ * that multi-primary writes must be built on: a row lock taken by `SELECT … FOR UPDATE`
  * is local to its node, so two nodes both commit what each checked under "its" lock; a row both
  * transactions *write* is certified at commit, so one commits and the other gets 1213.
  */

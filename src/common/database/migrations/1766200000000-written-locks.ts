@@ -1,7 +1,7 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * Locks that hold on every node of a Galera cluster (issue 41, docs/architecture.md "Locks are
+ * Locks that hold on every node of a Galera cluster (docs/architecture.md "Locks are
  * writes"): each table whose rows serve as a lock gains `lock_version`, which the lock increments
  * (lockRows). A written row is certified by Galera at commit; a row only read `FOR UPDATE` is
  * locked on its own node alone. Instant in MariaDB (a column with a default, added last). The list
