@@ -1,0 +1,4 @@
+export * from './languages';
+export * from './messages';
+export * from './formats';
+export * from './negotiate';
