@@ -32,6 +32,9 @@ describe('Settings: /settings (e2e)', () => {
       pageHoldDayShare: 50,
       clientChangeMinHours: 0,
       embedOrigins: [],
+      language: 'en',
+      accentColor: null,
+      logoUrl: null,
     });
   });
 
@@ -67,6 +70,9 @@ describe('Settings: /settings (e2e)', () => {
       clientChangeMinHours: 24,
       // As CSP names them: lower case, no trailing slash, each once.
       embedOrigins: ['https://shop.example', 'http://localhost:8080'],
+      language: 'en',
+      accentColor: null,
+      logoUrl: null,
     };
     expect(updated).toMatchObject({ status: 200 });
     expect(updated.body).toEqual(expected);
@@ -84,6 +90,66 @@ describe('Settings: /settings (e2e)', () => {
       maxDaysInAdvance: 365,
       reminderHours: 0,
     });
+  });
+
+  it('sets the language, the accent colour and the logo each alone; null resets the last two', async () => {
+    const api = await newOwner();
+    const defaults = (await api.get('/settings')).body as Record<string, unknown>;
+    const put = async (body: Record<string, unknown>, changed: Record<string, unknown>) => {
+      const res = await api.put('/settings', body);
+      expect(res).toMatchObject({ status: 200 });
+      expect(res.body).toEqual({ ...defaults, ...changed });
+      expect((await api.get('/settings')).body).toEqual({ ...defaults, ...changed });
+    };
+
+    await put({ language: 'es' }, { language: 'es' });
+    // Stored lower case: what the pages put in their stylesheet.
+    await put({ accentColor: '#1A73E8' }, { language: 'es', accentColor: '#1a73e8' });
+    const logo = 'https://cdn.shop.example:8443/brand/logo.svg?v=2';
+    await put({ logoUrl: logo }, { language: 'es', accentColor: '#1a73e8', logoUrl: logo });
+    // As the URL parser writes it: the host lower case, the root path given.
+    await put(
+      { logoUrl: 'https://Shop.Example' },
+      { language: 'es', accentColor: '#1a73e8', logoUrl: 'https://shop.example/' },
+    );
+    await put(
+      { language: 'de', minHoursInAdvance: 3 },
+      {
+        language: 'de',
+        minHoursInAdvance: 3,
+        accentColor: '#1a73e8',
+        logoUrl: 'https://shop.example/',
+      },
+    );
+    // The darkest and the lightest allowed: black, and #767676 (4.54:1 against white).
+    await put(
+      { accentColor: '#000000' },
+      {
+        language: 'de',
+        minHoursInAdvance: 3,
+        accentColor: '#000000',
+        logoUrl: 'https://shop.example/',
+      },
+    );
+    await put(
+      { accentColor: '#767676' },
+      {
+        language: 'de',
+        minHoursInAdvance: 3,
+        accentColor: '#767676',
+        logoUrl: 'https://shop.example/',
+      },
+    );
+    await put(
+      { accentColor: null },
+      {
+        language: 'de',
+        minHoursInAdvance: 3,
+        logoUrl: 'https://shop.example/',
+      },
+    );
+    await put({ logoUrl: null }, { language: 'de', minHoursInAdvance: 3 });
+    await put({ language: 'en', minHoursInAdvance: 0 }, {});
   });
 
   it("changes only the caller's own settings", async () => {
@@ -186,6 +252,56 @@ describe('Settings: /settings (e2e)', () => {
       'invalid_embed_origins',
       `Invalid origin "${origin}" in "embedOrigins": an origin is https://host or https://host:port (http for localhost), without a path.`,
     ]),
+    ...['xx', 'EN', 'en-US', ''].map((language): [Record<string, unknown>, string, string] => [
+      { language },
+      'invalid_language',
+      `Invalid language "${language}": the pages speak en, es, fr or de.`,
+    ]),
+    // It always has one: null is no language.
+    [{ language: null }, 'invalid_language', 'Invalid "language" attribute value.'],
+    [{ language: 2 }, 'invalid_language', 'Invalid "language" attribute value.'],
+    ...[
+      ['#ffcc00', '1.5'],
+      ['#FFFFFF', '1.0'],
+      ['#777777', '4.4'],
+    ].map(([color, ratio]): [Record<string, unknown>, string, string] => [
+      // The good language is not kept either: nothing is half-written.
+      { language: 'es', accentColor: color },
+      'invalid_accent_color',
+      `Invalid "accentColor" ${color}: its contrast against white is ${ratio}:1, and text on the pages needs at least 4.5:1 (WCAG AA). Choose a darker colour.`,
+    ]),
+    ...['red', '#fff', '#12345g', '123456'].map(
+      (color): [Record<string, unknown>, string, string] => [
+        { accentColor: color, logoUrl: 'https://shop.example/logo.png' },
+        'invalid_accent_color',
+        `Invalid "accentColor" "${color}": a colour is #rrggbb (six hexadecimal digits).`,
+      ],
+    ),
+    [{ accentColor: 0x1a73e8 }, 'invalid_accent_color', 'Invalid "accentColor" attribute value.'],
+    ...[
+      'https://a;script-src *',
+      "https://a'b/logo.png",
+      'javascript:alert(1)',
+      'http://shop.example/logo.png',
+      'https://u:p@shop.example/logo.png',
+      'https://shop.example/logo.png\n',
+      'https://',
+      'logo.png',
+    ].map((url): [Record<string, unknown>, string, string] => [
+      { language: 'fr', logoUrl: url },
+      'invalid_logo_url',
+      `Invalid "logoUrl" "${url}": a logo is an https:// URL (without user name or password).`,
+    ]),
+    [
+      { logoUrl: `https://shop.example/${'a'.repeat(3000)}` },
+      'invalid_logo_url',
+      'Attribute "logoUrl" is longer than 2048 characters.',
+    ],
+    [
+      { logoUrl: ['https://shop.example'] },
+      'invalid_logo_url',
+      'Invalid "logoUrl" attribute value.',
+    ],
   ])('refuses %p and changes nothing', async (body, error, message) => {
     const api = await newOwner();
     const before = (await api.get('/settings')).body as unknown;

@@ -4114,6 +4114,22 @@ export interface components {
             clientChangeMinHours: number;
             /** @description The sites that may embed the scheduling page (its frame-ancestors). */
             embedOrigins: string[];
+            /**
+             * @description The client pages', e-mails' and SMS' language; a booking made on a page keeps the language it was made in.
+             * @example en
+             * @enum {string}
+             */
+            language: "en" | "es" | "fr" | "de";
+            /**
+             * @description `#rrggbb` (lower case): the pages' buttons, links and focus outline; `null`: the house colour. Its contrast against white is at least 4.5:1 (WCAG AA).
+             * @example #1a73e8
+             */
+            accentColor: string | null;
+            /**
+             * @description An https URL of the business's logo, shown at the top of every page; `null`: none.
+             * @example https://www.example.com/logo.png
+             */
+            logoUrl: string | null;
         };
         SlotHoldView: {
             /** @example 41 */
@@ -4292,6 +4308,21 @@ export interface components {
             name?: string;
         };
         UpdateSettingsRequest: {
+            /**
+             * @description The client pages', e-mails' and SMS' language (a booking made on a page keeps its own); anything else is 400 `invalid_language`.
+             * @enum {string}
+             */
+            language?: "en" | "es" | "fr" | "de";
+            /**
+             * @description `#rrggbb`: the pages' buttons, links and focus outline, stored lower case; `null`: the house colour. White text goes on it, so its contrast against white must be at least 4.5:1 (WCAG AA), else 400 `invalid_accent_color`.
+             * @example #1a73e8
+             */
+            accentColor?: string | null;
+            /**
+             * @description An https URL of the business's logo, shown at the top of every page (without user name or password; the host name letters, digits, dots and hyphens); `null`: none. Otherwise 400 `invalid_logo_url`.
+             * @example https://www.example.com/logo.png
+             */
+            logoUrl?: string | null;
             timezone?: string;
             minHoursInAdvance?: number;
             maxDaysInAdvance?: number;
@@ -4521,7 +4552,7 @@ export interface operations {
                         /** @description What went wrong, for a person. */
                         message: string;
                         /** @enum {string} */
-                        error: "bad_request" | "invalid_timezone" | "invalid_min_hours_in_advance" | "invalid_max_days_in_advance" | "invalid_require_phone" | "invalid_send_confirmation_email" | "invalid_send_sms" | "invalid_reminder_hours" | "invalid_calendar_sync_minutes" | "invalid_hold_max_minutes" | "invalid_max_live_holds" | "invalid_page_holds_per_address" | "invalid_page_hold_day_share" | "invalid_client_change_min_hours" | "invalid_embed_origins";
+                        error: "bad_request" | "invalid_timezone" | "invalid_min_hours_in_advance" | "invalid_max_days_in_advance" | "invalid_require_phone" | "invalid_send_confirmation_email" | "invalid_send_sms" | "invalid_reminder_hours" | "invalid_calendar_sync_minutes" | "invalid_hold_max_minutes" | "invalid_max_live_holds" | "invalid_page_holds_per_address" | "invalid_page_hold_day_share" | "invalid_client_change_min_hours" | "invalid_embed_origins" | "invalid_language" | "invalid_accent_color" | "invalid_logo_url";
                     };
                 };
             };
@@ -16589,7 +16620,7 @@ export interface operations {
                         /** @description What went wrong, for a person. */
                         message: string;
                         /** @enum {string} */
-                        error: "bad_request" | "invalid_timezone" | "invalid_min_hours_in_advance" | "invalid_max_days_in_advance" | "invalid_require_phone" | "invalid_send_confirmation_email" | "invalid_send_sms" | "invalid_reminder_hours" | "invalid_calendar_sync_minutes" | "invalid_hold_max_minutes" | "invalid_max_live_holds" | "invalid_page_holds_per_address" | "invalid_page_hold_day_share" | "invalid_client_change_min_hours" | "invalid_embed_origins";
+                        error: "bad_request" | "invalid_timezone" | "invalid_min_hours_in_advance" | "invalid_max_days_in_advance" | "invalid_require_phone" | "invalid_send_confirmation_email" | "invalid_send_sms" | "invalid_reminder_hours" | "invalid_calendar_sync_minutes" | "invalid_hold_max_minutes" | "invalid_max_live_holds" | "invalid_page_holds_per_address" | "invalid_page_hold_day_share" | "invalid_client_change_min_hours" | "invalid_embed_origins" | "invalid_language" | "invalid_accent_color" | "invalid_logo_url";
                     };
                 };
             };

@@ -6,8 +6,11 @@ import { Account } from './account.entity';
 import { AccountRepository } from './account.repository';
 import {
   DEFAULT_ACCOUNT_TIMEZONE,
+  assertAccentColor,
   assertEmail,
   assertEmbedOrigin,
+  assertLanguage,
+  assertLogoUrl,
   assertName,
   assertPassword,
   assertTimezone,
@@ -136,6 +139,12 @@ export class UpdateSettingsHandler implements ICommandHandler<UpdateSettingsComm
       if (request[key] !== undefined) Object.assign(changes, { [key]: request[key] });
     if (request.embedOrigins !== undefined)
       changes.embedOrigins = [...new Set(request.embedOrigins.map(assertEmbedOrigin))];
+    if (request.language !== undefined) changes.language = assertLanguage(request.language);
+    if (request.accentColor !== undefined)
+      changes.accentColor =
+        request.accentColor === null ? null : assertAccentColor(request.accentColor);
+    if (request.logoUrl !== undefined)
+      changes.logoUrl = request.logoUrl === null ? null : assertLogoUrl(request.logoUrl);
     if (Object.keys(changes).length === 0)
       return toSettingsView(await this.accounts.get(accountId));
     const settings = await this.work.run(accountId, async (tx) => {

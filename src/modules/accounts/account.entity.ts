@@ -1,6 +1,7 @@
 import { Column, Entity, ForeignKey, Index, PrimaryGeneratedColumn } from 'typeorm';
 import { Enterprise } from './enterprise.entity';
 import { LockVersionColumn } from '../../common/database/row-locks';
+import { DEFAULT_LANGUAGE, type Language } from '../../common/i18n/languages';
 
 @Entity('accounts')
 @Index('uq_accounts_email', ['email'], { unique: true })
@@ -97,6 +98,18 @@ export class Account {
   /** The origins (`https://shop.example`) that may frame the client pages (`frame-ancestors`). */
   @Column({ name: 'embed_origins', type: 'json', nullable: true })
   embedOrigins!: string[] | null;
+
+  /** The client pages', e-mails' and SMS' language (a booking made on a page keeps its own). */
+  @Column({ type: 'varchar', length: 5, default: DEFAULT_LANGUAGE })
+  language!: Language;
+
+  /** `#rrggbb`, lower case: the pages' buttons, links and focus outline; null: the house colour. */
+  @Column({ name: 'accent_color', type: 'char', length: 7, nullable: true })
+  accentColor!: string | null;
+
+  /** An https URL of the business's logo, atop every page (its origin in the pages' CSP). */
+  @Column({ name: 'logo_url', type: 'varchar', length: 2048, nullable: true })
+  logoUrl!: string | null;
 
   /** scrypt hash of the login password (OAuth consent); null until an operator sets one. */
   @Column({ name: 'password_hash', type: 'varchar', length: 255, nullable: true })

@@ -60,3 +60,31 @@ export class InvalidEmbedOriginError extends AttributeError(
   (origin: string) =>
     `Invalid origin "${origin}" in "embedOrigins": an origin is https://host or https://host:port (http for localhost), without a path.`,
 ) {}
+
+/** `language` as sent: one the pages, e-mails and SMS are written in (LANGUAGES). */
+export class InvalidLanguageError extends AttributeError(
+  'invalid_language',
+  (language: string, languages: readonly string[]) =>
+    `Invalid language "${language}": the pages speak ${languages.slice(0, -1).join(', ')} or ${languages.at(-1)}.`,
+) {}
+
+/** `accentColor` as sent, when it is no `#rrggbb`. */
+export class MalformedAccentColorError extends AttributeError(
+  'invalid_accent_color',
+  (color: string) =>
+    `Invalid "accentColor" "${color}": a colour is #rrggbb (six hexadecimal digits).`,
+) {}
+
+/** An `accentColor` that white text (and links on white) would be too hard to read on. */
+export class LowContrastAccentColorError extends AttributeError(
+  'invalid_accent_color',
+  (color: string, ratio: string, minimum: number) =>
+    `Invalid "accentColor" ${color}: its contrast against white is ${ratio}:1, and text on the pages needs at least ${minimum}:1 (WCAG AA). Choose a darker colour.`,
+) {}
+
+/** `logoUrl` as sent, when it is no https URL that may go into a page and its CSP. */
+export class InvalidLogoUrlError extends AttributeError(
+  'invalid_logo_url',
+  (url: string) =>
+    `Invalid "logoUrl" "${url}": a logo is an https:// URL (without user name or password).`,
+) {}

@@ -1,4 +1,5 @@
 import { applyDecorators } from '@nestjs/common';
+import { ApiPropertyOptional } from '@nestjs/swagger';
 import {
   ArrayMaxSize,
   IsArray,
@@ -9,7 +10,8 @@ import {
   MaxLength,
   Min,
 } from 'class-validator';
-import { IfGiven, Optional } from '../../common/http/attributes';
+import { IfGiven, Optional, OptionalNullable } from '../../common/http/attributes';
+import { LANGUAGES } from '../../common/i18n/languages';
 
 export const MAX_REMINDER_HOURS = 720;
 export const MAX_EMBED_ORIGINS = 20;
@@ -69,4 +71,42 @@ export class UpdateSettingsRequest {
   @ArrayMaxSize(MAX_EMBED_ORIGINS)
   @IsArray()
   embedOrigins?: string[];
+
+  /* The three below are checked by the command: its message names the value and says why. */
+
+  @ApiPropertyOptional({
+    enum: [...LANGUAGES],
+    description:
+      "The client pages', e-mails' and SMS' language (a booking made on a page keeps its own); " +
+      'anything else is 400 `invalid_language`.',
+  })
+  @IfGiven(IsString())
+  language?: string;
+
+  @ApiPropertyOptional({
+    type: String,
+    nullable: true,
+    example: '#1a73e8',
+    description:
+      "`#rrggbb`: the pages' buttons, links and focus outline, stored lower case; `null`: the " +
+      'house colour. White text goes on it, so its contrast against white must be at least 4.5:1 ' +
+      '(WCAG AA), else 400 `invalid_accent_color`.',
+  })
+  @OptionalNullable()
+  @IsString()
+  accentColor?: string | null;
+
+  @ApiPropertyOptional({
+    type: String,
+    nullable: true,
+    maxLength: 2048,
+    example: 'https://www.example.com/logo.png',
+    description:
+      "An https URL of the business's logo, shown at the top of every page (without user name or " +
+      'password; the host name letters, digits, dots and hyphens); `null`: none. Otherwise 400 ' +
+      '`invalid_logo_url`.',
+  })
+  @OptionalNullable()
+  @IsString()
+  logoUrl?: string | null;
 }

@@ -1,6 +1,17 @@
 import type { Account } from './account.entity';
 import type { UpdateSettingsRequest } from './settings.requests';
-import { flag, int, list, text, viewSchema, type ViewType } from '../../common/openapi/view-schema';
+import { LANGUAGES } from '../../common/i18n/languages';
+import {
+  field,
+  flag,
+  int,
+  list,
+  oneOf,
+  orNull,
+  text,
+  viewSchema,
+  type ViewType,
+} from '../../common/openapi/view-schema';
 
 /** The settings shown and stored as they are sent (the zone and the origins are normalised). */
 export const PLAIN_SETTINGS = [
@@ -20,7 +31,7 @@ export const PLAIN_SETTINGS = [
 
 type PlainSettings = Pick<Account, (typeof PLAIN_SETTINGS)[number]>;
 
-/** The account-wide booking rules (`GET/PUT /settings`), in this order. */
+/** The account-wide booking rules and the pages' language and look (`GET/PUT /settings`), in order. */
 export type SettingsView = ViewType<typeof SETTINGS_VIEW>;
 
 export function toSettingsView(account: Account): SettingsView {
@@ -29,6 +40,9 @@ export function toSettingsView(account: Account): SettingsView {
     timezone: account.timezone,
     ...(plain as PlainSettings),
     embedOrigins: account.embedOrigins ?? [],
+    language: account.language,
+    accentColor: account.accentColor,
+    logoUrl: account.logoUrl,
   };
 }
 
@@ -64,5 +78,27 @@ export const SETTINGS_VIEW = viewSchema('SettingsView', {
   embedOrigins: list(
     text('https://www.example.com'),
     'The sites that may embed the scheduling page (its frame-ancestors).',
+  ),
+  language: oneOf(
+    LANGUAGES,
+    'en',
+    "The client pages', e-mails' and SMS' language; a booking made on a page keeps the language " +
+      'it was made in.',
+  ),
+  accentColor: orNull(
+    field<string>({
+      type: 'string',
+      pattern: '^#[0-9a-f]{6}$',
+      example: '#1a73e8',
+      description:
+        "`#rrggbb` (lower case): the pages' buttons, links and focus outline; `null`: the house " +
+        'colour. Its contrast against white is at least 4.5:1 (WCAG AA).',
+    }),
+  ),
+  logoUrl: orNull(
+    text(
+      'https://www.example.com/logo.png',
+      "An https URL of the business's logo, shown at the top of every page; `null`: none.",
+    ),
   ),
 });

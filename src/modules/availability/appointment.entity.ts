@@ -1,5 +1,6 @@
 import { Column, Entity, Index } from 'typeorm';
 import { LockVersionColumn } from '../../common/database/row-locks';
+import type { Language } from '../../common/i18n/languages';
 import { BusyRow } from './busy-row.entity';
 
 /**
@@ -99,6 +100,10 @@ export class Appointment extends BusyRow {
   /** The series it is an occurrence of (docs/series.md); null: booked alone. */
   @Column({ name: 'series_id', type: 'int', unsigned: true, nullable: true })
   seriesId!: number | null;
+
+  /** The language of the page it was booked on (its messages'); null: the account's. */
+  @Column({ type: 'varchar', length: 5, nullable: true })
+  language!: Language | null;
 
   /** The iCalendar SEQUENCE (RFC 5546): raised by a move or cancel, so calendars replace theirs. */
   @Column({ type: 'int', unsigned: true, default: 0 })

@@ -24,6 +24,7 @@ import { Resources1765900000000 } from './1765900000000-resources';
 import { ResourceLinks1766000000000 } from './1766000000000-resource-links';
 import { TeamScheduling1766100000000 } from './1766100000000-team-scheduling';
 import { WrittenLocks1766200000000 } from './1766200000000-written-locks';
+import { LanguagesAndPageLook1766300000000 } from './1766300000000-languages-and-page-look';
 
 /**
  * Every migration, in order. Listed explicitly (not globbed) so that the compiled service, ts-jest and
@@ -56,4 +57,5 @@ export const migrations = [
   ResourceLinks1766000000000,
   TeamScheduling1766100000000,
   WrittenLocks1766200000000,
+  LanguagesAndPageLook1766300000000,
 ];
