@@ -3,7 +3,7 @@ export { AccountDirectory } from './keyed-directory';
 export { type AccountCredentials, CreateAccountCommand } from './account.commands';
 export { Account } from './account.entity';
 export { FindAccountByEmailQuery } from './account.queries';
-export { assertEmail, assertName, assertTimezone } from './account-rules';
+export { assertEmail, assertName, assertTimezone, logoOriginOf } from './account-rules';
 export { accountCommands } from './accounts.cli';
 export { InvalidTimezoneError } from './accounts.errors';
 export { AccountsModule } from './accounts.module';
