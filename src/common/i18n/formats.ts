@@ -87,9 +87,15 @@ export const weekdaysOf = perLanguage((locale) =>
   }),
 );
 
+/** Spanish writes `9:30`; French and German, `09:30`. */
 const clocks = perLanguage(
-  (locale) =>
-    new Intl.DateTimeFormat(locale, { timeZone: 'UTC', hour: 'numeric', minute: '2-digit' }),
+  (locale, language) =>
+    new Intl.DateTimeFormat(locale, {
+      timeZone: 'UTC',
+      hour: language === 'es' ? 'numeric' : '2-digit',
+      minute: '2-digit',
+      hourCycle: 'h23',
+    }),
 );
 const writtenClocks = new BoundedMap<string, string>(4096);
 

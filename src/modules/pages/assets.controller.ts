@@ -11,6 +11,23 @@ interface Asset {
   body: string;
   /** embed.js is loaded by the embedding site's page: another origin. */
   crossOrigin: boolean;
+  /** Its name says all of it (an accent colour's sheet): cached for good. */
+  immutable?: boolean;
+}
+
+const ACCENT = /^accent-([0-9a-f]{6})\.css$/;
+
+/**
+ * `/pages/accent-RRGGBB.css`: the custom properties of an accent colour (buttons, links, focus,
+ * the chosen day), for the pages of an account that set one (its contrast was checked then). A
+ * stylesheet of the pages' own origin, so the CSP keeps `style-src 'self'` and no inline style;
+ * any colour may be asked for, and each answer is a few bytes computed from its name.
+ */
+function accentSheet(name: string): Asset | undefined {
+  const hex = ACCENT.exec(name)?.[1];
+  if (!hex) return undefined;
+  const body = `:root{--accent:#${hex};--link:#${hex};--focus:#${hex}}\n`;
+  return { type: 'text/css; charset=utf-8', body, crossOrigin: false, immutable: true };
 }
 
 /** The pages' stylesheet and scripts, read once at start (copied beside the build by nest-cli). */
@@ -34,12 +51,14 @@ export class AssetsController {
 
   @Get(':name')
   serve(@Param('name') name: string, @Res() reply: FastifyReply): void {
-    const asset = this.assets.get(name);
+    const asset = this.assets.get(name) ?? accentSheet(name);
     if (!asset) throw new NotFoundError();
     void reply
       .headers({
         'content-type': asset.type,
-        'cache-control': 'public, max-age=3600',
+        'cache-control': asset.immutable
+          ? 'public, max-age=31536000, immutable'
+          : 'public, max-age=3600',
         'cross-origin-resource-policy': asset.crossOrigin ? 'cross-origin' : 'same-origin',
       })
       .send(asset.body);

@@ -1,11 +1,14 @@
+import { DateTime } from 'luxon';
+import { type Translate, messagesOf, momentIn, monthOf, priceOf } from '../../common/i18n';
 import type { AppointmentView } from '../appointments';
-import { dateFieldset, escaped, timeFieldset, timesSection } from './choice-lists';
-import { Layout, Notice, carried, errorNotice, pageHtml } from './layout';
-import { momentIn, monthOf, priceOf, shiftMonth } from './formats';
+import { escaped, monthGrid, timeFieldset, timesSection } from './choice-lists';
+import { type PageLook, Notice, carried, elementsPage, errorNotice, pageHtml } from './layout';
+import { shiftMonth } from './formats';
 import type { PageError } from './page-errors';
 
 export interface ConfirmationPageProps {
   view: AppointmentView;
+  look: PageLook;
   start: Date;
   currency: string;
   /** `/confirmation/{token}` */
@@ -23,12 +26,12 @@ export interface ConfirmationPageProps {
 
 export type Done = 'rescheduled' | 'canceled' | 'booked' | 'series-canceled';
 
-const DONE: Record<Done, string> = {
-  booked: 'Your appointment is booked. A confirmation is on its way to your e-mail.',
-  rescheduled: 'Your appointment has been moved to the new time.',
-  canceled: 'Your appointment has been canceled.',
-  'series-canceled': 'The rest of your series has been canceled.',
-};
+const DONE = {
+  booked: 'confirm.booked',
+  rescheduled: 'confirm.rescheduled',
+  canceled: 'confirm.canceled',
+  'series-canceled': 'confirm.seriesCanceled',
+} as const satisfies Record<Done, string>;
 
 /**
  * The series of the appointment: each occurrence (this one marked, canceled ones said so, each
@@ -40,26 +43,24 @@ function SeriesList(props: {
   view: AppointmentView;
   path: string;
   csrf: string;
+  look: PageLook;
 }) {
-  const { series, view } = props;
-  const booked = series.length === 1 ? 'appointment' : 'appointments';
+  const { series, view, look } = props;
+  const t = messagesOf(look.lang);
+  const when = (o: AppointmentView) => momentIn(look.lang, o.datetime, view.timezone);
   const cancelable = series.some((o) => !o.canceled && o.canClientCancel);
   return (
     <section aria-labelledby="series-heading" id="series">
-      <h2 id="series-heading">
-        Your series: {series.length} {booked}
-      </h2>
+      <h2 id="series-heading">{t('confirm.series', { count: series.length })}</h2>
       <ol class="series">
         {series.map((o) => (
           <li aria-current={o.id === view.id ? 'true' : undefined}>
             {o.id === view.id ? (
-              <strong>{momentIn(o.datetime, view.timezone)}</strong>
+              <strong>{when(o)}</strong>
             ) : (
-              <a href={new URL(o.confirmationPage).pathname}>
-                {momentIn(o.datetime, view.timezone)}
-              </a>
+              <a href={new URL(o.confirmationPage).pathname}>{when(o)}</a>
             )}
-            {o.canceled && ' (canceled)'}
+            {o.canceled && ` ${t('confirm.canceledMark')}`}
           </li>
         ))}
       </ol>
@@ -67,7 +68,7 @@ function SeriesList(props: {
         <form method="post" action={`${props.path}/cancel-series`}>
           <input type="hidden" name="csrf" value={props.csrf} />
           <button type="submit" class="danger">
-            Cancel the rest of the series
+            {t('confirm.cancelSeries')}
           </button>
         </form>
       )}
@@ -75,44 +76,53 @@ function SeriesList(props: {
   );
 }
 
-export function ConfirmationPage(props: ConfirmationPageProps) {
-  const { view } = props;
-  const title = view.canceled ? 'Your appointment is canceled' : 'Your appointment';
+/** The appointment's page as HTML, in its look and language. */
+export function confirmationPage(props: ConfirmationPageProps): string {
+  const t = messagesOf(props.look.lang);
+  const title = t(props.view.canceled ? 'confirm.titleCanceled' : 'confirm.title');
+  return elementsPage(props.look, title, <ConfirmationBody {...props} t={t} />);
+}
+
+function ConfirmationBody(props: ConfirmationPageProps & { t: Translate }) {
+  const { view, t } = props;
+  const lang = props.look.lang;
   const formError = props.errors.find((e) => e.place === 'form');
-  const paid = priceOf(view.priceSold, props.currency);
+  const paid = priceOf(lang, view.priceSold, props.currency);
   return (
-    <Layout title={title}>
-      {props.done && <Notice kind="info">{DONE[props.done]}</Notice>}
+    <>
+      {props.done && <Notice kind="info">{t(DONE[props.done])}</Notice>}
       {formError && <Notice kind="error">{formError.message}</Notice>}
       <dl class="facts">
-        <dt>What</dt>
+        <dt>{t('confirm.what')}</dt>
         <dd>{view.type}</dd>
-        <dt>When</dt>
+        <dt>{t('confirm.when')}</dt>
         <dd>
-          {momentIn(props.start, view.timezone)}
+          {momentIn(lang, props.start, view.timezone)}
           {view.calendarTimezone !== view.timezone && (
             <>
               <br />
-              {momentIn(props.start, view.calendarTimezone)} where it takes place
+              {t('confirm.wherePlace', {
+                moment: momentIn(lang, props.start, view.calendarTimezone),
+              })}
             </>
           )}
           <br />
-          {view.duration} minutes
+          {t('common.minutes', { minutes: Number(view.duration) })}
         </dd>
-        <dt>With</dt>
+        <dt>{t('confirm.with')}</dt>
         <dd>{view.calendar}</dd>
         {view.location && (
           <>
-            <dt>Where</dt>
+            <dt>{t('confirm.where')}</dt>
             <dd>{view.location}</dd>
           </>
         )}
-        <dt>Price</dt>
+        <dt>{t('confirm.price')}</dt>
         <dd>
           {paid}
-          {view.certificate && ` (code ${view.certificate})`}
+          {view.certificate && ` ${t('confirm.code', { code: view.certificate })}`}
         </dd>
-        <dt>Name</dt>
+        <dt>{t('confirm.name')}</dt>
         <dd>
           {view.firstName} {view.lastName}
         </dd>
@@ -126,57 +136,66 @@ export function ConfirmationPage(props: ConfirmationPageProps) {
         )}
       </dl>
       {props.series && (
-        <SeriesList series={props.series} view={view} path={props.path} csrf={props.csrf} />
+        <SeriesList
+          series={props.series}
+          view={view}
+          path={props.path}
+          csrf={props.csrf}
+          look={props.look}
+        />
       )}
       {view.canceled ? (
         <p>
-          <a href={props.bookAgain}>Book another appointment</a>
+          <a href={props.bookAgain}>{t('confirm.bookAgain')}</a>
         </p>
       ) : (
         <>
-          <h2>Add it to your calendar</h2>
+          <h2>{t('confirm.addToCalendar')}</h2>
           <ul class="links">
             <li>
               <a href={`${props.path}/appointment.ics`} download="appointment.ics">
-                Download the calendar file (.ics)
+                {t('confirm.ics')}
               </a>
             </li>
             <li>
               <a href={props.links.google} rel="noopener noreferrer" target="_blank">
-                Add to Google Calendar
+                {t('confirm.google')}
               </a>
             </li>
             <li>
               <a href={props.links.outlook} rel="noopener noreferrer" target="_blank">
-                Add to Outlook
+                {t('confirm.outlook')}
               </a>
             </li>
           </ul>
-          {(view.canClientReschedule || view.canClientCancel) && <h2>Change of plans?</h2>}
+          {(view.canClientReschedule || view.canClientCancel) && (
+            <h2>{t('confirm.changePlans')}</h2>
+          )}
           {view.canClientReschedule && (
             <p>
-              <a href={`${props.path}/reschedule`}>Reschedule this appointment</a>
+              <a href={`${props.path}/reschedule`}>{t('confirm.reschedule')}</a>
             </p>
           )}
           {view.canClientCancel && (
             <form method="post" action={`${props.path}/cancel`}>
               <input type="hidden" name="csrf" value={props.csrf} />
               <button type="submit" class="danger">
-                Cancel this appointment
+                {t('confirm.cancel')}
               </button>
             </form>
           )}
-          {!view.canClientCancel && !view.canClientReschedule && (
-            <p>This appointment can no longer be changed online. Please contact us.</p>
-          )}
+          {!view.canClientCancel && !view.canClientReschedule && <p>{t('confirm.noChanges')}</p>}
         </>
       )}
-    </Layout>
+    </>
   );
 }
 
 export interface ReschedulePageProps {
   view: AppointmentView;
+  look: PageLook;
+  /** The account's first day of the week (the month's grid). */
+  firstDay: number;
   path: string;
   csrf: string;
   zone: string;
@@ -187,33 +206,52 @@ export interface ReschedulePageProps {
   errors: PageError[];
 }
 
-/** A new time for the appointment as HTML, from the same availability (its own slot counted free). */
+/**
+ * A new time for the appointment as HTML, from the same availability (its own slot counted free):
+ * the month's grid (a day is a link), then the day's times, and a button that moves it (a change
+ * to a booking is confirmed, not made by a click on a time).
+ */
 export function reschedulePage(props: ReschedulePageProps): string {
-  const { path, zone, month, dates } = props;
+  const { path, zone, month, dates, look } = props;
+  const lang = look.lang;
+  const t = messagesOf(lang);
   const error = props.errors[0];
   const times = props.times ?? [];
-  const monthLink = (by: number) =>
-    `${path}/reschedule?${new URLSearchParams({ month: shiftMonth(month, by), timezone: zone }).toString()}`;
-  let html = `<p>Now: ${escaped(momentIn(props.view.datetime, zone))}. <a href="${escaped(path)}">Keep this time</a></p>`;
+  const query = (params: Record<string, string>) => {
+    // The language is kept through the steps, whichever way it was chosen.
+    const all = new URLSearchParams({ ...params, lang });
+    return `${path}/reschedule?${all.toString()}`;
+  };
+  let html = `<p>${escaped(t('reschedule.now', { moment: momentIn(lang, props.view.datetime, zone) }))} <a href="${escaped(path)}">${escaped(t('reschedule.keep'))}</a></p>`;
   if (error) html += errorNotice(error.message);
-  html += `<form method="get" action="${escaped(path)}/reschedule" id="date-form">`;
-  html += carried([
-    ['month', month],
-    ['timezone', zone],
-  ]);
-  const none = dates.length === 0 ? `<p>No dates are available in ${monthOf(month)}.</p>` : '';
-  html += `${dateFieldset('Choose a new date in', month, monthLink, dates, props.date, none)}</form>`;
+  const none =
+    dates.length === 0
+      ? `<p>${escaped(t('date.noDatesHere', { month: monthOf(lang, month) }))}</p>`
+      : '';
+  html += monthGrid({
+    lang,
+    month,
+    firstDay: props.firstDay,
+    dates,
+    chosen: props.date,
+    today: DateTime.now().setZone(zone).toISODate()!,
+    heading: 'date.newMonth',
+    dayLink: (date) => query({ month, timezone: zone, date }),
+    monthLink: (by) => query({ month: shiftMonth(month, by), timezone: zone }),
+    notice: none,
+  });
   if (props.date) {
-    let body = '<p>No times are available on this date.</p>';
+    let body = `<p>${escaped(t('reschedule.noTimes'))}</p>`;
     if (times.length > 0) {
       body = `<form method="post" action="${escaped(path)}/reschedule">`;
       body += carried([
         ['csrf', props.csrf],
         ['timezone', zone],
+        ['lang', lang],
       ]);
-      body += `${timeFieldset('Choose a new time', times)}<button type="submit">Move my appointment</button></form>`;
+      body += `${timeFieldset(lang, t('reschedule.chooseTime'), times)}<button type="submit">${escaped(t('reschedule.move'))}</button></form>`;
     }
-    html += timesSection(props.date, zone, body);
+    html += timesSection(lang, props.date, zone, body);
   }
-  return pageHtml(`Reschedule your ${props.view.type}`, html);
+  return pageHtml(look, t('reschedule.title', { type: props.view.type }), html);
 }

@@ -4,7 +4,6 @@ import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AccountEpochs } from '../../common/database/account-epochs';
 import { DateTime } from 'luxon';
-import { NotFoundError } from '../../common/errors/domain-error';
 import { Public } from '../../common/http/public.decorator';
 import { isCalendarDate, isCalendarMonth } from '../../common/time/calendar-dates';
 import { isValidTimezone } from '../../common/time/zones';
@@ -30,16 +29,16 @@ import {
   googleCalendarLink,
   outlookCalendarLink,
 } from './calendar-file';
-import { ConfirmationPage, type Done, reschedulePage } from './confirmation-page';
+import { type Done, confirmationPage, reschedulePage } from './confirmation-page';
 import { KeptConfirmations } from './kept-confirmations';
-import { html } from './layout';
+import type { PageLook } from './layout';
 import { type PageError, isShownOnPage, pageErrorOf } from './page-errors';
-import { FORM_EXPIRED, formOf } from './page-requests';
+import { PageRefusal, formOf, hereOf, languageOf } from './page-requests';
+import { frameOf, lookOf } from './scheduling.controller';
+import { chooseLanguage, messagesOf } from '../../common/i18n';
 import { PageCsrf, sendPage, sendRedirect } from './page-security';
 import { PagesFilter } from './pages.filter';
 
-const BAD_LINK =
-  'This link is not valid. Please use the link in your confirmation e-mail or text message.';
 const DONE = new Set<unknown>(['booked', 'rescheduled', 'canceled', 'series-canceled']);
 
 /** An appointment's page, opened by its token: the row, its account and its view. */
@@ -89,7 +88,8 @@ export class ConfirmationController {
   async show(@Req() req: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
     const opened = await this.open(req);
     const done = (req.query as Record<string, unknown>).done;
-    await this.page(req, reply, opened, 200, [], DONE.has(done) ? (done as Done) : undefined);
+    const look = this.look(req, opened, undefined, true);
+    await this.page(req, reply, opened, look, 200, [], DONE.has(done) ? (done as Done) : undefined);
   }
 
   /** Every occurrence of the appointment's series still to come, canceled (the client's rules). */
@@ -97,8 +97,11 @@ export class ConfirmationController {
   async cancelSeries(@Req() req: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
     const opened = await this.open(req, true);
     const form = formOf(req);
+    const look = this.look(req, opened, form);
     if (!this.csrf.verify(req, form, scopeOf(opened)))
-      return this.page(req, reply, opened, 403, [{ place: 'form', message: FORM_EXPIRED }]);
+      return this.page(req, reply, opened, look, 403, [
+        { place: 'form', message: messagesOf(look.lang)('error.formExpired') },
+      ]);
     const seriesId = opened.view.seriesID;
     if (seriesId === undefined) return sendRedirect(reply, opened.path, this.frame(opened));
     await this.commands.execute(
@@ -114,8 +117,11 @@ export class ConfirmationController {
   async cancel(@Req() req: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
     const opened = await this.open(req, true);
     const form = formOf(req);
+    const look = this.look(req, opened, form);
     if (!this.csrf.verify(req, form, scopeOf(opened)))
-      return this.page(req, reply, opened, 403, [{ place: 'form', message: FORM_EXPIRED }]);
+      return this.page(req, reply, opened, look, 403, [
+        { place: 'form', message: messagesOf(look.lang)('error.formExpired') },
+      ]);
     try {
       await this.commands.execute(
         new CancelAppointmentCommand(
@@ -127,7 +133,7 @@ export class ConfirmationController {
       );
     } catch (e) {
       if (!isShownOnPage(e)) throw e;
-      return this.page(req, reply, await this.open(req, true), 400, [
+      return this.page(req, reply, await this.open(req, true), look, 400, [
         { place: 'form', message: e.message },
       ]);
     }
@@ -139,7 +145,9 @@ export class ConfirmationController {
     const opened = await this.open(req);
     if (!opened.view.canClientReschedule)
       return sendRedirect(reply, opened.path, this.frame(opened));
-    await this.reschedulePage(req, reply, opened, req.query as Record<string, unknown>, 200, []);
+    const look = this.look(req, opened, undefined, true);
+    const query = req.query as Record<string, unknown>;
+    await this.reschedulePage(req, reply, opened, look, query, 200, []);
   }
 
   @Post(':token/reschedule')
@@ -147,9 +155,10 @@ export class ConfirmationController {
     const opened = await this.open(req, true);
     const form = formOf(req);
     const fields = { datetime: form.get('datetime') ?? '', timezone: form.get('timezone') ?? '' };
+    const look = this.look(req, opened, form);
     if (!this.csrf.verify(req, form, scopeOf(opened)))
-      return this.reschedulePage(req, reply, opened, fields, 403, [
-        { place: 'form', message: FORM_EXPIRED },
+      return this.reschedulePage(req, reply, opened, look, fields, 403, [
+        { place: 'form', message: messagesOf(look.lang)('error.formExpired') },
       ]);
     const request = Object.assign(new RescheduleAppointmentRequest(), {
       datetime: fields.datetime,
@@ -164,12 +173,11 @@ export class ConfirmationController {
       );
     } catch (e) {
       if (!isShownOnPage(e)) throw e;
-      const error = pageErrorOf(e);
+      const error = pageErrorOf(e, look.lang);
       const date = DateTime.fromISO(fields.datetime, { setZone: true });
       const query = { ...fields, date: date.isValid ? date.toISODate() : undefined };
-      return this.reschedulePage(req, reply, opened, query, error.place === 'time' ? 409 : 400, [
-        error,
-      ]);
+      const status = error.place === 'time' ? 409 : 400;
+      return this.reschedulePage(req, reply, opened, look, query, status, [error]);
     }
     sendRedirect(reply, `${opened.path}?done=rescheduled`, this.frame(opened));
   }
@@ -195,7 +203,7 @@ export class ConfirmationController {
   private async open(req: FastifyRequest, fresh = false): Promise<Opened> {
     const token = (req.params as Record<string, string | undefined>).token ?? '';
     const id = claimedAppointmentId(token);
-    if (id === undefined) throw new NotFoundError(BAD_LINK);
+    if (id === undefined) throw new PageRefusal(404, 'page.badLink');
     const known = fresh ? undefined : this.confirmations.accountOf(id);
     // The epoch before the row (AccountEpochs): a write committed after this read has replaced it.
     const epoch = known === undefined ? undefined : await this.epochs.current(known);
@@ -208,9 +216,9 @@ export class ConfirmationController {
     }
     const appointment = await this.queryBus.execute(new FindAppointmentQuery(id));
     if (!appointment || !tokenMatches(this.secret, token, appointment))
-      throw new NotFoundError(BAD_LINK);
+      throw new PageRefusal(404, 'page.badLink');
     const account = await this.accounts.find(appointment.accountId);
-    if (!account) throw new NotFoundError(BAD_LINK);
+    if (!account) throw new PageRefusal(404, 'page.badLink');
     const view = await this.queryBus.execute(new RenderAppointmentQuery(appointment));
     this.confirmations.keep({ appointment, view }, token, epoch, now);
     return { token, path: `/confirmation/${token}`, appointment, account, view };
@@ -234,7 +242,21 @@ export class ConfirmationController {
   }
 
   private frame(opened: Opened) {
-    return { frameAncestors: opened.account.embedOrigins ?? [] };
+    return frameOf(opened.account);
+  }
+
+  /**
+   * The page's look, in the language the client booked in (kept on the appointment) unless the
+   * link or form asks for another (`lang`); an appointment booked through the API has none: the
+   * browser's, else the account's.
+   */
+  private look(req: FastifyRequest, opened: Opened, form?: URLSearchParams, get = false): PageLook {
+    const booked = opened.appointment.language;
+    const asked = form?.get('lang') ?? (req.query as Record<string, unknown>).lang;
+    const lang = booked
+      ? chooseLanguage({ asked }, booked)
+      : languageOf(req, opened.account.language, form);
+    return lookOf(opened.account, lang, get ? hereOf(req) : undefined);
   }
 
   private event(o: Opened): CalendarEvent {
@@ -259,6 +281,7 @@ export class ConfirmationController {
     req: FastifyRequest,
     reply: FastifyReply,
     opened: Opened,
+    look: PageLook,
     status: number,
     errors: PageError[],
     done?: Done,
@@ -277,8 +300,10 @@ export class ConfirmationController {
       lastName: v.lastName,
       email: v.email,
     });
-    const page = ConfirmationPage({
+    if (look.lang !== opened.account.language) again.set('lang', look.lang);
+    const page = confirmationPage({
       view: v,
+      look,
       start: opened.appointment.startsAt,
       currency: opened.account.currency,
       path: opened.path,
@@ -289,13 +314,14 @@ export class ConfirmationController {
       errors,
       series: series?.appointments,
     });
-    sendPage(reply, status, html(page), { cookie, ...this.frame(opened) });
+    sendPage(reply, status, page, { cookie, ...this.frame(opened) });
   }
 
   private async reschedulePage(
     req: FastifyRequest,
     reply: FastifyReply,
     opened: Opened,
+    look: PageLook,
     query: Record<string, unknown>,
     status: number,
     errors: PageError[],
@@ -339,6 +365,8 @@ export class ConfirmationController {
     const { nonce, cookie } = this.csrf.nonceOf(req);
     const page = reschedulePage({
       view: v,
+      look,
+      firstDay: opened.account.firstDayOfWeek,
       path: opened.path,
       csrf: this.csrf.token(nonce, scopeOf(opened)),
       zone,

@@ -1,4 +1,5 @@
 import type { ComponentChildren } from 'preact';
+import { type Translate, messagesOf } from '../../common/i18n';
 import { Carry, Notice } from './layout';
 import type { PageError } from './page-errors';
 import { choicePairs } from './scheduling-choices';
@@ -29,13 +30,14 @@ function Labelled(props: {
   id: string;
   label: string;
   required?: boolean;
+  t: Translate;
   children: ComponentChildren;
 }) {
   return (
     <div class="field">
       <label for={props.id}>
         {props.label}
-        {props.required && <span class="required"> (required)</span>}
+        {props.required && <span class="required"> {props.t('common.required')}</span>}
       </label>
       {props.children}
     </div>
@@ -43,7 +45,8 @@ function Labelled(props: {
 }
 
 /** The client's details, the type's questions, a code, SMS permission; posted to book. */
-export function DetailsForm({ model, choices, csrf, errors }: SchedulingPageProps) {
+export function DetailsForm({ model, choices, look, csrf, errors }: SchedulingPageProps) {
+  const t = messagesOf(look.lang);
   const p = choices.prefill;
   const formErrors = errors.filter((e) => e.place === 'form');
   // A refused series is said with its dates (RepeatSection), not as a fault of this form.
@@ -60,7 +63,7 @@ export function DetailsForm({ model, choices, csrf, errors }: SchedulingPageProp
       phone: 'tel',
     }[name];
     return (
-      <Labelled id={name} label={label} required={required}>
+      <Labelled id={name} label={label} required={required} t={t}>
         <input
           id={name}
           name={name}
@@ -85,28 +88,28 @@ export function DetailsForm({ model, choices, csrf, errors }: SchedulingPageProp
           { datetime: true, date: true },
         )}
       />
-      <h2>Your details</h2>
+      <h2>{t('details.heading')}</h2>
       {fieldErrors.length > 0 && (
         <Notice kind="error" id="form-errors">
           {formErrors.length > 0
             ? formErrors.map((e) => e.message).join(' ')
-            : 'Please correct the marked fields below.'}
+            : t('details.correct')}
         </Notice>
       )}
-      {detail('firstName', 'First name')}
-      {detail('lastName', 'Last name')}
-      {detail('email', 'E-mail address')}
-      {detail('phone', 'Phone number')}
+      {detail('firstName', t('details.firstName'))}
+      {detail('lastName', t('details.lastName'))}
+      {detail('email', t('details.email'))}
+      {detail('phone', t('details.phone'))}
       {model.forms.map((form) => (
         <fieldset>
           <legend>{form.name}</legend>
           {form.description && <p class="description">{form.description}</p>}
           {form.fields.map((field) => (
-            <FormField field={field} value={p.fields.get(field.id)} errors={errors} />
+            <FormField field={field} value={p.fields.get(field.id)} errors={errors} t={t} />
           ))}
         </fieldset>
       ))}
-      <Labelled id="certificate" label="Coupon or package code">
+      <Labelled id="certificate" label={t('details.certificate')} t={t}>
         <input
           id="certificate"
           name="certificate"
@@ -121,19 +124,19 @@ export function DetailsForm({ model, choices, csrf, errors }: SchedulingPageProp
       {model.asksSmsOptIn && (
         <div class="choice">
           <input type="checkbox" id="smsOptIn" name="smsOptIn" value="yes" />
-          <label for="smsOptIn">Send me text message (SMS) reminders about this appointment</label>
+          <label for="smsOptIn">{t('details.sms')}</label>
         </div>
       )}
       <button type="submit">
-        {series ? `Confirm ${series.length} appointments` : 'Confirm booking'}
+        {series ? t('details.confirmSeries', { count: series.length }) : t('details.confirm')}
       </button>
     </form>
   );
 }
 
 /** One question, as its type asks it; named `field:ID` as links prefill it. */
-function FormField(props: { field: Field; value?: string; errors: PageError[] }) {
-  const { field, value = '' } = props;
+function FormField(props: { field: Field; value?: string; errors: PageError[]; t: Translate }) {
+  const { field, value = '', t } = props;
   const name = `field:${field.id}`;
   const id = `field-${field.id}`;
   const { error, id: errorId, attrs } = errorOf(props.errors, name);
@@ -141,7 +144,7 @@ function FormField(props: { field: Field; value?: string; errors: PageError[] })
   const legend = (
     <legend>
       {field.name}
-      {field.required && <span class="required"> (required)</span>}
+      {field.required && <span class="required"> {t('common.required')}</span>}
     </legend>
   );
   if (field.type === 'checkboxlist' || field.type === 'yesno') {
@@ -160,7 +163,7 @@ function FormField(props: { field: Field; value?: string; errors: PageError[] })
               checked={field.type === 'yesno' ? value === option : chosen.includes(option)}
             />
             <label for={`${id}-${i}`}>
-              {field.type === 'yesno' ? (option === 'yes' ? 'Yes' : 'No') : option}
+              {field.type === 'yesno' ? t(option === 'yes' ? 'details.yes' : 'details.no') : option}
             </label>
           </div>
         ))}
@@ -182,7 +185,7 @@ function FormField(props: { field: Field; value?: string; errors: PageError[] })
         />
         <label for={id}>
           {field.name}
-          {field.required && <span class="required"> (required)</span>}
+          {field.required && <span class="required"> {t('common.required')}</span>}
         </label>
         <FieldError error={error} id={errorId} />
       </div>
@@ -191,7 +194,7 @@ function FormField(props: { field: Field; value?: string; errors: PageError[] })
   if (field.type === 'dropdown')
     control = (
       <select id={id} name={name} {...required} {...attrs}>
-        <option value="">Choose…</option>
+        <option value="">{t('details.choose')}</option>
         {(field.options ?? []).map((option) => (
           <option selected={option === value}>{option}</option>
         ))}
@@ -216,10 +219,8 @@ function FormField(props: { field: Field; value?: string; errors: PageError[] })
       />
     );
   return (
-    <Labelled id={id} label={field.name} required={field.required}>
-      {field.type === 'file' && (
-        <span class="hint">A link to the file where it is stored (uploads are not accepted).</span>
-      )}
+    <Labelled id={id} label={field.name} required={field.required} t={t}>
+      {field.type === 'file' && <span class="hint">{t('details.fileHint')}</span>}
       {control}
       <FieldError error={error} id={errorId} />
     </Labelled>

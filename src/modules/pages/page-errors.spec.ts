@@ -21,7 +21,7 @@ describe("pageErrorOf: where the booking command's errors are shown", () => {
     [
       new DomainError(400, 'expired_certificate', 'The certificate "X" is expired.'),
       'certificate',
-      'The certificate "X" is expired.',
+      'This code has expired.',
     ],
     [
       new DomainError(400, 'not_available', 'x'),
@@ -39,6 +39,16 @@ describe("pageErrorOf: where the booking command's errors are shown", () => {
       'Invalid timezone "X".',
     ],
   ])('%p → %p', (error, place, message) => {
-    expect(pageErrorOf(error)).toEqual({ place, message });
+    expect(pageErrorOf(error, 'en')).toEqual({ place, message });
+  });
+
+  it('speaks the page’s language', () => {
+    expect(pageErrorOf(new DomainError(400, 'invalid_email', 'x'), 'es')).toEqual({
+      place: 'email',
+      message: 'Escriba un correo electrónico válido.',
+    });
+    expect(pageErrorOf(new DomainError(409, 'not_available', 'x'), 'de').message).toBe(
+      'Diese Uhrzeit ist leider nicht mehr frei. Bitte wählen Sie eine andere.',
+    );
   });
 });

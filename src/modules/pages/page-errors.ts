@@ -1,4 +1,5 @@
 import { DomainError } from '../../common/errors/domain-error';
+import { type Language, type MessageKey, messagesOf } from '../../common/i18n';
 import { DayHoldShareError, NetworkHoldLimitError } from '../holds';
 
 /** Where a booking's error is shown: next to a control, at the time list, or above the form. */
@@ -12,34 +13,32 @@ export interface PageError {
   unheld?: string;
 }
 
-const CLIENT_DETAILS: Record<string, [string, string]> = {
-  first_name: ['firstName', 'first name'],
-  last_name: ['lastName', 'last name'],
-  email: ['email', 'e-mail address'],
-  phone: ['phone', 'phone number'],
+const CERTIFICATE_CODES: Record<string, MessageKey> = {
+  invalid_certificate: 'error.certificate.invalid',
+  expired_certificate: 'error.certificate.expired',
+  certificate_uses: 'error.certificate.uses',
+  invalid_certificate_type: 'error.certificate.type',
 };
-
-const CERTIFICATE_CODES = new Set([
-  'invalid_certificate',
-  'expired_certificate',
-  'certificate_uses',
-  'invalid_certificate_type',
-]);
 
 /**
  * The typed errors of the booking and change commands, as the page shows them: next to the
- * control they concern, in words for a person (the API's message where it already is one). An
- * error that is no DomainError is not one of these: the caller lets it through (a 500).
+ * control they concern, in words for a person, in the page's language. An error the pages have no
+ * words of their own for is shown with the API's message. An error that is no DomainError is not
+ * one of these: the caller lets it through (a 500).
  */
-export function pageErrorOf(error: DomainError): PageError {
+export function pageErrorOf(error: DomainError, lang: Language): PageError {
+  const t = messagesOf(lang);
   const code = error.code;
   const detail = /^(required|invalid)_(first_name|last_name|email|phone)$/.exec(code);
   if (detail) {
-    const [place, words] = CLIENT_DETAILS[detail[2]];
-    return {
-      place,
-      message: detail[1] === 'required' ? `Enter your ${words}.` : `Enter a valid ${words}.`,
-    };
+    const place = {
+      first_name: 'firstName',
+      last_name: 'lastName',
+      email: 'email',
+      phone: 'phone',
+    }[detail[2] as 'first_name' | 'last_name' | 'email' | 'phone'] as
+      'firstName' | 'lastName' | 'email' | 'phone';
+    return { place, message: t(`error.${place}.${detail[1] as 'required' | 'invalid'}`) };
   }
   const fieldId = (error as DomainError & { fieldId?: unknown }).fieldId;
   if ((code === 'required_field' || code === 'invalid_fields') && typeof fieldId === 'number') {
@@ -48,36 +47,21 @@ export function pageErrorOf(error: DomainError): PageError {
       place: `field:${fieldId}`,
       message:
         code === 'required_field'
-          ? 'This question needs an answer.'
-          : `This answer cannot be used: ${typeof reason === 'string' ? reason : 'it is invalid'}.`,
+          ? t('error.field.required')
+          : t('error.field.invalid', {
+              reason: typeof reason === 'string' ? reason : t('error.field.invalidReason'),
+            }),
     };
   }
-  if (CERTIFICATE_CODES.has(code)) return { place: 'certificate', message: error.message };
-  if (code === 'invalid_addon_ids') return { place: 'addonIDs', message: error.message };
-  if (code === 'invalid_hold_token')
-    return {
-      place: 'time',
-      message: 'The time held for you has been released. Please choose a time again.',
-    };
-  if (error instanceof DayHoldShareError)
-    return {
-      place: 'time',
-      message:
-        "Many of this day's times are being held by other visitors right now, so this one " +
-        'cannot be held for you.',
-    };
+  if (code in CERTIFICATE_CODES)
+    return { place: 'certificate', message: t(CERTIFICATE_CODES[code]) };
+  if (code === 'invalid_addon_ids') return { place: 'addonIDs', message: t('error.addons') };
+  if (code === 'invalid_hold_token') return { place: 'time', message: t('error.holdReleased') };
+  if (error instanceof DayHoldShareError) return { place: 'time', message: t('error.dayShare') };
   if (error instanceof NetworkHoldLimitError)
-    return {
-      place: 'time',
-      message:
-        'Too many times are being held from your network right now, so this one cannot be ' +
-        'held for you.',
-    };
+    return { place: 'time', message: t('error.networkLimit') };
   if (code.startsWith('not_available') || code === 'no_available_calendar')
-    return {
-      place: 'time',
-      message: 'Sorry, that time is no longer available. Please choose another time.',
-    };
+    return { place: 'time', message: t('error.taken') };
   return { place: 'form', message: error.message };
 }
 

@@ -1,23 +1,61 @@
 import type { FastifyRequest } from 'fastify';
-import { BadRequestError, NotFoundError } from '../../common/errors/domain-error';
+import { DomainError } from '../../common/errors/domain-error';
+import {
+  DEFAULT_LANGUAGE,
+  type Language,
+  type MessageKey,
+  chooseLanguage,
+  messagesOf,
+} from '../../common/i18n';
+
+/**
+ * A page's refusal said in words of the catalogues: the filter (PagesFilter) writes it in the
+ * request's language; its message is the English one (logs, tests).
+ */
+export class PageRefusal extends DomainError {
+  constructor(
+    status: 404 | 400,
+    readonly key: MessageKey,
+  ) {
+    super(status, status === 404 ? 'not_found' : 'bad_request', messagesOf('en')(key));
+  }
+}
 
 /** The form of a page's POST (form-encoded); anything else is refused. */
 export function formOf(request: FastifyRequest): URLSearchParams {
-  if (!(request.body instanceof URLSearchParams))
-    throw new BadRequestError(
-      'bad_request',
-      'This page takes a form (application/x-www-form-urlencoded).',
-    );
+  if (!(request.body instanceof URLSearchParams)) throw new PageRefusal(400, 'page.formOnly');
   return request.body;
 }
 
 /** A path parameter as an id; anything else names no page. */
-export function pathId(request: FastifyRequest, name: string, message: string): number {
+export function pathId(request: FastifyRequest, name: string, key: MessageKey): number {
   const value = (request.params as Record<string, string | undefined>)[name] ?? '';
   if (!/^[1-9]\d{0,9}$/.test(value) || Number(value) > 4_294_967_295)
-    throw new NotFoundError(message);
+    throw new PageRefusal(404, key);
   return Number(value);
 }
 
-export const FORM_EXPIRED =
-  'This form has expired or did not come from this page. Please check your choices and send it again.';
+/**
+ * The language a page is written in: the link's or form's `lang`, else the browser's
+ * (`Accept-Language`), else `fallback` (the account's setting, or the appointment's language).
+ */
+export function languageOf(
+  request: FastifyRequest,
+  fallback: Language = DEFAULT_LANGUAGE,
+  form?: URLSearchParams,
+): Language {
+  const query = request.query as Record<string, unknown> | undefined;
+  return chooseLanguage(
+    { asked: form?.get('lang') ?? query?.lang, acceptLanguage: request.headers['accept-language'] },
+    fallback,
+  );
+}
+
+/** The page's URL without its `lang` (path and query), for the links to it in other languages. */
+export function hereOf(request: FastifyRequest): string {
+  const [path, query = ''] = request.url.split('?');
+  const params = new URLSearchParams(query);
+  params.delete('lang');
+  const rest = params.toString();
+  return rest ? `${path}?${rest}` : path;
+}

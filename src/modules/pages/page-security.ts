@@ -15,12 +15,12 @@ import { BoundedMap } from '../../common/cache/bounded-map';
 const CSRF_COOKIE = 'pages_csrf';
 const NONCE = /^[A-Za-z0-9_-]{22}$/;
 
-const policy = (frameAncestors: string) =>
+const policy = (frameAncestors: string, imageOrigin?: string | null) =>
   [
     "default-src 'none'",
     "script-src 'self'",
     "style-src 'self'",
-    "img-src 'self'",
+    imageOrigin ? `img-src 'self' ${imageOrigin}` : "img-src 'self'",
     "connect-src 'self'",
     "form-action 'self'",
     "base-uri 'none'",
@@ -40,9 +40,13 @@ const PAGE_HEADERS: Readonly<Record<string, string>> = {
   'x-content-type-options': 'nosniff',
 };
 
-/** How a page is sent: the sites the account lets frame it, the CSRF cookie to set. */
+/**
+ * How a page is sent: the sites the account lets frame it, the origin of its logo (the only other
+ * origin an image may come from: `https://host[:port]`, checked by the settings), the CSRF cookie.
+ */
 export interface PageOptions {
   frameAncestors?: readonly string[];
+  imageOrigin?: string | null;
   cookie?: string;
 }
 
@@ -64,13 +68,17 @@ export function sendRedirect(reply: FastifyReply, location: string, options: Pag
   void reply.code(303).header('location', location).send();
 }
 
-function applyHeaders(reply: FastifyReply, { frameAncestors = [], cookie }: PageOptions): void {
+function applyHeaders(
+  reply: FastifyReply,
+  { frameAncestors = [], imageOrigin, cookie }: PageOptions,
+): void {
   void reply.headers(PAGE_HEADERS);
-  if (frameAncestors.length > 0) {
-    void reply.header('content-security-policy', policy(frameAncestors.join(' ')));
-    // The API's `X-Frame-Options: DENY` would forbid what frame-ancestors allows.
-    reply.removeHeader('x-frame-options');
+  if (frameAncestors.length > 0 || imageOrigin) {
+    const ancestors = frameAncestors.length > 0 ? frameAncestors.join(' ') : "'none'";
+    void reply.header('content-security-policy', policy(ancestors, imageOrigin));
   }
+  // The API's `X-Frame-Options: DENY` would forbid what frame-ancestors allows.
+  if (frameAncestors.length > 0) reply.removeHeader('x-frame-options');
   if (cookie) void reply.header('set-cookie', cookie);
 }
 

@@ -1,3 +1,4 @@
+import { type Language, isLanguage } from '../../common/i18n';
 import { isValidTimezone } from '../../common/time/zones';
 import { isCalendarDate, isCalendarMonth } from '../../common/time/calendar-dates';
 
@@ -60,6 +61,8 @@ export interface Choices {
   hold?: string;
   /** A series asked for at the details step (`repeat=weekly&count=6`): checked when booked. */
   repeat?: RepeatChoice;
+  /** The language the link asked for (`lang=`), carried from step to step; else the browser's. */
+  lang?: Language;
   prefill: Prefill;
 }
 
@@ -113,6 +116,7 @@ export function readChoices(params: Params): Choices {
   const datetime = params.get('datetime');
   const timezone = params.get('timezone');
   const hold = params.get('hold');
+  const lang = params.get('lang');
   const fields = new Map<number, string>();
   for (const name of params.names()) {
     const id = /^field:([1-9]\d{0,9})$/.exec(name.replace(/\[\]$/, ''))?.[1];
@@ -133,6 +137,7 @@ export function readChoices(params: Params): Choices {
     datetime: datetime !== undefined && isTimeOfDay(datetime) ? datetime : undefined,
     hold: hold !== undefined && /^[\w-]{1,128}$/.test(hold) ? hold : undefined,
     repeat: readRepeat(params),
+    lang: isLanguage(lang) ? lang : undefined,
     prefill: {
       firstName: text(params.get('firstName')),
       lastName: text(params.get('lastName')),
@@ -166,6 +171,7 @@ export function choicePairs(
   if (c.calendarId !== undefined) pairs.push(['calendarID', String(c.calendarId)]);
   for (const id of c.addonIds) pairs.push(['addonIDs', String(id)]);
   if (c.timezone) pairs.push(['timezone', c.timezone]);
+  if (c.lang) pairs.push(['lang', c.lang]);
   if (upTo.month && c.month) pairs.push(['month', c.month]);
   if (upTo.date && c.date) pairs.push(['date', c.date]);
   if (upTo.datetime && c.datetime) pairs.push(['datetime', c.datetime]);

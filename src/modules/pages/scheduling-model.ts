@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { DateTime } from 'luxon';
-import { DomainError, NotFoundError } from '../../common/errors/domain-error';
+import { DomainError } from '../../common/errors/domain-error';
+import { PageRefusal } from './page-requests';
 import { formatCents } from '../../common/money/money';
 import { type Account, AccountDirectory } from '../accounts';
 import { type CheckedOccurrence, CheckSeriesQuery, CheckSeriesRequest } from '../appointments';
@@ -83,7 +84,7 @@ export class SchedulingModels {
 
   async account(accountId: number): Promise<Account> {
     const account = await this.accounts.find(accountId);
-    if (!account) throw new NotFoundError('This scheduling page does not exist.');
+    if (!account) throw new PageRefusal(404, 'page.noSchedule');
     return account;
   }
 

@@ -6,7 +6,7 @@ import { DateTime } from 'luxon';
 import { clientKeyOf } from '../../common/limits/client-address';
 import { Public } from '../../common/http/public.decorator';
 import { AppConfig } from '../../config/app-config';
-import type { Account } from '../accounts';
+import { type Account, logoOriginOf } from '../accounts';
 import {
   BookAppointmentCommand,
   BookAppointmentRequest,
@@ -18,7 +18,9 @@ import {
 import { CreateSlotHoldCommand } from '../holds';
 import { PagesFilter } from './pages.filter';
 import { type PageError, isShownOnPage, pageErrorOf } from './page-errors';
-import { FORM_EXPIRED, formOf, pathId } from './page-requests';
+import { formOf, hereOf, languageOf, pathId } from './page-requests';
+import { type Language, messagesOf } from '../../common/i18n';
+import type { PageLook } from './layout';
 import { PageCsrf, sendPage, sendRedirect } from './page-security';
 import {
   type Choices,
@@ -30,8 +32,6 @@ import {
 } from './scheduling-choices';
 import { SchedulingModels } from './scheduling-model';
 import { schedulingPage, timeList } from './scheduling-page';
-
-const NO_PAGE = 'This scheduling page does not exist.';
 
 /**
  * The scheduling page, `/schedule/{accountId}` (every step a GET of this URL with the choices so
@@ -56,18 +56,19 @@ export class SchedulingController {
 
   @Get(':accountId')
   async show(@Req() req: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
-    const account = await this.models.account(pathId(req, 'accountId', NO_PAGE));
+    const account = await this.models.account(pathId(req, 'accountId', 'page.noSchedule'));
     const params = queryParams(req.query);
     const choices = readChoices(params);
+    const look = lookOf(account, languageOf(req, account.language), hereOf(req));
     if (params.get('part') === 'times' && choices.date && choices.typeIds.length === 1) {
       // The script's request: the time list alone, swapped into the page without a reload.
       const model = await this.models.timeList(account, choices);
       const { nonce, cookie } = this.csrf.nonceOf(req);
       const csrf = this.csrf.token(nonce, scopeOf(account));
-      const fragment = timeList({ model, choices, csrf, errors: [] });
+      const fragment = timeList({ model, choices, look, csrf, errors: [] });
       return sendPage(reply, 200, fragment, { cookie, ...frameOf(account) });
     }
-    await this.page(req, reply, account, choices, 200, []);
+    await this.page(req, reply, account, choices, look, 200, []);
   }
 
   /**
@@ -77,15 +78,19 @@ export class SchedulingController {
    */
   @Post(':accountId/hold')
   async hold(@Req() req: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
-    const account = await this.models.account(pathId(req, 'accountId', NO_PAGE));
+    const account = await this.models.account(pathId(req, 'accountId', 'page.noSchedule'));
     const form = formOf(req);
     const choices = readChoices(formParams(form));
+    const look = lookOf(account, languageOf(req, account.language, form));
+    const t = messagesOf(look.lang);
     const list = { ...choices, datetime: undefined, hold: undefined };
     if (!this.csrf.verify(req, form, scopeOf(account)))
-      return this.page(req, reply, account, list, 403, [{ place: 'time', message: FORM_EXPIRED }]);
+      return this.page(req, reply, account, list, look, 403, [
+        { place: 'time', message: t('error.formExpired') },
+      ]);
     if (!choices.datetime || choices.typeIds.length !== 1)
-      return this.page(req, reply, account, list, 400, [
-        { place: 'time', message: 'Please choose a time.' },
+      return this.page(req, reply, account, list, look, 400, [
+        { place: 'time', message: t('error.chooseTime') },
       ]);
     const details = (hold?: string) =>
       sendRedirect(
@@ -113,47 +118,52 @@ export class SchedulingController {
       return details(held.token);
     } catch (e) {
       if (!isShownOnPage(e)) throw e;
-      const error = pageErrorOf(e);
+      const error = pageErrorOf(e, look.lang);
       if (e.status === 429)
         // Over a hold limit: said in words, with the offer to book the time without holding it
         // (the booking's own lock still decides who gets it).
-        return this.page(req, reply, account, list, 429, [{ ...error, unheld: choices.datetime }]);
+        return this.page(req, reply, account, list, look, 429, [
+          { ...error, unheld: choices.datetime },
+        ]);
       const status = error.place === 'time' ? 409 : 400;
-      return this.page(req, reply, account, list, status, [{ ...error, place: 'time' }]);
+      return this.page(req, reply, account, list, look, status, [{ ...error, place: 'time' }]);
     }
   }
 
   @Post(':accountId')
   async book(@Req() req: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
-    const account = await this.models.account(pathId(req, 'accountId', NO_PAGE));
+    const account = await this.models.account(pathId(req, 'accountId', 'page.noSchedule'));
     const form = formOf(req);
     const choices = readChoices(formParams(form));
+    const look = lookOf(account, languageOf(req, account.language, form));
+    const t = messagesOf(look.lang);
     if (!this.csrf.verify(req, form, scopeOf(account)))
-      return this.page(req, reply, account, choices, 403, [
-        { place: 'form', message: FORM_EXPIRED },
+      return this.page(req, reply, account, choices, look, 403, [
+        { place: 'form', message: t('error.formExpired') },
       ]);
     try {
-      const id = await this.bookOne(account, choices, form);
+      const id = await this.bookOne(account, choices, form, look.lang);
       const token = confirmationToken(this.secret, account.id, id);
       return sendRedirect(reply, `/confirmation/${token}?done=booked`, frameOf(account));
     } catch (e) {
       if (!isShownOnPage(e)) throw e;
       if (e instanceof SeriesUnavailableError)
         // Not every date of the series is free (any more): its dates again, each checked now.
-        return this.page(req, reply, account, choices, 409, [
+        return this.page(req, reply, account, choices, look, 409, [
           {
             place: 'series',
-            message: `Sorry, not every date of this series is available: ${e.details.unavailable.length} of them cannot be booked. Please choose another time, or fewer appointments.`,
+            message: t('error.seriesTaken', { count: e.details.unavailable.length }),
           },
         ]);
-      const error = pageErrorOf(e);
-      if (error.place !== 'time') return this.page(req, reply, account, choices, 400, [error]);
+      const error = pageErrorOf(e, look.lang);
+      if (error.place !== 'time')
+        return this.page(req, reply, account, choices, look, 400, [error]);
       // The time was taken meanwhile: the other times of that day, the client's answers kept.
       const date = choices.datetime
         ? DateTime.fromISO(choices.datetime, { setZone: true }).toISODate()!
         : choices.date;
       const again = { ...choices, datetime: undefined, hold: undefined, date };
-      return this.page(req, reply, account, again, 409, [error]);
+      return this.page(req, reply, account, again, look, 409, [error]);
     }
   }
 
@@ -165,8 +175,10 @@ export class SchedulingController {
     account: Account,
     choices: Choices,
     form: URLSearchParams,
+    language: Language,
   ): Promise<number> {
-    const mode = { admin: false, noEmail: false };
+    // The language the client booked in: its e-mails, SMS and confirmation page speak it.
+    const mode = { admin: false, noEmail: false, language };
     const booking = bookingOf(choices, form);
     if (!choices.repeat) {
       const view = await this.commands.execute(new BookAppointmentCommand(account, booking, mode));
@@ -183,21 +195,34 @@ export class SchedulingController {
     reply: FastifyReply,
     account: Account,
     choices: Choices,
+    look: PageLook,
     status: number,
     errors: PageError[],
   ): Promise<void> {
     const model = await this.models.build(account, choices);
     const { nonce, cookie } = this.csrf.nonceOf(req);
     const csrf = this.csrf.token(nonce, scopeOf(account));
-    const page = schedulingPage({ model, choices, csrf, errors });
+    const page = schedulingPage({ model, choices, look, csrf, errors });
     sendPage(reply, status, page, { cookie, ...frameOf(account) });
   }
 }
 
 const scopeOf = (account: Account) => `schedule:${account.id}`;
 
-/** Who may frame the account's pages (its embed origins). */
-const frameOf = (account: Account) => ({ frameAncestors: account.embedOrigins ?? [] });
+/** Who may frame the account's pages (its embed origins), and the origin of its logo. */
+export const frameOf = (account: Account) => ({
+  frameAncestors: account.embedOrigins ?? [],
+  imageOrigin: logoOriginOf(account.logoUrl),
+});
+
+/** The account's look, in a language; `here` for the links to the page in other languages. */
+export const lookOf = (account: Account, lang: Language, here?: string): PageLook => ({
+  lang,
+  accentColor: account.accentColor,
+  logoUrl: account.logoUrl,
+  name: account.name,
+  here,
+});
 
 /** The details form as the booking command's request (what `POST /appointments` takes). */
 function bookingOf(choices: Choices, form: URLSearchParams): BookAppointmentRequest {

@@ -1,9 +1,7 @@
+import { messagesOf, momentIn } from '../../common/i18n';
 import { Carry, Notice } from './layout';
-import { momentIn } from './formats';
 import { choicePairs } from './scheduling-choices';
 import type { SchedulingPageProps } from './scheduling-page';
-
-const EVERY = { daily: 'Every day', weekly: 'Every week', monthly: 'Every month' } as const;
 
 /** How many a "repeat" offers first: a month of weeks, or the type's most if fewer. */
 const FIRST_COUNT = 4;
@@ -14,7 +12,8 @@ const FIRST_COUNT = 4;
  * carries them and books the series, all or nothing (docs/series.md).
  */
 export function RepeatSection(props: SchedulingPageProps) {
-  const { model, choices } = props;
+  const { model, choices, look } = props;
+  const t = messagesOf(look.lang);
   const offered = model.recurrence;
   if (!offered) return null;
   const stay = choicePairs(
@@ -23,22 +22,22 @@ export function RepeatSection(props: SchedulingPageProps) {
   );
   return (
     <section aria-labelledby="repeat-heading" id="repeat">
-      <h2 id="repeat-heading">Repeat</h2>
+      <h2 id="repeat-heading">{t('repeat.heading')}</h2>
       <form method="get" action={`/schedule/${model.account.id}`} id="repeat-form">
         <Carry pairs={stay} />
         <div class="field">
-          <label for="repeat-frequency">Repeat this appointment</label>
+          <label for="repeat-frequency">{t('repeat.label')}</label>
           <select id="repeat-frequency" name="repeat">
-            <option value="">Does not repeat</option>
+            <option value="">{t('repeat.none')}</option>
             {offered.frequencies.map((f) => (
               <option value={f} selected={choices.repeat?.frequency === f}>
-                {EVERY[f]}
+                {t(`repeat.${f}`)}
               </option>
             ))}
           </select>
         </div>
         <div class="field">
-          <label for="repeat-count">Number of appointments, this one included</label>
+          <label for="repeat-count">{t('repeat.count')}</label>
           <input
             id="repeat-count"
             name="count"
@@ -48,7 +47,7 @@ export function RepeatSection(props: SchedulingPageProps) {
             value={choices.repeat?.count ?? Math.min(FIRST_COUNT, offered.maxCount)}
           />
         </div>
-        <button type="submit">Show the dates</button>
+        <button type="submit">{t('repeat.show')}</button>
       </form>
       <SeriesDates {...props} />
     </section>
@@ -56,7 +55,8 @@ export function RepeatSection(props: SchedulingPageProps) {
 }
 
 /** Every date of the series asked for, as the booking would check it now; refused ones said so. */
-function SeriesDates({ model, errors }: SchedulingPageProps) {
+function SeriesDates({ model, errors, look }: SchedulingPageProps) {
+  const t = messagesOf(look.lang);
   const refusedAtBooking = errors.find((e) => e.place === 'series');
   if (model.seriesProblem)
     return (
@@ -68,7 +68,7 @@ function SeriesDates({ model, errors }: SchedulingPageProps) {
   if (!series) return null;
   const refused = series.filter((o) => !o.valid).length;
   const when = (datetime: string) =>
-    /[+-]\d{4}$/.test(datetime) ? momentIn(datetime, model.zone) : datetime;
+    /[+-]\d{4}$/.test(datetime) ? momentIn(look.lang, datetime, model.zone) : datetime;
   return (
     <>
       {refusedAtBooking && (
@@ -78,16 +78,15 @@ function SeriesDates({ model, errors }: SchedulingPageProps) {
       )}
       {refused > 0 && !refusedAtBooking && (
         <Notice kind="error" id="series-error">
-          {refused === 1 ? 'One of these dates is' : `${refused} of these dates are`} not available.
-          A series is booked whole or not at all: please choose another time, or fewer appointments.
+          {t('repeat.refused', { count: refused })}
         </Notice>
       )}
-      <h3>Your {series.length} appointments</h3>
+      <h3>{t('repeat.yours', { count: series.length })}</h3>
       <ol class="series" id="series-dates">
         {series.map((o) => (
           <li class={o.valid ? undefined : 'unavailable'}>
             {when(o.datetime)}
-            {!o.valid && <strong> (not available)</strong>}
+            {!o.valid && <strong> {t('repeat.unavailable')}</strong>}
           </li>
         ))}
       </ol>

@@ -1,7 +1,7 @@
 /*
- * The client pages' one script. Everything works without it (each step is a GET or POST form);
- * it only makes things smoother: the browser's time zone is chosen at the first visit, the time
- * list of a date comes without reloading the page, and inside an iframe the page tells the
+ * The client pages' one script. Everything works without it (each step is a link, or a GET or POST
+ * form); it only makes things smoother: the browser's time zone is chosen at the first visit, the
+ * time list of a day comes without reloading the page, and inside an iframe the page tells the
  * embedding page its height (embed.js listens).
  */
 (function () {
@@ -22,14 +22,18 @@
     }
   }
 
-  // Choosing a date fetches its times and puts them in place of the list (the page keeps focus).
-  var dateForm = document.getElementById('date-form');
-  if (dateForm && dateForm.action.indexOf('/schedule/') !== -1) {
-    dateForm.addEventListener('change', function (event) {
-      if (event.target.name !== 'date') return;
-      var query = new URLSearchParams(new FormData(dateForm));
-      query.set('part', 'times');
-      fetch(dateForm.action + '?' + query.toString(), { credentials: 'same-origin' })
+  // Choosing a day of the month's grid fetches its times and puts them in place of the list,
+  // without a reload (the link keeps focus; the grid marks the new day). Without the script, or
+  // if the fetch fails, the link loads the whole page of that day.
+  var month = document.getElementById('month');
+  if (month && window.location.pathname.indexOf('/schedule/') === 0) {
+    month.addEventListener('click', function (event) {
+      var link = event.target.closest ? event.target.closest('a.day') : null;
+      if (!link || event.ctrlKey || event.metaKey || event.shiftKey || event.button !== 0) return;
+      event.preventDefault();
+      var url = new URL(link.href);
+      url.searchParams.set('part', 'times');
+      fetch(url.toString(), { credentials: 'same-origin' })
         .then(function (response) {
           if (!response.ok) throw new Error(String(response.status));
           return response.text();
@@ -37,16 +41,24 @@
         .then(function (fragment) {
           var parsed = new DOMParser().parseFromString(fragment, 'text/html');
           var times = parsed.getElementById('times');
-          if (!times) return;
+          if (!times) throw new Error('no times');
           var current = document.getElementById('times');
           if (current) current.replaceWith(times);
-          else dateForm.insertAdjacentElement('afterend', times);
-          query.delete('part');
-          window.history.replaceState(null, '', dateForm.action + '?' + query.toString());
+          else month.closest('section').insertAdjacentElement('afterend', times);
+          var chosen = month.querySelectorAll('[aria-current="true"]');
+          for (var i = 0; i < chosen.length; i++) {
+            chosen[i].classList.remove('chosen');
+            if (chosen[i].classList.contains('today'))
+              chosen[i].setAttribute('aria-current', 'date');
+            else chosen[i].removeAttribute('aria-current');
+          }
+          link.classList.add('chosen');
+          link.setAttribute('aria-current', 'true');
+          window.history.replaceState(null, '', link.href);
           sendHeight();
         })
         .catch(function () {
-          dateForm.submit();
+          window.location.assign(link.href);
         });
     });
   }
