@@ -1,5 +1,6 @@
 import { Allow, IsArray, IsBoolean } from 'class-validator';
 import { IfGiven } from '../../common/http/attributes';
+import type { Language } from '../../common/i18n/languages';
 import type { Account } from '../accounts';
 
 /** `POST /appointments`: lists' and flags' JSON types; the handler checks the rest, in order. */
@@ -56,10 +57,12 @@ export class BookAppointmentRequest {
   holdToken?: unknown;
 }
 
-/** `?admin=true&noEmail=true`. */
+/** `?admin=true&noEmail=true`; a client page's booking says its language too. */
 export interface BookingMode {
   admin: boolean;
   noEmail: boolean;
+  /** The language the client booked in (stored on every appointment booked); none from the API. */
+  language?: Language;
 }
 
 /** A query flag as the booking routes read it: `true` or `1`. */

@@ -68,6 +68,7 @@ export function bookedAppointment(
     canceledAt: null,
     scheduledBy: mode.admin ? account.email : null,
     seriesId: null,
+    language: mode.language ?? null,
     memberCalendarIds: members?.map((m) => m.id) ?? null,
     createdAt: now,
     updatedAt: now,

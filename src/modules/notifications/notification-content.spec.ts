@@ -9,6 +9,7 @@ const facts: MessageFacts = {
   startsAt: new Date('2030-06-03T18:30:00Z'),
   endsAt: new Date('2030-06-03T19:00:00Z'),
   timezone: 'America/New_York',
+  language: 'en',
   accountName: 'Test Clinic',
   confirmationPage: 'http://localhost:3000/confirmation/7-0123456789abcdef0123',
 };

@@ -1,5 +1,6 @@
 import { DateTime } from 'luxon';
 import { escapeHtml } from '../../common/html/escape-html';
+import type { Language } from '../../common/i18n/languages';
 import { toSingleLine } from '../../common/http/text-rules';
 import { formatClockTime, formatLongDate } from '../../common/time/datetimes';
 import type { NotificationKind } from './notification.entity';
@@ -15,6 +16,8 @@ export interface MessageFacts {
   endsAt: Date;
   /** The appointment's zone: the client's when they gave one, else the calendar's. */
   timezone: string;
+  /** The language it was booked in on a client page, else the account's. */
+  language: Language;
   accountName: string;
   /** The appointment's page, where the client sees, cancels or reschedules it. */
   confirmationPage: string;

@@ -3,6 +3,7 @@ import { InjectDataSource, TypeOrmModule } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { type Db, LeasedRows, NOT_LEASED_AT } from '../../common/database/leased-rows';
 import { findOwned } from '../../common/database/tenant-rows';
+import { DEFAULT_LANGUAGE, type Language, isLanguage } from '../../common/i18n/languages';
 import { AppointmentSeries } from '../appointments';
 import { Appointment } from '../availability';
 import { Notification, type NotificationStatus } from './notification.entity';
@@ -25,6 +26,8 @@ export interface AppointmentFacts extends SendTimeFacts {
   sequence: number;
   updatedAt: Date;
   timezone: string;
+  /** What its messages are written in: the appointment's language, else the account's. */
+  language: Language;
   typeName: string;
   calendarName: string;
   location: string;
@@ -102,6 +105,8 @@ function factsOfRow({ calendarEmail, accountEmail, ...row }: FactsRow): Appointm
     canceled: Boolean(row.canceled),
     sequence: Number(row.sequence),
     replyTo: row.replyTo || calendarEmail || accountEmail,
+    // A language no longer offered (its catalogue removed) falls back to the default.
+    language: isLanguage(row.language) ? row.language : DEFAULT_LANGUAGE,
     sendConfirmationEmail: Boolean(row.sendConfirmationEmail),
     sendSms: Boolean(row.sendSms),
   };
@@ -160,6 +165,7 @@ export class NotificationRepository {
       `SELECT a.id, a.account_id AS accountId, a.first_name AS firstName, a.email, a.phone,
               a.sms_opt_in AS smsOptIn, a.canceled, a.starts_at AS startsAt, a.ends_at AS endsAt,
               a.sequence, a.updated_at AS updatedAt, a.timezone,
+              COALESCE(a.language, acc.language) AS language,
               t.name AS typeName, t.require_sms_opt_in AS requireSmsOptIn,
               c.name AS calendarName, c.location, c.email AS calendarEmail, c.reply_to AS replyTo,
               acc.name AS accountName, acc.email AS accountEmail,
