@@ -50,6 +50,34 @@ export function dayOf(language: Language, date: string): string {
   return day;
 }
 
+const dates = perLanguage(
+  (locale) =>
+    new Intl.DateTimeFormat(locale, {
+      timeZone: 'UTC',
+      month: 'long',
+      day: 'numeric',
+      year: 'numeric',
+    }),
+);
+
+/** `June 3, 2030`, `3 de junio de 2030`: a `YYYY-MM-DD` without its weekday (a subject, an SMS). */
+export function dateOf(language: Language, date: string): string {
+  return isAnyYearDate(date) ? dates(language).format(utcMidnightOf(date)) : date;
+}
+
+const zoneNames = new BoundedMap<string, Intl.DateTimeFormat>(2048);
+
+/** The zone's short name at an instant, as the language writes it: `EDT`, `GMT-4`, `MEZ`. */
+export function zoneNameAt(language: Language, instant: Date, zone: string): string {
+  const id = `${language} ${zone}`;
+  let format = zoneNames.get(id);
+  if (!format) {
+    format = new Intl.DateTimeFormat(LOCALES[language], { timeZone: zone, timeZoneName: 'short' });
+    zoneNames.set(id, format);
+  }
+  return format.formatToParts(instant).find((p) => p.type === 'timeZoneName')?.value ?? zone;
+}
+
 /** The day of an instant in a zone, as `dayOf` writes it ("lunes, 4 de enero de 2027"). */
 export function dayAt(language: Language, instant: Date, zone: string): string {
   return dayOf(language, DateTime.fromJSDate(instant, { zone }).toISODate()!);

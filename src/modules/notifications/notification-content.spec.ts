@@ -173,3 +173,56 @@ describe('renderSms', () => {
     );
   });
 });
+
+describe('in the language the client booked in', () => {
+  const spanish: MessageFacts = {
+    ...facts,
+    language: 'es',
+    startsAt: new Date('2027-01-04T14:30:00Z'),
+    endsAt: new Date('2027-01-04T15:00:00Z'),
+  };
+
+  it('writes the e-mail in Spanish: dates like "lunes, 4 de enero de 2027", the business’s text as written', () => {
+    const { subject, text, html } = renderEmail(spanish);
+    expect(subject).toBe('Su cita está confirmada: Consultation el 4 de enero de 2027 a las 9:30');
+    expect(text).toBe(
+      [
+        'Hola, Ada:',
+        '',
+        'Su cita está confirmada.',
+        '',
+        'Qué:    Consultation',
+        'Cuándo: lunes, 4 de enero de 2027, 9:30 – 10:00 GMT-5 (America/New_York)',
+        'Con:    Room A',
+        'Dónde:  12 Main St, Springfield',
+        '',
+        'Vea su cita, o cancélela o cámbiela de hora:',
+        'http://localhost:3000/confirmation/7-0123456789abcdef0123',
+        '',
+        'Test Clinic',
+        '',
+      ].join('\n'),
+    );
+    expect(html).toContain('<html lang="es">');
+  });
+
+  it('writes the SMS and a series in German and French', () => {
+    expect(renderSms({ ...spanish, language: 'de', kind: 'reminder' })).toBe(
+      'Test Clinic: Erinnerung an Ihren Termin Consultation am 4. Januar 2027 um 09:30 GMT-5. Stornieren oder verlegen: http://localhost:3000/confirmation/7-0123456789abcdef0123',
+    );
+    const series = {
+      frequency: 'weekly' as const,
+      interval: 2,
+      occurrences: [0, 14].map((d) => ({
+        startsAt: new Date(spanish.startsAt.getTime() + d * 86_400_000),
+        endsAt: new Date(spanish.endsAt.getTime() + d * 86_400_000),
+      })),
+    };
+    const { subject, text } = renderEmail({ ...spanish, language: 'fr', series });
+    expect(subject).toBe(
+      'Vos rendez-vous sont confirmés : Consultation, 2 à partir du 4 janvier 2027 à 09:30',
+    );
+    expect(text).toContain('toutes les 2 semaines, 2 rendez-vous (America/New_York) :');
+    expect(text).toContain('  lundi 18 janvier 2027, 09:30 – 10:00 UTC−5');
+  });
+});

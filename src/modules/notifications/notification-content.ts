@@ -2,7 +2,15 @@ import { DateTime } from 'luxon';
 import { escapeHtml } from '../../common/html/escape-html';
 import type { Language } from '../../common/i18n/languages';
 import { toSingleLine } from '../../common/http/text-rules';
-import { formatClockTime, formatLongDate } from '../../common/time/datetimes';
+import {
+  type Translate,
+  clockAt,
+  dateOf,
+  dayOf,
+  messagesOf,
+  weekdaysOf,
+  zoneNameAt,
+} from '../../common/i18n';
 import type { NotificationKind } from './notification.entity';
 
 /** What a message says, read from the appointment when its job runs. */
@@ -32,44 +40,45 @@ export interface SeriesListing {
   occurrences: { startsAt: Date; endsAt: Date }[];
 }
 
-const UNIT = { daily: 'day', weekly: 'week', monthly: 'month' } as const;
-
-/** `every week`, `every 2 months` */
-function cadence(series: SeriesListing): string {
-  const unit = UNIT[series.frequency];
-  return series.interval === 1 ? `every ${unit}` : `every ${series.interval} ${unit}s`;
-}
-
 export interface EmailContent {
   subject: string;
   text: string;
   html: string;
 }
 
-/** The appointment's time as messages write it, in its own zone. */
+/** The appointment's time as messages write it, in its own zone and the message's language. */
 export interface When {
-  /** `June 3, 2030` */
+  /** `June 3, 2030`, `3 de junio de 2030` */
   date: string;
-  /** `Monday` */
+  /** `Monday, June 3, 2030`, `lunes, 3 de junio de 2030` */
+  day: string;
+  /** `Monday`, `lunes` */
   weekday: string;
-  /** `2:30pm` */
+  /** `2:30pm`, `14:30` */
   time: string;
   endTime: string;
-  /** `EDT`, or `GMT+2` where English has no abbreviation for the zone. */
+  /** `EDT`, or `GMT+2` where the language has no abbreviation for the zone. */
   abbreviation: string;
   /** `America/New_York` */
   zone: string;
 }
 
-export function describeWhen(startsAt: Date, endsAt: Date, zone: string): When {
-  const start = DateTime.fromJSDate(startsAt, { zone }).setLocale('en-US');
-  const end = DateTime.fromJSDate(endsAt, { zone }).setLocale('en-US');
+export function describeWhen(
+  startsAt: Date,
+  endsAt: Date,
+  zone: string,
+  language: Language = 'en',
+): When {
+  const start = DateTime.fromJSDate(startsAt, { zone });
+  const end = DateTime.fromJSDate(endsAt, { zone });
+  const date = start.toISODate()!;
   return {
-    date: formatLongDate(start),
-    weekday: start.toFormat('cccc'),
-    time: formatClockTime(start),
-    endTime: formatClockTime(end),
-    abbreviation: start.offsetNameShort ?? start.toFormat('ZZ'),
+    date: dateOf(language, date),
+    day: dayOf(language, date),
+    weekday: weekdaysOf(language)[start.weekday % 7].long,
+    time: clockAt(language, start.hour, start.minute),
+    endTime: clockAt(language, end.hour, end.minute),
+    abbreviation: zoneNameAt(language, startsAt, zone),
     zone: start.zoneName ?? zone,
   };
 }
@@ -77,27 +86,6 @@ export function describeWhen(startsAt: Date, endsAt: Date, zone: string): When {
 /** `EDT (America/New_York)`; just `UTC` when the two say the same. */
 function zoneLabel(when: When): string {
   return when.abbreviation === when.zone ? when.zone : `${when.abbreviation} (${when.zone})`;
-}
-
-const SUBJECT: Record<NotificationKind, string> = {
-  confirmation: 'Your appointment is confirmed',
-  rescheduled: 'Your appointment has been rescheduled',
-  canceled: 'Your appointment has been canceled',
-  reminder: 'Reminder',
-};
-
-const LEAD: Record<NotificationKind, string> = {
-  confirmation: 'Your appointment is confirmed.',
-  rescheduled: 'Your appointment has been rescheduled. Its new time is below.',
-  canceled: 'Your appointment below has been canceled.',
-  reminder: 'This is a reminder of your upcoming appointment.',
-};
-
-/** What the link is for: a canceled appointment can no longer be changed. */
-function linkText(kind: NotificationKind): string {
-  return kind === 'canceled'
-    ? 'See the appointment'
-    : 'See your appointment, or cancel or reschedule it';
 }
 
 /**
@@ -109,44 +97,62 @@ function cleaned(facts: MessageFacts): MessageFacts {
   return { ...facts, ...Object.fromEntries(lines.map((key) => [key, toSingleLine(facts[key])])) };
 }
 
+/** `every week`, `cada 2 semanas`. */
+const cadence = (t: Translate, series: SeriesListing) =>
+  t('email.cadence', { frequency: series.frequency, interval: series.interval });
+
 /**
- * The client's e-mail, as text and HTML: what, when (in the appointment's zone, named), with whom,
- * where, and the appointment's page. Users' values are `cleaned`, and escaped in the HTML.
+ * The client's e-mail, as text and HTML, in its language (the one the client booked in, else the
+ * account's): what, when (in the appointment's zone, named), with whom, where, and the
+ * appointment's page. Users' values are `cleaned`, and escaped in the HTML; they are shown as the
+ * business wrote them, never translated.
  */
 export function renderEmail(written: MessageFacts): EmailContent {
   const facts = cleaned(written);
-  const when = describeWhen(facts.startsAt, facts.endsAt, facts.timezone);
+  const t = messagesOf(facts.language);
+  const when = describeWhen(facts.startsAt, facts.endsAt, facts.timezone, facts.language);
   const series = facts.kind === 'confirmation' ? facts.series : undefined;
+  const at = { type: facts.typeName, date: when.date, time: when.time };
   const subject = series
-    ? `Your appointments are confirmed: ${facts.typeName}, ${series.occurrences.length} from ${when.date} at ${when.time}`
-    : `${SUBJECT[facts.kind]}: ${facts.typeName} on ${when.date} at ${when.time}`;
+    ? t('email.subject.series', { ...at, count: series.occurrences.length })
+    : t(`email.subject.${facts.kind}`, at);
   const whenText = series
-    ? `${cadence(series)}, ${series.occurrences.length} appointments (${when.zone}):`
-    : `${when.weekday}, ${when.date}, ${when.time} – ${when.endTime} ${zoneLabel(when)}`;
+    ? t('email.seriesWhen', {
+        cadence: cadence(t, series),
+        count: series.occurrences.length,
+        zone: when.zone,
+      })
+    : `${when.day}, ${when.time} – ${when.endTime} ${zoneLabel(when)}`;
   const rows: [string, string][] = [
-    ['What', facts.typeName],
-    ['When', whenText],
-    ['With', facts.calendarName],
+    [t('email.what'), facts.typeName],
+    [t('email.when'), whenText],
+    [t('email.with'), facts.calendarName],
   ];
-  if (facts.location !== '') rows.push(['Where', facts.location]);
-  const greeting = facts.firstName === '' ? 'Hello,' : `Hello ${facts.firstName},`;
+  if (facts.location !== '') rows.push([t('email.where'), facts.location]);
+  const width =
+    Math.max(
+      ...[t('email.what'), t('email.when'), t('email.with'), t('email.where')].map((l) => l.length),
+    ) + 2;
+  const greeting =
+    facts.firstName === '' ? t('email.hello') : t('email.helloName', { name: facts.firstName });
   const lead = series
-    ? `Your ${series.occurrences.length} appointments are confirmed.`
-    : LEAD[facts.kind];
+    ? t('email.lead.series', { count: series.occurrences.length })
+    : t(`email.lead.${facts.kind}`);
   const dates = (series?.occurrences ?? []).map((o) => {
-    const each = describeWhen(o.startsAt, o.endsAt, facts.timezone);
-    return `${each.weekday}, ${each.date}, ${each.time} – ${each.endTime} ${each.abbreviation}`;
+    const each = describeWhen(o.startsAt, o.endsAt, facts.timezone, facts.language);
+    return `${each.day}, ${each.time} – ${each.endTime} ${each.abbreviation}`;
   });
+  const link = t(facts.kind === 'canceled' ? 'email.linkCanceled' : 'email.link');
 
   const text = [
     greeting,
     '',
     lead,
     '',
-    ...rows.map(([label, value]) => `${`${label}:`.padEnd(7)}${value}`),
+    ...rows.map(([label, value]) => `${`${label}:`.padEnd(width)}${value}`),
     ...(series ? ['', ...dates.map((d) => `  ${d}`)] : []),
     '',
-    `${linkText(facts.kind)}:`,
+    `${link}:`,
     facts.confirmationPage,
     '',
     facts.accountName,
@@ -155,7 +161,7 @@ export function renderEmail(written: MessageFacts): EmailContent {
 
   const html = [
     '<!DOCTYPE html>',
-    '<html><head><meta charset="utf-8"></head>',
+    `<html lang="${facts.language}"><head><meta charset="utf-8"></head>`,
     '<body style="font-family: sans-serif; line-height: 1.5">',
     `<p>${escapeHtml(greeting)}</p>`,
     `<p>${escapeHtml(lead)}</p>`,
@@ -166,7 +172,7 @@ export function renderEmail(written: MessageFacts): EmailContent {
     ),
     '</table>',
     ...(series ? ['<ul>', ...dates.map((d) => `<li>${escapeHtml(d)}</li>`), '</ul>'] : []),
-    `<p><a href="${escapeHtml(facts.confirmationPage)}">${escapeHtml(linkText(facts.kind))}</a></p>`,
+    `<p><a href="${escapeHtml(facts.confirmationPage)}">${escapeHtml(link)}</a></p>`,
     `<p>${escapeHtml(facts.accountName)}</p>`,
     '</body></html>',
     '',
@@ -175,25 +181,23 @@ export function renderEmail(written: MessageFacts): EmailContent {
   return { subject, text, html };
 }
 
-/** The client's SMS: one short line (the type, the time in the appointment's zone, the link). */
+/** The client's SMS in its language: one short line (the type, the time in the appointment's zone, the link). */
 export function renderSms(written: MessageFacts): string {
   const facts = cleaned(written);
-  const when = describeWhen(facts.startsAt, facts.endsAt, facts.timezone);
-  const at = `${when.date} at ${when.time} ${when.abbreviation}`;
-  const who = facts.accountName;
-  const what = facts.typeName;
-  switch (facts.kind) {
-    case 'confirmation':
-      if (facts.series) {
-        const n = facts.series.occurrences.length;
-        return `${who}: your ${n} ${what} appointments are confirmed, ${cadence(facts.series)} from ${at}. Dates and changes: ${facts.confirmationPage}`;
-      }
-      return `${who}: your ${what} is confirmed for ${at}. To cancel or reschedule: ${facts.confirmationPage}`;
-    case 'rescheduled':
-      return `${who}: your ${what} has been moved to ${at}. Details: ${facts.confirmationPage}`;
-    case 'canceled':
-      return `${who}: your ${what} on ${at} has been canceled.`;
-    case 'reminder':
-      return `${who}: reminder of your ${what} on ${at}. To cancel or reschedule: ${facts.confirmationPage}`;
-  }
+  const t = messagesOf(facts.language);
+  const when = describeWhen(facts.startsAt, facts.endsAt, facts.timezone, facts.language);
+  const at = t('sms.at', { date: when.date, time: when.time, zone: when.abbreviation });
+  const values = {
+    account: facts.accountName,
+    type: facts.typeName,
+    at,
+    link: facts.confirmationPage,
+  };
+  if (facts.kind === 'confirmation' && facts.series)
+    return t('sms.series', {
+      ...values,
+      count: facts.series.occurrences.length,
+      cadence: cadence(t, facts.series),
+    });
+  return t(`sms.${facts.kind}`, values);
 }
