@@ -19,6 +19,14 @@ import {
   startPagesServer,
 } from './pages-fixtures';
 
+/** Set to a folder (docs/images) to keep screenshots of each step, as docs/pages.md shows them. */
+const SCREENSHOTS = process.env.PAGES_SCREENSHOTS;
+
+async function screenshot(page: Page, name: string): Promise<void> {
+  if (SCREENSHOTS)
+    await page.screenshot({ path: join(SCREENSHOTS, `pages-${name}.png`), fullPage: true });
+}
+
 /**
  * The pages in the client's language (`?lang=`, else `Accept-Language`, else the account's), kept
  * on the appointment for its page and e-mails; the month's grid and one click per choice with
@@ -97,7 +105,7 @@ describe('Client pages in the client’s language and the business’s look (e2e
     await click(page, 'button', 'Confirmar la reserva');
     expect(await page.locator('#firstName-error').textContent()).toBe('Escriba su nombre.');
     const email = emailOf('es');
-    await page.getByLabel('Nombre', { exact: true }).fill('Ada');
+    await page.getByLabel(/^Nombre/).fill('Ada');
     await page.getByLabel('Apellidos').fill('Lovelace');
     await page.getByLabel('Correo electrónico').fill(email);
     await page.getByLabel(/I accept the terms/).check();
@@ -199,6 +207,58 @@ describe('Client pages in the client’s language and the business’s look (e2e
         for (const v of await axeViolations(page)) found.push(`${language} ${url}: ${v}`);
       }
     expect(found).toEqual([]);
+  });
+
+  it('fits every step at 390 px and 1280 px wide, in English and in Spanish', async () => {
+    for (const language of ['en', 'es'] as const)
+      for (const width of [390, 1280]) {
+        const { page, problems } = await openPage({
+          viewport: { width, height: 900 },
+          locale: language === 'es' ? 'es-ES' : 'en-US',
+        });
+        const step = async (name: string) => {
+          // Nothing wider than the screen: no sideways scrolling on a phone.
+          expect(
+            await page.evaluate(() => document.documentElement.scrollWidth),
+          ).toBeLessThanOrEqual(width);
+          await screenshot(page, `${name}-${language}-${width}`);
+        };
+        await page.goto(
+          `${server.url}/schedule/${shop.account.id}?timezone=${encodeURIComponent(ZONE)}`,
+        );
+        await step('types');
+        await Promise.all([
+          page.waitForEvent('load'),
+          page.getByRole('link', { name: /^Consultation/ }).click(),
+        ]);
+        await page.goto(`${page.url()}&month=2030-06`);
+        await step('date');
+        await page.locator('#month a.day').first().click();
+        await page.locator('#times button').first().waitFor();
+        await step('times');
+        await Promise.all([
+          page.waitForEvent('load'),
+          page.locator('#times button').nth(2).click(),
+        ]);
+        await page.locator('#details-form button[type=submit]').click();
+        await page.waitForLoadState('load');
+        await step('details');
+        await page.locator('#firstName').fill('Ada');
+        await page.locator('#lastName').fill('Lovelace');
+        await page.locator('#email').fill(emailOf('shots'));
+        await page.locator(`#field-${shop.form.consent}`).check();
+        await Promise.all([
+          page.waitForURL(/done=booked/),
+          page.locator('#details-form button[type=submit]').click(),
+        ]);
+        await step('confirmation');
+        await Promise.all([
+          page.waitForEvent('load'),
+          page.locator('a[href$="/reschedule"]').click(),
+        ]);
+        await step('reschedule');
+        expect(problems).toEqual([]);
+      }
   });
 
   it("shows the account's accent colour and logo on every page; the CSP allows the logo's origin alone", async () => {
