@@ -188,6 +188,63 @@ describe('Client pages in the client’s language and the business’s look (e2e
     expect(await spanish.text()).toContain('<html lang="es">');
   });
 
+  it('takes no language, colour or logo from hostile input, and no account’s look shows on another’s page', async () => {
+    const hostile = ['<script>alert(1)</script>', 'de"><img src=x>', 'x'.repeat(5000), ''];
+    for (const value of hostile) {
+      const res = await fetch(`${dateStep()}&lang=${encodeURIComponent(value)}`);
+      expect(res.status).toBe(200);
+      const body = await res.text();
+      expect(body).toContain('<html lang="en">');
+      expect(body).not.toContain('<script>alert');
+      expect(body).not.toContain('<img src=x>');
+    }
+    // Given twice, the first counts, for the page and for its links alike.
+    const twice = await (await fetch(`${dateStep()}&lang=de&lang=es`)).text();
+    expect(twice).toContain('<html lang="de">');
+    expect(twice).toContain('lang=de&amp;month=2030-06&amp;date=2030-06-03');
+    // A header of any size is read to a bound.
+    const long = await fetch(dateStep(), {
+      headers: { 'accept-language': `${'zz;q=0.1,'.repeat(1000)}es` },
+    });
+    expect(long.status).toBe(200);
+    expect(await long.text()).toContain('<html lang="en">');
+
+    // The accent's stylesheet is made from its name alone: a colour, or nothing.
+    const sheet = await fetch(`${server.url}/pages/accent-1d4ed8.css`);
+    expect(sheet.status).toBe(200);
+    expect(sheet.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    expect(await sheet.text()).toBe(':root{--accent:#1d4ed8;--link:#1d4ed8;--focus:#1d4ed8}\n');
+    for (const name of [
+      'accent-1D4ED8.css',
+      'accent-zzzzzz.css',
+      'accent-1d4ed8.css%0d%0ax',
+      'accent-.css',
+    ])
+      expect((await fetch(`${server.url}/pages/${name}`)).status).toBe(404);
+
+    // One account's look is its own.
+    const other = await openShop(server.app, 'Plain Clinic');
+    expect(
+      (
+        await shop.api.put('/settings', {
+          accentColor: '#1d4ed8',
+          logoUrl: 'https://logo.example/a.png',
+        })
+      ).status,
+    ).toBe(200);
+    const plain = await fetch(
+      `${server.url}/schedule/${other.account.id}?appointmentType=${other.type}&month=2030-06`,
+    );
+    expect(plain.headers.get('content-security-policy')).toContain("img-src 'self';");
+    const html = await plain.text();
+    expect(html).not.toContain('accent-');
+    expect(html).not.toContain('logo.example');
+    const styled = await fetch(dateStep());
+    expect(styled.headers.get('content-security-policy')).toContain(
+      "img-src 'self' https://logo.example;",
+    );
+  });
+
   it('axe finds no violation on any page, in any language', async () => {
     const booked = await bookThroughApi(shop);
     const { page } = await openPage();

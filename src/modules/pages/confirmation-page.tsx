@@ -67,6 +67,7 @@ function SeriesList(props: {
       {cancelable && (
         <form method="post" action={`${props.path}/cancel-series`}>
           <input type="hidden" name="csrf" value={props.csrf} />
+          <input type="hidden" name="lang" value={props.look.lang} />
           <button type="submit" class="danger">
             {t('confirm.cancelSeries')}
           </button>
@@ -179,6 +180,7 @@ function ConfirmationBody(props: ConfirmationPageProps & { t: Translate }) {
           {view.canClientCancel && (
             <form method="post" action={`${props.path}/cancel`}>
               <input type="hidden" name="csrf" value={props.csrf} />
+              <input type="hidden" name="lang" value={props.look.lang} />
               <button type="submit" class="danger">
                 {t('confirm.cancel')}
               </button>

@@ -35,7 +35,7 @@ import type { PageLook } from './layout';
 import { type PageError, isShownOnPage, pageErrorOf } from './page-errors';
 import { PageRefusal, formOf, hereOf, languageOf } from './page-requests';
 import { frameOf, lookOf } from './scheduling.controller';
-import { chooseLanguage, messagesOf } from '../../common/i18n';
+import { messagesOf } from '../../common/i18n';
 import { PageCsrf, sendPage, sendRedirect } from './page-security';
 import { PagesFilter } from './pages.filter';
 
@@ -110,7 +110,7 @@ export class ConfirmationController {
         noEmail: false,
       }),
     );
-    sendRedirect(reply, `${opened.path}?done=series-canceled`, this.frame(opened));
+    sendRedirect(reply, this.after(opened, look, 'series-canceled'), this.frame(opened));
   }
 
   @Post(':token/cancel')
@@ -137,7 +137,7 @@ export class ConfirmationController {
         { place: 'form', message: e.message },
       ]);
     }
-    sendRedirect(reply, `${opened.path}?done=canceled`, this.frame(opened));
+    sendRedirect(reply, this.after(opened, look, 'canceled'), this.frame(opened));
   }
 
   @Get(':token/reschedule')
@@ -179,7 +179,7 @@ export class ConfirmationController {
       const status = error.place === 'time' ? 409 : 400;
       return this.reschedulePage(req, reply, opened, look, query, status, [error]);
     }
-    sendRedirect(reply, `${opened.path}?done=rescheduled`, this.frame(opened));
+    sendRedirect(reply, this.after(opened, look, 'rescheduled'), this.frame(opened));
   }
 
   @Get(':token/appointment.ics')
@@ -241,6 +241,12 @@ export class ConfirmationController {
     return links;
   }
 
+  /** The page after a change: what was done, in the language the form was in if not its own. */
+  private after(opened: Opened, look: PageLook, done: Done): string {
+    const own = opened.appointment.language ?? opened.account.language;
+    return `${opened.path}?done=${done}${look.lang === own ? '' : `&lang=${look.lang}`}`;
+  }
+
   private frame(opened: Opened) {
     return frameOf(opened.account);
   }
@@ -252,9 +258,8 @@ export class ConfirmationController {
    */
   private look(req: FastifyRequest, opened: Opened, form?: URLSearchParams, get = false): PageLook {
     const booked = opened.appointment.language;
-    const asked = form?.get('lang') ?? (req.query as Record<string, unknown>).lang;
     const lang = booked
-      ? chooseLanguage({ asked }, booked)
+      ? languageOf(req, booked, form, false)
       : languageOf(req, opened.account.language, form);
     return lookOf(opened.account, lang, get ? hereOf(req) : undefined);
   }

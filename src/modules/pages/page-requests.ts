@@ -1,4 +1,5 @@
 import type { FastifyRequest } from 'fastify';
+import { queryParams } from './scheduling-choices';
 import { DomainError } from '../../common/errors/domain-error';
 import {
   DEFAULT_LANGUAGE,
@@ -43,12 +44,13 @@ export function languageOf(
   request: FastifyRequest,
   fallback: Language = DEFAULT_LANGUAGE,
   form?: URLSearchParams,
+  /** Whether the browser's language counts (not where the client already chose one: booked in). */
+  header = true,
 ): Language {
-  const query = request.query as Record<string, unknown> | undefined;
-  return chooseLanguage(
-    { asked: form?.get('lang') ?? query?.lang, acceptLanguage: request.headers['accept-language'] },
-    fallback,
-  );
+  // As readChoices reads it: the first `lang` given (`lang=de&lang=es`, `lang[]=de`).
+  const asked = form ? form.get('lang') : queryParams(request.query).get('lang');
+  const acceptLanguage = header ? request.headers['accept-language'] : undefined;
+  return chooseLanguage({ asked, acceptLanguage }, fallback);
 }
 
 /** The page's URL without its `lang` (path and query), for the links to it in other languages. */
