@@ -95,6 +95,9 @@ describe('Client pages in the client’s language and the business’s look (e2e
         .getByRole('link', { name: 'lunes, 3 de junio de 2030' })
         .getAttribute('aria-current'),
     ).toBe('true');
+    expect(await page.getByRole('link', { name: 'Deutsch' }).getAttribute('href')).toBe(
+      `/schedule/${shop.account.id}?appointmentType=${shop.type}&timezone=${encodeURIComponent(ZONE)}&month=2030-06&date=2030-06-03&lang=de`,
+    );
     expect(await axeViolations(page)).toEqual([]);
     // Click 2: the time.
     await click(page, 'button', '9:00');

@@ -55,6 +55,13 @@
           link.classList.add('chosen');
           link.setAttribute('aria-current', 'true');
           window.history.replaceState(null, '', link.href);
+          // The links to this page in other languages follow it to the chosen day.
+          var languages = document.querySelectorAll('nav.languages a[hreflang]');
+          for (var j = 0; j < languages.length; j++) {
+            var other = new URL(link.href);
+            other.searchParams.set('lang', languages[j].getAttribute('hreflang'));
+            languages[j].href = other.pathname + other.search;
+          }
           sendHeight();
         })
         .catch(function () {
