@@ -54,32 +54,44 @@ describe('Client pages in Chromium, JavaScript off (e2e)', () => {
 
   const submit = (page: Page, name: string) =>
     Promise.all([page.waitForEvent('load'), page.getByRole('button', { name }).click()]);
+  /** A link followed: the page it loads. */
+  const follow = (page: Page, name: string | RegExp) =>
+    Promise.all([page.waitForEvent('load'), page.getByRole('link', { name }).click()]);
+  /** A time of the list chosen (its own submit button): the details step, or the list again. */
+  const chooseTime = (page: Page, clock: string) =>
+    Promise.all([
+      page.waitForEvent('load'),
+      page.locator('#times').getByRole('button', { name: clock, exact: true }).click(),
+    ]);
+  /** The times a page's list offers (each its button's value). */
+  const offeredTimes = (page: Page) =>
+    page
+      .locator('#times')
+      .getByRole('button')
+      .evaluateAll((buttons) => buttons.map((b) => (b as HTMLButtonElement).value));
 
   it('books, reschedules and cancels with plain forms; the zone can be switched', async () => {
     const { page, problems } = await openPage();
     await page.goto(`${server.url}/schedule/${shop.account.id}`);
-    await page.getByLabel(/Consultation/).check();
-    await submit(page, 'Continue');
+    await follow(page, /^Consultation/);
     expect(new URL(page.url()).searchParams.get('appointmentType')).toBe(String(shop.type));
     // A month far ahead, as the month links lead there.
     await page.goto(`${page.url()}&month=2030-05`);
-    await Promise.all([
-      page.waitForEvent('load'),
-      page.getByRole('link', { name: 'Next month' }).click(),
-    ]);
-    expect(await page.getByRole('group', { name: 'Choose a date in June 2030' }).count()).toBe(1);
+    await follow(page, 'Next month');
+    expect(
+      await page.getByRole('heading', { level: 2, name: 'Choose a date in June 2030' }).count(),
+    ).toBe(1);
     await page.getByLabel('Time zone').selectOption('Europe/London');
-    await page.getByLabel('Monday, June 3, 2030').check();
-    await submit(page, 'Show available times');
-    expect(await page.getByRole('heading', { level: 2 }).textContent()).toBe(
+    await submit(page, 'Show the dates');
+    await follow(page, 'Monday, June 3, 2030');
+    expect(await page.locator('#times').getByRole('heading', { level: 2 }).textContent()).toBe(
       'Available times on Monday, June 3, 2030 (Europe/London)',
     );
     // 09:00 in New York is 14:00 in London.
-    expect(await page.locator('#times').getByRole('radio').first().getAttribute('value')).toBe(
+    expect(await page.locator('#times').getByRole('button').first().getAttribute('value')).toBe(
       '2030-06-03T14:00:00+0100',
     );
-    await page.getByLabel('2:30pm').check();
-    await submit(page, 'Continue');
+    await chooseTime(page, '2:30pm');
     expect(await page.locator('.summary').textContent()).toContain(
       'Monday, June 3, 2030 at 2:30pm (GMT+1)',
     );
@@ -105,8 +117,7 @@ describe('Client pages in Chromium, JavaScript off (e2e)', () => {
       page.waitForEvent('load'),
       page.getByRole('link', { name: 'Reschedule this appointment' }).click(),
     ]);
-    await page.getByLabel('Monday, June 3, 2030').check();
-    await submit(page, 'Show available times');
+    await follow(page, 'Monday, June 3, 2030');
     // Its own time is offered (the old slot counts as free for it).
     await page.getByLabel('2:30pm').check();
     await page.getByLabel('4:00pm').check();
@@ -156,14 +167,11 @@ describe('Client pages in Chromium, JavaScript off (e2e)', () => {
     expect(await other.getByRole('alert').textContent()).toBe(
       'Sorry, that time is no longer available. Please choose another time.',
     );
-    const offered = await other
-      .getByRole('radio')
-      .evaluateAll((radios) => radios.map((r) => (r as HTMLInputElement).value));
+    const offered = await offeredTimes(other);
     expect(offered).not.toContain('2030-06-03T11:00:00-0400');
     expect(offered).toContain('2030-06-03T11:30:00-0400');
     // The other client's answers are kept for the next try.
-    await other.getByLabel('11:30am').check();
-    await submit(other, 'Continue');
+    await chooseTime(other, '11:30am');
     expect(await other.getByLabel('First name').inputValue()).toMatch(/^Client [01]$/);
     const list = await shop.api.get('/appointments?minDate=2030-06-03&maxDate=2030-06-03');
     expect((list.body as { datetime: string }[]).map((a) => a.datetime)).toEqual([
@@ -175,24 +183,19 @@ describe('Client pages in Chromium, JavaScript off (e2e)', () => {
     const [a, b] = await Promise.all([openPage(), openPage()]);
     const url = `${server.url}/schedule/${shop.account.id}?appointmentType=${shop.type}&timezone=${encodeURIComponent(ZONE)}&month=2030-06&date=2030-06-03`;
     await Promise.all([a.page.goto(url), b.page.goto(url)]);
-    await a.page.getByLabel('11:00am').check();
-    await submit(a.page, 'Continue');
+    await chooseTime(a.page, '11:00am');
     expect(new URL(a.page.url()).searchParams.get('hold')).toMatch(/^[\w-]{43}$/);
     // B still sees 11:00 on the list it loaded before.
-    await b.page.getByLabel('11:00am').check();
     const [, answer] = await Promise.all([
       b.page.waitForEvent('load'),
       b.page.waitForResponse((r) => r.url().endsWith('/hold')),
-      b.page.getByRole('button', { name: 'Continue' }).click(),
+      b.page.locator('#times').getByRole('button', { name: '11:00am', exact: true }).click(),
     ]);
     expect(answer.status()).toBe(409);
     expect(await b.page.getByRole('alert').textContent()).toBe(
       'Sorry, that time is no longer available. Please choose another time.',
     );
-    const offered = await b.page
-      .locator('#times')
-      .getByRole('radio')
-      .evaluateAll((radios) => radios.map((r) => (r as HTMLInputElement).value));
+    const offered = await offeredTimes(b.page);
     expect(offered).not.toContain('2030-06-03T11:00:00-0400');
     expect(offered).toContain('2030-06-03T11:30:00-0400');
 
