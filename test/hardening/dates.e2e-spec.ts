@@ -229,7 +229,7 @@ describe('Hardening: dates outside 1900–2999 or no calendar has, on every rout
   const dateStep = (status: number, text?: string) => (v: string) => (a: Answer) => {
     expect({ value: v, status: a.status }).toEqual({ value: v, status });
     const body = String(a.body);
-    expect(body).toContain('id="date-form"');
+    expect(body).toContain('id="month"');
     if (text) expect(body).toContain(text);
     expect(body).not.toContain(v);
     expect(body).not.toContain('Invalid');
@@ -512,7 +512,7 @@ describe('Hardening: dates outside 1900–2999 or no calendar has, on every rout
       },
       refused: (v) => (a: Answer) => {
         expect({ value: v, status: a.status }).toEqual({ value: v, status: 400 });
-        expect(String(a.body)).toContain('id="date-form"');
+        expect(String(a.body)).toContain('id="month"');
       },
     },
   ];

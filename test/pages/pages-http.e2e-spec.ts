@@ -63,7 +63,7 @@ describe('Client pages over HTTP: safety (e2e)', () => {
         `/schedule/${shop.account.id}?appointmentType=${shop.type}&timezone=${encodeURIComponent(ZONE)}&datetime=${encodeURIComponent(datetime)}&hold=abc`,
       );
       expect(res.statusCode).toBe(200);
-      expect(res.body).toContain('id="date-form"');
+      expect(res.body).toContain('id="month"');
       expect(res.body).not.toContain('Invalid');
       expect(res.body).not.toContain(datetime);
     },
@@ -81,7 +81,7 @@ describe('Client pages over HTTP: safety (e2e)', () => {
       for (const url of [step, `${step}&part=times`]) {
         const res = await get(url);
         expect({ url, status: res.statusCode }).toEqual({ url, status: 200 });
-        expect(res.body).toContain('id="date-form"');
+        expect(res.body).toContain('id="month"');
         expect(res.body).not.toContain(value);
         expect(res.body).not.toContain('Invalid');
         expect(res.body).not.toContain('id="times"');
@@ -150,10 +150,19 @@ describe('Client pages over HTTP: safety (e2e)', () => {
     const page = await get(step(shop.type));
     expect(page.statusCode).toBe(200);
     expect(page.body).toContain('<strong>Consultation</strong>, 30 minutes, $40.00');
-    expect(page.body).toContain(`<option value="${second}">Dr. Jones</option>`);
+    // Each calendar a link to the month's dates with it; none chosen yet: anyone's dates.
+    const withCalendar = (id?: number) =>
+      `/schedule/${shop.account.id}?appointmentType=${shop.type}${id ? `&amp;calendarID=${id}` : ''}&amp;timezone=${encodeURIComponent(ZONE)}&amp;month=2030-06`;
+    expect(page.body).toContain(
+      `<a href="${withCalendar()}" aria-current="true">Anyone available</a>`,
+    );
+    expect(page.body).toContain(`<a href="${withCalendar(shop.calendar)}">Dr. Smith</a>`);
+    expect(page.body).toContain(`<a href="${withCalendar(second)}">Dr. Jones</a>`);
     expect(page.body).toContain('Scalp massage');
-    expect(page.body).toContain('value="2030-06-03" checked/>');
-    expect(page.body).toContain('value="2030-06-03T09:00:00-0400" required checked/>');
+    expect(page.body).toContain('aria-label="Monday, June 3, 2030" aria-current="true">3</a>');
+    expect(page.body).toContain(
+      '<button type="submit" name="datetime" value="2030-06-03T09:00:00-0400">9:00am</button>',
+    );
 
     const closed = 'No appointments can be booked here at the moment.';
     const inactive = await createAppointmentType(shop.api, {
@@ -183,7 +192,7 @@ describe('Client pages over HTTP: safety (e2e)', () => {
         status: 200,
         closed: true,
       });
-      expect(res.body).not.toContain('id="date-form"');
+      expect(res.body).not.toContain('id="month"');
     }
   });
 
@@ -334,7 +343,7 @@ describe('Client pages over HTTP: safety (e2e)', () => {
       ],
       [{ email: 'not an address' }, 'email-error', 'Enter a valid e-mail address.'],
       [{ firstName: '' }, 'firstName-error', 'Enter your first name.'],
-      [{ certificate: 'NOPE' }, 'certificate-error', 'The certificate "NOPE" is invalid.'],
+      [{ certificate: 'NOPE' }, 'certificate-error', 'This code is not valid.'],
       [
         { [`field:${shop.form.note}`]: 'x'.repeat(10_001) },
         `field-${shop.form.note}-error`,
