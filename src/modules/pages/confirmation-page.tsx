@@ -214,7 +214,16 @@ export interface ReschedulePageProps {
  * to a booking is confirmed, not made by a click on a time).
  */
 export function reschedulePage(props: ReschedulePageProps): string {
-  const { path, zone, month, dates, look } = props;
+  const { path, zone, month, dates } = props;
+  const accepted = new URLSearchParams({
+    month,
+    timezone: zone,
+    ...(props.date ? { date: props.date } : {}),
+  });
+  const look = {
+    ...props.look,
+    here: props.look.here === undefined ? undefined : `${path}/reschedule?${accepted.toString()}`,
+  };
   const lang = look.lang;
   const t = messagesOf(lang);
   const error = props.errors[0];

@@ -33,7 +33,7 @@ import { type Done, confirmationPage, reschedulePage } from './confirmation-page
 import { KeptConfirmations } from './kept-confirmations';
 import type { PageLook } from './layout';
 import { type PageError, isShownOnPage, pageErrorOf } from './page-errors';
-import { PageRefusal, formOf, hereOf, languageOf } from './page-requests';
+import { PageRefusal, formOf, languageOf } from './page-requests';
 import { frameOf, lookOf } from './scheduling.controller';
 import { messagesOf } from '../../common/i18n';
 import { PageCsrf, sendPage, sendRedirect } from './page-security';
@@ -257,11 +257,13 @@ export class ConfirmationController {
    * browser's, else the account's.
    */
   private look(req: FastifyRequest, opened: Opened, form?: URLSearchParams, get = false): PageLook {
+    // A GET page links to itself in other languages: the appointment's page (the reschedule page
+    // puts its own accepted month, zone and date); a form's answer links nowhere.
     const booked = opened.appointment.language;
     const lang = booked
       ? languageOf(req, booked, form, false)
       : languageOf(req, opened.account.language, form);
-    return lookOf(opened.account, lang, get ? hereOf(req) : undefined);
+    return lookOf(opened.account, lang, get ? opened.path : undefined);
   }
 
   private event(o: Opened): CalendarEvent {

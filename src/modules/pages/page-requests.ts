@@ -52,12 +52,3 @@ export function languageOf(
   const acceptLanguage = header ? request.headers['accept-language'] : undefined;
   return chooseLanguage({ asked, acceptLanguage }, fallback);
 }
-
-/** The page's URL without its `lang` (path and query), for the links to it in other languages. */
-export function hereOf(request: FastifyRequest): string {
-  const [path, query = ''] = request.url.split('?');
-  const params = new URLSearchParams(query);
-  params.delete('lang');
-  const rest = params.toString();
-  return rest ? `${path}?${rest}` : path;
-}

@@ -18,7 +18,7 @@ import {
 import { CreateSlotHoldCommand } from '../holds';
 import { PagesFilter } from './pages.filter';
 import { type PageError, isShownOnPage, pageErrorOf } from './page-errors';
-import { formOf, hereOf, languageOf, pathId } from './page-requests';
+import { formOf, languageOf, pathId } from './page-requests';
 import { type Language, messagesOf } from '../../common/i18n';
 import type { PageLook } from './layout';
 import { PageCsrf, sendPage, sendRedirect } from './page-security';
@@ -59,7 +59,10 @@ export class SchedulingController {
     const account = await this.models.account(pathId(req, 'accountId', 'page.noSchedule'));
     const params = queryParams(req.query);
     const choices = readChoices(params);
-    const look = lookOf(account, languageOf(req, account.language), hereOf(req));
+    // The links to this page in other languages: its choices as the page took them (a value it
+    // refused, or a parameter it does not know, appears nowhere on it).
+    const here = `/schedule/${account.id}${queryOf(choicePairs({ ...choices, lang: undefined }, EVERY_STEP))}`;
+    const look = lookOf(account, languageOf(req, account.language), here);
     if (params.get('part') === 'times' && choices.date && choices.typeIds.length === 1) {
       // The script's request: the time list alone, swapped into the page without a reload.
       const model = await this.models.timeList(account, choices);
@@ -208,6 +211,8 @@ export class SchedulingController {
 }
 
 const scopeOf = (account: Account) => `schedule:${account.id}`;
+
+const EVERY_STEP = { month: true, date: true, datetime: true };
 
 /** Who may frame the account's pages (its embed origins), and the origin of its logo. */
 export const frameOf = (account: Account) => ({
