@@ -1,6 +1,5 @@
 import { type Server, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
 import ICAL from 'ical.js';
 import type { Page } from 'playwright-core';
 import { eventually } from '../support/eventually';
@@ -21,14 +20,6 @@ import {
  * take the .ics, reschedule, cancel; keyboard only; axe-core on every page. The API answers the
  * same as the pages showed, and the browser reports no CSP violation.
  */
-/** Set to a folder (docs/images) to keep screenshots of each page, as docs/pages.md shows them. */
-const SCREENSHOTS = process.env.PAGES_SCREENSHOTS;
-
-async function screenshot(page: Page, name: string): Promise<void> {
-  if (SCREENSHOTS)
-    await page.screenshot({ path: join(SCREENSHOTS, `pages-${name}.png`), fullPage: true });
-}
-
 describe('Client pages in Chromium, JavaScript on (e2e)', () => {
   jest.setTimeout(90_000);
   let server: PagesServer;
@@ -76,7 +67,6 @@ describe('Client pages in Chromium, JavaScript on (e2e)', () => {
         .getByRole('link', { name: 'Consultation 30 minutes · $40.00', exact: true })
         .count(),
     ).toBe(1);
-    await screenshot(page, 'types');
     expect(await axeViolations(page)).toEqual([]);
     await page.goto(schedulingUrl(`&field:${shop.form.note}=Prefilled%20by%20link`));
     expect(await page.title()).toBe('Book an appointment with Test Clinic');
@@ -94,7 +84,6 @@ describe('Client pages in Chromium, JavaScript on (e2e)', () => {
     await page.getByRole('heading', { name: /Available times on Monday, June 3, 2030/ }).waitFor();
     expect(await page.evaluate(() => 'notReloaded' in window)).toBe(true);
     expect(new URL(page.url()).searchParams.get('date')).toBe('2030-06-03');
-    await screenshot(page, 'date-and-times');
     expect(await axeViolations(page)).toEqual([]);
     await Promise.all([
       page.waitForEvent('load'),
@@ -129,7 +118,6 @@ describe('Client pages in Chromium, JavaScript on (e2e)', () => {
     expect(await page.locator(`#field-${shop.form.consent}-error`).textContent()).toBe(
       'This question needs an answer.',
     );
-    await screenshot(page, 'details-with-error');
     expect(await page.getByLabel('First name').inputValue()).toBe('Ada');
     expect(await axeViolations(page)).toEqual([]);
     await consent.check();
@@ -139,7 +127,6 @@ describe('Client pages in Chromium, JavaScript on (e2e)', () => {
       page.getByRole('button', { name: 'Confirm booking' }).click(),
     ]);
     expect(await page.getByRole('status').textContent()).toMatch(/Your appointment is booked/);
-    await screenshot(page, 'confirmation');
     expect(await axeViolations(page)).toEqual([]);
 
     const id = Number(/\/confirmation\/(\d+)-/.exec(page.url())![1]);
@@ -197,7 +184,6 @@ describe('Client pages in Chromium, JavaScript on (e2e)', () => {
       page.getByRole('link', { name: 'Monday, June 10, 2030', exact: true }).click(),
     ]);
     await page.getByLabel('10:00am').check();
-    await screenshot(page, 'reschedule');
     expect(await axeViolations(page)).toEqual([]);
     await Promise.all([
       page.waitForURL(/\?done=rescheduled$/),
@@ -219,7 +205,6 @@ describe('Client pages in Chromium, JavaScript on (e2e)', () => {
       page.getByRole('button', { name: 'Cancel this appointment' }).click(),
     ]);
     expect(await page.title()).toBe('Your appointment is canceled');
-    await screenshot(page, 'canceled');
     expect(
       await page.getByRole('link', { name: 'Book another appointment' }).getAttribute('href'),
     ).toBe(
