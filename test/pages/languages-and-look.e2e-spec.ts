@@ -140,6 +140,12 @@ describe('Client pages in the client’s language and the business’s look (e2e
     // Unless its link asks for another.
     await elsewhere.goto(`${link}?lang=fr`);
     expect(await elsewhere.title()).toBe('Votre rendez-vous');
+    // ...and then its links keep it.
+    await Promise.all([
+      elsewhere.waitForEvent('load'),
+      elsewhere.getByRole('link', { name: 'Déplacer ce rendez-vous' }).click(),
+    ]);
+    expect(await lang(elsewhere)).toBe('fr');
     expect(problems).toEqual([]);
   });
 
@@ -250,8 +256,11 @@ describe('Client pages in the client’s language and the business’s look (e2e
 
   it('axe finds no violation on any page, in any language', async () => {
     const booked = await bookThroughApi(shop);
+    const canceled = await bookThroughApi(shop, '2030-06-10T10:00:00-0400');
+    expect((await shop.api.put(`/appointments/${canceled.id}/cancel`, {})).status).toBe(200);
     const { page } = await openPage();
     const pages = [
+      canceled.confirmationPage,
       `${server.url}/schedule/${shop.account.id}?timezone=${encodeURIComponent(ZONE)}`,
       dateStep('&date=2030-06-03'),
       dateStep('&date=2030-06-03&datetime=2030-06-03T11%3A00%3A00-0400'),

@@ -15,6 +15,8 @@ export interface ConfirmationPageProps {
   path: string;
   csrf: string;
   links: { google: string; outlook: string };
+  /** `?lang=…` when the page speaks other than the appointment's own language, for its links. */
+  langQuery: string;
   /** Where to book again (the scheduling page, this type, the client's details filled in). */
   bookAgain: string;
   /** What just happened (after a change: PRG). */
@@ -44,6 +46,7 @@ function SeriesList(props: {
   path: string;
   csrf: string;
   look: PageLook;
+  langQuery: string;
 }) {
   const { series, view, look } = props;
   const t = messagesOf(look.lang);
@@ -58,7 +61,7 @@ function SeriesList(props: {
             {o.id === view.id ? (
               <strong>{when(o)}</strong>
             ) : (
-              <a href={new URL(o.confirmationPage).pathname}>{when(o)}</a>
+              <a href={new URL(o.confirmationPage).pathname + props.langQuery}>{when(o)}</a>
             )}
             {o.canceled && ` ${t('confirm.canceledMark')}`}
           </li>
@@ -143,6 +146,7 @@ function ConfirmationBody(props: ConfirmationPageProps & { t: Translate }) {
           path={props.path}
           csrf={props.csrf}
           look={props.look}
+          langQuery={props.langQuery}
         />
       )}
       {view.canceled ? (
@@ -174,7 +178,7 @@ function ConfirmationBody(props: ConfirmationPageProps & { t: Translate }) {
           )}
           {view.canClientReschedule && (
             <p>
-              <a href={`${props.path}/reschedule`}>{t('confirm.reschedule')}</a>
+              <a href={`${props.path}/reschedule${props.langQuery}`}>{t('confirm.reschedule')}</a>
             </p>
           )}
           {view.canClientCancel && (

@@ -35,7 +35,7 @@ import type { PageLook } from './layout';
 import { type PageError, isShownOnPage, pageErrorOf } from './page-errors';
 import { PageRefusal, formOf, languageOf } from './page-requests';
 import { frameOf, lookOf } from './scheduling.controller';
-import { messagesOf } from '../../common/i18n';
+import { type Language, messagesOf } from '../../common/i18n';
 import { PageCsrf, sendPage, sendRedirect } from './page-security';
 import { PagesFilter } from './pages.filter';
 
@@ -243,8 +243,13 @@ export class ConfirmationController {
 
   /** The page after a change: what was done, in the language the form was in if not its own. */
   private after(opened: Opened, look: PageLook, done: Done): string {
-    const own = opened.appointment.language ?? opened.account.language;
+    const own = this.ownLanguage(opened);
     return `${opened.path}?done=${done}${look.lang === own ? '' : `&lang=${look.lang}`}`;
+  }
+
+  /** The language the appointment's page speaks unless asked otherwise. */
+  private ownLanguage(opened: Opened): Language {
+    return opened.appointment.language ?? opened.account.language;
   }
 
   private frame(opened: Opened) {
@@ -317,6 +322,7 @@ export class ConfirmationController {
       csrf: this.csrf.token(nonce, scopeOf(opened)),
       links: this.linksOf(opened),
       bookAgain: `/schedule/${opened.account.id}?${again.toString()}`,
+      langQuery: this.ownLanguage(opened) === look.lang ? '' : `?lang=${look.lang}`,
       done,
       errors,
       series: series?.appointments,
