@@ -31,6 +31,7 @@ describe('Settings: /settings (e2e)', () => {
       pageHoldsPerAddress: 3,
       pageHoldDayShare: 50,
       clientChangeMinHours: 0,
+      firstDayOfWeek: 0,
       embedOrigins: [],
       language: 'en',
       accentColor: null,
@@ -52,6 +53,7 @@ describe('Settings: /settings (e2e)', () => {
       pageHoldsPerAddress: 0,
       pageHoldDayShare: 100,
       clientChangeMinHours: 24,
+      firstDayOfWeek: 1,
       embedOrigins: ['https://Shop.example', 'http://localhost:8080', 'https://shop.example/'],
     });
     const expected = {
@@ -68,6 +70,7 @@ describe('Settings: /settings (e2e)', () => {
       pageHoldsPerAddress: 0,
       pageHoldDayShare: 100,
       clientChangeMinHours: 24,
+      firstDayOfWeek: 1,
       // As CSP names them: lower case, no trailing slash, each once.
       embedOrigins: ['https://shop.example', 'http://localhost:8080'],
       language: 'en',
@@ -235,6 +238,11 @@ describe('Settings: /settings (e2e)', () => {
       'invalid_client_change_min_hours',
       'Invalid "clientChangeMinHours" attribute value.',
     ],
+    ...[7, -1, 1.5, '1'].map((firstDayOfWeek): [Record<string, unknown>, string, string] => [
+      { firstDayOfWeek },
+      'invalid_first_day_of_week',
+      'Invalid "firstDayOfWeek" attribute value.',
+    ]),
     [
       { embedOrigins: 'https://shop.example' },
       'invalid_embed_origins',

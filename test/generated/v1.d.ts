@@ -4112,6 +4112,11 @@ export interface components {
              * @example 24
              */
             clientChangeMinHours: number;
+            /**
+             * @description The day the client pages' month calendar starts its weeks on: 0 Sunday, 1 Monday … 6 Saturday (default 0).
+             * @example 1
+             */
+            firstDayOfWeek: number;
             /** @description The sites that may embed the scheduling page (its frame-ancestors). */
             embedOrigins: string[];
             /**
@@ -4336,6 +4341,7 @@ export interface components {
             pageHoldsPerAddress?: number;
             pageHoldDayShare?: number;
             clientChangeMinHours?: number;
+            firstDayOfWeek?: number;
             embedOrigins?: string[];
         };
         UpdateStaticWebhooksRequest: {
@@ -4552,7 +4558,7 @@ export interface operations {
                         /** @description What went wrong, for a person. */
                         message: string;
                         /** @enum {string} */
-                        error: "bad_request" | "invalid_timezone" | "invalid_min_hours_in_advance" | "invalid_max_days_in_advance" | "invalid_require_phone" | "invalid_send_confirmation_email" | "invalid_send_sms" | "invalid_reminder_hours" | "invalid_calendar_sync_minutes" | "invalid_hold_max_minutes" | "invalid_max_live_holds" | "invalid_page_holds_per_address" | "invalid_page_hold_day_share" | "invalid_client_change_min_hours" | "invalid_embed_origins" | "invalid_language" | "invalid_accent_color" | "invalid_logo_url";
+                        error: "bad_request" | "invalid_timezone" | "invalid_min_hours_in_advance" | "invalid_max_days_in_advance" | "invalid_require_phone" | "invalid_send_confirmation_email" | "invalid_send_sms" | "invalid_reminder_hours" | "invalid_calendar_sync_minutes" | "invalid_hold_max_minutes" | "invalid_max_live_holds" | "invalid_page_holds_per_address" | "invalid_page_hold_day_share" | "invalid_client_change_min_hours" | "invalid_first_day_of_week" | "invalid_embed_origins" | "invalid_language" | "invalid_accent_color" | "invalid_logo_url";
                     };
                 };
             };
@@ -16620,7 +16626,7 @@ export interface operations {
                         /** @description What went wrong, for a person. */
                         message: string;
                         /** @enum {string} */
-                        error: "bad_request" | "invalid_timezone" | "invalid_min_hours_in_advance" | "invalid_max_days_in_advance" | "invalid_require_phone" | "invalid_send_confirmation_email" | "invalid_send_sms" | "invalid_reminder_hours" | "invalid_calendar_sync_minutes" | "invalid_hold_max_minutes" | "invalid_max_live_holds" | "invalid_page_holds_per_address" | "invalid_page_hold_day_share" | "invalid_client_change_min_hours" | "invalid_embed_origins" | "invalid_language" | "invalid_accent_color" | "invalid_logo_url";
+                        error: "bad_request" | "invalid_timezone" | "invalid_min_hours_in_advance" | "invalid_max_days_in_advance" | "invalid_require_phone" | "invalid_send_confirmation_email" | "invalid_send_sms" | "invalid_reminder_hours" | "invalid_calendar_sync_minutes" | "invalid_hold_max_minutes" | "invalid_max_live_holds" | "invalid_page_holds_per_address" | "invalid_page_hold_day_share" | "invalid_client_change_min_hours" | "invalid_first_day_of_week" | "invalid_embed_origins" | "invalid_language" | "invalid_accent_color" | "invalid_logo_url";
                     };
                 };
             };

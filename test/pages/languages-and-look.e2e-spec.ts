@@ -184,10 +184,29 @@ describe('Client pages in the client’s language and the business’s look (e2e
   });
 
   it("an unknown language is the account's; so is a page without Accept-Language", async () => {
-    expect((await shop.api.put('/settings', { language: 'fr' })).status).toBe(200);
+    expect((await shop.api.put('/settings', { language: 'fr', firstDayOfWeek: 1 })).status).toBe(
+      200,
+    );
     const { page } = await openPage({ locale: 'ja-JP' });
     await page.goto(dateStep());
     expect(await lang(page)).toBe('fr');
+    // Weeks from the account's first day: Monday, as French calendars show them.
+    const weekdays = await page
+      .locator('#month th abbr')
+      .evaluateAll((all) => all.map((a) => a.getAttribute('title')));
+    expect(weekdays).toEqual([
+      'lundi',
+      'mardi',
+      'mercredi',
+      'jeudi',
+      'vendredi',
+      'samedi',
+      'dimanche',
+    ]);
+    // June 1, 2030 is a Saturday: the sixth cell of the first week.
+    expect(await page.locator('#month tbody tr').first().locator('td').nth(5).textContent()).toBe(
+      'samedi 1 juin 20301',
+    );
     await page.goto(dateStep('&lang=xx'));
     expect(await lang(page)).toBe('fr');
     const res = await fetch(dateStep('&lang=zz'));

@@ -65,6 +65,10 @@ export class UpdateSettingsRequest {
   @OptionalInt(0, 8760)
   clientChangeMinHours?: number;
 
+  /** 0 Sunday … 6 Saturday: where the pages' month calendar starts its weeks. */
+  @OptionalInt(0, 6)
+  firstDayOfWeek?: number;
+
   @Optional()
   @MaxLength(255, { each: true })
   @IsString({ each: true })

@@ -27,6 +27,7 @@ export const PLAIN_SETTINGS = [
   'pageHoldsPerAddress',
   'pageHoldDayShare',
   'clientChangeMinHours',
+  'firstDayOfWeek',
 ] as const satisfies readonly (keyof UpdateSettingsRequest & keyof Account)[];
 
 type PlainSettings = Pick<Account, (typeof PLAIN_SETTINGS)[number]>;
@@ -74,6 +75,11 @@ export const SETTINGS_VIEW = viewSchema('SettingsView', {
   clientChangeMinHours: int(
     24,
     'A client may cancel or reschedule up to this many hours before the start (0: until it starts).',
+  ),
+  firstDayOfWeek: int(
+    1,
+    "The day the client pages' month calendar starts its weeks on: 0 Sunday, 1 Monday … 6 " +
+      'Saturday (default 0).',
   ),
   embedOrigins: list(
     text('https://www.example.com'),
