@@ -34,7 +34,7 @@ import { KeptConfirmations } from './kept-confirmations';
 import type { PageLook } from './layout';
 import { type PageError, isShownOnPage, pageErrorOf } from './page-errors';
 import { PageRefusal, formOf, languageOf } from './page-requests';
-import { frameOf, lookOf } from './scheduling.controller';
+import { frameOf, lookOf } from './page-look';
 import { type Language, messagesOf } from '../../common/i18n';
 import { PageCsrf, sendPage, sendRedirect } from './page-security';
 import { PagesFilter } from './pages.filter';

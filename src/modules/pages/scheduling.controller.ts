@@ -6,7 +6,7 @@ import { DateTime } from 'luxon';
 import { clientKeyOf } from '../../common/limits/client-address';
 import { Public } from '../../common/http/public.decorator';
 import { AppConfig } from '../../config/app-config';
-import { type Account, logoOriginOf } from '../accounts';
+import type { Account } from '../accounts';
 import {
   BookAppointmentCommand,
   BookAppointmentRequest,
@@ -21,6 +21,7 @@ import { type PageError, isShownOnPage, pageErrorOf } from './page-errors';
 import { formOf, languageOf, pathId } from './page-requests';
 import { type Language, messagesOf } from '../../common/i18n';
 import type { PageLook } from './layout';
+import { frameOf, lookOf } from './page-look';
 import { PageCsrf, sendPage, sendRedirect } from './page-security';
 import {
   type Choices,
@@ -213,21 +214,6 @@ export class SchedulingController {
 const scopeOf = (account: Account) => `schedule:${account.id}`;
 
 const EVERY_STEP = { month: true, date: true, datetime: true };
-
-/** Who may frame the account's pages (its embed origins), and the origin of its logo. */
-export const frameOf = (account: Account) => ({
-  frameAncestors: account.embedOrigins ?? [],
-  imageOrigin: logoOriginOf(account.logoUrl),
-});
-
-/** The account's look, in a language; `here` for the links to the page in other languages. */
-export const lookOf = (account: Account, lang: Language, here?: string): PageLook => ({
-  lang,
-  accentColor: account.accentColor,
-  logoUrl: account.logoUrl,
-  name: account.name,
-  here,
-});
 
 /** The details form as the booking command's request (what `POST /appointments` takes). */
 function bookingOf(choices: Choices, form: URLSearchParams): BookAppointmentRequest {
