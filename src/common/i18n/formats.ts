@@ -96,13 +96,8 @@ const monthNames = perLanguage((locale) => {
 export function monthOf(language: Language, month: string): string {
   const year = Number(month.slice(0, 4));
   const index = Number(month.slice(5, 7));
-  if (language === 'en') return `${ENGLISH_MONTHS[index - 1]} ${year}`;
   return monthNames(language)(year, index);
 }
-
-const ENGLISH_MONTHS = Array.from({ length: 12 }, (_, i) =>
-  new Intl.DateTimeFormat('en-US', { timeZone: 'UTC', month: 'long' }).format(Date.UTC(2000, i)),
-);
 
 /** The names of the days of the week, Sunday first (0), long and short, for a month's grid. */
 export const weekdaysOf = perLanguage((locale) =>

@@ -123,16 +123,20 @@ export function renderEmail(written: MessageFacts): EmailContent {
         zone: when.zone,
       })
     : `${when.day}, ${when.time} – ${when.endTime} ${zoneLabel(when)}`;
+  const labels = {
+    what: t('email.what'),
+    when: t('email.when'),
+    with: t('email.with'),
+    where: t('email.where'),
+  };
   const rows: [string, string][] = [
-    [t('email.what'), facts.typeName],
-    [t('email.when'), whenText],
-    [t('email.with'), facts.calendarName],
+    [labels.what, facts.typeName],
+    [labels.when, whenText],
+    [labels.with, facts.calendarName],
   ];
-  if (facts.location !== '') rows.push([t('email.where'), facts.location]);
-  const width =
-    Math.max(
-      ...[t('email.what'), t('email.when'), t('email.with'), t('email.where')].map((l) => l.length),
-    ) + 2;
+  if (facts.location !== '') rows.push([labels.where, facts.location]);
+  // The values line up after the longest label, "Where" or not (as in English: "Where: ").
+  const width = Math.max(...Object.values(labels).map((l) => l.length)) + 2;
   const greeting =
     facts.firstName === '' ? t('email.hello') : t('email.helloName', { name: facts.firstName });
   const lead = series
