@@ -12,6 +12,7 @@ import {
   emailOf,
   openShop,
   startPagesServer,
+  problemsOf,
 } from './pages-fixtures';
 
 /**
@@ -40,14 +41,7 @@ describe('Client pages in Chromium, JavaScript on (e2e)', () => {
 
   async function openPage(): Promise<{ page: Page; problems: string[] }> {
     const page = await chromium.context.newPage();
-    const problems: string[] = [];
-    page.on('console', (m) => {
-      if (m.type() !== 'error' && m.type() !== 'warning') return;
-      if (m.text().startsWith('Failed to load resource: the server responded with a status'))
-        return;
-      problems.push(m.text());
-    });
-    page.on('pageerror', (e) => problems.push(e.message));
+    const problems = problemsOf(page);
     return { page, problems };
   }
 

@@ -17,6 +17,7 @@ import {
   emailOf,
   openShop,
   startPagesServer,
+  problemsOf,
 } from './pages-fixtures';
 
 /** Set to a folder (docs/images) to keep screenshots of each step, as docs/pages.md shows them. */
@@ -58,14 +59,7 @@ describe('Client pages in the client’s language and the business’s look (e2e
     const context = await chromium.newContext(options);
     contexts.push(context);
     const page = await context.newPage();
-    const problems: string[] = [];
-    page.on('console', (m) => {
-      if (m.type() !== 'error' && m.type() !== 'warning') return;
-      if (m.text().startsWith('Failed to load resource: the server responded with a status'))
-        return;
-      problems.push(m.text());
-    });
-    page.on('pageerror', (e) => problems.push(e.message));
+    const problems = problemsOf(page);
     return { page, problems };
   }
 

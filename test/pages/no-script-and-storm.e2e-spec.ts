@@ -7,6 +7,7 @@ import {
   emailOf,
   openShop,
   startPagesServer,
+  problemsOf,
 } from './pages-fixtures';
 
 /**
@@ -42,13 +43,7 @@ describe('Client pages in Chromium, JavaScript off (e2e)', () => {
     const context = await chromium.newContext({ javaScriptEnabled: false });
     contexts.push(context);
     const page = await context.newPage();
-    const problems: string[] = [];
-    page.on('console', (m) => {
-      if (m.type() !== 'error' && m.type() !== 'warning') return;
-      if (m.text().startsWith('Failed to load resource: the server responded with a status'))
-        return;
-      problems.push(m.text());
-    });
+    const problems = problemsOf(page);
     return { page, problems };
   }
 

@@ -172,3 +172,19 @@ export async function bookThroughApi(
   const { id, confirmationPage } = res.body as { id: number; confirmationPage: string };
   return { id, confirmationPage, page: new URL(confirmationPage).pathname };
 }
+
+/**
+ * What a page reports going wrong, as a list the test expects empty: console errors and warnings
+ * (a CSP violation among them) and uncaught exceptions; an HTTP error status the test asked for is
+ * not one.
+ */
+export function problemsOf(page: Page): string[] {
+  const problems: string[] = [];
+  page.on('console', (m) => {
+    if (m.type() !== 'error' && m.type() !== 'warning') return;
+    if (m.text().startsWith('Failed to load resource: the server responded with a status')) return;
+    problems.push(m.text());
+  });
+  page.on('pageerror', (e) => problems.push(e.message));
+  return problems;
+}
